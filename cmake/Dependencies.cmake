@@ -1,0 +1,38 @@
+# Third-party dependencies: Debian packages (scripts/setup.sh installs them) and
+# the pinned DuckDB artifacts that scripts/fetch-duckdb.sh puts in .deps/duckdb.
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 CONFIG QUIET)
+if(NOT TARGET CLI11::CLI11)
+  find_path(CLI11_INCLUDE CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 INTERFACE ${CLI11_INCLUDE})
+endif()
+
+find_library(SIMDJSON_LIB simdjson REQUIRED)
+find_path(SIMDJSON_INCLUDE simdjson.h REQUIRED)
+add_library(bioagent::simdjson UNKNOWN IMPORTED)
+set_target_properties(bioagent::simdjson PROPERTIES IMPORTED_LOCATION ${SIMDJSON_LIB}
+  INTERFACE_INCLUDE_DIRECTORIES ${SIMDJSON_INCLUDE})
+
+find_library(RE2_LIB re2 REQUIRED)
+find_path(RE2_INCLUDE re2/re2.h REQUIRED)
+add_library(bioagent::re2 UNKNOWN IMPORTED)
+set_target_properties(bioagent::re2 PROPERTIES IMPORTED_LOCATION ${RE2_LIB}
+  INTERFACE_INCLUDE_DIRECTORIES ${RE2_INCLUDE})
+
+# DuckDB 1.4.4: the pinned artifacts first, then a system installation.
+set(BIOAGENT_DUCKDB_DIR "${CMAKE_SOURCE_DIR}/.deps/duckdb" CACHE PATH "Folder with lib/libduckdb.so and include/duckdb.h")
+find_library(DUCKDB_LIB duckdb HINTS ${BIOAGENT_DUCKDB_DIR}/lib)
+find_path(DUCKDB_INCLUDE duckdb.h HINTS ${BIOAGENT_DUCKDB_DIR}/include)
+if(NOT DUCKDB_LIB OR NOT DUCKDB_INCLUDE)
+  message(FATAL_ERROR "DuckDB not found: run scripts/setup.sh (it fetches the pinned 1.4.4 library), "
+                      "or pass -DBIOAGENT_DUCKDB_DIR=<folder with lib/ and include/>")
+endif()
+add_library(bioagent::duckdb SHARED IMPORTED)
+set_target_properties(bioagent::duckdb PROPERTIES IMPORTED_LOCATION ${DUCKDB_LIB}
+  INTERFACE_INCLUDE_DIRECTORIES ${DUCKDB_INCLUDE})
+get_filename_component(DUCKDB_LIB_DIR ${DUCKDB_LIB} DIRECTORY)
+set(CMAKE_BUILD_RPATH ${DUCKDB_LIB_DIR})
+set(CMAKE_INSTALL_RPATH ${DUCKDB_LIB_DIR})
+message(STATUS "DuckDB: ${DUCKDB_LIB}")

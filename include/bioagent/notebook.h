@@ -1,0 +1,41 @@
+// Reading executed Jupyter notebooks (nbformat 4) for the read_executed_notebook
+// tool (seed 002): discovery in a folder, per-cell source and outputs as text,
+// term or regex search, truncation. Parsing uses simdjson because the
+// files are often tens of megabytes of embedded images: simdjson On-Demand
+// skips image payloads without decoding them. Pure; thread-safe.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bioagent/status.h"
+#include "bioagent/tool.h"
+
+namespace bioagent {
+
+struct NotebookQuery {
+  std::string search;  // comma-separated terms, or a regex when `regex`
+  bool regex = false;
+  size_t max_output_chars = 400;  // per cell source and per cell output, in characters
+  bool include_source = true;
+  size_t max_file_bytes = 512u << 20;
+};
+
+// Picks the notebook in `folder` (recursive, hidden folders skipped):
+// *_executed.ipynb preferred, then sorted order. `others` receives the rest.
+Result<std::filesystem::path> discover_notebook(const std::filesystem::path& folder,
+                                                std::vector<std::filesystem::path>* others = nullptr);
+
+// Reads and extracts. The result has the tool's shape:
+// {notebook_path, nbformat, total_cells, cells:[{idx,type,source?,output}],
+//  search, regex, matching_cells:[...], n_matches}
+Result<Json> read_notebook(const std::filesystem::path& path, const NotebookQuery& query);
+
+// Same, from an in-memory document (fuzzing, tests). `label` names it in errors.
+Result<Json> read_notebook_text(std::string_view text, const std::string& label, const NotebookQuery& query);
+
+// Removes ANSI terminal escape sequences (CSI, OSC and two-byte escapes).
+std::string strip_ansi(std::string_view s);
+
+}  // namespace bioagent

@@ -1,0 +1,37 @@
+// The workspace sandbox: file-reading tools resolve user-supplied paths only
+// under configured roots. Relative paths resolve against the first root;
+// absolute paths must fall under some root; ".." escapes and symlinks whose
+// target lies outside every root are refused. Immutable after construction;
+// thread-safe.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bioagent/status.h"
+
+namespace bioagent {
+
+class Workspace {
+ public:
+  // Roots are canonicalised; a root that does not exist is an error.
+  static Result<Workspace> create(const std::vector<std::string>& roots);
+  // Default: the current directory, plus roots from BIOAGENT_ROOTS (':'-separated).
+  static Result<Workspace> from_environment(const std::vector<std::string>& extra_roots = {});
+
+  const std::vector<std::filesystem::path>& roots() const { return roots_; }
+
+  // Canonical path of `user_path` if it lies inside a root (the file itself
+  // need not exist: its existing ancestors are resolved, symlinks included).
+  Result<std::filesystem::path> resolve(const std::string& user_path) const;
+  // As resolve(), and the path must exist (kNotFound otherwise).
+  Result<std::filesystem::path> resolve_existing(const std::string& user_path) const;
+
+  bool contains(const std::filesystem::path& canonical) const;
+
+ private:
+  std::vector<std::filesystem::path> roots_;
+};
+
+}  // namespace bioagent

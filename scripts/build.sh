@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Configures and builds the release tree (build/release) with Ninja.
+# Extra arguments go to CMake.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+ninja -C build/release

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs everything bioagent needs on Debian 12 (bookworm): system packages,
+# the pinned DuckDB library, and the npm packages of the JavaScript tests.
+# Idempotent: a second run only checks. Needs root or sudo for apt-get.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Every Debian package the build, the tests and the benchmarks use.
+packages=(
+  build-essential cmake ninja-build pkg-config git ca-certificates openssl
+  clang libclang-rt-14-dev clang-format         # sanitizers, libFuzzer, format gate
+  nlohmann-json3-dev libcli11-dev libsimdjson-dev libre2-dev
+  libgtest-dev libgmock-dev
+  python3                                         # /usr/bin/python3: test helpers and benchmark peers
+)
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "setup: all ${#packages[@]} Debian packages present"
+fi
+
+./scripts/fetch-duckdb.sh
+
+# JavaScript test dependencies (the MCP SDK client), pinned by the lockfile.
+if [ ! -d tests/js/node_modules ] || [ tests/js/package-lock.json -nt tests/js/node_modules/.package-lock.json ]; then
+  echo "setup: npm ci in tests/js"
+  (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
+fi
+echo "setup: done"

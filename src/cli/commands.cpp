@@ -1,0 +1,223 @@
+#include "cli/commands.h"
+
+#include <duckdb.h>
+#include <simdjson.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "bioagent/mcp_server.h"
+#include "bioagent/version.h"
+
+#define STRINGIFY_SIMDJSON_(x) #x
+#define STRINGIFY_SIMDJSON(x) STRINGIFY_SIMDJSON_(x)
+
+#ifndef BIOAGENT_EXAMPLES_DIR
+#define BIOAGENT_EXAMPLES_DIR "examples"
+#endif
+
+namespace bioagent::cli {
+namespace {
+
+std::string first_sentence(const std::string& text, size_t max) {
+  size_t end = text.find(". ");
+  std::string s = text.substr(0, end == std::string::npos ? text.size() : end + 1);
+  if (s.size() > max) s = s.substr(0, max - 3) + "...";
+  return s;
+}
+
+ToolContext make_context(const Session& s, const GlobalOptions& g, bool show_progress) {
+  ToolContext ctx(s.workspace.get());
+  ctx.set_timeout(std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000)));
+  ctx.set_log([](LogLevel level, const std::string& m) {
+    if (level >= LogLevel::kInfo) std::cerr << "[bioagent] " << m << "\n";
+  });
+  if (show_progress) {
+    ctx.set_progress([](double done, double total, const std::string& m) {
+      if (total > 0)
+        std::cerr << "\r[" << static_cast<int>(100 * done / total) << "%] " << m << std::flush;
+      else
+        std::cerr << "\r[" << done << "] " << m << std::flush;
+    });
+  }
+  return ctx;
+}
+
+// One line per result: scalars as they are, arrays and objects by size.
+std::string summarize(const Json& v) {
+  if (!v.is_object()) return v.dump();
+  std::string out = "{";
+  for (auto& [k, x] : v.items()) {
+    out += (out.size() > 1 ? ", " : "") + k + ": ";
+    if (x.is_array())
+      out += "[" + std::to_string(x.size()) + " items]";
+    else if (x.is_object())
+      out += "{" + std::to_string(x.size()) + " keys}";
+    else {
+      std::string t = x.dump();
+      out += t.size() > 80 ? t.substr(0, 77) + "..." : t;
+    }
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+void add_version_command(CLI::App& app, GlobalOptions& g) {
+  auto* cmd = app.add_subcommand("version", "Print the versions of bioagent and of the libraries it runs on");
+  cmd->callback([&g] {
+    std::cout << "bioagent " << kVersion << "\n"
+              << "duckdb " << duckdb_library_version() << "\n"
+              << "simdjson " << STRINGIFY_SIMDJSON(SIMDJSON_VERSION) << "\n";
+    g.exit_code = 0;
+  });
+}
+
+void add_tools_commands(CLI::App& app, GlobalOptions& g) {
+  auto* tools = app.add_subcommand("tools", "List, describe and run the registered tools");
+  tools->require_subcommand(1);
+
+  auto* list = tools->add_subcommand("list", "List every tool (name, family, summary)");
+  static bool as_json = false;
+  static std::string format = "spec";
+  list->add_flag("--json", as_json, "Print the full specs as JSON");
+  list->add_option("--format", format, "JSON flavour with --json: spec (default), schema, openai or mcp")
+      ->check(CLI::IsMember({"spec", "schema", "openai", "mcp"}));
+  list->callback([&g] {
+    auto s = Session::open(g);
+    if (!s) {
+      g.exit_code = print_error(s.status());
+      return;
+    }
+    const auto& reg = *s->registry;
+    if (as_json) {
+      Json out = Json::array();
+      for (auto* spec : reg.list()) {
+        if (format == "openai")
+          out.push_back(reg.openai_function(*spec));
+        else if (format == "mcp")
+          out.push_back(reg.mcp_tool(*spec));
+        else if (format == "schema")
+          out.push_back({{"name", spec->name}, {"parameters", spec->parameters}});
+        else
+          out.push_back(reg.spec_json(*spec));
+      }
+      std::cout << out.dump(2) << std::endl;
+      return;
+    }
+    size_t width = 0;
+    for (auto* spec : reg.list()) width = std::max(width, spec->name.size());
+    for (auto* spec : reg.list()) {
+      std::cout << spec->name << std::string(width + 2 - spec->name.size(), ' ') << "[" << spec->family << "] "
+                << first_sentence(spec->description, 100) << "\n";
+    }
+    std::cout << reg.size() << " tools. `bioagent tools describe NAME` shows one in full." << std::endl;
+  });
+
+  auto* describe = tools->add_subcommand("describe", "Show one tool's description, parameters and examples");
+  static std::string describe_name;
+  describe->add_option("name", describe_name, "Tool name")->required();
+  describe->callback([&g] {
+    auto s = Session::open(g);
+    if (!s) {
+      g.exit_code = print_error(s.status());
+      return;
+    }
+    const ToolSpec* spec = s->registry->find(describe_name);
+    if (!spec) {
+      g.exit_code =
+          print_error(not_found("unknown tool '" + describe_name + "'; `bioagent tools list` shows the tools"));
+      return;
+    }
+    std::cout << s->registry->spec_json(*spec).dump(2) << std::endl;
+  });
+
+  auto* run = tools->add_subcommand("run", "Run a tool; prints {status, data} or {status, error} as JSON");
+  static std::string run_name, run_args;
+  static bool progress = false;
+  run->add_option("name", run_name, "Tool name")->required();
+  run->add_option("--args", run_args, "Arguments as a JSON object, or @FILE to read them from a file");
+  run->add_flag("--progress", progress, "Show progress on stderr");
+  run->callback([&g] {
+    auto s = Session::open(g);
+    if (!s) {
+      g.exit_code = print_error(s.status());
+      return;
+    }
+    auto args = parse_args_option(run_args);
+    if (!args) {
+      g.exit_code = print_error(args.status());
+      return;
+    }
+    ToolContext ctx = make_context(*s, g, progress);
+    auto r = s->registry->call(run_name, *args, ctx);
+    if (progress) std::cerr << "\n";
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    std::cout << success_envelope(std::move(r).value()).dump(2) << std::endl;
+  });
+}
+
+void add_mcp_command(CLI::App& app, GlobalOptions& g) {
+  auto* cmd = app.add_subcommand("mcp", "Serve the tools over MCP (JSON-RPC 2.0 on stdin/stdout)");
+  static size_t page_size = 50;
+  cmd->add_option("--page-size", page_size, "Tools per tools/list page")->check(CLI::Range(1, 1000));
+  cmd->callback([&g] {
+    auto s = Session::open(g);
+    if (!s) {
+      g.exit_code = print_error(s.status());
+      return;
+    }
+    McpOptions o;
+    o.page_size = page_size;
+    o.tool_timeout = std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000));
+    std::ios::sync_with_stdio(false);
+    g.exit_code = run_mcp_stdio(*s->registry, *s->workspace, o, std::cin, std::cout);
+  });
+}
+
+void add_demo_command(CLI::App& app, GlobalOptions& g) {
+  auto* cmd = app.add_subcommand("demo", "List the tools and run each on its bundled examples");
+  static std::string examples = BIOAGENT_EXAMPLES_DIR;
+  cmd->add_option("--examples", examples, "The bundled examples folder");
+  cmd->callback([&g] {
+    namespace fs = std::filesystem;
+    GlobalOptions local = g;
+    // Examples name paths like "examples/notebooks": the root is the folder above.
+    local.roots.insert(local.roots.begin(), fs::absolute(examples).parent_path().string());
+    auto s = Session::open(local);
+    if (!s) {
+      g.exit_code = print_error(s.status());
+      return;
+    }
+    std::cout << "bioagent " << kVersion << " demo: " << s->registry->size() << " tools registered\n\n";
+    size_t runs = 0, failures = 0;
+    for (auto* spec : s->registry->list()) {
+      std::cout << "== " << spec->name << " [" << spec->family << "]\n   " << first_sentence(spec->description, 110)
+                << "\n";
+      for (auto& ex : spec->test_examples) {
+        ToolContext ctx = make_context(*s, local, false);
+        auto t0 = std::chrono::steady_clock::now();
+        auto r = s->registry->call(spec->name, ex, ctx);
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        ++runs;
+        std::cout << "   args " << ex.dump() << "  (" << static_cast<int>(ms * 1000) / 1000.0 << " ms)\n";
+        if (!r) {
+          ++failures;
+          std::cout << "   ERROR " << r.status().to_string() << "\n";
+          continue;
+        }
+        std::cout << "   -> " << summarize(*r) << "\n";
+      }
+      std::cout << "\n";
+    }
+    std::cout << runs << " example calls, " << failures << " failed.\n";
+    g.exit_code = failures ? 1 : 0;
+  });
+}
+
+}  // namespace bioagent::cli

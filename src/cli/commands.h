@@ -1,0 +1,39 @@
+// The CLI's command table: each add_*_command registers one subcommand with CLI11.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bioagent/registry.h"
+#include "bioagent/workspace.h"
+
+namespace CLI {
+class App;
+}
+
+namespace bioagent::cli {
+
+struct GlobalOptions {
+  std::vector<std::string> roots;
+  std::vector<std::string> tool_dirs;
+  double timeout_seconds = 600;
+  int exit_code = 0;  // set by the command that ran
+};
+
+// Registry + workspace as configured by the global options.
+struct Session {
+  std::unique_ptr<ToolRegistry> registry;
+  std::unique_ptr<Workspace> workspace;
+  static Result<Session> open(const GlobalOptions& g);
+};
+
+int print_error(const Status& status);
+Result<Json> parse_args_option(const std::string& text);
+
+void add_version_command(CLI::App& app, GlobalOptions& g);
+void add_tools_commands(CLI::App& app, GlobalOptions& g);
+void add_mcp_command(CLI::App& app, GlobalOptions& g);
+void add_demo_command(CLI::App& app, GlobalOptions& g);
+
+}  // namespace bioagent::cli

@@ -1,0 +1,95 @@
+#include "bioagent/workspace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <sstream>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace bioagent {
+namespace {
+
+bool is_under(const fs::path& child, const fs::path& root) {
+  auto c = child.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++c) {
+    if (r->empty()) continue;  // trailing separator of the root
+    if (c == child.end() || *c != *r) return false;
+  }
+  return true;
+}
+
+std::string roots_text(const std::vector<fs::path>& roots) {
+  std::string out;
+  for (auto& r : roots) out += (out.empty() ? "" : ", ") + r.string();
+  return out;
+}
+
+}  // namespace
+
+Result<Workspace> Workspace::create(const std::vector<std::string>& roots) {
+  Workspace w;
+  for (const auto& r : roots) {
+    if (r.empty()) continue;
+    std::error_code ec;
+    fs::path canon = fs::canonical(r, ec);
+    if (ec || !fs::is_directory(canon)) {
+      return not_found("workspace root '" + r + "' does not exist or is not a directory");
+    }
+    w.roots_.push_back(canon);
+  }
+  if (w.roots_.empty()) return invalid_argument("the workspace needs at least one root directory");
+  return w;
+}
+
+Result<Workspace> Workspace::from_environment(const std::vector<std::string>& extra_roots) {
+  std::vector<std::string> roots = extra_roots;
+  if (roots.empty()) roots.push_back(fs::current_path().string());
+  if (const char* env = std::getenv("BIOAGENT_ROOTS")) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ':')) roots.push_back(item);
+  }
+  return create(roots);
+}
+
+bool Workspace::contains(const fs::path& canonical) const {
+  for (auto& r : roots_) {
+    if (is_under(canonical, r)) return true;
+  }
+  return false;
+}
+
+Result<fs::path> Workspace::resolve(const std::string& user_path) const {
+  if (user_path.empty()) return invalid_argument("empty path");
+  if (user_path.find('\0') != std::string::npos) return invalid_argument("path contains a NUL byte");
+  fs::path p(user_path);
+  if (p.is_relative()) p = roots_.front() / p;
+  std::error_code ec;
+  // weakly_canonical resolves symlinks in the existing prefix and folds "..".
+  fs::path canon = fs::weakly_canonical(p, ec);
+  if (ec) return invalid_argument("cannot resolve path '" + user_path + "': " + ec.message());
+  if (!contains(canon)) {
+    Status s = permission_denied("path '" + user_path + "' resolves to '" + canon.string() +
+                                 "', outside the workspace roots (" + roots_text(roots_) +
+                                 "); add a root with --root or BIOAGENT_ROOTS");
+    s.with("path", user_path).with("resolved", canon.string());
+    return s;
+  }
+  return canon;
+}
+
+Result<fs::path> Workspace::resolve_existing(const std::string& user_path) const {
+  auto r = resolve(user_path);
+  if (!r) return r;
+  std::error_code ec;
+  if (!fs::exists(*r, ec)) {
+    Status s = not_found("'" + user_path + "' does not exist");
+    s.with("path", user_path);
+    return s;
+  }
+  return r;
+}
+
+}  // namespace bioagent

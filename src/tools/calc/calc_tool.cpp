@@ -1,0 +1,35 @@
+#include "bioagent/calc.h"
+#include "tools/builtin_tools.h"
+
+namespace bioagent::tools {
+
+Result<Json> calculator_tool(const ToolSpec& spec, const Json& args, ToolContext&) {
+  CalcLimits limits;
+  limits.max_length = spec.settings.value("max_length", limits.max_length);
+  limits.max_depth = spec.settings.value("max_depth", limits.max_depth);
+  limits.max_int_exponent = spec.settings.value("max_int_exponent", limits.max_int_exponent);
+  const std::string expr = args.at("expr").get<std::string>();
+  auto v = evaluate_expression(expr, limits);
+  if (!v) {
+    Status s = v.status();
+    s.with("expr", expr);
+    return s;
+  }
+  Json result;
+  switch (v->kind) {
+    case CalcValue::Kind::kInt:
+      result = v->i;
+      break;
+    case CalcValue::Kind::kFloat:
+      result = v->f;
+      break;
+    case CalcValue::Kind::kBool:
+      result = v->b;
+      break;
+    case CalcValue::Kind::kList:
+      return invalid_argument("the expression evaluates to a list");
+  }
+  return Json{{"expr", expr}, {"result", result}, {"type", std::string(v->type_name())}, {"text", v->repr()}};
+}
+
+}  // namespace bioagent::tools

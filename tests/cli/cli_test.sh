@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Contract tests of the `bioagent` command line: exit codes, JSON on stdout,
+# clear refusals. Usage: cli_test.sh BIOAGENT_BINARY SOURCE_DIR
+set -uo pipefail
+bin=$1 src=$2
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$src"
+
+check() {  # name, expected exit code, python assertion over stdout (variable d = parsed JSON, s = text), command...
+  local name=$1 want=$2 assertion=$3
+  shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/err" | head -5; fail=$((fail + 1)); return
+  fi
+  if ! /usr/bin/python3 - "$tmp/out" "$assertion" <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+try:
+    d = json.loads(s)
+except ValueError:
+    d = None
+ok = eval(sys.argv[2])
+sys.exit(0 if ok else 1)
+PY
+  then
+    echo "FAIL $name: assertion $assertion"; head -c 600 "$tmp/out" | sed 's/^/  | /'; fail=$((fail + 1)); return
+  fi
+  echo "ok   $name"; pass=$((pass + 1))
+}
+
+check "version" 0 "'duckdb v1.4.4' in s and s.startswith('bioagent ')" "$bin" version
+check "help" 0 "'tools' in s and 'mcp' in s" "$bin" --help
+check "no command is a usage error" 2 "True" "$bin"
+check "tools list" 0 "'calculate_expr' in s and 'read_executed_notebook' in s" "$bin" tools list
+check "tools list --json is strict" 0 \
+  "all(t['parameters']['additionalProperties'] is False and isinstance(t['parameters']['required'], list) for t in d) and {'calculate_expr','read_executed_notebook'} <= {t['name'] for t in d}" \
+  "$bin" tools list --json
+check "openai format" 0 "all(t['type']=='function' and 'parameters' in t['function'] for t in d)" "$bin" tools list --json --format openai
+check "mcp format" 0 "all('inputSchema' in t for t in d)" "$bin" tools list --json --format mcp
+check "describe" 0 "d['name']=='calculate_expr' and d['parameters']['required']==['expr']" "$bin" tools describe calculate_expr
+check "describe unknown" 1 "d['status']=='error' and d['error']['code']=='not_found'" "$bin" tools describe nope
+check "2 + 3 * 4 is 14" 0 "d['status']=='success' and d['data']['result']==14" "$bin" tools run calculate_expr --args '{"expr":"2 + 3 * 4"}'
+check "__import__ refused" 1 "d['status']=='error' and \"unknown function '__import__'\" in d['error']['message'] and d['error']['details']['position']==0" \
+  "$bin" tools run calculate_expr --args "{\"expr\":\"__import__('os')\"}"
+check "open refused" 1 "\"unknown function 'open'\" in d['error']['message']" "$bin" tools run calculate_expr --args "{\"expr\":\"open('x')\"}"
+check "9**9**9 refused" 1 "d['error']['code']=='resource_exhausted' and 'too large' in d['error']['message']" \
+  "$bin" tools run calculate_expr --args '{"expr":"9**9**9"}'
+check "missing required arg" 1 "d['error']['details']['field']=='args.expr' and d['error']['details']['rule']=='required'" \
+  "$bin" tools run calculate_expr --args '{}'
+check "unknown arg" 1 "d['error']['details']['rule']=='additionalProperties'" "$bin" tools run calculate_expr --args '{"expr":"1","x":2}'
+check "wrong type" 1 "d['error']['details']['rule']=='type'" "$bin" tools run calculate_expr --args '{"expr":5}'
+check "malformed --args" 1 "d['error']['code']=='parse_error'" "$bin" tools run calculate_expr --args '{"expr":'
+check "non-object --args" 1 "d['error']['code']=='invalid_argument'" "$bin" tools run calculate_expr --args '[1]'
+echo '{"expr": "round(pi, 3)"}' > "$tmp/args.json"
+check "--args @file" 0 "d['data']['result']==3.142" "$bin" tools run calculate_expr --args "@$tmp/args.json"
+check "--args @missing" 1 "d['error']['code']=='not_found'" "$bin" tools run calculate_expr --args "@$tmp/none.json"
+check "unknown tool" 1 "d['error']['code']=='not_found'" "$bin" tools run nope --args '{}'
+check "notebook via folder" 0 "d['data']['total_cells']==9 and d['data']['notebook_path'].endswith('spl_expression_executed.ipynb')" \
+  "$bin" tools run read_executed_notebook --args '{"data_folder":"examples/notebooks"}'
+check "notebook search" 0 "[c['idx'] for c in d['data']['matching_cells']]==[7] and d['data']['n_matches']==1" \
+  "$bin" tools run read_executed_notebook --args '{"data_folder":"examples/notebooks","search":"padj"}'
+check "path traversal refused" 1 "d['error']['code']=='permission_denied' and 'outside the workspace' in d['error']['message']" \
+  "$bin" tools run read_executed_notebook --args '{"notebook_path":"../../../etc/passwd"}'
+check "absolute path outside refused" 1 "d['error']['code']=='permission_denied'" \
+  "$bin" tools run read_executed_notebook --args '{"notebook_path":"/etc/hostname"}'
+ln -s /etc "$tmp/etc_link"
+check "symlink out of a root refused" 1 "d['error']['code']=='permission_denied'" \
+  "$bin" --root "$tmp" tools run read_executed_notebook --args '{"data_folder":"etc_link"}'
+check "--root widens the sandbox" 0 "d['data']['total_cells']==9" \
+  "$bin" --root "$tmp" --root "$src" tools run read_executed_notebook --args "{\"notebook_path\":\"$src/examples/notebooks/spl_expression_executed.ipynb\"}"
+check "bad --root" 1 "d['error']['code']=='not_found'" "$bin" --root /no/such/dir tools list
+mkdir -p "$tmp/tools"
+cat > "$tmp/tools/lab.json" <<'JSON'
+[{"name": "lab_calc", "type": "CalculatorTool", "description": "The lab's calculator.",
+  "parameter": {"type": "object", "properties": {"expr": {"type": "string"}}, "required": ["expr"], "additionalProperties": false},
+  "settings": {"max_length": 5}}]
+JSON
+check "--tools-dir adds a tool" 0 "d['data']['result']==2" "$bin" --tools-dir "$tmp/tools" tools run lab_calc --args '{"expr":"1+1"}'
+check "tool settings apply" 1 "d['error']['code']=='resource_exhausted'" "$bin" --tools-dir "$tmp/tools" tools run lab_calc --args '{"expr":"1+1+1+1"}'
+echo '[{"name": "broken"' > "$tmp/tools/broken.json"
+check "broken config is a clear error" 1 "'broken' in d['error']['message'] and 'JSON' in d['error']['message']" "$bin" --tools-dir "$tmp/tools" tools list
+check "demo runs every example" 0 "'0 failed' in s" "$bin" demo
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
