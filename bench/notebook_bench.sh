@@ -20,7 +20,8 @@ search="keyerror,LcSPL16"
 ours=$("$build/bench/notebook_bench" "$nb" "$repeats" "$search" 400 "$work/ours.json")
 peer=$($py "$here/notebook_peer.py" "$nb" "$repeats" "$search" 400 "$work/peer.json")
 
-# End to end: the CLI tool call versus the Python script, median of REPEATS.
+# End to end: the CLI tool call versus the Python script, both printing the
+# result as indented JSON, median of REPEATS.
 e2e() {
   local t=()
   for _ in $(seq "$repeats"); do
@@ -30,7 +31,7 @@ e2e() {
 }
 args="{\"notebook_path\":\"$nb\",\"search\":\"$search\"}"
 ours_e2e=$(e2e "$build/bioagent" --root "$work" tools run read_executed_notebook --args "$args")
-peer_e2e=$(e2e $py "$here/notebook_peer.py" "$nb" 1 "$search" 400)
+peer_e2e=$(e2e $py "$here/notebook_peer.py" "$nb" 0 "$search" 400)
 
 $py - "$work/ours.json" "$work/peer.json" "$ours" "$peer" "$ours_e2e" "$peer_e2e" "$cells" "$size" <<'PY'
 import json, sys

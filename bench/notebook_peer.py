@@ -4,6 +4,8 @@
 Usage: notebook_peer.py NOTEBOOK REPEATS SEARCH MAX_CHARS [OUT.json]
 Prints the median in-process time (ms) of load + extract over REPEATS runs,
 after interpreter start-up and imports, and optionally writes the result.
+With REPEATS 0 it behaves like the CLI tool: extract once and print the result
+as indented JSON on stdout (what `bioagent tools run` does).
 """
 import json
 import re
@@ -74,6 +76,9 @@ def extract(path, search, max_chars):
 
 def main():
     path, repeats, search, max_chars = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+    if repeats == 0:
+        json.dump({"status": "success", "data": extract(path, search, max_chars)}, sys.stdout, indent=2)
+        return
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/version.h"
 
@@ -47,7 +48,7 @@ ToolContext make_context(const Session& s, const GlobalOptions& g, bool show_pro
 
 // One line per result: scalars as they are, arrays and objects by size.
 std::string summarize(const Json& v) {
-  if (!v.is_object()) return v.dump();
+  if (!v.is_object()) return json_text(v);
   std::string out = "{";
   for (auto& [k, x] : v.items()) {
     out += (out.size() > 1 ? ", " : "") + k + ": ";
@@ -56,7 +57,7 @@ std::string summarize(const Json& v) {
     else if (x.is_object())
       out += "{" + std::to_string(x.size()) + " keys}";
     else {
-      std::string t = x.dump();
+      std::string t = json_text(x);
       out += t.size() > 80 ? t.substr(0, 77) + "..." : t;
     }
   }
@@ -104,7 +105,7 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
         else
           out.push_back(reg.spec_json(*spec));
       }
-      std::cout << out.dump(2) << std::endl;
+      std::cout << json_text(out, 2) << std::endl;
       return;
     }
     size_t width = 0;
@@ -131,7 +132,7 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
           print_error(not_found("unknown tool '" + describe_name + "'; `bioagent tools list` shows the tools"));
       return;
     }
-    std::cout << s->registry->spec_json(*spec).dump(2) << std::endl;
+    std::cout << json_text(s->registry->spec_json(*spec), 2) << std::endl;
   });
 
   auto* run = tools->add_subcommand("run", "Run a tool; prints {status, data} or {status, error} as JSON");
@@ -158,7 +159,7 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
       g.exit_code = print_error(r.status());
       return;
     }
-    std::cout << success_envelope(std::move(r).value()).dump(2) << std::endl;
+    std::cout << json_text(success_envelope(std::move(r).value()), 2) << std::endl;
   });
 }
 
@@ -205,7 +206,7 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
         auto r = s->registry->call(spec->name, ex, ctx);
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         ++runs;
-        std::cout << "   args " << ex.dump() << "  (" << static_cast<int>(ms * 1000) / 1000.0 << " ms)\n";
+        std::cout << "   args " << json_text(ex) << "  (" << static_cast<int>(ms * 1000) / 1000.0 << " ms)\n";
         if (!r) {
           ++failures;
           std::cout << "   ERROR " << r.status().to_string() << "\n";

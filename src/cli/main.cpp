@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
 #include "bioagent/version.h"
@@ -29,7 +30,7 @@ Result<Session> Session::open(const GlobalOptions& g) {
 }
 
 int print_error(const Status& status) {
-  std::cout << error_envelope(status).dump(2) << std::endl;
+  std::cout << json_text(error_envelope(status), 2) << std::endl;
   std::cerr << "bioagent: " << status.to_string() << std::endl;
   return 1;
 }

@@ -1,4 +1,5 @@
 #include "bioagent/schema.h"
+#include "bioagent/json_text.h"
 
 #include <re2/re2.h>
 
@@ -186,17 +187,17 @@ Status validate(const Json& schema, const Json& v, const std::string& path) {
     bool found = false;
     for (auto& e : schema["enum"]) found = found || e == v;
     if (!found) {
-      Status s = fail(path, "enum", "must be one of " + schema["enum"].dump() + ", got " + v.dump());
+      Status s = fail(path, "enum", "must be one of " + json_text(schema["enum"]) + ", got " + json_text(v));
       s.with("allowed", schema["enum"]);
       return s;
     }
   }
   if (schema.contains("const") && schema["const"] != v)
-    return fail(path, "const", "must equal " + schema["const"].dump());
+    return fail(path, "const", "must equal " + json_text(schema["const"]));
   if (v.is_number()) {
     double d = v.get<double>();
     auto bound = [&](const char* key, bool bad, const std::string& words) -> Status {
-      Status s = fail(path, key, "must be " + words + " " + schema[key].dump() + ", got " + v.dump());
+      Status s = fail(path, key, "must be " + words + " " + json_text(schema[key]) + ", got " + json_text(v));
       s.with("limit", schema[key]);
       return bad ? s : Status{};
     };
@@ -213,20 +214,20 @@ Status validate(const Json& schema, const Json& v, const std::string& path) {
     const auto& s = v.get_ref<const std::string&>();
     size_t len = utf8_length(s);
     if (schema.contains("minLength") && len < schema["minLength"].get<size_t>())
-      return fail(path, "minLength", "must have at least " + schema["minLength"].dump() + " characters");
+      return fail(path, "minLength", "must have at least " + json_text(schema["minLength"]) + " characters");
     if (schema.contains("maxLength") && len > schema["maxLength"].get<size_t>())
       return fail(path, "maxLength",
-                  "must have at most " + schema["maxLength"].dump() + " characters, got " + std::to_string(len));
+                  "must have at most " + json_text(schema["maxLength"]) + " characters, got " + std::to_string(len));
     if (schema.contains("pattern")) {
       RE2 re(schema["pattern"].get<std::string>(), RE2::Quiet);
-      if (!RE2::PartialMatch(s, re)) return fail(path, "pattern", "must match " + schema["pattern"].dump());
+      if (!RE2::PartialMatch(s, re)) return fail(path, "pattern", "must match " + json_text(schema["pattern"]));
     }
   }
   if (v.is_array()) {
     if (schema.contains("minItems") && v.size() < schema["minItems"].get<size_t>())
-      return fail(path, "minItems", "must have at least " + schema["minItems"].dump() + " items");
+      return fail(path, "minItems", "must have at least " + json_text(schema["minItems"]) + " items");
     if (schema.contains("maxItems") && v.size() > schema["maxItems"].get<size_t>())
-      return fail(path, "maxItems", "must have at most " + schema["maxItems"].dump() + " items");
+      return fail(path, "maxItems", "must have at most " + json_text(schema["maxItems"]) + " items");
     if (schema.contains("items")) {
       for (size_t i = 0; i < v.size(); ++i)
         BIOAGENT_RETURN_IF_ERROR(validate(schema["items"], v[i], path + "[" + std::to_string(i) + "]"));

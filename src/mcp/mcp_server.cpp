@@ -1,4 +1,5 @@
 #include "bioagent/mcp_server.h"
+#include "bioagent/json_text.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -32,7 +33,7 @@ Json rpc_error(const Json& id, int code, const std::string& message, Json data =
 
 Json rpc_result(const Json& id, Json result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
 
-std::string id_key(const Json& id) { return id.dump(); }
+std::string id_key(const Json& id) { return json_text(id); }
 
 }  // namespace
 
@@ -62,7 +63,7 @@ struct McpSession::Impl {
       : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {}
 
   void send(const Json& msg) {
-    std::string line = msg.dump(-1, ' ', false, Json::error_handler_t::replace);
+    std::string line = json_text(msg);
     std::lock_guard<std::mutex> lock(send_mu);
     sink(line);
   }
@@ -228,18 +229,16 @@ struct McpSession::Impl {
     if (!r.is_ok()) {
       const Status& s = r.status();
       std::string text = "Error (" + std::string(error_code_name(s.code())) + "): " + s.message();
-      if (!s.details().empty()) text += "\nDetails: " + s.details().dump();
+      if (!s.details().empty()) text += "\nDetails: " + json_text(s.details());
       return {{"content", Json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
     }
     const ToolSpec* spec = registry.find(name);
     Json structured = r.value();
     if (spec->return_schema.value("type", Json()) != "object" || !structured.is_object())
       structured = {{"result", r.value()}};
-    return {
-        {"content",
-         Json::array({{{"type", "text"}, {"text", r.value().dump(2, ' ', false, Json::error_handler_t::replace)}}})},
-        {"structuredContent", structured},
-        {"isError", false}};
+    return {{"content", Json::array({{{"type", "text"}, {"text", json_text(r.value(), 2)}}})},
+            {"structuredContent", structured},
+            {"isError", false}};
   }
 
   void drain() {

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <system_error>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -57,6 +59,14 @@ void append_pieces(const Pieces& pieces, std::string& out) {
   for (auto p : pieces) n += p.size();
   out.reserve(n);
   for (auto p : pieces) out.append(p);
+}
+
+// Removes ANSI escapes from text[from..], in place (escapes may span pieces).
+void strip_ansi_from(std::string& text, size_t from) {
+  if (text.find('\x1b', from) == std::string::npos) return;
+  std::string clean = strip_ansi(std::string_view(text).substr(from));
+  text.resize(from);
+  text += clean;
 }
 
 // Appends `text` without ANSI escapes (copying through strip_ansi only when needed).
@@ -111,7 +121,9 @@ error_code raw_text(od::value v, std::string& out) {
 // Appends to `text`, separated by a newline from what is already there.
 error_code append_output_text(od::object out, std::string& text) {
   std::string_view type;
-  Pieces stream, ename, evalue, plain, html, traceback, images;
+  // Scratch vectors reused across outputs (capacity kept), one set per thread.
+  thread_local Pieces stream, ename, evalue, plain, html, traceback, images;
+  for (Pieces* p : {&stream, &ename, &evalue, &plain, &html, &traceback, &images}) p->clear();
   std::string json;
   bool has_plain = false, has_html = false, has_json = false;
   for (auto f : out) {
@@ -157,9 +169,8 @@ error_code append_output_text(od::object out, std::string& text) {
   if (start > 0 && text.back() != '\n') text += '\n';
   const size_t body = text.size();
   if (type == "stream") {
-    std::string joined;
-    append_pieces(stream, joined);
-    append_clean(joined, text);  // coloured logs are common
+    append_pieces(stream, text);
+    strip_ansi_from(text, body);  // coloured logs are common
   } else if (type == "error") {
     append_pieces(ename, text);
     text += ": ";
@@ -185,58 +196,102 @@ error_code append_output_text(od::object out, std::string& text) {
   return simdjson::SUCCESS;
 }
 
-size_t utf8_chars(std::string_view s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-// First `max` characters (code points, as Python counts) plus a marker.
-std::string truncate_chars(std::string&& s, size_t max) {
-  if (s.size() <= max) return std::move(s);  // bytes >= chars
-  size_t chars = 0, i = 0;
-  for (; i < s.size(); ++i) {
+// Byte offset just past the first `max` characters (code points, as Python
+// counts), or npos when the text has no more than `max` characters; `total`
+// receives the character count in that case of truncation.
+size_t cut_after_chars(const std::string& s, size_t max, size_t* total) {
+  size_t chars = 0, i = 0, n = s.size();
+  for (; i < n; ++i) {
     if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
       if (chars == max) break;
       ++chars;
     }
   }
-  if (i >= s.size()) return std::move(s);
-  return s.substr(0, i) + "... [truncated: " + std::to_string(max) + " of " + std::to_string(utf8_chars(s)) +
-         " characters shown]";
+  if (i >= n) return std::string::npos;
+  size_t rest = 0;
+  for (size_t j = i; j < n; ++j) rest += (static_cast<unsigned char>(s[j]) & 0xC0) != 0x80;
+  *total = chars + rest;
+  return i;
 }
 
-// Terms become one case-insensitive RE2 alternation of literals, so every cell
-// is scanned once whatever the number of terms; a regex is used as given.
-Result<std::shared_ptr<RE2>> make_matcher(const NotebookQuery& q) {
-  if (q.search.empty()) return std::shared_ptr<RE2>();
-  RE2::Options opts;
-  opts.set_case_sensitive(false);
-  opts.set_log_errors(false);
-  std::string pattern;
-  if (q.regex) {
-    pattern = q.search;
-  } else {
+// First `max` characters plus a marker that says how much was cut.
+std::string truncate_chars(std::string&& s, size_t max) {
+  if (s.size() <= max) return std::move(s);  // bytes >= chars
+  size_t total = 0;
+  size_t cut = cut_after_chars(s, max, &total);
+  if (cut == std::string::npos) return std::move(s);
+  s.resize(cut);
+  s += "... [truncated: ";
+  s += std::to_string(max);
+  s += " of ";
+  s += std::to_string(total);
+  s += " characters shown]";
+  return std::move(s);
+}
+
+// Branch-free so the compiler vectorises loops over whole texts.
+char ascii_lower(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return static_cast<char>(u + ((static_cast<unsigned char>(u - 'A') < 26) << 5));
+}
+
+// Decides whether a cell matches the search: comma-separated terms matched
+// case-insensitively (ASCII letters) by lower-casing the text once and using
+// memmem-backed find; or a regex (RE2: linear time, no backreferences).
+class Matcher {
+ public:
+  static Result<Matcher> make(const NotebookQuery& q) {
+    Matcher m;
+    if (q.search.empty()) return m;
+    if (q.regex) {
+      RE2::Options opts;
+      opts.set_case_sensitive(false);
+      opts.set_log_errors(false);
+      m.re_ = std::make_shared<RE2>(q.search, opts);
+      if (!m.re_->ok()) {
+        Status s = invalid_argument("search regex '" + q.search + "' is invalid: " + m.re_->error() +
+                                    " (RE2 syntax: no backreferences or lookaround)");
+        s.with("field", "args.search").with("rule", "regex");
+        return s;
+      }
+      return m;
+    }
     size_t start = 0;
     while (start <= q.search.size()) {
       size_t comma = std::min(q.search.find(',', start), q.search.size());
       std::string term = q.search.substr(start, comma - start);
       term.erase(0, term.find_first_not_of(" \t"));
       term.erase(term.find_last_not_of(" \t") + 1);
-      if (!term.empty()) pattern += (pattern.empty() ? "" : "|") + RE2::QuoteMeta(term);
+      for (char& c : term) c = ascii_lower(c);
+      if (!term.empty()) m.terms_.push_back(std::move(term));
       start = comma + 1;
     }
-    if (pattern.empty()) return invalid_argument("search contains no terms (only commas and spaces)");
+    if (m.terms_.empty()) return invalid_argument("search contains no terms (only commas and spaces)");
+    return m;
   }
-  auto re = std::make_shared<RE2>(pattern, opts);
-  if (!re->ok()) {
-    Status s = invalid_argument("search regex '" + q.search + "' is invalid: " + re->error() +
-                                " (RE2 syntax: no backreferences or lookaround)");
-    s.with("field", "args.search").with("rule", "regex");
-    return s;
+
+  bool active() const { return re_ || !terms_.empty(); }
+
+  bool matches(const std::string& text) const {
+    if (re_) return RE2::PartialMatch(text, *re_);
+    thread_local std::string low;
+    low.resize(text.size());
+    for (size_t i = 0; i < text.size(); ++i) low[i] = ascii_lower(text[i]);
+    for (auto& t : terms_) {
+      if (low.find(t) != std::string::npos) return true;
+    }
+    return false;
   }
-  return re;
-}
+
+ private:
+  std::shared_ptr<RE2> re_;
+  std::vector<std::string> terms_;
+};
+
+// A cell's full text, collected while parsing (before truncation and search).
+struct RawCell {
+  std::string type, source, output;
+};
 
 Status json_error(const std::string& label, error_code e) {
   Status s = parse_error(label + " is not valid JSON (" + std::string(simdjson::error_message(e)) +
@@ -246,9 +301,9 @@ Status json_error(const std::string& label, error_code e) {
 }
 
 Result<Json> extract(simdjson::padded_string_view buf, const std::string& label, const NotebookQuery& q) {
-  auto matcher = make_matcher(q);
-  if (!matcher) return matcher.status();
-  const RE2* re = matcher->get();
+  auto made = Matcher::make(q);
+  if (!made) return made.status();
+  const Matcher& matcher = *made;
 
   // One parser per thread, reused across calls: its buffers stay allocated, so a
   // server answering many calls does not pay for fresh pages every time.
@@ -263,10 +318,8 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
   }
   int64_t nbformat = 0;
   bool has_cells = false, has_worksheets = false;
-  Json out_cells = Json::array();
-  Json matching = Json::array();
+  std::vector<RawCell> raw;
   size_t idx = 0;
-  std::string source, output;
   for (auto rf : root) {
     od::field field;
     if (error_code e = std::move(rf).get(field); e) return json_error(label, e);
@@ -288,9 +341,11 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
             return parse_error(label + ": cell " + std::to_string(idx) + " is not an object");
           return json_error(label, e);
         }
-        std::string type = "unknown";
-        source.clear();
-        output.clear();
+        RawCell& rc_out = raw.emplace_back();
+        std::string& type = rc_out.type;
+        std::string& source = rc_out.source;
+        std::string& output = rc_out.output;
+        type = "unknown";
         for (auto cf : cell) {
           od::field f;
           if (error_code e = std::move(cf).get(f); e) return json_error(label, e);
@@ -313,12 +368,6 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
             }
           }
         }
-        const bool match = re && (RE2::PartialMatch(source, *re) || RE2::PartialMatch(output, *re));
-        Json c = {{"idx", idx}, {"type", std::move(type)}};
-        if (q.include_source) c["source"] = truncate_chars(std::move(source), q.max_output_chars);
-        c["output"] = truncate_chars(std::move(output), q.max_output_chars);
-        if (match) matching.push_back(c);
-        out_cells.push_back(std::move(c));
         ++idx;
       }
     }
@@ -332,6 +381,48 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
   }
   if (!has_cells) return parse_error(label + " is not a Jupyter notebook: it has no 'cells' array");
 
+  // Second phase: match, truncate and build each cell's JSON. Cells are
+  // independent, so large notebooks split the work over two threads.
+  std::vector<Json> built(raw.size());
+  std::vector<char> matched(raw.size(), 0);
+  auto build = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      RawCell& r = raw[i];
+      matched[i] = matcher.active() && (matcher.matches(r.source) || matcher.matches(r.output));
+      Json c = {{"idx", i}, {"type", std::move(r.type)}};
+      if (q.include_source) c["source"] = truncate_chars(std::move(r.source), q.max_output_chars);
+      c["output"] = truncate_chars(std::move(r.output), q.max_output_chars);
+      built[i] = std::move(c);
+    }
+  };
+  if (raw.size() >= 1000 && std::thread::hardware_concurrency() > 1) {
+    // Failures (bad_alloc) are carried back and rethrown here, after the join;
+    // the registry turns them into a Status.
+    std::exception_ptr failures[2];
+    auto guarded = [&](int k, size_t begin, size_t end) {
+      try {
+        build(begin, end);
+      } catch (...) {
+        failures[k] = std::current_exception();
+      }
+    };
+    std::thread helper(guarded, 1, raw.size() / 2, raw.size());
+    guarded(0, 0, raw.size() / 2);
+    helper.join();
+    for (auto& f : failures) {
+      if (f) std::rethrow_exception(f);
+    }
+  } else {
+    build(0, raw.size());
+  }
+  Json out_cells = Json::array();
+  Json matching = Json::array();
+  out_cells.get_ref<Json::array_t&>().reserve(built.size());
+  for (size_t i = 0; i < built.size(); ++i) {
+    if (matched[i]) matching.push_back(built[i]);
+    out_cells.push_back(std::move(built[i]));
+  }
+
   Json result = {{"notebook_path", label},
                  {"nbformat", nbformat},
                  {"total_cells", idx},
@@ -342,7 +433,7 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
                  {"matching_cells", std::move(matching)}};
   if (idx == 0)
     result["note"] = "the notebook has no cells";
-  else if (re && result["n_matches"] == 0)
+  else if (matcher.active() && result["n_matches"] == 0)
     result["note"] = "no cell's source or output contains the search " + std::string(q.regex ? "pattern" : "terms");
   return result;
 }
