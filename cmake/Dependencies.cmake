@@ -1,6 +1,9 @@
 # Third-party dependencies: Debian packages (scripts/setup.sh installs them) and
 # the pinned DuckDB artifacts that scripts/fetch-duckdb.sh puts in .deps/duckdb.
 find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+find_package(pugixml REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 CONFIG QUIET)
 if(NOT TARGET CLI11::CLI11)
