@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,7 @@ struct McpOptions {
   size_t max_message_bytes = 64u << 20;  // larger messages are rejected
   size_t max_inflight_calls = 16;
   std::chrono::milliseconds tool_timeout{10 * 60 * 1000};
+  std::map<std::string, std::string> tool_options;  // copied into every call's ToolContext
 };
 
 // Protocol versions this server speaks, newest first.

@@ -46,9 +46,9 @@ struct TableLimits {
   uint64_t max_part_bytes = 512ull << 20;        // one part (a sheet's XML)
   double max_ratio = 200;                        // uncompressed / compressed, per part over 1 MiB
   size_t max_rows = 2'000'000;
-  size_t max_cols = 16'384;                      // Excel's own limit (XFD)
+  size_t max_cols = 16'384;  // Excel's own limit (XFD)
   size_t max_cells = 50'000'000;
-  size_t max_string_bytes = 1u << 20;            // one cell's text
+  size_t max_string_bytes = 1u << 20;  // one cell's text
   uint64_t max_csv_bytes = 2ull << 30;
 };
 
@@ -61,7 +61,7 @@ Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sh
                         const TableLimits& limits = {});
 
 struct CsvOptions {
-  char delimiter = 0;       // 0: sniff among , \t ; |
+  char delimiter = 0;           // 0: sniff among , \t ; |
   bool convert_numbers = true;  // fields that are whole numbers become numbers
 };
 

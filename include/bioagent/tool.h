@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -47,6 +48,14 @@ class ToolContext {
   void set_progress(ProgressFn fn) { progress_ = std::move(fn); }
   void set_log(LogFn fn) { log_ = std::move(fn); }
 
+  // Named settings from the interface (e.g. "bundle_dir": the data bundle).
+  void set_option(const std::string& key, std::string value) { options_[key] = std::move(value); }
+  void set_options(std::map<std::string, std::string> options) { options_ = std::move(options); }
+  std::string option(const std::string& key) const {
+    auto it = options_.find(key);
+    return it == options_.end() ? std::string() : it->second;
+  }
+
   bool cancelled() const { return cancel_ && cancel_->load(std::memory_order_relaxed); }
   bool past_deadline() const { return std::chrono::steady_clock::now() > deadline_; }
   // OK, or kCancelled / kTimeout: long-running tools call this in their loops.
@@ -65,6 +74,7 @@ class ToolContext {
   std::shared_ptr<std::atomic<bool>> cancel_;
   ProgressFn progress_;
   LogFn log_;
+  std::map<std::string, std::string> options_;
 };
 
 // The signature every tool implementation has. `args` is already validated

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bioagent/bundle.h"
 #include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/version.h"
@@ -27,23 +28,6 @@ std::string first_sentence(const std::string& text, size_t max) {
   std::string s = text.substr(0, end == std::string::npos ? text.size() : end + 1);
   if (s.size() > max) s = s.substr(0, max - 3) + "...";
   return s;
-}
-
-ToolContext make_context(const Session& s, const GlobalOptions& g, bool show_progress) {
-  ToolContext ctx(s.workspace.get());
-  ctx.set_timeout(std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000)));
-  ctx.set_log([](LogLevel level, const std::string& m) {
-    if (level >= LogLevel::kInfo) std::cerr << "[bioagent] " << m << "\n";
-  });
-  if (show_progress) {
-    ctx.set_progress([](double done, double total, const std::string& m) {
-      if (total > 0)
-        std::cerr << "\r[" << static_cast<int>(100 * done / total) << "%] " << m << std::flush;
-      else
-        std::cerr << "\r[" << done << "] " << m << std::flush;
-    });
-  }
-  return ctx;
 }
 
 // One line per result: scalars as they are, arrays and objects by size.
@@ -152,7 +136,7 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
       g.exit_code = print_error(args.status());
       return;
     }
-    ToolContext ctx = make_context(*s, g, progress);
+    ToolContext ctx = s->context(g, progress);
     auto r = s->registry->call(run_name, *args, ctx);
     if (progress) std::cerr << "\n";
     if (!r) {
@@ -176,6 +160,7 @@ void add_mcp_command(CLI::App& app, GlobalOptions& g) {
     McpOptions o;
     o.page_size = page_size;
     o.tool_timeout = std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000));
+    o.tool_options = s->tool_options;
     std::ios::sync_with_stdio(false);
     g.exit_code = run_mcp_stdio(*s->registry, *s->workspace, o, std::cin, std::cout);
   });
@@ -201,7 +186,7 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
       std::cout << "== " << spec->name << " [" << spec->family << "]\n   " << first_sentence(spec->description, 110)
                 << "\n";
       for (auto& ex : spec->test_examples) {
-        ToolContext ctx = make_context(*s, local, false);
+        ToolContext ctx = s->context(local, false);
         auto t0 = std::chrono::steady_clock::now();
         auto r = s->registry->call(spec->name, ex, ctx);
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -218,6 +203,47 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
     }
     std::cout << runs << " example calls, " << failures << " failed.\n";
     g.exit_code = failures ? 1 : 0;
+  });
+}
+
+}  // namespace bioagent::cli
+
+namespace bioagent::cli {
+
+void add_data_commands(CLI::App& app, GlobalOptions& g) {
+  auto* data = app.add_subcommand("data", "Data bundles for the data tools");
+  data->require_subcommand(1);
+  auto* ex = data->add_subcommand("example-bundle", "Write the generated demonstration bundle into a new folder");
+  static std::string dir;
+  ex->add_option("dir", dir, "Folder to create (must not exist, or be empty)")->required();
+  ex->callback([&g] {
+    Status s = write_example_bundle(dir);
+    if (!s.is_ok()) {
+      g.exit_code = print_error(s);
+      return;
+    }
+    auto b = DataBundle::open(dir);
+    if (!b) {
+      g.exit_code = print_error(b.status());
+      return;
+    }
+    std::cout << "wrote the example bundle (generated demonstration data) to " << b->root().string() << "\n"
+              << "use it with: bioagent --bundle " << b->root().string() << " tools run get_processed_tf_data --args "
+              << "'{\"dataset_identifier\": \"Naive\"}'" << std::endl;
+  });
+  auto* check = data->add_subcommand("check", "Check a bundle's manifest and list what it offers");
+  static std::string check_dir;
+  check->add_option("dir", check_dir, "Bundle folder")->required();
+  check->callback([&g] {
+    auto b = DataBundle::open(check_dir);
+    if (!b) {
+      g.exit_code = print_error(b.status());
+      return;
+    }
+    Json out = {{"root", b->root().string()},          {"title", b->manifest().value("title", "")},
+                {"tf_catalog", b->keys("tf_catalog")}, {"communities", b->keys("communities")},
+                {"images", b->keys("images").size()},  {"navigation", b->keys("navigation").size()}};
+    std::cout << json_text(out, 2) << std::endl;
   });
 }
 

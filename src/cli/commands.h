@@ -1,6 +1,7 @@
 // The CLI's command table: each add_*_command registers one subcommand with CLI11.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ namespace bioagent::cli {
 
 struct GlobalOptions {
   std::vector<std::string> roots;
+  std::string bundle;  // --bundle, else BIOAGENT_BUNDLE, else the example bundle
   std::vector<std::string> tool_dirs;
   double timeout_seconds = 600;
   int exit_code = 0;  // set by the command that ran
@@ -25,7 +27,9 @@ struct GlobalOptions {
 struct Session {
   std::unique_ptr<ToolRegistry> registry;
   std::unique_ptr<Workspace> workspace;
+  std::map<std::string, std::string> tool_options;  // given to every ToolContext
   static Result<Session> open(const GlobalOptions& g);
+  ToolContext context(const GlobalOptions& g, bool show_progress) const;
 };
 
 int print_error(const Status& status);
@@ -35,5 +39,6 @@ void add_version_command(CLI::App& app, GlobalOptions& g);
 void add_tools_commands(CLI::App& app, GlobalOptions& g);
 void add_mcp_command(CLI::App& app, GlobalOptions& g);
 void add_demo_command(CLI::App& app, GlobalOptions& g);
+void add_data_commands(CLI::App& app, GlobalOptions& g);
 
 }  // namespace bioagent::cli

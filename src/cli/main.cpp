@@ -3,11 +3,15 @@
 // printed as JSON ({"status":"error",...}) with a non-zero exit code.
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "bioagent/bundle.h"
 #include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
@@ -17,16 +21,57 @@
 
 namespace bioagent::cli {
 
+// The data bundle: --bundle, else BIOAGENT_BUNDLE, else the example bundle,
+// which is written on first use (and said so on stderr).
+Result<std::string> bundle_dir(const GlobalOptions& g) {
+  if (!g.bundle.empty()) return g.bundle;
+  if (const char* env = std::getenv("BIOAGENT_BUNDLE"); env && *env) return std::string(env);
+  std::filesystem::path dir = default_bundle_dir();
+  std::error_code ec;
+  if (!std::filesystem::exists(dir / "bundle.json", ec)) {
+    Status s = write_example_bundle(dir);
+    if (!s.is_ok() && !std::filesystem::exists(dir / "bundle.json", ec)) return s;  // another process may have won
+    if (s.is_ok())
+      std::cerr << "bioagent: wrote the example data bundle (generated demonstration data) to " << dir.string() << "\n";
+  }
+  return dir.string();
+}
+
 Result<Session> Session::open(const GlobalOptions& g) {
   Session s;
   s.registry = std::make_unique<ToolRegistry>();
   register_builtin_types(*s.registry);
   BIOAGENT_RETURN_IF_ERROR(s.registry->load_builtin());
   for (auto& dir : g.tool_dirs) BIOAGENT_RETURN_IF_ERROR(s.registry->load_config_dir(dir));
-  auto ws = Workspace::from_environment(g.roots);
+  auto bundle = bundle_dir(g);
+  if (!bundle) return bundle.status();
+  std::vector<std::string> roots = g.roots;
+  if (roots.empty()) roots.push_back(std::filesystem::current_path().string());
+  std::error_code ec;
+  if (std::filesystem::is_directory(*bundle, ec)) roots.push_back(*bundle);  // the bundle is readable too
+  s.tool_options["bundle_dir"] = *bundle;
+  auto ws = Workspace::from_environment(roots);
   if (!ws) return ws.status();
   s.workspace = std::make_unique<Workspace>(std::move(*ws));
   return s;
+}
+
+ToolContext Session::context(const GlobalOptions& g, bool show_progress) const {
+  ToolContext ctx(workspace.get());
+  ctx.set_options(tool_options);
+  ctx.set_timeout(std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000)));
+  ctx.set_log([](LogLevel level, const std::string& m) {
+    if (level >= LogLevel::kInfo) std::cerr << "[bioagent] " << m << "\n";
+  });
+  if (show_progress) {
+    ctx.set_progress([](double done, double total, const std::string& m) {
+      if (total > 0)
+        std::cerr << "\r[" << static_cast<int>(100 * done / total) << "%] " << m << std::flush;
+      else
+        std::cerr << "\r[" << done << "] " << m << std::flush;
+    });
+  }
+  return ctx;
 }
 
 int print_error(const Status& status) {
@@ -66,6 +111,9 @@ int main(int argc, char** argv) {
   app.add_option("--root", g.roots,
                  "A directory file-reading tools may read under (repeatable; default: the current directory; "
                  "BIOAGENT_ROOTS adds more, ':'-separated)");
+  app.add_option("--bundle", g.bundle,
+                 "Data bundle folder (with bundle.json) for the data tools; default: BIOAGENT_BUNDLE, else the "
+                 "generated example bundle");
   app.add_option("--tools-dir", g.tool_dirs, "Load extra tool config files (*.json) from this directory (repeatable)");
   app.add_option("--timeout", g.timeout_seconds, "Time limit for one tool call, in seconds")
       ->check(CLI::PositiveNumber);
@@ -74,6 +122,7 @@ int main(int argc, char** argv) {
   add_tools_commands(app, g);
   add_mcp_command(app, g);
   add_demo_command(app, g);
+  add_data_commands(app, g);
 
   try {
     app.parse(argc, argv);

@@ -195,6 +195,7 @@ struct McpSession::Impl {
     std::thread t([this, id, name, args, progress_token, flag, done] {
       ToolContext ctx(&workspace);
       ctx.set_cancel_flag(flag);
+      ctx.set_options(options.tool_options);
       ctx.set_timeout(options.tool_timeout);
       if (!progress_token.is_null()) {
         ctx.set_progress([this, progress_token](double done, double total, const std::string& message) {

@@ -33,22 +33,26 @@ void civil_from_days(int64_t z, int* y, unsigned* m, unsigned* d) {
 
 Json Cell::to_json() const {
   switch (kind) {
-    case Kind::kEmpty: return nullptr;
+    case Kind::kEmpty:
+      return nullptr;
     case Kind::kNumber:
       if (std::isfinite(number) && std::floor(number) == number && std::fabs(number) < kExactInt)
         return static_cast<int64_t>(number);
       return number;
-    case Kind::kBool: return number != 0;
+    case Kind::kBool:
+      return number != 0;
     case Kind::kString:
     case Kind::kError:
-    case Kind::kDate: return text;
+    case Kind::kDate:
+      return text;
   }
   return nullptr;
 }
 
 std::string Cell::to_text() const {
   switch (kind) {
-    case Kind::kEmpty: return "";
+    case Kind::kEmpty:
+      return "";
     case Kind::kNumber: {
       if (std::isfinite(number) && std::floor(number) == number && std::fabs(number) < kExactInt)
         return std::to_string(static_cast<int64_t>(number));
@@ -56,8 +60,10 @@ std::string Cell::to_text() const {
       auto [end, ec] = std::to_chars(buf, buf + sizeof buf, number);
       return std::string(buf, end);
     }
-    case Kind::kBool: return number != 0 ? "TRUE" : "FALSE";
-    default: return text;
+    case Kind::kBool:
+      return number != 0 ? "TRUE" : "FALSE";
+    default:
+      return text;
   }
 }
 
@@ -99,7 +105,8 @@ std::string column_name(size_t col) {
 }
 
 std::string excel_serial_to_iso(double serial, bool date1904, bool has_date, bool has_time) {
-  if (!std::isfinite(serial) || serial < 0 || serial > 2958465.99999) return python_float_repr(serial);  // past 9999-12-31
+  if (!std::isfinite(serial) || serial < 0 || serial > 2958465.99999)
+    return python_float_repr(serial);  // past 9999-12-31
   int64_t days = static_cast<int64_t>(std::floor(serial));
   int64_t ms = std::llround((serial - static_cast<double>(days)) * 86400000.0);
   if (ms >= 86400000) {
@@ -123,7 +130,8 @@ std::string excel_serial_to_iso(double serial, bool date1904, bool has_date, boo
   int64_t secs = ms / 1000, rem_ms = ms % 1000;
   if (rem_ms)
     std::snprintf(time, sizeof time, "%02lld:%02lld:%02lld.%03lld", static_cast<long long>(secs / 3600),
-                  static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60), static_cast<long long>(rem_ms));
+                  static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),
+                  static_cast<long long>(rem_ms));
   else
     std::snprintf(time, sizeof time, "%02lld:%02lld:%02lld", static_cast<long long>(secs / 3600),
                   static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));

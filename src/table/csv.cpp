@@ -20,8 +20,10 @@ std::vector<size_t> field_counts(std::string_view text, char d, size_t max_lines
   bool quoted = false;
   for (size_t i = 0; i < text.size() && counts.size() < max_lines; ++i) {
     char c = text[i];
-    if (c == '"') quoted = !quoted;
-    else if (!quoted && c == d) ++fields;
+    if (c == '"')
+      quoted = !quoted;
+    else if (!quoted && c == d)
+      ++fields;
     else if (!quoted && (c == '\n' || c == '\r')) {
       if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       counts.push_back(fields);
@@ -75,8 +77,8 @@ Result<Sheet> parse_csv(std::string_view text, const std::string& label, const C
   size_t line = 1, field_start_line = 1, cells = 0;
   auto end_field = [&]() -> Status {
     if (field.size() > limits.max_string_bytes) {
-      Status s = resource_exhausted("'" + label + "', line " + std::to_string(field_start_line) + ": a field is longer than " +
-                                    std::to_string(limits.max_string_bytes) + " bytes");
+      Status s = resource_exhausted("'" + label + "', line " + std::to_string(field_start_line) +
+                                    ": a field is longer than " + std::to_string(limits.max_string_bytes) + " bytes");
       s.with("path", label).with("line", field_start_line);
       return s;
     }
@@ -87,9 +89,12 @@ Result<Sheet> parse_csv(std::string_view text, const std::string& label, const C
       return s;
     }
     double v;
-    if (field.empty() && !quoted_field) row.emplace_back();
-    else if (!quoted_field && options.convert_numbers && looks_numeric(field, &v)) row.push_back(Cell::of_number(v));
-    else row.push_back(Cell::of_string(field));
+    if (field.empty() && !quoted_field)
+      row.emplace_back();
+    else if (!quoted_field && options.convert_numbers && looks_numeric(field, &v))
+      row.push_back(Cell::of_number(v));
+    else
+      row.push_back(Cell::of_string(field));
     field.clear();
     quoted_field = false;
     return {};

@@ -57,7 +57,8 @@ pugi::xml_node child(pugi::xml_node n, std::string_view name) {
 const char* attr(pugi::xml_node n, std::string_view name, bool prefixed = false) {
   for (pugi::xml_attribute a = n.first_attribute(); a; a = a.next_attribute()) {
     std::string_view full(a.name());
-    if (prefixed ? (full.find(':') != std::string_view::npos && local(a.name()) == name) : full == name) return a.value();
+    if (prefixed ? (full.find(':') != std::string_view::npos && local(a.name()) == name) : full == name)
+      return a.value();
   }
   return nullptr;
 }
@@ -80,7 +81,8 @@ std::string unescape_ooxml(std::string s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '_' && i + 6 < s.size() && s[i + 1] == 'x' && s[i + 6] == '_' &&
-        std::all_of(s.begin() + i + 2, s.begin() + i + 6, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
+        std::all_of(s.begin() + i + 2, s.begin() + i + 6,
+                    [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
       unsigned v = std::stoul(s.substr(i + 2, 4), nullptr, 16);
       if (v < 0x80) {
         out += static_cast<char>(v);
@@ -106,8 +108,10 @@ std::string string_item_text(pugi::xml_node si) {
   std::string out;
   for (pugi::xml_node c = si.first_child(); c; c = c.next_sibling()) {
     std::string_view n = local(c.name());
-    if (n == "t") out += c.text().get();
-    else if (n == "r") out += child(c, "t").text().get();
+    if (n == "t")
+      out += c.text().get();
+    else if (n == "r")
+      out += child(c, "t").text().get();
   }
   return unescape_ooxml(std::move(out));
 }
@@ -149,10 +153,24 @@ DateKind custom_format(std::string_view code) {
       continue;
     }
     switch (c) {
-      case 'd': case 'D': case 'y': case 'Y': k.date = true; break;
-      case 'h': case 'H': case 's': case 'S': k.time = true; break;
-      case 'm': case 'M': k.date = k.date || !k.time; break;  // month unless it follows an hour
-      default: break;
+      case 'd':
+      case 'D':
+      case 'y':
+      case 'Y':
+        k.date = true;
+        break;
+      case 'h':
+      case 'H':
+      case 's':
+      case 'S':
+        k.time = true;
+        break;
+      case 'm':
+      case 'M':
+        k.date = k.date || !k.time;
+        break;  // month unless it follows an hour
+      default:
+        break;
     }
   }
   return k;
@@ -220,7 +238,8 @@ Result<Workbook> open_workbook(const std::filesystem::path& path, const TableLim
     if (local(s.name()) != "sheet") continue;
     const char* name = attr(s, "name");
     const char* rid = attr(s, "id", true);
-    std::string part = rid && targets.count(rid) ? targets[rid] : dir + "worksheets/sheet" + std::to_string(++n) + ".xml";
+    std::string part =
+        rid && targets.count(rid) ? targets[rid] : dir + "worksheets/sheet" + std::to_string(++n) + ".xml";
     wb.sheets.push_back({name ? name : "Sheet" + std::to_string(wb.sheets.size() + 1), part});
   }
   if (wb.sheets.empty()) return parse_error("'" + label + "' lists no sheets in its workbook");
@@ -313,8 +332,8 @@ Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sh
     auto [p, ec] = std::from_chars(v, v + std::strlen(v), idx);
     if (ec != std::errc() || idx >= shared.size())
       return cell_error(label, chosen->name, ref,
-                        "shared string index '" + std::string(v) + "' is out of range (" + std::to_string(shared.size()) +
-                            " strings)");
+                        "shared string index '" + std::string(v) + "' is out of range (" +
+                            std::to_string(shared.size()) + " strings)");
     *out = shared[idx];
     return {};
   };
@@ -348,7 +367,8 @@ Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sh
       const char* ref = attr(c, "r");
       if (ref && !parse_cell_ref(ref, &rr2, &col)) col = next_col;
       if (col >= limits.max_cols)
-        return cell_error(label, sheet.name, ref ? ref : "?", "column beyond the limit of " + std::to_string(limits.max_cols));
+        return cell_error(label, sheet.name, ref ? ref : "?",
+                          "column beyond the limit of " + std::to_string(limits.max_cols));
       if (++cells > limits.max_cells) {
         Status s = resource_exhausted("'" + label + "', sheet '" + sheet.name + "' has more than " +
                                       std::to_string(limits.max_cells) + " cells");
@@ -396,7 +416,8 @@ Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sh
         }
       }
       if (cell.text.size() > limits.max_string_bytes)
-        return cell_error(label, sheet.name, cref, "text longer than " + std::to_string(limits.max_string_bytes) + " bytes");
+        return cell_error(label, sheet.name, cref,
+                          "text longer than " + std::to_string(limits.max_string_bytes) + " bytes");
       if (out.size() <= col) out.resize(col + 1);
       out[col] = std::move(cell);
       sheet.n_cols = std::max(sheet.n_cols, col + 1);
@@ -406,8 +427,8 @@ Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sh
     if (const char* ref = attr(m, "ref")) sheet.merged.push_back(ref);
   }
   // Trailing rows with no value at all are formatting artifacts.
-  while (!sheet.rows.empty() && std::all_of(sheet.rows.back().begin(), sheet.rows.back().end(),
-                                            [](const Cell& c) { return c.empty(); }))
+  while (!sheet.rows.empty() &&
+         std::all_of(sheet.rows.back().begin(), sheet.rows.back().end(), [](const Cell& c) { return c.empty(); }))
     sheet.rows.pop_back();
   for (auto& row : sheet.rows) row.resize(sheet.n_cols);
   return sheet;

@@ -14,8 +14,9 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(const std::filesystem::path
     zip_error_init_with_code(&ze, err);
     std::string why = zip_error_strerror(&ze);
     zip_error_fini(&ze);
-    Status s = (err == ZIP_ER_NOENT || err == ZIP_ER_OPEN) ? not_found("cannot open '" + path.string() + "': " + why)
-                                                           : parse_error("'" + path.string() + "' is not a valid xlsx (zip) file: " + why);
+    Status s = (err == ZIP_ER_NOENT || err == ZIP_ER_OPEN)
+                   ? not_found("cannot open '" + path.string() + "': " + why)
+                   : parse_error("'" + path.string() + "' is not a valid xlsx (zip) file: " + why);
     s.with("path", path.string());
     return s;
   }

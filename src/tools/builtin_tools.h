@@ -8,4 +8,22 @@ namespace bioagent::tools {
 Result<Json> calculator_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> executed_notebook_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 
+// Data bundle tools (seed 000), src/data/data_tools.cpp.
+Result<Json> raw_excel_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> processed_tf_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> filter_columns_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> wave_search_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> correlation_data_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> correlation_image_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> correlation_tfs_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> community_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> static_image_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> ui_text_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> catalog_list_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> bubble_list_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> wave_assets_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> navigation_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> paper_url_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> list_files_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+
 }  // namespace bioagent::tools

@@ -11,6 +11,22 @@ void register_builtin_types(ToolRegistry& registry) {
   } kTypes[] = {
       {"CalculatorTool", tools::calculator_tool},
       {"ExecutedNotebookTool", tools::executed_notebook_tool},
+      {"RawExcelTool", tools::raw_excel_tool},
+      {"ProcessedTfDataTool", tools::processed_tf_tool},
+      {"FilterColumnsTool", tools::filter_columns_tool},
+      {"TfWaveSearchTool", tools::wave_search_tool},
+      {"TfCorrelationDataTool", tools::correlation_data_tool},
+      {"TfCorrelationImageTool", tools::correlation_image_tool},
+      {"TfCorrelationListTool", tools::correlation_tfs_tool},
+      {"TfCommunityTool", tools::community_tool},
+      {"StaticImagePathTool", tools::static_image_tool},
+      {"UiTextTool", tools::ui_text_tool},
+      {"TfCatalogListTool", tools::catalog_list_tool},
+      {"BubblePlotListTool", tools::bubble_list_tool},
+      {"WaveAssetsTool", tools::wave_assets_tool},
+      {"NavigationInfoTool", tools::navigation_tool},
+      {"PaperUrlTool", tools::paper_url_tool},
+      {"BundleFileListTool", tools::list_files_tool},
   };
   for (const auto& t : kTypes) registry.add_type(t.type, t.fn);
 }

@@ -7,6 +7,8 @@ pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src"
+export BIOAGENT_HOME="$tmp/home"   # the default example bundle is written here, not in the user's home
+unset BIOAGENT_BUNDLE
 
 check() {  # name, expected exit code, python assertion over stdout (variable d = parsed JSON, s = text), command...
   local name=$1 want=$2 assertion=$3
@@ -84,6 +86,22 @@ check "tool settings apply" 1 "d['error']['code']=='resource_exhausted'" "$bin" 
 echo '[{"name": "broken"' > "$tmp/tools/broken.json"
 check "broken config is a clear error" 1 "'broken' in d['error']['message'] and 'JSON' in d['error']['message']" "$bin" --tools-dir "$tmp/tools" tools list
 check "demo runs every example" 0 "'0 failed' in s" "$bin" demo
+check "the default bundle was generated" 0 "d['data']['dataset_identifiers'][0]=='Overall_TF_PageRank'" \
+  "$bin" tools run list_available_tf_catalog_datasets
+check "example-bundle writes a bundle" 0 "'example bundle' in s" "$bin" data example-bundle "$tmp/lab"
+check "example-bundle never overwrites" 1 "d['error']['code']=='invalid_argument'" "$bin" data example-bundle "$tmp/lab"
+check "data check" 0 "d['tf_catalog'][1]=='Naive' and d['communities']==['trm','texterm']" "$bin" data check "$tmp/lab"
+check "--bundle picks the bundle" 0 "d['data']['data'][0][0]=='TF' and len(d['data']['data'])==4" \
+  "$bin" --bundle "$tmp/lab" tools run get_processed_tf_data --args '{"dataset_identifier":"TEXterm"}'
+check "unknown dataset: empty list with a message" 0 "d['data']['data']==[] and 'valid identifiers' in d['data']['message']" \
+  "$bin" --bundle "$tmp/lab" tools run get_processed_tf_data --args '{"dataset_identifier":"memory"}'
+check "raw excel via www/ path" 0 "d['data']['data'][0][:2]==['TF','PageRank score']" \
+  "$bin" --bundle "$tmp/lab" tools run get_raw_excel_data --args '{"file_path":"www/tablePagerank/TRM.xlsx"}'
+check "bundle without manifest" 1 "'no bundle.json' in d['error']['message']" \
+  "$bin" --bundle "$tmp" tools run list_available_tf_catalog_datasets
+printf 'a,"b\n1,2\n' > "$tmp/unbalanced.csv"
+check "unbalanced CSV: message names file and line" 0 "d['data']['data']==[] and 'unbalanced.csv' in d['data']['message'] and 'line 1' in d['data']['message']" \
+  "$bin" --root "$tmp" tools run get_raw_excel_data --args "{\"file_path\":\"$tmp/unbalanced.csv\"}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,7 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -18,8 +20,13 @@ let client;
 let transport;
 let negotiated;
 
+let bundleDir;
+
 before(async () => {
-  const args = ['--root', src];
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-mcp-'));
+  bundleDir = path.join(scratch, 'www');
+  execFileSync(bin, ['data', 'example-bundle', bundleDir]);
+  const args = ['--root', src, '--bundle', bundleDir];
   if (fs.existsSync(fixtures)) args.push('--root', fixtures);
   args.push('mcp', '--page-size', '1');  // one tool per page: pagination is exercised
   transport = new StdioClientTransport({ command: bin, args, cwd: src, stderr: 'inherit' });
@@ -34,6 +41,7 @@ before(async () => {
 
 after(async () => {
   await client.close();
+  fs.rmSync(path.dirname(bundleDir), { recursive: true, force: true });
 });
 
 test('initialize negotiated the latest protocol and the server introduced itself', () => {
@@ -127,4 +135,62 @@ test('an unknown tool is a protocol error', async () => {
 
 test('ping answers', async () => {
   assert.deepEqual(await client.ping(), {});
+});
+
+// The sixteen data tools of seed 000, each called over MCP on the example bundle.
+const call = async (name, args = {}) => {
+  const r = await client.callTool({ name, arguments: args });
+  assert.equal(r.isError, false, `${name}: ${r.content?.[0]?.text}`);
+  return r.structuredContent;
+};
+
+test('data tools answer over MCP with the seed\'s shapes', async () => {
+  const { tools } = await allTools();
+  const names = new Set(tools.map((t) => t.name));
+  const sixteen = ['get_raw_excel_data', 'get_processed_tf_data', 'filter_data_by_column_keywords',
+    'get_tf_wave_search_data', 'get_tf_correlation_data', 'get_tf_correlation_image_path',
+    'list_all_tfs_in_correlation_data', 'get_tf_community_sheet_data', 'get_static_image_path',
+    'get_ui_descriptive_text', 'list_available_tf_catalog_datasets', 'list_available_cell_state_bubble_plots',
+    'list_available_wave_analysis_assets', 'get_internal_navigation_info', 'get_biorxiv_paper_url',
+    'list_all_files_in_www_directory'];
+  for (const n of sixteen) assert.ok(names.has(n), n);
+
+  const raw = await call('get_raw_excel_data', { file_path: 'www/tablePagerank/TEXterm.xlsx' });
+  assert.deepEqual(raw.data[0], ['TF', 'PageRank score', 'Rank', 'Specificity z-score']);
+  assert.equal(raw.data.length, 49);
+  const processed = await call('get_processed_tf_data', { dataset_identifier: 'TEXterm' });
+  assert.equal(processed.data[0][0], 'TF');
+  assert.equal(processed.data[0].length, 49);
+  assert.deepEqual(processed.data[0].slice(1), raw.data.slice(1).map((r) => r[0]), 'transposed');
+  const filtered = await call('filter_data_by_column_keywords', { dataset: processed.data, keywords: 'tox' });
+  assert.deepEqual([...filtered.filtered_dataset[0]].sort(), ['TOX', 'TOX2'], 'columns keep the dataset order');
+  const waves = await call('get_tf_wave_search_data', { tf_search_term: 'TCF7' });
+  assert.deepEqual(Object.values(waves.wave_data).flat(), ['TCF7']);
+  const cor = await call('get_tf_correlation_data', { tf_name: 'TOX' });
+  assert.equal(cor.correlation_data[1][0], 'TOX');
+  const img = await call('get_tf_correlation_image_path', { tf_name: 'TOX' });
+  assert.equal(img.image_path, 'www/networkanalysis/images/TOX_graph.png');
+  assert.ok(fs.existsSync(path.join(bundleDir, 'networkanalysis/images/TOX_graph.png')));
+  assert.equal((await call('list_all_tfs_in_correlation_data')).tf_list.length, 48);
+  assert.equal((await call('get_tf_community_sheet_data', { community_type: 'texterm' })).community_data[0][0], 'Community');
+  assert.equal((await call('get_static_image_path', { image_identifier: 'home_page_diagram' })).image_path, 'www/images/homedesc.png');
+  assert.match((await call('get_ui_descriptive_text', { text_identifier: 'cell_state_specificity_info' })).descriptive_text, /z-score/);
+  assert.equal((await call('list_available_tf_catalog_datasets')).dataset_identifiers.length, 10);
+  assert.equal((await call('list_available_cell_state_bubble_plots')).image_identifiers.length, 9);
+  assert.equal((await call('list_available_wave_analysis_assets', { wave_number: 5 })).asset_info.main_image_id, 'wave5_main_img');
+  assert.match((await call('get_internal_navigation_info', { link_id: 'to_tfnet' })).navigation_target_description, /Network/);
+  assert.match((await call('get_biorxiv_paper_url')).url, /^https:\/\/www\.biorxiv\.org\//);
+  const files = (await call('list_all_files_in_www_directory')).file_manifest;
+  assert.ok(files.some((f) => f.path === 'www/tablePagerank/Naive.xlsx' && f.size > 0));
+  assert.ok(files.every((f) => f.path.startsWith('www/') && f.type.length > 0));
+});
+
+test('data tools keep the seed\'s empty shapes and say why', async () => {
+  const bad = await call('get_processed_tf_data', { dataset_identifier: 'Memory' });
+  assert.deepEqual(bad.data, []);
+  assert.match(bad.message, /valid identifiers/);
+  const wave = await call('list_available_wave_analysis_assets', { wave_number: 0 });
+  assert.deepEqual(wave.asset_info, {});
+  const escape = await client.callTool({ name: 'get_raw_excel_data', arguments: { file_path: '../../../../etc/passwd' } });
+  assert.equal(escape.isError, true);
 });

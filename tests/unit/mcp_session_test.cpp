@@ -88,7 +88,7 @@ TEST(Mcp, ToolsListPaginatesWithACursor) {
   Harness h(2);
   std::vector<std::string> names;
   Json cursor;
-  for (int page = 0; page < 10; ++page) {
+  for (int page = 0; page < 100; ++page) {
     Json params = Json::object();
     if (!cursor.is_null()) params["cursor"] = cursor;
     Json r = h.request(req(10 + page, "tools/list", params));

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "bioagent/bundle.h"
 #include "bioagent/registry.h"
 #include "bioagent/schema.h"
 #include "bioagent/workspace.h"
@@ -134,11 +135,14 @@ TEST(Registry, LoadsAUserConfigDirectory) {
 
 TEST(Registry, EveryBuiltinExampleRunsAndMatchesItsReturnSchema) {
   Fixture f;
+  TempDir bundle;
+  ASSERT_TRUE(write_example_bundle(bundle.path() / "www").is_ok());
   for (auto* spec : f.reg.list()) {
     if (spec->family == "test_tools") continue;
     ASSERT_FALSE(spec->test_examples.empty()) << spec->name << " has no example";
     for (auto& ex : spec->test_examples) {
       ToolContext ctx(&f.ws);
+      ctx.set_option("bundle_dir", (bundle.path() / "www").string());
       auto r = f.reg.call(spec->name, ex, ctx);
       ASSERT_TRUE(r.is_ok()) << spec->name << " " << ex.dump() << ": " << r.status().to_string();
       Status v = validate(spec->return_schema, *r, "data");

@@ -44,14 +44,17 @@ struct Zeros {
 zip_int64_t zeros_cb(void* state, void* data, zip_uint64_t len, zip_source_cmd_t cmd) {
   auto* z = static_cast<Zeros*>(state);
   switch (cmd) {
-    case ZIP_SOURCE_OPEN: z->done = 0; return 0;
+    case ZIP_SOURCE_OPEN:
+      z->done = 0;
+      return 0;
     case ZIP_SOURCE_READ: {
       zip_uint64_t n = std::min<zip_uint64_t>(len, z->total - z->done);
       std::memset(data, 0, n);
       z->done += n;
       return static_cast<zip_int64_t>(n);
     }
-    case ZIP_SOURCE_CLOSE: return 0;
+    case ZIP_SOURCE_CLOSE:
+      return 0;
     case ZIP_SOURCE_STAT: {
       auto* st = static_cast<zip_stat_t*>(data);
       zip_stat_init(st);
@@ -59,11 +62,13 @@ zip_int64_t zeros_cb(void* state, void* data, zip_uint64_t len, zip_source_cmd_t
       st->valid |= ZIP_STAT_SIZE;
       return sizeof(zip_stat_t);
     }
-    case ZIP_SOURCE_FREE: return 0;
+    case ZIP_SOURCE_FREE:
+      return 0;
     case ZIP_SOURCE_SUPPORTS:
       return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
                                             ZIP_SOURCE_FREE, -1);
-    default: return -1;
+    default:
+      return -1;
   }
 }
 
@@ -81,7 +86,8 @@ void make_bomb(const fs::path& path, uint64_t bytes) {
   add("xl/workbook.xml",
       "<workbook xmlns:r=\"r\"><sheets><sheet name=\"Bomb\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>");
   add("xl/_rels/workbook.xml.rels",
-      "<Relationships><Relationship Id=\"rId1\" Type=\"x/worksheet\" Target=\"worksheets/sheet1.xml\"/></Relationships>");
+      "<Relationships><Relationship Id=\"rId1\" Type=\"x/worksheet\" "
+      "Target=\"worksheets/sheet1.xml\"/></Relationships>");
   static Zeros z{bytes};
   zip_source_t* src = zip_source_function(za, zeros_cb, &z);
   zip_file_add(za, "xl/worksheets/sheet1.xml", src, ZIP_FL_OVERWRITE);
@@ -244,9 +250,10 @@ TEST(Xlsx, SizeLimitsApply) {
 }
 
 TEST(Csv, Rfc4180) {
-  auto r = parse_csv("\xEF\xBB\xBFgene,score,note\r\nTCF7,0.1,\"quoted, with comma\"\r\nBATF,-2,\"line1\nline2\"\r\n"
-                     "TOX,,\"she said \"\"hi\"\"\"\r\nID,007,1e3\r\n",
-                     "t.csv");
+  auto r = parse_csv(
+      "\xEF\xBB\xBFgene,score,note\r\nTCF7,0.1,\"quoted, with comma\"\r\nBATF,-2,\"line1\nline2\"\r\n"
+      "TOX,,\"she said \"\"hi\"\"\"\r\nID,007,1e3\r\n",
+      "t.csv");
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   const Sheet& s = *r;
   ASSERT_EQ(s.rows.size(), 5u);
