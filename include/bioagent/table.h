@@ -60,6 +60,10 @@ Result<std::vector<std::string>> list_xlsx_sheets(const std::filesystem::path& p
 Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sheet = "",
                         const TableLimits& limits = {});
 
+// The same from a workbook held in memory; `label` names it in errors.
+Result<Sheet> read_xlsx_bytes(std::string_view bytes, const std::string& label, const std::string& sheet = "",
+                              const TableLimits& limits = {});
+
 struct CsvOptions {
   char delimiter = 0;           // 0: sniff among , \t ; |
   bool convert_numbers = true;  // fields that are whole numbers become numbers

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "bioagent/table.h"
+#include "table/sheet_scanner.h"
 #include "table/zip_archive.h"
 
 namespace bioagent {
@@ -186,9 +187,8 @@ struct Workbook {
   std::string shared_strings_part, styles_part;
 };
 
-Result<Workbook> open_workbook(const std::filesystem::path& path, const TableLimits& limits) {
+Result<Workbook> open_workbook(Result<std::unique_ptr<ZipArchive>> zip) {
   Workbook wb;
-  auto zip = ZipArchive::open(path, limits);
   if (!zip) return zip.status();
   wb.zip = std::move(*zip);
   const std::string label = wb.zip->label();
@@ -251,26 +251,38 @@ std::string lower(std::string s) {
   return s;
 }
 
-Status cell_error(const std::string& label, const std::string& sheet, const std::string& ref, const std::string& what) {
-  Status s = parse_error("'" + label + "', sheet '" + sheet + "', cell " + ref + ": " + what);
-  s.with("path", label).with("sheet", sheet).with("cell", ref);
-  return s;
-}
-
 }  // namespace
 
 Result<std::vector<std::string>> list_xlsx_sheets(const std::filesystem::path& path, const TableLimits& limits) {
-  auto wb = open_workbook(path, limits);
+  auto wb = open_workbook(ZipArchive::open(path, limits));
   if (!wb) return wb.status();
   std::vector<std::string> names;
   for (auto& s : wb->sheets) names.push_back(s.name);
   return names;
 }
 
+namespace {
+
+Result<Sheet> read_sheet(Workbook& wb, const std::string& sheet_name, const TableLimits& limits);
+
+}  // namespace
+
 Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sheet_name, const TableLimits& limits) {
-  auto wbr = open_workbook(path, limits);
-  if (!wbr) return wbr.status();
-  Workbook& wb = *wbr;
+  auto wb = open_workbook(ZipArchive::open(path, limits));
+  if (!wb) return wb.status();
+  return read_sheet(*wb, sheet_name, limits);
+}
+
+Result<Sheet> read_xlsx_bytes(std::string_view bytes, const std::string& label, const std::string& sheet_name,
+                              const TableLimits& limits) {
+  auto wb = open_workbook(ZipArchive::open_memory(bytes, label, limits));
+  if (!wb) return wb.status();
+  return read_sheet(*wb, sheet_name, limits);
+}
+
+namespace {
+
+Result<Sheet> read_sheet(Workbook& wb, const std::string& sheet_name, const TableLimits& limits) {
   const std::string label = wb.zip->label();
 
   // Pick the sheet.
@@ -309,123 +321,29 @@ Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sh
     }
   }
 
-  auto sheet_xml = load_xml(*wb.zip, chosen->part);
+  // Shared strings (pugixml: the part is usually small next to the sheet).
+  std::vector<std::string> shared;
+  const bool has_shared = wb.zip->has(wb.shared_strings_part);
+  if (has_shared) {
+    auto sst = load_xml(*wb.zip, wb.shared_strings_part);
+    if (!sst) return sst.status();
+    for (pugi::xml_node si : child((*sst)->doc, "sst").children()) {
+      if (local(si.name()) == "si") shared.push_back(string_item_text(si));
+    }
+  }
+  auto sheet_xml = wb.zip->read(chosen->part);
   if (!sheet_xml) return sheet_xml.status();
 
-  // Shared strings are loaded only when the sheet refers to them.
-  std::vector<std::string> shared;
-  bool shared_loaded = false;
-  auto shared_string = [&](const std::string& ref, const char* v, std::string* out) -> Status {
-    if (!shared_loaded) {
-      shared_loaded = true;
-      if (!wb.zip->has(wb.shared_strings_part))
-        return cell_error(label, chosen->name, ref,
-                          "refers to a shared string, but the workbook has no shared-strings part ('" +
-                              wb.shared_strings_part + "')");
-      auto sst = load_xml(*wb.zip, wb.shared_strings_part);
-      if (!sst) return sst.status();
-      for (pugi::xml_node si : child((*sst)->doc, "sst").children()) {
-        if (local(si.name()) == "si") shared.push_back(string_item_text(si));
-      }
-    }
-    size_t idx = 0;
-    auto [p, ec] = std::from_chars(v, v + std::strlen(v), idx);
-    if (ec != std::errc() || idx >= shared.size())
-      return cell_error(label, chosen->name, ref,
-                        "shared string index '" + std::string(v) + "' is out of range (" +
-                            std::to_string(shared.size()) + " strings)");
-    *out = shared[idx];
-    return {};
-  };
-
+  SheetContext ctx;
+  ctx.label = label;
+  ctx.sheet = chosen->name;
+  ctx.shared = has_shared ? &shared : nullptr;
+  ctx.date1904 = wb.date1904;
+  ctx.limits = limits;
+  for (auto& k : xf_dates) ctx.date_styles.push_back(static_cast<uint8_t>((k.date ? 1 : 0) | (k.time ? 2 : 0)));
   Sheet sheet;
   sheet.name = chosen->name;
-  pugi::xml_node ws = child((*sheet_xml)->doc, "worksheet");
-  size_t cells = 0, next_row = 0;
-  for (pugi::xml_node row : child(ws, "sheetData").children()) {
-    if (local(row.name()) != "row") continue;
-    size_t r = next_row;
-    if (const char* rr = attr(row, "r")) {
-      size_t v = 0;
-      auto [p, ec] = std::from_chars(rr, rr + std::strlen(rr), v);
-      if (ec == std::errc() && v >= 1) r = v - 1;
-    }
-    if (r < next_row) r = next_row;  // rows must ascend; tolerate a bad r by appending
-    if (r >= limits.max_rows) {
-      Status s = resource_exhausted("'" + label + "', sheet '" + sheet.name + "' has more than " +
-                                    std::to_string(limits.max_rows) + " rows");
-      s.with("limit", limits.max_rows);
-      return s;
-    }
-    sheet.rows.resize(r + 1);
-    auto& out = sheet.rows[r];
-    next_row = r + 1;
-    size_t next_col = 0;
-    for (pugi::xml_node c : row.children()) {
-      if (local(c.name()) != "c") continue;
-      size_t col = next_col, rr2 = r;
-      const char* ref = attr(c, "r");
-      if (ref && !parse_cell_ref(ref, &rr2, &col)) col = next_col;
-      if (col >= limits.max_cols)
-        return cell_error(label, sheet.name, ref ? ref : "?",
-                          "column beyond the limit of " + std::to_string(limits.max_cols));
-      if (++cells > limits.max_cells) {
-        Status s = resource_exhausted("'" + label + "', sheet '" + sheet.name + "' has more than " +
-                                      std::to_string(limits.max_cells) + " cells");
-        s.with("limit", limits.max_cells);
-        return s;
-      }
-      next_col = col + 1;
-      const char* t = attr(c, "t");
-      std::string_view type = t ? t : "n";
-      pugi::xml_node vnode = child(c, "v");
-      const char* v = vnode.text().get();
-      const std::string cref = ref ? ref : column_name(col) + std::to_string(r + 1);
-      Cell cell;
-      if (type == "inlineStr") {
-        cell = Cell::of_string(string_item_text(child(c, "is")));
-      } else if (!vnode || !*v) {
-        continue;  // formatting only, or a formula without a cached value: an empty cell
-      } else if (type == "s") {
-        std::string s;
-        BIOAGENT_RETURN_IF_ERROR(shared_string(cref, v, &s));
-        cell = Cell::of_string(std::move(s));
-      } else if (type == "str") {
-        cell = Cell::of_string(unescape_ooxml(v));
-      } else if (type == "b") {
-        cell = Cell::of_bool(std::string_view(v) == "1" || std::string_view(v) == "true");
-      } else if (type == "e") {
-        cell.kind = Cell::Kind::kError;
-        cell.text = v;
-      } else if (type == "d") {
-        cell.kind = Cell::Kind::kDate;
-        cell.text = v;
-      } else {
-        double d = 0;
-        std::string_view sv(v);
-        while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
-        while (!sv.empty() && sv.back() == ' ') sv.remove_suffix(1);
-        auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
-        if (ec != std::errc() || p != sv.data() + sv.size())
-          return cell_error(label, sheet.name, cref, "number '" + std::string(v) + "' is not a number");
-        cell = Cell::of_number(d);
-        size_t style = c.attribute("s").as_uint(0);
-        if (style < xf_dates.size() && xf_dates[style].any()) {
-          cell.kind = Cell::Kind::kDate;
-          cell.text = excel_serial_to_iso(d, wb.date1904, xf_dates[style].date, xf_dates[style].time);
-        }
-      }
-      if (cell.text.size() > limits.max_string_bytes)
-        return cell_error(label, sheet.name, cref,
-                          "text longer than " + std::to_string(limits.max_string_bytes) + " bytes");
-      if (out.size() <= col) out.resize(col + 1);
-      out[col] = std::move(cell);
-      sheet.n_cols = std::max(sheet.n_cols, col + 1);
-    }
-  }
-  for (pugi::xml_node m : child(ws, "mergeCells").children()) {
-    if (const char* ref = attr(m, "ref")) sheet.merged.push_back(ref);
-  }
+  BIOAGENT_RETURN_IF_ERROR(scan_sheet(*sheet_xml, ctx, &sheet));
   // Trailing rows with no value at all are formatting artifacts.
   while (!sheet.rows.empty() &&
          std::all_of(sheet.rows.back().begin(), sheet.rows.back().end(), [](const Cell& c) { return c.empty(); }))
@@ -433,5 +351,7 @@ Result<Sheet> read_xlsx(const std::filesystem::path& path, const std::string& sh
   for (auto& row : sheet.rows) row.resize(sheet.n_cols);
   return sheet;
 }
+
+}  // namespace
 
 }  // namespace bioagent

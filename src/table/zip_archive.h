@@ -17,6 +17,9 @@ namespace bioagent {
 class ZipArchive {
  public:
   static Result<std::unique_ptr<ZipArchive>> open(const std::filesystem::path& path, const TableLimits& limits);
+  // An archive held in memory (not copied: `bytes` must outlive the archive).
+  static Result<std::unique_ptr<ZipArchive>> open_memory(std::string_view bytes, const std::string& label,
+                                                         const TableLimits& limits);
   ~ZipArchive();
   ZipArchive(const ZipArchive&) = delete;
   ZipArchive& operator=(const ZipArchive&) = delete;
@@ -28,6 +31,8 @@ class ZipArchive {
 
  private:
   ZipArchive() = default;
+  Result<std::string> read_deflated(const std::string& name, uint64_t index, uint64_t comp_size, uint64_t size,
+                                    uint32_t crc);
   zip* za_ = nullptr;
   std::string label_;
   TableLimits limits_;

@@ -1,0 +1,483 @@
+#include "table/sheet_scanner.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <exception>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace bioagent {
+namespace {
+
+struct RawRow {
+  size_t index;
+  std::vector<Cell> cells;
+};
+
+// Appends text with XML's predefined and numeric entities decoded; anything
+// else after '&' is kept literally (no DTD entities are ever expanded).
+void append_decoded(std::string& out, const char* b, const char* e) {
+  while (b < e) {
+    const char* amp = static_cast<const char*>(std::memchr(b, '&', static_cast<size_t>(e - b)));
+    if (!amp) {
+      out.append(b, e);
+      return;
+    }
+    out.append(b, amp);
+    const char* semi =
+        static_cast<const char*>(std::memchr(amp, ';', static_cast<size_t>(std::min<ptrdiff_t>(e - amp, 12))));
+    if (!semi) {
+      out += '&';
+      b = amp + 1;
+      continue;
+    }
+    std::string_view ent(amp + 1, static_cast<size_t>(semi - amp - 1));
+    uint32_t cp = 0;
+    bool ok = true;
+    if (ent == "lt")
+      cp = '<';
+    else if (ent == "gt")
+      cp = '>';
+    else if (ent == "amp")
+      cp = '&';
+    else if (ent == "quot")
+      cp = '"';
+    else if (ent == "apos")
+      cp = '\'';
+    else if (ent.size() > 1 && ent[0] == '#') {
+      bool hex = ent[1] == 'x' || ent[1] == 'X';
+      auto digits = ent.substr(hex ? 2 : 1);
+      auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
+      ok = ec == std::errc() && p == digits.data() + digits.size() && cp > 0 && cp <= 0x10FFFF &&
+           !(cp >= 0xD800 && cp <= 0xDFFF);
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      out += '&';
+      b = amp + 1;
+      continue;
+    }
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+    b = semi + 1;
+  }
+}
+
+// OOXML escapes control characters in strings as _xHHHH_.
+void unescape_ooxml(std::string& s) {
+  if (s.find("_x") == std::string::npos) return;
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '_' && i + 6 < s.size() && s[i + 1] == 'x' && s[i + 6] == '_' &&
+        std::all_of(s.begin() + static_cast<ptrdiff_t>(i) + 2, s.begin() + static_cast<ptrdiff_t>(i) + 6,
+                    [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
+      unsigned v = static_cast<unsigned>(std::stoul(s.substr(i + 2, 4), nullptr, 16));
+      std::string tmp = "&#" + std::to_string(v) + ";";
+      append_decoded(out, tmp.data(), tmp.data() + tmp.size());
+      i += 6;
+      continue;
+    }
+    out += s[i];
+  }
+  s = std::move(out);
+}
+
+struct Tag {
+  std::string_view name;  // local name, prefix removed
+  bool closing = false, self_closing = false;
+  const char* attrs = nullptr;
+  const char* attrs_end = nullptr;
+};
+
+class Scanner {
+ public:
+  Scanner(const char* b, const char* e, const SheetContext& ctx, bool second_half)
+      : p_(b), end_(e), ctx_(ctx), second_half_(second_half) {}
+
+  // Rows (and, for the whole sheet, merged ranges). `in_sheet_data` says the
+  // range starts inside <sheetData>.
+  Status run(bool in_sheet_data, std::vector<RawRow>* rows, std::vector<std::string>* merged) {
+    bool in_data = in_sheet_data;
+    Tag t;
+    while (next_tag(&t)) {
+      if (t.name == "sheetData") {
+        if (t.closing)
+          in_data = false;
+        else if (!t.self_closing)
+          in_data = true;
+        continue;
+      }
+      if (in_data && t.name == "row" && !t.closing) {
+        BIOAGENT_RETURN_IF_ERROR(row(t, rows));
+        continue;
+      }
+      if (merged && t.name == "mergeCell" && !t.closing) {
+        std::string ref = attr(t, "ref");
+        if (!ref.empty()) merged->push_back(std::move(ref));
+      }
+    }
+    return {};
+  }
+
+  bool needs_sequential() const { return needs_sequential_; }
+  size_t cells() const { return cells_; }
+
+ private:
+  // Finds the next element tag; comments, processing instructions and
+  // declarations are skipped. False at the end of the range.
+  bool next_tag(Tag* t) {
+    for (;;) {
+      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<size_t>(end_ - p_)));
+      if (!lt || lt + 1 >= end_) {
+        p_ = end_;
+        return false;
+      }
+      p_ = lt + 1;
+      if (*p_ == '?' || *p_ == '!') {
+        const char* close = nullptr;
+        if (end_ - p_ >= 3 && std::memcmp(p_, "!--", 3) == 0)
+          close = find("-->");
+        else if (end_ - p_ >= 8 && std::memcmp(p_, "![CDATA[", 8) == 0)
+          close = find("]]>");
+        else
+          close = static_cast<const char*>(std::memchr(p_, '>', static_cast<size_t>(end_ - p_)));
+        p_ = close ? close + 1 : end_;
+        continue;
+      }
+      t->closing = *p_ == '/';
+      if (t->closing) ++p_;
+      const char* n = p_;
+      while (p_ < end_ && *p_ != '>' && *p_ != '/' && *p_ != ' ' && *p_ != '\t' && *p_ != '\n' && *p_ != '\r') ++p_;
+      std::string_view full(n, static_cast<size_t>(p_ - n));
+      size_t colon = full.find(':');
+      t->name = colon == std::string_view::npos ? full : full.substr(colon + 1);
+      t->attrs = p_;
+      // The tag ends at the first '>' outside a quoted attribute value.
+      char quote = 0;
+      while (p_ < end_ && (quote || *p_ != '>')) {
+        if (quote) {
+          if (*p_ == quote) quote = 0;
+        } else if (*p_ == '"' || *p_ == '\'') {
+          quote = *p_;
+        }
+        ++p_;
+      }
+      t->attrs_end = p_;
+      t->self_closing = p_ > t->attrs && p_[-1] == '/';
+      if (p_ < end_) ++p_;
+      return true;
+    }
+  }
+
+  const char* find(const char* needle) {
+    std::string_view hay(p_, static_cast<size_t>(end_ - p_));
+    size_t at = hay.find(needle);
+    return at == std::string_view::npos ? nullptr : p_ + at + std::strlen(needle) - 1;
+  }
+
+  // The value of attribute `name` (local name), entities decoded; "" if absent.
+  static std::string attr(const Tag& t, std::string_view name) {
+    const char* p = t.attrs;
+    while (p < t.attrs_end) {
+      while (p < t.attrs_end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '/')) ++p;
+      const char* n = p;
+      while (p < t.attrs_end && *p != '=' && *p != ' ') ++p;
+      std::string_view an(n, static_cast<size_t>(p - n));
+      size_t colon = an.find(':');
+      if (colon != std::string_view::npos) an = an.substr(colon + 1);
+      while (p < t.attrs_end && (*p == '=' || *p == ' ')) ++p;
+      if (p >= t.attrs_end || (*p != '"' && *p != '\'')) return "";
+      char q = *p++;
+      const char* v = p;
+      while (p < t.attrs_end && *p != q) ++p;
+      if (an == name) {
+        std::string out;
+        append_decoded(out, v, p);
+        return out;
+      }
+      ++p;
+    }
+    return "";
+  }
+
+  // Text up to the closing tag of the current element (CDATA included).
+  void text_until_close(std::string& out) {
+    for (;;) {
+      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<size_t>(end_ - p_)));
+      if (!lt) {
+        append_decoded(out, p_, end_);
+        p_ = end_;
+        return;
+      }
+      append_decoded(out, p_, lt);
+      p_ = lt;
+      if (end_ - p_ >= 9 && std::memcmp(p_, "<![CDATA[", 9) == 0) {
+        p_ += 9;
+        const char* close = find("]]>");
+        const char* stop = close ? close - 2 : end_;
+        out.append(p_, stop);
+        p_ = close ? close + 1 : end_;
+        continue;
+      }
+      Tag t;
+      next_tag(&t);  // the closing tag (or a child, whose text is not part of the value)
+      if (t.closing) return;
+      if (!t.self_closing) skip_element();
+    }
+  }
+
+  // Skips the rest of an element whose start tag was just read.
+  void skip_element() {
+    int depth = 1;
+    Tag t;
+    while (depth > 0 && next_tag(&t)) {
+      if (t.closing)
+        --depth;
+      else if (!t.self_closing)
+        ++depth;
+    }
+  }
+
+  Status error(const std::string& ref, const std::string& what) {
+    Status s = parse_error("'" + ctx_.label + "', sheet '" + ctx_.sheet + "', cell " + ref + ": " + what);
+    s.with("path", ctx_.label).with("sheet", ctx_.sheet).with("cell", ref);
+    return s;
+  }
+
+  Status row(const Tag& t, std::vector<RawRow>* rows) {
+    size_t r = next_row_;
+    std::string rr = attr(t, "r");
+    size_t v = 0;
+    if (!rr.empty() && std::from_chars(rr.data(), rr.data() + rr.size(), v).ec == std::errc() && v >= 1) {
+      r = v - 1;
+    } else if (second_half_) {
+      needs_sequential_ = true;  // a row without a number cannot be placed from the middle
+      return {};
+    }
+    if (r < next_row_) r = next_row_;  // rows must ascend; a bad number is appended
+    if (r >= ctx_.limits.max_rows) {
+      Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "' has more than " +
+                                    std::to_string(ctx_.limits.max_rows) + " rows");
+      s.with("limit", ctx_.limits.max_rows);
+      return s;
+    }
+    next_row_ = r + 1;
+    RawRow out{r, {}};
+    if (!t.self_closing) {
+      size_t next_col = 0;
+      Tag c;
+      while (next_tag(&c)) {
+        if (c.closing && c.name == "row") break;
+        if (c.closing) continue;
+        if (c.name != "c") {
+          if (!c.self_closing) skip_element();
+          continue;
+        }
+        BIOAGENT_RETURN_IF_ERROR(cell(c, r, &next_col, &out.cells));
+      }
+    }
+    rows->push_back(std::move(out));
+    return {};
+  }
+
+  Status cell(const Tag& c, size_t r, size_t* next_col, std::vector<Cell>* cells) {
+    std::string ref = attr(c, "r");
+    size_t col = *next_col, rr = r;
+    if (ref.empty() || !parse_cell_ref(ref, &rr, &col)) col = *next_col;
+    if (ref.empty()) ref = column_name(col) + std::to_string(r + 1);
+    if (col >= ctx_.limits.max_cols)
+      return error(ref, "column beyond the limit of " + std::to_string(ctx_.limits.max_cols));
+    *next_col = col + 1;
+    if (++cells_ > ctx_.limits.max_cells) {
+      Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "' has more than " +
+                                    std::to_string(ctx_.limits.max_cells) + " cells");
+      s.with("limit", ctx_.limits.max_cells);
+      return s;
+    }
+    std::string type = attr(c, "t");
+    std::string style = attr(c, "s");
+    std::string value;
+    bool has_value = false, inline_string = false;
+    if (!c.self_closing) {
+      Tag t;
+      while (next_tag(&t)) {
+        if (t.closing && t.name == "c") break;
+        if (t.closing) continue;
+        if (t.name == "v" && !t.self_closing) {
+          text_until_close(value);
+          has_value = true;
+        } else if (t.name == "is" && !t.self_closing) {
+          inline_text(&value);
+          has_value = inline_string = true;
+        } else if (!t.self_closing) {
+          skip_element();  // <f>, <extLst>, ...
+        }
+      }
+    }
+    if (!has_value) return {};
+    if (type != "inlineStr" && value.empty()) return {};  // a formula without a cached value
+    Cell out;
+    if (inline_string || type == "inlineStr") {
+      unescape_ooxml(value);
+      out = Cell::of_string(std::move(value));
+    } else if (type == "s") {
+      size_t idx = 0;
+      auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), idx);
+      if (!ctx_.shared) return error(ref, "refers to a shared string, but the workbook has no shared-strings part");
+      if (ec != std::errc() || idx >= ctx_.shared->size())
+        return error(ref, "shared string index '" + value + "' is out of range (" +
+                              std::to_string(ctx_.shared->size()) + " strings)");
+      out = Cell::of_string((*ctx_.shared)[idx]);
+    } else if (type == "str") {
+      unescape_ooxml(value);
+      out = Cell::of_string(std::move(value));
+    } else if (type == "b") {
+      out = Cell::of_bool(value == "1" || value == "true");
+    } else if (type == "e") {
+      out.kind = Cell::Kind::kError;
+      out.text = std::move(value);
+    } else if (type == "d") {
+      out.kind = Cell::Kind::kDate;
+      out.text = std::move(value);
+    } else {
+      std::string_view sv(value);
+      while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
+      while (!sv.empty() && sv.back() == ' ') sv.remove_suffix(1);
+      double d = 0;
+      auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
+      if (ec != std::errc() || p != sv.data() + sv.size()) return error(ref, "number '" + value + "' is not a number");
+      out = Cell::of_number(d);
+      size_t s = 0;
+      if (!style.empty() && std::from_chars(style.data(), style.data() + style.size(), s).ec == std::errc() &&
+          s < ctx_.date_styles.size() && ctx_.date_styles[s]) {
+        out.kind = Cell::Kind::kDate;
+        out.text = excel_serial_to_iso(d, ctx_.date1904, ctx_.date_styles[s] & 1, ctx_.date_styles[s] & 2);
+      }
+    }
+    if (out.text.size() > ctx_.limits.max_string_bytes)
+      return error(ref, "text longer than " + std::to_string(ctx_.limits.max_string_bytes) + " bytes");
+    if (cells->size() <= col) cells->resize(col + 1);
+    (*cells)[col] = std::move(out);
+    return {};
+  }
+
+  // <is>: the <t> of the element or of each rich-text run; phonetic runs skipped.
+  void inline_text(std::string* out) {
+    Tag t;
+    while (next_tag(&t)) {
+      if (t.closing && t.name == "is") return;
+      if (t.closing || t.self_closing) continue;
+      if (t.name == "t")
+        text_until_close(*out);
+      else if (t.name == "rPh")
+        skip_element();
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  const SheetContext& ctx_;
+  bool second_half_;
+  bool needs_sequential_ = false;
+  size_t next_row_ = 0;
+  size_t cells_ = 0;
+};
+
+// A "<row" or "<x:row" start tag at or after `from`, or npos.
+size_t next_row_tag(std::string_view xml, size_t from) {
+  for (size_t at = xml.find("row", from); at != std::string_view::npos; at = xml.find("row", at + 3)) {
+    if (at + 3 >= xml.size()) break;
+    char after = xml[at + 3];
+    if (after != ' ' && after != '>' && after != '/' && after != '\t' && after != '\n') continue;
+    size_t lt = at;
+    while (lt > 0 && xml[lt - 1] != '<' && xml[lt - 1] != ' ' && xml[lt - 1] != '>' && at - lt < 16) --lt;
+    if (lt > 0 && xml[lt - 1] == '<') {
+      std::string_view prefix = xml.substr(lt, at - lt);
+      if (prefix.empty() || prefix.back() == ':') return lt - 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+Status scan_sheet(std::string_view xml, const SheetContext& ctx, Sheet* out) {
+  std::vector<RawRow> first, second;
+  std::vector<std::string> merged;
+  // Large sheets: split at a row start inside <sheetData>, scan both halves at once.
+  size_t data_begin = xml.find("sheetData");
+  size_t data_end = xml.rfind("sheetData");
+  size_t split = std::string_view::npos;
+  if (xml.size() > (4u << 20) && data_begin != std::string_view::npos && data_end > data_begin &&
+      std::thread::hardware_concurrency() > 1) {
+    split = next_row_tag(xml, data_begin + (data_end - data_begin) / 2);
+    if (split != std::string_view::npos && split >= data_end) split = std::string_view::npos;
+  }
+  bool sequential = split == std::string_view::npos;
+  if (!sequential) {
+    Scanner a(xml.data(), xml.data() + split, ctx, false);
+    Scanner b(xml.data() + split, xml.data() + xml.size(), ctx, true);
+    Status sa, sb;
+    std::exception_ptr failure;
+    std::thread helper([&] {
+      try {
+        sb = b.run(true, &second, &merged);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+    try {
+      sa = a.run(false, &first, nullptr);
+    } catch (...) {
+      helper.join();
+      throw;
+    }
+    helper.join();
+    if (failure) std::rethrow_exception(failure);
+    BIOAGENT_RETURN_IF_ERROR(sa);
+    BIOAGENT_RETURN_IF_ERROR(sb);
+    if (a.cells() + b.cells() > ctx.limits.max_cells)
+      return resource_exhausted("'" + ctx.label + "', sheet '" + ctx.sheet + "' has more than " +
+                                std::to_string(ctx.limits.max_cells) + " cells");
+    if (b.needs_sequential() || (!first.empty() && !second.empty() && second.front().index <= first.back().index)) {
+      sequential = true;  // rows without numbers, or out of order: read it in one pass
+      first.clear();
+      second.clear();
+      merged.clear();
+    }
+  }
+  if (sequential) {
+    Scanner s(xml.data(), xml.data() + xml.size(), ctx, false);
+    BIOAGENT_RETURN_IF_ERROR(s.run(false, &first, &merged));
+  }
+  size_t n_rows = 0;
+  for (auto* part : {&first, &second}) {
+    if (!part->empty()) n_rows = std::max(n_rows, part->back().index + 1);
+  }
+  out->rows.assign(n_rows, {});
+  for (auto* part : {&first, &second}) {
+    for (auto& r : *part) {
+      out->n_cols = std::max(out->n_cols, r.cells.size());
+      out->rows[r.index] = std::move(r.cells);
+    }
+  }
+  out->merged = std::move(merged);
+  return {};
+}
+
+}  // namespace bioagent
