@@ -1,6 +1,7 @@
 // Fuzzes the CSV parser: sniffed and fixed delimiters, small limits.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "bioagent/table.h"

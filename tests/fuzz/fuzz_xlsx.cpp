@@ -2,6 +2,7 @@
 // with small limits, so a hostile file can only ever produce a clean Status.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "bioagent/table.h"
