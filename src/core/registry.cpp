@@ -179,7 +179,13 @@ Json ToolRegistry::mcp_tool(const ToolSpec& s) const {
   return t;
 }
 
-Json success_envelope(Json data) { return {{"status", "success"}, {"data", std::move(data)}}; }
+Json success_envelope(Json data) {
+  Json out = Json::object();
+  out.get_ref<Json::object_t&>().reserve(2);  // growing would copy `data` (see notebook.cpp)
+  out["status"] = "success";
+  out["data"] = std::move(data);
+  return out;
+}
 
 Json error_envelope(const Status& status) { return {{"status", "error"}, {"error", status.to_json()}}; }
 

@@ -1,5 +1,7 @@
 #include "bioagent/notebook.h"
 
+#include "tools/notebook/cell_pipeline.h"
+
 #include <re2/re2.h>
 #include <simdjson.h>
 
@@ -196,103 +198,6 @@ error_code append_output_text(od::object out, std::string& text) {
   return simdjson::SUCCESS;
 }
 
-// Byte offset just past the first `max` characters (code points, as Python
-// counts), or npos when the text has no more than `max` characters; `total`
-// receives the character count in that case of truncation.
-size_t cut_after_chars(const std::string& s, size_t max, size_t* total) {
-  size_t chars = 0, i = 0, n = s.size();
-  for (; i < n; ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
-      if (chars == max) break;
-      ++chars;
-    }
-  }
-  if (i >= n) return std::string::npos;
-  size_t rest = 0;
-  for (size_t j = i; j < n; ++j) rest += (static_cast<unsigned char>(s[j]) & 0xC0) != 0x80;
-  *total = chars + rest;
-  return i;
-}
-
-// First `max` characters plus a marker that says how much was cut.
-std::string truncate_chars(std::string&& s, size_t max) {
-  if (s.size() <= max) return std::move(s);  // bytes >= chars
-  size_t total = 0;
-  size_t cut = cut_after_chars(s, max, &total);
-  if (cut == std::string::npos) return std::move(s);
-  s.resize(cut);
-  s += "... [truncated: ";
-  s += std::to_string(max);
-  s += " of ";
-  s += std::to_string(total);
-  s += " characters shown]";
-  return std::move(s);
-}
-
-// Branch-free so the compiler vectorises loops over whole texts.
-char ascii_lower(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return static_cast<char>(u + ((static_cast<unsigned char>(u - 'A') < 26) << 5));
-}
-
-// Decides whether a cell matches the search: comma-separated terms matched
-// case-insensitively (ASCII letters) by lower-casing the text once and using
-// memmem-backed find; or a regex (RE2: linear time, no backreferences).
-class Matcher {
- public:
-  static Result<Matcher> make(const NotebookQuery& q) {
-    Matcher m;
-    if (q.search.empty()) return m;
-    if (q.regex) {
-      RE2::Options opts;
-      opts.set_case_sensitive(false);
-      opts.set_log_errors(false);
-      m.re_ = std::make_shared<RE2>(q.search, opts);
-      if (!m.re_->ok()) {
-        Status s = invalid_argument("search regex '" + q.search + "' is invalid: " + m.re_->error() +
-                                    " (RE2 syntax: no backreferences or lookaround)");
-        s.with("field", "args.search").with("rule", "regex");
-        return s;
-      }
-      return m;
-    }
-    size_t start = 0;
-    while (start <= q.search.size()) {
-      size_t comma = std::min(q.search.find(',', start), q.search.size());
-      std::string term = q.search.substr(start, comma - start);
-      term.erase(0, term.find_first_not_of(" \t"));
-      term.erase(term.find_last_not_of(" \t") + 1);
-      for (char& c : term) c = ascii_lower(c);
-      if (!term.empty()) m.terms_.push_back(std::move(term));
-      start = comma + 1;
-    }
-    if (m.terms_.empty()) return invalid_argument("search contains no terms (only commas and spaces)");
-    return m;
-  }
-
-  bool active() const { return re_ || !terms_.empty(); }
-
-  bool matches(const std::string& text) const {
-    if (re_) return RE2::PartialMatch(text, *re_);
-    thread_local std::string low;
-    low.resize(text.size());
-    for (size_t i = 0; i < text.size(); ++i) low[i] = ascii_lower(text[i]);
-    for (auto& t : terms_) {
-      if (low.find(t) != std::string::npos) return true;
-    }
-    return false;
-  }
-
- private:
-  std::shared_ptr<RE2> re_;
-  std::vector<std::string> terms_;
-};
-
-// A cell's full text, collected while parsing (before truncation and search).
-struct RawCell {
-  std::string type, source, output;
-};
-
 Status json_error(const std::string& label, error_code e) {
   Status s = parse_error(label + " is not valid JSON (" + std::string(simdjson::error_message(e)) +
                          "); the notebook file may be corrupt or truncated");
@@ -303,7 +208,6 @@ Status json_error(const std::string& label, error_code e) {
 Result<Json> extract(simdjson::padded_string_view buf, const std::string& label, const NotebookQuery& q) {
   auto made = Matcher::make(q);
   if (!made) return made.status();
-  const Matcher& matcher = *made;
 
   // One parser per thread, reused across calls: its buffers stay allocated, so a
   // server answering many calls does not pay for fresh pages every time.
@@ -318,7 +222,8 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
   }
   int64_t nbformat = 0;
   bool has_cells = false, has_worksheets = false;
-  std::vector<RawCell> raw;
+  // Large notebooks build their cells' JSON on a second thread while parsing goes on.
+  CellPipeline pipeline(*made, q, buf.size() > (2u << 20) && std::thread::hardware_concurrency() > 1);
   size_t idx = 0;
   for (auto rf : root) {
     od::field field;
@@ -341,10 +246,14 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
             return parse_error(label + ": cell " + std::to_string(idx) + " is not an object");
           return json_error(label, e);
         }
-        RawCell& rc_out = raw.emplace_back();
+        // Texts gather in per-thread scratch buffers (capacity kept across
+        // cells), then move out in one exact-size allocation each.
+        thread_local std::string source, output;
+        thread_local Pieces pieces;
+        source.clear();
+        output.clear();
+        RawCell rc_out;
         std::string& type = rc_out.type;
-        std::string& source = rc_out.source;
-        std::string& output = rc_out.output;
         type = "unknown";
         for (auto cf : cell) {
           od::field f;
@@ -355,7 +264,7 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
             std::string_view t;
             if (f.value().get_string().get(t) == simdjson::SUCCESS) type = std::string(t);
           } else if (ck == "source") {
-            Pieces pieces;
+            pieces.clear();
             if (error_code e = collect_text(f.value(), pieces); e) return json_error(label, e);
             append_pieces(pieces, source);
           } else if (ck == "outputs") {
@@ -368,6 +277,9 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
             }
           }
         }
+        rc_out.source.assign(source);
+        rc_out.output.assign(output);
+        pipeline.push(std::move(rc_out));
         ++idx;
       }
     }
@@ -381,59 +293,25 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
   }
   if (!has_cells) return parse_error(label + " is not a Jupyter notebook: it has no 'cells' array");
 
-  // Second phase: match, truncate and build each cell's JSON. Cells are
-  // independent, so large notebooks split the work over two threads.
-  std::vector<Json> built(raw.size());
-  std::vector<char> matched(raw.size(), 0);
-  auto build = [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      RawCell& r = raw[i];
-      matched[i] = matcher.active() && (matcher.matches(r.source) || matcher.matches(r.output));
-      Json c = {{"idx", i}, {"type", std::move(r.type)}};
-      if (q.include_source) c["source"] = truncate_chars(std::move(r.source), q.max_output_chars);
-      c["output"] = truncate_chars(std::move(r.output), q.max_output_chars);
-      built[i] = std::move(c);
-    }
-  };
-  if (raw.size() >= 1000 && std::thread::hardware_concurrency() > 1) {
-    // Failures (bad_alloc) are carried back and rethrown here, after the join;
-    // the registry turns them into a Status.
-    std::exception_ptr failures[2];
-    auto guarded = [&](int k, size_t begin, size_t end) {
-      try {
-        build(begin, end);
-      } catch (...) {
-        failures[k] = std::current_exception();
-      }
-    };
-    std::thread helper(guarded, 1, raw.size() / 2, raw.size());
-    guarded(0, 0, raw.size() / 2);
-    helper.join();
-    for (auto& f : failures) {
-      if (f) std::rethrow_exception(f);
-    }
-  } else {
-    build(0, raw.size());
-  }
-  Json out_cells = Json::array();
-  Json matching = Json::array();
-  out_cells.get_ref<Json::array_t&>().reserve(built.size());
-  for (size_t i = 0; i < built.size(); ++i) {
-    if (matched[i]) matching.push_back(built[i]);
-    out_cells.push_back(std::move(built[i]));
-  }
+  Json out_cells, matching;
+  pipeline.finish(&out_cells, &matching);
 
-  Json result = {{"notebook_path", label},
-                 {"nbformat", nbformat},
-                 {"total_cells", idx},
-                 {"cells", std::move(out_cells)},
-                 {"search", q.search.empty() ? Json() : Json(q.search)},
-                 {"regex", q.regex},
-                 {"n_matches", matching.size()},
-                 {"matching_cells", std::move(matching)}};
+  // Room reserved up front: ordered_json keeps (const key, value) pairs in a
+  // vector, and growing it copies the values (the pair is not nothrow-movable),
+  // which would deep-copy the cell arrays. Keys: these nine, note, other_notebooks.
+  Json result = Json::object();
+  result.get_ref<Json::object_t&>().reserve(12);
+  result["notebook_path"] = label;
+  result["nbformat"] = nbformat;
+  result["total_cells"] = idx;
+  result["cells"] = std::move(out_cells);
+  result["search"] = q.search.empty() ? Json() : Json(q.search);
+  result["regex"] = q.regex;
+  result["n_matches"] = matching.size();
+  result["matching_cells"] = std::move(matching);
   if (idx == 0)
     result["note"] = "the notebook has no cells";
-  else if (matcher.active() && result["n_matches"] == 0)
+  else if (made->active() && result["n_matches"] == 0)
     result["note"] = "no cell's source or output contains the search " + std::string(q.regex ? "pattern" : "terms");
   return result;
 }
