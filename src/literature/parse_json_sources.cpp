@@ -1,0 +1,223 @@
+// JSON literature sources: Europe PMC, ClinicalTrials.gov v2, Semantic Scholar.
+#include <set>
+
+#include "bioagent/literature.h"
+#include "literature/xml_util.h"
+
+namespace bioagent {
+namespace {
+
+Result<Json> parse_json(std::string_view text, const char* what) {
+  Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) return parse_error(std::string(what) + " answer is not valid JSON");
+  return j;
+}
+
+std::string str(const Json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key)) return "";
+  const Json& v = j[key];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  return "";
+}
+
+// Relevance from the rank: the first answer 1.0, then gently down.
+double rank_relevance(size_t i, size_t n) {
+  return n <= 1 ? 1.0 : 1.0 - 0.5 * static_cast<double>(i) / static_cast<double>(n - 1);
+}
+
+// Removes simple HTML markup Europe PMC leaves in abstracts (<h4>, <i>, <sup>).
+std::string strip_tags(const std::string& s) {
+  std::string out;
+  bool in_tag = false;
+  for (char c : s) {
+    if (c == '<')
+      in_tag = true;
+    else if (c == '>' && in_tag) {
+      in_tag = false;
+      out += ' ';
+    } else if (!in_tag)
+      out += c;
+  }
+  return fold_space(out);
+}
+
+}  // namespace
+
+Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
+  auto j = parse_json(text, "Europe PMC");
+  if (!j) return j.status();
+  if (!j->is_object() || !j->contains("resultList")) {
+    if (j->contains("errCode") || j->contains("error"))
+      return Status(ErrorCode::kToolFailed, "Europe PMC error: " + j->dump().substr(0, 300));
+    return parse_error("Europe PMC answer has no resultList");
+  }
+  const Json results = (*j)["resultList"].value("result", Json::array());
+  std::vector<Evidence> out;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Json& r = results[i];
+    Evidence e;
+    Citation& c = e.citation;
+    c.source = "europepmc";
+    c.title = fold_space(str(r, "title"));
+    c.doi = str(r, "doi");
+    c.pmid = str(r, "pmid");
+    c.date = str(r, "firstPublicationDate");
+    if (c.date.empty()) c.date = str(r, "pubYear");
+    if (r.contains("journalInfo")) c.venue = str(r["journalInfo"].value("journal", Json::object()), "title");
+    if (c.venue.empty()) c.venue = str(r, "bookOrReportDetails");
+    if (r.contains("authorList") && r["authorList"].contains("author")) {
+      for (auto& a : r["authorList"]["author"]) {
+        std::string name = str(a, "fullName");
+        if (name.empty()) name = str(a, "collectiveName");
+        if (!name.empty()) c.authors.push_back(name);
+      }
+    } else if (!str(r, "authorString").empty()) {
+      std::string s = str(r, "authorString");
+      size_t start = 0;
+      while (start < s.size()) {
+        size_t comma = s.find(", ", start);
+        std::string a = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        while (!a.empty() && a.back() == '.') a.pop_back();
+        if (!a.empty()) c.authors.push_back(a);
+        if (comma == std::string::npos) break;
+        start = comma + 2;
+      }
+    }
+    // Links: the DOI first, then PubMed, then Europe PMC's own page.
+    if (!c.doi.empty())
+      c.url = "https://doi.org/" + c.doi;
+    else if (!c.pmid.empty())
+      c.url = "https://pubmed.ncbi.nlm.nih.gov/" + c.pmid + "/";
+    else if (!str(r, "id").empty())
+      c.url = "https://europepmc.org/article/" + str(r, "source") + "/" + str(r, "id");
+    e.content = strip_tags(str(r, "abstractText"));
+    bool preprint = str(r, "source") == "PPR";
+    if (r.contains("pubTypeList")) {
+      for (auto& t : r["pubTypeList"].value("pubType", Json::array())) {
+        if (t.is_string() && t.get<std::string>() == "Preprint") preprint = true;
+      }
+    }
+    if (preprint) c.title = "[PREPRINT - Not peer-reviewed] " + c.title;
+    e.extra["preprint"] = preprint;
+    if (r.contains("citedByCount")) e.extra["cited_by"] = r["citedByCount"];
+    e.relevance = rank_relevance(i, results.size());
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
+  auto j = parse_json(text, "ClinicalTrials.gov");
+  if (!j) return j.status();
+  Json studies;
+  if (j->is_object() && j->contains("studies"))
+    studies = (*j)["studies"];
+  else if (j->is_object() && j->contains("protocolSection"))
+    studies = Json::array({*j});  // one study
+  else
+    return parse_error("ClinicalTrials.gov answer has no studies");
+  static const std::set<std::string> kStatuses = {"COMPLETED", "ACTIVE_NOT_RECRUITING", "RECRUITING",
+                                                  "ENROLLING_BY_INVITATION"};
+  std::vector<Evidence> out;
+  for (size_t i = 0; i < studies.size(); ++i) {
+    const Json p = studies[i].value("protocolSection", Json::object());
+    const Json id = p.value("identificationModule", Json::object());
+    const Json status = p.value("statusModule", Json::object());
+    const Json design = p.value("designModule", Json::object());
+    std::string overall = str(status, "overallStatus");
+    std::string type = str(design, "studyType");
+    if (!type.empty() && type != "INTERVENTIONAL") continue;
+    if (!overall.empty() && !kStatuses.count(overall)) continue;
+    Evidence e;
+    Citation& c = e.citation;
+    c.source = "clinicaltrials";
+    std::string nct = str(id, "nctId");
+    c.title = str(id, "briefTitle");
+    if (c.title.empty()) c.title = str(id, "officialTitle");
+    c.url = "https://clinicaltrials.gov/study/" + nct;
+    c.date = str(status.value("startDateStruct", Json::object()), "date");
+    c.venue = "ClinicalTrials.gov";
+    std::string sponsor =
+        str(p.value("sponsorCollaboratorsModule", Json::object()).value("leadSponsor", Json::object()), "name");
+    if (!sponsor.empty()) c.authors.push_back(sponsor);
+    Json conditions = p.value("conditionsModule", Json::object()).value("conditions", Json::array());
+    Json interventions = Json::array();
+    for (auto& iv : p.value("armsInterventionsModule", Json::object()).value("interventions", Json::array()))
+      interventions.push_back(str(iv, "name"));
+    Json phases = design.value("phases", Json::array());
+    std::string summary = str(p.value("descriptionModule", Json::object()), "briefSummary");
+    std::string phase_text;
+    for (auto& ph : phases) phase_text += (phase_text.empty() ? "" : "/") + ph.get<std::string>();
+    e.content = fold_space(summary);
+    e.extra = {{"nct_id", nct},
+               {"status", overall},
+               {"phase", phase_text},
+               {"conditions", conditions},
+               {"interventions", interventions},
+               {"start_date", c.date},
+               {"completion_date", str(status.value("completionDateStruct", Json::object()), "date")}};
+    e.relevance = rank_relevance(i, studies.size());
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+namespace {
+
+Evidence s2_paper(const Json& p) {
+  Evidence e;
+  Citation& c = e.citation;
+  c.source = "semantic_scholar";
+  c.title = fold_space(str(p, "title"));
+  if (p.contains("year") && p["year"].is_number()) c.date = std::to_string(p["year"].get<int64_t>());
+  if (!str(p, "publicationDate").empty()) c.date = str(p, "publicationDate");
+  c.venue = str(p, "venue");
+  if (c.venue.empty() && p.contains("journal") && p["journal"].is_object()) c.venue = str(p["journal"], "name");
+  if (p.contains("externalIds") && p["externalIds"].is_object()) {
+    c.doi = str(p["externalIds"], "DOI");
+    c.pmid = str(p["externalIds"], "PubMed");
+  }
+  if (p.contains("authors") && p["authors"].is_array()) {
+    for (auto& a : p["authors"]) {
+      if (!str(a, "name").empty()) c.authors.push_back(str(a, "name"));
+    }
+  }
+  c.url = str(p, "url");
+  if (c.url.empty() && !str(p, "paperId").empty()) c.url = "https://www.semanticscholar.org/paper/" + str(p, "paperId");
+  e.content = fold_space(str(p, "abstract"));
+  if (e.content.empty() && p.contains("tldr") && p["tldr"].is_object()) e.content = str(p["tldr"], "text");
+  if (p.contains("citationCount")) e.extra["cited_by"] = p["citationCount"];
+  if (p.contains("matchScore")) e.extra["match_score"] = p["matchScore"];
+  return e;
+}
+
+}  // namespace
+
+Result<std::vector<Evidence>> parse_semantic_scholar(std::string_view text) {
+  auto j = parse_json(text, "Semantic Scholar");
+  if (!j) return j.status();
+  Json papers;
+  if (j->is_array())
+    papers = *j;
+  else if (j->is_object() && j->contains("data") && (*j)["data"].is_array())
+    papers = (*j)["data"];
+  else if (j->is_object() && (j->contains("paperId") || j->contains("title")))
+    papers = Json::array({*j});
+  else if (j->is_object() && j->contains("error"))
+    return not_found("Semantic Scholar: " + str(*j, "error"));
+  else if (j->is_object() && j->contains("message"))
+    return Status(ErrorCode::kToolFailed, "Semantic Scholar: " + str(*j, "message"));
+  else
+    return parse_error("Semantic Scholar answer has neither data nor a paper");
+  std::vector<Evidence> out;
+  for (size_t i = 0; i < papers.size(); ++i) {
+    if (!papers[i].is_object()) continue;  // batch answers hold null for unknown ids
+    Evidence e = s2_paper(papers[i]);
+    e.relevance = rank_relevance(i, papers.size());
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace bioagent
