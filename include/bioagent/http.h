@@ -11,6 +11,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct HttpRequest {
   std::chrono::milliseconds timeout{30000};
   std::string source;  // names the TTL and the rate limit ("pubmed", "arxiv", ...)
   bool use_cache = true;
+  // No retry starts after this point, and no attempt outlives it.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 struct HttpResponse {

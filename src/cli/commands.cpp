@@ -169,7 +169,9 @@ void add_mcp_command(CLI::App& app, GlobalOptions& g) {
 void add_demo_command(CLI::App& app, GlobalOptions& g) {
   auto* cmd = app.add_subcommand("demo", "List the tools and run each on its bundled examples");
   static std::string examples = BIOAGENT_EXAMPLES_DIR;
+  static bool online = false;
   cmd->add_option("--examples", examples, "The bundled examples folder");
+  cmd->add_flag("--online", online, "Also run the examples that call remote services (literature APIs)");
   cmd->callback([&g] {
     namespace fs = std::filesystem;
     GlobalOptions local = g;
@@ -181,10 +183,15 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
       return;
     }
     std::cout << "bioagent " << kVersion << " demo: " << s->registry->size() << " tools registered\n\n";
-    size_t runs = 0, failures = 0;
+    size_t runs = 0, failures = 0, skipped = 0;
     for (auto* spec : s->registry->list()) {
       std::cout << "== " << spec->name << " [" << spec->family << "]\n   " << first_sentence(spec->description, 110)
                 << "\n";
+      if (spec->settings.value("examples_need_network", false) && !online) {
+        std::cout << "   skipped: its examples call remote services (run `bioagent demo --online` to include them)\n\n";
+        ++skipped;
+        continue;
+      }
       for (auto& ex : spec->test_examples) {
         ToolContext ctx = s->context(local, false);
         auto t0 = std::chrono::steady_clock::now();
@@ -201,7 +208,9 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
       }
       std::cout << "\n";
     }
-    std::cout << runs << " example calls, " << failures << " failed.\n";
+    std::cout << runs << " example calls, " << failures << " failed";
+    if (skipped) std::cout << ", " << skipped << " tools skipped (network)";
+    std::cout << ".\n";
     g.exit_code = failures ? 1 : 0;
   });
 }

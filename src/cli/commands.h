@@ -20,6 +20,7 @@ struct GlobalOptions {
   std::string bundle;  // --bundle, else BIOAGENT_BUNDLE, else the example bundle
   std::vector<std::string> tool_dirs;
   double timeout_seconds = 600;
+  bool offline = false;
   int exit_code = 0;  // set by the command that ran
 };
 

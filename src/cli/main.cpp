@@ -50,6 +50,25 @@ Result<Session> Session::open(const GlobalOptions& g) {
   std::error_code ec;
   if (std::filesystem::is_directory(*bundle, ec)) roots.push_back(*bundle);  // the bundle is readable too
   s.tool_options["bundle_dir"] = *bundle;
+  // Literature: cache, offline mode, keys and base URLs, all from the environment.
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  std::string cache = env("BIOAGENT_CACHE_DIR");
+  if (cache.empty() && !env("XDG_CACHE_HOME").empty()) cache = env("XDG_CACHE_HOME") + "/bioagent";
+  if (cache.empty() && !env("HOME").empty()) cache = env("HOME") + "/.cache/bioagent";
+  s.tool_options["cache_dir"] = cache;
+  s.tool_options["offline"] = (g.offline || env("BIOAGENT_OFFLINE") == "1") ? "1" : "0";
+  s.tool_options["allow_private_urls"] = env("BIOAGENT_ALLOW_PRIVATE_URLS") == "1" ? "1" : "0";
+  s.tool_options["contact_email"] = env("BIOAGENT_CONTACT_EMAIL");
+  s.tool_options["ncbi_api_key"] = env("NCBI_API_KEY");
+  s.tool_options["semantic_scholar_api_key"] = env("SEMANTIC_SCHOLAR_API_KEY");
+  for (const char* src : {"pubmed", "europepmc", "clinicaltrials", "arxiv", "semantic_scholar"}) {
+    std::string var = "BIOAGENT_BASE_URL_";
+    for (const char* c = src; *c; ++c) var += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+    s.tool_options[std::string("base_url.") + src] = env(var.c_str());
+  }
   auto ws = Workspace::from_environment(roots);
   if (!ws) return ws.status();
   s.workspace = std::make_unique<Workspace>(std::move(*ws));
@@ -115,6 +134,8 @@ int main(int argc, char** argv) {
                  "Data bundle folder (with bundle.json) for the data tools; default: BIOAGENT_BUNDLE, else the "
                  "generated example bundle");
   app.add_option("--tools-dir", g.tool_dirs, "Load extra tool config files (*.json) from this directory (repeatable)");
+  app.add_flag("--offline", g.offline,
+               "Serve literature answers only from the local cache (also BIOAGENT_OFFLINE=1); nothing is fetched");
   app.add_option("--timeout", g.timeout_seconds, "Time limit for one tool call, in seconds")
       ->check(CLI::PositiveNumber);
 

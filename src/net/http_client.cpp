@@ -250,7 +250,16 @@ Result<HttpResponse> HttpClient::fetch(const HttpRequest& req) {
   Result<HttpResponse> last = m.transfer_error(req, ErrorCode::kInternal, "no attempt made");
   for (int attempt = 0; attempt <= m.options.max_retries; ++attempt) {
     m.throttle(limiter);
-    last = m.once(req);
+    HttpRequest one = req;
+    if (req.deadline) {
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*req.deadline - std::chrono::steady_clock::now());
+      if (left <= std::chrono::milliseconds(0))
+        return attempt == 0 ? m.transfer_error(req, ErrorCode::kTimeout, "the time allowed ran out before the request")
+                            : last;
+      one.timeout = std::min(one.timeout, left);
+    }
+    last = m.once(one);
     if (last.is_ok()) last->attempts = attempt + 1;
     bool transient = !last.is_ok() &&
                      (last.status().code() == ErrorCode::kUnavailable || last.status().code() == ErrorCode::kTimeout);
@@ -264,6 +273,7 @@ Result<HttpResponse> HttpClient::fetch(const HttpRequest& req) {
       if (s >= 0) wait = std::chrono::milliseconds(s * 1000);
     }
     if (wait > m.options.max_retry_wait) break;  // the server asks for more than we wait: report it
+    if (req.deadline && std::chrono::steady_clock::now() + wait >= *req.deadline) break;
     std::this_thread::sleep_for(wait);
   }
   if (last.is_ok() && m.cache && req.use_cache && last->status >= 200 && last->status < 300) {

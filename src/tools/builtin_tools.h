@@ -26,4 +26,11 @@ Result<Json> navigation_tool(const ToolSpec& spec, const Json& args, ToolContext
 Result<Json> paper_url_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> list_files_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 
+// Literature tools (seeds 000 and 003), src/literature/.
+Result<Json> literature_source_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> search_handler_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> evidence_store_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> multi_source_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> fetch_text_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+
 }  // namespace bioagent::tools

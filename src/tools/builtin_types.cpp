@@ -11,6 +11,11 @@ void register_builtin_types(ToolRegistry& registry) {
   } kTypes[] = {
       {"CalculatorTool", tools::calculator_tool},
       {"ExecutedNotebookTool", tools::executed_notebook_tool},
+      {"LiteratureSourceTool", tools::literature_source_tool},
+      {"SearchHandlerTool", tools::search_handler_tool},
+      {"EvidenceStoreTool", tools::evidence_store_tool},
+      {"MultiSourceLiteratureTool", tools::multi_source_tool},
+      {"FetchTextTool", tools::fetch_text_tool},
       {"RawExcelTool", tools::raw_excel_tool},
       {"ProcessedTfDataTool", tools::processed_tf_tool},
       {"FilterColumnsTool", tools::filter_columns_tool},

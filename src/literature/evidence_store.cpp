@@ -1,0 +1,152 @@
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "bioagent/json_text.h"
+#include "bioagent/search.h"
+
+namespace bioagent {
+
+struct EvidenceStore::Impl {
+  sqlite3* db = nullptr;
+  std::mutex mu;
+  ~Impl() {
+    if (db) sqlite3_close(db);
+  }
+};
+
+namespace {
+
+// The identity of a record: DOI, else PMID, else URL, else normalised title.
+std::string identity(const Evidence& e) {
+  if (!normalize_doi(e.citation.doi).empty()) return "doi:" + normalize_doi(e.citation.doi);
+  if (!e.citation.pmid.empty()) return "pmid:" + e.citation.pmid;
+  if (!e.citation.url.empty()) return "url:" + e.citation.url;
+  return "title:" + normalize_title(e.citation.title);
+}
+
+// A query as FTS5 terms: words quoted, joined by OR, so no user text is ever
+// read as FTS5 syntax.
+std::string fts_query(const std::string& q) {
+  std::string out, word;
+  auto flush = [&] {
+    if (word.empty()) return;
+    out += (out.empty() ? "" : " OR ") + std::string("\"") + word + "\"";
+    word.clear();
+  };
+  for (unsigned char c : q) {
+    if (std::isalnum(c) || c >= 0x80)
+      word += static_cast<char>(c);
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+EvidenceStore::~EvidenceStore() = default;
+
+Result<std::unique_ptr<EvidenceStore>> EvidenceStore::open(const std::string& path) {
+  std::error_code ec;
+  auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  auto s = std::unique_ptr<EvidenceStore>(new EvidenceStore());
+  s->impl_ = std::make_unique<Impl>();
+  if (sqlite3_open_v2(path.c_str(), &s->impl_->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK)
+    return Status(ErrorCode::kUnavailable, "cannot open the evidence store '" + path + "'");
+  sqlite3_busy_timeout(s->impl_->db, 5000);
+  char* err = nullptr;
+  const char* schema =
+      "PRAGMA journal_mode=WAL;"
+      "CREATE TABLE IF NOT EXISTS evidence (id INTEGER PRIMARY KEY, identity TEXT UNIQUE, source TEXT, query TEXT,"
+      " added_at INTEGER, record TEXT);"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS evidence_fts USING fts5(title, content);";  // rowid = evidence.id
+  if (sqlite3_exec(s->impl_->db, schema, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string why = err ? err : "?";
+    sqlite3_free(err);
+    return Status(ErrorCode::kUnavailable, "cannot prepare the evidence store '" + path + "': " + why);
+  }
+  return s;
+}
+
+Result<size_t> EvidenceStore::add(const std::vector<Evidence>& records, const std::string& query) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  sqlite3* db = impl_->db;
+  sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+  sqlite3_stmt* ins = nullptr;
+  sqlite3_stmt* fts = nullptr;
+  sqlite3_prepare_v2(db,
+                     "INSERT OR IGNORE INTO evidence (identity, source, query, added_at, record) VALUES "
+                     "(?,?,?,strftime('%s','now'),?)",
+                     -1, &ins, nullptr);
+  sqlite3_prepare_v2(db, "INSERT INTO evidence_fts (rowid, title, content) VALUES (?,?,?)", -1, &fts, nullptr);
+  size_t added = 0;
+  for (auto& e : records) {
+    std::string id = identity(e), rec = json_text(e.to_json());
+    sqlite3_reset(ins);
+    sqlite3_bind_text(ins, 1, id.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(ins, 2, e.citation.source.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(ins, 3, query.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(ins, 4, rec.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(ins) != SQLITE_DONE) {
+      sqlite3_finalize(ins);
+      sqlite3_finalize(fts);
+      sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+      return Status(ErrorCode::kUnavailable, std::string("evidence store write failed: ") + sqlite3_errmsg(db));
+    }
+    if (sqlite3_changes(db) == 0) continue;  // already stored
+    sqlite3_reset(fts);
+    sqlite3_bind_int64(fts, 1, sqlite3_last_insert_rowid(db));
+    sqlite3_bind_text(fts, 2, e.citation.title.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(fts, 3, e.content.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_step(fts);
+    ++added;
+  }
+  sqlite3_finalize(ins);
+  sqlite3_finalize(fts);
+  sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+  return added;
+}
+
+Result<std::vector<Evidence>> EvidenceStore::search(const std::string& query, int max_results,
+                                                    std::chrono::steady_clock::time_point) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::string match = fts_query(query);
+  std::vector<Evidence> out;
+  if (match.empty()) return out;
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(
+          impl_->db,
+          "SELECT e.record, bm25(evidence_fts) FROM evidence_fts JOIN evidence e ON e.id = evidence_fts.rowid"
+          " WHERE evidence_fts MATCH ? ORDER BY bm25(evidence_fts) LIMIT ?",
+          -1, &st, nullptr) != SQLITE_OK)
+    return Status(ErrorCode::kUnavailable, std::string("evidence store search failed: ") + sqlite3_errmsg(impl_->db));
+  sqlite3_bind_text(st, 1, match.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 2, max_results);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    Json j = Json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), nullptr, false);
+    if (j.is_discarded()) continue;
+    Evidence e = Evidence::from_json(j);
+    e.extra["from_rag"] = true;
+    e.relevance = 1.0 - 0.5 * static_cast<double>(out.size()) / std::max(1, max_results);  // by BM25 rank
+    out.push_back(std::move(e));
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+
+size_t EvidenceStore::size() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(impl_->db, "SELECT count(*) FROM evidence", -1, &st, nullptr);
+  size_t n = sqlite3_step(st) == SQLITE_ROW ? static_cast<size_t>(sqlite3_column_int64(st, 0)) : 0;
+  sqlite3_finalize(st);
+  return n;
+}
+
+}  // namespace bioagent

@@ -1,0 +1,191 @@
+#include <gumbo.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "bioagent/text_extract.h"
+
+namespace bioagent {
+namespace {
+
+bool dropped(GumboTag t) {
+  switch (t) {
+    case GUMBO_TAG_SCRIPT:
+    case GUMBO_TAG_STYLE:
+    case GUMBO_TAG_NOSCRIPT:
+    case GUMBO_TAG_NAV:
+    case GUMBO_TAG_HEADER:
+    case GUMBO_TAG_FOOTER:
+    case GUMBO_TAG_ASIDE:
+    case GUMBO_TAG_FORM:
+    case GUMBO_TAG_SVG:
+    case GUMBO_TAG_IFRAME:
+    case GUMBO_TAG_TEMPLATE:
+    case GUMBO_TAG_HEAD:
+    case GUMBO_TAG_BUTTON:
+    case GUMBO_TAG_SELECT:
+    case GUMBO_TAG_OBJECT:
+    case GUMBO_TAG_CANVAS:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool block(GumboTag t) {
+  switch (t) {
+    case GUMBO_TAG_P:
+    case GUMBO_TAG_DIV:
+    case GUMBO_TAG_BR:
+    case GUMBO_TAG_LI:
+    case GUMBO_TAG_TR:
+    case GUMBO_TAG_H1:
+    case GUMBO_TAG_H2:
+    case GUMBO_TAG_H3:
+    case GUMBO_TAG_H4:
+    case GUMBO_TAG_H5:
+    case GUMBO_TAG_H6:
+    case GUMBO_TAG_SECTION:
+    case GUMBO_TAG_ARTICLE:
+    case GUMBO_TAG_TABLE:
+    case GUMBO_TAG_UL:
+    case GUMBO_TAG_OL:
+    case GUMBO_TAG_BLOCKQUOTE:
+    case GUMBO_TAG_PRE:
+    case GUMBO_TAG_DT:
+    case GUMBO_TAG_DD:
+    case GUMBO_TAG_FIGCAPTION:
+    case GUMBO_TAG_HR:
+    case GUMBO_TAG_MAIN:
+    case GUMBO_TAG_CAPTION:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Iterative walk (deeply nested hostile HTML must not exhaust the stack).
+void collect(GumboNode* root, std::string& out) {
+  struct Frame {
+    GumboNode* node;
+    bool closing;
+  };
+  std::vector<Frame> stack{{root, false}};
+  while (!stack.empty()) {
+    Frame f = stack.back();
+    stack.pop_back();
+    GumboNode* n = f.node;
+    if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA || n->type == GUMBO_NODE_WHITESPACE) {
+      out += n->v.text.text;
+      continue;
+    }
+    if (n->type != GUMBO_NODE_ELEMENT && n->type != GUMBO_NODE_DOCUMENT && n->type != GUMBO_NODE_TEMPLATE) continue;
+    GumboTag tag = n->type == GUMBO_NODE_DOCUMENT ? GUMBO_TAG_UNKNOWN : n->v.element.tag;
+    if (f.closing) {
+      if (block(tag))
+        out += '\n';
+      else if (tag == GUMBO_TAG_TD || tag == GUMBO_TAG_TH)
+        out += '\t';
+      continue;
+    }
+    if (n->type == GUMBO_NODE_ELEMENT && dropped(tag)) continue;
+    if (block(tag)) out += '\n';
+    stack.push_back({n, true});
+    const GumboVector& kids = n->type == GUMBO_NODE_DOCUMENT ? n->v.document.children : n->v.element.children;
+    for (unsigned i = kids.length; i > 0; --i) stack.push_back({static_cast<GumboNode*>(kids.data[i - 1]), false});
+  }
+}
+
+std::string tidy(const std::string& raw) {
+  // Fold spaces within lines; keep at most one blank line.
+  std::string out;
+  std::string line;
+  int blank = 0;
+  auto flush = [&] {
+    std::string folded;
+    bool space = false;
+    for (char c : line) {
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        space = !folded.empty();
+        continue;
+      }
+      if (space) folded += ' ';
+      space = false;
+      folded += c;
+    }
+    if (folded.empty()) {
+      if (++blank == 1 && !out.empty()) out += '\n';
+    } else {
+      blank = 0;
+      out += folded + '\n';
+    }
+    line.clear();
+  };
+  for (char c : raw) {
+    if (c == '\n')
+      flush();
+    else
+      line += c;
+  }
+  flush();
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::string find_title(GumboNode* n) {
+  std::vector<GumboNode*> stack{n};
+  while (!stack.empty()) {
+    GumboNode* x = stack.back();
+    stack.pop_back();
+    if (x->type != GUMBO_NODE_ELEMENT && x->type != GUMBO_NODE_DOCUMENT) continue;
+    if (x->type == GUMBO_NODE_ELEMENT && x->v.element.tag == GUMBO_TAG_TITLE) {
+      std::string t;
+      for (unsigned i = 0; i < x->v.element.children.length; ++i) {
+        auto* c = static_cast<GumboNode*>(x->v.element.children.data[i]);
+        if (c->type == GUMBO_NODE_TEXT) t += c->v.text.text;
+      }
+      return tidy(t);
+    }
+    const GumboVector& kids = x->type == GUMBO_NODE_DOCUMENT ? x->v.document.children : x->v.element.children;
+    for (unsigned i = 0; i < kids.length; ++i) stack.push_back(static_cast<GumboNode*>(kids.data[i]));
+  }
+  return "";
+}
+
+}  // namespace
+
+ContentKind sniff_content(std::string_view b, std::string_view content_type) {
+  std::string_view head = b.substr(0, 1024);
+  if (head.find("%PDF-") != std::string_view::npos && head.find("%PDF-") < 1024) return ContentKind::kPdf;
+  size_t i = 0;
+  if (b.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
+  std::string lower(head.substr(i, 64));
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.rfind("<!doctype html", 0) == 0 || lower.rfind("<html", 0) == 0 || lower.rfind("<head", 0) == 0 ||
+      lower.rfind("<body", 0) == 0 || lower.rfind("<!--", 0) == 0)
+    return ContentKind::kHtml;
+  size_t controls = 0;
+  for (unsigned char c : head) controls += (c < 0x09) || (c > 0x0d && c < 0x20 && c != 0x1b);
+  if (controls > head.size() / 20 + 1) return ContentKind::kBinary;
+  std::string ct(content_type);
+  for (char& c : ct) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ct.find("html") != std::string::npos || (!lower.empty() && lower[0] == '<' && lower.find("<?xml") != 0))
+    return ContentKind::kHtml;
+  return ContentKind::kText;
+}
+
+std::string html_to_text(std::string_view html) {
+  GumboOptions options = kGumboDefaultOptions;
+  options.max_errors = 100;
+  GumboOutput* out = gumbo_parse_with_options(&options, html.data(), html.size());
+  std::string raw;
+  collect(out->document, raw);
+  std::string title = find_title(out->document);
+  gumbo_destroy_output(&options, out);
+  std::string text = tidy(raw);
+  if (!title.empty() && text.rfind(title, 0) != 0) text = title + "\n\n" + text;
+  return text;
+}
+
+}  // namespace bioagent

@@ -1,0 +1,69 @@
+// PDF text through MuPDF. MuPDF reports errors with setjmp/longjmp (fz_try):
+// no C++ object with a destructor lives inside those blocks.
+#include <mupdf/fitz.h>
+
+#include "bioagent/text_extract.h"
+
+namespace bioagent {
+
+Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars) {
+  fz_context* ctx = fz_new_context(nullptr, nullptr, FZ_STORE_DEFAULT);
+  if (!ctx) return internal_error("cannot start the PDF reader (out of memory)");
+  fz_register_document_handlers(ctx);
+  fz_stream* stream = nullptr;
+  fz_document* doc = nullptr;
+  fz_buffer* text = nullptr;
+  const char* failure = nullptr;
+  int encrypted = 0, pages = 0;
+  size_t chars = 0;
+  fz_var(stream);
+  fz_var(doc);
+  fz_var(text);
+  fz_try(ctx) {
+    stream = fz_open_memory(ctx, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    doc = fz_open_document_with_stream(ctx, "application/pdf", stream);
+    if (fz_needs_password(ctx, doc)) {
+      encrypted = 1;
+    } else {
+      text = fz_new_buffer(ctx, 4096);
+      pages = fz_count_pages(ctx, doc);
+      for (int i = 0; i < pages && (max_chars == 0 || chars < max_chars); ++i) {
+        fz_page* page = fz_load_page(ctx, doc, i);
+        fz_stext_page* st = nullptr;
+        fz_var(st);
+        fz_try(ctx) {
+          st = fz_new_stext_page_from_page(ctx, page, nullptr);
+          fz_buffer* b = fz_new_buffer_from_stext_page(ctx, st);
+          unsigned char* data = nullptr;
+          size_t len = fz_buffer_storage(ctx, b, &data);
+          fz_append_data(ctx, text, data, len);
+          fz_append_byte(ctx, text, '\n');
+          for (size_t k = 0; k < len; ++k) chars += (data[k] & 0xC0) != 0x80;
+          fz_drop_buffer(ctx, b);
+        }
+        fz_always(ctx) {
+          fz_drop_stext_page(ctx, st);
+          fz_drop_page(ctx, page);
+        }
+        fz_catch(ctx) { fz_rethrow(ctx); }
+      }
+    }
+  }
+  fz_catch(ctx) { failure = fz_caught_message(ctx); }
+  std::string result;
+  std::string error = failure ? failure : "";
+  if (text) {
+    unsigned char* data = nullptr;
+    size_t len = fz_buffer_storage(ctx, text, &data);
+    result.assign(reinterpret_cast<const char*>(data), len);
+  }
+  fz_drop_buffer(ctx, text);
+  fz_drop_document(ctx, doc);
+  fz_drop_stream(ctx, stream);
+  fz_drop_context(ctx);
+  if (encrypted) return unsupported("the PDF is encrypted (password-protected); its text cannot be read");
+  if (!error.empty()) return parse_error("not a readable PDF: " + error);
+  return result;
+}
+
+}  // namespace bioagent
