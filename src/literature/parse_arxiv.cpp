@@ -2,6 +2,7 @@
 #include <pugixml.hpp>
 
 #include <cstring>
+#include <iterator>
 
 #include "bioagent/literature.h"
 #include "literature/xml_util.h"
@@ -15,8 +16,8 @@ Result<std::vector<Evidence>> parse_arxiv(std::string_view xml) {
   pugi::xml_node feed = doc.child("feed");
   if (!feed) return parse_error("arXiv answer has no Atom feed element");
   std::vector<Evidence> out;
-  size_t n = 0;
-  for (pugi::xml_node entry : feed.children("entry")) ++n;
+  auto entries = feed.children("entry");
+  const size_t n = static_cast<size_t>(std::distance(entries.begin(), entries.end()));
   size_t i = 0;
   for (pugi::xml_node entry : feed.children("entry")) {
     std::string id = entry.child("id").text().get();

@@ -234,3 +234,56 @@ TEST(Literature, DeduplicationMergesTheSamePaperFromTwoSources) {
   EXPECT_EQ(round.citation.pmid, "12345678");
   EXPECT_EQ(round.citation.doi, out[0].citation.doi);
 }
+
+// Every recorded response in ../shared/fixtures/api parses with the parser of
+// its API (error answers give a Status, never a crash or a silent empty).
+TEST(Literature, EveryRecordedResponseParses) {
+  fs::path api = bioagent::testing::fixtures_dir() / "api";
+  if (!fs::is_directory(api)) GTEST_SKIP() << "fixtures absent";
+  struct Kind {
+    const char* folder;
+    const char* ext;
+    Result<std::vector<Evidence>> (*parse)(std::string_view);
+  } kinds[] = {{"europepmc", ".json", parse_europepmc},
+               {"clinicaltrials_v2", ".json", parse_ctgov},
+               {"arxiv", ".xml", parse_arxiv},
+               {"semantic_scholar", ".json", parse_semantic_scholar}};
+  size_t files = 0, records = 0;
+  for (auto& k : kinds) {
+    for (auto& e : fs::recursive_directory_iterator(api / k.folder)) {
+      if (e.path().extension() != k.ext) continue;
+      std::string name = e.path().filename().string();
+      std::ifstream in(e.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      auto r = k.parse(ss.str());
+      ++files;
+      bool error_answer = name.find("404") != std::string::npos || name.find("_abc_") != std::string::npos ||
+                          name.find("citations") != std::string::npos || name.find("references") != std::string::npos ||
+                          name.find("recommendations") != std::string::npos;
+      if (!error_answer) {
+        EXPECT_TRUE(r.is_ok()) << e.path() << ": " << r.status().to_string();
+        if (r) records += r->size();
+      } else if (!r) {
+        EXPECT_FALSE(r.status().message().empty()) << e.path();
+      }
+    }
+  }
+  for (auto& e : fs::directory_iterator(api / "ncbi_eutils")) {
+    std::string name = e.path().filename().string();
+    if (name.rfind("pubmed", 0) != 0 || e.path().extension() != ".xml") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto r = parse_pubmed_efetch(ss.str());
+    ASSERT_TRUE(r.is_ok()) << name;
+    for (auto& ev : *r) {
+      EXPECT_FALSE(ev.citation.pmid.empty()) << name;
+      EXPECT_FALSE(ev.citation.title.empty()) << name;
+    }
+    ++files;
+    records += r->size();
+  }
+  EXPECT_GE(files, 40u);
+  EXPECT_GE(records, 50u);
+}

@@ -224,7 +224,8 @@ TEST_F(LiteratureTools, FetchTextFromUrls) {
   EXPECT_EQ((*r)[5]["retrieved_text_content"], "Error: Invalid or missing URL.");
   ToolContext strict = context();
   strict.set_option("allow_private_urls", "0");
-  auto refused = call("fetch_text_from_urls", {{"paper_info_list", {{{"url", server_->url("/page.html?fresh=1")}}}}}, strict);
+  auto refused =
+      call("fetch_text_from_urls", {{"paper_info_list", {{{"url", server_->url("/page.html?fresh=1")}}}}}, strict);
   EXPECT_NE((*refused)[0]["retrieved_text_content"].get<std::string>().find("refused to connect to 127.0.0.1"),
             std::string::npos);
 }
