@@ -38,6 +38,7 @@ struct HttpResponse {
   std::string url;                             // after redirects
   bool from_cache = false;
   int attempts = 0;
+  long new_connections = 0;  // 0 when an open connection was reused
 };
 
 struct HttpOptions {

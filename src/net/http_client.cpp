@@ -129,6 +129,10 @@ std::string host_of(const std::string& url) {
 
 struct HttpClient::Impl {
   HttpOptions options;
+  // Connections, DNS answers and TLS sessions are shared by all transfers of
+  // this client, so repeated requests to one API reuse a connection.
+  CURLSH* share = nullptr;
+  std::mutex share_mu[CURL_LOCK_DATA_LAST];
   std::unique_ptr<HttpCache> cache;
   std::mutex rate_mu;
   std::map<std::string, std::chrono::steady_clock::time_point> next_slot;  // per source (or host)
@@ -166,7 +170,6 @@ struct HttpClient::Impl {
 
   // One attempt, no retries.
   Result<HttpResponse> once(const HttpRequest& req) {
-    static CurlGlobal global;
     CURL* h = curl_easy_init();
     if (!h) return transfer_error(req, ErrorCode::kInternal, "cannot start a transfer");
     HttpResponse resp;
@@ -192,6 +195,8 @@ struct HttpClient::Impl {
     curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
     curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, &t);
     if (headers) curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+    if (share) curl_easy_setopt(h, CURLOPT_SHARE, share);
+    curl_easy_setopt(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
     if (req.method == "POST") {
       curl_easy_setopt(h, CURLOPT_POST, 1L);
       curl_easy_setopt(h, CURLOPT_POSTFIELDS, req.body.c_str());
@@ -204,6 +209,7 @@ struct HttpClient::Impl {
     curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &eff);
     if (eff) resp.url = eff;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp.status);
+    curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &resp.new_connections);
     curl_slist_free_all(headers);
     curl_easy_cleanup(h);
     if (!t.refused_ip.empty())
@@ -221,8 +227,31 @@ struct HttpClient::Impl {
   }
 };
 
-HttpClient::HttpClient() : impl_(std::make_unique<Impl>()) {}
-HttpClient::~HttpClient() = default;
+namespace {
+
+void share_lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
+  static_cast<std::mutex*>(user)[data].lock();
+}
+void share_unlock(CURL*, curl_lock_data data, void* user) { static_cast<std::mutex*>(user)[data].unlock(); }
+
+}  // namespace
+
+HttpClient::HttpClient() : impl_(std::make_unique<Impl>()) {
+  static CurlGlobal global;
+  impl_->share = curl_share_init();
+  if (impl_->share) {
+    curl_share_setopt(impl_->share, CURLSHOPT_LOCKFUNC, share_lock);
+    curl_share_setopt(impl_->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+    curl_share_setopt(impl_->share, CURLSHOPT_USERDATA, impl_->share_mu);
+    curl_share_setopt(impl_->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+    curl_share_setopt(impl_->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl_share_setopt(impl_->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+  }
+}
+
+HttpClient::~HttpClient() {
+  if (impl_->share) curl_share_cleanup(impl_->share);
+}
 
 Result<std::unique_ptr<HttpClient>> HttpClient::create(HttpOptions options) {
   auto c = std::unique_ptr<HttpClient>(new HttpClient());

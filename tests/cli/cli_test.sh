@@ -103,5 +103,15 @@ printf 'a,"b\n1,2\n' > "$tmp/unbalanced.csv"
 check "unbalanced CSV: message names file and line" 0 "d['data']['data']==[] and 'unbalanced.csv' in d['data']['message'] and 'line 1' in d['data']['message']" \
   "$bin" --root "$tmp" tools run get_raw_excel_data --args "{\"file_path\":\"$tmp/unbalanced.csv\"}"
 
+export BIOAGENT_CACHE_DIR="$tmp/cache"
+check "offline with a cold cache says so" 1 "d['error']['code']=='unavailable' and 'offline' in d['error']['message']" \
+  "$bin" --offline tools run pubmed_search --args '{"query":"SPL litchi"}'
+check "offline multi-source search says why it is empty" 1 "'offline' in d['error']['message']" \
+  env BIOAGENT_OFFLINE=1 "$bin" tools run multi_source_literature_search --args '{"queries":["SPL litchi"]}'
+check "fetch_text refuses metadata addresses" 0 "'refused' in d['data'][0]['retrieved_text_content'] and d['data'][1]['retrieved_text_content']=='Error: Invalid or missing URL.'" \
+  "$bin" tools run fetch_text_from_urls --args '{"paper_info_list":[{"url":"http://169.254.169.254/latest/meta-data/"},{"url":"N/A"}]}'
+check "evidence store works offline and says when empty" 0 "d['data']['evidence']==[] and 'message' in d['data']" \
+  "$bin" --offline tools run search_evidence_store --args '{"query":"SPL"}'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -21,15 +22,41 @@ let transport;
 let negotiated;
 
 let bundleDir;
+let replay;
+
+// The replay server stands in for the literature APIs (loopback only).
+async function startReplay(scratch) {
+  const routes = [
+    { path: '/pm/esearch.fcgi', body: '<eSearchResult><Count>1</Count><IdList><Id>7</Id></IdList></eSearchResult>' },
+    { path: '/pm/efetch.fcgi', body: '<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>7</PMID><Article><ArticleTitle>SPL genes of litchi</ArticleTitle><AuthorList><Author><LastName>Chen</LastName><ForeName>Wei</ForeName></Author></AuthorList></Article></MedlineCitation><PubmedData><ArticleIdList><ArticleId IdType="doi">10.1/SPL</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>' },
+    { path: '/s2/graph/v1/paper/search', body: JSON.stringify({ data: [{ title: 'SPL Genes of Litchi', year: 2020, externalIds: { DOI: 'https://doi.org/10.1/spl' }, authors: [{ name: 'Wei Chen' }] }] }) },
+    { path: '/ax/query', body: '<feed xmlns="http://www.w3.org/2005/Atom"></feed>' },
+    { path: '/page.html', body: '<html><body><p>SBP box</p><script>x()</script></body></html>' },
+  ];
+  const file = path.join(scratch, 'routes.json');
+  fs.writeFileSync(file, JSON.stringify(routes));
+  const proc = spawn('/usr/bin/python3', [path.join(src, 'tests/helpers/replay_server.py'), file], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const line = await new Promise((resolve) => readline.createInterface({ input: proc.stdout }).once('line', resolve));
+  return { proc, base: `http://127.0.0.1:${line.split(' ')[1]}` };
+}
 
 before(async () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-mcp-'));
   bundleDir = path.join(scratch, 'www');
   execFileSync(bin, ['data', 'example-bundle', bundleDir]);
+  replay = await startReplay(scratch);
+  const env = {
+    ...process.env,
+    BIOAGENT_ALLOW_PRIVATE_URLS: '1',
+    BIOAGENT_CACHE_DIR: path.join(scratch, 'cache'),
+    BIOAGENT_BASE_URL_PUBMED: `${replay.base}/pm`,
+    BIOAGENT_BASE_URL_SEMANTIC_SCHOLAR: `${replay.base}/s2`,
+    BIOAGENT_BASE_URL_ARXIV: `${replay.base}/ax`,
+  };
   const args = ['--root', src, '--bundle', bundleDir];
   if (fs.existsSync(fixtures)) args.push('--root', fixtures);
   args.push('mcp', '--page-size', '1');  // one tool per page: pagination is exercised
-  transport = new StdioClientTransport({ command: bin, args, cwd: src, stderr: 'inherit' });
+  transport = new StdioClientTransport({ command: bin, args, cwd: src, stderr: 'inherit', env });
   const setVersion = transport.setProtocolVersion?.bind(transport);
   transport.setProtocolVersion = (v) => {
     negotiated = v;
@@ -41,6 +68,7 @@ before(async () => {
 
 after(async () => {
   await client.close();
+  replay.proc.kill();
   fs.rmSync(path.dirname(bundleDir), { recursive: true, force: true });
 });
 
@@ -193,4 +221,24 @@ test('data tools keep the seed\'s empty shapes and say why', async () => {
   assert.deepEqual(wave.asset_info, {});
   const escape = await client.callTool({ name: 'get_raw_excel_data', arguments: { file_path: '../../../../etc/passwd' } });
   assert.equal(escape.isError, true);
+});
+
+test('literature tools over MCP: multi-source search de-duplicates, fetch_text reads a page', async () => {
+  const papers = await client.callTool({
+    name: 'multi_source_literature_search',
+    arguments: { queries: ['SPL litchi'], max_results_per_query_per_source: 2 },
+  });
+  assert.equal(papers.isError, false, papers.content?.[0]?.text);
+  const list = papers.structuredContent.result;
+  assert.equal(list.length, 1, 'PubMed and Semantic Scholar found the same paper (DOI case and prefix differ)');
+  assert.equal(list[0].source_api, 'Semantic Scholar');
+  assert.equal(list[0].year, 2020);
+  const text = await client.callTool({
+    name: 'fetch_text_from_urls',
+    arguments: { paper_info_list: [{ url: `${replay.base}/page.html` }] },
+  });
+  assert.equal(text.structuredContent.result[0].retrieved_text_content, 'SBP box');
+  const handler = await client.callTool({ name: 'search_literature', arguments: { query: 'SPL', sources: ['pubmed', 'arxiv'] } });
+  assert.equal(handler.structuredContent.total_found, 1);
+  assert.deepEqual(handler.structuredContent.errors, []);
 });
