@@ -11,6 +11,7 @@
 #include "bioagent/bundle.h"
 #include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
+#include "bioagent/papers.h"
 #include "bioagent/version.h"
 
 #define STRINGIFY_SIMDJSON_(x) #x
@@ -182,6 +183,9 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
       g.exit_code = print_error(s.status());
       return;
     }
+    // The paper library exists (maybe empty) so its SQL examples have a database to read.
+    if (auto lib = PaperLibrary::open(s->tool_options["papers_db"]); !lib)
+      std::cerr << lib.status().to_string() << "\n";
     std::cout << "bioagent " << kVersion << " demo: " << s->registry->size() << " tools registered\n\n";
     size_t runs = 0, failures = 0, skipped = 0;
     for (auto* spec : s->registry->list()) {

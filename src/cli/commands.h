@@ -21,6 +21,7 @@ struct GlobalOptions {
   std::vector<std::string> tool_dirs;
   double timeout_seconds = 600;
   bool offline = false;
+  std::string papers_db;
   int exit_code = 0;  // set by the command that ran
 };
 
@@ -41,5 +42,6 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g);
 void add_mcp_command(CLI::App& app, GlobalOptions& g);
 void add_demo_command(CLI::App& app, GlobalOptions& g);
 void add_data_commands(CLI::App& app, GlobalOptions& g);
+void add_papers_commands(CLI::App& app, GlobalOptions& g);
 
 }  // namespace bioagent::cli

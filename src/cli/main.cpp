@@ -59,6 +59,9 @@ Result<Session> Session::open(const GlobalOptions& g) {
   if (cache.empty() && !env("XDG_CACHE_HOME").empty()) cache = env("XDG_CACHE_HOME") + "/bioagent";
   if (cache.empty() && !env("HOME").empty()) cache = env("HOME") + "/.cache/bioagent";
   s.tool_options["cache_dir"] = cache;
+  std::string papers = g.papers_db.empty() ? env("BIOAGENT_PAPERS_DB") : g.papers_db;
+  if (papers.empty()) papers = (default_bundle_dir().parent_path() / "papers.duckdb").string();
+  s.tool_options["papers_db"] = papers;
   s.tool_options["offline"] = (g.offline || env("BIOAGENT_OFFLINE") == "1") ? "1" : "0";
   s.tool_options["allow_private_urls"] = env("BIOAGENT_ALLOW_PRIVATE_URLS") == "1" ? "1" : "0";
   s.tool_options["contact_email"] = env("BIOAGENT_CONTACT_EMAIL");
@@ -134,6 +137,9 @@ int main(int argc, char** argv) {
                  "Data bundle folder (with bundle.json) for the data tools; default: BIOAGENT_BUNDLE, else the "
                  "generated example bundle");
   app.add_option("--tools-dir", g.tool_dirs, "Load extra tool config files (*.json) from this directory (repeatable)");
+  app.add_option("--papers-db", g.papers_db,
+                 "Paper library database (DuckDB file); default: BIOAGENT_PAPERS_DB, else papers.duckdb beside the "
+                 "example bundle");
   app.add_flag("--offline", g.offline,
                "Serve literature answers only from the local cache (also BIOAGENT_OFFLINE=1); nothing is fetched");
   app.add_option("--timeout", g.timeout_seconds, "Time limit for one tool call, in seconds")
@@ -144,6 +150,7 @@ int main(int argc, char** argv) {
   add_mcp_command(app, g);
   add_demo_command(app, g);
   add_data_commands(app, g);
+  add_papers_commands(app, g);
 
   try {
     app.parse(argc, argv);

@@ -10,6 +10,11 @@ Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars) {
   fz_context* ctx = fz_new_context(nullptr, nullptr, FZ_STORE_DEFAULT);
   if (!ctx) return internal_error("cannot start the PDF reader (out of memory)");
   fz_register_document_handlers(ctx);
+  // MuPDF's own messages would go to stderr; errors come back to us as Status instead.
+  fz_set_error_callback(
+      ctx, [](void*, const char*) {}, nullptr);
+  fz_set_warning_callback(
+      ctx, [](void*, const char*) {}, nullptr);
   fz_stream* stream = nullptr;
   fz_document* doc = nullptr;
   fz_buffer* text = nullptr;

@@ -33,4 +33,8 @@ Result<Json> evidence_store_tool(const ToolSpec& spec, const Json& args, ToolCon
 Result<Json> multi_source_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> fetch_text_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 
+// Paper library (seed 001), src/papers/.
+Result<Json> paper_sql_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> paper_schema_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+
 }  // namespace bioagent::tools

@@ -16,6 +16,8 @@ void register_builtin_types(ToolRegistry& registry) {
       {"EvidenceStoreTool", tools::evidence_store_tool},
       {"MultiSourceLiteratureTool", tools::multi_source_tool},
       {"FetchTextTool", tools::fetch_text_tool},
+      {"PaperSqlTool", tools::paper_sql_tool},
+      {"PaperSchemaTool", tools::paper_schema_tool},
       {"RawExcelTool", tools::raw_excel_tool},
       {"ProcessedTfDataTool", tools::processed_tf_tool},
       {"FilterColumnsTool", tools::filter_columns_tool},

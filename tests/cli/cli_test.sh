@@ -113,5 +113,27 @@ check "fetch_text refuses metadata addresses" 0 "'refused' in d['data'][0]['retr
 check "evidence store works offline and says when empty" 0 "d['data']['evidence']==[] and 'message' in d['data']" \
   "$bin" --offline tools run search_evidence_store --args '{"query":"SPL"}'
 
+export BIOAGENT_PAPERS_DB="$tmp/papers.duckdb"
+check "describe_paper_database" 0 "[t['table_name'] for t in d['data']['tables']][:4]==['metadata','pages','images','chunks']" \
+  "$bin" tools run describe_paper_database
+check "SQL on a library that does not exist yet" 1 "d['error']['code']=='not_found' and 'papers add' in d['error']['message']" \
+  "$bin" tools run RetrieveFromDatabase --args '{"sql":"SELECT 1"}'
+check "papers list on a new library" 0 "d==[]" "$bin" papers list
+check "writes are refused" 1 "d['error']['code']=='permission_denied'" \
+  "$bin" tools run RetrieveFromDatabase --args '{"sql":"DELETE FROM metadata"}'
+check "file reads are refused" 1 "d['error']['code']=='permission_denied'" \
+  "$bin" tools run RetrieveFromDatabase --args '{"sql":"SELECT * FROM read_text('"'"'/etc/passwd'"'"')"}'
+printf 'not a pdf' > "$tmp/fake.pdf"
+check "a non-PDF is a clear error" 1 "d['failed']==1 and 'not a PDF' in d['added'][0]['error']['message']" "$bin" papers add "$tmp/fake.pdf"
+pdfs="$src/../shared/fixtures/pdfs/neusym_rag"
+if [ -d "$pdfs" ]; then
+  check "papers add ingests a real PDF" 0 "d['failed']==0 and d['added'][0]['num_pages']==3 and d['added'][0]['chunks']>0" "$bin" papers add "$pdfs"
+  check "adding it again is a no-op" 0 "d['added'][0]['already_present'] is True" "$bin" papers add "$pdfs"
+  check "RetrieveFromDatabase reads it" 0 "d['data']['rows'][0][0].startswith('Retrieval-Augmented Generation')" \
+    "$bin" tools run RetrieveFromDatabase --args '{"sql":"SELECT title FROM metadata"}'
+else
+  echo "skip papers add: fixtures absent ($pdfs)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "bioagent/bundle.h"
+#include "bioagent/papers.h"
 #include "bioagent/registry.h"
 #include "bioagent/schema.h"
 #include "bioagent/workspace.h"
@@ -137,6 +138,7 @@ TEST(Registry, EveryBuiltinExampleRunsAndMatchesItsReturnSchema) {
   Fixture f;
   TempDir bundle;
   ASSERT_TRUE(write_example_bundle(bundle.path() / "www").is_ok());
+  ASSERT_TRUE(PaperLibrary::open((bundle.path() / "papers.duckdb").string()).is_ok());  // an empty library
   for (auto* spec : f.reg.list()) {
     if (spec->family == "test_tools") continue;
     ASSERT_FALSE(spec->test_examples.empty()) << spec->name << " has no example";
@@ -146,6 +148,7 @@ TEST(Registry, EveryBuiltinExampleRunsAndMatchesItsReturnSchema) {
       ToolContext ctx(&f.ws);
       ctx.set_option("bundle_dir", (bundle.path() / "www").string());
       ctx.set_option("cache_dir", (bundle.path() / "cache").string());
+      ctx.set_option("papers_db", (bundle.path() / "papers.duckdb").string());
       auto r = f.reg.call(spec->name, ex, ctx);
       ASSERT_TRUE(r.is_ok()) << spec->name << " " << ex.dump() << ": " << r.status().to_string();
       Status v = validate(spec->return_schema, *r, "data");

@@ -1,0 +1,60 @@
+// The paper library: PDFs ingested into a DuckDB file with the NeuSym-RAG
+// reference schema (metadata, pages, images, chunks, tables, sections,
+// equations, reference; ids, ref_paper_id, ref_page_id, bounding_box,
+// ordinal), and read-only SQL over it for the RetrieveFromDatabase action.
+// A paper's id is derived from its content hash, so re-adding a file is a
+// no-op; a paper is written in one transaction, so a killed ingestion leaves
+// no half paper. One PaperLibrary per process writes; readers open read-only.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bioagent/status.h"
+
+namespace bioagent {
+
+class DuckDb;
+
+struct IngestReport {
+  std::string paper_id, title, pdf_path;
+  int num_pages = 0;
+  size_t chunks = 0, images = 0, tables = 0, sections = 0, references = 0;
+  bool already_present = false;
+  std::vector<std::string> warnings;  // e.g. no text layer
+  Json to_json() const;
+};
+
+class PaperLibrary {
+ public:
+  static Result<std::unique_ptr<PaperLibrary>> open(const std::string& db_path);
+  ~PaperLibrary();
+
+  Result<IngestReport> add(const std::filesystem::path& pdf);
+  Result<Json> list();
+  Result<Json> info(const std::string& paper_id);
+  Status remove(const std::string& paper_id);
+
+ private:
+  PaperLibrary() = default;
+  std::unique_ptr<DuckDb> db_;
+};
+
+struct SqlLimits {
+  size_t max_rows = 200;
+  size_t max_chars = 20000;
+  int timeout_ms = 30000;
+};
+
+// RetrieveFromDatabase: one read-only statement (SELECT, WITH, DESCRIBE, SHOW)
+// on a read-only connection with external access disabled. Writes, ATTACH,
+// COPY, INSTALL/LOAD, PRAGMA, SET and file-reading functions are refused with
+// a reason. Returns {columns, rows, row_count, truncated, note?}.
+Result<Json> retrieve_from_database(const std::string& db_path, const std::string& sql, const SqlLimits& limits = {});
+
+// Tables, columns (with types and descriptions) and which columns are encodable.
+Json paper_database_schema();
+
+}  // namespace bioagent

@@ -1,0 +1,100 @@
+// `bioagent papers add|list|info|remove`: the paper library from the command line.
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+
+#include "bioagent/json_text.h"
+#include "bioagent/papers.h"
+#include "cli/commands.h"
+
+namespace bioagent::cli {
+namespace {
+
+Result<std::unique_ptr<PaperLibrary>> open_library(const GlobalOptions& g) {
+  auto s = Session::open(g);
+  if (!s) return s.status();
+  return PaperLibrary::open(s->tool_options["papers_db"]);
+}
+
+}  // namespace
+
+void add_papers_commands(CLI::App& app, GlobalOptions& g) {
+  auto* papers = app.add_subcommand("papers", "The paper library: ingest PDFs and inspect what is stored");
+  papers->require_subcommand(1);
+
+  auto* add =
+      papers->add_subcommand("add", "Ingest PDF files (or every PDF in folders); re-adding a file does nothing");
+  static std::vector<std::string> inputs;
+  add->add_option("files", inputs, "PDF files or folders")->required();
+  add->callback([&g] {
+    auto lib = open_library(g);
+    if (!lib) {
+      g.exit_code = print_error(lib.status());
+      return;
+    }
+    std::vector<std::filesystem::path> files;
+    for (auto& in : inputs) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(in, ec)) {
+        for (auto& e : std::filesystem::recursive_directory_iterator(in, ec))
+          if (e.path().extension() == ".pdf" || e.path().extension() == ".PDF") files.push_back(e.path());
+      } else {
+        files.emplace_back(in);
+      }
+    }
+    std::sort(files.begin(), files.end());
+    Json results = Json::array();
+    size_t failed = 0;
+    for (size_t i = 0; i < files.size(); ++i) {
+      std::cerr << "[" << i + 1 << "/" << files.size() << "] " << files[i].string() << "\n";
+      auto r = (*lib)->add(files[i]);
+      if (!r) {
+        ++failed;
+        results.push_back({{"pdf_path", files[i].string()}, {"error", r.status().to_json()}});
+        continue;
+      }
+      results.push_back(r->to_json());
+    }
+    std::cout << json_text(Json{{"added", results}, {"failed", failed}}, 2) << std::endl;
+    g.exit_code = failed ? 1 : 0;
+  });
+
+  auto* list = papers->add_subcommand("list", "List the papers in the library");
+  list->callback([&g] {
+    auto lib = open_library(g);
+    auto r = lib ? (*lib)->list() : Result<Json>(lib.status());
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    std::cout << json_text(*r, 2) << std::endl;
+  });
+
+  static std::string id;
+  auto* info = papers->add_subcommand("info", "Show one paper: metadata and what was extracted");
+  info->add_option("paper_id", id, "Paper id (see papers list)")->required();
+  info->callback([&g] {
+    auto lib = open_library(g);
+    auto r = lib ? (*lib)->info(id) : Result<Json>(lib.status());
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    std::cout << json_text(*r, 2) << std::endl;
+  });
+
+  auto* remove = papers->add_subcommand("remove", "Delete a paper and everything extracted from it");
+  remove->add_option("paper_id", id, "Paper id")->required();
+  remove->callback([&g] {
+    auto lib = open_library(g);
+    Status s = lib ? (*lib)->remove(id) : lib.status();
+    if (!s.is_ok()) {
+      g.exit_code = print_error(s);
+      return;
+    }
+    std::cout << json_text(Json{{"removed", id}}, 2) << std::endl;
+  });
+}
+
+}  // namespace bioagent::cli

@@ -1,0 +1,240 @@
+#include "papers/duckdb_conn.h"
+
+#include <duckdb.h>
+
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <condition_variable>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace bioagent {
+
+struct DuckDb::Impl {
+  duckdb_database db = nullptr;
+  duckdb_connection con = nullptr;
+  ~Impl() {
+    if (con) duckdb_disconnect(&con);
+    if (db) duckdb_close(&db);
+  }
+};
+
+Result<std::unique_ptr<DuckDb>> DuckDb::open(const std::string& path, bool read_only) {
+  auto d = std::unique_ptr<DuckDb>(new DuckDb());
+  d->impl_ = std::make_unique<Impl>();
+  duckdb_config config;
+  if (duckdb_create_config(&config) != DuckDBSuccess) return internal_error("cannot configure DuckDB");
+  if (read_only) {
+    duckdb_set_config(config, "access_mode", "READ_ONLY");
+    duckdb_set_config(config, "enable_external_access", "false");
+    duckdb_set_config(config, "autoload_known_extensions", "false");
+    duckdb_set_config(config, "autoinstall_known_extensions", "false");
+    duckdb_set_config(config, "lock_configuration", "true");
+  }
+  duckdb_set_config(config, "threads", "2");
+  char* err = nullptr;
+  duckdb_state st = duckdb_open_ext(path.empty() ? nullptr : path.c_str(), &d->impl_->db, config, &err);
+  duckdb_destroy_config(&config);
+  if (st != DuckDBSuccess) {
+    std::string why = err ? err : "unknown error";
+    if (err) duckdb_free(err);
+    Status s(ErrorCode::kUnavailable, "cannot open the paper database '" + path + "': " + why);
+    s.with("path", path);
+    return s;
+  }
+  if (duckdb_connect(d->impl_->db, &d->impl_->con) != DuckDBSuccess) return internal_error("cannot connect to DuckDB");
+  return d;
+}
+
+DuckDb::~DuckDb() = default;
+
+Status DuckDb::exec(const std::string& sql) {
+  duckdb_result r;
+  duckdb_state st = duckdb_query(impl_->con, sql.c_str(), &r);
+  std::string err = st == DuckDBSuccess ? "" : duckdb_result_error(&r);
+  duckdb_destroy_result(&r);
+  if (st != DuckDBSuccess) return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  return {};
+}
+
+namespace {
+
+Status bind_all(duckdb_prepared_statement stmt, const std::vector<SqlParam>& params) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    idx_t at = i + 1;
+    duckdb_state st;
+    if (std::holds_alternative<std::nullptr_t>(params[i]))
+      st = duckdb_bind_null(stmt, at);
+    else if (auto* v = std::get_if<int64_t>(&params[i]))
+      st = duckdb_bind_int64(stmt, at, *v);
+    else if (auto* d = std::get_if<double>(&params[i]))
+      st = duckdb_bind_double(stmt, at, *d);
+    else
+      st = duckdb_bind_varchar_length(stmt, at, std::get<std::string>(params[i]).data(),
+                                      std::get<std::string>(params[i]).size());
+    if (st != DuckDBSuccess) return internal_error("cannot bind SQL parameter " + std::to_string(at));
+  }
+  return {};
+}
+
+// Results are read as text (every column cast to VARCHAR: DuckDB's value API
+// does not read types such as UUID), then typed back from the column's type.
+Json cell_json(duckdb_result* r, idx_t col, idx_t row, duckdb_type type) {
+  if (duckdb_value_is_null(r, col, row)) return nullptr;
+  char* s = duckdb_value_varchar(r, col, row);
+  std::string text = s ? s : "";
+  if (s) duckdb_free(s);
+  switch (type) {
+    case DUCKDB_TYPE_BOOLEAN:
+      return text == "true";
+    case DUCKDB_TYPE_TINYINT:
+    case DUCKDB_TYPE_SMALLINT:
+    case DUCKDB_TYPE_INTEGER:
+    case DUCKDB_TYPE_BIGINT:
+    case DUCKDB_TYPE_UTINYINT:
+    case DUCKDB_TYPE_USMALLINT:
+    case DUCKDB_TYPE_UINTEGER: {
+      int64_t v = 0;
+      auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      return ec == std::errc() ? Json(v) : Json(text);
+    }
+    case DUCKDB_TYPE_FLOAT:
+    case DUCKDB_TYPE_DOUBLE:
+    case DUCKDB_TYPE_DECIMAL: {
+      double v = 0;
+      auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      return ec == std::errc() ? Json(v) : Json(text);
+    }
+    default:
+      return text;
+  }
+}
+
+}  // namespace
+
+Status DuckDb::run(const std::string& sql, const std::vector<SqlParam>& params) {
+  duckdb_prepared_statement stmt = nullptr;
+  if (duckdb_prepare(impl_->con, sql.c_str(), &stmt) != DuckDBSuccess) {
+    std::string err = duckdb_prepare_error(stmt) ? duckdb_prepare_error(stmt) : "?";
+    duckdb_destroy_prepare(&stmt);
+    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  }
+  Status b = bind_all(stmt, params);
+  if (!b.is_ok()) {
+    duckdb_destroy_prepare(&stmt);
+    return b;
+  }
+  duckdb_result r;
+  duckdb_state st = duckdb_execute_prepared(stmt, &r);
+  std::string err = st == DuckDBSuccess ? "" : duckdb_result_error(&r);
+  duckdb_destroy_result(&r);
+  duckdb_destroy_prepare(&stmt);
+  if (st != DuckDBSuccess) return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  return {};
+}
+
+Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& limits,
+                                  const std::vector<SqlParam>& params) {
+  // A watchdog interrupts the query at the time limit.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::atomic<bool> interrupted{false};
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    if (!cv.wait_for(lock, limits.timeout, [&] { return done; })) {
+      interrupted = true;
+      duckdb_interrupt(impl_->con);
+    }
+  });
+  auto stop = [&] {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+    }
+    cv.notify_all();
+    watchdog.join();
+  };
+  // The statement's own column names and types, then the same statement with
+  // every column cast to VARCHAR.
+  std::vector<duckdb_type> types;
+  std::vector<std::string> names;
+  {
+    duckdb_prepared_statement probe = nullptr;
+    if (duckdb_prepare(impl_->con, sql.c_str(), &probe) != DuckDBSuccess) {
+      std::string err = duckdb_prepare_error(probe) ? duckdb_prepare_error(probe) : "?";
+      duckdb_destroy_prepare(&probe);
+      stop();
+      return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+    }
+    for (idx_t c = 0; c < duckdb_prepared_statement_column_count(probe); ++c) {
+      types.push_back(duckdb_prepared_statement_column_type(probe, c));
+      const char* n = duckdb_prepared_statement_column_name(probe, c);
+      names.push_back(n ? n : "");
+    }
+    duckdb_destroy_prepare(&probe);
+  }
+  std::string body = sql;
+  while (!body.empty() && (body.back() == ';' || std::isspace(static_cast<unsigned char>(body.back()))))
+    body.pop_back();
+  const std::string text_sql = types.empty() ? body : "SELECT COLUMNS(*)::VARCHAR FROM (" + body + "\n) AS bioagent_q";
+  duckdb_prepared_statement stmt = nullptr;
+  duckdb_result r;
+  duckdb_state st;
+  if (duckdb_prepare(impl_->con, text_sql.c_str(), &stmt) != DuckDBSuccess) {
+    std::string err = duckdb_prepare_error(stmt) ? duckdb_prepare_error(stmt) : "?";
+    duckdb_destroy_prepare(&stmt);
+    stop();
+    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  }
+  Status b = bind_all(stmt, params);
+  st = b.is_ok() ? duckdb_execute_prepared(stmt, &r) : DuckDBError;
+  stop();
+  if (!b.is_ok()) {
+    duckdb_destroy_prepare(&stmt);
+    return b;
+  }
+  if (st != DuckDBSuccess) {
+    std::string err = duckdb_result_error(&r);
+    duckdb_destroy_result(&r);
+    duckdb_destroy_prepare(&stmt);
+    if (interrupted)
+      return Status(ErrorCode::kTimeout,
+                    "the query ran longer than " + std::to_string(limits.timeout.count()) + " ms and was stopped");
+    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  }
+  QueryResult out;
+  idx_t cols = duckdb_column_count(&r), rows = duckdb_row_count(&r);
+  for (idx_t c = 0; c < cols; ++c) out.columns.push_back(c < names.size() ? names[c] : duckdb_column_name(&r, c));
+  out.total_rows = rows;
+  size_t chars = 0;
+  for (idx_t row = 0; row < rows; ++row) {
+    if (out.rows.size() >= limits.max_rows || chars >= limits.max_chars) {
+      out.truncated = true;
+      break;
+    }
+    Json j = Json::array();
+    for (idx_t c = 0; c < cols; ++c) {
+      Json v = cell_json(&r, c, row, c < types.size() ? types[c] : DUCKDB_TYPE_VARCHAR);
+      if (v.is_string()) {
+        std::string& s = v.get_ref<std::string&>();
+        if (chars + s.size() > limits.max_chars) {
+          s = s.substr(0, limits.max_chars > chars ? limits.max_chars - chars : 0) + "...";
+          out.truncated = true;
+        }
+        chars += s.size();
+      } else {
+        chars += 8;
+      }
+      j.push_back(std::move(v));
+    }
+    out.rows.push_back(std::move(j));
+  }
+  duckdb_destroy_result(&r);
+  duckdb_destroy_prepare(&stmt);
+  return out;
+}
+
+}  // namespace bioagent

@@ -1,0 +1,223 @@
+// The paper database schema (table and column names follow NeuSym-RAG's
+// reference schema; descriptions are ours), its DDL, and the read-only SQL
+// entry point with its statement guard.
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "bioagent/papers.h"
+#include "papers/duckdb_conn.h"
+
+namespace bioagent {
+namespace {
+
+struct Column {
+  const char* name;
+  const char* type;
+  const char* description;
+  bool encodable;
+};
+struct Table {
+  const char* name;
+  const char* description;
+  std::vector<Column> columns;
+};
+
+const std::vector<Table>& tables() {
+  static const std::vector<Table> kTables = {
+      {"metadata",
+       "One row per paper: bibliographic data and where the PDF came from.",
+       {{"paper_id", "UUID", "Identifier of the paper (derived from the file's SHA-256).", false},
+        {"title", "VARCHAR", "Title, from the PDF's metadata or its first page.", true},
+        {"abstract", "VARCHAR", "Abstract as printed in the paper.", true},
+        {"num_pages", "INTEGER", "Number of pages.", false},
+        {"conference_full", "VARCHAR", "Full venue name when known.", false},
+        {"conference_abbreviation", "VARCHAR", "Venue abbreviation when known.", false},
+        {"pub_year", "INTEGER", "Publication year when found.", false},
+        {"volume", "VARCHAR", "Volume when known.", false},
+        {"download_url", "VARCHAR", "Where the PDF was downloaded from, if it was.", false},
+        {"bibtex", "VARCHAR", "BibTeX entry when known.", true},
+        {"authors", "VARCHAR[]", "Author names.", false},
+        {"pdf_path", "VARCHAR", "Path of the ingested PDF.", false},
+        {"tldr", "VARCHAR", "One-sentence summary (empty unless a language model is configured).", true},
+        {"tags", "VARCHAR[]", "Keywords.", false},
+        {"doi", "VARCHAR", "DOI found in the paper.", false}}},
+      {"pages",
+       "One row per page.",
+       {{"page_id", "UUID", "Identifier of the page.", false},
+        {"page_number", "INTEGER", "Page number, from 1.", false},
+        {"page_width", "INTEGER", "Width in points.", false},
+        {"page_height", "INTEGER", "Height in points.", false},
+        {"page_content", "VARCHAR", "All text on the page.", true},
+        {"page_summary", "VARCHAR", "Summary (empty unless a language model is configured).", true},
+        {"ref_paper_id", "UUID", "The paper (metadata.paper_id).", false}}},
+      {"images",
+       "Figures and images: caption and position on the page.",
+       {{"image_id", "UUID", "Identifier of the image.", false},
+        {"image_caption", "VARCHAR", "Caption ('Figure 3: ...'), empty when none was found.", true},
+        {"image_summary", "VARCHAR", "Summary (empty unless a language model is configured).", true},
+        {"bounding_box", "INTEGER[4]", "[x_min, y_min, delta_x, delta_y] in points.", false},
+        {"ordinal", "INTEGER", "Order of the image in the paper, from 0.", false},
+        {"ref_paper_id", "UUID", "The paper.", false},
+        {"ref_page_id", "UUID", "The page (pages.page_id).", false}}},
+      {"chunks",
+       "Paragraph-aware text chunks with overlap, each within one page.",
+       {{"chunk_id", "UUID", "Identifier of the chunk.", false},
+        {"text_content", "VARCHAR", "Text of the chunk.", true},
+        {"ordinal", "INTEGER", "Order in the paper, from 0.", false},
+        {"ref_paper_id", "UUID", "The paper.", false},
+        {"ref_page_id", "UUID", "The page.", false}}},
+      {"tables",
+       "Tables found by their captions ('Table 2: ...').",
+       {{"table_id", "UUID", "Identifier of the table.", false},
+        {"table_caption", "VARCHAR", "Caption.", true},
+        {"table_content", "VARCHAR", "Text of the table region.", true},
+        {"table_summary", "VARCHAR", "Summary (empty unless a language model is configured).", true},
+        {"bounding_box", "INTEGER[4]", "[x_min, y_min, delta_x, delta_y] in points.", false},
+        {"ordinal", "INTEGER", "Order in the paper, from 0.", false},
+        {"ref_paper_id", "UUID", "The paper.", false},
+        {"ref_page_id", "UUID", "The page.", false}}},
+      {"sections",
+       "Sections by their headings.",
+       {{"section_id", "UUID", "Identifier of the section.", false},
+        {"section_title", "VARCHAR", "Heading.", true},
+        {"section_content", "VARCHAR", "Text until the next heading.", true},
+        {"section_summary", "VARCHAR", "Summary (empty unless a language model is configured).", true},
+        {"ordinal", "INTEGER", "Order in the paper, from 0.", false},
+        {"page_numbers", "INTEGER[]", "Pages the section spans.", false},
+        {"ref_paper_id", "UUID", "The paper.", false}}},
+      {"equations",
+       "Display equations (not extracted yet: the table stays empty).",
+       {{"equation_id", "UUID", "Identifier of the equation.", false},
+        {"equation_content", "VARCHAR", "The equation as text.", true},
+        {"ordinal", "INTEGER", "Order in the paper.", false},
+        {"ref_paper_id", "UUID", "The paper.", false},
+        {"ref_page_id", "UUID", "The page.", false}}},
+      {"reference",
+       "Entries of the reference list.",
+       {{"reference_id", "UUID", "Identifier of the entry.", false},
+        {"reference_content", "VARCHAR", "The entry's text.", true},
+        {"ordinal", "INTEGER", "Order in the list, from 0.", false},
+        {"ref_paper_id", "UUID", "The paper.", false},
+        {"ref_page_id", "UUID", "The page it is printed on.", false}}}};
+  return kTables;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Strips comments and string literals so keywords inside them are not matched.
+std::string skeleton(const std::string& sql) {
+  std::string out;
+  for (size_t i = 0; i < sql.size(); ++i) {
+    if (sql.compare(i, 2, "--") == 0) {
+      while (i < sql.size() && sql[i] != '\n') ++i;
+      out += ' ';
+    } else if (sql.compare(i, 2, "/*") == 0) {
+      size_t end = sql.find("*/", i + 2);
+      i = end == std::string::npos ? sql.size() : end + 1;
+      out += ' ';
+    } else if (sql[i] == '\'' || sql[i] == '"') {
+      char q = sql[i];
+      out += q == '\'' ? "''" : "\"x\"";
+      for (++i; i < sql.size(); ++i) {
+        if (sql[i] == q && i + 1 < sql.size() && sql[i + 1] == q)
+          ++i;
+        else if (sql[i] == q)
+          break;
+      }
+    } else {
+      out += sql[i];
+    }
+  }
+  return out;
+}
+
+Status refuse(const std::string& why) {
+  Status s = permission_denied("RetrieveFromDatabase only reads: " + why);
+  s.with("rule", "read_only_sql");
+  return s;
+}
+
+Status check_read_only(const std::string& sql) {
+  std::string sk = upper(skeleton(sql));
+  size_t semi = sk.find(';');
+  if (semi != std::string::npos && sk.find_first_not_of(" \t\r\n;", semi) != std::string::npos)
+    return refuse("one statement at a time");
+  static const std::regex kFirst(R"(^\s*\(*\s*([A-Z]+))");
+  std::smatch m;
+  if (!std::regex_search(sk, m, kFirst)) return invalid_argument("the SQL is empty");
+  const std::string first = m[1];
+  if (first != "SELECT" && first != "WITH" && first != "DESCRIBE" && first != "SHOW" && first != "FROM" &&
+      first != "SUMMARIZE" && first != "VALUES")
+    return refuse("'" + first + "' statements are not allowed (use SELECT, WITH, DESCRIBE or SHOW)");
+  static const std::regex kForbidden(
+      R"(\b(INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|ATTACH|DETACH|COPY|EXPORT|IMPORT|INSTALL|LOAD|PRAGMA|SET|RESET|CALL|CHECKPOINT|VACUUM|TRUNCATE|REPLACE\s+INTO|USE)\b)");
+  if (std::regex_search(sk, m, kForbidden)) return refuse("'" + std::string(m[1]) + "' is not allowed");
+  static const std::regex kFileFunctions(
+      R"(\b(READ_\w+|GLOB|SNIFF_CSV|PARQUET_\w+|ICEBERG_\w+|DELTA_SCAN|SQLITE_SCAN|POSTGRES_\w+|MYSQL_\w+|HTTP\w*|QUERY_TABLE|QUERY)\s*\()");
+  if (std::regex_search(sk, m, kFileFunctions))
+    return refuse("the function '" + std::string(m[1]) + "' reads outside the paper database");
+  return {};
+}
+
+}  // namespace
+
+std::string paper_schema_ddl() {
+  std::string ddl;
+  for (auto& t : tables()) {
+    ddl += "CREATE TABLE IF NOT EXISTS " + std::string(t.name) + " (";
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      ddl += (i ? ", " : "") + std::string(t.columns[i].name) + " " + t.columns[i].type;
+      if (i == 0) ddl += " PRIMARY KEY";
+    }
+    if (std::string(t.name) == "metadata") ddl += ", sha256 VARCHAR, added_at TIMESTAMP DEFAULT current_timestamp";
+    ddl += ");\n";
+  }
+  return ddl;
+}
+
+Json paper_database_schema() {
+  Json out = Json::array();
+  for (auto& t : tables()) {
+    Json cols = Json::array();
+    for (auto& c : t.columns) {
+      Json col = {{"column_name", c.name}, {"column_type", c.type}, {"description", c.description}};
+      if (c.encodable) col["encodable"] = "text";
+      cols.push_back(col);
+    }
+    out.push_back({{"table_name", t.name}, {"description", t.description}, {"columns", cols}});
+  }
+  return {{"database", "papers"},
+          {"tables", out},
+          {"joins",
+           "pages.ref_paper_id = metadata.paper_id; images/chunks/tables/equations/reference.ref_page_id = "
+           "pages.page_id and .ref_paper_id = metadata.paper_id; sections.ref_paper_id = metadata.paper_id"}};
+}
+
+Result<Json> retrieve_from_database(const std::string& db_path, const std::string& sql, const SqlLimits& limits) {
+  BIOAGENT_RETURN_IF_ERROR(check_read_only(sql));
+  std::error_code ec;
+  if (!std::filesystem::exists(db_path, ec))
+    return not_found("the paper library '" + db_path +
+                     "' does not exist yet; add papers with `bioagent papers add FILE`");
+  auto db = DuckDb::open(db_path, /*read_only=*/true);
+  if (!db) return db.status();
+  QueryLimits q;
+  q.max_rows = limits.max_rows;
+  q.max_chars = limits.max_chars;
+  q.timeout = std::chrono::milliseconds(limits.timeout_ms);
+  auto r = (*db)->query(sql, q);
+  if (!r) return r.status();
+  Json out = {
+      {"columns", r->columns}, {"rows", std::move(r->rows)}, {"row_count", r->total_rows}, {"truncated", r->truncated}};
+  if (r->truncated)
+    out["note"] = "the result was truncated to " + std::to_string(limits.max_rows) + " rows / " +
+                  std::to_string(limits.max_chars) + " characters; narrow the query (WHERE, LIMIT) to see the rest";
+  else if (r->total_rows == 0)
+    out["note"] = "the query returned no rows";
+  return out;
+}
+
+}  // namespace bioagent

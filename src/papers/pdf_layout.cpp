@@ -1,0 +1,156 @@
+// MuPDF reports errors with setjmp/longjmp (fz_try): no C++ object with a
+// destructor is created inside those blocks; results are copied out after.
+#include "papers/pdf_layout.h"
+
+#include <mupdf/fitz.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace bioagent {
+namespace {
+
+std::string hex(const unsigned char* d, size_t n) {
+  static const char* k = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s += k[d[i] >> 4];
+    s += k[d[i] & 15];
+  }
+  return s;
+}
+
+void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
+  fz_page* page = fz_load_page(ctx, doc, index);
+  fz_stext_page* st = nullptr;
+  fz_var(st);
+  fz_try(ctx) {
+    fz_rect bounds = fz_bound_page(ctx, page);
+    out->number = index + 1;
+    out->width = bounds.x1 - bounds.x0;
+    out->height = bounds.y1 - bounds.y0;
+    fz_stext_options opts = {};
+    opts.flags = FZ_STEXT_PRESERVE_IMAGES;
+    st = fz_new_stext_page_from_page(ctx, page, &opts);
+    for (fz_stext_block* b = st->first_block; b; b = b->next) {
+      out->blocks.emplace_back();
+      PdfBlock& pb = out->blocks.back();
+      pb.x0 = b->bbox.x0;
+      pb.y0 = b->bbox.y0;
+      pb.x1 = b->bbox.x1;
+      pb.y1 = b->bbox.y1;
+      if (b->type == FZ_STEXT_BLOCK_IMAGE) {
+        pb.image = true;
+        continue;
+      }
+      int sizes[1001] = {0};  // characters per font size in tenths of a point (a trivial array: see above)
+      for (fz_stext_line* l = b->u.t.first_line; l; l = l->next) {
+        if (l != b->u.t.first_line) pb.text += '\n';
+        for (fz_stext_char* ch = l->first_char; ch; ch = ch->next) {
+          char buf[8];
+          int n = fz_runetochar(buf, ch->c);
+          pb.text.append(buf, static_cast<size_t>(n));
+          sizes[std::min(1000, std::max(0, static_cast<int>(ch->size * 10)))]++;
+        }
+      }
+      int best = 0, count = 0;
+      for (int s = 0; s <= 1000; ++s) {
+        if (sizes[s] > count) {
+          best = s;
+          count = sizes[s];
+        }
+      }
+      pb.font_size = static_cast<float>(best) / 10.0f;
+    }
+  }
+  fz_always(ctx) {
+    fz_drop_stext_page(ctx, st);
+    fz_drop_page(ctx, page);
+  }
+  fz_catch(ctx) { fz_rethrow(ctx); }
+}
+
+}  // namespace
+
+Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    Status s = not_found("cannot read '" + path.string() + "'");
+    s.with("path", path.string());
+    return s;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string bytes = ss.str();
+  PdfDoc out;
+  {
+    fz_sha256 sha;
+    unsigned char digest[32];
+    fz_sha256_init(&sha);
+    fz_sha256_update(&sha, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    fz_sha256_final(&sha, digest);
+    out.sha256 = hex(digest, 32);
+  }
+  if (bytes.find("%PDF-") > 1024) {
+    Status s = parse_error("'" + path.string() + "' is not a PDF (no %PDF- header)");
+    s.with("path", path.string());
+    return s;
+  }
+  fz_context* ctx = fz_new_context(nullptr, nullptr, FZ_STORE_DEFAULT);
+  if (!ctx) return internal_error("cannot start the PDF reader");
+  fz_register_document_handlers(ctx);
+  // MuPDF's own messages would go to stderr; errors come back to us as Status instead.
+  fz_set_error_callback(
+      ctx, [](void*, const char*) {}, nullptr);
+  fz_set_warning_callback(
+      ctx, [](void*, const char*) {}, nullptr);
+  fz_stream* stream = nullptr;
+  fz_document* doc = nullptr;
+  const char* failure = nullptr;
+  int encrypted = 0;
+  char meta[4][512] = {{0}};
+  fz_var(stream);
+  fz_var(doc);
+  fz_try(ctx) {
+    stream = fz_open_memory(ctx, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    doc = fz_open_document_with_stream(ctx, "application/pdf", stream);
+    if (fz_needs_password(ctx, doc)) {
+      encrypted = 1;
+    } else {
+      fz_lookup_metadata(ctx, doc, FZ_META_INFO_TITLE, meta[0], sizeof meta[0]);
+      fz_lookup_metadata(ctx, doc, FZ_META_INFO_AUTHOR, meta[1], sizeof meta[1]);
+      fz_lookup_metadata(ctx, doc, "info:Keywords", meta[2], sizeof meta[2]);
+      fz_lookup_metadata(ctx, doc, "info:CreationDate", meta[3], sizeof meta[3]);
+      out.page_count = fz_count_pages(ctx, doc);
+      int n = max_pages > 0 && max_pages < out.page_count ? max_pages : out.page_count;
+      out.pages.resize(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) read_page(ctx, doc, i, &out.pages[static_cast<size_t>(i)]);
+    }
+  }
+  fz_catch(ctx) { failure = fz_caught_message(ctx); }
+  std::string error = failure ? failure : "";
+  fz_drop_document(ctx, doc);
+  fz_drop_stream(ctx, stream);
+  fz_drop_context(ctx);
+  if (encrypted) {
+    Status s = unsupported("'" + path.string() + "' is encrypted (password-protected); it cannot be ingested");
+    s.with("path", path.string());
+    return s;
+  }
+  if (!error.empty()) {
+    Status s = parse_error("'" + path.string() + "' is not a readable PDF: " + error);
+    s.with("path", path.string());
+    return s;
+  }
+  out.info_title = meta[0];
+  out.info_author = meta[1];
+  out.info_keywords = meta[2];
+  out.info_creation_date = meta[3];
+  return out;
+}
+
+}  // namespace bioagent

@@ -1,0 +1,38 @@
+// The layout of a PDF as the paper library needs it: per page, text blocks
+// (with their box, text and dominant font size) and image blocks (with their
+// box); the PDF's own metadata; a SHA-256 of the file. MuPDF underneath.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bioagent/status.h"
+
+namespace bioagent {
+
+struct PdfBlock {
+  bool image = false;
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  std::string text;     // text blocks: lines joined with '\n'
+  float font_size = 0;  // the size most of the block's characters have
+};
+
+struct PdfPage {
+  int number = 0;  // from 1
+  float width = 0, height = 0;
+  std::vector<PdfBlock> blocks;
+};
+
+struct PdfDoc {
+  std::string sha256;  // hex of the file's bytes
+  std::string info_title, info_author, info_keywords, info_creation_date;
+  std::vector<PdfPage> pages;
+  int page_count = 0;
+};
+
+// Reads at most `max_pages` pages (0: all). Encrypted, truncated and non-PDF
+// files are clear errors naming the file.
+Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages = 0);
+
+}  // namespace bioagent

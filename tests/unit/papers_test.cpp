@@ -1,0 +1,141 @@
+// The paper library on the real PDFs of ../shared/fixtures/pdfs (skipped when
+// absent) and on bad input; RetrieveFromDatabase's read-only guard.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bioagent/papers.h"
+#include "test_util.h"
+
+using namespace bioagent;
+using bioagent::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path pdf_dir() { return bioagent::testing::fixtures_dir() / "pdfs"; }
+
+std::unique_ptr<PaperLibrary> open_library(const fs::path& db) {
+  auto r = PaperLibrary::open(db.string());
+  EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+  return std::move(r).value();
+}
+
+}  // namespace
+
+TEST(Papers, IngestTheFixturesAndFindFigures) {
+  if (!fs::is_directory(pdf_dir())) GTEST_SKIP() << "fixtures absent: " << pdf_dir();
+  TempDir dir;
+  const fs::path db = dir.path() / "papers.duckdb";
+  {
+    auto lib = open_library(db);
+    size_t n = 0;
+    for (auto& e : fs::recursive_directory_iterator(pdf_dir())) {
+      if (e.path().extension() != ".pdf") continue;
+      auto r = lib->add(e.path());
+      ASSERT_TRUE(r.is_ok()) << e.path() << ": " << r.status().to_string();
+      EXPECT_GT(r->num_pages, 0);
+      EXPECT_GT(r->chunks, 0u) << e.path();
+      EXPECT_FALSE(r->already_present);
+      ++n;
+    }
+    EXPECT_GE(n, 10u);
+    auto again = lib->add(pdf_dir() / "neusym_rag/test_pdf.pdf");
+    ASSERT_TRUE(again.is_ok());
+    EXPECT_TRUE(again->already_present) << "re-adding the same file is a no-op";
+    auto listing = lib->list();
+    ASSERT_TRUE(listing.is_ok());
+    EXPECT_EQ(listing->size(), n);
+  }
+  // The seed's query: which page holds Figure 3? The page's own text must contain it.
+  auto fig = retrieve_from_database(
+      db.string(),
+      "SELECT pages.page_number, pages.page_content, images.image_caption FROM images JOIN pages ON "
+      "images.ref_page_id = pages.page_id JOIN metadata ON pages.ref_paper_id = metadata.paper_id WHERE "
+      "images.image_caption LIKE '%Figure 3%'");
+  ASSERT_TRUE(fig.is_ok()) << fig.status().to_string();
+  ASSERT_GE((*fig)["rows"].size(), 2u);
+  for (auto& row : (*fig)["rows"]) {
+    EXPECT_NE(row[1].get<std::string>().find("Figure 3"), std::string::npos) << "page " << row[0];
+    EXPECT_EQ(row[2].get<std::string>().rfind("Figure 3", 0), 0u);
+  }
+  auto rag = retrieve_from_database(db.string(),
+                                    "SELECT title, num_pages FROM metadata WHERE title LIKE 'Retrieval-Augmented%'");
+  ASSERT_TRUE(rag.is_ok());
+  ASSERT_EQ((*rag)["rows"].size(), 1u);
+  EXPECT_EQ((*rag)["rows"][0][1], 3);
+  auto sections = retrieve_from_database(
+      db.string(), "SELECT count(*) FROM sections s JOIN metadata m ON s.ref_paper_id = m.paper_id");
+  EXPECT_GT((*sections)["rows"][0][0].get<int>(), 10);
+  auto refs = retrieve_from_database(db.string(), "SELECT count(*) FROM reference");
+  EXPECT_GT((*refs)["rows"][0][0].get<int>(), 50);
+  auto truncated = retrieve_from_database(db.string(), "SELECT * FROM chunks",
+                                          {.max_rows = 5, .max_chars = 100000, .timeout_ms = 30000});
+  ASSERT_TRUE(truncated.is_ok());
+  EXPECT_EQ((*truncated)["truncated"], true);
+  EXPECT_EQ((*truncated)["rows"].size(), 5u);
+  EXPECT_NE((*truncated)["note"].get<std::string>().find("truncated"), std::string::npos);
+
+  auto lib = open_library(db);
+  auto id = (*lib->list())[0]["paper_id"].get<std::string>();
+  ASSERT_TRUE(lib->info(id).is_ok());
+  ASSERT_TRUE(lib->remove(id).is_ok());
+  EXPECT_EQ(lib->info(id).status().code(), ErrorCode::kNotFound);
+  lib.reset();
+  auto left =
+      retrieve_from_database(db.string(), "SELECT count(*) FROM chunks WHERE ref_paper_id::VARCHAR = '" + id + "'");
+  EXPECT_EQ((*left)["rows"][0][0], 0) << "removed everywhere";
+}
+
+TEST(Papers, ReadOnlyGuard) {
+  TempDir dir;
+  const fs::path db = dir.path() / "papers.duckdb";
+  open_library(db);
+  dir.write("secret.csv", "a,b\n1,2\n");
+  const std::string csv = (dir.path() / "secret.csv").string();
+  for (std::string sql :
+       {std::string("INSERT INTO metadata (paper_id) VALUES (uuid())"), std::string("DELETE FROM pages"),
+        std::string("DROP TABLE chunks"), std::string("ATTACH 'x.db' AS x"),
+        std::string("COPY metadata TO '/tmp/out.csv'"), std::string("INSTALL httpfs"), std::string("LOAD httpfs"),
+        std::string("PRAGMA version"), std::string("SET threads = 1"), "SELECT * FROM read_csv('" + csv + "')",
+        "SELECT * FROM '" + csv + "'", std::string("SELECT 1; DROP TABLE pages"),
+        std::string("select 1;delete from pages"), std::string("/* sneaky */ CREATE TABLE x (a INT)"),
+        std::string("WITH t AS (SELECT 1) DELETE FROM pages")}) {
+    auto r = retrieve_from_database(db.string(), sql);
+    ASSERT_FALSE(r.is_ok()) << sql;
+    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied || r.status().code() == ErrorCode::kInvalidArgument)
+        << sql << ": " << r.status().to_string();
+  }
+  auto ok = retrieve_from_database(db.string(), "SELECT count(*) AS n FROM metadata -- a comment; DROP TABLE x");
+  ASSERT_TRUE(ok.is_ok()) << ok.status().to_string();
+  EXPECT_EQ((*ok)["rows"][0][0], 0);
+  auto quoted = retrieve_from_database(db.string(), "SELECT 'DROP TABLE pages; INSERT' AS s");
+  ASSERT_TRUE(quoted.is_ok()) << "keywords inside strings are data";
+  auto bad = retrieve_from_database(db.string(), "SELEC nothing");
+  EXPECT_EQ(bad.status().code(), ErrorCode::kPermissionDenied);
+  auto syntax = retrieve_from_database(db.string(), "SELECT FROM WHERE");
+  EXPECT_EQ(syntax.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(syntax.status().message().find("SQL error"), std::string::npos);
+  auto slow = retrieve_from_database(db.string(), "SELECT count(*) FROM range(100000000000) a",
+                                     {.max_rows = 10, .max_chars = 1000, .timeout_ms = 300});
+  EXPECT_EQ(slow.status().code(), ErrorCode::kTimeout);
+  EXPECT_EQ(retrieve_from_database((dir.path() / "none.duckdb").string(), "SELECT 1").status().code(),
+            ErrorCode::kNotFound);
+}
+
+TEST(Papers, BadFilesAreClearErrorsAndWriteNothing) {
+  TempDir dir;
+  auto lib = open_library(dir.path() / "papers.duckdb");
+  auto not_pdf = dir.write("notes.pdf", "this is plain text, not a PDF");
+  EXPECT_EQ(lib->add(not_pdf).status().code(), ErrorCode::kParseError);
+  EXPECT_EQ(lib->add(dir.path() / "missing.pdf").status().code(), ErrorCode::kNotFound);
+  auto truncated =
+      dir.write("cut.pdf", "%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pag");
+  auto r = lib->add(truncated);
+  if (r.is_ok())
+    EXPECT_EQ(r->num_pages, 0) << "a broken PDF either fails or has no pages";
+  else
+    EXPECT_NE(r.status().message().find("cut.pdf"), std::string::npos);
+  EXPECT_TRUE(lib->list()->empty() || (r.is_ok() && lib->list()->size() == 1));
+}
