@@ -171,8 +171,9 @@ Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& lim
     }
     for (idx_t c = 0; c < duckdb_prepared_statement_column_count(probe); ++c) {
       types.push_back(duckdb_prepared_statement_column_type(probe, c));
-      const char* n = duckdb_prepared_statement_column_name(probe, c);
+      const char* n = duckdb_prepared_statement_column_name(probe, c);  // ours to free
       names.push_back(n ? n : "");
+      if (n) duckdb_free(const_cast<char*>(n));
     }
     duckdb_destroy_prepare(&probe);
   }

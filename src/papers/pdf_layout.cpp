@@ -4,6 +4,8 @@
 
 #include <mupdf/fitz.h>
 
+#include "text/mupdf_context.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -100,14 +102,8 @@ Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages)
     s.with("path", path.string());
     return s;
   }
-  fz_context* ctx = fz_new_context(nullptr, nullptr, FZ_STORE_DEFAULT);
+  fz_context* ctx = new_quiet_mupdf_context();
   if (!ctx) return internal_error("cannot start the PDF reader");
-  fz_register_document_handlers(ctx);
-  // MuPDF's own messages would go to stderr; errors come back to us as Status instead.
-  fz_set_error_callback(
-      ctx, [](void*, const char*) {}, nullptr);
-  fz_set_warning_callback(
-      ctx, [](void*, const char*) {}, nullptr);
   fz_stream* stream = nullptr;
   fz_document* doc = nullptr;
   const char* failure = nullptr;

@@ -2,19 +2,15 @@
 // no C++ object with a destructor lives inside those blocks.
 #include <mupdf/fitz.h>
 
+#include "text/mupdf_context.h"
+
 #include "bioagent/text_extract.h"
 
 namespace bioagent {
 
 Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars) {
-  fz_context* ctx = fz_new_context(nullptr, nullptr, FZ_STORE_DEFAULT);
+  fz_context* ctx = new_quiet_mupdf_context();
   if (!ctx) return internal_error("cannot start the PDF reader (out of memory)");
-  fz_register_document_handlers(ctx);
-  // MuPDF's own messages would go to stderr; errors come back to us as Status instead.
-  fz_set_error_callback(
-      ctx, [](void*, const char*) {}, nullptr);
-  fz_set_warning_callback(
-      ctx, [](void*, const char*) {}, nullptr);
   fz_stream* stream = nullptr;
   fz_document* doc = nullptr;
   fz_buffer* text = nullptr;
