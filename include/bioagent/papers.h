@@ -54,6 +54,13 @@ struct SqlLimits {
 // a reason. Returns {columns, rows, row_count, truncated, note?}.
 Result<Json> retrieve_from_database(const std::string& db_path, const std::string& sql, const SqlLimits& limits = {});
 
+// ViewImage: page `page_number` (from 1) of a paper, or the clip
+// [x_min, y_min, delta_x, delta_y] of it, as PNG at `dpi`; returned as
+// {paper_id, page_number, bounding_box, mime_type, width, height, size_bytes,
+// image_base64}. A page out of range or a box outside the page is an error.
+Result<Json> view_image(const std::string& db_path, const std::string& paper_id, int page_number,
+                        const std::vector<double>& bounding_box, double dpi = 144);
+
 // Tables, columns (with types and descriptions) and which columns are encodable.
 Json paper_database_schema();
 

@@ -191,8 +191,14 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
     for (auto* spec : s->registry->list()) {
       std::cout << "== " << spec->name << " [" << spec->family << "]\n   " << first_sentence(spec->description, 110)
                 << "\n";
-      if (spec->settings.value("examples_need_network", false) && !online) {
+      const std::string needs = spec->settings.value("examples_need", "");
+      if (needs == "network" && !online) {
         std::cout << "   skipped: its examples call remote services (run `bioagent demo --online` to include them)\n\n";
+        ++skipped;
+        continue;
+      }
+      if (needs == "papers") {
+        std::cout << "   skipped: its examples need a paper in the library (bioagent papers add FILE.pdf)\n\n";
         ++skipped;
         continue;
       }
@@ -213,7 +219,7 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
       std::cout << "\n";
     }
     std::cout << runs << " example calls, " << failures << " failed";
-    if (skipped) std::cout << ", " << skipped << " tools skipped (network)";
+    if (skipped) std::cout << ", " << skipped << " tools skipped (network or an empty paper library)";
     std::cout << ".\n";
     g.exit_code = failures ? 1 : 0;
   });

@@ -17,6 +17,15 @@ Result<Json> paper_sql_tool(const ToolSpec& spec, const Json& args, ToolContext&
   return retrieve_from_database(db, args.at("sql").get<std::string>(), limits);
 }
 
+Result<Json> view_image_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx) {
+  std::string db = ctx.option("papers_db");
+  if (db.empty()) return unsupported("no paper library is configured (BIOAGENT_PAPERS_DB or --papers-db)");
+  std::vector<double> box;
+  for (auto& v : args.value("bounding_box", Json::array())) box.push_back(v.get<double>());
+  return view_image(db, args.at("paper_id").get<std::string>(), args.at("page_number").get<int>(), box,
+                    spec.settings.value("dpi", 144.0));
+}
+
 Result<Json> paper_schema_tool(const ToolSpec&, const Json&, ToolContext&) { return paper_database_schema(); }
 
 }  // namespace bioagent::tools

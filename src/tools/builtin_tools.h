@@ -36,5 +36,6 @@ Result<Json> fetch_text_tool(const ToolSpec& spec, const Json& args, ToolContext
 // Paper library (seed 001), src/papers/.
 Result<Json> paper_sql_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> paper_schema_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> view_image_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 
 }  // namespace bioagent::tools

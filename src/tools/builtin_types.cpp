@@ -18,6 +18,7 @@ void register_builtin_types(ToolRegistry& registry) {
       {"FetchTextTool", tools::fetch_text_tool},
       {"PaperSqlTool", tools::paper_sql_tool},
       {"PaperSchemaTool", tools::paper_schema_tool},
+      {"ViewImageTool", tools::view_image_tool},
       {"RawExcelTool", tools::raw_excel_tool},
       {"ProcessedTfDataTool", tools::processed_tf_tool},
       {"FilterColumnsTool", tools::filter_columns_tool},

@@ -77,6 +77,32 @@ TEST(Papers, IngestTheFixturesAndFindFigures) {
   EXPECT_EQ((*truncated)["rows"].size(), 5u);
   EXPECT_NE((*truncated)["note"].get<std::string>().find("truncated"), std::string::npos);
 
+  // ViewImage: the page with Figure 3, and a clip of it, as PNG.
+  auto where = retrieve_from_database(
+      db.string(),
+      "SELECT m.paper_id::VARCHAR, p.page_number, i.bounding_box::VARCHAR FROM images i JOIN pages p "
+      "ON i.ref_page_id = p.page_id JOIN metadata m ON p.ref_paper_id = m.paper_id "
+      "WHERE i.image_caption LIKE 'Figure 3%' LIMIT 1");
+  ASSERT_TRUE(where.is_ok());
+  ASSERT_EQ((*where)["rows"].size(), 1u);
+  const std::string paper = (*where)["rows"][0][0];
+  const int page = (*where)["rows"][0][1];
+  auto full = view_image(db.string(), paper, page, {});
+  ASSERT_TRUE(full.is_ok()) << full.status().to_string();
+  EXPECT_EQ((*full)["mime_type"], "image/png");
+  EXPECT_EQ((*full)["image_base64"].get<std::string>().rfind("iVBORw0KGgo", 0), 0u) << "a PNG signature";
+  auto clip = view_image(db.string(), paper, page, {50, 60, 200, 100}, 72);
+  ASSERT_TRUE(clip.is_ok()) << clip.status().to_string();
+  EXPECT_EQ((*clip)["width"], 200);
+  EXPECT_EQ((*clip)["height"], 100);
+  EXPECT_LT((*clip)["size_bytes"].get<size_t>(), (*full)["size_bytes"].get<size_t>());
+  auto off = view_image(db.string(), paper, page, {5000, 5000, 10, 10});
+  EXPECT_EQ(off.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(off.status().message().find("outside page"), std::string::npos);
+  EXPECT_EQ(view_image(db.string(), paper, 9999, {}).status().details()["field"], "args.page_number");
+  EXPECT_EQ(view_image(db.string(), "no-such-paper", 1, {}).status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(view_image(db.string(), paper, 1, {1, 2, 3}).status().code(), ErrorCode::kInvalidArgument);
+
   auto lib = open_library(db);
   auto id = (*lib->list())[0]["paper_id"].get<std::string>();
   ASSERT_TRUE(lib->info(id).is_ok());

@@ -1,0 +1,131 @@
+// ViewImage (seed 001): render one page of a paper, or a clip of it, to PNG.
+// Only that page is rendered (the reference implementation converted the
+// whole PDF).
+#include <mupdf/fitz.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "bioagent/papers.h"
+#include "papers/duckdb_conn.h"
+#include "text/mupdf_context.h"
+
+namespace bioagent {
+namespace {
+
+std::string base64(const unsigned char* d, size_t n) {
+  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((n + 2) / 3 * 4);
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = static_cast<uint32_t>(d[i]) << 16;
+    if (i + 1 < n) v |= static_cast<uint32_t>(d[i + 1]) << 8;
+    if (i + 2 < n) v |= d[i + 2];
+    out += k[(v >> 18) & 63];
+    out += k[(v >> 12) & 63];
+    out += i + 1 < n ? k[(v >> 6) & 63] : '=';
+    out += i + 2 < n ? k[v & 63] : '=';
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Json> view_image(const std::string& db_path, const std::string& paper_id, int page_number,
+                        const std::vector<double>& bbox, double dpi) {
+  if (!bbox.empty() && bbox.size() != 4)
+    return invalid_argument(
+        "bounding_box needs 4 numbers [x_min, y_min, delta_x, delta_y], or none for the whole page");
+  std::error_code ec;
+  if (!std::filesystem::exists(db_path, ec)) return not_found("the paper library '" + db_path + "' does not exist yet");
+  auto db = DuckDb::open(db_path, true);
+  if (!db) return db.status();
+  auto r = (*db)->query("SELECT pdf_path, num_pages FROM metadata WHERE paper_id::VARCHAR = ?", {}, {paper_id});
+  if (!r) return r.status();
+  if (r->rows.empty()) return not_found("no paper with id '" + paper_id + "' in the library");
+  const std::string pdf = r->rows[0][0].get<std::string>();
+  const int pages = r->rows[0][1].get<int>();
+  if (page_number < 1 || page_number > pages) {
+    Status s = invalid_argument("page_number " + std::to_string(page_number) +
+                                " is out of range: the paper has pages 1 to " + std::to_string(pages));
+    s.with("field", "args.page_number").with("rule", "range");
+    return s;
+  }
+  fz_context* ctx = new_quiet_mupdf_context();
+  if (!ctx) return internal_error("cannot start the PDF reader");
+  fz_document* doc = nullptr;
+  fz_page* page = nullptr;
+  fz_pixmap* pix = nullptr;
+  fz_buffer* png = nullptr;
+  const char* failure = nullptr;
+  int outside = 0;
+  fz_rect bounds = fz_empty_rect;
+  fz_var(doc);
+  fz_var(page);
+  fz_var(pix);
+  fz_var(png);
+  fz_try(ctx) {
+    doc = fz_open_document(ctx, pdf.c_str());
+    page = fz_load_page(ctx, doc, page_number - 1);
+    bounds = fz_bound_page(ctx, page);
+    fz_rect clip = bounds;
+    if (!bbox.empty()) {
+      clip = fz_make_rect(static_cast<float>(bbox[0]), static_cast<float>(bbox[1]),
+                          static_cast<float>(bbox[0] + bbox[2]), static_cast<float>(bbox[1] + bbox[3]));
+      const float slack = 2;
+      if (bbox[2] <= 0 || bbox[3] <= 0 || clip.x0 < bounds.x0 - slack || clip.y0 < bounds.y0 - slack ||
+          clip.x1 > bounds.x1 + slack || clip.y1 > bounds.y1 + slack)
+        outside = 1;
+    }
+    if (!outside) {
+      fz_matrix ctm = fz_scale(static_cast<float>(dpi / 72.0), static_cast<float>(dpi / 72.0));
+      fz_irect area = fz_round_rect(fz_transform_rect(clip, ctm));
+      pix = fz_new_pixmap_with_bbox(ctx, fz_device_rgb(ctx), area, nullptr, 0);
+      fz_clear_pixmap_with_value(ctx, pix, 255);
+      fz_device* dev = fz_new_draw_device(ctx, fz_identity, pix);
+      fz_try(ctx) {
+        fz_run_page(ctx, page, dev, ctm, nullptr);
+        fz_close_device(ctx, dev);
+      }
+      fz_always(ctx) { fz_drop_device(ctx, dev); }
+      fz_catch(ctx) { fz_rethrow(ctx); }
+      png = fz_new_buffer_from_pixmap_as_png(ctx, pix, fz_default_color_params);
+    }
+  }
+  fz_catch(ctx) { failure = fz_caught_message(ctx); }
+  std::string error = failure ? failure : "", data;
+  int w = pix ? fz_pixmap_width(ctx, pix) : 0, h = pix ? fz_pixmap_height(ctx, pix) : 0;
+  if (png) {
+    unsigned char* bytes = nullptr;
+    size_t n = fz_buffer_storage(ctx, png, &bytes);
+    data.assign(reinterpret_cast<const char*>(bytes), n);
+  }
+  fz_drop_buffer(ctx, png);
+  fz_drop_pixmap(ctx, pix);
+  fz_drop_page(ctx, page);
+  fz_drop_document(ctx, doc);
+  fz_drop_context(ctx);
+  if (!error.empty())
+    return parse_error("cannot render page " + std::to_string(page_number) + " of '" + pdf + "': " + error);
+  if (outside) {
+    char page_box[96];
+    std::snprintf(page_box, sizeof page_box, "[%.0f, %.0f, %.0f, %.0f]", bounds.x0, bounds.y0, bounds.x1 - bounds.x0,
+                  bounds.y1 - bounds.y0);
+    Status s = invalid_argument("bounding_box lies outside page " + std::to_string(page_number) + " " + page_box +
+                                " (format [x_min, y_min, delta_x, delta_y] in points, positive sizes)");
+    s.with("field", "args.bounding_box").with("rule", "inside_page");
+    return s;
+  }
+  Json box = bbox.empty() ? Json::array() : Json(bbox);
+  Json out = {{"paper_id", paper_id},
+              {"page_number", page_number},
+              {"bounding_box", box},
+              {"mime_type", "image/png"},
+              {"width", w},
+              {"height", h},
+              {"size_bytes", data.size()},
+              {"image_base64", base64(reinterpret_cast<const unsigned char*>(data.data()), data.size())}};
+  return out;
+}
+
+}  // namespace bioagent
