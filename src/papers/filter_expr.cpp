@@ -1,0 +1,622 @@
+// Recursive-descent parser and tree evaluator for filter expressions.
+// Precedence, lowest first: or; and; not; comparison (== != < > <= >= in,
+// not in, like, not like); + -; * / %; unary -; **; indexing; primary.
+#include "bioagent/filter_expr.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace bioagent {
+
+struct FilterExpr::Node {
+  enum class Kind { kLiteral, kField, kNot, kNeg, kBinary, kCall, kIndex, kList };
+  Kind kind;
+  std::string op;  // binary operator, field or function name
+  FilterValue value;
+  std::vector<std::unique_ptr<Node>> kids;
+  size_t pos = 0;
+};
+
+namespace {
+
+using Node = FilterExpr::Node;
+using Kind = Node::Kind;
+
+Status error_at(size_t pos, const std::string& message) {
+  Status s = invalid_argument("filter: " + message + " at position " + std::to_string(pos));
+  s.with("position", pos).with("field", "args.filter");
+  return s;
+}
+
+struct Token {
+  enum Type { kNum, kStr, kIdent, kOp, kEnd } type;
+  std::string text;
+  size_t pos;
+  FilterValue value;
+};
+
+Result<std::vector<Token>> tokenize(std::string_view s) {
+  std::vector<Token> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      bool real = false;
+      while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' ||
+                              s[i] == 'E' || ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
+        real = real || !std::isdigit(static_cast<unsigned char>(s[i]));
+        ++i;
+      }
+      std::string num(s.substr(start, i - start));
+      Token t{Token::kNum, num, start, {}};
+      try {
+        if (real)
+          t.value.v = std::stod(num);
+        else
+          t.value.v = static_cast<int64_t>(std::stoll(num));
+      } catch (...) {
+        return error_at(start, "invalid number '" + num + "'");
+      }
+      out.push_back(std::move(t));
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      std::string text;
+      ++i;
+      bool closed = false;
+      while (i < s.size()) {
+        if (s[i] == '\\' && i + 1 < s.size()) {
+          text += s[i + 1];
+          i += 2;
+          continue;
+        }
+        if (s[i] == c) {
+          closed = true;
+          ++i;
+          break;
+        }
+        text += s[i++];
+      }
+      if (!closed) return error_at(start, "unterminated string");
+      Token t{Token::kStr, text, start, {}};
+      t.value.v = text;
+      out.push_back(std::move(t));
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+      out.push_back({Token::kIdent, std::string(s.substr(start, i - start)), start, {}});
+      continue;
+    }
+    std::string two(s.substr(i, 2));
+    if (two == "==" || two == "!=" || two == "<=" || two == ">=" || two == "**") {
+      out.push_back({Token::kOp, two, i, {}});
+      i += 2;
+      continue;
+    }
+    if (std::string("<>+-*/%()[],").find(c) != std::string::npos) {
+      out.push_back({Token::kOp, std::string(1, c), i, {}});
+      ++i;
+      continue;
+    }
+    if (c == '=') return error_at(i, "use == to compare, not =");
+    return error_at(i, std::string("unexpected character '") + c + "'");
+  }
+  out.push_back({Token::kEnd, "", s.size(), {}});
+  return out;
+}
+
+class Parser {
+ public:
+  Parser(std::vector<Token> t, const std::set<std::string>& known, std::set<std::string>* used)
+      : t_(std::move(t)), known_(known), used_(used) {}
+
+  Result<std::unique_ptr<Node>> parse() {
+    auto n = or_expr();
+    if (!n) return n;
+    if (peek().type != Token::kEnd) return error_at(peek().pos, "unexpected '" + peek().text + "'");
+    return n;
+  }
+
+ private:
+  const Token& peek(size_t k = 0) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
+  bool is(const char* text, Token::Type type = Token::kOp, size_t k = 0) const {
+    return peek(k).type == type && peek(k).text == text;
+  }
+  bool word(const char* w, size_t k = 0) const { return is(w, Token::kIdent, k); }
+  static std::unique_ptr<Node> make(Kind k, size_t pos, std::string op = "") {
+    auto n = std::make_unique<Node>();
+    n->kind = k;
+    n->pos = pos;
+    n->op = std::move(op);
+    return n;
+  }
+  Status deeper(size_t pos) { return ++depth_ > 100 ? error_at(pos, "the expression nests too deeply") : Status{}; }
+
+  Result<std::unique_ptr<Node>> binary_chain(Result<std::unique_ptr<Node>> (Parser::*next)(),
+                                             std::initializer_list<const char*> ops, Token::Type type) {
+    auto left = (this->*next)();
+    if (!left) return left;
+    for (;;) {
+      const char* hit = nullptr;
+      for (const char* o : ops) {
+        if (is(o, type)) hit = o;
+      }
+      if (!hit) return left;
+      size_t pos = peek().pos;
+      ++p_;
+      auto right = (this->*next)();
+      if (!right) return right;
+      auto n = make(Kind::kBinary, pos, hit);
+      n->kids.push_back(std::move(*left));
+      n->kids.push_back(std::move(*right));
+      left = std::move(n);
+    }
+  }
+
+  Result<std::unique_ptr<Node>> or_expr() { return binary_chain(&Parser::and_expr, {"or"}, Token::kIdent); }
+  Result<std::unique_ptr<Node>> and_expr() { return binary_chain(&Parser::not_expr, {"and"}, Token::kIdent); }
+
+  Result<std::unique_ptr<Node>> not_expr() {
+    if (word("not") && !word("in", 1) && !word("like", 1)) {
+      size_t pos = peek().pos;
+      ++p_;
+      BIOAGENT_RETURN_IF_ERROR(deeper(pos));
+      auto inner = not_expr();
+      --depth_;
+      if (!inner) return inner;
+      auto n = make(Kind::kNot, pos);
+      n->kids.push_back(std::move(*inner));
+      return n;
+    }
+    return comparison();
+  }
+
+  Result<std::unique_ptr<Node>> comparison() {
+    auto left = additive();
+    if (!left) return left;
+    std::string op;
+    size_t pos = peek().pos;
+    for (const char* o : {"==", "!=", "<=", ">=", "<", ">"}) {
+      if (is(o)) op = o;
+    }
+    if (!op.empty())
+      ++p_;
+    else if (word("in"))
+      op = "in", ++p_;
+    else if (word("like"))
+      op = "like", ++p_;
+    else if (word("not") && word("in", 1))
+      op = "not in", p_ += 2;
+    else if (word("not") && word("like", 1))
+      op = "not like", p_ += 2;
+    else
+      return left;
+    auto right = additive();
+    if (!right) return right;
+    auto n = make(Kind::kBinary, pos, op);
+    n->kids.push_back(std::move(*left));
+    n->kids.push_back(std::move(*right));
+    return n;
+  }
+
+  Result<std::unique_ptr<Node>> additive() { return binary_chain(&Parser::term, {"+", "-"}, Token::kOp); }
+  Result<std::unique_ptr<Node>> term() { return binary_chain(&Parser::unary, {"*", "/", "%"}, Token::kOp); }
+
+  Result<std::unique_ptr<Node>> unary() {
+    if (is("-")) {
+      size_t pos = peek().pos;
+      ++p_;
+      BIOAGENT_RETURN_IF_ERROR(deeper(pos));
+      auto inner = unary();
+      --depth_;
+      if (!inner) return inner;
+      auto n = make(Kind::kNeg, pos);
+      n->kids.push_back(std::move(*inner));
+      return n;
+    }
+    return power();
+  }
+
+  Result<std::unique_ptr<Node>> power() {
+    auto base = postfix();
+    if (!base || !is("**")) return base;
+    size_t pos = peek().pos;
+    ++p_;
+    BIOAGENT_RETURN_IF_ERROR(deeper(pos));
+    auto exp = unary();
+    --depth_;
+    if (!exp) return exp;
+    auto n = make(Kind::kBinary, pos, "**");
+    n->kids.push_back(std::move(*base));
+    n->kids.push_back(std::move(*exp));
+    return n;
+  }
+
+  Result<std::unique_ptr<Node>> postfix() {
+    auto n = primary();
+    while (n && is("[")) {
+      size_t pos = peek().pos;
+      ++p_;
+      auto index = or_expr();
+      if (!index) return index;
+      if (!is("]")) return error_at(peek().pos, "expected ']'");
+      ++p_;
+      auto idx = make(Kind::kIndex, pos);
+      idx->kids.push_back(std::move(*n));
+      idx->kids.push_back(std::move(*index));
+      n = std::move(idx);
+    }
+    return n;
+  }
+
+  Result<std::vector<std::unique_ptr<Node>>> items(const char* close) {
+    std::vector<std::unique_ptr<Node>> out;
+    while (!is(close)) {
+      auto item = or_expr();
+      if (!item) return item.status();
+      out.push_back(std::move(*item));
+      if (out.size() > 10000) return error_at(peek().pos, "too many items");
+      if (is(",")) {
+        ++p_;
+        continue;
+      }
+      if (!is(close)) return error_at(peek().pos, std::string("expected ',' or '") + close + "'");
+    }
+    ++p_;
+    return out;
+  }
+
+  Result<std::unique_ptr<Node>> primary() {
+    const Token t = peek();
+    BIOAGENT_RETURN_IF_ERROR(deeper(t.pos));
+    struct Undepth {
+      int& d;
+      ~Undepth() { --d; }
+    } undepth{depth_};
+    if (t.type == Token::kNum || t.type == Token::kStr) {
+      ++p_;
+      auto n = make(Kind::kLiteral, t.pos);
+      n->value = t.value;
+      return n;
+    }
+    if (t.type == Token::kIdent) {
+      ++p_;
+      if (t.text == "true" || t.text == "false" || t.text == "True" || t.text == "False") {
+        auto n = make(Kind::kLiteral, t.pos);
+        n->value.v = t.text == "true" || t.text == "True";
+        return n;
+      }
+      if (t.text == "null" || t.text == "None") return make(Kind::kLiteral, t.pos);
+      if (is("(")) {
+        if (t.text != "array_contains" && t.text != "array_length")
+          return error_at(t.pos, "unknown function '" + t.text + "' (array_contains, array_length)");
+        ++p_;
+        auto args = items(")");
+        if (!args) return args.status();
+        size_t want = t.text == "array_contains" ? 2 : 1;
+        if (args->size() != want) return error_at(t.pos, t.text + "() takes " + std::to_string(want) + " argument(s)");
+        auto n = make(Kind::kCall, t.pos, t.text);
+        n->kids = std::move(*args);
+        return n;
+      }
+      if (t.text == "and" || t.text == "or" || t.text == "not" || t.text == "in" || t.text == "like")
+        return error_at(t.pos, "'" + t.text + "' needs an operand before it");
+      if (!known_.count(t.text)) {
+        std::string list;
+        for (auto& f : known_) list += (list.empty() ? "" : ", ") + f;
+        Status s = error_at(t.pos, "unknown field '" + t.text + "' (fields: " + list + ")");
+        s.with("rule", "unknown_field");
+        return s;
+      }
+      used_->insert(t.text);
+      return make(Kind::kField, t.pos, t.text);
+    }
+    if (is("(")) {
+      ++p_;
+      auto inner = or_expr();
+      if (!inner) return inner;
+      if (!is(")")) return error_at(peek().pos, "expected ')'");
+      ++p_;
+      return inner;
+    }
+    if (is("[")) {
+      ++p_;
+      auto list = items("]");
+      if (!list) return list.status();
+      auto n = make(Kind::kList, t.pos);
+      n->kids = std::move(*list);
+      return n;
+    }
+    if (t.type == Token::kEnd) return error_at(t.pos, "unexpected end of the filter");
+    return error_at(t.pos, "unexpected '" + t.text + "'");
+  }
+
+  std::vector<Token> t_;
+  size_t p_ = 0;
+  int depth_ = 0;
+  const std::set<std::string>& known_;
+  std::set<std::string>* used_;
+};
+
+const char* type_name(const FilterValue& v) {
+  switch (v.v.index()) {
+    case 0:
+      return "null";
+    case 1:
+      return "boolean";
+    case 2:
+    case 3:
+      return "number";
+    case 4:
+      return "string";
+    default:
+      return "list";
+  }
+}
+
+bool number(const FilterValue& v, double* out) {
+  if (auto* i = std::get_if<int64_t>(&v.v)) return *out = static_cast<double>(*i), true;
+  if (auto* d = std::get_if<double>(&v.v)) return *out = *d, true;
+  return false;
+}
+
+bool equal(const FilterValue& a, const FilterValue& b) {
+  double x, y;
+  if (number(a, &x) && number(b, &y)) return x == y;
+  if (a.v.index() != b.v.index()) return false;
+  if (auto* s = std::get_if<std::string>(&a.v)) return *s == std::get<std::string>(b.v);
+  if (auto* t = std::get_if<bool>(&a.v)) return *t == std::get<bool>(b.v);
+  if (auto* l = std::get_if<std::vector<FilterValue>>(&a.v)) {
+    const auto& r = std::get<std::vector<FilterValue>>(b.v);
+    if (l->size() != r.size()) return false;
+    for (size_t i = 0; i < l->size(); ++i) {
+      if (!equal((*l)[i], r[i])) return false;
+    }
+    return true;
+  }
+  return true;  // both null
+}
+
+// SQL LIKE: % any run, _ one character (bytes).
+bool like(std::string_view s, std::string_view p) {
+  size_t si = 0, pi = 0, star = std::string_view::npos, mark = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && (p[pi] == '_' || p[pi] == s[si])) {
+      ++si;
+      ++pi;
+    } else if (pi < p.size() && p[pi] == '%') {
+      star = pi++;
+      mark = si;
+    } else if (star != std::string_view::npos) {
+      pi = star + 1;
+      si = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '%') ++pi;
+  return pi == p.size();
+}
+
+Result<FilterValue> eval(const Node& n, const FieldLookup& rec);
+
+Result<bool> truth(const Node& n, const FieldLookup& rec) {
+  auto v = eval(n, rec);
+  if (!v) return v.status();
+  if (v->is_null()) return false;
+  if (auto* b = std::get_if<bool>(&v->v)) return *b;
+  return error_at(n.pos, std::string("expected a true/false condition, got a ") + type_name(*v));
+}
+
+Result<FilterValue> eval(const Node& n, const FieldLookup& rec) {
+  FilterValue out;
+  switch (n.kind) {
+    case Kind::kLiteral:
+      return n.value;
+    case Kind::kField: {
+      auto v = rec(n.op);
+      return v ? *v : FilterValue{};
+    }
+    case Kind::kList: {
+      std::vector<FilterValue> items;
+      for (auto& k : n.kids) {
+        auto v = eval(*k, rec);
+        if (!v) return v.status();
+        items.push_back(std::move(*v));
+      }
+      out.v = std::move(items);
+      return out;
+    }
+    case Kind::kNot: {
+      auto t = truth(*n.kids[0], rec);
+      if (!t) return t.status();
+      out.v = !*t;
+      return out;
+    }
+    case Kind::kNeg: {
+      auto v = eval(*n.kids[0], rec);
+      if (!v) return v;
+      if (auto* i = std::get_if<int64_t>(&v->v))
+        out.v = -*i;
+      else if (auto* d = std::get_if<double>(&v->v))
+        out.v = -*d;
+      else
+        return error_at(n.pos, std::string("cannot negate a ") + type_name(*v));
+      return out;
+    }
+    case Kind::kCall: {
+      auto a = eval(*n.kids[0], rec);
+      if (!a) return a;
+      auto* list = std::get_if<std::vector<FilterValue>>(&a->v);
+      if (!list) {
+        if (a->is_null()) return FilterValue{};
+        return error_at(n.pos, n.op + "() needs a list, got a " + type_name(*a));
+      }
+      if (n.op == "array_length") {
+        out.v = static_cast<int64_t>(list->size());
+        return out;
+      }
+      auto x = eval(*n.kids[1], rec);
+      if (!x) return x;
+      bool found = false;
+      for (auto& item : *list) found = found || equal(item, *x);
+      out.v = found;
+      return out;
+    }
+    case Kind::kIndex: {
+      auto a = eval(*n.kids[0], rec);
+      if (!a) return a;
+      auto i = eval(*n.kids[1], rec);
+      if (!i) return i;
+      auto* list = std::get_if<std::vector<FilterValue>>(&a->v);
+      auto* idx = std::get_if<int64_t>(&i->v);
+      if (!list || !idx) {
+        if (a->is_null()) return FilterValue{};
+        return error_at(n.pos, "indexing needs a list and an integer");
+      }
+      int64_t k = *idx < 0 ? *idx + static_cast<int64_t>(list->size()) : *idx;
+      if (k < 0 || k >= static_cast<int64_t>(list->size())) return FilterValue{};
+      return (*list)[static_cast<size_t>(k)];
+    }
+    case Kind::kBinary:
+      break;
+  }
+  const std::string& op = n.op;
+  if (op == "and" || op == "or") {
+    auto l = truth(*n.kids[0], rec);
+    if (!l) return l.status();
+    if (op == "and" && !*l) return FilterValue{{false}};
+    if (op == "or" && *l) return FilterValue{{true}};
+    auto r = truth(*n.kids[1], rec);
+    if (!r) return r.status();
+    out.v = *r;
+    return out;
+  }
+  auto a = eval(*n.kids[0], rec);
+  if (!a) return a;
+  auto b = eval(*n.kids[1], rec);
+  if (!b) return b;
+  if (op == "in" || op == "not in") {
+    auto* list = std::get_if<std::vector<FilterValue>>(&b->v);
+    if (!list) return error_at(n.pos, "'" + op + "' needs a list on its right, e.g. x in ['a', 'b']");
+    bool found = false;
+    for (auto& item : *list) found = found || equal(*a, item);
+    out.v = op == "in" ? found : !found;
+    return out;
+  }
+  if (op == "like" || op == "not like") {
+    auto* s = std::get_if<std::string>(&a->v);
+    auto* p = std::get_if<std::string>(&b->v);
+    if (a->is_null()) return FilterValue{{false}};
+    if (!s || !p) return error_at(n.pos, "'like' compares strings");
+    out.v = op == "like" ? like(*s, *p) : !like(*s, *p);
+    return out;
+  }
+  if (op == "==" || op == "!=") {
+    double x, y;
+    bool comparable =
+        a->is_null() || b->is_null() || a->v.index() == b->v.index() || (number(*a, &x) && number(*b, &y));
+    if (!comparable)
+      return error_at(n.pos, std::string("cannot compare a ") + type_name(*a) + " with a " + type_name(*b));
+    out.v = op == "==" ? equal(*a, *b) : !equal(*a, *b);
+    return out;
+  }
+  double x = 0, y = 0;
+  if (op == "<" || op == ">" || op == "<=" || op == ">=") {
+    if (a->is_null() || b->is_null()) return FilterValue{{false}};
+    int c;
+    if (number(*a, &x) && number(*b, &y))
+      c = x < y ? -1 : x > y ? 1 : 0;
+    else if (std::holds_alternative<std::string>(a->v) && std::holds_alternative<std::string>(b->v))
+      c = std::get<std::string>(a->v).compare(std::get<std::string>(b->v));
+    else
+      return error_at(n.pos, std::string("cannot order a ") + type_name(*a) + " and a " + type_name(*b));
+    out.v = op == "<" ? c < 0 : op == ">" ? c > 0 : op == "<=" ? c <= 0 : c >= 0;
+    return out;
+  }
+  // Arithmetic.
+  if (a->is_null() || b->is_null()) return FilterValue{};
+  if (op == "+" && std::holds_alternative<std::string>(a->v) && std::holds_alternative<std::string>(b->v)) {
+    out.v = std::get<std::string>(a->v) + std::get<std::string>(b->v);
+    return out;
+  }
+  if (!number(*a, &x) || !number(*b, &y))
+    return error_at(n.pos, "'" + op + "' needs numbers, got a " + type_name(*a) + " and a " + type_name(*b));
+  auto* ia = std::get_if<int64_t>(&a->v);
+  auto* ib = std::get_if<int64_t>(&b->v);
+  int64_t r = 0;
+  if (ia && ib) {
+    if (op == "+" && !__builtin_add_overflow(*ia, *ib, &r)) return FilterValue{{r}};
+    if (op == "-" && !__builtin_sub_overflow(*ia, *ib, &r)) return FilterValue{{r}};
+    if (op == "*" && !__builtin_mul_overflow(*ia, *ib, &r)) return FilterValue{{r}};
+    if (op == "%" && *ib != 0 && !(*ia == INT64_MIN && *ib == -1)) {
+      r = *ia % *ib;
+      if (r != 0 && ((r < 0) != (*ib < 0))) r += *ib;
+      return FilterValue{{r}};
+    }
+  }
+  if ((op == "/" || op == "%") && y == 0) return error_at(n.pos, "division by zero");
+  double d = op == "+"   ? x + y
+             : op == "-" ? x - y
+             : op == "*" ? x * y
+             : op == "/" ? x / y
+             : op == "%" ? std::fmod(x, y)
+                         : std::pow(x, y);
+  if (!std::isfinite(d)) return error_at(n.pos, "the arithmetic overflows");
+  out.v = d;
+  return out;
+}
+
+}  // namespace
+
+std::string FilterValue::repr() const {
+  switch (v.index()) {
+    case 0:
+      return "null";
+    case 1:
+      return std::get<bool>(v) ? "true" : "false";
+    case 2:
+      return std::to_string(std::get<int64_t>(v));
+    case 3:
+      return std::to_string(std::get<double>(v));
+    case 4:
+      return "'" + std::get<std::string>(v) + "'";
+    default: {
+      std::string s = "[";
+      for (auto& x : std::get<std::vector<FilterValue>>(v)) s += (s.size() > 1 ? ", " : "") + x.repr();
+      return s + "]";
+    }
+  }
+}
+
+FilterExpr::FilterExpr() = default;
+FilterExpr::FilterExpr(FilterExpr&&) noexcept = default;
+FilterExpr& FilterExpr::operator=(FilterExpr&&) noexcept = default;
+FilterExpr::~FilterExpr() = default;
+
+Result<FilterExpr> FilterExpr::parse(std::string_view text, const std::set<std::string>& known_fields) {
+  FilterExpr f;
+  if (text.size() > 10000) return invalid_argument("filter: longer than 10,000 characters");
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return f;
+  auto tokens = tokenize(text);
+  if (!tokens) return tokens.status();
+  Parser p(std::move(*tokens), known_fields, &f.fields_);
+  auto root = p.parse();
+  if (!root) return root.status();
+  f.root_ = std::move(*root);
+  return f;
+}
+
+Result<bool> FilterExpr::matches(const FieldLookup& record) const {
+  if (!root_) return true;
+  return truth(*root_, record);
+}
+
+}  // namespace bioagent
