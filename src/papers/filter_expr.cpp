@@ -1,32 +1,20 @@
-// Recursive-descent parser and tree evaluator for filter expressions.
+// Recursive-descent parser for filter expressions (the evaluator is in filter_eval.cpp).
 // Precedence, lowest first: or; and; not; comparison (== != < > <= >= in,
 // not in, like, not like); + -; * / %; unary -; **; indexing; primary.
 #include "bioagent/filter_expr.h"
+
+#include "papers/filter_node.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace bioagent {
 
-struct FilterExpr::Node {
-  enum class Kind { kLiteral, kField, kNot, kNeg, kBinary, kCall, kIndex, kList };
-  Kind kind;
-  std::string op;  // binary operator, field or function name
-  FilterValue value;
-  std::vector<std::unique_ptr<Node>> kids;
-  size_t pos = 0;
-};
-
 namespace {
 
 using Node = FilterExpr::Node;
 using Kind = Node::Kind;
-
-Status error_at(size_t pos, const std::string& message) {
-  Status s = invalid_argument("filter: " + message + " at position " + std::to_string(pos));
-  s.with("position", pos).with("field", "args.filter");
-  return s;
-}
+using filter_internal::error_at;
 
 struct Token {
   enum Type { kNum, kStr, kIdent, kOp, kEnd } type;
@@ -345,235 +333,6 @@ class Parser {
   std::set<std::string>* used_;
 };
 
-const char* type_name(const FilterValue& v) {
-  switch (v.v.index()) {
-    case 0:
-      return "null";
-    case 1:
-      return "boolean";
-    case 2:
-    case 3:
-      return "number";
-    case 4:
-      return "string";
-    default:
-      return "list";
-  }
-}
-
-bool number(const FilterValue& v, double* out) {
-  if (auto* i = std::get_if<int64_t>(&v.v)) return *out = static_cast<double>(*i), true;
-  if (auto* d = std::get_if<double>(&v.v)) return *out = *d, true;
-  return false;
-}
-
-bool equal(const FilterValue& a, const FilterValue& b) {
-  double x, y;
-  if (number(a, &x) && number(b, &y)) return x == y;
-  if (a.v.index() != b.v.index()) return false;
-  if (auto* s = std::get_if<std::string>(&a.v)) return *s == std::get<std::string>(b.v);
-  if (auto* t = std::get_if<bool>(&a.v)) return *t == std::get<bool>(b.v);
-  if (auto* l = std::get_if<std::vector<FilterValue>>(&a.v)) {
-    const auto& r = std::get<std::vector<FilterValue>>(b.v);
-    if (l->size() != r.size()) return false;
-    for (size_t i = 0; i < l->size(); ++i) {
-      if (!equal((*l)[i], r[i])) return false;
-    }
-    return true;
-  }
-  return true;  // both null
-}
-
-// SQL LIKE: % any run, _ one character (bytes).
-bool like(std::string_view s, std::string_view p) {
-  size_t si = 0, pi = 0, star = std::string_view::npos, mark = 0;
-  while (si < s.size()) {
-    if (pi < p.size() && (p[pi] == '_' || p[pi] == s[si])) {
-      ++si;
-      ++pi;
-    } else if (pi < p.size() && p[pi] == '%') {
-      star = pi++;
-      mark = si;
-    } else if (star != std::string_view::npos) {
-      pi = star + 1;
-      si = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (pi < p.size() && p[pi] == '%') ++pi;
-  return pi == p.size();
-}
-
-Result<FilterValue> eval(const Node& n, const FieldLookup& rec);
-
-Result<bool> truth(const Node& n, const FieldLookup& rec) {
-  auto v = eval(n, rec);
-  if (!v) return v.status();
-  if (v->is_null()) return false;
-  if (auto* b = std::get_if<bool>(&v->v)) return *b;
-  return error_at(n.pos, std::string("expected a true/false condition, got a ") + type_name(*v));
-}
-
-Result<FilterValue> eval(const Node& n, const FieldLookup& rec) {
-  FilterValue out;
-  switch (n.kind) {
-    case Kind::kLiteral:
-      return n.value;
-    case Kind::kField: {
-      auto v = rec(n.op);
-      return v ? *v : FilterValue{};
-    }
-    case Kind::kList: {
-      std::vector<FilterValue> items;
-      for (auto& k : n.kids) {
-        auto v = eval(*k, rec);
-        if (!v) return v.status();
-        items.push_back(std::move(*v));
-      }
-      out.v = std::move(items);
-      return out;
-    }
-    case Kind::kNot: {
-      auto t = truth(*n.kids[0], rec);
-      if (!t) return t.status();
-      out.v = !*t;
-      return out;
-    }
-    case Kind::kNeg: {
-      auto v = eval(*n.kids[0], rec);
-      if (!v) return v;
-      if (auto* i = std::get_if<int64_t>(&v->v))
-        out.v = -*i;
-      else if (auto* d = std::get_if<double>(&v->v))
-        out.v = -*d;
-      else
-        return error_at(n.pos, std::string("cannot negate a ") + type_name(*v));
-      return out;
-    }
-    case Kind::kCall: {
-      auto a = eval(*n.kids[0], rec);
-      if (!a) return a;
-      auto* list = std::get_if<std::vector<FilterValue>>(&a->v);
-      if (!list) {
-        if (a->is_null()) return FilterValue{};
-        return error_at(n.pos, n.op + "() needs a list, got a " + type_name(*a));
-      }
-      if (n.op == "array_length") {
-        out.v = static_cast<int64_t>(list->size());
-        return out;
-      }
-      auto x = eval(*n.kids[1], rec);
-      if (!x) return x;
-      bool found = false;
-      for (auto& item : *list) found = found || equal(item, *x);
-      out.v = found;
-      return out;
-    }
-    case Kind::kIndex: {
-      auto a = eval(*n.kids[0], rec);
-      if (!a) return a;
-      auto i = eval(*n.kids[1], rec);
-      if (!i) return i;
-      auto* list = std::get_if<std::vector<FilterValue>>(&a->v);
-      auto* idx = std::get_if<int64_t>(&i->v);
-      if (!list || !idx) {
-        if (a->is_null()) return FilterValue{};
-        return error_at(n.pos, "indexing needs a list and an integer");
-      }
-      int64_t k = *idx < 0 ? *idx + static_cast<int64_t>(list->size()) : *idx;
-      if (k < 0 || k >= static_cast<int64_t>(list->size())) return FilterValue{};
-      return (*list)[static_cast<size_t>(k)];
-    }
-    case Kind::kBinary:
-      break;
-  }
-  const std::string& op = n.op;
-  if (op == "and" || op == "or") {
-    auto l = truth(*n.kids[0], rec);
-    if (!l) return l.status();
-    if (op == "and" && !*l) return FilterValue{{false}};
-    if (op == "or" && *l) return FilterValue{{true}};
-    auto r = truth(*n.kids[1], rec);
-    if (!r) return r.status();
-    out.v = *r;
-    return out;
-  }
-  auto a = eval(*n.kids[0], rec);
-  if (!a) return a;
-  auto b = eval(*n.kids[1], rec);
-  if (!b) return b;
-  if (op == "in" || op == "not in") {
-    auto* list = std::get_if<std::vector<FilterValue>>(&b->v);
-    if (!list) return error_at(n.pos, "'" + op + "' needs a list on its right, e.g. x in ['a', 'b']");
-    bool found = false;
-    for (auto& item : *list) found = found || equal(*a, item);
-    out.v = op == "in" ? found : !found;
-    return out;
-  }
-  if (op == "like" || op == "not like") {
-    auto* s = std::get_if<std::string>(&a->v);
-    auto* p = std::get_if<std::string>(&b->v);
-    if (a->is_null()) return FilterValue{{false}};
-    if (!s || !p) return error_at(n.pos, "'like' compares strings");
-    out.v = op == "like" ? like(*s, *p) : !like(*s, *p);
-    return out;
-  }
-  if (op == "==" || op == "!=") {
-    double x, y;
-    bool comparable =
-        a->is_null() || b->is_null() || a->v.index() == b->v.index() || (number(*a, &x) && number(*b, &y));
-    if (!comparable)
-      return error_at(n.pos, std::string("cannot compare a ") + type_name(*a) + " with a " + type_name(*b));
-    out.v = op == "==" ? equal(*a, *b) : !equal(*a, *b);
-    return out;
-  }
-  double x = 0, y = 0;
-  if (op == "<" || op == ">" || op == "<=" || op == ">=") {
-    if (a->is_null() || b->is_null()) return FilterValue{{false}};
-    int c;
-    if (number(*a, &x) && number(*b, &y))
-      c = x < y ? -1 : x > y ? 1 : 0;
-    else if (std::holds_alternative<std::string>(a->v) && std::holds_alternative<std::string>(b->v))
-      c = std::get<std::string>(a->v).compare(std::get<std::string>(b->v));
-    else
-      return error_at(n.pos, std::string("cannot order a ") + type_name(*a) + " and a " + type_name(*b));
-    out.v = op == "<" ? c < 0 : op == ">" ? c > 0 : op == "<=" ? c <= 0 : c >= 0;
-    return out;
-  }
-  // Arithmetic.
-  if (a->is_null() || b->is_null()) return FilterValue{};
-  if (op == "+" && std::holds_alternative<std::string>(a->v) && std::holds_alternative<std::string>(b->v)) {
-    out.v = std::get<std::string>(a->v) + std::get<std::string>(b->v);
-    return out;
-  }
-  if (!number(*a, &x) || !number(*b, &y))
-    return error_at(n.pos, "'" + op + "' needs numbers, got a " + type_name(*a) + " and a " + type_name(*b));
-  auto* ia = std::get_if<int64_t>(&a->v);
-  auto* ib = std::get_if<int64_t>(&b->v);
-  int64_t r = 0;
-  if (ia && ib) {
-    if (op == "+" && !__builtin_add_overflow(*ia, *ib, &r)) return FilterValue{{r}};
-    if (op == "-" && !__builtin_sub_overflow(*ia, *ib, &r)) return FilterValue{{r}};
-    if (op == "*" && !__builtin_mul_overflow(*ia, *ib, &r)) return FilterValue{{r}};
-    if (op == "%" && *ib != 0 && !(*ia == INT64_MIN && *ib == -1)) {
-      r = *ia % *ib;
-      if (r != 0 && ((r < 0) != (*ib < 0))) r += *ib;
-      return FilterValue{{r}};
-    }
-  }
-  if ((op == "/" || op == "%") && y == 0) return error_at(n.pos, "division by zero");
-  double d = op == "+"   ? x + y
-             : op == "-" ? x - y
-             : op == "*" ? x * y
-             : op == "/" ? x / y
-             : op == "%" ? std::fmod(x, y)
-                         : std::pow(x, y);
-  if (!std::isfinite(d)) return error_at(n.pos, "the arithmetic overflows");
-  out.v = d;
-  return out;
-}
-
 }  // namespace
 
 std::string FilterValue::repr() const {
@@ -616,7 +375,7 @@ Result<FilterExpr> FilterExpr::parse(std::string_view text, const std::set<std::
 
 Result<bool> FilterExpr::matches(const FieldLookup& record) const {
   if (!root_) return true;
-  return truth(*root_, record);
+  return filter_internal::truth(*root_, record);
 }
 
 }  // namespace bioagent
