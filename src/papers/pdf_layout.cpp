@@ -112,8 +112,7 @@ Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages)
   fz_var(stream);
   fz_var(doc);
   fz_try(ctx) {
-    stream = fz_open_memory(ctx, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    doc = fz_open_document_with_stream(ctx, "application/pdf", stream);
+    doc = open_pdf_in_memory(ctx, bytes, &stream);
     if (fz_needs_password(ctx, doc)) {
       encrypted = 1;
     } else {

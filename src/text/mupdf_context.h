@@ -4,6 +4,8 @@
 
 #include <mupdf/fitz.h>
 
+#include <string_view>
+
 namespace bioagent {
 
 inline fz_context* new_quiet_mupdf_context() {
@@ -15,6 +17,13 @@ inline fz_context* new_quiet_mupdf_context() {
   fz_set_warning_callback(
       ctx, [](void*, const char*) {}, nullptr);
   return ctx;
+}
+
+// Opens a PDF held in memory (call inside fz_try; MuPDF throws on failure).
+// `*stream` receives the stream, which the caller drops after the document.
+inline fz_document* open_pdf_in_memory(fz_context* ctx, std::string_view bytes, fz_stream** stream) {
+  *stream = fz_open_memory(ctx, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  return fz_open_document_with_stream(ctx, "application/pdf", *stream);
 }
 
 }  // namespace bioagent

@@ -21,8 +21,7 @@ Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars) {
   fz_var(doc);
   fz_var(text);
   fz_try(ctx) {
-    stream = fz_open_memory(ctx, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    doc = fz_open_document_with_stream(ctx, "application/pdf", stream);
+    doc = open_pdf_in_memory(ctx, bytes, &stream);
     if (fz_needs_password(ctx, doc)) {
       encrypted = 1;
     } else {
