@@ -62,3 +62,9 @@ find_library(BROTLICOMMON_LIB brotlicommon)
 add_library(bioagent::mupdf INTERFACE IMPORTED)
 target_link_libraries(bioagent::mupdf INTERFACE ${MUPDF_LIB} ${MUPDF_THIRD_LIB} ${MUJS_LIB} ${HARFBUZZ_LIB}
   ${FREETYPE_LIB} ${OPENJP2_LIB} ${JBIG2_LIB} ${JPEG_LIB} ${PNG_LIB} ${BROTLIDEC_LIB} ${BROTLICOMMON_LIB} ZLIB::ZLIB m)
+
+# Search collections: Xapian (BM25) and FAISS (dense vectors; static, with OpenMP and BLAS).
+pkg_check_modules(XAPIAN REQUIRED IMPORTED_TARGET xapian-core)
+add_library(bioagent::xapian ALIAS PkgConfig::XAPIAN)
+find_package(OpenMP REQUIRED)
+find_package(faiss REQUIRED)

@@ -15,6 +15,8 @@ packages=(
   python3-biopython                                 # benchmark peer for PubMed XML
   libzip-dev libdeflate-dev libpugixml-dev zlib1g-dev              # xlsx reading and writing, PNG
   libxlsxwriter-dev python3-openpyxl python3-pandas # third-party writers/readers: tests and benchmark peers
+  libxapian-dev libfaiss-dev liblapack-dev libblas-dev # paper-library collections: BM25 and dense vectors
+  python3-fitz poppler-utils                        # benchmark peers: PyMuPDF text, pdftoppm
   libgtest-dev libgmock-dev
   python3                                         # /usr/bin/python3: test helpers and benchmark peers
 )

@@ -3,25 +3,32 @@
 // equations, reference; ids, ref_paper_id, ref_page_id, bounding_box,
 // ordinal), and read-only SQL over it for the RetrieveFromDatabase action.
 // A paper's id is derived from its content hash, so re-adding a file is a
-// no-op; a paper is written in one transaction, so a killed ingestion leaves
-// no half paper. One PaperLibrary per process writes; readers open read-only.
+// no-op; a paper's rows are written in one transaction whose commit comes
+// after its search-collection entries (collections.h), so a killed ingestion
+// leaves no half paper and `papers add` again completes it. One PaperLibrary
+// per process writes; readers open read-only.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "bioagent/collections.h"
 #include "bioagent/status.h"
 
 namespace bioagent {
 
 class DuckDb;
+struct PreparedPaper;
 
 struct IngestReport {
   std::string paper_id, title, pdf_path;
   int num_pages = 0;
-  size_t chunks = 0, images = 0, tables = 0, sections = 0, references = 0;
+  size_t chunks = 0, images = 0, tables = 0, sections = 0, references = 0, equations = 0;
+  size_t indexed_entries = 0;  // cells written to the search collections
   bool already_present = false;
   std::vector<std::string> warnings;  // e.g. no text layer
   Json to_json() const;
@@ -29,17 +36,29 @@ struct IngestReport {
 
 class PaperLibrary {
  public:
-  static Result<std::unique_ptr<PaperLibrary>> open(const std::string& db_path);
+  // `dense`: the embedders of the dense collections (default: the hash one).
+  static Result<std::unique_ptr<PaperLibrary>> open(const std::string& db_path,
+                                                    std::vector<std::shared_ptr<Embedder>> dense = {
+                                                        make_hash_embedder()});
   ~PaperLibrary();
 
   Result<IngestReport> add(const std::filesystem::path& pdf);
+  // Extracts on `workers` threads (0: one per core), writes on this one;
+  // done(index into files, result) is called as each paper is written.
+  // Returns the number that failed.
+  size_t add_many(const std::vector<std::filesystem::path>& files, unsigned workers,
+                  const std::function<void(size_t, const Result<IngestReport>&)>& done);
   Result<Json> list();
   Result<Json> info(const std::string& paper_id);
   Status remove(const std::string& paper_id);
+  Result<std::set<std::string>> visible_papers();
+  Collections& collections() { return *collections_; }
 
  private:
   PaperLibrary() = default;
+  Result<IngestReport> commit(PreparedPaper& p);
   std::unique_ptr<DuckDb> db_;
+  std::unique_ptr<Collections> collections_;
 };
 
 struct SqlLimits {

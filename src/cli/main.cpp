@@ -66,6 +66,9 @@ Result<Session> Session::open(const GlobalOptions& g) {
   s.tool_options["allow_private_urls"] = env("BIOAGENT_ALLOW_PRIVATE_URLS") == "1" ? "1" : "0";
   s.tool_options["contact_email"] = env("BIOAGENT_CONTACT_EMAIL");
   s.tool_options["ncbi_api_key"] = env("NCBI_API_KEY");
+  // A dense collection from an OpenAI-compatible embedding server, when one is named.
+  s.tool_options["embed_url"] = env("BIOAGENT_EMBED_URL");
+  s.tool_options["embed_model"] = env("BIOAGENT_EMBED_MODEL");
   s.tool_options["semantic_scholar_api_key"] = env("SEMANTIC_SCHOLAR_API_KEY");
   for (const char* src : {"pubmed", "europepmc", "clinicaltrials", "arxiv", "semantic_scholar"}) {
     std::string var = "BIOAGENT_BASE_URL_";

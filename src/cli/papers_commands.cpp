@@ -14,7 +14,9 @@ namespace {
 Result<std::unique_ptr<PaperLibrary>> open_library(const GlobalOptions& g) {
   auto s = Session::open(g);
   if (!s) return s.status();
-  return PaperLibrary::open(s->tool_options["papers_db"]);
+  auto dense = embedders_from_options(s->tool_options);
+  if (!dense) return dense.status();
+  return PaperLibrary::open(s->tool_options["papers_db"], std::move(*dense));
 }
 
 }  // namespace
@@ -27,6 +29,8 @@ void add_papers_commands(CLI::App& app, GlobalOptions& g) {
       papers->add_subcommand("add", "Ingest PDF files (or every PDF in folders); re-adding a file does nothing");
   static std::vector<std::string> inputs;
   add->add_option("files", inputs, "PDF files or folders")->required();
+  static unsigned workers = 0;
+  add->add_option("--workers", workers, "Extraction threads (default: one per core)");
   add->callback([&g] {
     auto lib = open_library(g);
     if (!lib) {
@@ -45,17 +49,14 @@ void add_papers_commands(CLI::App& app, GlobalOptions& g) {
     }
     std::sort(files.begin(), files.end());
     Json results = Json::array();
-    size_t failed = 0;
-    for (size_t i = 0; i < files.size(); ++i) {
-      std::cerr << "[" << i + 1 << "/" << files.size() << "] " << files[i].string() << "\n";
-      auto r = (*lib)->add(files[i]);
-      if (!r) {
-        ++failed;
-        results.push_back({{"pdf_path", files[i].string()}, {"error", r.status().to_json()}});
-        continue;
-      }
-      results.push_back(r->to_json());
-    }
+    size_t written = 0;
+    size_t failed = (*lib)->add_many(files, workers, [&](size_t i, const Result<IngestReport>& r) {
+      ++written;
+      std::cerr << "[" << written << "/" << files.size() << "] " << files[i].string()
+                << (r ? (r->already_present ? " (already in the library)" : "") : " FAILED: " + r.status().message())
+                << "\n";
+      results.push_back(r ? r->to_json() : Json{{"pdf_path", files[i].string()}, {"error", r.status().to_json()}});
+    });
     std::cout << json_text(Json{{"added", results}, {"failed", failed}}, 2) << std::endl;
     g.exit_code = failed ? 1 : 0;
   });

@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "bioagent/papers.h"
-#include "papers/duckdb_conn.h"
+#include "papers/paper_extract.h"
 
 namespace bioagent {
 namespace {
@@ -176,6 +176,35 @@ std::string paper_schema_ddl() {
     ddl += ");\n";
   }
   return ddl;
+}
+
+Result<std::vector<IndexEntry>> encodable_entries(DuckDb& db, const std::string& paper_id) {
+  std::vector<IndexEntry> out;
+  for (auto& t : tables()) {
+    auto has = [&](const char* name) {
+      for (auto& c : t.columns)
+        if (std::string(c.name) == name) return true;
+      return false;
+    };
+    std::string table = t.name, pk = t.columns[0].name;
+    std::string paper_col = has("ref_paper_id") ? "ref_paper_id" : pk;
+    std::string page = has("ref_page_id")    ? "(SELECT p.page_number FROM pages p WHERE p.page_id = x.ref_page_id)"
+                       : has("page_number")  ? "x.page_number"
+                       : has("page_numbers") ? "x.page_numbers[1]"
+                                             : "NULL";
+    for (auto& c : t.columns) {
+      if (!c.encodable) continue;
+      std::string col = c.name;
+      auto r = db.query("SELECT x." + pk + "::VARCHAR, x." + col + ", COALESCE(" + page + ", -1) FROM " + table +
+                            " x WHERE x." + paper_col + "::VARCHAR = ? AND length(trim(coalesce(x." + col +
+                            ", ''))) > 0 ORDER BY 1",
+                        {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, {paper_id});
+      if (!r) return r.status();
+      for (auto& row : r->rows)
+        out.push_back({table, col, row[0].get<std::string>(), paper_id, row[2].get<int>(), row[1].get<std::string>()});
+    }
+  }
+  return out;
 }
 
 Json paper_database_schema() {

@@ -37,5 +37,9 @@ Result<Json> fetch_text_tool(const ToolSpec& spec, const Json& args, ToolContext
 Result<Json> paper_sql_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> paper_schema_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> view_image_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> vectorstore_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> generate_answer_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> list_collections_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 
 }  // namespace bioagent::tools

@@ -1,0 +1,108 @@
+// Search collections over the paper library (seed 001's vector store), with the
+// names, fields and semantics of NeuSym-RAG's vectorstore_schema.json:
+//   text_bm25_en            Xapian, BM25 (English stemming)
+//   text_hash_ngram_256     FAISS inner product over our feature-hashed word and
+//                           character n-gram vectors (offline default; not a
+//                           neural model, and named so)
+//   <from the model>        FAISS over any OpenAI-compatible /v1/embeddings
+//                           endpoint (all-MiniLM-L6-v2 →
+//                           text_sentence_transformers_all_minilm_l6_v2)
+// Every entry carries table_name, column_name, primary_key, pdf_id and
+// page_number; a filter expression on those restricts the candidates before
+// ranking. One Xapian database holds every entry (text, fields, BM25 terms);
+// its document ids are the FAISS ids, so dense hits resolve through it.
+// Crash safety: the paper database commit is the point where a paper becomes
+// visible; indexes are written before it, and searches only return entries of
+// visible papers, so leftovers of a killed ingestion are never seen and are
+// replaced when the paper is added again.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bioagent/status.h"
+
+namespace bioagent {
+
+struct IndexEntry {
+  std::string table_name, column_name, primary_key, pdf_id;
+  int page_number = -1;  // -1: not tied to one page
+  std::string text;
+};
+
+class Embedder {
+ public:
+  virtual ~Embedder() = default;
+  virtual std::string collection_name() const = 0;
+  virtual std::string embed_type() const = 0;
+  virtual std::string embed_model() const = 0;
+  virtual int dim() const = 0;
+  // Unit-length vectors, one per text.
+  virtual Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts) = 0;
+};
+
+// Feature hashing of lower-cased word unigrams, word bigrams and character
+// 3-grams of words into `dim` signed buckets, log-scaled and L2-normalised.
+std::shared_ptr<Embedder> make_hash_embedder(int dim = 256);
+
+struct OpenAiEmbedderOptions {
+  std::string base_url;                 // e.g. http://localhost:8000 (…/v1/embeddings is appended)
+  std::string model;                    // e.g. all-MiniLM-L6-v2
+  std::string api_key;                  // sent as a Bearer token when set; never logged
+  bool allow_private_addresses = true;  // a local embedding server is the common case
+  int batch = 64;
+};
+Result<std::shared_ptr<Embedder>> make_openai_embedder(const OpenAiEmbedderOptions& options);
+
+// The embedders a configuration asks for: always hash; openai when
+// options["embed_url"] and options["embed_model"] are set (key from the
+// environment variable named by options["embed_key_env"], default
+// BIOAGENT_EMBED_API_KEY).
+Result<std::vector<std::shared_ptr<Embedder>>> embedders_from_options(
+    const std::map<std::string, std::string>& options);
+
+struct CollectionQuery {
+  std::string query, collection_name, table_name, column_name, filter;
+  int limit = 5;
+};
+
+struct SearchHit {
+  double score = 0;
+  IndexEntry entry;
+};
+
+class Collections {
+ public:
+  // `dir` holds the indexes (created when writable). Read-only opens of a
+  // library never indexed give empty collections, not an error.
+  static Result<std::unique_ptr<Collections>> open(const std::string& dir, bool writable,
+                                                   std::vector<std::shared_ptr<Embedder>> dense);
+  ~Collections();
+
+  // Replaces whatever the indexes hold for this paper with `entries`.
+  Status add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries);
+  Status remove_paper(const std::string& pdf_id);
+  std::set<std::string> indexed_papers() const;
+
+  // `visible` are the papers committed to the paper database.
+  Result<std::vector<SearchHit>> search(const CollectionQuery& q, const std::set<std::string>& visible) const;
+  // Names, kinds, models, dimensions, entry counts and the filterable fields.
+  Json describe() const;
+  std::vector<std::string> names() const;
+
+  // Fields a filter may name.
+  static const std::set<std::string>& filter_fields();
+
+ private:
+  Collections();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The index folder of a paper database: "<db>.indexes".
+std::string collections_dir_for(const std::string& papers_db);
+
+}  // namespace bioagent

@@ -1,0 +1,199 @@
+// Collections: the BM25 collection and the dense ones over one entry store.
+#include "bioagent/collections.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "bioagent/papers.h"
+#include "index/dense_index.h"
+#include "index/entry_store.h"
+
+namespace bioagent {
+namespace {
+
+constexpr const char* kBm25 = "text_bm25_en";
+constexpr int kMaxLimit = 100;
+
+Json field_list(bool sparse, int dim) {
+  Json vec = {{"name", "vector"}, {"dtype", sparse ? "SPARSE_FLOAT_VECTOR" : "FLOAT_VECTOR"}};
+  if (!sparse) vec["dim"] = dim;
+  return Json::array(
+      {{{"name", "id"}, {"dtype", "INT64"}, {"is_primary", true}},
+       vec,
+       {{"name", "pdf_id"}, {"dtype", "VARCHAR"}, {"description", "The paper (metadata.paper_id)."}},
+       {{"name", "page_number"}, {"dtype", "INT16"}, {"description", "Page of the text, from 1; -1 if not one page."}},
+       {{"name", "table_name"}, {"dtype", "VARCHAR"}, {"description", "Table the text comes from."}},
+       {{"name", "column_name"}, {"dtype", "VARCHAR"}, {"description", "Column the text comes from."}},
+       {{"name", "primary_key"}, {"dtype", "VARCHAR"}, {"description", "Row (primary key value) of the text."}}});
+}
+
+// The encodable (table, column) pairs of the paper schema.
+const std::set<std::pair<std::string, std::string>>& encodable_pairs() {
+  static const auto kPairs = [] {
+    std::set<std::pair<std::string, std::string>> out;
+    const Json schema = paper_database_schema();  // kept alive for the loop
+    for (auto& t : schema["tables"])
+      for (auto& c : t["columns"])
+        if (c.contains("encodable"))
+          out.emplace(t["table_name"].get<std::string>(), c["column_name"].get<std::string>());
+    return out;
+  }();
+  return kPairs;
+}
+
+}  // namespace
+
+struct Collections::Impl {
+  std::string dir;
+  bool writable = false;
+  std::unique_ptr<EntryStore> store;
+  std::vector<std::shared_ptr<Embedder>> dense;
+
+  std::string dense_path(const Embedder& e) const { return dir + "/" + e.collection_name() + ".dense"; }
+  const Embedder* embedder(const std::string& name) const {
+    for (auto& e : dense)
+      if (e->collection_name() == name) return e.get();
+    return nullptr;
+  }
+
+  // Brings every dense collection in line with the entry store: drops ids the
+  // store no longer has (a removed paper, leftovers of a killed run), adds new.
+  Status sync_dense(const std::vector<int64_t>& new_ids, const std::vector<IndexEntry>& entries) {
+    std::set<int64_t> live = store->all_ids();
+    std::vector<std::string> texts;
+    std::vector<int64_t> ids;
+    for (size_t i = 0; i < new_ids.size(); ++i)
+      if (new_ids[i] > 0) {
+        ids.push_back(new_ids[i]);
+        texts.push_back(entries[i].text);
+      }
+    for (auto& e : dense) {
+      auto idx = DenseIndex::load(dense_path(*e), e->dim());
+      if (!idx) return idx.status();
+      (*idx)->retain(live);
+      if (!ids.empty()) {
+        auto vecs = e->embed(texts);
+        if (!vecs) return vecs.status();
+        (*idx)->add(ids, *vecs);
+      }
+      BIOAGENT_RETURN_IF_ERROR((*idx)->save());
+    }
+    return Status::ok();
+  }
+};
+
+Collections::Collections() : impl_(std::make_unique<Impl>()) {}
+Collections::~Collections() = default;
+
+std::string collections_dir_for(const std::string& papers_db) { return papers_db + ".indexes"; }
+
+const std::set<std::string>& Collections::filter_fields() {
+  static const std::set<std::string> kFields = {"id",         "pdf_id",      "page_number",
+                                                "table_name", "column_name", "primary_key"};
+  return kFields;
+}
+
+Result<std::unique_ptr<Collections>> Collections::open(const std::string& dir, bool writable,
+                                                       std::vector<std::shared_ptr<Embedder>> dense) {
+  auto c = std::unique_ptr<Collections>(new Collections());
+  c->impl_->dir = dir;
+  c->impl_->writable = writable;
+  c->impl_->dense = std::move(dense);
+  auto store = EntryStore::open(dir + "/entries", writable);
+  if (!store) return store.status();
+  c->impl_->store = std::move(*store);
+  return c;
+}
+
+Status Collections::add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries) {
+  auto ids = impl_->store->replace_paper(pdf_id, entries);
+  if (!ids) return ids.status();
+  return impl_->sync_dense(*ids, entries);
+}
+
+Status Collections::remove_paper(const std::string& pdf_id) {
+  BIOAGENT_RETURN_IF_ERROR(impl_->store->remove_paper(pdf_id));
+  return impl_->sync_dense({}, {});
+}
+
+std::set<std::string> Collections::indexed_papers() const { return impl_->store->papers(); }
+
+std::vector<std::string> Collections::names() const {
+  std::vector<std::string> out{kBm25};
+  for (auto& e : impl_->dense) out.push_back(e->collection_name());
+  return out;
+}
+
+Result<std::vector<SearchHit>> Collections::search(const CollectionQuery& q,
+                                                   const std::set<std::string>& visible) const {
+  auto known = names();
+  if (std::find(known.begin(), known.end(), q.collection_name) == known.end()) {
+    std::string list;
+    for (auto& n : known) list += (list.empty() ? "" : ", ") + n;
+    return Status(ErrorCode::kNotFound, "unknown collection '" + q.collection_name + "'; the collections are: " + list)
+        .with("collections", known);
+  }
+  if (!encodable_pairs().count({q.table_name, q.column_name})) {
+    Json pairs = Json::array();
+    for (auto& [t, c] : encodable_pairs()) pairs.push_back(t + "." + c);
+    return Status(ErrorCode::kInvalidArgument,
+                  "'" + q.table_name + "." + q.column_name + "' is not an encodable column; use one of the listed ones")
+        .with("encodable_columns", pairs);
+  }
+  if (q.limit < 1) return invalid_argument("limit must be a positive integer");
+  size_t limit = static_cast<size_t>(std::min(q.limit, kMaxLimit));
+  auto filter = FilterExpr::parse(q.filter, filter_fields());
+  if (!filter) return filter.status();
+  if (q.query.find_first_not_of(" \t\r\n") == std::string::npos) return invalid_argument("the query text is empty");
+
+  if (q.collection_name == kBm25)
+    return impl_->store->bm25(q.query, q.table_name, q.column_name, *filter, visible, limit);
+
+  const Embedder* e = impl_->embedder(q.collection_name);
+  auto allowed = impl_->store->allowed(q.table_name, q.column_name, *filter, visible);
+  if (!allowed) return allowed.status();
+  auto idx = DenseIndex::load(impl_->dense_path(*e), e->dim());
+  if (!idx) return idx.status();
+  auto qv = const_cast<Embedder*>(e)->embed({q.query});
+  if (!qv) return qv.status();
+  std::vector<SearchHit> out;
+  for (auto& [id, score] : (*idx)->search((*qv)[0], *allowed, limit)) {
+    auto entry = impl_->store->entry(id);
+    if (entry) out.push_back({score, std::move(*entry)});
+  }
+  return out;
+}
+
+Json Collections::describe() const {
+  Json cols = Json::array();
+  Json indexed = Json::array();
+  for (auto& [tc, n] : impl_->store->table_columns()) indexed.push_back({{"column", tc}, {"entries", n}});
+  cols.push_back({{"collection_name", kBm25},
+                  {"modality", "text"},
+                  {"embed_type", "bm25"},
+                  {"embed_model", "en"},
+                  {"engine", "Xapian BM25 (k1 1.2, b 0.75), English stemming"},
+                  {"metric", "IP"},
+                  {"entries", impl_->store->size()},
+                  {"fields", field_list(true, 0)}});
+  for (auto& e : impl_->dense) {
+    auto idx = DenseIndex::load(impl_->dense_path(*e), e->dim());
+    cols.push_back({{"collection_name", e->collection_name()},
+                    {"modality", "text"},
+                    {"embed_type", e->embed_type()},
+                    {"embed_model", e->embed_model()},
+                    {"engine", "FAISS exact inner product over unit vectors (cosine)"},
+                    {"metric", "COSINE"},
+                    {"entries", idx ? (*idx)->size() : 0},
+                    {"fields", field_list(false, e->dim())}});
+  }
+  return Json{{"collections", cols},
+              {"indexed_columns", indexed},
+              {"filter_fields", filter_fields()},
+              {"note",
+               "RetrieveFromVectorstore searches one collection restricted to table_name and column_name; "
+               "filter may further restrict id, pdf_id, page_number and primary_key."}};
+}
+
+}  // namespace bioagent

@@ -1,0 +1,203 @@
+// Embedders for the dense collections: the offline feature-hashing one and a
+// client for any OpenAI-compatible /v1/embeddings endpoint.
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "bioagent/collections.h"
+#include "bioagent/http.h"
+
+namespace bioagent {
+namespace {
+
+uint64_t fnv1a(std::string_view s, uint64_t seed) {
+  uint64_t h = 1469598103934665603ull ^ seed;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  h ^= h >> 33;  // finalise so low bits depend on every byte
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  return h;
+}
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::string w;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c >= 0x80) {
+      w += static_cast<char>(std::tolower(c));
+    } else if (!w.empty()) {
+      out.push_back(std::move(w));
+      w.clear();
+    }
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
+class HashEmbedder : public Embedder {
+ public:
+  explicit HashEmbedder(int dim) : dim_(dim) {}
+  std::string collection_name() const override { return "text_hash_ngram_" + std::to_string(dim_); }
+  std::string embed_type() const override { return "hash"; }
+  std::string embed_model() const override { return "word-1/2-gram+char-3-gram feature hashing"; }
+  int dim() const override { return dim_; }
+
+  Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts) override {
+    std::vector<std::vector<float>> out;
+    out.reserve(texts.size());
+    for (auto& t : texts) out.push_back(one(t));
+    return out;
+  }
+
+ private:
+  std::vector<float> one(const std::string& text) const {
+    std::unordered_map<uint64_t, float> feats;  // feature hash -> weight
+    auto words = words_of(text);
+    for (size_t i = 0; i < words.size(); ++i) {
+      feats[fnv1a(words[i], 1)] += 1.0f;
+      if (i + 1 < words.size()) feats[fnv1a(words[i] + ' ' + words[i + 1], 2)] += 0.5f;
+      std::string padded = "<" + words[i] + ">";
+      if (padded.size() > 4)
+        for (size_t k = 0; k + 3 <= padded.size(); ++k) feats[fnv1a(std::string_view(padded).substr(k, 3), 3)] += 0.25f;
+    }
+    std::vector<float> v(static_cast<size_t>(dim_), 0.0f);
+    for (auto& [h, w] : feats) {
+      float sign = (h >> 63) ? -1.0f : 1.0f;  // signed hashing keeps collisions unbiased
+      v[h % static_cast<uint64_t>(dim_)] += sign * std::log1p(w);
+    }
+    double norm = 0;
+    for (float x : v) norm += double(x) * x;
+    if (norm > 0) {
+      float inv = static_cast<float>(1.0 / std::sqrt(norm));
+      for (float& x : v) x *= inv;
+    }
+    return v;
+  }
+  int dim_;
+};
+
+std::string snake(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) out += std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '_';
+  return out;
+}
+
+class OpenAiEmbedder : public Embedder {
+ public:
+  OpenAiEmbedder(OpenAiEmbedderOptions o, std::unique_ptr<HttpClient> http, int dim)
+      : o_(std::move(o)), http_(std::move(http)), dim_(dim) {}
+  std::string collection_name() const override {
+    // The schema's name for MiniLM served by sentence-transformers; other models by their own name.
+    std::string m = snake(o_.model.substr(o_.model.rfind('/') + 1));  // npos + 1 == 0
+    if (m == "all_minilm_l6_v2" || m == "bge_large_en_v1_5") return "text_sentence_transformers_" + m;
+    return "text_openai_" + m;
+  }
+  std::string embed_type() const override { return "openai"; }
+  std::string embed_model() const override { return o_.model; }
+  int dim() const override { return dim_; }
+
+  Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts) override {
+    std::vector<std::vector<float>> out;
+    for (size_t at = 0; at < texts.size(); at += static_cast<size_t>(o_.batch)) {
+      Json input = Json::array();
+      for (size_t i = at; i < std::min(texts.size(), at + static_cast<size_t>(o_.batch)); ++i)
+        input.push_back(texts[i].empty() ? std::string(" ") : texts[i]);
+      auto part = call(input);
+      if (!part) return part.status();
+      for (auto& v : *part) out.push_back(std::move(v));
+    }
+    return out;
+  }
+
+  Result<std::vector<std::vector<float>>> call(const Json& input) {
+    HttpRequest req;
+    req.method = "POST";
+    req.url = o_.base_url;
+    while (!req.url.empty() && req.url.back() == '/') req.url.pop_back();
+    req.url += req.url.size() >= 3 && req.url.substr(req.url.size() - 3) == "/v1" ? "/embeddings" : "/v1/embeddings";
+    req.headers = {{"Content-Type", "application/json"}};
+    if (!o_.api_key.empty()) req.headers.push_back({"Authorization", "Bearer " + o_.api_key});
+    req.body = Json{{"model", o_.model}, {"input", input}}.dump();
+    req.source = "embeddings";
+    req.use_cache = false;
+    req.timeout = std::chrono::milliseconds(120000);
+    auto resp = http_->fetch(req);
+    if (!resp) return resp.status();
+    if (resp->status != 200)
+      return Status(ErrorCode::kUnavailable, "embedding endpoint " + req.url + " answered HTTP " +
+                                                 std::to_string(resp->status) + ": " + resp->body.substr(0, 300));
+    Json j = Json::parse(resp->body, nullptr, false);
+    if (!j.is_object() || !j.contains("data") || !j["data"].is_array() || j["data"].size() != input.size())
+      return parse_error("embedding endpoint " + req.url + " returned no 'data' list with one entry per input");
+    std::vector<std::vector<float>> out(input.size());
+    for (auto& d : j["data"]) {
+      size_t i = d.value("index", size_t(0));
+      if (i >= out.size() || !d.contains("embedding") || !d["embedding"].is_array())
+        return parse_error("embedding endpoint returned a malformed entry");
+      std::vector<float> v;
+      double norm = 0;
+      for (auto& x : d["embedding"]) {
+        if (!x.is_number()) return parse_error("embedding endpoint returned a non-numeric vector value");
+        v.push_back(x.get<float>());
+        norm += double(v.back()) * v.back();
+      }
+      if (dim_ == 0) dim_ = static_cast<int>(v.size());
+      if (static_cast<int>(v.size()) != dim_)
+        return parse_error("embedding endpoint returned vectors of " + std::to_string(v.size()) + " values, expected " +
+                           std::to_string(dim_));
+      if (norm > 0)
+        for (float& x : v) x = static_cast<float>(x / std::sqrt(norm));  // cosine as inner product
+      out[i] = std::move(v);
+    }
+    return out;
+  }
+
+ private:
+  OpenAiEmbedderOptions o_;
+  std::unique_ptr<HttpClient> http_;
+  int dim_;
+};
+
+}  // namespace
+
+std::shared_ptr<Embedder> make_hash_embedder(int dim) { return std::make_shared<HashEmbedder>(dim); }
+
+Result<std::shared_ptr<Embedder>> make_openai_embedder(const OpenAiEmbedderOptions& options) {
+  if (options.base_url.empty() || options.model.empty())
+    return invalid_argument("an OpenAI-compatible embedder needs a base URL and a model name");
+  HttpOptions ho;
+  ho.allow_private_addresses = options.allow_private_addresses;
+  ho.max_retries = 3;
+  auto http = HttpClient::create(ho);
+  if (!http) return http.status();
+  auto e = std::make_shared<OpenAiEmbedder>(options, std::move(*http), 0);
+  auto probe = e->call(Json::array({"dimension probe"}));  // learns the dimension, fails early if unreachable
+  if (!probe) return probe.status();
+  return std::shared_ptr<Embedder>(e);
+}
+
+Result<std::vector<std::shared_ptr<Embedder>>> embedders_from_options(
+    const std::map<std::string, std::string>& options) {
+  auto get = [&](const std::string& k) {
+    auto it = options.find(k);
+    return it == options.end() ? std::string() : it->second;
+  };
+  std::vector<std::shared_ptr<Embedder>> out{make_hash_embedder(256)};
+  if (!get("embed_url").empty() && !get("embed_model").empty()) {
+    OpenAiEmbedderOptions o;
+    o.base_url = get("embed_url");
+    o.model = get("embed_model");
+    std::string key_env = get("embed_key_env").empty() ? "BIOAGENT_EMBED_API_KEY" : get("embed_key_env");
+    if (const char* k = std::getenv(key_env.c_str())) o.api_key = k;
+    auto e = make_openai_embedder(o);
+    if (!e) return e.status();
+    out.push_back(*e);
+  }
+  return out;
+}
+
+}  // namespace bioagent

@@ -1,0 +1,220 @@
+// EntryStore over Xapian (see entry_store.h).
+#include "index/entry_store.h"
+
+#include <xapian.h>
+
+#include <filesystem>
+#include <optional>
+
+namespace bioagent {
+namespace {
+
+enum Slot : Xapian::valueno { kPdf = 0, kPage = 1, kTable = 2, kColumn = 3, kKey = 4 };
+
+// Okapi BM25 with the usual k1 = 1.2, b = 0.75 (what SQLite FTS5's bm25() uses).
+Xapian::BM25Weight bm25_weight() { return Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5); }
+
+Status xapian_error(const Xapian::Error& e, const std::string& what) {
+  return Status(ErrorCode::kInternal, what + ": " + e.get_description());
+}
+
+IndexEntry entry_of(const Xapian::Document& d) {
+  IndexEntry e;
+  e.pdf_id = d.get_value(kPdf);
+  e.page_number = std::atoi(d.get_value(kPage).c_str());
+  e.table_name = d.get_value(kTable);
+  e.column_name = d.get_value(kColumn);
+  e.primary_key = d.get_value(kKey);
+  e.text = d.get_data();
+  return e;
+}
+
+// Runs inside Xapian's match: only visible papers' documents that pass the
+// filter are candidates, so ranking and truncation see the filtered set.
+class FilterDecider : public Xapian::MatchDecider {
+ public:
+  FilterDecider(const FilterExpr& f, const std::set<std::string>& visible) : f_(f), visible_(visible) {}
+  bool operator()(const Xapian::Document& d) const override {
+    if (!visible_.count(d.get_value(kPdf))) return false;
+    if (f_.empty()) return true;
+    auto r = f_.matches([&](std::string_view name) -> std::optional<FilterValue> {
+      if (name == "id") return FilterValue{int64_t(d.get_docid())};
+      if (name == "page_number") return FilterValue{int64_t(std::atoll(d.get_value(kPage).c_str()))};
+      if (name == "pdf_id") return FilterValue{d.get_value(kPdf)};
+      if (name == "table_name") return FilterValue{d.get_value(kTable)};
+      if (name == "column_name") return FilterValue{d.get_value(kColumn)};
+      if (name == "primary_key") return FilterValue{d.get_value(kKey)};
+      return std::nullopt;
+    });
+    if (!r) {
+      if (error.is_ok()) error = r.status();
+      return false;
+    }
+    return *r;
+  }
+  mutable Status error;
+
+ private:
+  const FilterExpr& f_;
+  const std::set<std::string>& visible_;
+};
+
+Xapian::Query restriction(const std::string& table, const std::string& column) {
+  return Xapian::Query("XK" + table + "/" + column);
+}
+
+}  // namespace
+
+struct EntryStore::Impl {
+  std::optional<Xapian::WritableDatabase> wdb;
+  std::optional<Xapian::Database> rdb;  // absent: nothing indexed yet
+  const Xapian::Database* db() const { return wdb ? &*wdb : rdb ? &*rdb : nullptr; }
+};
+
+EntryStore::EntryStore() : impl_(std::make_unique<Impl>()) {}
+EntryStore::~EntryStore() = default;
+
+Result<std::unique_ptr<EntryStore>> EntryStore::open(const std::string& path, bool writable) {
+  auto s = std::unique_ptr<EntryStore>(new EntryStore());
+  try {
+    if (writable) {
+      std::error_code ec;
+      std::filesystem::create_directories(path, ec);
+      s->impl_->wdb.emplace(path, Xapian::DB_CREATE_OR_OPEN);
+    } else if (std::filesystem::exists(std::filesystem::path(path) / "iamglass")) {
+      s->impl_->rdb.emplace(path);
+    }
+  } catch (const Xapian::DatabaseLockError&) {
+    return Status(ErrorCode::kUnavailable, "the search index " + path + " is being written by another process");
+  } catch (const Xapian::Error& e) {
+    return xapian_error(e, "cannot open the search index " + path);
+  }
+  return s;
+}
+
+Result<std::vector<int64_t>> EntryStore::replace_paper(const std::string& pdf_id,
+                                                       const std::vector<IndexEntry>& entries) {
+  if (!impl_->wdb) return internal_error("the search index is open read-only");
+  std::vector<int64_t> ids;
+  try {
+    auto& db = *impl_->wdb;
+    db.delete_document("XP" + pdf_id);
+    Xapian::TermGenerator tg;
+    tg.set_stemmer(Xapian::Stem("english"));
+    for (auto& e : entries) {
+      if (e.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        ids.push_back(0);
+        continue;
+      }
+      Xapian::Document d;
+      d.set_data(e.text);
+      d.add_value(kPdf, e.pdf_id);
+      d.add_value(kPage, std::to_string(e.page_number));
+      d.add_value(kTable, e.table_name);
+      d.add_value(kColumn, e.column_name);
+      d.add_value(kKey, e.primary_key);
+      d.add_boolean_term("XP" + e.pdf_id);
+      d.add_boolean_term("XK" + e.table_name + "/" + e.column_name);
+      tg.set_document(d);
+      tg.index_text_without_positions(e.text);
+      ids.push_back(db.add_document(d));
+    }
+    db.commit();
+  } catch (const Xapian::Error& e) {
+    return xapian_error(e, "indexing paper " + pdf_id + " failed");
+  }
+  return ids;
+}
+
+Status EntryStore::remove_paper(const std::string& pdf_id) {
+  if (!impl_->wdb) return internal_error("the search index is open read-only");
+  try {
+    impl_->wdb->delete_document("XP" + pdf_id);
+    impl_->wdb->commit();
+  } catch (const Xapian::Error& e) {
+    return xapian_error(e, "removing paper " + pdf_id + " from the search index failed");
+  }
+  return Status::ok();
+}
+
+std::set<int64_t> EntryStore::all_ids() const {
+  std::set<int64_t> out;
+  if (auto* db = impl_->db())
+    for (auto it = db->postlist_begin(""); it != db->postlist_end(""); ++it) out.insert(*it);
+  return out;
+}
+
+std::set<std::string> EntryStore::papers() const {
+  std::set<std::string> out;
+  if (auto* db = impl_->db())
+    for (auto it = db->allterms_begin("XP"); it != db->allterms_end("XP"); ++it) out.insert((*it).substr(2));
+  return out;
+}
+
+size_t EntryStore::size() const { return impl_->db() ? impl_->db()->get_doccount() : 0; }
+
+Result<std::vector<SearchHit>> EntryStore::bm25(const std::string& query, const std::string& table,
+                                                const std::string& column, const FilterExpr& filter,
+                                                const std::set<std::string>& visible, size_t limit) const {
+  std::vector<SearchHit> out;
+  const Xapian::Database* db = impl_->db();
+  if (!db) return out;
+  try {
+    Xapian::QueryParser qp;
+    qp.set_stemmer(Xapian::Stem("english"));
+    qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+    qp.set_database(*db);
+    Xapian::Query q = qp.parse_query(query, 0);  // plain words: no operators to trip over
+    Xapian::Enquire enq(*db);
+    enq.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, restriction(table, column)));
+    enq.set_weighting_scheme(bm25_weight());
+    FilterDecider decider(filter, visible);
+    Xapian::MSet m = enq.get_mset(0, static_cast<Xapian::doccount>(limit), nullptr, &decider);
+    if (!decider.error.is_ok()) return decider.error;
+    for (auto it = m.begin(); it != m.end(); ++it) out.push_back({it.get_weight(), entry_of(it.get_document())});
+  } catch (const Xapian::Error& e) {
+    return xapian_error(e, "BM25 search failed");
+  }
+  return out;
+}
+
+Result<std::vector<int64_t>> EntryStore::allowed(const std::string& table, const std::string& column,
+                                                 const FilterExpr& filter, const std::set<std::string>& visible) const {
+  std::vector<int64_t> out;
+  const Xapian::Database* db = impl_->db();
+  if (!db) return out;
+  try {
+    Xapian::Enquire enq(*db);
+    enq.set_query(restriction(table, column));
+    enq.set_weighting_scheme(Xapian::BoolWeight());
+    enq.set_docid_order(Xapian::Enquire::ASCENDING);
+    FilterDecider decider(filter, visible);
+    Xapian::MSet m = enq.get_mset(0, db->get_doccount(), nullptr, &decider);
+    if (!decider.error.is_ok()) return decider.error;
+    for (auto it = m.begin(); it != m.end(); ++it) out.push_back(*it);
+  } catch (const Xapian::Error& e) {
+    return xapian_error(e, "filtering the search index failed");
+  }
+  return out;
+}
+
+Result<IndexEntry> EntryStore::entry(int64_t id) const {
+  const Xapian::Database* db = impl_->db();
+  try {
+    if (db && id > 0) return entry_of(db->get_document(static_cast<Xapian::docid>(id)));
+  } catch (const Xapian::DocNotFoundError&) {
+  } catch (const Xapian::Error& e) {
+    return xapian_error(e, "reading index entry " + std::to_string(id));
+  }
+  return not_found("no index entry " + std::to_string(id));
+}
+
+std::vector<std::pair<std::string, size_t>> EntryStore::table_columns() const {
+  std::vector<std::pair<std::string, size_t>> out;
+  if (auto* db = impl_->db())
+    for (auto it = db->allterms_begin("XK"); it != db->allterms_end("XK"); ++it)
+      out.emplace_back((*it).substr(2), it.get_termfreq());
+  return out;
+}
+
+}  // namespace bioagent

@@ -1,0 +1,48 @@
+// The Xapian database behind every collection: one document per encodable
+// cell (text as document data; table_name, column_name, primary_key, pdf_id,
+// page_number as values and boolean terms; English-stemmed BM25 terms). Its
+// document ids are the ids of the dense (FAISS) collections too.
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bioagent/collections.h"
+#include "bioagent/filter_expr.h"
+
+namespace bioagent {
+
+class EntryStore {
+ public:
+  static Result<std::unique_ptr<EntryStore>> open(const std::string& path, bool writable);
+  ~EntryStore();
+
+  // Deletes the paper's documents, adds `entries`, commits; returns the new
+  // document ids in the order of `entries` (0 for an entry with no text).
+  Result<std::vector<int64_t>> replace_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries);
+  Status remove_paper(const std::string& pdf_id);
+  std::set<int64_t> all_ids() const;
+  std::set<std::string> papers() const;
+  size_t size() const;
+
+  // BM25 top `limit` among documents of table/column whose paper is visible
+  // and which pass the filter (the filter runs inside the match, before ranking).
+  Result<std::vector<SearchHit>> bm25(const std::string& query, const std::string& table, const std::string& column,
+                                      const FilterExpr& filter, const std::set<std::string>& visible,
+                                      size_t limit) const;
+  // Every document id that the same restriction lets through.
+  Result<std::vector<int64_t>> allowed(const std::string& table, const std::string& column, const FilterExpr& filter,
+                                       const std::set<std::string>& visible) const;
+  Result<IndexEntry> entry(int64_t id) const;
+  // Distinct (table, column) pairs present, with counts.
+  std::vector<std::pair<std::string, size_t>> table_columns() const;
+
+ private:
+  EntryStore();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bioagent

@@ -1,0 +1,375 @@
+// Extraction: a PDF's layout turned into rows of the paper schema (no database
+// access, so many papers are prepared in parallel and written one at a time).
+#include <mupdf/fitz.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "bioagent/papers.h"
+#include "papers/paper_extract.h"
+#include "papers/pdf_layout.h"
+
+namespace bioagent {
+
+namespace {
+
+// A UUID from a SHA-256 of `seed` (deterministic: re-ingesting gives the same ids).
+std::string derived_uuid(const std::string& seed) {
+  fz_sha256 sha;
+  unsigned char d[32];
+  fz_sha256_init(&sha);
+  fz_sha256_update(&sha, reinterpret_cast<const unsigned char*>(seed.data()), seed.size());
+  fz_sha256_final(&sha, d);
+  d[6] = static_cast<unsigned char>((d[6] & 0x0F) | 0x50);  // version 5-like: name-based
+  d[8] = static_cast<unsigned char>((d[8] & 0x3F) | 0x80);
+  static const char* k = "0123456789abcdef";
+  std::string s;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    s += k[d[i] >> 4];
+    s += k[d[i] & 15];
+  }
+  return s;
+}
+
+std::string one_line(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (c == '\n') ? ' ' : c;
+  return out;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string join_list(const std::vector<std::string>& v) {  // for string_split(?, chr(31))
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? "\x1f" : "") + v[i];
+  return out;
+}
+
+const std::regex kFigure(R"(^\s*(Figure|FIGURE|Fig\.?|FIG\.?)\s*(\d+[A-Za-z]?)\s*[\.:|\-\s])");
+const std::regex kTable(R"(^\s*(Table|TABLE)\s*(\d+|[IVX]+)\s*[\.:|\-\s])");
+const std::regex kNumberedHeading(R"(^(\d+(\.\d+)*)\.?\s+[A-Z][^\n]{0,90}$)");
+const std::regex kDoi(R"(\b(10\.\d{4,9}/[^\s"<>]+))");
+const std::regex kYear(R"((?:©|\(c\)|Copyright|Published|Received|Accepted)[^\n]{0,60}?\b((?:19|20)\d{2})\b)",
+                       std::regex::icase);
+
+bool known_heading(const std::string& t) {
+  static const std::set<std::string> kNames = {"abstract",
+                                               "introduction",
+                                               "background",
+                                               "methods",
+                                               "materials and methods",
+                                               "results",
+                                               "discussion",
+                                               "results and discussion",
+                                               "conclusion",
+                                               "conclusions",
+                                               "references",
+                                               "bibliography",
+                                               "acknowledgements",
+                                               "acknowledgments",
+                                               "related work",
+                                               "experiments",
+                                               "literature cited",
+                                               "supplementary material",
+                                               "appendix"};
+  std::string l = lower(t);
+  while (!l.empty() && (l.back() == '.' || l.back() == ':' || l.back() == ' ')) l.pop_back();
+  return kNames.count(l) > 0;
+}
+
+bool is_references_heading(const std::string& t) {
+  std::string l = lower(t);
+  return l.find("references") != std::string::npos || l.find("bibliography") != std::string::npos ||
+         l.find("literature cited") != std::string::npos;
+}
+
+std::vector<std::string> split_authors(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::string text = std::regex_replace(s, std::regex(R"(\s+and\s+)"), ",");
+  for (char c : text) {
+    if (c == ',' || c == ';') {
+      if (cur.find_first_not_of(' ') != std::string::npos) out.push_back(cur.substr(cur.find_first_not_of(' ')));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (cur.find_first_not_of(' ') != std::string::npos) out.push_back(cur.substr(cur.find_first_not_of(' ')));
+  return out;
+}
+
+bool plausible_title(const std::string& t) {
+  if (t.size() < 8 || t.size() > 300) return false;
+  size_t letters = 0, spaces = 0;
+  for (unsigned char c : t) {
+    letters += std::isalpha(c) || c >= 0x80;
+    spaces += c == ' ';
+  }
+  if (spaces == 0 || letters * 10 < t.size() * 6) return false;  // words, mostly letters
+  if (t.rfind("arXiv:", 0) == 0) return false;                   // the margin stamp of arXiv PDFs
+  std::string l = lower(t);
+  for (const char* bad : {".doc", ".pdf", ".tex", ".dvi", "microsoft word", "untitled", "title"})
+    if (l.find(bad) != std::string::npos &&
+        (l.size() < 20 || std::string(bad)[0] == '.' || l.rfind("microsoft", 0) == 0))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+std::string paper_id_for_sha256(const std::string& sha256) { return derived_uuid("paper/" + sha256); }
+
+Result<std::string> file_sha256(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return not_found("cannot read '" + path.string() + "'");
+  fz_sha256 sha;
+  fz_sha256_init(&sha);
+  std::vector<char> buf(1 << 20);
+  while (in) {
+    in.read(buf.data(), std::streamsize(buf.size()));
+    fz_sha256_update(&sha, reinterpret_cast<const unsigned char*>(buf.data()), size_t(in.gcount()));
+  }
+  unsigned char d[32];
+  fz_sha256_final(&sha, d);
+  static const char* k = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : d) {
+    hex += k[c >> 4];
+    hex += k[c & 15];
+  }
+  return hex;
+}
+
+Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
+  PreparedPaper out;
+  IngestReport& rep = out.report;
+  std::vector<Row>& rows = out.rows;
+  auto layout = read_pdf_layout(pdf);
+  if (!layout) return layout.status();
+  const PdfDoc& doc = *layout;
+  rep.paper_id = paper_id_for_sha256(doc.sha256);
+  rep.pdf_path = std::filesystem::absolute(pdf).string();
+  rep.num_pages = doc.page_count;
+  auto id = [&](const std::string& kind, size_t n) {
+    return derived_uuid(doc.sha256 + "/" + kind + "/" + std::to_string(n));
+  };
+  auto box = [](float x0, float y0, float x1, float y1) {
+    return std::vector<SqlParam>{int64_t(std::lround(x0)), int64_t(std::lround(y0)), int64_t(std::lround(x1 - x0)),
+                                 int64_t(std::lround(y1 - y0))};
+  };
+  // Body font size: the size most text blocks have (headings are not smaller).
+  std::map<int, size_t> size_votes;
+  size_t total_chars = 0;
+  for (auto& p : doc.pages)
+    for (auto& b : p.blocks)
+      if (!b.image) {
+        size_votes[static_cast<int>(std::lround(b.font_size))] += b.text.size();
+        total_chars += b.text.size();
+      }
+  int body = 10;
+  size_t best = 0;
+  for (auto& [s, n] : size_votes)
+    if (n > best) {
+      best = n;
+      body = s;
+    }
+  if (total_chars == 0)
+    rep.warnings.push_back("no text layer: the PDF looks scanned (pages stored without text; OCR is not run)");
+
+  // Title, authors, DOI, year, abstract.
+  std::string title = plausible_title(doc.info_title) ? doc.info_title : "";
+  if (title.empty() && !doc.pages.empty()) {
+    float biggest = 0;
+    for (auto& b : doc.pages[0].blocks)
+      if (!b.image && b.y0 < doc.pages[0].height * 0.5f && b.font_size > biggest && plausible_title(one_line(b.text)) &&
+          (b.x1 - b.x0) > 0.5f * (b.y1 - b.y0)) {  // not rotated margin text
+        biggest = b.font_size;
+        title = one_line(b.text);
+      }
+  }
+  rep.title = title;
+  std::vector<std::string> authors = split_authors(doc.info_author);
+  std::string first_pages, abstract, doi;
+  for (size_t p = 0; p < std::min<size_t>(2, doc.pages.size()); ++p)
+    for (auto& b : doc.pages[p].blocks) first_pages += b.text + "\n";
+  std::smatch m;
+  if (std::regex_search(first_pages, m, kDoi)) {
+    doi = m[1];
+    while (!doi.empty() && std::string(".,;)]").find(doi.back()) != std::string::npos) doi.pop_back();
+  }
+  int64_t year = 0;
+  if (std::regex_search(first_pages, m, kYear))
+    year = std::stoll(m[1]);
+  else if (doc.info_creation_date.size() >= 6 && doc.info_creation_date.rfind("D:", 0) == 0)
+    year = std::atoll(doc.info_creation_date.substr(2, 4).c_str());
+  for (size_t p = 0; p < std::min<size_t>(2, doc.pages.size()) && abstract.empty(); ++p) {
+    const auto& blocks = doc.pages[p].blocks;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      std::string t = one_line(blocks[i].text);
+      std::string l = lower(t);
+      if (l.rfind("abstract", 0) != 0) continue;
+      std::string rest = t.substr(8);
+      rest.erase(0, rest.find_first_not_of(" .:—-"));
+      for (size_t j = i + 1; rest.size() < 200 && j < blocks.size(); ++j)
+        rest += (rest.empty() ? "" : " ") + one_line(blocks[j].text);
+      abstract = rest.substr(0, 4000);
+      break;
+    }
+  }
+
+  // Pages, captions (figures, tables), sections, references, chunks.
+  size_t image_n = 0, table_n = 0, chunk_n = 0, section_n = 0, ref_n = 0;
+  struct Section {
+    std::string title, content;
+    std::set<int64_t> pages;
+  };
+  std::vector<Section> sections;
+  bool in_references = false;
+  for (const PdfPage& page : doc.pages) {
+    const std::string page_id = id("page", static_cast<size_t>(page.number));
+    std::string content;
+    for (auto& b : page.blocks)
+      if (!b.image && !b.text.empty()) content += (content.empty() ? "" : "\n\n") + b.text;
+    rows.push_back({"INSERT INTO pages VALUES (?, ?, ?, ?, ?, NULL, ?)",
+                    {page_id, int64_t(page.number), int64_t(std::lround(page.width)), int64_t(std::lround(page.height)),
+                     content, rep.paper_id}});
+    std::set<size_t> used_images;
+    for (size_t i = 0; i < page.blocks.size(); ++i) {
+      const PdfBlock& b = page.blocks[i];
+      if (b.image) continue;
+      std::string t = one_line(b.text);
+      if (std::regex_search(t, kFigure)) {
+        // The figure: the nearest image block, else the region above the caption.
+        size_t nearest = SIZE_MAX;
+        float dist = 1e9f;
+        for (size_t k = 0; k < page.blocks.size(); ++k) {
+          const PdfBlock& im = page.blocks[k];
+          if (!im.image || used_images.count(k)) continue;
+          float d = std::min(std::fabs(b.y0 - im.y1), std::fabs(im.y0 - b.y1));
+          if (d < dist) {
+            dist = d;
+            nearest = k;
+          }
+        }
+        std::vector<SqlParam> bb;
+        if (nearest != SIZE_MAX && dist < page.height * 0.5f) {
+          used_images.insert(nearest);
+          const PdfBlock& im = page.blocks[nearest];
+          bb = box(im.x0, im.y0, im.x1, im.y1);
+        } else {
+          float top = 0;
+          for (auto& o : page.blocks)
+            if (!o.image && o.y1 <= b.y0 && o.y1 > top && &o != &b) top = o.y1;
+          bb = box(b.x0, top, std::max(b.x1, b.x0 + 50), b.y0);
+        }
+        Row r{"INSERT INTO images VALUES (?, ?, NULL, [?, ?, ?, ?]::INTEGER[4], ?, ?, ?)", {id("image", image_n), t}};
+        r.params.insert(r.params.end(), bb.begin(), bb.end());
+        r.params.insert(r.params.end(), {int64_t(image_n), rep.paper_id, page_id});
+        rows.push_back(r);
+        ++image_n;
+        continue;
+      }
+      if (std::regex_search(t, kTable)) {
+        std::string body_text;
+        float y1 = b.y1;
+        for (size_t k = i + 1; k < page.blocks.size() && body_text.size() < 3000; ++k) {
+          const PdfBlock& nb = page.blocks[k];
+          if (nb.image) continue;
+          if (std::regex_search(one_line(nb.text), kFigure) || std::regex_search(one_line(nb.text), kTable)) break;
+          body_text += (body_text.empty() ? "" : "\n") + nb.text;
+          y1 = std::max(y1, nb.y1);
+          if (body_text.size() > 1500) break;
+        }
+        Row r{"INSERT INTO tables VALUES (?, ?, ?, NULL, [?, ?, ?, ?]::INTEGER[4], ?, ?, ?)",
+              {id("table", table_n), t, body_text}};
+        auto bb = box(b.x0, b.y0, b.x1, y1);
+        r.params.insert(r.params.end(), bb.begin(), bb.end());
+        r.params.insert(r.params.end(), {int64_t(table_n), rep.paper_id, page_id});
+        rows.push_back(r);
+        ++table_n;
+        continue;
+      }
+      // Headings start sections; the reference list is split into entries.
+      bool single_line = b.text.find('\n') == std::string::npos && t.size() < 100;
+      bool heading = single_line && (known_heading(t) || (std::regex_match(t, kNumberedHeading) &&
+                                                          b.font_size >= static_cast<float>(body) - 0.5f));
+      if (heading) {
+        sections.push_back({t, "", {page.number}});
+        in_references = is_references_heading(t);
+        continue;
+      }
+      if (!sections.empty()) {
+        sections.back().content += (sections.back().content.empty() ? "" : "\n") + b.text;
+        sections.back().pages.insert(page.number);
+      }
+      if (in_references && t.size() > 20) {
+        rows.push_back({"INSERT INTO reference VALUES (?, ?, ?, ?, ?)",
+                        {id("reference", ref_n), t, int64_t(ref_n), rep.paper_id, page_id}});
+        ++ref_n;
+      }
+    }
+    for (size_t k = 0; k < page.blocks.size(); ++k) {  // images no caption claimed, if not tiny
+      const PdfBlock& im = page.blocks[k];
+      if (!im.image || used_images.count(k) || (im.x1 - im.x0) < 50 || (im.y1 - im.y0) < 50) continue;
+      Row r{"INSERT INTO images VALUES (?, '', NULL, [?, ?, ?, ?]::INTEGER[4], ?, ?, ?)", {id("image", image_n)}};
+      auto bb = box(im.x0, im.y0, im.x1, im.y1);
+      r.params.insert(r.params.end(), bb.begin(), bb.end());
+      r.params.insert(r.params.end(), {int64_t(image_n), rep.paper_id, page_id});
+      rows.push_back(r);
+      ++image_n;
+    }
+    // Chunks: whole paragraphs up to ~1,000 characters, the last paragraph (or
+    // its last 200 characters) repeated at the start of the next chunk.
+    std::string chunk, last;
+    auto emit = [&] {
+      if (chunk.find_first_not_of(" \n") == std::string::npos) return;
+      rows.push_back({"INSERT INTO chunks VALUES (?, ?, ?, ?, ?)",
+                      {id("chunk", chunk_n), chunk, int64_t(chunk_n), rep.paper_id, page_id}});
+      ++chunk_n;
+    };
+    for (auto& b : page.blocks) {
+      if (b.image || b.text.empty()) continue;
+      std::string para = one_line(b.text);
+      if (!chunk.empty() && chunk.size() + para.size() > 1000) {
+        emit();
+        chunk = last.size() <= 300 ? last : last.substr(last.size() - 200);
+      }
+      chunk += (chunk.empty() ? "" : "\n") + para;
+      last = para;
+    }
+    emit();
+  }
+  for (auto& s : sections) {
+    std::vector<std::string> pages;
+    for (auto p : s.pages) pages.push_back(std::to_string(p));
+    rows.push_back(
+        {"INSERT INTO sections VALUES (?, ?, ?, NULL, ?, CAST(string_split(?, chr(31)) AS INTEGER[]), ?)",
+         {id("section", section_n), s.title, s.content, int64_t(section_n), join_list(pages), rep.paper_id}});
+    ++section_n;
+  }
+  std::vector<std::string> tags = split_authors(doc.info_keywords);
+  // metadata last: a paper is visible once its metadata row is (and all rows commit together).
+  rows.push_back(
+      {"INSERT INTO metadata (paper_id, title, abstract, num_pages, pub_year, authors, pdf_path, tags, doi, sha256)"
+       " VALUES (?, ?, ?, ?, ?, string_split(?, chr(31)), ?, string_split(?, chr(31)), ?, ?)",
+       {rep.paper_id, title, abstract.empty() ? SqlParam(nullptr) : SqlParam(abstract), int64_t(doc.page_count),
+        year ? SqlParam(year) : SqlParam(nullptr), join_list(authors), rep.pdf_path, join_list(tags),
+        doi.empty() ? SqlParam(nullptr) : SqlParam(doi), doc.sha256}});
+  rep.chunks = chunk_n;
+  rep.images = image_n;
+  rep.tables = table_n;
+  rep.sections = section_n;
+  rep.references = ref_n;
+  return out;
+}
+
+}  // namespace bioagent

@@ -1,0 +1,37 @@
+// What ingestion shares between its steps: extraction (paper_extract.cpp, no
+// database access, so it runs on many papers in parallel) produces the rows of
+// one paper; the library writes them in one transaction (paper_library.cpp);
+// the schema (paper_schema.cpp) gives the DDL and reads back the encodable text
+// the search collections index.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bioagent/collections.h"
+#include "bioagent/papers.h"
+#include "papers/duckdb_conn.h"
+
+namespace bioagent {
+
+struct Row {
+  std::string sql;
+  std::vector<SqlParam> params;
+};
+
+struct PreparedPaper {
+  IngestReport report;
+  std::vector<Row> rows;  // metadata last
+};
+
+Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf);
+// Hex SHA-256 of a file's bytes (the paper id derives from it).
+Result<std::string> file_sha256(const std::filesystem::path& path);
+std::string paper_id_for_sha256(const std::string& sha256);
+
+std::string paper_schema_ddl();
+// Every non-empty encodable cell of one paper, with its page (-1 when the row is not on one page).
+Result<std::vector<IndexEntry>> encodable_entries(DuckDb& db, const std::string& paper_id);
+
+}  // namespace bioagent

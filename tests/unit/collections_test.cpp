@@ -1,0 +1,239 @@
+// Search collections: BM25 (Xapian) and dense (FAISS) over synthetic entries,
+// filters applied before ranking, visibility, persistence, bad input; and on
+// the real PDFs, a killed ingestion that leaves no half paper.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "bioagent/collections.h"
+#include "bioagent/papers.h"
+#include "test_util.h"
+
+using namespace bioagent;
+using bioagent::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<IndexEntry> paper(const std::string& id, const std::vector<std::string>& chunks) {
+  std::vector<IndexEntry> out;
+  for (size_t i = 0; i < chunks.size(); ++i)
+    out.push_back({"chunks", "text_content", id + "-c" + std::to_string(i), id, int(i) + 1, chunks[i]});
+  out.push_back({"metadata", "title", id, id, -1, "Title of " + id});
+  return out;
+}
+
+std::unique_ptr<Collections> open_rw(const fs::path& dir) {
+  auto c = Collections::open(dir.string(), true, {make_hash_embedder(256)});
+  EXPECT_TRUE(c.is_ok()) << c.status().to_string();
+  return std::move(c).value();
+}
+
+CollectionQuery chunks_query(const std::string& coll, const std::string& text, const std::string& filter = "",
+                             int limit = 5) {
+  return {text, coll, "chunks", "text_content", filter, limit};
+}
+
+const std::set<std::string> kBoth = {"A", "B"};
+
+void fill(Collections& c) {
+  ASSERT_TRUE(c.add_paper("A", paper("A", {"SPL transcription factors bind the GTAC core of SBP boxes",
+                                           "MAFFT aligns protein sequences quickly",
+                                           "phylogenetic trees were inferred with IQ-TREE"}))
+                  .is_ok());
+  ASSERT_TRUE(c.add_paper("B", paper("B", {"SBP box genes in rice and maize", "weather in the alps",
+                                           "IQ-TREE model finder selected JTT"}))
+                  .is_ok());
+}
+
+}  // namespace
+
+TEST(HashEmbedder, UnitVectorsAndSimilarity) {
+  auto e = make_hash_embedder(256);
+  EXPECT_EQ(e->collection_name(), "text_hash_ngram_256");
+  auto v = e->embed({"gene family expansion in plants", "gene family expansion in plant genomes", "stock prices"});
+  ASSERT_TRUE(v.is_ok());
+  auto dot = [&](size_t a, size_t b) {
+    double s = 0;
+    for (size_t i = 0; i < 256; ++i) s += (*v)[a][i] * (*v)[b][i];
+    return s;
+  };
+  EXPECT_NEAR(dot(0, 0), 1.0, 1e-5);
+  EXPECT_GT(dot(0, 1), dot(0, 2) + 0.3);
+  auto again = e->embed({"gene family expansion in plants"});
+  EXPECT_EQ((*again)[0], (*v)[0]) << "deterministic";
+  auto empty = e->embed({""});
+  ASSERT_TRUE(empty.is_ok());
+  for (float x : (*empty)[0]) EXPECT_EQ(x, 0.0f);
+}
+
+TEST(Collections, Bm25FindsAndFiltersBeforeRanking) {
+  TempDir dir;
+  auto c = open_rw(dir.path());
+  fill(*c);
+  auto r = c->search(chunks_query("text_bm25_en", "SBP box transcription"), kBoth);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  ASSERT_GE(r->size(), 2u);
+  EXPECT_EQ((*r)[0].entry.primary_key, "A-c0");
+  EXPECT_EQ((*r)[0].entry.page_number, 1);
+  EXPECT_EQ((*r)[0].entry.table_name, "chunks");
+  // limit 1 with a filter that excludes the best hit still returns the best allowed one
+  auto f = c->search(chunks_query("text_bm25_en", "SBP box transcription", "pdf_id == 'B'", 1), kBoth);
+  ASSERT_TRUE(f.is_ok());
+  ASSERT_EQ(f->size(), 1u);
+  EXPECT_EQ((*f)[0].entry.primary_key, "B-c0");
+  auto pages =
+      c->search(chunks_query("text_bm25_en", "IQ-TREE", "page_number in [3] and primary_key like 'B%'"), kBoth);
+  ASSERT_TRUE(pages.is_ok());
+  ASSERT_EQ(pages->size(), 1u);
+  EXPECT_EQ((*pages)[0].entry.primary_key, "B-c2");
+  // table/column restriction: the title is not a chunk
+  auto titles = c->search({"Title", "text_bm25_en", "metadata", "title", "", 5}, kBoth);
+  ASSERT_TRUE(titles.is_ok());
+  EXPECT_EQ(titles->size(), 2u);
+  for (auto& h : *titles) EXPECT_EQ(h.entry.column_name, "title");
+}
+
+TEST(Collections, DenseSearchRespectsFilterAndVisibility) {
+  TempDir dir;
+  auto c = open_rw(dir.path());
+  fill(*c);
+  auto r = c->search(chunks_query("text_hash_ngram_256", "MAFFT aligns protein sequences quickly"), kBoth);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  ASSERT_FALSE(r->empty());
+  EXPECT_EQ((*r)[0].entry.primary_key, "A-c1");
+  EXPECT_NEAR((*r)[0].score, 1.0, 1e-4);
+  auto only_b = c->search(chunks_query("text_hash_ngram_256", "MAFFT aligns protein sequences quickly"), {"B"});
+  ASSERT_TRUE(only_b.is_ok());
+  for (auto& h : *only_b) EXPECT_EQ(h.entry.pdf_id, "B") << "invisible papers never show";
+  auto filtered = c->search(
+      chunks_query("text_hash_ngram_256", "MAFFT aligns protein sequences quickly", "not (pdf_id == 'A')", 2), kBoth);
+  ASSERT_TRUE(filtered.is_ok());
+  EXPECT_EQ(filtered->size(), 2u);
+  for (auto& h : *filtered) EXPECT_EQ(h.entry.pdf_id, "B");
+}
+
+TEST(Collections, PersistReplaceAndRemove) {
+  TempDir dir;
+  {
+    auto c = open_rw(dir.path());
+    fill(*c);
+    // re-adding replaces: the old chunk is gone, the new one found
+    ASSERT_TRUE(c->add_paper("A", paper("A", {"completely new text about auxin response factors"})).is_ok());
+  }
+  auto c = Collections::open(dir.path().string(), false, {make_hash_embedder(256)});
+  ASSERT_TRUE(c.is_ok());
+  auto old = (*c)->search(chunks_query("text_bm25_en", "MAFFT"), kBoth);
+  ASSERT_TRUE(old.is_ok());
+  EXPECT_TRUE(old->empty());
+  auto fresh = (*c)->search(chunks_query("text_hash_ngram_256", "auxin response factors"), kBoth);
+  ASSERT_TRUE(fresh.is_ok());
+  ASSERT_FALSE(fresh->empty());
+  EXPECT_EQ((*fresh)[0].entry.primary_key, "A-c0");
+  Json d = (*c)->describe();
+  EXPECT_EQ(d["collections"][0]["entries"], 6);  // A: 1 chunk + title; B: 3 chunks + title
+  EXPECT_EQ(d["collections"][1]["entries"], 6);
+  c->reset();
+  auto w = open_rw(dir.path());
+  ASSERT_TRUE(w->remove_paper("A").is_ok());
+  EXPECT_EQ(w->indexed_papers(), std::set<std::string>{"B"});
+  EXPECT_EQ(w->describe()["collections"][1]["entries"], 4);
+}
+
+TEST(Collections, BadInputIsAClearError) {
+  TempDir dir;
+  auto c = open_rw(dir.path());
+  fill(*c);
+  auto code = [&](const CollectionQuery& q) { return c->search(q, kBoth).status(); };
+  Status s = code(chunks_query("no_such_collection", "x"));
+  EXPECT_EQ(s.code(), ErrorCode::kNotFound);
+  EXPECT_NE(s.message().find("text_bm25_en"), std::string::npos) << "lists the real ones";
+  EXPECT_EQ(code({"x", "text_bm25_en", "chunks", "chunk_id", "", 5}).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(code({"x", "text_bm25_en", "users", "password", "", 5}).code(), ErrorCode::kInvalidArgument);
+  s = code(chunks_query("text_bm25_en", "x", "pdf_id == 'A' and"));
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidArgument);
+  s = code(chunks_query("text_bm25_en", "x", "secret_field == 1"));
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("secret_field"), std::string::npos);
+  // SQL injection in a filter is just a syntax error: nothing is executed
+  s = code(chunks_query("text_bm25_en", "x", "pdf_id == 'A'; DROP TABLE chunks; --"));
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(code(chunks_query("text_bm25_en", "   ")).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(code(chunks_query("text_bm25_en", "x", "", 0)).code(), ErrorCode::kInvalidArgument);
+  // Xapian query syntax in the text is taken as words
+  auto odd = c->search(chunks_query("text_bm25_en", "AND OR NOT \"( SBP* -box +rice"), kBoth);
+  EXPECT_TRUE(odd.is_ok()) << odd.status().to_string();
+  // a huge query is fine
+  auto huge = c->search(chunks_query("text_hash_ngram_256", std::string(200000, 'a') + " SBP"), kBoth);
+  EXPECT_TRUE(huge.is_ok());
+}
+
+TEST(Collections, DamagedDenseFileIsReported) {
+  TempDir dir;
+  {
+    auto c = open_rw(dir.path());
+    fill(*c);
+  }
+  std::ofstream(dir.path() / "text_hash_ngram_256.dense", std::ios::binary | std::ios::app) << "junk";
+  auto c = Collections::open(dir.path().string(), false, {make_hash_embedder(256)});
+  ASSERT_TRUE(c.is_ok());
+  auto r = (*c)->search(chunks_query("text_hash_ngram_256", "SBP"), kBoth);
+  EXPECT_EQ(r.status().code(), ErrorCode::kParseError);
+  EXPECT_NE(r.status().message().find("damaged"), std::string::npos);
+}
+
+// Kill `papers add` at several moments; after each kill, the library holds
+// only whole papers (database and every index agree), and adding again
+// completes it.
+TEST(Collections, KilledIngestionLeavesNoHalfPaper) {
+  fs::path pdfs = bioagent::testing::fixtures_dir() / "pdfs";
+  if (!fs::is_directory(pdfs)) GTEST_SKIP() << "fixtures absent: " << pdfs;
+  std::vector<fs::path> files;
+  for (auto& e : fs::recursive_directory_iterator(pdfs))
+    if (e.path().extension() == ".pdf") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  TempDir dir;
+  const std::string db = (dir.path() / "papers.duckdb").string();
+  auto check_consistent = [&]() -> size_t {
+    auto lib = PaperLibrary::open(db);  // drops index leftovers of papers not committed
+    EXPECT_TRUE(lib.is_ok()) << lib.status().to_string();
+    auto visible = (*lib)->visible_papers();
+    EXPECT_TRUE(visible.is_ok());
+    EXPECT_EQ((*lib)->collections().indexed_papers(), *visible);
+    for (auto& id : *visible) {
+      auto info = (*lib)->info(id);
+      EXPECT_TRUE(info.is_ok());
+      EXPECT_GT((*info)["chunks"].get<int64_t>(), 0) << "a visible paper is whole";
+    }
+    Json d = (*lib)->collections().describe();
+    EXPECT_EQ(d["collections"][0]["entries"], d["collections"][1]["entries"]) << "BM25 and dense agree";
+    return visible->size();
+  };
+  for (int delay_ms : {30, 120, 300, 600}) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      auto lib = PaperLibrary::open(db);
+      if (lib) (*lib)->add_many(files, 2, [](size_t, const Result<IngestReport>&) {});
+      _exit(0);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::cerr << "killed after " << delay_ms << " ms: " << check_consistent() << " of " << files.size()
+              << " papers visible\n";
+  }
+  auto lib = PaperLibrary::open(db);
+  ASSERT_TRUE(lib.is_ok());
+  size_t failed = (*lib)->add_many(files, 2, [](size_t, const Result<IngestReport>&) {});
+  EXPECT_EQ(failed, 0u);
+  lib->reset();
+  EXPECT_EQ(check_consistent(), files.size());
+}
