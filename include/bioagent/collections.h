@@ -86,6 +86,8 @@ class Collections {
   Status add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries);
   Status remove_paper(const std::string& pdf_id);
   std::set<std::string> indexed_papers() const;
+  // Drops dense entries the entry store no longer has (after a killed run).
+  Status repair();
 
   // `visible` are the papers committed to the paper database.
   Result<std::vector<SearchHit>> search(const CollectionQuery& q, const std::set<std::string>& visible) const;

@@ -57,10 +57,21 @@ struct Collections::Impl {
     return nullptr;
   }
 
-  // Brings every dense collection in line with the entry store: drops ids the
-  // store no longer has (a removed paper, leftovers of a killed run), adds new.
-  Status sync_dense(const std::vector<int64_t>& new_ids, const std::vector<IndexEntry>& entries) {
-    std::set<int64_t> live = store->all_ids();
+  std::map<std::string, std::unique_ptr<DenseIndex>> loaded;  // read once per Collections
+
+  Result<DenseIndex*> dense_index(const Embedder& e) {
+    auto& slot = loaded[e.collection_name()];
+    if (!slot) {
+      auto idx = DenseIndex::load(dense_path(e), e.dim());
+      if (!idx) return idx.status();
+      slot = std::move(*idx);
+    }
+    return slot.get();
+  }
+
+  // Every dense collection: drop `old` ids, add vectors for `new_ids` (0: no text).
+  Status update_dense(const std::set<int64_t>& old, const std::vector<int64_t>& new_ids,
+                      const std::vector<IndexEntry>& entries) {
     std::vector<std::string> texts;
     std::vector<int64_t> ids;
     for (size_t i = 0; i < new_ids.size(); ++i)
@@ -69,9 +80,9 @@ struct Collections::Impl {
         texts.push_back(entries[i].text);
       }
     for (auto& e : dense) {
-      auto idx = DenseIndex::load(dense_path(*e), e->dim());
+      auto idx = dense_index(*e);
       if (!idx) return idx.status();
-      (*idx)->retain(live);
+      (*idx)->drop(old);
       if (!ids.empty()) {
         auto vecs = e->embed(texts);
         if (!vecs) return vecs.status();
@@ -107,14 +118,31 @@ Result<std::unique_ptr<Collections>> Collections::open(const std::string& dir, b
 }
 
 Status Collections::add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries) {
+  std::set<int64_t> old = impl_->store->ids_of_paper(pdf_id);
   auto ids = impl_->store->replace_paper(pdf_id, entries);
   if (!ids) return ids.status();
-  return impl_->sync_dense(*ids, entries);
+  return impl_->update_dense(old, *ids, entries);
 }
 
 Status Collections::remove_paper(const std::string& pdf_id) {
+  std::set<int64_t> old = impl_->store->ids_of_paper(pdf_id);
   BIOAGENT_RETURN_IF_ERROR(impl_->store->remove_paper(pdf_id));
-  return impl_->sync_dense({}, {});
+  return impl_->update_dense(old, {}, {});
+}
+
+Status Collections::repair() {
+  // A run killed between the entry store's commit and a dense file's save
+  // leaves ids there that the store no longer has: drop them.
+  std::set<int64_t> live;
+  for (auto& e : impl_->dense) {
+    auto idx = impl_->dense_index(*e);
+    if (!idx) return idx.status();
+    if ((*idx)->size() == impl_->store->size()) continue;
+    if (live.empty()) live = impl_->store->all_ids();
+    (*idx)->retain(live);
+    BIOAGENT_RETURN_IF_ERROR((*idx)->save());
+  }
+  return Status::ok();
 }
 
 std::set<std::string> Collections::indexed_papers() const { return impl_->store->papers(); }
@@ -153,7 +181,7 @@ Result<std::vector<SearchHit>> Collections::search(const CollectionQuery& q,
   const Embedder* e = impl_->embedder(q.collection_name);
   auto allowed = impl_->store->allowed(q.table_name, q.column_name, *filter, visible);
   if (!allowed) return allowed.status();
-  auto idx = DenseIndex::load(impl_->dense_path(*e), e->dim());
+  auto idx = impl_->dense_index(*e);
   if (!idx) return idx.status();
   auto qv = const_cast<Embedder*>(e)->embed({q.query});
   if (!qv) return qv.status();
@@ -178,7 +206,7 @@ Json Collections::describe() const {
                   {"entries", impl_->store->size()},
                   {"fields", field_list(true, 0)}});
   for (auto& e : impl_->dense) {
-    auto idx = DenseIndex::load(impl_->dense_path(*e), e->dim());
+    auto idx = impl_->dense_index(*e);
     cols.push_back({{"collection_name", e->collection_name()},
                     {"modality", "text"},
                     {"embed_type", e->embed_type()},

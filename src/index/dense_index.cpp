@@ -66,14 +66,14 @@ void DenseIndex::add(const std::vector<int64_t>& ids, const std::vector<std::vec
   if (!x.empty()) index_->add(faiss::Index::idx_t(x.size() / size_t(dim_)), x.data());
 }
 
-void DenseIndex::retain(const std::set<int64_t>& keep) {
+void DenseIndex::remove_if(const std::function<bool(int64_t)>& gone) {
   std::vector<int64_t> kept;
   std::vector<faiss::Index::idx_t> drop;
   for (size_t pos = 0; pos < ids_.size(); ++pos) {
-    if (keep.count(ids_[pos]))
-      kept.push_back(ids_[pos]);
-    else
+    if (gone(ids_[pos]))
       drop.push_back(faiss::Index::idx_t(pos));
+    else
+      kept.push_back(ids_[pos]);
   }
   if (drop.empty()) return;
   faiss::IDSelectorBatch sel(drop.size(), drop.data());

@@ -3,6 +3,7 @@
 // persisted as one file replaced atomically (write to a temporary, rename).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -23,8 +24,13 @@ class DenseIndex {
   ~DenseIndex();
 
   void add(const std::vector<int64_t>& ids, const std::vector<std::vector<float>>& vectors);
-  // Keeps only the ids for which keep(id) is true.
-  void retain(const std::set<int64_t>& keep);
+  // Keeps only the ids in `keep` / drops the ids in `drop`.
+  void retain(const std::set<int64_t>& keep) {
+    remove_if([&](int64_t id) { return !keep.count(id); });
+  }
+  void drop(const std::set<int64_t>& drop) {
+    remove_if([&](int64_t id) { return drop.count(id) > 0; });
+  }
   Status save() const;
   size_t size() const { return ids_.size(); }
 
@@ -34,6 +40,7 @@ class DenseIndex {
 
  private:
   DenseIndex() = default;
+  void remove_if(const std::function<bool(int64_t)>& gone);
   std::string path_;
   int dim_ = 0;
   std::vector<int64_t> ids_;  // position in the FAISS index -> document id

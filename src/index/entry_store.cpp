@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <unordered_map>
 
 namespace bioagent {
 namespace {
@@ -59,6 +60,39 @@ class FilterDecider : public Xapian::MatchDecider {
   const std::set<std::string>& visible_;
 };
 
+// Our analyser for text_bm25_en, used for documents and queries alike:
+// lower-cased runs of letters and digits (bytes of UTF-8 sequences count as
+// letters), each reduced by Xapian's English (Snowball) stemmer. Stems are
+// cached: a corpus repeats its words, and stemming dominates indexing time.
+class Analyser {
+ public:
+  template <typename F>
+  void terms(const std::string& text, F&& emit) {
+    std::string w;
+    auto flush = [&] {
+      if (!w.empty() && w.size() <= 64) emit(stem(w));
+      w.clear();
+    };
+    for (unsigned char c : text) {
+      if (std::isalnum(c) || c >= 0x80)
+        w += static_cast<char>(std::tolower(c));
+      else
+        flush();
+    }
+    flush();
+  }
+
+ private:
+  const std::string& stem(const std::string& w) {
+    auto it = cache_.find(w);
+    if (it != cache_.end()) return it->second;
+    if (cache_.size() > 500000) cache_.clear();
+    return cache_.emplace(w, stemmer_(w)).first->second;
+  }
+  Xapian::Stem stemmer_{"english"};
+  std::unordered_map<std::string, std::string> cache_;
+};
+
 Xapian::Query restriction(const std::string& table, const std::string& column) {
   return Xapian::Query("XK" + table + "/" + column);
 }
@@ -99,8 +133,7 @@ Result<std::vector<int64_t>> EntryStore::replace_paper(const std::string& pdf_id
   try {
     auto& db = *impl_->wdb;
     db.delete_document("XP" + pdf_id);
-    Xapian::TermGenerator tg;
-    tg.set_stemmer(Xapian::Stem("english"));
+    Analyser analyser;
     for (auto& e : entries) {
       if (e.text.find_first_not_of(" \t\r\n") == std::string::npos) {
         ids.push_back(0);
@@ -115,8 +148,7 @@ Result<std::vector<int64_t>> EntryStore::replace_paper(const std::string& pdf_id
       d.add_value(kKey, e.primary_key);
       d.add_boolean_term("XP" + e.pdf_id);
       d.add_boolean_term("XK" + e.table_name + "/" + e.column_name);
-      tg.set_document(d);
-      tg.index_text_without_positions(e.text);
+      analyser.terms(e.text, [&](const std::string& t) { d.add_term(t); });
       ids.push_back(db.add_document(d));
     }
     db.commit();
@@ -144,6 +176,13 @@ std::set<int64_t> EntryStore::all_ids() const {
   return out;
 }
 
+std::set<int64_t> EntryStore::ids_of_paper(const std::string& pdf_id) const {
+  std::set<int64_t> out;
+  if (auto* db = impl_->db())
+    for (auto it = db->postlist_begin("XP" + pdf_id); it != db->postlist_end("XP" + pdf_id); ++it) out.insert(*it);
+  return out;
+}
+
 std::set<std::string> EntryStore::papers() const {
   std::set<std::string> out;
   if (auto* db = impl_->db())
@@ -160,11 +199,9 @@ Result<std::vector<SearchHit>> EntryStore::bm25(const std::string& query, const 
   const Xapian::Database* db = impl_->db();
   if (!db) return out;
   try {
-    Xapian::QueryParser qp;
-    qp.set_stemmer(Xapian::Stem("english"));
-    qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
-    qp.set_database(*db);
-    Xapian::Query q = qp.parse_query(query, 0);  // plain words: no operators to trip over
+    std::vector<std::string> words;  // plain words: no query syntax to trip over
+    Analyser().terms(query, [&](const std::string& t) { words.push_back(t); });
+    Xapian::Query q(Xapian::Query::OP_OR, words.begin(), words.end());
     Xapian::Enquire enq(*db);
     enq.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, restriction(table, column)));
     enq.set_weighting_scheme(bm25_weight());

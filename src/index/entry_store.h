@@ -24,6 +24,7 @@ class EntryStore {
   Result<std::vector<int64_t>> replace_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries);
   Status remove_paper(const std::string& pdf_id);
   std::set<int64_t> all_ids() const;
+  std::set<int64_t> ids_of_paper(const std::string& pdf_id) const;
   std::set<std::string> papers() const;
   size_t size() const;
 

@@ -135,6 +135,25 @@ Status DuckDb::run(const std::string& sql, const std::vector<SqlParam>& params) 
   return {};
 }
 
+Status DuckDb::insert_batch(const std::string& sql, const std::vector<const std::vector<SqlParam>*>& rows,
+                            size_t rows_per_statement) {
+  // "INSERT INTO t ... VALUES (tuple)" becomes "... VALUES (tuple), (tuple), ...".
+  size_t at = sql.rfind(" VALUES ");
+  if (at == std::string::npos) return internal_error("insert_batch needs an INSERT ... VALUES (...) statement");
+  const std::string head = sql.substr(0, at + 8), tuple = sql.substr(at + 8);
+  for (size_t i = 0; i < rows.size(); i += rows_per_statement) {
+    size_t n = std::min(rows_per_statement, rows.size() - i);
+    std::string many = head;
+    std::vector<SqlParam> params;
+    for (size_t k = 0; k < n; ++k) {
+      many += (k ? ", " : "") + tuple;
+      params.insert(params.end(), rows[i + k]->begin(), rows[i + k]->end());
+    }
+    BIOAGENT_RETURN_IF_ERROR(run(many, params));
+  }
+  return Status::ok();
+}
+
 Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& limits,
                                   const std::vector<SqlParam>& params) {
   // A watchdog interrupts the query at the time limit.

@@ -56,6 +56,29 @@ std::string join_list(const std::vector<std::string>& v) {  // for string_split(
 const std::regex kFigure(R"(^\s*(Figure|FIGURE|Fig\.?|FIG\.?)\s*(\d+[A-Za-z]?)\s*[\.:|\-\s])");
 const std::regex kTable(R"(^\s*(Table|TABLE)\s*(\d+|[IVX]+)\s*[\.:|\-\s])");
 const std::regex kNumberedHeading(R"(^(\d+(\.\d+)*)\.?\s+[A-Z][^\n]{0,90}$)");
+// A display equation: a short block ending in an equation number "(3)" with a
+// relation sign and more symbols than words.
+const std::regex kEquationNumber(R"(\(\s*\d{1,3}[a-z]?\s*\)\s*$)");
+bool looks_like_equation(const std::string& t) {
+  if (t.size() < 5 || t.size() > 400 || !std::regex_search(t, kEquationNumber)) return false;
+  static const char* kRelations[] = {"=", "≤", "≥", "≈", "∝", "<", ">", "∈"};
+  bool relation = false;
+  for (auto* r : kRelations) relation |= t.find(r) != std::string::npos;
+  if (!relation) return false;
+  size_t letters_in_words = 0, symbols = 0, word = 0;
+  for (unsigned char c : t) {
+    if (std::isalpha(c)) {
+      ++word;
+      continue;
+    }
+    if (word >= 4) letters_in_words += word;  // long runs of letters are prose
+    word = 0;
+    if (!std::isspace(c)) ++symbols;
+  }
+  if (word >= 4) letters_in_words += word;
+  return letters_in_words < 2 * symbols;
+}
+
 const std::regex kDoi(R"(\b(10\.\d{4,9}/[^\s"<>]+))");
 const std::regex kYear(R"((?:©|\(c\)|Copyright|Published|Received|Accepted)[^\n]{0,60}?\b((?:19|20)\d{2})\b)",
                        std::regex::icase);
@@ -227,7 +250,7 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
   }
 
   // Pages, captions (figures, tables), sections, references, chunks.
-  size_t image_n = 0, table_n = 0, chunk_n = 0, section_n = 0, ref_n = 0;
+  size_t image_n = 0, table_n = 0, chunk_n = 0, section_n = 0, ref_n = 0, equation_n = 0;
   struct Section {
     std::string title, content;
     std::set<int64_t> pages;
@@ -247,6 +270,12 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
       const PdfBlock& b = page.blocks[i];
       if (b.image) continue;
       std::string t = one_line(b.text);
+      if (looks_like_equation(t)) {
+        rows.push_back({"INSERT INTO equations VALUES (?, ?, ?, ?, ?)",
+                        {id("equation", equation_n), t, int64_t(equation_n), rep.paper_id, page_id}});
+        ++equation_n;
+        continue;
+      }
       if (std::regex_search(t, kFigure)) {
         // The figure: the nearest image block, else the region above the caption.
         size_t nearest = SIZE_MAX;
@@ -367,6 +396,7 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
   rep.chunks = chunk_n;
   rep.images = image_n;
   rep.tables = table_n;
+  rep.equations = equation_n;
   rep.sections = section_n;
   rep.references = ref_n;
   return out;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -49,6 +50,7 @@ Result<std::unique_ptr<PaperLibrary>> PaperLibrary::open(const std::string& db_p
   if (!visible) return visible.status();
   for (auto& p : lib->collections_->indexed_papers())
     if (!visible->count(p)) BIOAGENT_RETURN_IF_ERROR(lib->collections_->remove_paper(p));
+  BIOAGENT_RETURN_IF_ERROR(lib->collections_->repair());
   return lib;
 }
 
@@ -78,8 +80,10 @@ Result<IngestReport> PaperLibrary::commit(PreparedPaper& p) {
     return Status(s.code(), "ingesting '" + rep.pdf_path + "' failed, nothing was written: " + s.message());
   };
   BIOAGENT_RETURN_IF_ERROR(db_->exec("BEGIN TRANSACTION"));
-  for (auto& r : p.rows)
-    if (Status s = db_->run(r.sql, r.params); !s.is_ok()) return fail(s);
+  std::map<std::string, std::vector<const std::vector<SqlParam>*>> by_statement;  // one multi-row insert each
+  for (auto& r : p.rows) by_statement[r.sql].push_back(&r.params);
+  for (auto& [sql, rows] : by_statement)
+    if (Status s = db_->insert_batch(sql, rows); !s.is_ok()) return fail(s);
   auto entries = encodable_entries(*db_, rep.paper_id);  // read back inside the transaction
   if (!entries) return fail(entries.status());
   if (Status s = collections_->add_paper(rep.paper_id, *entries); !s.is_ok()) return fail(s);

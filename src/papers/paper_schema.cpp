@@ -86,7 +86,7 @@ const std::vector<Table>& tables() {
         {"page_numbers", "INTEGER[]", "Pages the section spans.", false},
         {"ref_paper_id", "UUID", "The paper.", false}}},
       {"equations",
-       "Display equations (not extracted yet: the table stays empty).",
+       "Display equations: short blocks with a relation sign that end in an equation number, as printed text.",
        {{"equation_id", "UUID", "Identifier of the equation.", false},
         {"equation_content", "VARCHAR", "The equation as text.", true},
         {"ordinal", "INTEGER", "Order in the paper.", false},
@@ -179,7 +179,9 @@ std::string paper_schema_ddl() {
 }
 
 Result<std::vector<IndexEntry>> encodable_entries(DuckDb& db, const std::string& paper_id) {
-  std::vector<IndexEntry> out;
+  // One UNION ALL over every encodable column: one plan instead of one per column.
+  std::string sql;
+  std::vector<SqlParam> params;
   for (auto& t : tables()) {
     auto has = [&](const char* name) {
       for (auto& c : t.columns)
@@ -195,15 +197,19 @@ Result<std::vector<IndexEntry>> encodable_entries(DuckDb& db, const std::string&
     for (auto& c : t.columns) {
       if (!c.encodable) continue;
       std::string col = c.name;
-      auto r = db.query("SELECT x." + pk + "::VARCHAR, x." + col + ", COALESCE(" + page + ", -1) FROM " + table +
-                            " x WHERE x." + paper_col + "::VARCHAR = ? AND length(trim(coalesce(x." + col +
-                            ", ''))) > 0 ORDER BY 1",
-                        {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, {paper_id});
-      if (!r) return r.status();
-      for (auto& row : r->rows)
-        out.push_back({table, col, row[0].get<std::string>(), paper_id, row[2].get<int>(), row[1].get<std::string>()});
+      sql += std::string(sql.empty() ? "" : " UNION ALL ") + "SELECT '" + table + "', '" + col + "', x." + pk +
+             "::VARCHAR, x." + col + "::VARCHAR, COALESCE(" + page + ", -1)::INTEGER FROM " + table + " x WHERE x." +
+             paper_col + "::VARCHAR = ? AND length(trim(coalesce(x." + col + ", ''))) > 0";
+      params.push_back(paper_id);
     }
   }
+  auto r = db.query(sql + " ORDER BY 1, 2, 3", {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, params);
+  if (!r) return r.status();
+  std::vector<IndexEntry> out;
+  out.reserve(r->rows.size());
+  for (auto& row : r->rows)
+    out.push_back({row[0].get<std::string>(), row[1].get<std::string>(), row[2].get<std::string>(), paper_id,
+                   row[4].get<int>(), row[3].get<std::string>()});
   return out;
 }
 

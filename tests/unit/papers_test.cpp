@@ -165,3 +165,80 @@ TEST(Papers, BadFilesAreClearErrorsAndWriteNothing) {
     EXPECT_NE(r.status().message().find("cut.pdf"), std::string::npos);
   EXPECT_TRUE(lib->list()->empty() || (r.is_ok() && lib->list()->size() == 1));
 }
+
+namespace {
+
+// A minimal PDF written by hand: `pages` pages, each with one line of text (or
+// none, like a scan without a text layer); `encrypted` adds a Standard security
+// handler whose password checks cannot pass.
+std::string make_pdf(int pages, bool with_text, bool encrypted = false) {
+  std::vector<std::string> objs;  // object i+1
+  objs.push_back("<< /Type /Catalog /Pages 2 0 R >>");
+  std::string kids;
+  for (int p = 0; p < pages; ++p) kids += std::to_string(4 + 2 * p) + " 0 R ";
+  objs.push_back("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages) + " >>");
+  objs.push_back("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+  for (int p = 0; p < pages; ++p) {
+    objs.push_back(
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+        "/Contents " +
+        std::to_string(5 + 2 * p) + " 0 R >>");
+    std::string content = with_text ? "BT /F1 12 Tf 72 720 Td (Page " + std::to_string(p + 1) +
+                                          " of a generated test document about gene families.) Tj ET"
+                                    : "0.5 g 72 72 468 648 re f";
+    objs.push_back("<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream");
+  }
+  if (encrypted)
+    objs.push_back("<< /Filter /Standard /V 2 /R 3 /Length 128 /P -3904 /O <" + std::string(64, 'A') + "> /U <" +
+                   std::string(64, 'B') + "> >>");
+  std::string pdf = "%PDF-1.7\n";
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i < objs.size(); ++i) {
+    offsets.push_back(pdf.size());
+    pdf += std::to_string(i + 1) + " 0 obj\n" + objs[i] + "\nendobj\n";
+  }
+  size_t xref = pdf.size();
+  pdf += "xref\n0 " + std::to_string(objs.size() + 1) + "\n0000000000 65535 f \n";
+  for (size_t off : offsets) {
+    char line[24];
+    std::snprintf(line, sizeof line, "%010zu 00000 n \n", off);
+    pdf += line;
+  }
+  pdf += "trailer\n<< /Size " + std::to_string(objs.size() + 1) + " /Root 1 0 R";
+  if (encrypted)
+    pdf += " /Encrypt " + std::to_string(objs.size()) +
+           " 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]";
+  pdf += " >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  return pdf;
+}
+
+}  // namespace
+
+TEST(Papers, GeneratedEdgeCasePdfs) {
+  TempDir dir;
+  auto lib = open_library(dir.path() / "papers.duckdb");
+  // a scan without a text layer: ingested, with a warning
+  auto scan = lib->add(dir.write("scan.pdf", make_pdf(3, false)));
+  ASSERT_TRUE(scan.is_ok()) << scan.status().to_string();
+  EXPECT_EQ(scan->num_pages, 3);
+  ASSERT_FALSE(scan->warnings.empty());
+  EXPECT_NE(scan->warnings[0].find("no text layer"), std::string::npos);
+  // encrypted: a clear error naming the file, nothing written
+  auto enc = lib->add(dir.write("locked.pdf", make_pdf(2, true, true)));
+  ASSERT_FALSE(enc.is_ok());
+  EXPECT_NE(enc.status().message().find("locked.pdf"), std::string::npos) << enc.status().to_string();
+  EXPECT_EQ(lib->list()->size(), 1u);
+  // 2,000 pages: every page stored and searchable
+  auto big = lib->add(dir.write("long.pdf", make_pdf(2000, true)));
+  ASSERT_TRUE(big.is_ok()) << big.status().to_string();
+  EXPECT_EQ(big->num_pages, 2000);
+  auto info = lib->info(big->paper_id);
+  ASSERT_TRUE(info.is_ok());
+  EXPECT_GE((*info)["chunks"].get<int64_t>(), 2000 / 20) << "pages are chunked";
+  auto hits = lib->collections().search(
+      {"Page 1999 of a generated test document", "text_bm25_en", "pages", "page_content", "page_number == 1999", 3},
+      *lib->visible_papers());
+  ASSERT_TRUE(hits.is_ok()) << hits.status().to_string();
+  ASSERT_EQ(hits->size(), 1u);
+  EXPECT_EQ((*hits)[0].entry.page_number, 1999);
+}
