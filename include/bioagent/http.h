@@ -9,10 +9,12 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bioagent/status.h"
@@ -27,6 +29,9 @@ struct HttpRequest {
   std::chrono::milliseconds timeout{30000};
   std::string source;  // names the TTL and the rate limit ("pubmed", "arxiv", ...)
   bool use_cache = true;
+  // Streaming: called with each piece of a 2xx answer's body as it arrives
+  // (the whole body is still returned). Use with use_cache = false.
+  std::function<void(std::string_view)> on_chunk;
   // No retry starts after this point, and no attempt outlives it.
   std::optional<std::chrono::steady_clock::time_point> deadline;
 };

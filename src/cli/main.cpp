@@ -59,6 +59,10 @@ Result<Session> Session::open(const GlobalOptions& g) {
   if (cache.empty() && !env("XDG_CACHE_HOME").empty()) cache = env("XDG_CACHE_HOME") + "/bioagent";
   if (cache.empty() && !env("HOME").empty()) cache = env("HOME") + "/.cache/bioagent";
   s.tool_options["cache_dir"] = cache;
+  // Every agent run leaves its trajectory (JSONL) here.
+  s.tool_options["trajectory_dir"] = !env("BIOAGENT_TRAJECTORY_DIR").empty()
+                                         ? env("BIOAGENT_TRAJECTORY_DIR")
+                                         : (cache.empty() ? "" : cache + "/trajectories");
   std::string papers = g.papers_db.empty() ? env("BIOAGENT_PAPERS_DB") : g.papers_db;
   if (papers.empty()) papers = (default_bundle_dir().parent_path() / "papers.duckdb").string();
   s.tool_options["papers_db"] = papers;
@@ -154,6 +158,7 @@ int main(int argc, char** argv) {
   add_demo_command(app, g);
   add_data_commands(app, g);
   add_papers_commands(app, g);
+  add_ask_command(app, g);
 
   try {
     app.parse(argc, argv);

@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "bioagent/collections.h"
-#include "bioagent/http.h"
+#include "bioagent/llm.h"
 
 namespace bioagent {
 namespace {
@@ -86,12 +86,13 @@ std::string snake(const std::string& s) {
   return out;
 }
 
+// Any OpenAI-compatible /v1/embeddings endpoint, through the LLM client.
 class OpenAiEmbedder : public Embedder {
  public:
-  OpenAiEmbedder(OpenAiEmbedderOptions o, std::unique_ptr<HttpClient> http, int dim)
-      : o_(std::move(o)), http_(std::move(http)), dim_(dim) {}
+  OpenAiEmbedder(OpenAiEmbedderOptions o, std::unique_ptr<LlmClient> client)
+      : o_(std::move(o)), client_(std::move(client)) {}
   std::string collection_name() const override {
-    // The schema's name for MiniLM served by sentence-transformers; other models by their own name.
+    // The schema's names for models served by sentence-transformers; others by their own name.
     std::string m = snake(o_.model.substr(o_.model.rfind('/') + 1));  // npos + 1 == 0
     if (m == "all_minilm_l6_v2" || m == "bge_large_en_v1_5") return "text_sentence_transformers_" + m;
     return "text_openai_" + m;
@@ -103,63 +104,30 @@ class OpenAiEmbedder : public Embedder {
   Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts) override {
     std::vector<std::vector<float>> out;
     for (size_t at = 0; at < texts.size(); at += static_cast<size_t>(o_.batch)) {
-      Json input = Json::array();
+      std::vector<std::string> batch;
       for (size_t i = at; i < std::min(texts.size(), at + static_cast<size_t>(o_.batch)); ++i)
-        input.push_back(texts[i].empty() ? std::string(" ") : texts[i]);
-      auto part = call(input);
+        batch.push_back(texts[i].empty() ? std::string(" ") : texts[i]);
+      auto part = client_->embed(batch);
       if (!part) return part.status();
-      for (auto& v : *part) out.push_back(std::move(v));
-    }
-    return out;
-  }
-
-  Result<std::vector<std::vector<float>>> call(const Json& input) {
-    HttpRequest req;
-    req.method = "POST";
-    req.url = o_.base_url;
-    while (!req.url.empty() && req.url.back() == '/') req.url.pop_back();
-    req.url += req.url.size() >= 3 && req.url.substr(req.url.size() - 3) == "/v1" ? "/embeddings" : "/v1/embeddings";
-    req.headers = {{"Content-Type", "application/json"}};
-    if (!o_.api_key.empty()) req.headers.push_back({"Authorization", "Bearer " + o_.api_key});
-    req.body = Json{{"model", o_.model}, {"input", input}}.dump();
-    req.source = "embeddings";
-    req.use_cache = false;
-    req.timeout = std::chrono::milliseconds(120000);
-    auto resp = http_->fetch(req);
-    if (!resp) return resp.status();
-    if (resp->status != 200)
-      return Status(ErrorCode::kUnavailable, "embedding endpoint " + req.url + " answered HTTP " +
-                                                 std::to_string(resp->status) + ": " + resp->body.substr(0, 300));
-    Json j = Json::parse(resp->body, nullptr, false);
-    if (!j.is_object() || !j.contains("data") || !j["data"].is_array() || j["data"].size() != input.size())
-      return parse_error("embedding endpoint " + req.url + " returned no 'data' list with one entry per input");
-    std::vector<std::vector<float>> out(input.size());
-    for (auto& d : j["data"]) {
-      size_t i = d.value("index", size_t(0));
-      if (i >= out.size() || !d.contains("embedding") || !d["embedding"].is_array())
-        return parse_error("embedding endpoint returned a malformed entry");
-      std::vector<float> v;
-      double norm = 0;
-      for (auto& x : d["embedding"]) {
-        if (!x.is_number()) return parse_error("embedding endpoint returned a non-numeric vector value");
-        v.push_back(x.get<float>());
-        norm += double(v.back()) * v.back();
+      for (auto& v : *part) {
+        if (dim_ == 0) dim_ = static_cast<int>(v.size());
+        if (static_cast<int>(v.size()) != dim_)
+          return parse_error("the embedding endpoint returned vectors of " + std::to_string(v.size()) +
+                             " values, expected " + std::to_string(dim_));
+        double norm = 0;
+        for (float x : v) norm += double(x) * x;
+        if (norm > 0)
+          for (float& x : v) x = static_cast<float>(x / std::sqrt(norm));  // cosine as inner product
+        out.push_back(std::move(v));
       }
-      if (dim_ == 0) dim_ = static_cast<int>(v.size());
-      if (static_cast<int>(v.size()) != dim_)
-        return parse_error("embedding endpoint returned vectors of " + std::to_string(v.size()) + " values, expected " +
-                           std::to_string(dim_));
-      if (norm > 0)
-        for (float& x : v) x = static_cast<float>(x / std::sqrt(norm));  // cosine as inner product
-      out[i] = std::move(v);
     }
     return out;
   }
 
  private:
   OpenAiEmbedderOptions o_;
-  std::unique_ptr<HttpClient> http_;
-  int dim_;
+  std::unique_ptr<LlmClient> client_;
+  int dim_ = 0;
 };
 
 }  // namespace
@@ -169,13 +137,16 @@ std::shared_ptr<Embedder> make_hash_embedder(int dim) { return std::make_shared<
 Result<std::shared_ptr<Embedder>> make_openai_embedder(const OpenAiEmbedderOptions& options) {
   if (options.base_url.empty() || options.model.empty())
     return invalid_argument("an OpenAI-compatible embedder needs a base URL and a model name");
-  HttpOptions ho;
-  ho.allow_private_addresses = options.allow_private_addresses;
-  ho.max_retries = 3;
-  auto http = HttpClient::create(ho);
-  if (!http) return http.status();
-  auto e = std::make_shared<OpenAiEmbedder>(options, std::move(*http), 0);
-  auto probe = e->call(Json::array({"dimension probe"}));  // learns the dimension, fails early if unreachable
+  ModelConfig m;
+  m.name = "embeddings";
+  m.base_url = options.base_url;
+  m.model = options.model;
+  m.api_key = options.api_key;
+  m.api_key_env = "BIOAGENT_EMBED_API_KEY";
+  auto client = LlmClient::create(m, options.allow_private_addresses);
+  if (!client) return client.status();
+  auto e = std::make_shared<OpenAiEmbedder>(options, std::move(*client));
+  auto probe = e->embed({"dimension probe"});  // learns the dimension, fails early if unreachable
   if (!probe) return probe.status();
   return std::shared_ptr<Embedder>(e);
 }

@@ -74,6 +74,8 @@ struct Transfer {
   bool too_large = false;
   bool allow_private;
   std::string refused_ip;
+  const std::function<void(std::string_view)>* on_chunk = nullptr;
+  CURL* handle = nullptr;
 };
 
 size_t on_body(char* data, size_t size, size_t n, void* user) {
@@ -84,6 +86,11 @@ size_t on_body(char* data, size_t size, size_t n, void* user) {
     return 0;  // abort the transfer
   }
   t->response->body.append(data, bytes);
+  if (t->on_chunk && *t->on_chunk) {  // streaming: hand on successful answers' bytes as they come
+    long status = 0;
+    curl_easy_getinfo(t->handle, CURLINFO_RESPONSE_CODE, &status);
+    if (status >= 200 && status < 300) (*t->on_chunk)(std::string_view(data, bytes));
+  }
   return bytes;
 }
 
@@ -173,7 +180,7 @@ struct HttpClient::Impl {
     CURL* h = curl_easy_init();
     if (!h) return transfer_error(req, ErrorCode::kInternal, "cannot start a transfer");
     HttpResponse resp;
-    Transfer t{&resp, options.max_body_bytes, false, options.allow_private_addresses, {}};
+    Transfer t{&resp, options.max_body_bytes, false, options.allow_private_addresses, {}, &req.on_chunk, h};
     std::string ua =
         options.user_agent + (options.contact_email.empty() ? "" : " (mailto:" + options.contact_email + ")");
     curl_slist* headers = nullptr;

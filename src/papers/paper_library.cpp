@@ -1,5 +1,6 @@
 // The paper library: a DuckDB file plus its search collections. The DuckDB
 // commit is the point where a paper becomes visible (see collections.h).
+#include <unistd.h>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -36,6 +37,21 @@ Result<std::unique_ptr<PaperLibrary>> PaperLibrary::open(const std::string& db_p
   std::error_code ec;
   auto parent = std::filesystem::path(db_path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (!std::filesystem::exists(db_path, ec)) {
+    // A new library is created beside its final name and renamed into place, so
+    // a process killed while creating it never leaves a file DuckDB cannot open.
+    std::string tmp = db_path + ".creating-" + std::to_string(::getpid());
+    std::filesystem::remove(tmp, ec);
+    {
+      auto fresh = DuckDb::open(tmp, false);
+      if (!fresh) return fresh.status();
+      BIOAGENT_RETURN_IF_ERROR((*fresh)->exec(paper_schema_ddl()));
+      BIOAGENT_RETURN_IF_ERROR((*fresh)->exec("CHECKPOINT"));
+    }
+    std::filesystem::remove(tmp + ".wal", ec);
+    std::filesystem::rename(tmp, db_path, ec);
+    if (ec) return Status(ErrorCode::kInternal, "cannot create the paper library " + db_path + ": " + ec.message());
+  }
   auto lib = std::unique_ptr<PaperLibrary>(new PaperLibrary());
   auto db = DuckDb::open(db_path, false);
   if (!db) return db.status();

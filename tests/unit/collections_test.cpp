@@ -13,6 +13,7 @@
 
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
+#include "replay_server.h"
 #include "test_util.h"
 
 using namespace bioagent;
@@ -215,7 +216,7 @@ TEST(Collections, KilledIngestionLeavesNoHalfPaper) {
     EXPECT_EQ(d["collections"][0]["entries"], d["collections"][1]["entries"]) << "BM25 and dense agree";
     return visible->size();
   };
-  for (int delay_ms : {30, 120, 300, 600}) {
+  for (int delay_ms : {5, 30, 120, 300, 600}) {
     pid_t pid = fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
@@ -236,4 +237,24 @@ TEST(Collections, KilledIngestionLeavesNoHalfPaper) {
   EXPECT_EQ(failed, 0u);
   lib->reset();
   EXPECT_EQ(check_consistent(), files.size());
+}
+
+TEST(Collections, OpenAiCompatibleEmbedderGivesANamedCollection) {
+  bioagent::testing::ReplayServer s(R"({"script": []})", "scripted_llm.py");
+  ASSERT_TRUE(s.ok());
+  auto e = make_openai_embedder({s.url(""), "sentence-transformers/all-MiniLM-L6-v2", "", true, 2});
+  ASSERT_TRUE(e.is_ok()) << e.status().to_string();
+  EXPECT_EQ((*e)->collection_name(), "text_sentence_transformers_all_minilm_l6_v2");
+  EXPECT_EQ((*e)->dim(), 8);
+  TempDir dir;
+  auto c = Collections::open(dir.path().string(), true, {make_hash_embedder(256), *e});
+  ASSERT_TRUE(c.is_ok());
+  fill(**c);
+  auto r = (*c)->search(chunks_query("text_sentence_transformers_all_minilm_l6_v2", "weather in the alps"), kBoth);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  ASSERT_FALSE(r->empty());
+  EXPECT_EQ((*r)[0].entry.primary_key, "B-c1") << "the same text gives the same vector";
+  EXPECT_NEAR((*r)[0].score, 1.0, 1e-4);
+  auto down = make_openai_embedder({"http://127.0.0.1:9", "m", "", true, 2});
+  EXPECT_FALSE(down.is_ok()) << "an unreachable server fails early";
 }

@@ -1,0 +1,215 @@
+// The offline agent: no language model. Rules choose the tools (calculator for
+// arithmetic; the paper library's hybrid retrieval; the evidence store; a
+// literature search only when the network is allowed and the question asks for
+// literature), and the answer is the sentences of the evidence that best match
+// the question, each with its numbered source.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "agents/agent_internal.h"
+#include "bioagent/agent.h"
+
+namespace bioagent {
+namespace {
+
+const std::set<std::string>& stopwords() {
+  static const std::set<std::string> k = {
+      "a",     "an",   "the",   "of",    "in",   "on",    "for",    "to",    "and",   "or",    "is",   "are",
+      "was",   "were", "be",    "by",    "with", "what",  "which",  "who",   "how",   "why",   "when", "where",
+      "does",  "do",   "did",   "this",  "that", "these", "those",  "it",    "its",   "as",    "at",   "from",
+      "about", "any",  "there", "their", "can",  "could", "should", "would", "has",   "have",  "had",  "me",
+      "i",     "we",   "you",   "tell",  "find", "show",  "give",   "list",  "paper", "papers"};
+  return k;
+}
+
+std::vector<std::string> content_words(const std::string& text) {
+  std::vector<std::string> out;
+  std::string w;
+  auto flush = [&] {
+    if (w.size() > 1 && !stopwords().count(w)) {
+      if (w.size() > 4 && w.back() == 's') w.pop_back();  // crude plural folding
+      out.push_back(w);
+    }
+    w.clear();
+  };
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c >= 0x80 || c == '-')
+      w += static_cast<char>(std::tolower(c));
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+std::vector<std::string> sentences(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i] == '\n' ? ' ' : text[i];
+    cur += c;
+    bool end =
+        (c == '.' || c == '?' || c == '!') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
+    if (end || i + 1 == text.size()) {
+      size_t a = cur.find_first_not_of(' ');
+      if (a != std::string::npos && cur.size() - a >= 25) out.push_back(cur.substr(a));
+      cur.clear();
+    }
+  }
+  return out;
+}
+
+bool looks_arithmetic(const std::string& q, std::string& expr) {
+  static const std::regex kExpr(R"(([-+*/%().\d\s^]|\*\*|sqrt|log|exp|pi){3,})");
+  std::smatch m;
+  std::string best;
+  for (auto it = std::sregex_iterator(q.begin(), q.end(), kExpr); it != std::sregex_iterator(); ++it)
+    if (it->str().size() > best.size()) best = it->str();
+  size_t digits = std::count_if(best.begin(), best.end(), ::isdigit);
+  bool op = best.find_first_of("+-*/%^") != std::string::npos;
+  if (digits < 2 || !op) return false;
+  expr = std::regex_replace(best, std::regex(R"(\^)"), "**");  // 2^3 from a person means a power
+  return true;
+}
+
+bool asks_for_literature(const std::string& q) {
+  static const std::regex kLit(
+      R"(\b(literature|publications?|papers?|studies|articles?|published|pubmed|arxiv|trials?|review)\b|文献|论文)",
+      std::regex::icase);
+  return std::regex_search(q, kLit);
+}
+
+struct Passage {
+  std::string text;
+  int source = 0;
+};
+
+}  // namespace
+
+Result<AgentResult> run_offline_agent(const std::string& question, const ToolRegistry& registry, ToolContext& ctx,
+                                      const AgentOptions& options) {
+  auto traj = Trajectory::open(options.trajectory_dir, "offline");
+  if (!traj) return traj.status();
+  AgentRun run(*traj, options, "offline", "none");
+  Budget budget;
+  SourceBook book;
+  book.paper_title = paper_title_resolver(ctx);
+  AgentResult result = run.result();
+  result.note = "No language model was used: this answer was assembled by rules from the evidence found.";
+  run.event({{"type", "start"}, {"question", question}, {"model", "none"}});
+  std::vector<const ToolSpec*> all;
+  for (auto* t : registry.list()) all.push_back(t);
+  auto call = [&](const std::string& tool, const Json& args, Json& out) {
+    if (!registry.find(tool)) return false;
+    budget.add_tool_call();
+    std::string content = run.call_tool(registry, all, ctx, tool, args.dump(), book, false, &out);
+    return content.rfind("error:", 0) != 0;
+  };
+
+  std::string expr;
+  Json r;
+  if (looks_arithmetic(question, expr) && call("calculate_expr", {{"expr", expr}}, r)) {
+    result.answer = expr + " = " + (r.contains("result") ? r["result"].dump() : r.dump());
+    result.answer_value = r.value("result", Json());
+    result.stop_reason = "answer";
+    run.finish(result, budget);
+    return result;
+  }
+
+  std::vector<Passage> passages;
+  std::vector<std::string> looked;
+  auto collect = [&](const Json& res) {
+    std::function<void(const Json&)> walk = [&](const Json& j) {
+      if (j.is_array()) {
+        for (auto& x : j) walk(x);
+        return;
+      }
+      if (!j.is_object()) return;
+      std::string text = j.contains("text") && j["text"].is_string()           ? j["text"].get<std::string>()
+                         : j.contains("content") && j["content"].is_string()   ? j["content"].get<std::string>()
+                         : j.contains("abstract") && j["abstract"].is_string() ? j["abstract"].get<std::string>()
+                                                                               : "";
+      if (!text.empty()) {
+        auto numbers = book.number(j);
+        if (numbers.size() == 1) {  // one passage of one source
+          passages.push_back({text, numbers[0]});
+          return;
+        }
+      }
+      for (auto& [k, v] : j.items())
+        if (v.is_array() || v.is_object()) walk(v);
+    };
+    walk(res);
+  };
+  if (call("ClassicRetrieve", {{"query", question}, {"limit", 6}}, r)) {
+    looked.push_back("the paper library");
+    collect(r);
+  }
+  if (call("search_evidence_store", {{"query", question}, {"limit", 6}}, r)) {
+    looked.push_back("the literature evidence store");
+    collect(r);
+  }
+  if (passages.empty() && ctx.option("offline") != "1" && asks_for_literature(question) &&
+      call("search_literature", {{"query", question}, {"max_results_per_source", 3}}, r)) {
+    looked.push_back("the literature search services");
+    collect(r);
+  }
+
+  // Score sentences by the question's content words, rarer words counting more.
+  auto q = content_words(question);
+  std::set<std::string> qset(q.begin(), q.end());
+  std::map<std::string, int> df;
+  struct Scored {
+    double score;
+    std::string sentence;
+    int source;
+  };
+  std::vector<Scored> scored;
+  for (auto& p : passages)
+    for (auto& s : sentences(p.text)) {
+      auto words = content_words(s);
+      std::set<std::string> ws(words.begin(), words.end());
+      for (auto& w : ws)
+        if (qset.count(w)) ++df[w];
+      scored.push_back({0, s, p.source});
+    }
+  for (auto& sc : scored) {
+    auto words = content_words(sc.sentence);
+    std::set<std::string> ws(words.begin(), words.end());
+    for (auto& w : ws)
+      if (qset.count(w)) sc.score += std::log(1.0 + double(scored.size()) / df[w]);
+    sc.score /= std::sqrt(std::max<size_t>(8, words.size()) / 8.0);  // long sentences earn no bonus for length
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.score > b.score; });
+  std::string answer;
+  std::set<std::string> seen;
+  int picked = 0;
+  for (auto& sc : scored) {
+    if (sc.score <= 0 || picked >= 5) break;
+    if (!seen.insert(sc.sentence).second) continue;
+    answer += "- " + sc.sentence + " [" + std::to_string(sc.source) + "]\n";
+    ++picked;
+  }
+  std::string where;
+  for (size_t i = 0; i < looked.size(); ++i) where += (i ? (i + 1 == looked.size() ? " and " : ", ") : "") + looked[i];
+  if (answer.empty()) {
+    result.answer = "Nothing relevant was found" +
+                    (where.empty() ? std::string(" (no local source is available)") : " in " + where) +
+                    ". Add PDFs with `bioagent papers add`, collect evidence with search_literature, or configure a "
+                    "language model for a fuller answer. This may also be a gap in the literature.";
+    result.stop_reason = "answer";
+  } else {
+    result.answer = "The passages that best match the question (extracted from " + where + "):\n" + answer;
+    result.stop_reason = "answer";
+  }
+  result.answer_value = result.answer;
+  result.sources = book.cited_in(answer.empty() ? "[0]" : answer);
+  run.finish(result, budget);
+  return result;
+}
+
+}  // namespace bioagent

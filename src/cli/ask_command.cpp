@@ -1,0 +1,140 @@
+// `bioagent ask "question"`: one question through an agent loop, printed with
+// numbered citations, a token/cost line and the trajectory's path.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "bioagent/agent.h"
+#include "bioagent/json_text.h"
+#include "cli/commands.h"
+
+namespace bioagent::cli {
+namespace {
+
+struct AskOptions {
+  std::string question, model, loop = "auto", answer_format;
+  std::vector<std::string> tools;
+  int max_turns = 0;
+  bool json = false, trace = false, stream = false, taijichat = false;
+  BudgetLimits limits;
+};
+
+void print_trace(const Json& e) {
+  std::string type = e.value("type", "");
+  if (type == "delta") {
+    std::cerr << e.value("text", "") << std::flush;
+    return;
+  }
+  std::string line = "· " + type;
+  if (type == "llm") {
+    line += " turn " + e["turn"].dump() + ": " + std::to_string(e["tool_calls"].size()) + " tool call(s), " +
+            e["usage"]["prompt_tokens"].dump() + "+" + e["usage"]["completion_tokens"].dump() + " tokens";
+    if (e["content"].is_string() && !e["content"].get<std::string>().empty())
+      line += "\n    " + e["content"].get<std::string>().substr(0, 300);
+  } else if (type == "tool_call") {
+    line += " " + e.value("name", "") + " " + e.value("arguments", "").substr(0, 300);
+  } else if (type == "tool_result") {
+    line += " " + e.value("name", "") + (e.value("ok", false) ? " ok, " : " FAILED, ") + e["chars"].dump() +
+            " chars, " + e["sources"].dump() + " new source(s)";
+    if (!e.value("ok", false)) line += "\n    " + e.value("content", "").substr(0, 300);
+  } else if (type == "stop" || type == "parse_error") {
+    line += ": " + e.value("message", e.value("reason", ""));
+  } else if (type == "answer" || type == "start") {
+    return;
+  }
+  std::cerr << line << "\n";
+}
+
+}  // namespace
+
+void add_ask_command(CLI::App& app, GlobalOptions& g) {
+  static AskOptions o;
+  auto* ask = app.add_subcommand("ask", "Answer a question with the tools, citing sources (offline without a model)");
+  ask->add_option("question", o.question, "The question")->required();
+  ask->add_option("--model", o.model, "Model name from the model configuration (default: its default)");
+  ask->add_option("--tools", o.tools, "Tool subset, comma-separated")->delimiter(',');
+  ask->add_option("--loop", o.loop, "function, actions (seed 001), offline, or auto (function with a model)")
+      ->check(CLI::IsMember({"auto", "function", "actions", "offline"}));
+  ask->add_option("--max-turns", o.max_turns, "Model turns before stopping (default 10; actions 20)");
+  ask->add_option("--answer-format", o.answer_format,
+                  "actions loop: the answer's format (int, float, str, list, bool)");
+  ask->add_flag("--json", o.json, "Print the result as JSON");
+  ask->add_flag("--trace", o.trace, "Print each step as it happens (stderr)");
+  ask->add_flag("--stream", o.stream, "Stream the model's text as it is written (stderr)");
+  ask->add_flag("--taijichat", o.taijichat, "function loop: seed 000's AWAITING_DATA / CODE_COMPLETE protocol");
+  ask->add_option("--max-tokens", o.limits.max_tokens, "Budget: token cap for this run");
+  ask->add_option("--max-cost", o.limits.max_cost_usd, "Budget: cost cap in USD for this run");
+  ask->add_option("--max-tool-calls", o.limits.max_tool_calls, "Budget: tool-call cap for this run");
+  ask->add_option("--max-seconds", o.limits.max_seconds, "Budget: wall-time cap for this run");
+  ask->callback([&g] {
+    auto s = Session::open(g);
+    if (!s) {
+      g.exit_code = print_error(s.status());
+      return;
+    }
+    ToolContext ctx = s->context(g, false);
+    AgentOptions ao;
+    ao.tools = o.tools;
+    ao.stream = o.stream;
+    ao.taijichat_protocol = o.taijichat;
+    ao.answer_format = o.answer_format;
+    ao.trajectory_dir = s->tool_options["trajectory_dir"];
+    if (o.trace || o.stream) ao.on_event = [](const Json& e) { print_trace(e); };
+
+    std::string loop = o.loop;
+    Result<AgentResult> r = internal_error("no loop ran");
+    std::unique_ptr<LlmClient> llm;
+    if (loop != "offline") {
+      auto catalog = load_model_catalog();
+      if (!catalog) {
+        g.exit_code = print_error(catalog.status());
+        return;
+      }
+      if (g.offline || catalog->empty()) {
+        if (loop != "auto") {  // the user asked for a model loop: say why it cannot run
+          g.exit_code = print_error(
+              g.offline ? Status(ErrorCode::kUnavailable, "--offline: the " + loop + " loop needs a language model")
+                        : catalog->get("").status());
+          return;
+        }
+        loop = "offline";
+      } else {
+        auto model = catalog->get(o.model);
+        if (!model) {
+          g.exit_code = print_error(model.status());
+          return;
+        }
+        auto client = LlmClient::create(*model);
+        if (!client) {
+          g.exit_code = print_error(client.status());
+          return;
+        }
+        llm = std::move(*client);
+        if (loop == "auto") loop = "function";
+      }
+    }
+    Budget budget(o.limits);
+    if (loop == "offline") {
+      ao.max_turns = o.max_turns ? o.max_turns : 10;
+      r = run_offline_agent(o.question, *s->registry, ctx, ao);
+    } else if (loop == "actions") {
+      ao.max_turns = o.max_turns ? o.max_turns : 20;
+      r = run_action_loop(o.question, *s->registry, ctx, *llm, budget, ao);
+    } else {
+      ao.max_turns = o.max_turns ? o.max_turns : 10;
+      r = run_function_loop(o.question, *s->registry, ctx, *llm, budget, ao);
+    }
+    if (o.stream) std::cerr << "\n";
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    if (o.json)
+      std::cout << json_text(r->to_json(), 2) << std::endl;
+    else
+      std::cout << r->render() << std::endl;
+    g.exit_code = r->stop_reason == "answer" ? 0 : 3;
+  });
+}
+
+}  // namespace bioagent::cli
