@@ -146,5 +146,26 @@ else
   echo "skip papers add: fixtures absent ($pdfs)"
 fi
 
+# Both agent loops end to end through the CLI against the scripted OpenAI-compatible server.
+cat > "$tmp/script.json" <<'JSON'
+{"script": [
+  {"message": {"content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "calculate_expr", "arguments": "{\"expr\": \"6*7\"}"}}]}},
+  {"expect": ["42"], "message": {"content": "It is 42."}},
+  {"message": {"content": "{\"action_type\": \"CalculateExpr\", \"parameters\": {\"expr\": \"6*7\"}}"}},
+  {"expect": ["[Observation]"], "message": {"content": "{\"action_type\": \"GenerateAnswer\", \"parameters\": {\"answer\": 42}}"}}
+]}
+JSON
+/usr/bin/python3 tests/helpers/scripted_llm.py "$tmp/script.json" > "$tmp/llm.port" 2>/dev/null &
+llm_pid=$!
+for _ in $(seq 50); do grep -q PORT "$tmp/llm.port" 2>/dev/null && break; sleep 0.1; done
+llm_url="http://127.0.0.1:$(awk '{print $2}' "$tmp/llm.port")/v1"
+check "ask: function loop with a scripted model" 0 "d['answer']=='It is 42.' and d['loop']=='function' and d['budget']['tool_calls']==1 and d['model']=='default'" \
+  env BIOAGENT_LLM_BASE_URL="$llm_url" BIOAGENT_LLM_MODEL=scripted "$bin" ask --json --tools calculate_expr "6*7?"
+check "ask: action loop with a scripted model" 0 "d['answer_value']==42 and d['loop']=='actions'" \
+  env BIOAGENT_LLM_BASE_URL="$llm_url" BIOAGENT_LLM_MODEL=scripted "$bin" ask --json --loop actions --answer-format int "6*7?"
+check "ask: unknown model is a clear error" 1 "True" \
+  env BIOAGENT_LLM_BASE_URL="$llm_url" BIOAGENT_LLM_MODEL=scripted "$bin" ask --model nope "x"
+kill "$llm_pid" 2>/dev/null
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
