@@ -19,21 +19,10 @@ namespace {
 
 // A UUID from a SHA-256 of `seed` (deterministic: re-ingesting gives the same ids).
 std::string derived_uuid(const std::string& seed) {
-  fz_sha256 sha;
-  unsigned char d[32];
-  fz_sha256_init(&sha);
-  fz_sha256_update(&sha, reinterpret_cast<const unsigned char*>(seed.data()), seed.size());
-  fz_sha256_final(&sha, d);
-  d[6] = static_cast<unsigned char>((d[6] & 0x0F) | 0x50);  // version 5-like: name-based
-  d[8] = static_cast<unsigned char>((d[8] & 0x3F) | 0x80);
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
-    s += k[d[i] >> 4];
-    s += k[d[i] & 15];
-  }
-  return s;
+  std::string h = sha256_hex(seed);  // 64 hex digits; the UUID takes the first 32
+  h[12] = '5';                       // version 5-like: name-based
+  h[16] = "89ab"[std::stoi(h.substr(16, 1), nullptr, 16) & 3];
+  return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20, 12);
 }
 
 std::string one_line(const std::string& s) {
@@ -150,27 +139,6 @@ bool plausible_title(const std::string& t) {
 }  // namespace
 
 std::string paper_id_for_sha256(const std::string& sha256) { return derived_uuid("paper/" + sha256); }
-
-Result<std::string> file_sha256(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return not_found("cannot read '" + path.string() + "'");
-  fz_sha256 sha;
-  fz_sha256_init(&sha);
-  std::vector<char> buf(1 << 20);
-  while (in) {
-    in.read(buf.data(), std::streamsize(buf.size()));
-    fz_sha256_update(&sha, reinterpret_cast<const unsigned char*>(buf.data()), size_t(in.gcount()));
-  }
-  unsigned char d[32];
-  fz_sha256_final(&sha, d);
-  static const char* k = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char c : d) {
-    hex += k[c >> 4];
-    hex += k[c & 15];
-  }
-  return hex;
-}
 
 Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
   PreparedPaper out;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bioagent/collections.h"
+#include "bioagent/digest.h"
 #include "bioagent/papers.h"
 #include "papers/duckdb_conn.h"
 
@@ -26,8 +27,6 @@ struct PreparedPaper {
 };
 
 Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf);
-// Hex SHA-256 of a file's bytes (the paper id derives from it).
-Result<std::string> file_sha256(const std::filesystem::path& path);
 std::string paper_id_for_sha256(const std::string& sha256);
 
 std::string paper_schema_ddl();

@@ -2,6 +2,8 @@
 // destructor is created inside those blocks; results are copied out after.
 #include "papers/pdf_layout.h"
 
+#include "bioagent/digest.h"
+
 #include <mupdf/fitz.h>
 
 #include "text/mupdf_context.h"
@@ -15,16 +17,6 @@
 
 namespace bioagent {
 namespace {
-
-std::string hex(const unsigned char* d, size_t n) {
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    s += k[d[i] >> 4];
-    s += k[d[i] & 15];
-  }
-  return s;
-}
 
 void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
   fz_page* page = fz_load_page(ctx, doc, index);
@@ -89,14 +81,7 @@ Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages)
   ss << in.rdbuf();
   const std::string bytes = ss.str();
   PdfDoc out;
-  {
-    fz_sha256 sha;
-    unsigned char digest[32];
-    fz_sha256_init(&sha);
-    fz_sha256_update(&sha, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-    fz_sha256_final(&sha, digest);
-    out.sha256 = hex(digest, 32);
-  }
+  out.sha256 = sha256_hex(bytes);
   if (bytes.find("%PDF-") > 1024) {
     Status s = parse_error("'" + path.string() + "' is not a PDF (no %PDF- header)");
     s.with("path", path.string());

@@ -1,0 +1,56 @@
+// The plant gene-family pipeline of seed 004, part I: species data and its
+// naming rules, the stage table (check, identify, phylogeny, domain,
+// properties, validate), the validator, and the example genome generator.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "bioagent/pipeline.h"
+
+namespace bioagent {
+
+// Naming rules (seed 004): <Prefix>.genome.fasta, <Prefix>.gff3,
+// <Prefix>.cds.fasta, <Prefix>.pep.fasta, <Family>.hmm. Returns
+// {ok, prefix, family, files{genome,gff3,cds,pep,hmm}, problems[{file, rule,
+// example, fixable, fix}], consistency{...}}; `prefix`/`family` may be empty
+// (found from the file names). consistency=false skips the content checks.
+Result<Json> check_species_data(const fs::path& dir, const std::string& prefix = "", const std::string& family = "",
+                                bool consistency = true);
+
+// Just the naming check of one file name: {ok, kind, rule, example, fix?}.
+Json check_file_name(const std::string& name);
+
+// The run configuration for `bioagent genefamily run`: files resolved, params per stage.
+Result<Json> genefamily_run_config(const std::string& prefix, const std::string& family, const fs::path& data_dir,
+                                   const Json& params = Json::object());
+
+// The stage table.
+const Pipeline& genefamily_pipeline();
+
+// Runs (or resumes) the pipeline for `config` in options.run_dir, keeping
+// run.json (the configuration) and status.json (the stages' outcome) there.
+Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runner, const PipelineOptions& options);
+
+// The seed's validation checks over a finished run folder: {status: pass|warn|fail, checks: [...]}.
+struct ValidationThresholds {
+  int min_genes = 10, max_genes = 100;
+  double min_median_bootstrap = 70, min_domain_coverage = 0.8;
+};
+Result<Json> validate_run(const fs::path& run_dir, const ValidationThresholds& t = {});
+
+// Writes a small, realistic species folder (chromosomes, genes with exons and
+// introns, GFF3, CDS, proteins) whose family members carry domains emitted by
+// hmmemit from `family_hmm`, plus decoys from `decoy_hmms` and random
+// proteins; truth.json lists the members. Deterministic for a seed.
+struct ExampleGenomeOptions {
+  std::string prefix = "Exam", family = "GLOBIN";
+  fs::path family_hmm = "/usr/share/doc/hmmer/examples/tutorial/globins4.hmm";
+  std::vector<fs::path> decoy_hmms = {"/usr/share/doc/hmmer/examples/tutorial/fn3.hmm",
+                                      "/usr/share/doc/hmmer/examples/tutorial/Pkinase.hmm"};
+  int members = 18, decoys = 40, random_genes = 60, chromosomes = 4;
+  unsigned seed = 7;
+};
+Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOptions& o = {});
+
+}  // namespace bioagent

@@ -1,0 +1,147 @@
+// `bioagent genefamily example|check|run|status|validate`: the gene-family
+// pipeline from the command line, with a live progress display on stderr.
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
+#include "cli/commands.h"
+
+namespace bioagent::cli {
+namespace {
+
+std::shared_ptr<std::atomic<bool>> g_cancel = std::make_shared<std::atomic<bool>>(false);
+void on_sigint(int) { g_cancel->store(true); }
+
+struct RunArgs {
+  std::string species, family, data, runner = "local", run_dir, params = "{}", partition;
+  std::vector<std::string> stages;
+  int cpus = 0;
+  int time_limit = 0;
+};
+
+int print_json(const Json& j, int code = 0) {
+  std::cout << json_text(j, 2) << std::endl;
+  return code;
+}
+
+}  // namespace
+
+void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
+  auto* gf = app.add_subcommand("genefamily", "The plant gene-family pipeline (identify, phylogeny, domains, ...)");
+  gf->require_subcommand(1);
+
+  static std::string dir;
+  static unsigned seed = 7;
+  auto* ex = gf->add_subcommand("example", "Write a generated example species folder (with truth.json)");
+  ex->add_option("dir", dir, "Folder to create")->required();
+  ex->add_option("--seed", seed, "Random seed");
+  ex->callback([&g] {
+    ExampleGenomeOptions o;
+    o.seed = seed;
+    auto r = write_example_genome(dir, o);
+    g.exit_code = r ? print_json(*r) : print_error(r.status());
+  });
+
+  static std::string species, family;
+  auto* check = gf->add_subcommand("check", "Check a species data folder: naming rules and consistency");
+  check->add_option("dir", dir, "Data folder")->required();
+  check->add_option("--species", species, "Species prefix (default: from the file names)");
+  check->add_option("--family", family, "Family name (default: from the .hmm file)");
+  check->callback([&g] {
+    auto r = check_species_data(dir, species, family, true);
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    g.exit_code = print_json(*r, (*r)["ok"] == true ? 0 : 1);
+  });
+
+  static RunArgs ra;
+  auto* run = gf->add_subcommand("run", "Run (or resume) the pipeline on a species data folder");
+  run->add_option("--species", ra.species, "Species prefix, e.g. Lchi");
+  run->add_option("--family", ra.family, "Gene family, e.g. SPL (its HMM is <Family>.hmm)");
+  run->add_option("--data", ra.data, "Species data folder")->required();
+  run->add_option("--stages", ra.stages, "Stages to run (with what they need), comma-separated")->delimiter(',');
+  run->add_option("--runner", ra.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
+  run->add_option("--partition", ra.partition, "Slurm partition");
+  run->add_option("--cpus", ra.cpus, "CPU budget (default: all cores)");
+  run->add_option("--run-dir", ra.run_dir, "Run folder (default: runs/<Species>.<Family>)");
+  run->add_option("--params", ra.params, "Stage parameters as JSON, e.g. {\"identify\": {\"evalue\": 1e-10}}");
+  run->add_option("--stage-time-limit", ra.time_limit, "Minutes per stage (default: by resource label)");
+  run->callback([&g] {
+    Json params = Json::parse(ra.params, nullptr, false);
+    if (!params.is_object()) {
+      g.exit_code = print_error(parse_error("--params is not a JSON object"));
+      return;
+    }
+    auto cfg = genefamily_run_config(ra.species, ra.family, ra.data, params);
+    if (!cfg) {
+      g.exit_code = print_error(cfg.status());
+      return;
+    }
+    PipelineOptions o;
+    o.run_dir =
+        ra.run_dir.empty()
+            ? fs::path("runs") / ((*cfg)["species"].get<std::string>() + "." + (*cfg)["family"].get<std::string>())
+            : fs::path(ra.run_dir);
+    o.cpus = ra.cpus > 0 ? ra.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
+    o.stages = ra.stages;
+    o.cancel = g_cancel;
+    o.stage_time_limit_minutes = ra.time_limit;
+    o.on_event = [](const PipelineEvent& e) {
+      std::cerr << "[" << (e.done >= 0 ? std::to_string(e.done) : "-") << "/" << e.total << "] " << e.stage << ": "
+                << e.state << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << std::endl;
+    };
+    std::signal(SIGINT, on_sigint);
+    std::signal(SIGTERM, on_sigint);
+    auto runner = ra.runner == "slurm" ? make_slurm_runner(ra.partition) : make_local_runner();
+    auto r = run_genefamily(*cfg, *runner, o);
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    Json stages = Json::array();
+    bool ok = true;
+    for (auto& s : *r) {
+      stages.push_back(s.to_json());
+      ok &= s.state == "done" || s.state == "cached";
+    }
+    Json out = {{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner->name()}, {"stages", stages}};
+    if (ok)
+      if (auto v = validate_run(o.run_dir)) out["validation"] = *v;
+    g.exit_code = print_json(out, ok ? 0 : 1);
+  });
+
+  auto* status = gf->add_subcommand("status", "Show a run's stages and its recorded attempts");
+  status->add_option("run", dir, "Run folder")->required();
+  status->callback([&g] {
+    std::ifstream in(fs::path(dir) / "status.json");
+    Json j = Json::parse(in, nullptr, false);
+    auto hist = pipeline_history(dir);
+    if (j.is_discarded() && !hist) {
+      g.exit_code = print_error(hist.status());
+      return;
+    }
+    Json out = j.is_discarded() ? Json{{"run_dir", dir}, {"note", "the run has not finished yet"}} : j;
+    if (hist) out["attempts"] = *hist;
+    g.exit_code = print_json(out);
+  });
+
+  auto* validate = gf->add_subcommand("validate", "Check a finished run: files, stages, gene count, support, coverage");
+  validate->add_option("run", dir, "Run folder")->required();
+  validate->callback([&g] {
+    auto r = validate_run(dir);
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    g.exit_code = print_json(*r, (*r)["status"] == "fail" ? 1 : 0);
+  });
+}
+
+}  // namespace bioagent::cli

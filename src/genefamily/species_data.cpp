@@ -1,0 +1,216 @@
+// Species data folders: the seed's naming rules (with the common variants
+// recognised as fixable) and the consistency of genome, GFF3, CDS and proteins.
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "bioagent/genefamily.h"
+#include "bioagent/seqio.h"
+
+namespace bioagent {
+namespace {
+
+struct Rule {
+  const char* kind;
+  std::regex pattern;
+  const char* text;
+  const char* example;
+};
+
+const std::vector<Rule>& rules() {
+  static const std::vector<Rule> k = {
+      {"genome", std::regex(R"(^\w+\.genome\.fasta$)"), "^\\w+\\.genome\\.fasta$", "Lchi.genome.fasta"},
+      {"gff3", std::regex(R"(^\w+\.gff3$)"), "^\\w+\\.gff3$", "Lchi.gff3"},
+      {"cds", std::regex(R"(^\w+\.cds\.fasta$)"), "^\\w+\\.cds\\.fasta$", "Lchi.cds.fasta"},
+      {"pep", std::regex(R"(^\w+\.pep\.fasta$)"), "^\\w+\\.pep\\.fasta$", "Lchi.pep.fasta"},
+      {"hmm", std::regex(R"(^\w+\.hmm$)"), "^\\w+\\.hmm$", "SPL.hmm"}};
+  return k;
+}
+
+// Variants people use for the same files, and the name they should have.
+struct Variant {
+  std::regex pattern;
+  const char* kind;
+  const char* suffix;  // the right suffix after the prefix
+};
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> k = {
+      {std::regex(R"(^(\w+)\.(genome|genomic|dna)\.(fa|fas|fna|fsa|fasta\.gz|fa\.gz)$)", std::regex::icase), "genome",
+       ".genome.fasta"},
+      {std::regex(R"(^(\w+)\.(cds)\.(fa|fas|fna|ffn)$)", std::regex::icase), "cds", ".cds.fasta"},
+      {std::regex(R"(^(\w+)\.(pep|protein|proteins|prot|aa)\.(fa|fas|faa|fasta)$)", std::regex::icase), "pep",
+       ".pep.fasta"},
+      {std::regex(R"(^(\w+)\.(faa)$)", std::regex::icase), "pep", ".pep.fasta"},
+      {std::regex(R"(^(\w+)\.(gff|gff3\.txt|GFF3)$)"), "gff3", ".gff3"},
+      {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
+  return k;
+}
+
+}  // namespace
+
+Json check_file_name(const std::string& name) {
+  for (auto& r : rules())
+    if (std::regex_match(name, r.pattern)) return Json{{"ok", true}, {"kind", r.kind}, {"file", name}};
+  for (auto& v : variants()) {
+    std::smatch m;
+    if (std::regex_match(name, m, v.pattern)) {
+      const Rule* r = nullptr;
+      for (auto& x : rules())
+        if (std::string(x.kind) == v.kind) r = &x;
+      return Json{
+          {"ok", false},
+          {"kind", v.kind},
+          {"file", name},
+          {"rule", r->text},
+          {"example", r->example},
+          {"fixable", true},
+          {"fix", m[1].str() + v.suffix},
+          {"message", "'" + name + "' looks like the " + std::string(v.kind) + " file but breaks the rule " + r->text +
+                          "; rename it to '" + m[1].str() + v.suffix + "' (for example " + r->example + ")"}};
+    }
+  }
+  Json rules_list = Json::array();
+  for (auto& r : rules()) rules_list.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
+  return Json{{"ok", false},
+              {"kind", nullptr},
+              {"file", name},
+              {"fixable", false},
+              {"rules", rules_list},
+              {"message", "'" + name +
+                              "' matches no naming rule: expected <Prefix>.genome.fasta, <Prefix>.gff3, "
+                              "<Prefix>.cds.fasta, <Prefix>.pep.fasta or <Family>.hmm (e.g. Lchi.genome.fasta, "
+                              "SPL.hmm); the prefix is letters, digits or _"}};
+}
+
+Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_in, const std::string& family_in,
+                                bool consistency) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.string());
+  Json problems = Json::array(), files = Json::object();
+  std::map<std::string, std::vector<std::string>> by_kind;
+  for (auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    std::string name = e.path().filename().string();
+    if (name[0] == '.' || name == "truth.json" || name == "README.txt") continue;
+    Json c = check_file_name(name);
+    if (c["ok"] == true)
+      by_kind[c["kind"].get<std::string>()].push_back(name);
+    else
+      problems.push_back(c);
+  }
+  std::string prefix = prefix_in, family = family_in;
+  auto stem = [](const std::string& n) { return n.substr(0, n.find('.')); };
+  for (const char* kind : {"genome", "gff3", "cds", "pep"}) {
+    auto& v = by_kind[kind];
+    if (prefix.empty() && v.size() == 1) prefix = stem(v[0]);
+  }
+  if (family.empty() && by_kind["hmm"].size() == 1) family = stem(by_kind["hmm"][0]);
+  const std::map<std::string, std::string> wanted = {{"genome", prefix + ".genome.fasta"},
+                                                     {"gff3", prefix + ".gff3"},
+                                                     {"cds", prefix + ".cds.fasta"},
+                                                     {"pep", prefix + ".pep.fasta"},
+                                                     {"hmm", family + ".hmm"}};
+  for (auto& [kind, name] : wanted) {
+    fs::path p = dir / name;
+    if ((kind == "hmm" ? family : prefix).empty() || !fs::exists(p, ec)) {
+      bool fixable_elsewhere = std::any_of(problems.begin(), problems.end(), [&](const Json& pr) {
+        return pr.value("kind", Json()) == kind && pr.value("fixable", false);
+      });
+      if (!fixable_elsewhere)
+        problems.push_back(
+            {{"file", name},
+             {"kind", kind},
+             {"rule", "required file"},
+             {"fixable", false},
+             {"message", "the " + kind + " file " + name + " is missing (expected in " + dir.string() + ")"}});
+      continue;
+    }
+    if (fs::file_size(p, ec) == 0) {
+      problems.push_back({{"file", name}, {"kind", kind}, {"rule", "not empty"}, {"message", name + " is empty"}});
+      continue;
+    }
+    files[kind] = fs::absolute(p).string();
+  }
+  Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}};
+  Json cons = Json::object();
+  if (consistency && files.size() == 5) {
+    auto genome = fasta_lengths(files["genome"].get<std::string>());
+    auto gff = read_gff3(files["gff3"].get<std::string>());
+    auto pep = read_fasta(files["pep"].get<std::string>());
+    auto cds = read_fasta(files["cds"].get<std::string>());
+    for (auto* r : {&genome.status(), &gff.status(), &pep.status(), &cds.status()})
+      if (!r->is_ok()) problems.push_back({{"rule", "readable"}, {"message", r->message()}});
+    if (genome && gff && pep && cds) {
+      Json missing_seqids = Json::array();
+      for (auto& s : gff->seqids)
+        if (!genome->count(s)) missing_seqids.push_back(s);
+      size_t unmatched = 0, mismatched = 0, checked = 0;
+      Json unmatched_examples = Json::array(), mismatch_examples = Json::array();
+      std::map<std::string, const FastaRecord*> cds_by_id;
+      for (auto& r : *cds) cds_by_id[r.id] = &r;
+      for (auto& p : *pep) {
+        if (gff->transcript_of(p.id).empty()) {
+          if (unmatched++ < 5) unmatched_examples.push_back(p.id);
+          continue;
+        }
+        auto c = cds_by_id.find(p.id);
+        if (c == cds_by_id.end()) continue;
+        ++checked;
+        std::string aa = translate(c->second->seq), want = p.seq;
+        while (!aa.empty() && aa.back() == '*') aa.pop_back();
+        while (!want.empty() && want.back() == '*') want.pop_back();
+        if (aa != want && mismatched++ < 5) mismatch_examples.push_back(p.id);
+      }
+      cons = {{"genome_sequences", genome->size()},
+              {"gff_genes", gff->genes.size()},
+              {"gff_mrnas", gff->transcripts.size()},
+              {"proteins", pep->size()},
+              {"cds", cds->size()},
+              {"gff_seqids_missing_from_genome", missing_seqids},
+              {"proteins_without_gff_mrna", unmatched},
+              {"proteins_without_gff_mrna_examples", unmatched_examples},
+              {"cds_checked", checked},
+              {"cds_not_translating_to_protein", mismatched},
+              {"cds_mismatch_examples", mismatch_examples}};
+      if (!missing_seqids.empty())
+        problems.push_back(
+            {{"rule", "every GFF seqid exists in the genome"},
+             {"message", std::to_string(missing_seqids.size()) + " GFF sequence names are not in the genome, e.g. " +
+                             missing_seqids[0].get<std::string>()}});
+      if (unmatched)
+        problems.push_back({{"rule", "protein ids match GFF mRNA/CDS ids"},
+                            {"message", std::to_string(unmatched) + " of " + std::to_string(pep->size()) +
+                                            " proteins have no mRNA/CDS in the GFF3, e.g. " +
+                                            unmatched_examples[0].get<std::string>()}});
+      if (mismatched)
+        problems.push_back({{"rule", "CDS translate to the proteins"},
+                            {"message", std::to_string(mismatched) + " of " + std::to_string(checked) +
+                                            " CDS do not translate to their protein, e.g. " +
+                                            mismatch_examples[0].get<std::string>()}});
+    }
+  }
+  out["consistency"] = cons;
+  out["problems"] = problems;
+  out["ok"] = problems.empty();
+  return out;
+}
+
+Result<Json> genefamily_run_config(const std::string& prefix, const std::string& family, const fs::path& data_dir,
+                                   const Json& params) {
+  auto check = check_species_data(data_dir, prefix, family, false);
+  if (!check) return check.status();
+  if ((*check)["files"].size() != 5) {
+    std::string why;
+    for (auto& p : (*check)["problems"]) why += "\n  - " + p.value("message", std::string());
+    return Status(ErrorCode::kInvalidArgument, "the data folder " + data_dir.string() + " is not ready:" + why)
+        .with("problems", (*check)["problems"]);
+  }
+  return Json{{"species", (*check)["prefix"]},
+              {"family", (*check)["family"]},
+              {"data_dir", fs::absolute(data_dir).string()},
+              {"files", (*check)["files"]},
+              {"params", params}};
+}
+
+}  // namespace bioagent

@@ -1,0 +1,51 @@
+// What the gene-family stages share: file names of the seed's final outputs,
+// reading an upstream stage's files, and small TSV/JSON writers.
+#pragma once
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bioagent/genefamily.h"
+#include "bioagent/seqio.h"
+
+namespace bioagent::gf {
+
+// "final/<Prefix>.<Family>.<suffix>", e.g. final/Lchi.SPL.pep.fasta.
+inline std::string final_name(const StageContext& ctx, const std::string& suffix) {
+  return "final/" + ctx.run.value("species", std::string()) + "." + ctx.run.value("family", std::string()) + "." +
+         suffix;
+}
+
+inline Status write_text(const fs::path& p, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  return out ? Status::ok() : Status(ErrorCode::kInternal, "cannot write " + p.string());
+}
+
+inline Result<std::string> read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return not_found("cannot read " + p.string());
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The identified members: one row per gene (members.tsv of the identify stage).
+struct Member {
+  std::string gene, protein, seqid;
+  char strand = '+';
+  int64_t start = 0, end = 0, length = 0;
+  double evalue = 0, score = 0, coverage = 0;
+};
+Result<std::vector<Member>> read_members(const fs::path& identify_folder);
+
+// Stage entries, one function per stage (stage_*.cpp).
+StageSpec check_stage();
+StageSpec identify_stage();
+StageSpec phylogeny_stage();
+StageSpec domain_stage();
+StageSpec properties_stage();
+
+}  // namespace bioagent::gf

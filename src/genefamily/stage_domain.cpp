@@ -1,0 +1,113 @@
+// The domain stage (per-gene domain architecture and coverage from the
+// identify stage's domain table) and the properties stage (length, MW, pI,
+// instability, aliphatic index, GRAVY per member protein).
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "genefamily/protein_properties.h"
+#include "genefamily/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+Status architecture(const StageContext& ctx) {
+  auto members = read_members(ctx.input.at("identify"));
+  if (!members) return members.status();
+  auto text = read_text(ctx.input.at("identify") / "hits.domtbl");
+  if (!text) return text.status();
+  auto hits = parse_domtblout(*text, "hits.domtbl");
+  if (!hits) return hits.status();
+  const double dom_evalue = ctx.params["domain_evalue"];
+  std::map<std::string, std::vector<const DomainHit*>> by_protein;
+  for (auto& h : *hits)
+    if (h.i_evalue <= dom_evalue) by_protein[h.target].push_back(&h);
+  std::ostringstream tsv;
+  tsv << "gene\tprotein\tlength\tdomains\tarchitecture\thmm_coverage\n";
+  double sum = 0, min_cov = 1;
+  size_t full = 0;
+  for (auto& m : *members) {
+    auto& doms = by_protein[m.protein];
+    std::sort(doms.begin(), doms.end(), [](auto* a, auto* b) { return a->ali_from < b->ali_from; });
+    std::string arch;
+    for (auto* d : doms)
+      arch +=
+          (arch.empty() ? "" : ";") + d->query + ":" + std::to_string(d->env_from) + "-" + std::to_string(d->env_to);
+    tsv << m.gene << '\t' << m.protein << '\t' << m.length << '\t' << doms.size() << '\t' << arch << '\t' << m.coverage
+        << '\n';
+    sum += m.coverage;
+    min_cov = std::min(min_cov, m.coverage);
+    full += m.coverage >= ctx.params["full_coverage"].get<double>();
+  }
+  size_t n = members->size();
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain_architecture.tsv"), tsv.str()));
+  return write_text(ctx.work / "domain.json", Json{{"genes", n},
+                                                   {"mean_coverage", n ? sum / double(n) : 0.0},
+                                                   {"min_coverage", n ? min_cov : 0.0},
+                                                   {"fraction_full_domain", n ? double(full) / double(n) : 0.0}}
+                                                  .dump(2));
+}
+
+Status properties(const StageContext& ctx) {
+  auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+  if (!pep) return pep.status();
+  std::ostringstream tsv;
+  tsv << "gene\tlength\tmolecular_weight_da\tisoelectric_point\tinstability_index\tstable\taliphatic_index\tgravy\n";
+  tsv.setf(std::ios::fixed);
+  tsv.precision(2);
+  for (auto& r : *pep) {
+    ProteinProperties p = protein_properties(r.seq);
+    tsv << r.id << '\t' << p.length << '\t' << p.molecular_weight << '\t' << p.isoelectric_point << '\t'
+        << p.instability_index << '\t' << (p.instability_index < 40 ? "yes" : "no") << '\t' << p.aliphatic_index
+        << '\t';
+    tsv.precision(3);
+    tsv << p.gravy << '\n';
+    tsv.precision(2);
+  }
+  return write_text(ctx.work / final_name(ctx, "properties.tsv"), tsv.str());
+}
+
+Result<Json> read_json(const fs::path& p) {
+  auto t = read_text(p);
+  if (!t) return t.status();
+  Json j = Json::parse(*t, nullptr, false);
+  if (j.is_discarded()) return parse_error(p.string() + " is not JSON");
+  return j;
+}
+
+}  // namespace
+
+StageSpec domain_stage() {
+  StageSpec s;
+  s.name = "domain";
+  s.description = "Per-gene domain architecture and HMM coverage";
+  s.after = {"identify"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-3},
+      "full_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.8}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(architecture)}; };
+  s.outputs = {"domain.json"};
+  s.parse = [](const StageContext& ctx) { return read_json(ctx.work / "domain.json"); };
+  return s;
+}
+
+StageSpec properties_stage() {
+  StageSpec s;
+  s.name = "properties";
+  s.description = "Length, molecular weight, pI, instability index, aliphatic index and GRAVY of each member";
+  s.after = {"identify"};
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(properties)}; };
+  s.outputs = {};
+  s.parse = [](const StageContext& ctx) -> Result<Json> {
+    size_t rows = 0;
+    for (auto& e : fs::directory_iterator(ctx.work / "final"))
+      if (e.path().string().find("properties.tsv") != std::string::npos)
+        if (auto t = read_text(e.path())) rows = size_t(std::count(t->begin(), t->end(), '\n')) - 1;
+    return Json{{"proteins", rows}};
+  };
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,223 @@
+// The check and identify stages. identify: hmmsearch of the proteome with the
+// family HMM (--domtblout), members kept when the full-sequence E-value passes
+// and the domain hits cover enough of the HMM, one longest isoform per gene
+// (from the GFF3), and the seed's final files.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "genefamily/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+// Fraction of the HMM's match states covered by the union of the domain hits.
+double coverage(std::vector<std::pair<int64_t, int64_t>> spans, int64_t hmm_len) {
+  if (hmm_len <= 0 || spans.empty()) return 0;
+  std::sort(spans.begin(), spans.end());
+  int64_t covered = 0, cur_a = spans[0].first, cur_b = spans[0].second;
+  for (size_t i = 1; i < spans.size(); ++i) {
+    if (spans[i].first <= cur_b + 1) {
+      cur_b = std::max(cur_b, spans[i].second);
+    } else {
+      covered += cur_b - cur_a + 1;
+      cur_a = spans[i].first;
+      cur_b = spans[i].second;
+    }
+  }
+  covered += cur_b - cur_a + 1;
+  return std::min(1.0, double(covered) / double(hmm_len));
+}
+
+Status select_members(const StageContext& ctx) {
+  auto text = read_text(ctx.work / "hits.domtbl");
+  if (!text) return text.status();
+  auto hits = parse_domtblout(*text, "hits.domtbl");
+  if (!hits) return hits.status();
+  auto gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return gff.status();
+  auto pep = read_fasta(ctx.data("pep"));
+  if (!pep) return pep.status();
+  auto cds = read_fasta(ctx.data("cds"));
+  if (!cds) return cds.status();
+  std::map<std::string, const FastaRecord*> pep_by, cds_by;
+  for (auto& r : *pep) pep_by[r.id] = &r;
+  for (auto& r : *cds) cds_by[r.id] = &r;
+  const double evalue = ctx.params["evalue"], dom_evalue = ctx.params["domain_evalue"];
+  const double min_cov = ctx.params["min_coverage"];
+  struct Cand {
+    double evalue = 1e9, score = 0;
+    std::vector<std::pair<int64_t, int64_t>> spans;
+    int64_t hmm_len = 0;
+  };
+  std::map<std::string, Cand> cands;
+  for (auto& h : *hits) {
+    Cand& c = cands[h.target];
+    c.evalue = h.seq_evalue;
+    c.score = h.seq_score;
+    c.hmm_len = h.query_len;
+    if (h.i_evalue <= dom_evalue) c.spans.push_back({h.hmm_from, h.hmm_to});
+  }
+  std::map<std::string, Member> best;  // gene -> longest passing isoform
+  size_t rejected_evalue = 0, rejected_coverage = 0, unmapped = 0;
+  for (auto& [prot, c] : cands) {
+    if (c.evalue > evalue) {
+      ++rejected_evalue;
+      continue;
+    }
+    double cov = coverage(c.spans, c.hmm_len);
+    if (cov < min_cov) {
+      ++rejected_coverage;
+      continue;
+    }
+    std::string tid = gff->transcript_of(prot);
+    Member m;
+    m.protein = prot;
+    m.evalue = c.evalue;
+    m.score = c.score;
+    m.coverage = cov;
+    m.length = pep_by.count(prot) ? int64_t(pep_by[prot]->seq.size()) : 0;
+    if (tid.empty()) {
+      ++unmapped;
+      m.gene = prot;  // no GFF record: the protein stands for its gene
+    } else {
+      const GffTranscript& t = gff->transcripts.at(tid);
+      m.gene = t.gene_id.empty() ? tid : t.gene_id;
+      m.seqid = t.seqid;
+      m.strand = t.strand;
+      m.start = t.start;
+      m.end = t.end;
+      if (auto g = gff->genes.find(m.gene); g != gff->genes.end()) {
+        m.start = g->second.start;
+        m.end = g->second.end;
+      }
+    }
+    auto it = best.find(m.gene);
+    if (it == best.end() || m.length > it->second.length) best[m.gene] = m;
+  }
+  std::vector<Member> members;
+  for (auto& [g, m] : best) members.push_back(m);
+  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
+    return std::tie(a.seqid, a.start, a.gene) < std::tie(b.seqid, b.start, b.gene);
+  });
+  std::ostringstream tsv, ids, dom;
+  std::vector<FastaRecord> pep_out, cds_out;
+  tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\n";
+  dom << "gene\tprotein\thmm\tdomain\thmm_from\thmm_to\tali_from\tali_to\tenv_from\tenv_to\ti_evalue\tscore\n";
+  for (auto& m : members) {
+    tsv << m.gene << '\t' << m.protein << '\t' << m.seqid << '\t' << m.start << '\t' << m.end << '\t' << m.strand
+        << '\t' << m.length << '\t' << m.evalue << '\t' << m.score << '\t' << m.coverage << '\n';
+    ids << m.gene << '\n';
+    if (pep_by.count(m.protein)) pep_out.push_back({m.gene, m.protein, pep_by[m.protein]->seq});
+    if (cds_by.count(m.protein)) cds_out.push_back({m.gene, m.protein, cds_by[m.protein]->seq});
+    for (auto& h : *hits)
+      if (h.target == m.protein && h.i_evalue <= dom_evalue)
+        dom << m.gene << '\t' << m.protein << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t'
+            << h.hmm_to << '\t' << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t'
+            << h.i_evalue << '\t' << h.dom_score << '\n';
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "members.tsv", tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "geneID.txt"), ids.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain.txt"), dom.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "pep.fasta"), pep_out));
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "cds.fasta"), cds_out));
+  Json summary = {{"members", members.size()},
+                  {"proteins_with_hits", cands.size()},
+                  {"rejected_by_evalue", rejected_evalue},
+                  {"rejected_by_coverage", rejected_coverage},
+                  {"proteins_without_gff_record", unmapped},
+                  {"isoforms_collapsed", cands.size() - rejected_evalue - rejected_coverage - members.size()}};
+  return write_text(ctx.work / "identify.json", summary.dump(2));
+}
+
+}  // namespace
+
+Result<std::vector<Member>> read_members(const fs::path& folder) {
+  auto text = read_text(folder / "members.tsv");
+  if (!text) return text.status();
+  std::vector<Member> out;
+  std::istringstream in(*text);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    Member m;
+    std::string strand;
+    std::getline(f, m.gene, '\t');
+    std::getline(f, m.protein, '\t');
+    std::getline(f, m.seqid, '\t');
+    f >> m.start >> m.end >> strand >> m.length >> m.evalue >> m.score >> m.coverage;
+    m.strand = strand.empty() ? '+' : strand[0];
+    out.push_back(m);
+  }
+  return out;
+}
+
+StageSpec check_stage() {
+  StageSpec s;
+  s.name = "check";
+  s.description = "Naming rules and consistency of the species data (GFF3 vs genome, proteins vs CDS)";
+  s.data_files = {"genome", "gff3", "cds", "pep", "hmm"};
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
+    return std::vector<Step>{StageFn([](const StageContext& ctx) -> Status {
+      auto r = check_species_data(ctx.run.value("data_dir", std::string()), ctx.run.value("species", std::string()),
+                                  ctx.run.value("family", std::string()), true);
+      if (!r) return r.status();
+      return write_text(ctx.work / "check.json", r->dump(2));
+    })};
+  };
+  s.outputs = {"check.json"};
+  s.parse = [](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / "check.json");
+    if (!t) return t.status();
+    Json j = Json::parse(*t, nullptr, false);
+    return Json{{"ok", j.value("ok", false)},
+                {"problems", j.value("problems", Json::array()).size()},
+                {"consistency", j.value("consistency", Json::object())}};
+  };
+  return s;
+}
+
+StageSpec identify_stage() {
+  StageSpec s;
+  s.name = "identify";
+  s.description = "hmmsearch with the family HMM; E-value and domain-coverage filters; one longest isoform per gene";
+  s.after = {"check"};
+  s.resource = "medium";
+  s.programs = {"hmmsearch"};
+  s.data_files = {"pep", "gff3", "cds", "hmm"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "full-sequence E-value cut-off"},
+      "domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-3, "description": "per-domain i-Evalue for coverage"},
+      "min_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "fraction of the HMM the domains must cover"}
+    }, "additionalProperties": false})JS");
+  s.check = [](const StageContext& ctx) -> Status {
+    auto head = read_text(ctx.data("hmm"));
+    if (!head) return head.status();
+    if (head->rfind("HMMER3", 0) != 0)
+      return invalid_argument(ctx.data("hmm").filename().string() +
+                              " is not a HMMER3 profile (it must start with 'HMMER3/f'); build one with hmmbuild");
+    return Status::ok();
+  };
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    char ev[32], dev[32];
+    std::snprintf(ev, sizeof ev, "%g", ctx.params["evalue"].get<double>());
+    std::snprintf(dev, sizeof dev, "%g", ctx.params["domain_evalue"].get<double>());
+    return std::vector<Step>{
+        Command{{"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev, "--cpu",
+                 std::to_string(ctx.cpus), "-o", "hmmsearch.txt", ctx.data("hmm").string(), ctx.data("pep").string()},
+                "",
+                ""},
+        StageFn(select_members)};
+  };
+  s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
+  s.parse = [](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / "identify.json");
+    if (!t) return t.status();
+    return Json::parse(*t);
+  };
+  return s;
+}
+
+}  // namespace bioagent::gf

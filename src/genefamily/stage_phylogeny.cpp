@@ -1,0 +1,173 @@
+// The phylogeny stage: MAFFT (L-INS-i below 200 sequences, --auto above), our
+// trimming of gappy columns, IQ-TREE 2 (ModelFinder + UFBoot) with FastTree as
+// the fallback for large sets or when IQ-TREE fails; reference members (a
+// FASTA whose descriptions name their subfamily) join the tree and give each
+// member the subfamily of its nearest reference leaf.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "genefamily/newick.h"
+#include "genefamily/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+Status gather(const StageContext& ctx) {
+  auto members = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+  if (!members) return members.status();
+  std::vector<FastaRecord> all = *members;
+  std::string refs = ctx.params.value("references", std::string());
+  if (!refs.empty()) {
+    auto r = read_fasta(refs);
+    if (!r) return r.status();
+    for (auto& rec : *r) all.push_back({"REF_" + rec.id, rec.description, rec.seq});
+  }
+  for (auto& rec : all) rec.seq.erase(std::remove(rec.seq.begin(), rec.seq.end(), '*'), rec.seq.end());
+  return write_fasta(ctx.work / "input.fasta", all);
+}
+
+Status trim(const StageContext& ctx) {
+  auto aln = read_fasta(ctx.work / "aln.fasta");
+  if (!aln) return aln.status();
+  if (aln->empty()) return invalid_argument("MAFFT produced an empty alignment");
+  size_t cols = (*aln)[0].seq.size();
+  for (auto& r : *aln)
+    if (r.seq.size() != cols) return parse_error("the alignment's rows differ in length");
+  double max_gap = ctx.params["max_gap_fraction"];
+  std::vector<bool> keep(cols);
+  size_t kept = 0;
+  for (size_t c = 0; c < cols; ++c) {
+    size_t gaps = 0;
+    for (auto& r : *aln) gaps += (r.seq[c] == '-' || r.seq[c] == '.');
+    keep[c] = double(gaps) / double(aln->size()) <= max_gap;
+    kept += keep[c];
+  }
+  if (kept < 10) return invalid_argument("only " + std::to_string(kept) + " alignment columns survive trimming");
+  for (auto& r : *aln) {
+    std::string s;
+    for (size_t c = 0; c < cols; ++c)
+      if (keep[c]) s += r.seq[c];
+    r.seq = s;
+    r.description.clear();
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "trimmed.fasta", *aln));
+  return write_text(ctx.work / "trim.json",
+                    Json{{"columns", cols}, {"kept", kept}, {"max_gap_fraction", max_gap}}.dump(2));
+}
+
+// Copies the tree to its final name and assigns subfamilies from references.
+Status finish(const StageContext& ctx) {
+  bool ft = fs::exists(ctx.work / "fasttree.nwk");
+  auto text = read_text(ctx.work / (ft ? "fasttree.nwk" : "tree.treefile"));
+  if (!text) return text.status();
+  auto tree = parse_newick(*text);
+  if (!tree) return tree.status();
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree.nwk"), *text));
+  std::vector<double> sup = tree->supports();
+  if (ft)
+    for (double& v : sup) v *= 100;  // FastTree's local supports are 0-1
+  std::sort(sup.begin(), sup.end());
+  double median = sup.empty() ? 0 : sup[sup.size() / 2];
+  // Subfamilies: each member takes the group of its nearest reference leaf.
+  std::map<std::string, std::string> group;
+  std::string refs = ctx.params.value("references", std::string());
+  if (!refs.empty())
+    if (auto r = read_fasta(refs))
+      for (auto& rec : *r) group["REF_" + rec.id] = rec.description.empty() ? rec.id : rec.description;
+  std::ostringstream clades;
+  clades << "gene\tsubfamily\tnearest_reference\tdistance\n";
+  for (int leaf : tree->leaves()) {
+    const std::string& name = tree->nodes[size_t(leaf)].name;
+    if (name.rfind("REF_", 0) == 0) continue;
+    std::string best, best_group = "unassigned";
+    double best_d = 1e300;
+    for (int other : tree->leaves()) {
+      const std::string& on = tree->nodes[size_t(other)].name;
+      if (!group.count(on)) continue;
+      double d = tree->distance(leaf, other);
+      if (d >= 0 && d < best_d) {
+        best_d = d;
+        best = on.substr(4);
+        best_group = group[on];
+      }
+    }
+    clades << name << '\t' << best_group << '\t' << best << '\t' << (best.empty() ? 0 : best_d) << '\n';
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "subfamilies.tsv"), clades.str()));
+  std::string model;
+  if (auto iq = read_text(ctx.work / "tree.iqtree")) {
+    auto at = iq->find("Best-fit model according to");
+    if (at != std::string::npos) {
+      auto colon = iq->find(':', at);
+      model = iq->substr(colon + 2, iq->find('\n', colon) - colon - 2);
+    }
+  }
+  return write_text(ctx.work / "phylogeny.json", Json{{"method", ft ? "FastTree" : "IQ-TREE"},
+                                                      {"model", ft ? "JTT+CAT (FastTree default)" : model},
+                                                      {"leaves", tree->leaves().size()},
+                                                      {"supports", sup.size()},
+                                                      {"median_support", median}}
+                                                     .dump(2));
+}
+
+}  // namespace
+
+StageSpec phylogeny_stage() {
+  StageSpec s;
+  s.name = "phylogeny";
+  s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
+  s.after = {"identify"};
+  s.resource = "large";
+  s.programs = {"mafft", "iqtree2", "FastTree"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "method": {"type": "string", "enum": ["iqtree", "fasttree"], "default": "iqtree"},
+      "model": {"type": "string", "default": "MFP", "description": "IQ-TREE -m (MFP: ModelFinder)"},
+      "bootstrap": {"type": "integer", "minimum": 1000, "maximum": 100000, "default": 1000, "description": "UFBoot replicates (-B)"},
+      "max_gap_fraction": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
+      "fasttree_above": {"type": "integer", "minimum": 4, "default": 500, "description": "use FastTree for more sequences than this"},
+      "references": {"type": "string", "default": "", "description": "FASTA of reference members; descriptions name subfamilies"}
+    }, "additionalProperties": false})JS");
+  s.check = [](const StageContext& ctx) -> Status {
+    auto m = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+    if (!m) return m.status();
+    if (m->size() < 4)
+      return invalid_argument("a tree needs at least 4 sequences; identify found " + std::to_string(m->size()));
+    return Status::ok();
+  };
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    std::vector<Step> steps = {StageFn(gather)};
+    auto n = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+    size_t count = n ? n->size() : 0;
+    std::vector<std::string> mafft = {"mafft", "--thread", std::to_string(ctx.cpus), "--quiet"};
+    if (count < 200)
+      mafft.insert(mafft.end(), {"--localpair", "--maxiterate", "1000"});
+    else
+      mafft.push_back("--auto");
+    mafft.push_back("input.fasta");
+    steps.push_back(Command{mafft, "aln.fasta", ""});
+    steps.push_back(StageFn(trim));
+    if (ctx.params["method"] == "fasttree" || int(count) > ctx.params["fasttree_above"].get<int>()) {
+      steps.push_back(Command{{"FastTree", "-quiet", "trimmed.fasta"}, "fasttree.nwk", ""});
+    } else {
+      steps.push_back(Command{{"iqtree2", "-s", "trimmed.fasta", "-m", ctx.params["model"].get<std::string>(), "-B",
+                               std::to_string(ctx.params["bootstrap"].get<int>()), "-T", std::to_string(ctx.cpus),
+                               "--prefix", "tree", "--seed", "12345", "-redo"},
+                              "iqtree.out",
+                              ""});
+    }
+    steps.push_back(StageFn(finish));
+    return steps;
+  };
+  s.outputs = {"phylogeny.json", "trimmed.fasta"};
+  s.parse = [](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / "phylogeny.json");
+    if (!t) return t.status();
+    return Json::parse(*t);
+  };
+  s.repairs = {{"iqtree2", "IQ-TREE failed: build the tree with FastTree instead", Json{{"method", "fasttree"}}}};
+  return s;
+}
+
+}  // namespace bioagent::gf

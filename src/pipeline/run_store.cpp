@@ -1,0 +1,142 @@
+// The run's SQLite record: every stage attempt and step (argv, tool versions,
+// times, exit code, resource use, log path, outcome), and a cache of data-file
+// digests keyed by path, size and modification time.
+#include "pipeline/run_store.h"
+
+#include <sqlite3.h>
+
+#include <nlohmann/json.hpp>
+
+namespace bioagent {
+
+RunStore::~RunStore() {
+  if (db_) sqlite3_close(db_);
+}
+
+Result<std::unique_ptr<RunStore>> RunStore::open(const fs::path& run_dir) {
+  std::error_code ec;
+  fs::create_directories(run_dir, ec);
+  auto s = std::unique_ptr<RunStore>(new RunStore());
+  std::string path = (run_dir / "run.sqlite").string();
+  if (sqlite3_open(path.c_str(), &s->db_) != SQLITE_OK)
+    return Status(ErrorCode::kInternal, "cannot open the run record " + path);
+  sqlite3_busy_timeout(s->db_, 10000);
+  const char* ddl =
+      "PRAGMA journal_mode=WAL;"
+      "CREATE TABLE IF NOT EXISTS attempts (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP, stage TEXT,"
+      " key TEXT, step INTEGER, argv TEXT, versions TEXT, runner TEXT, job_id TEXT, seconds REAL, user_seconds REAL,"
+      " system_seconds REAL, max_rss_kb INTEGER, exit_code INTEGER, state TEXT, message TEXT, log TEXT);"
+      "CREATE TABLE IF NOT EXISTS digests (path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, sha256 TEXT);";
+  char* err = nullptr;
+  if (sqlite3_exec(s->db_, ddl, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string m = err ? err : "?";
+    sqlite3_free(err);
+    return Status(ErrorCode::kInternal, "cannot set up the run record: " + m);
+  }
+  return s;
+}
+
+void RunStore::record(const Json& a) {
+  std::lock_guard lock(mu_);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db_,
+                     "INSERT INTO attempts (stage, key, step, argv, versions, runner, job_id, seconds, user_seconds,"
+                     " system_seconds, max_rss_kb, exit_code, state, message, log) VALUES"
+                     " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     -1, &st, nullptr);
+  auto text = [&](int i, const char* k) {
+    std::string v = a.contains(k) ? (a[k].is_string() ? a[k].get<std::string>() : a[k].dump()) : "";
+    sqlite3_bind_text(st, i, v.c_str(), -1, SQLITE_TRANSIENT);
+  };
+  text(1, "stage");
+  text(2, "key");
+  sqlite3_bind_int(st, 3, a.value("step", 0));
+  text(4, "argv");
+  text(5, "versions");
+  text(6, "runner");
+  text(7, "job_id");
+  sqlite3_bind_double(st, 8, a.value("seconds", 0.0));
+  sqlite3_bind_double(st, 9, a.value("user_seconds", 0.0));
+  sqlite3_bind_double(st, 10, a.value("system_seconds", 0.0));
+  sqlite3_bind_int64(st, 11, a.value("max_rss_kb", int64_t(0)));
+  sqlite3_bind_int(st, 12, a.value("exit_code", 0));
+  text(13, "state");
+  text(14, "message");
+  text(15, "log");
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+}
+
+std::string RunStore::cached_digest(const std::string& path, int64_t size, int64_t mtime) {
+  std::lock_guard lock(mu_);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db_, "SELECT sha256 FROM digests WHERE path = ? AND size = ? AND mtime = ?", -1, &st, nullptr);
+  sqlite3_bind_text(st, 1, path.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 2, size);
+  sqlite3_bind_int64(st, 3, mtime);
+  std::string out;
+  if (sqlite3_step(st) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return out;
+}
+
+void RunStore::put_digest(const std::string& path, int64_t size, int64_t mtime, const std::string& sha) {
+  std::lock_guard lock(mu_);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO digests VALUES (?, ?, ?, ?)", -1, &st, nullptr);
+  sqlite3_bind_text(st, 1, path.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 2, size);
+  sqlite3_bind_int64(st, 3, mtime);
+  sqlite3_bind_text(st, 4, sha.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+}
+
+Json RunStore::history() {
+  std::lock_guard lock(mu_);
+  Json out = Json::array();
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db_,
+                     "SELECT at, stage, key, step, argv, versions, runner, job_id, seconds, user_seconds,"
+                     " system_seconds, max_rss_kb, exit_code, state, message, log FROM attempts ORDER BY id DESC",
+                     -1, &st, nullptr);
+  const char* names[] = {"at",        "stage",  "key",     "step",         "argv",           "versions",
+                         "runner",    "job_id", "seconds", "user_seconds", "system_seconds", "max_rss_kb",
+                         "exit_code", "state",  "message", "log"};
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    Json row = Json::object();
+    for (int i = 0; i < 16; ++i) {
+      switch (sqlite3_column_type(st, i)) {
+        case SQLITE_INTEGER:
+          row[names[i]] = sqlite3_column_int64(st, i);
+          break;
+        case SQLITE_FLOAT:
+          row[names[i]] = sqlite3_column_double(st, i);
+          break;
+        case SQLITE_NULL:
+          row[names[i]] = nullptr;
+          break;
+        default: {
+          std::string v = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
+          Json parsed = (names[i] == std::string("argv") || names[i] == std::string("versions"))
+                            ? Json::parse(v, nullptr, false)
+                            : Json(v);
+          row[names[i]] = parsed.is_discarded() ? Json(v) : parsed;
+        }
+      }
+    }
+    out.push_back(row);
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+
+Result<Json> pipeline_history(const fs::path& run_dir) {
+  std::error_code ec;
+  if (!fs::exists(run_dir / "run.sqlite", ec)) return not_found("no run record in " + run_dir.string());
+  auto s = RunStore::open(run_dir);
+  if (!s) return s.status();
+  return (*s)->history();
+}
+
+}  // namespace bioagent

@@ -1,0 +1,118 @@
+// The Slurm runner: each command becomes a batch job (cpus, memory and time
+// from the stage's resource label) whose script execs the argv we built, quoted
+// by us; the job is polled with squeue, its end state read with scontrol (or
+// sacct when accounting keeps it), and cancelled with scancel.
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "bioagent/pipeline.h"
+#include "pipeline/subprocess.h"
+
+namespace bioagent {
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string field(const std::string& text, const std::string& key) {
+  std::smatch m;
+  std::regex re("\\b" + key + "=([^ \\n]+)");
+  return std::regex_search(text, m, re) ? m[1].str() : "";
+}
+
+class SlurmRunner : public Runner {
+ public:
+  SlurmRunner(std::string partition, int poll_ms) : partition_(std::move(partition)), poll_ms_(poll_ms) {}
+  std::string name() const override { return "slurm"; }
+
+  ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
+                    const std::atomic<bool>& cancel) override {
+    ProcessResult out;
+    auto start = std::chrono::steady_clock::now();
+    const fs::path work_abs = fs::absolute(work), log_abs = fs::absolute(log);
+    fs::path script = work_abs / (".job-" + std::to_string(counter_++) + ".sh");
+    {
+      std::ofstream s(script);
+      s << "#!/bin/sh\n"
+        << "#SBATCH --job-name=bioagent\n"
+        << "#SBATCH --cpus-per-task=" << res.cpus << "\n"
+        << "#SBATCH --mem=" << res.mem_mb << "M\n"
+        << "#SBATCH --time=" << res.time_minutes << "\n"
+        << "#SBATCH --output=" << log_abs.string() << "\n"
+        << "#SBATCH --open-mode=append\n"
+        << "#SBATCH --chdir=" << work_abs.string() << "\n";
+      if (!partition_.empty()) s << "#SBATCH --partition=" << partition_ << "\n";
+      s << "exec";
+      for (auto& a : cmd.argv) s << ' ' << quote(a);
+      if (!cmd.stdin_file.empty()) s << " < " << quote(cmd.stdin_file);
+      if (!cmd.stdout_file.empty()) s << " > " << quote(cmd.stdout_file);
+      s << "\n";
+    }
+    auto sub = capture({"sbatch", "--parsable", script.string()}, 30000);
+    if (!sub || sub->exit_code != 0) {
+      out.log_tail = "sbatch failed: " + (sub ? sub->out : sub.status().message());
+      return out;
+    }
+    out.job_id = sub->out.substr(0, sub->out.find_first_of(";\n"));
+    while (true) {
+      if (cancel.load()) {
+        (void)capture({"scancel", out.job_id});
+        out.cancelled = true;
+      }
+      auto q = capture({"squeue", "-h", "-j", out.job_id, "-o", "%T"});
+      std::string state = q ? q->out : "";
+      state.erase(state.find_last_not_of(" \n") + 1);
+      if (!q || q->exit_code != 0 || state.empty() || state == "COMPLETED" || state == "FAILED" ||
+          state == "CANCELLED" || state == "TIMEOUT" || state == "OUT_OF_MEMORY")
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(poll_ms_));
+    }
+    // The end state: scontrol while the controller remembers the job, else sacct.
+    std::string state, exit_code;
+    for (int tries = 0; tries < 20 && state.empty(); ++tries) {
+      if (auto sc = capture({"scontrol", "show", "job", out.job_id}); sc && sc->exit_code == 0) {
+        state = field(sc->out, "JobState");
+        exit_code = field(sc->out, "ExitCode");
+      }
+      if (state.empty())
+        if (auto sa = capture({"sacct", "-j", out.job_id, "-n", "-P", "-X", "-o", "State,ExitCode"});
+            sa && sa->exit_code == 0 && sa->out.find('|') != std::string::npos) {
+          state = sa->out.substr(0, sa->out.find('|'));
+          exit_code = sa->out.substr(sa->out.find('|') + 1);
+        }
+      if (state.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.timed_out = state == "TIMEOUT";
+    if (exit_code.empty()) {
+      out.exit_code = state == "COMPLETED" ? 0 : 1;
+    } else {
+      int code = std::atoi(exit_code.c_str()), sig = std::atoi(exit_code.substr(exit_code.find(':') + 1).c_str());
+      out.exit_code = sig ? 128 + sig : code;
+    }
+    if (state != "COMPLETED" && out.exit_code == 0) out.exit_code = 1;
+    std::ifstream in(log);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    out.log_tail =
+        "slurm job " + out.job_id + " " + state + "\n" + (all.size() > 2000 ? all.substr(all.size() - 2000) : all);
+    return out;
+  }
+
+ private:
+  std::string partition_;
+  int poll_ms_;
+  std::atomic<int> counter_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<Runner> make_slurm_runner(std::string partition, int poll_ms) {
+  return std::make_unique<SlurmRunner>(std::move(partition), poll_ms);
+}
+
+}  // namespace bioagent

@@ -1,0 +1,265 @@
+// The gene-family pipeline: sequence-file parsers, naming rules, the example
+// genome's internal consistency, the engine (DAG, cache, failures, repairs,
+// cancellation, resume after a kill) and a full run with precision and recall.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "bioagent/genefamily.h"
+#include "bioagent/seqio.h"
+#include "genefamily/newick.h"
+#include "genefamily/protein_properties.h"
+#include "test_util.h"
+
+using namespace bioagent;
+using bioagent::testing::TempDir;
+
+TEST(SeqIo, FastaAndItsErrors) {
+  auto r = parse_fasta(">a desc here\nACGT\r\nAC\n\n>b\nMK*\n");
+  ASSERT_TRUE(r.is_ok());
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].seq, "ACGTAC");
+  EXPECT_EQ((*r)[0].description, "desc here");
+  EXPECT_EQ(parse_fasta("ACGT\n>a\n").status().code(), ErrorCode::kParseError);
+  EXPECT_NE(parse_fasta(">a\nAC{}GT\n", "x.fa").status().message().find("x.fa line 2"), std::string::npos);
+  EXPECT_EQ(parse_fasta(">\nAC\n").status().code(), ErrorCode::kParseError);
+  EXPECT_TRUE(parse_fasta("")->empty());
+}
+
+TEST(SeqIo, Gff3GenesTranscriptsAndErrors) {
+  std::string gff =
+      "##gff-version 3\n"
+      "c1\tx\tgene\t100\t900\t.\t-\t.\tID=g1;Name=G%3B1\n"
+      "c1\tx\tmRNA\t100\t900\t.\t-\t.\tID=t1;Parent=g1\n"
+      "c1\tx\tCDS\t700\t800\t.\t-\t0\tID=p1;Parent=t1\n"
+      "c1\tx\tCDS\t200\t300\t.\t-\t1\tID=p1;Parent=t1\n"
+      "c1\tx\texon\t100\t300\t.\t-\t.\tParent=t1\n";
+  auto m = parse_gff3(gff);
+  ASSERT_TRUE(m.is_ok()) << m.status().to_string();
+  EXPECT_EQ(m->genes.at("g1").name, "G;1");
+  EXPECT_EQ(m->transcripts.at("t1").cds.size(), 2u);
+  EXPECT_EQ(m->transcripts.at("t1").cds[0].start, 200);
+  EXPECT_EQ(m->transcripts.at("t1").cds_length(), 202);
+  EXPECT_EQ(m->transcript_of("p1"), "t1");
+  EXPECT_EQ(m->genes.at("g1").transcripts, std::vector<std::string>{"t1"});
+  auto bad = parse_gff3("c1\tx\tgene\t10\t5\t.\t+\t.\tID=g\n", "bad.gff3");
+  EXPECT_NE(bad.status().message().find("bad.gff3 line 1"), std::string::npos);
+  EXPECT_FALSE(parse_gff3("c1\tx\tgene\t1\n").is_ok());
+  EXPECT_FALSE(parse_gff3("c1\tx\tgene\t1\t5\t.\t*\t.\tID=g\n").is_ok());
+}
+
+TEST(SeqIo, TranslateAndDomainTables) {
+  EXPECT_EQ(translate("ATGGCCTAA"), "MA*");
+  EXPECT_EQ(translate("ATGNNN"), "MX");
+  EXPECT_EQ(reverse_complement("AACG"), "CGTT");
+  std::string row =
+      "p1 - 300 SBP PF03110.16 77 1.2e-30 105.2 0.1 1 2 3e-20 6e-20 70.0 0.2 1 76 20 95 18 97 0.95 a protein\n";
+  auto d = parse_domtblout("# comment\n" + row);
+  ASSERT_TRUE(d.is_ok()) << d.status().to_string();
+  ASSERT_EQ(d->size(), 1u);
+  EXPECT_EQ((*d)[0].target, "p1");
+  EXPECT_EQ((*d)[0].query_len, 77);
+  EXPECT_DOUBLE_EQ((*d)[0].i_evalue, 6e-20);
+  EXPECT_EQ((*d)[0].env_to, 97);
+  EXPECT_FALSE(parse_domtblout("p1 - 300 SBP\n").is_ok());
+  EXPECT_FALSE(parse_domtblout("p1 - x SBP PF 77 1 1 1 1 2 3 6 7 0 1 76 20 95 18 97 0.9 d\n").is_ok());
+  fs::path fixture = bioagent::testing::fixtures_dir() / "genefamily/hmmer_outputs/domtab_31b1_hmmsearch_001.out";
+  if (fs::exists(fixture)) {
+    std::ifstream in(fixture);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto real = parse_domtblout(text, fixture.filename().string());
+    ASSERT_TRUE(real.is_ok()) << real.status().to_string();
+    EXPECT_GT(real->size(), 0u);
+  }
+}
+
+TEST(Newick, SupportsDistancesAndErrors) {
+  auto t = parse_newick("((A:0.1,B:0.2)95:0.05,(C:0.3,'D x':0.4)80/70:0.1,E:1);");
+  ASSERT_TRUE(t.is_ok()) << t.status().to_string();
+  EXPECT_EQ(t->leaves().size(), 5u);
+  auto s = t->supports();
+  std::sort(s.begin(), s.end());
+  EXPECT_EQ(s, (std::vector<double>{70, 95}));
+  int a = -1, b = -1;
+  for (int l : t->leaves()) {
+    if (t->nodes[size_t(l)].name == "A") a = l;
+    if (t->nodes[size_t(l)].name == "D x") b = l;
+  }
+  EXPECT_NEAR(t->distance(a, b), 0.1 + 0.05 + 0.1 + 0.4, 1e-12);
+  for (const char* bad : {"", "(A,B", "(A,B));", "A,B;", "(A:x,B);", "(A,B)"})
+    EXPECT_FALSE(parse_newick(bad).is_ok()) << bad;
+  EXPECT_FALSE(parse_newick(std::string(20000, '(')).is_ok());
+}
+
+TEST(ProteinProperties, KnownValues) {
+  // Insulin B chain (FVNQHLCGSHLVEALYLVCGERGFFYTPKT): ProtParam reports MW 3429.9 (average).
+  auto p = protein_properties("FVNQHLCGSHLVEALYLVCGERGFFYTPKT");
+  EXPECT_EQ(p.length, 30);
+  EXPECT_NEAR(p.molecular_weight, 3429.9, 0.5);
+  EXPECT_GT(p.isoelectric_point, 6.0);
+  EXPECT_LT(p.isoelectric_point, 8.0);
+  auto ala = protein_properties("AAAAAAAAAA");
+  EXPECT_NEAR(ala.aliphatic_index, 100.0, 1e-9);
+  EXPECT_NEAR(ala.gravy, 1.8, 1e-9);
+  EXPECT_NEAR(ala.instability_index, 10.0 / 10 * 9 * 1.0, 1e-9);
+  EXPECT_EQ(protein_properties("").length, 0);
+  EXPECT_EQ(protein_properties("MXB*").unknown, 2);
+}
+
+TEST(NamingRules, SeedPatternsAndFixableVariants) {
+  EXPECT_EQ(check_file_name("Lchi.genome.fasta")["kind"], "genome");
+  EXPECT_EQ(check_file_name("SPL.hmm")["kind"], "hmm");
+  Json fa = check_file_name("Lchi.genome.fa");
+  EXPECT_EQ(fa["ok"], false);
+  EXPECT_EQ(fa["fixable"], true);
+  EXPECT_EQ(fa["fix"], "Lchi.genome.fasta");
+  EXPECT_NE(fa["message"].get<std::string>().find("Lchi.genome.fasta"), std::string::npos);
+  EXPECT_EQ(check_file_name("Lchi.faa")["fix"], "Lchi.pep.fasta");
+  EXPECT_EQ(check_file_name("Lchi.gff")["fix"], "Lchi.gff3");
+  Json bad = check_file_name("my genome (final).txt");
+  EXPECT_EQ(bad["fixable"], false);
+  EXPECT_FALSE(check_file_name("Lchi_v1.0.genome.fasta")["ok"].get<bool>()) << "the seed's rule: \\w+ prefix";
+  EXPECT_FALSE(check_file_name("../etc.hmm")["ok"].get<bool>());
+}
+
+namespace {
+
+// One example genome shared by the tests (generated once, with hmmemit).
+const fs::path& example_dir() {
+  static TempDir dir;
+  static fs::path data = [] {
+    fs::path d = dir.path() / "data";
+    auto r = write_example_genome(d);
+    EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+    return d;
+  }();
+  return data;
+}
+
+}  // namespace
+
+TEST(ExampleGenome, GffCoordinatesSpliceToTheCds) {
+  if (!fs::exists("/usr/bin/hmmemit")) GTEST_SKIP() << "hmmer is not installed (scripts/setup.sh installs it)";
+  const fs::path& d = example_dir();
+  auto check = check_species_data(d);
+  ASSERT_TRUE(check.is_ok());
+  EXPECT_EQ((*check)["ok"], true) << check->dump(2);
+  auto genome = read_fasta(d / "Exam.genome.fasta");
+  auto gff = read_gff3(d / "Exam.gff3");
+  auto cds = read_fasta(d / "Exam.cds.fasta");
+  ASSERT_TRUE(genome.is_ok() && gff.is_ok() && cds.is_ok());
+  std::map<std::string, std::string> chrom, cds_by;
+  for (auto& r : *genome) chrom[r.id] = r.seq;
+  for (auto& r : *cds) cds_by[r.id] = r.seq;
+  size_t checked = 0;
+  for (auto& [id, t] : gff->transcripts) {
+    std::string spliced;
+    for (auto& s : t.cds) spliced += chrom[t.seqid].substr(size_t(s.start - 1), size_t(s.end - s.start + 1));
+    if (t.strand == '-') spliced = reverse_complement(spliced);
+    EXPECT_EQ(spliced, cds_by[id]) << id;
+    EXPECT_EQ(t.cds_length() % 3, 0) << id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 100u);
+  auto problems = check_species_data(d, "Nope", "", false);
+  ASSERT_TRUE(problems.is_ok());
+  EXPECT_EQ((*problems)["ok"], false);
+}
+
+TEST(GenefamilyPipeline, FindsEveryMemberAndNoDecoy) {
+  if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/mafft"))
+    GTEST_SKIP() << "hmmer/mafft are not installed (scripts/setup.sh installs them)";
+  const fs::path& d = example_dir();
+  TempDir run;
+  auto cfg = genefamily_run_config("", "", d, Json{{"phylogeny", {{"method", "fasttree"}}}});
+  ASSERT_TRUE(cfg.is_ok()) << cfg.status().to_string();
+  PipelineOptions o;
+  o.run_dir = run.path() / "run";
+  o.cpus = 2;
+  std::vector<std::string> events;
+  o.on_event = [&](const PipelineEvent& e) { events.push_back(e.stage + ":" + e.state); };
+  auto runner = make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  for (auto& s : *r) EXPECT_EQ(s.state, "done") << s.stage << ": " << s.message;
+  std::ifstream truth_in(d / "truth.json");
+  Json truth = Json::parse(truth_in);
+  std::set<std::string> want, got;
+  for (auto& m : truth["members"]) want.insert(m.get<std::string>());
+  std::ifstream ids(o.run_dir / "final/Exam.GLOBIN.geneID.txt");
+  for (std::string l; std::getline(ids, l);) got.insert(l);
+  EXPECT_EQ(got, want) << "precision and recall are both 1";
+  for (auto& decoy : truth["decoys"]) EXPECT_FALSE(got.count(decoy.get<std::string>()));
+  for (const char* f :
+       {"pep.fasta", "cds.fasta", "domain.txt", "tree.nwk", "properties.tsv", "domain_architecture.tsv"})
+    EXPECT_TRUE(fs::exists(o.run_dir / "final" / (std::string("Exam.GLOBIN.") + f))) << f;
+  auto v = validate_run(o.run_dir);
+  ASSERT_TRUE(v.is_ok()) << v.status().to_string();
+  EXPECT_NE((*v)["status"], "fail") << v->dump(2);
+  // A re-run finds every stage finished.
+  auto again = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(again.is_ok());
+  for (auto& s : *again) EXPECT_EQ(s.state, "cached") << s.stage;
+  // Changing a parameter re-runs that stage and what depends on it only.
+  auto cfg2 = genefamily_run_config(
+      "", "", d, Json{{"phylogeny", {{"method", "fasttree"}}}, {"domain", {{"full_coverage", 0.9}}}});
+  auto third = run_genefamily(*cfg2, *runner, o);
+  ASSERT_TRUE(third.is_ok());
+  std::map<std::string, std::string> state;
+  for (auto& s : *third) state[s.stage] = s.state;
+  EXPECT_EQ(state["identify"], "cached");
+  EXPECT_EQ(state["domain"], "done");
+  auto history = pipeline_history(o.run_dir);
+  ASSERT_TRUE(history.is_ok());
+  bool hmmsearch_recorded = false;
+  for (auto& a : *history)
+    if (a["argv"].is_array() && !a["argv"].empty() && a["argv"][0] == "hmmsearch") {
+      hmmsearch_recorded = true;
+      EXPECT_NE(a["versions"]["hmmsearch"].get<std::string>().find("HMMER"), std::string::npos);
+      EXPECT_EQ(a["exit_code"], 0);
+    }
+  EXPECT_TRUE(hmmsearch_recorded);
+}
+
+// The real SBP-domain HMM (PF03110) against real Ostreococcus proteomes: the
+// members found are the ones in the reference hmmsearch tables beside them.
+TEST(GenefamilyPipeline, RealSbpHmmOnOstreococcusProteomes) {
+  fs::path fx = bioagent::testing::fixtures_dir() / "genefamily";
+  if (!fs::exists(fx / "hmm/PF03110_SBP.hmm") || !fs::exists(fx / "ostreococcus_tapscan_proteomes"))
+    GTEST_SKIP() << "fixtures absent: " << fx;
+  if (!fs::exists("/usr/bin/hmmsearch")) GTEST_SKIP() << "hmmer is not installed";
+  for (const char* sp : {"OSTLU", "OSTSP", "OSTTA"}) {
+    TempDir dir;
+    fs::path data = dir.path() / "data";
+    fs::create_directories(data);
+    std::string cmd = "gzip -dc '" + (fx / "ostreococcus_tapscan_proteomes" / (std::string(sp) + ".fa.gz")).string() +
+                      "' > '" + (data / (std::string(sp) + ".pep.fasta")).string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    // A proteome alone: the other files are placeholders (no GFF records, so each protein stands for its gene).
+    std::ofstream(data / (std::string(sp) + ".genome.fasta")) << ">placeholder\nACGT\n";
+    std::ofstream(data / (std::string(sp) + ".gff3")) << "##gff-version 3\n";
+    std::ofstream(data / (std::string(sp) + ".cds.fasta")) << ">placeholder\nATG\n";
+    fs::copy_file(fx / "hmm/PF03110_SBP.hmm", data / "SBP.hmm");
+    auto cfg = genefamily_run_config(sp, "SBP", data);
+    ASSERT_TRUE(cfg.is_ok()) << cfg.status().to_string();
+    PipelineOptions o;
+    o.run_dir = dir.path() / "run";
+    o.stages = {"identify"};
+    auto runner = make_local_runner();
+    auto r = run_genefamily(*cfg, *runner, o);
+    ASSERT_TRUE(r.is_ok());
+    std::set<std::string> got, want;
+    std::ifstream ids(o.run_dir / "final" / (std::string(sp) + ".SBP.geneID.txt"));
+    for (std::string l; std::getline(ids, l);) got.insert(l);
+    std::ifstream tbl(fx / "expected_outputs_derived" / ("PF03110_vs_" + std::string(sp) + ".tblout"));
+    for (std::string l; std::getline(tbl, l);)
+      if (!l.empty() && l[0] != '#') want.insert(l.substr(0, l.find(' ')));
+    EXPECT_EQ(got, want) << sp;
+  }
+}

@@ -1,0 +1,166 @@
+// The pipeline engine on a toy stage table: order and CPU budget, caching by
+// key, failures skipping what depends on them, repairs, static requirements,
+// time limits, cancellation, and resuming after the process is killed.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "bioagent/pipeline.h"
+#include "test_util.h"
+
+using namespace bioagent;
+using bioagent::testing::TempDir;
+
+namespace {
+
+StageSpec write_stage(const std::string& name, std::vector<std::string> after, std::vector<std::string> argv = {}) {
+  StageSpec s;
+  s.name = name;
+  s.after = std::move(after);
+  s.params_schema = Json::parse(R"({"type": "object", "properties": {"n": {"type": "integer", "default": 1}},
+                                    "additionalProperties": false})");
+  s.steps = [name, argv](const StageContext& ctx) -> Result<std::vector<Step>> {
+    std::vector<Step> steps;
+    if (!argv.empty()) steps.push_back(Command{argv, "", ""});
+    steps.push_back(StageFn([name](const StageContext& c) {
+      std::string text = name + " n=" + c.params["n"].dump();
+      for (auto& [up, dir] : c.input) {
+        std::ifstream in(dir / "out.txt");
+        std::string line;
+        std::getline(in, line);
+        text += " <" + line + ">";
+      }
+      std::ofstream(c.work / "out.txt") << text << "\n";
+      return Status::ok();
+    }));
+    return steps;
+  };
+  s.outputs = {"out.txt"};
+  s.parse = [](const StageContext& c) -> Result<Json> {
+    std::ifstream in(c.work / "out.txt");
+    std::string line;
+    std::getline(in, line);
+    return Json{{"text", line}};
+  };
+  return s;
+}
+
+std::map<std::string, StageStatus> by_name(const std::vector<StageStatus>& v) {
+  std::map<std::string, StageStatus> m;
+  for (auto& s : v) m[s.stage] = s;
+  return m;
+}
+
+}  // namespace
+
+TEST(Pipeline, RunsTheDagCachesAndRerunsOnlyWhatChanged) {
+  TempDir dir;
+  Pipeline p(
+      {write_stage("a", {}), write_stage("b", {"a"}, {"true"}), write_stage("c", {"a"}), write_stage("d", {"b", "c"})});
+  auto plan = p.plan({"d"});
+  ASSERT_TRUE(plan.is_ok());
+  EXPECT_EQ(*plan, (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(p.plan({"zzz"}).status().code(), ErrorCode::kNotFound);
+  PipelineOptions o;
+  o.run_dir = dir.path() / "run";
+  o.cpus = 2;
+  auto runner = make_local_runner();
+  auto r = p.run(Json{{"params", Json::object()}}, *runner, o);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  auto m = by_name(*r);
+  for (auto& [n, s] : m) EXPECT_EQ(s.state, "done") << n << ": " << s.message;
+  EXPECT_EQ(m["d"].summary["text"], "d n=1 <b n=1 <a n=1>> <c n=1 <a n=1>>");
+  auto again = by_name(*p.run(Json{{"params", Json::object()}}, *runner, o));
+  for (auto& [n, s] : again) EXPECT_EQ(s.state, "cached") << n;
+  auto changed = by_name(*p.run(Json{{"params", {{"c", {{"n", 2}}}}}}, *runner, o));
+  EXPECT_EQ(changed["a"].state, "cached");
+  EXPECT_EQ(changed["b"].state, "cached");
+  EXPECT_EQ(changed["c"].state, "done");
+  EXPECT_EQ(changed["d"].state, "done") << "downstream of a change re-runs";
+  EXPECT_NE(changed["d"].key, m["d"].key);
+  auto bad = by_name(*p.run(Json{{"params", {{"a", {{"n", "x"}}}}}}, *runner, o));
+  EXPECT_EQ(bad["a"].state, "failed");
+  EXPECT_NE(bad["a"].message.find("n"), std::string::npos);
+  EXPECT_EQ(bad["d"].state, "skipped");
+}
+
+TEST(Pipeline, FailuresRepairsAndRequirements) {
+  TempDir dir;
+  StageSpec flaky = write_stage("flaky", {}, {"false"});
+  // The repair: run `true` instead of `false` when the failure names `false`.
+  flaky.params_schema = Json::parse(R"({"type": "object", "properties": {"n": {"type": "integer", "default": 1},
+                                        "prog": {"type": "string", "default": "false"}}, "additionalProperties": false})");
+  flaky.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    return std::vector<Step>{Command{{ctx.params["prog"].get<std::string>()}, "", ""},
+                             StageFn([](const StageContext& c) {
+                               std::ofstream(c.work / "out.txt") << "ok\n";
+                               return Status::ok();
+                             })};
+  };
+  flaky.repairs = {{"false exited", "use true", Json{{"prog", "true"}}}};
+  StageSpec broken = write_stage("broken", {}, {"false"});
+  StageSpec after_broken = write_stage("after", {"broken"});
+  StageSpec missing = write_stage("missing", {});
+  missing.programs = {"surely-not-installed-program"};
+  StageSpec slow = write_stage("slow", {}, {"sleep", "30"});
+  Pipeline p({flaky, broken, after_broken, missing});
+  PipelineOptions o;
+  o.run_dir = dir.path() / "run";
+  auto runner = make_local_runner();
+  auto m = by_name(*p.run(Json::object(), *runner, o));
+  EXPECT_EQ(m["flaky"].state, "done");
+  EXPECT_NE(m["flaky"].message.find("repaired: use true"), std::string::npos) << m["flaky"].message;
+  EXPECT_EQ(m["broken"].state, "failed");
+  EXPECT_NE(m["broken"].message.find("exited with code 1"), std::string::npos);
+  EXPECT_EQ(m["after"].state, "skipped");
+  EXPECT_EQ(m["missing"].state, "failed");
+  EXPECT_NE(m["missing"].message.find("surely-not-installed-program"), std::string::npos);
+  // Cancellation stops a running command quickly.
+  Pipeline ps({slow});
+  PipelineOptions oc = o;
+  oc.cancel = std::make_shared<std::atomic<bool>>(false);
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    oc.cancel->store(true);
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  auto c = by_name(*ps.run(Json::object(), *runner, oc));
+  stopper.join();
+  EXPECT_EQ(c["slow"].state, "cancelled");
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+  auto history = pipeline_history(o.run_dir);
+  ASSERT_TRUE(history.is_ok());
+  EXPECT_GT(history->size(), 4u);
+}
+
+TEST(Pipeline, AKilledRunResumesWithoutRedoingFinishedStages) {
+  TempDir dir;
+  StageSpec first = write_stage("first", {});
+  StageSpec second = write_stage("second", {"first"}, {"sleep", "3"});
+  Pipeline p({first, second});
+  PipelineOptions o;
+  o.run_dir = dir.path() / "run";
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto runner = make_local_runner();
+    (void)p.run(Json::object(), *runner, o);
+    _exit(0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // first done, second sleeping
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  auto runner = make_local_runner();
+  auto m = by_name(*p.run(Json::object(), *runner, o));
+  EXPECT_EQ(m["first"].state, "cached") << "finished before the kill: not redone";
+  EXPECT_EQ(m["second"].state, "done");
+  size_t leftovers = 0;
+  for (auto& e : fs::directory_iterator(o.run_dir / "stages"))
+    leftovers += e.path().filename().string().find(".tmp-") != std::string::npos;
+  EXPECT_EQ(leftovers, 0u) << "the killed attempt's folder is cleaned up";
+}
