@@ -62,8 +62,9 @@ class Runner {
                             const std::atomic<bool>& cancel) = 0;
 };
 std::unique_ptr<Runner> make_local_runner();
-// Slurm through sbatch/squeue/sacct/scancel (`partition` may be empty).
-std::unique_ptr<Runner> make_slurm_runner(std::string partition = "", int poll_ms = 1000);
+// Slurm through sbatch/squeue/sacct/scancel (`partition` may be empty);
+// memory requests are capped at `max_mem_mb` when it is set (small clusters).
+std::unique_ptr<Runner> make_slurm_runner(std::string partition = "", int poll_ms = 1000, int64_t max_mem_mb = 0);
 
 struct StageContext {
   Json run;                               // the run's configuration (species, family, data folder, ...)

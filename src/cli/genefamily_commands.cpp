@@ -22,6 +22,7 @@ struct RunArgs {
   std::vector<std::string> stages;
   int cpus = 0;
   int time_limit = 0;
+  int64_t slurm_mem_cap = 0;
 };
 
 int print_json(const Json& j, int code = 0) {
@@ -69,6 +70,7 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   run->add_option("--stages", ra.stages, "Stages to run (with what they need), comma-separated")->delimiter(',');
   run->add_option("--runner", ra.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
   run->add_option("--partition", ra.partition, "Slurm partition");
+  run->add_option("--slurm-mem-cap", ra.slurm_mem_cap, "Slurm: cap every job's memory request (MB)");
   run->add_option("--cpus", ra.cpus, "CPU budget (default: all cores)");
   run->add_option("--run-dir", ra.run_dir, "Run folder (default: runs/<Species>.<Family>)");
   run->add_option("--params", ra.params, "Stage parameters as JSON, e.g. {\"identify\": {\"evalue\": 1e-10}}");
@@ -99,7 +101,7 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     };
     std::signal(SIGINT, on_sigint);
     std::signal(SIGTERM, on_sigint);
-    auto runner = ra.runner == "slurm" ? make_slurm_runner(ra.partition) : make_local_runner();
+    auto runner = ra.runner == "slurm" ? make_slurm_runner(ra.partition, 1000, ra.slurm_mem_cap) : make_local_runner();
     auto r = run_genefamily(*cfg, *runner, o);
     if (!r) {
       g.exit_code = print_error(r.status());

@@ -183,8 +183,7 @@ StageSpec identify_stage() {
   StageSpec s;
   s.name = "identify";
   s.description = "hmmsearch with the family HMM; E-value and domain-coverage filters; one longest isoform per gene";
-  s.after = {"check"};
-  s.resource = "medium";
+  s.resource = "medium";  // no upstream: the check stage reports beside it rather than holding it up
   s.programs = {"hmmsearch"};
   s.data_files = {"pep", "gff3", "cds", "hmm"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {

@@ -185,8 +185,9 @@ Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, 
         return Status(ErrorCode::kCancelled, spec.name + ": cancelled");
       }
       if (r.timed_out || r.exit_code != 0) {
-        std::string why = r.timed_out ? "timed out after " + std::to_string(res.time_minutes) + " min"
-                                      : "exited with code " + std::to_string(r.exit_code);
+        std::string why = r.timed_out         ? "timed out after " + std::to_string(res.time_minutes) + " min"
+                          : r.exit_code == -1 ? "could not be started"
+                                              : "exited with code " + std::to_string(r.exit_code);
         rec["state"] = "failed";
         rec["message"] = cmd->argv[0] + " " + why;
         store.record(rec);

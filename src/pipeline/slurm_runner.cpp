@@ -27,7 +27,8 @@ std::string field(const std::string& text, const std::string& key) {
 
 class SlurmRunner : public Runner {
  public:
-  SlurmRunner(std::string partition, int poll_ms) : partition_(std::move(partition)), poll_ms_(poll_ms) {}
+  SlurmRunner(std::string partition, int poll_ms, int64_t max_mem_mb)
+      : partition_(std::move(partition)), poll_ms_(poll_ms), max_mem_mb_(max_mem_mb) {}
   std::string name() const override { return "slurm"; }
 
   ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
@@ -41,7 +42,7 @@ class SlurmRunner : public Runner {
       s << "#!/bin/sh\n"
         << "#SBATCH --job-name=bioagent\n"
         << "#SBATCH --cpus-per-task=" << res.cpus << "\n"
-        << "#SBATCH --mem=" << res.mem_mb << "M\n"
+        << "#SBATCH --mem=" << (max_mem_mb_ > 0 ? std::min(res.mem_mb, max_mem_mb_) : res.mem_mb) << "M\n"
         << "#SBATCH --time=" << res.time_minutes << "\n"
         << "#SBATCH --output=" << log_abs.string() << "\n"
         << "#SBATCH --open-mode=append\n"
@@ -55,7 +56,7 @@ class SlurmRunner : public Runner {
     }
     auto sub = capture({"sbatch", "--parsable", script.string()}, 30000);
     if (!sub || sub->exit_code != 0) {
-      out.log_tail = "sbatch failed: " + (sub ? sub->out : sub.status().message());
+      out.log_tail = "sbatch refused the job: " + (sub ? sub->out : sub.status().message());
       return out;
     }
     out.job_id = sub->out.substr(0, sub->out.find_first_of(";\n"));
@@ -106,13 +107,14 @@ class SlurmRunner : public Runner {
  private:
   std::string partition_;
   int poll_ms_;
+  int64_t max_mem_mb_;
   std::atomic<int> counter_{0};
 };
 
 }  // namespace
 
-std::unique_ptr<Runner> make_slurm_runner(std::string partition, int poll_ms) {
-  return std::make_unique<SlurmRunner>(std::move(partition), poll_ms);
+std::unique_ptr<Runner> make_slurm_runner(std::string partition, int poll_ms, int64_t max_mem_mb) {
+  return std::make_unique<SlurmRunner>(std::move(partition), poll_ms, max_mem_mb);
 }
 
 }  // namespace bioagent

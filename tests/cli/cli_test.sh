@@ -146,6 +146,32 @@ else
   echo "skip papers add: fixtures absent ($pdfs)"
 fi
 
+# The gene-family pipeline on the generated example genome.
+if command -v hmmsearch >/dev/null && command -v mafft >/dev/null; then
+  check "genefamily example" 0 "len(d['members'])==18 and d['family']=='GLOBIN'" "$bin" genefamily example "$tmp/gf"
+  check "genefamily check passes" 0 "d['ok'] is True and d['prefix']=='Exam' and d['consistency']['cds_not_translating_to_protein']==0" \
+    "$bin" genefamily check "$tmp/gf"
+  mkdir -p "$tmp/gf_bad" && cp "$tmp"/gf/* "$tmp/gf_bad/" && mv "$tmp/gf_bad/Exam.genome.fasta" "$tmp/gf_bad/Exam.genome.fa"
+  check "a misnamed genome is named with its fix" 1 "any(p.get('fix')=='Exam.genome.fasta' and p['fixable'] for p in d['problems'])" \
+    "$bin" genefamily check "$tmp/gf_bad"
+  check "run refuses a folder that is not ready" 1 "d['error']['code']=='invalid_argument' and 'Exam.genome.fa' in d['error']['message']" \
+    "$bin" genefamily run --data "$tmp/gf_bad" --run-dir "$tmp/gf_run_bad"
+  check "genefamily run" 0 "all(s['state']=='done' for s in d['stages']) and d['validation']['status'] in ('pass','warn')" \
+    "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --cpus 2 --params '{"phylogeny": {"method": "fasttree"}}'
+  check "genefamily run again is all cached" 0 "all(s['state']=='cached' for s in d['stages'])" \
+    "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --cpus 2 --params '{"phylogeny": {"method": "fasttree"}}'
+  check "unknown stage" 1 "'no stage named' in d['error']['message']" \
+    "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --stages nope
+  check "bad stage parameter" 1 "any(s['state']=='failed' and 'evalue' in s['message'] for s in d['stages'])" \
+    "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --stages identify --params '{"identify": {"evalue": "big"}}'
+  check "genefamily status lists attempts" 0 "any(a.get('argv') and a['argv'][0]=='hmmsearch' for a in d['attempts'])" \
+    "$bin" genefamily status "$tmp/gf_run"
+  check "genefamily validate" 0 "d['status'] in ('pass','warn') and len(d['checks'])==10" "$bin" genefamily validate "$tmp/gf_run"
+  check "validate a folder that is not a run" 1 "True" "$bin" genefamily validate "$tmp"
+else
+  echo "skip genefamily: hmmer/mafft not installed"
+fi
+
 # Both agent loops end to end through the CLI against the scripted OpenAI-compatible server.
 cat > "$tmp/script.json" <<'JSON'
 {"script": [
