@@ -114,8 +114,9 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
   for (auto& [kind, name] : wanted) {
     fs::path p = dir / name;
     if ((kind == "hmm" ? family : prefix).empty() || !fs::exists(p, ec)) {
+      const std::string k = kind;  // (clang 14 cannot capture a structured binding)
       bool fixable_elsewhere = std::any_of(problems.begin(), problems.end(), [&](const Json& pr) {
-        return pr.value("kind", Json()) == kind && pr.value("fixable", false);
+        return pr.value("kind", Json()) == k && pr.value("fixable", false);
       });
       if (!fixable_elsewhere)
         problems.push_back(

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "genefamily/stage_common.h"
@@ -59,10 +60,17 @@ Status select_members(const StageContext& ctx) {
     c.hmm_len = h.query_len;
     if (h.i_evalue <= dom_evalue) c.spans.push_back({h.hmm_from, h.hmm_to});
   }
+  std::set<std::string> blast_hits;  // proteins DIAMOND matched to a reference member
+  if (auto b = read_text(ctx.work / "blast.tsv"))
+    for (std::istringstream in(*b); in;) {
+      std::string line;
+      if (!std::getline(in, line)) break;
+      blast_hits.insert(line.substr(0, line.find('\t')));
+    }
   std::map<std::string, Member> best;  // gene -> longest passing isoform
   size_t rejected_evalue = 0, rejected_coverage = 0, unmapped = 0;
   for (auto& [prot, c] : cands) {
-    if (c.evalue > evalue) {
+    if (c.evalue > evalue && !blast_hits.count(prot)) {
       ++rejected_evalue;
       continue;
     }
@@ -127,6 +135,7 @@ Status select_members(const StageContext& ctx) {
                   {"rejected_by_evalue", rejected_evalue},
                   {"rejected_by_coverage", rejected_coverage},
                   {"proteins_without_gff_record", unmapped},
+                  {"blast_candidates", blast_hits.size()},
                   {"isoforms_collapsed", cands.size() - rejected_evalue - rejected_coverage - members.size()}};
   return write_text(ctx.work / "identify.json", summary.dump(2));
 }
@@ -184,12 +193,15 @@ StageSpec identify_stage() {
   s.name = "identify";
   s.description = "hmmsearch with the family HMM; E-value and domain-coverage filters; one longest isoform per gene";
   s.resource = "medium";  // no upstream: the check stage reports beside it rather than holding it up
-  s.programs = {"hmmsearch"};
+  s.programs = {"hmmsearch", "hmmbuild", "mafft", "diamond"};
   s.data_files = {"pep", "gff3", "cds", "hmm"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "full-sequence E-value cut-off"},
       "domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-3, "description": "per-domain i-Evalue for coverage"},
-      "min_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "fraction of the HMM the domains must cover"}
+      "min_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "fraction of the HMM the domains must cover"},
+      "blast_references": {"type": "string", "default": "", "description": "FASTA of known members: DIAMOND hits become candidates too (their domains must still be confirmed)"},
+      "blast_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-10},
+      "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"}
     }, "additionalProperties": false})JS");
   s.check = [](const StageContext& ctx) -> Status {
     auto head = read_text(ctx.data("hmm"));
@@ -200,15 +212,39 @@ StageSpec identify_stage() {
     return Status::ok();
   };
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
-    char ev[32], dev[32];
-    std::snprintf(ev, sizeof ev, "%g", ctx.params["evalue"].get<double>());
+    char ev[32], dev[32], bev[32];
+    const std::string refs = ctx.params["blast_references"], build_from = ctx.params["hmm_from_references"];
+    // With BLAST rescue, hmmsearch reports weak hits too: their domains may still confirm a BLAST candidate.
+    std::snprintf(ev, sizeof ev, "%g", refs.empty() ? ctx.params["evalue"].get<double>() : 10.0);
     std::snprintf(dev, sizeof dev, "%g", ctx.params["domain_evalue"].get<double>());
-    return std::vector<Step>{
-        Command{{"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev, "--cpu",
-                 std::to_string(ctx.cpus), "-o", "hmmsearch.txt", ctx.data("hmm").string(), ctx.data("pep").string()},
-                "",
-                ""},
-        StageFn(select_members)};
+    std::snprintf(bev, sizeof bev, "%g",
+                  ctx.params["blast_evalue"].get<double>());  // not to_string: 1e-10 is not 0.000000
+    std::vector<Step> steps;
+    std::string hmm = ctx.data("hmm").string();
+    if (!build_from.empty()) {  // the profile built from reference members instead of the given one
+      steps.push_back(Command{{"mafft", "--auto", "--quiet", "--thread", std::to_string(ctx.cpus), build_from},
+                              "references.aln.fasta",
+                              ""});
+      steps.push_back(Command{{"hmmbuild", "--informat", "afa", "--cpu", std::to_string(ctx.cpus), "-n",
+                               ctx.run.value("family", std::string("family")), "built.hmm", "references.aln.fasta"},
+                              "hmmbuild.txt",
+                              ""});
+      hmm = "built.hmm";
+    }
+    steps.push_back(Command{{"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev, "--cpu",
+                             std::to_string(ctx.cpus), "-o", "hmmsearch.txt", hmm, ctx.data("pep").string()},
+                            "",
+                            ""});
+    if (!refs.empty()) {
+      steps.push_back(Command{{"diamond", "makedb", "--in", refs, "-d", "references", "--quiet"}, "", ""});
+      steps.push_back(
+          Command{{"diamond", "blastp", "-d", "references", "-q", ctx.data("pep").string(), "-o", "blast.tsv",
+                   "--outfmt", "6", "--evalue", bev, "--threads", std::to_string(ctx.cpus), "--quiet"},
+                  "",
+                  ""});
+    }
+    steps.push_back(StageFn(select_members));
+    return steps;
   };
   s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
   s.parse = [](const StageContext& ctx) -> Result<Json> {

@@ -263,3 +263,48 @@ TEST(GenefamilyPipeline, RealSbpHmmOnOstreococcusProteomes) {
     EXPECT_EQ(got, want) << sp;
   }
 }
+
+// identify's two options: a profile built from reference members (MAFFT +
+// hmmbuild), and DIAMOND hits to reference members rescuing weak HMM hits
+// whose domains still cover the profile.
+TEST(GenefamilyPipeline, ReferenceMembersBuildTheHmmAndRescueHits) {
+  for (const char* p : {"/usr/bin/hmmbuild", "/usr/bin/diamond", "/usr/bin/mafft"})
+    if (!fs::exists(p)) GTEST_SKIP() << p << " is not installed";
+  const fs::path& d = example_dir();
+  std::ifstream truth_in(d / "truth.json");
+  Json truth = Json::parse(truth_in);
+  auto pep = read_fasta(d / "Exam.pep.fasta");
+  ASSERT_TRUE(pep.is_ok());
+  TempDir dir;
+  std::vector<FastaRecord> refs;
+  std::set<std::string> want;
+  for (auto& m : truth["members"]) want.insert(m.get<std::string>());
+  for (auto& r : *pep)
+    if (want.count(r.id.substr(0, r.id.find('.'))) && r.id.size() > 2 && r.id.substr(r.id.size() - 2) == ".1" &&
+        refs.size() < 8)
+      refs.push_back(r);
+  ASSERT_TRUE(write_fasta(dir.path() / "refs.fasta", refs).is_ok());
+  auto run_with = [&](const Json& identify) {
+    auto cfg = genefamily_run_config("", "", d, Json{{"identify", identify}});
+    EXPECT_TRUE(cfg.is_ok());
+    PipelineOptions o;
+    o.run_dir = dir.path() / ("run" + std::to_string(std::hash<std::string>()(identify.dump())));
+    o.stages = {"identify"};
+    auto runner = make_local_runner();
+    auto r = run_genefamily(*cfg, *runner, o);
+    EXPECT_TRUE(r.is_ok());
+    for (auto& s : *r) EXPECT_EQ(s.state, "done") << s.stage << ": " << s.message;
+    std::set<std::string> got;
+    std::ifstream ids(o.run_dir / "final/Exam.GLOBIN.geneID.txt");
+    for (std::string l; std::getline(ids, l);) got.insert(l);
+    return got;
+  };
+  // Whole reference proteins make a profile of whole proteins: it finds the references and no decoy.
+  auto built = run_with({{"hmm_from_references", (dir.path() / "refs.fasta").string()}});
+  for (auto& r : refs) EXPECT_TRUE(built.count(r.id.substr(0, r.id.find('.')))) << r.id;
+  for (auto& g : built) EXPECT_TRUE(want.count(g)) << g << " is not a decoy";
+  EXPECT_TRUE(run_with({{"evalue", 1e-300}}).empty()) << "an impossible E-value finds nothing by HMM alone";
+  auto rescued = run_with({{"evalue", 1e-300}, {"blast_references", (dir.path() / "refs.fasta").string()}});
+  for (auto& r : refs) EXPECT_TRUE(rescued.count(r.id.substr(0, r.id.find('.')))) << r.id << " is rescued";
+  for (auto& g : rescued) EXPECT_TRUE(want.count(g)) << g << " is not a decoy";
+}
