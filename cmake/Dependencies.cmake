@@ -68,3 +68,6 @@ pkg_check_modules(XAPIAN REQUIRED IMPORTED_TARGET xapian-core)
 add_library(bioagent::xapian ALIAS PkgConfig::XAPIAN)
 find_package(OpenMP REQUIRED)
 find_package(faiss REQUIRED)
+
+# Indexed FASTA access for the gene-family pipeline (promoters, chromosome lengths).
+pkg_check_modules(HTSLIB REQUIRED IMPORTED_TARGET htslib)

@@ -127,6 +127,8 @@ Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path
 }
 
 Status write_fasta(const std::filesystem::path& path, const std::vector<FastaRecord>& records, size_t width) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   for (auto& r : records) {
     out << '>' << r.id << (r.description.empty() ? "" : " " + r.description) << '\n';

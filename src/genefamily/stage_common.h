@@ -47,5 +47,11 @@ StageSpec identify_stage();
 StageSpec phylogeny_stage();
 StageSpec domain_stage();
 StageSpec properties_stage();
+StageSpec structure_stage();
+StageSpec chromosome_stage();
+StageSpec promoter_stage();
+StageSpec kaks_stage();
+StageSpec expression_stage();
+StageSpec report_stage();
 
 }  // namespace bioagent::gf

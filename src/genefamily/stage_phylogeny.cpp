@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "genefamily/figures.h"
 #include "genefamily/newick.h"
 #include "genefamily/stage_common.h"
 
@@ -96,6 +97,24 @@ Status finish(const StageContext& ctx) {
     clades << name << '\t' << best_group << '\t' << best << '\t' << (best.empty() ? 0 : best_d) << '\n';
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "subfamilies.tsv"), clades.str()));
+  std::map<std::string, std::string> leaf_group;  // members by subfamily, references by their group
+  for (int leaf : tree->leaves()) {
+    const std::string& name = tree->nodes[size_t(leaf)].name;
+    if (group.count(name)) leaf_group[name] = group[name];
+  }
+  std::istringstream rows(clades.str());
+  std::string row;
+  std::getline(rows, row);
+  while (std::getline(rows, row)) {
+    auto tab = row.find('\t');
+    std::string g = row.substr(tab + 1, row.find('\t', tab + 1) - tab - 1);
+    if (g != "unassigned") leaf_group[row.substr(0, tab)] = g;
+  }
+  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string());
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree.svg"),
+                                      figures::tree(*tree, leaf_group, false, title + " phylogeny")));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
+                                      figures::tree(*tree, leaf_group, true, title + " phylogeny (circular)")));
   std::string model;
   if (auto iq = read_text(ctx.work / "tree.iqtree")) {
     auto at = iq->find("Best-fit model according to");

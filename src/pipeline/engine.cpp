@@ -300,6 +300,7 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
       st.folder = folder.string();
       StageContext ctx;
       ctx.run = run;
+      ctx.run["run_dir"] = fs::absolute(o.run_dir).string();  // for stages that read the run record (not keyed)
       ctx.params = params;
       for (auto& up : spec.after) ctx.input[up] = sh.status[up].folder;
       if (!missing.empty()) {

@@ -13,6 +13,8 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/align.h"
+#include "genefamily/cis_scan.h"
 #include "genefamily/newick.h"
 #include "genefamily/protein_properties.h"
 #include "test_util.h"
@@ -307,4 +309,104 @@ TEST(GenefamilyPipeline, ReferenceMembersBuildTheHmmAndRescueHits) {
   auto rescued = run_with({{"evalue", 1e-300}, {"blast_references", (dir.path() / "refs.fasta").string()}});
   for (auto& r : refs) EXPECT_TRUE(rescued.count(r.id.substr(0, r.id.find('.')))) << r.id << " is rescued";
   for (auto& g : rescued) EXPECT_TRUE(want.count(g)) << g << " is not a decoy";
+}
+
+TEST(CisScan, ElementsOnBothStrandsAndPwmPValues) {
+  auto hits = scan_elements("AAAACACGTGAAAATTGACCAAAA");  // G-box (palindrome), W-box on +
+  std::map<std::string, char> found;
+  for (auto& h : hits) found[h.element] = h.strand;
+  EXPECT_EQ(found.count("G-box"), 1u);
+  EXPECT_EQ(found["W-box"], '+');
+  auto rc = scan_elements(reverse_complement("AAAATTGACCAAAA"));
+  bool w_minus = false;
+  for (auto& h : rc) w_minus |= h.element == "W-box" && h.strand == '-';
+  EXPECT_TRUE(w_minus) << "found on the reverse strand";
+  EXPECT_TRUE(scan_elements("NNNNNNNNNNNN").empty()) << "N matches nothing";
+  for (auto& e : plant_cis_elements()) EXPECT_FALSE(e.source.empty()) << e.name << " cites its source";
+  auto meme = parse_meme(
+      "MEME version 4\n\nBackground letter frequencies\nA 0.3 C 0.2 G 0.2 T 0.3\n\nMOTIF M1 test\n"
+      "letter-probability matrix: alength= 4 w= 6\n"
+      "1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n1 0 0 0\n0 1 0 0\n");
+  ASSERT_TRUE(meme.is_ok()) << meme.status().to_string();
+  ASSERT_EQ(meme->motifs.size(), 1u);
+  auto pwm = scan_pwm(meme->motifs[0], meme->background, "TTTTACGTACTTTT", 1e-3);
+  ASSERT_EQ(pwm.size(), 1u);
+  EXPECT_EQ(pwm[0].offset, 4);
+  EXPECT_TRUE(scan_pwm(meme->motifs[0], meme->background, "TTTTTTTTTTTT", 1e-3).empty());
+  EXPECT_FALSE(parse_meme("MOTIF x\nletter-probability matrix: w= 2\n0.5 0.5\n").is_ok());
+  EXPECT_FALSE(parse_meme("not meme").is_ok());
+  fs::path fx = bioagent::testing::fixtures_dir() / "genefamily/planttfdb_motifs/Ath_TF_binding_motifs.meme";
+  if (fs::exists(fx)) {
+    std::ifstream in(fx);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto real = parse_meme(text, "Ath_TF_binding_motifs.meme");
+    ASSERT_TRUE(real.is_ok()) << real.status().to_string();
+    EXPECT_GT(real->motifs.size(), 100u);
+    EXPECT_NEAR(real->background[0], 0.3323, 1e-4);
+  }
+}
+
+TEST(Align, ProteinAndCodonAlignment) {
+  auto a = align_proteins("MKVLAAGW", "MKVAAGW");
+  EXPECT_EQ(a.a, "MKVLAAGW");
+  EXPECT_EQ(a.b.size(), a.a.size());
+  EXPECT_EQ(std::count(a.b.begin(), a.b.end(), '-'), 1);
+  auto c = codon_align("M-K", "ATGAAA");
+  ASSERT_TRUE(c.is_ok());
+  EXPECT_EQ(*c, "ATG---AAA");
+  EXPECT_FALSE(codon_align("MKV", "ATG").is_ok());
+}
+
+TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
+  if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/yn00"))
+    GTEST_SKIP() << "hmmer/paml are not installed (scripts/setup.sh installs them)";
+  const fs::path& d = example_dir();
+  TempDir run;
+  // An expression matrix for some members and a decoy row.
+  std::ifstream truth_in(d / "truth.json");
+  Json truth = Json::parse(truth_in);
+  std::ofstream m(run.path() / "expr.tsv");
+  m << "gene_id\tleaf\troot\tflower\n";
+  for (size_t i = 0; i < 6; ++i) m << truth["members"][i].get<std::string>() << '\t' << i << '\t' << 10 * i << "\t3\n";
+  m << "not_a_member\t1\t2\t3\n";
+  m.close();
+  auto cfg = genefamily_run_config("", "", d,
+                                   Json{{"phylogeny", {{"method", "fasttree"}}},
+                                        {"expression", {{"matrix", (run.path() / "expr.tsv").string()}}},
+                                        {"report", {{"lang", "zh"}}}});
+  ASSERT_TRUE(cfg.is_ok());
+  PipelineOptions o;
+  o.run_dir = run.path() / "run";
+  o.cpus = 2;
+  auto runner = make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  for (auto& s : *r) EXPECT_EQ(s.state, "done") << s.stage << ": " << s.message;
+  fs::path f = o.run_dir / "final";
+  for (const char* name : {"gene_structure.svg", "chromosome_map.svg", "promoter_heatmap.svg", "kaks.tsv", "kaks.svg",
+                           "expression_heatmap.svg", "report.md", "report.html", "findings.json", "tree_circular.svg"})
+    EXPECT_TRUE(fs::exists(f / (std::string("Exam.GLOBIN.") + name))) << name;
+  EXPECT_TRUE(fs::exists(f / "outputs.md"));
+  std::ifstream fin(f / "Exam.GLOBIN.findings.json");
+  Json findings = Json::parse(fin);
+  EXPECT_EQ(findings["member_count"], 18);
+  EXPECT_GE(findings["tandem_clusters"].get<int>(), 1) << "the generator plants a tandem pair";
+  EXPECT_GE(findings["kaks"]["pairs"].get<int>(), 1);
+  EXPECT_EQ(findings["expression"]["members_with_expression"], 6);
+  std::ifstream hin(f / "Exam.GLOBIN.report.html");
+  std::string html((std::istreambuf_iterator<char>(hin)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("执行摘要"), std::string::npos) << "Chinese report";
+  EXPECT_GE(std::count(html.begin(), html.end(), '<') - 0, 100);
+  size_t svgs = 0;
+  for (size_t at = 0; (at = html.find("<svg", at)) != std::string::npos; ++at) ++svgs;
+  EXPECT_GE(svgs, 6u) << "figures are inline";
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos) << "nothing loaded from the internet";
+  // Promoter regions: 2,000 bp unless clipped at a sequence end.
+  auto prom = read_fasta(f / "Exam.GLOBIN.promoters.fasta");
+  ASSERT_TRUE(prom.is_ok());
+  EXPECT_EQ(prom->size(), 18u);
+  for (auto& p : *prom) EXPECT_LE(p.seq.size(), 2000u);
+  auto v = validate_run(o.run_dir);
+  ASSERT_TRUE(v.is_ok());
+  EXPECT_NE((*v)["status"], "fail");
 }

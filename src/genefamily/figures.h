@@ -1,0 +1,42 @@
+// The gene-family figures (SVG): tree (rectangular or circular, groups and
+// supports), gene structure beside the tree order, chromosome map with tandem
+// clusters, heatmaps, and the Ka/Ks plot.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bioagent/seqio.h"
+#include "genefamily/newick.h"
+
+namespace bioagent::figures {
+
+std::string tree(const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
+                 const std::string& title);
+// Leaf names in drawing order (top to bottom), for figures that follow the tree.
+std::vector<std::string> leaf_order(const NewickTree& t);
+
+std::string gene_structure(const std::vector<std::string>& genes,
+                           const std::map<std::string, const GffTranscript*>& transcript, const std::string& title);
+
+struct Placed {
+  std::string gene, seqid;
+  int64_t start = 0;
+  int cluster = -1;  // tandem cluster index, -1 when alone
+};
+std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                           const std::vector<Placed>& genes, const std::string& title);
+
+// values[row][col]; diverging (z-scores) or sequential (counts) colours.
+std::string heatmap(const std::vector<std::string>& rows, const std::vector<std::string>& cols,
+                    const std::vector<std::vector<double>>& values, bool diverging, const std::string& title,
+                    const std::string& scale_label);
+
+struct KaKs {
+  std::string pair;
+  double ka = 0, ks = 0;
+};
+std::string kaks(const std::vector<KaKs>& pairs, const std::string& title);
+
+}  // namespace bioagent::figures

@@ -1,0 +1,141 @@
+// The expression stage: a user's genes x samples matrix (TPM/FPKM/counts;
+// TSV, CSV or xlsx) subset to the members, log2(x + 1), row z-scores, rows
+// ordered by average-linkage hierarchical clustering, and a heatmap. Without a
+// matrix the stage finishes and says why nothing was drawn.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bioagent/table.h"
+#include "genefamily/figures.h"
+#include "genefamily/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+// Leaf order of average-linkage clustering on Euclidean distances.
+std::vector<size_t> cluster_order(const std::vector<std::vector<double>>& rows) {
+  size_t n = rows.size();
+  auto dist = [&](size_t a, size_t b) {
+    double s = 0;
+    for (size_t k = 0; k < rows[a].size(); ++k) s += (rows[a][k] - rows[b][k]) * (rows[a][k] - rows[b][k]);
+    return std::sqrt(s);
+  };
+  std::vector<std::vector<size_t>> clusters;
+  for (size_t i = 0; i < n; ++i) clusters.push_back({i});
+  while (clusters.size() > 1) {
+    double best = 1e300;
+    size_t bi = 0, bj = 1;
+    for (size_t i = 0; i < clusters.size(); ++i)
+      for (size_t j = i + 1; j < clusters.size(); ++j) {
+        double s = 0;
+        for (size_t a : clusters[i])
+          for (size_t b : clusters[j]) s += dist(a, b);
+        s /= double(clusters[i].size() * clusters[j].size());
+        if (s < best) {
+          best = s;
+          bi = i;
+          bj = j;
+        }
+      }
+    clusters[bi].insert(clusters[bi].end(), clusters[bj].begin(), clusters[bj].end());
+    clusters.erase(clusters.begin() + long(bj));
+  }
+  return clusters.empty() ? std::vector<size_t>{} : clusters[0];
+}
+
+Status heatmap(const StageContext& ctx) {
+  std::string path = ctx.params["matrix"];
+  if (path.empty())
+    return write_text(ctx.work / "expression.json",
+                      Json{{"skipped", true},
+                           {"reason",
+                            "no expression matrix was given: set {\"expression\": {\"matrix\": FILE}} to a genes x "
+                            "samples table (TSV, CSV or xlsx; TPM or FPKM)"}}
+                          .dump(2));
+  auto sheet = read_table(path);
+  if (!sheet) return sheet.status();
+  if (sheet->rows.size() < 2 || sheet->n_cols < 2)
+    return invalid_argument(path + " needs a header row and a gene column followed by sample columns");
+  auto members = read_members(ctx.input.at("identify"));
+  if (!members) return members.status();
+  std::map<std::string, std::string> alias;  // gene, protein, transcript ids -> gene
+  for (auto& m : *members) {
+    alias[m.gene] = m.gene;
+    alias[m.protein] = m.gene;
+    alias[m.protein.substr(0, m.protein.rfind('.'))] = m.gene;
+  }
+  std::vector<std::string> samples;
+  for (size_t c = 1; c < sheet->n_cols; ++c) samples.push_back(sheet->rows[0][c].to_text());
+  std::vector<std::string> genes;
+  std::vector<std::vector<double>> raw;
+  for (size_t r = 1; r < sheet->rows.size(); ++r) {
+    auto it = alias.find(sheet->rows[r][0].to_text());
+    if (it == alias.end() || std::find(genes.begin(), genes.end(), it->second) != genes.end()) continue;
+    std::vector<double> v;
+    for (size_t c = 1; c < sheet->n_cols; ++c) {
+      const Cell& cell = sheet->rows[r][c];
+      double x = cell.kind == Cell::Kind::kNumber ? cell.number : std::atof(cell.to_text().c_str());
+      v.push_back(std::log2(std::max(0.0, x) + 1));
+    }
+    genes.push_back(it->second);
+    raw.push_back(v);
+  }
+  std::vector<std::vector<double>> z = raw;
+  for (auto& row : z) {
+    double mean = 0, sd = 0;
+    for (double x : row) mean += x / double(row.size());
+    for (double x : row) sd += (x - mean) * (x - mean) / double(std::max<size_t>(1, row.size() - 1));
+    sd = std::sqrt(sd);
+    for (double& x : row) x = sd > 0 ? (x - mean) / sd : 0;
+  }
+  auto order = cluster_order(z);
+  std::vector<std::string> og;
+  std::vector<std::vector<double>> oz;
+  std::ostringstream tsv;
+  tsv << "gene";
+  for (auto& s : samples) tsv << '\t' << s;
+  tsv << '\n';
+  for (size_t i : order) {
+    og.push_back(genes[i]);
+    oz.push_back(z[i]);
+    tsv << genes[i];
+    for (double x : raw[i]) tsv << '\t' << x;
+    tsv << '\n';
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_log2.tsv"), tsv.str()));
+  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
+                      " expression (log2(x+1), row z-scores)";
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_heatmap.svg"),
+                                      figures::heatmap(og, samples, oz, true, title, "z-score")));
+  return write_text(ctx.work / "expression.json", Json{{"skipped", false},
+                                                       {"matrix", path},
+                                                       {"samples", samples.size()},
+                                                       {"members_with_expression", genes.size()},
+                                                       {"members", members->size()}}
+                                                      .dump(2));
+}
+
+}  // namespace
+
+StageSpec expression_stage() {
+  StageSpec s;
+  s.name = "expression";
+  s.description = "Members' expression from a user matrix: log2, z-scores, clustering, heatmap";
+  s.after = {"identify"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "matrix": {"type": "string", "default": "", "description": "genes x samples table (TSV, CSV or xlsx)"}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(heatmap)}; };
+  s.outputs = {"expression.json"};
+  s.parse = [](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / "expression.json");
+    if (!t) return t.status();
+    return Json::parse(*t);
+  };
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,396 @@
+// The report stage: the result parser (key findings as JSON) and the report
+// in Markdown and as one self-contained HTML file (figures inline), in English
+// or Chinese, with the seed's structure; outputs.md explains every file.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bioagent/digest.h"
+#include "figures/svg.h"
+#include "genefamily/protein_properties.h"
+#include "genefamily/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+struct Text {
+  const char *summary, *genes, *chromosomes, *phylogeny, *domains, *structure, *promoters, *kaks, *expression, *motifs,
+      *synteny, *function, *meaning, *methods, *title_suffix, *not_run, *found, *inputs, *commands, *timeline;
+};
+const Text kEn = {"Executive summary",
+                  "Gene list",
+                  "Chromosome distribution",
+                  "Phylogeny",
+                  "Domains",
+                  "Gene structure",
+                  "Promoter elements",
+                  "Ka/Ks of duplicated pairs",
+                  "Expression",
+                  "Motifs",
+                  "Synteny",
+                  "Function predictions",
+                  "Biological meaning",
+                  "Methods",
+                  "gene family analysis",
+                  "This analysis did not run in this version or was not asked for.",
+                  "identified",
+                  "Input files",
+                  "Commands",
+                  "Timeline"};
+const Text kZh = {"执行摘要",
+                  "基因列表",
+                  "染色体分布",
+                  "系统发育分析",
+                  "结构域分析",
+                  "基因结构",
+                  "启动子顺式元件",
+                  "重复基因对的 Ka/Ks",
+                  "表达模式",
+                  "Motif 分析",
+                  "共线性分析",
+                  "功能预测",
+                  "生物学意义",
+                  "方法",
+                  "基因家族分析报告",
+                  "本版本未运行该分析，或未被请求。",
+                  "鉴定到",
+                  "输入文件",
+                  "命令",
+                  "时间线"};
+
+struct Section {
+  std::string title;
+  std::vector<std::string> paragraphs;
+  std::vector<std::string> table_header;
+  std::vector<std::vector<std::string>> table;
+  std::vector<std::string> figures;  // file names under final/
+};
+
+Json read_json_or(const fs::path& p) {
+  auto t = read_text(p);
+  if (!t) return Json::object();
+  Json j = Json::parse(*t, nullptr, false);
+  return j.is_discarded() ? Json::object() : j;
+}
+
+std::string html_escape(const std::string& s) { return svg::esc(s); }
+
+std::string fmt(double v, int digits = 2) {
+  if (!std::isfinite(v)) return "NA";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
+}
+
+Status build(const StageContext& ctx) {
+  const bool zh = ctx.params["lang"] == "zh";
+  const Text& T = zh ? kZh : kEn;
+  const std::string sp = ctx.run.value("species", std::string()), fam = ctx.run.value("family", std::string());
+  auto in = [&](const char* stage) { return ctx.input.count(stage) ? ctx.input.at(stage) : fs::path(); };
+  auto members = read_members(in("identify"));
+  if (!members) return members.status();
+  Json identify = read_json_or(in("identify") / "identify.json"),
+       phylo = read_json_or(in("phylogeny") / "phylogeny.json"), domain = read_json_or(in("domain") / "domain.json"),
+       chrom = read_json_or(in("chromosome") / "chromosome.json"),
+       promoter = read_json_or(in("promoter") / "promoter.json"), kaks = read_json_or(in("kaks") / "kaks.json"),
+       expr = read_json_or(in("expression") / "expression.json");
+  auto pep = read_fasta(in("identify") / final_name(ctx, "pep.fasta"));
+  std::map<std::string, ProteinProperties> props;
+  if (pep)
+    for (auto& r : *pep) props[r.id] = protein_properties(r.seq);
+  // Subfamilies from the phylogeny stage.
+  std::map<std::string, std::string> subfamily;
+  std::map<std::string, int> per_group;
+  if (auto t = read_text(in("phylogeny") / final_name(ctx, "subfamilies.tsv"))) {
+    std::istringstream rows(*t);
+    std::string row;
+    std::getline(rows, row);
+    while (std::getline(rows, row)) {
+      auto a = row.find('\t'), b = row.find('\t', a + 1);
+      std::string g = row.substr(a + 1, b - a - 1);
+      if (g == "unassigned") continue;
+      subfamily[row.substr(0, a)] = g;
+      ++per_group[g];
+    }
+  }
+  // Result parser: the key findings.
+  std::vector<double> ratios;
+  for (auto& r : kaks.value("rows", Json::array()))
+    if (r["ka_ks"].is_number()) ratios.push_back(r["ka_ks"]);
+  std::sort(ratios.begin(), ratios.end());
+  double mw_min = 1e300, mw_max = 0, pi_min = 14, pi_max = 0;
+  for (auto& [g, p] : props) {
+    mw_min = std::min(mw_min, p.molecular_weight);
+    mw_max = std::max(mw_max, p.molecular_weight);
+    pi_min = std::min(pi_min, p.isoelectric_point);
+    pi_max = std::max(pi_max, p.isoelectric_point);
+  }
+  Json findings = {{"species", sp},
+                   {"family", fam},
+                   {"member_count", members->size()},
+                   {"groups", per_group},
+                   {"chromosome_distribution", chrom.value("per_chromosome", Json::object())},
+                   {"tandem_clusters", chrom.value("tandem_clusters", 0)},
+                   {"duplication",
+                    {{"tandem_cluster_genes", chrom.value("genes_in_tandem_clusters", 0)},
+                     {"pairs_with_kaks", kaks.value("pairs", 0)},
+                     {"note", "segmental/WGD classification needs the synteny stage, not in this version"}}},
+                   {"kaks",
+                    {{"pairs", ratios.size()},
+                     {"median_ka_ks", ratios.empty() ? Json() : Json(ratios[ratios.size() / 2])},
+                     {"purifying", kaks.value("purifying_selection", 0)}}},
+                   {"phylogeny",
+                    {{"method", phylo.value("method", "")},
+                     {"model", phylo.value("model", "")},
+                     {"median_support", phylo.value("median_support", 0.0)}}},
+                   {"domain_coverage_mean", domain.value("mean_coverage", 0.0)},
+                   {"protein_mw_kda_range", props.empty() ? Json() : Json::array({mw_min / 1000, mw_max / 1000})},
+                   {"protein_pi_range", props.empty() ? Json() : Json::array({pi_min, pi_max})},
+                   {"notable_promoter_elements", promoter.value("top_elements", Json::array())},
+                   {"conserved_motifs", nullptr},
+                   {"expression", expr}};
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "findings.json"), findings.dump(2)));
+
+  std::vector<Section> sections;
+  {
+    Section s{T.summary, {}, {}, {}, {}};
+    std::ostringstream p;
+    if (zh)
+      p << T.found << " " << members->size() << " 个 " << fam << " 基因";
+    else
+      p << members->size() << " " << fam << " genes were " << T.found << " in " << sp;
+    if (!per_group.empty()) p << (zh ? "，分为 " : ", in ") << per_group.size() << (zh ? " 个亚家族" : " subfamilies");
+    p << (zh ? "；" : "; ") << chrom.value("tandem_clusters", 0) << (zh ? " 个串联重复簇" : " tandem clusters");
+    if (!ratios.empty())
+      p << (zh ? "；重复基因对 Ka/Ks 中位数 " : "; median Ka/Ks of duplicated pairs ")
+        << fmt(ratios[ratios.size() / 2]);
+    p << (zh ? "。" : ".");
+    s.paragraphs.push_back(p.str());
+    sections.push_back(s);
+  }
+  {
+    Section s{
+        T.genes, {}, {"gene", "chr", "start", "end", "strand", "aa", "MW (kDa)", "pI", "GRAVY", "subfamily"}, {}, {}};
+    for (auto& m : *members) {
+      const ProteinProperties& p = props[m.gene];
+      s.table.push_back({m.gene, m.seqid, std::to_string(m.start), std::to_string(m.end), std::string(1, m.strand),
+                         std::to_string(p.length), fmt(p.molecular_weight / 1000), fmt(p.isoelectric_point),
+                         fmt(p.gravy, 3), subfamily.count(m.gene) ? subfamily[m.gene] : ""});
+    }
+    sections.push_back(s);
+  }
+  auto figure_section = [&](const char* title, std::string para, std::vector<std::string> figs) {
+    Section s{title, {std::move(para)}, {}, {}, {}};
+    s.figures = std::move(figs);  // figures a stage did not draw are left out when rendering
+    sections.push_back(s);
+  };
+  std::string base = sp + "." + fam + ".";
+  auto join_counts = [](const Json& obj) {
+    std::string out;
+    for (auto& [k, v] : obj.items()) out += (out.empty() ? "" : ", ") + k + ": " + v.dump();
+    return out;
+  };
+  figure_section(T.chromosomes,
+                 join_counts(chrom.value("per_chromosome", Json::object())) +
+                     (zh ? "；串联重复簇 " : "; tandem clusters: ") +
+                     std::to_string(chrom.value("tandem_clusters", 0)) + ".",
+                 {base + "chromosome_map.svg"});
+  figure_section(T.phylogeny,
+                 (zh ? "方法 " : "Method ") + phylo.value("method", std::string()) + ", " + (zh ? "模型 " : "model ") +
+                     phylo.value("model", std::string()) + ", " + (zh ? "支持率中位数 " : "median support ") +
+                     fmt(phylo.value("median_support", 0.0), 0) + ".",
+                 {base + "tree.svg", base + "tree_circular.svg"});
+  figure_section(
+      T.domains,
+      (zh ? "结构域平均覆盖度 " : "Mean HMM coverage of the domains ") + fmt(domain.value("mean_coverage", 0.0)) + ".",
+      {});
+  figure_section(T.motifs, T.not_run, {});
+  figure_section(T.structure, "", {base + "gene_structure.svg"});
+  figure_section(T.promoters,
+                 (zh ? "各类元件位点数：" : "Sites by category: ") +
+                     join_counts(promoter.value("sites_by_category", Json::object())) + " (" +
+                     std::to_string(promoter.value("length", 0)) + (zh ? " bp 上游)" : " bp upstream)"),
+                 {base + "promoter_heatmap.svg"});
+  figure_section(T.synteny, T.not_run, {});
+  figure_section(T.kaks,
+                 std::to_string(kaks.value("pairs", 0)) +
+                     (zh ? " 对；纯化选择 " : " pairs; under purifying selection: ") +
+                     std::to_string(kaks.value("purifying_selection", 0)) + ".",
+                 {base + "kaks.svg"});
+  figure_section(T.expression,
+                 expr.value("skipped", false)
+                     ? expr.value("reason", std::string())
+                     : std::to_string(expr.value("members_with_expression", 0)) +
+                           (zh ? " 个成员有表达数据，样本 " : " members with expression values across ") +
+                           std::to_string(expr.value("samples", 0)) + (zh ? " 个。" : " samples."),
+                 expr.value("skipped", false) ? std::vector<std::string>{}
+                                              : std::vector<std::string>{base + "expression_heatmap.svg"});
+  {
+    Section s{T.function, {}, {}, {}, {}};
+    if (per_group.empty())
+      s.paragraphs.push_back(zh ? "未提供参考物种成员（phylogeny.references），无法按直系同源推断功能。"
+                                : "No reference members were given (phylogeny.references), so functions are not "
+                                  "predicted from orthologs.");
+    else
+      for (auto& [g, n] : per_group)
+        s.paragraphs.push_back(g + ": " + std::to_string(n) +
+                               (zh ? " 个成员，可能具有与该亚家族参考成员相似的功能。"
+                                   : " members, which may share the functions of that subfamily's reference members."));
+    sections.push_back(s);
+  }
+  {
+    Section s{T.meaning, {}, {}, {}, {}};
+    int tandem = chrom.value("genes_in_tandem_clusters", 0);
+    s.paragraphs.push_back(
+        zh ? (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")
+           : (tandem ? std::to_string(tandem) +
+                           " members lie in tandem clusters: tandem duplication contributed to the family's size."
+                     : "No tandem clusters were found."));
+    if (!ratios.empty() && ratios[ratios.size() / 2] < 1)
+      s.paragraphs.push_back(
+          zh ? "多数重复基因对 Ka/Ks < 1，受纯化选择。"
+             : "Most duplicated pairs have Ka/Ks < 1: purifying selection has kept their functions.");
+    sections.push_back(s);
+  }
+  {
+    Section s{T.methods, {}, {"stage", "command", "tool versions", "seconds", "exit"}, {}, {}};
+    auto history = pipeline_history(ctx.run.value("run_dir", std::string()));
+    std::vector<Json> rows;
+    if (history)
+      for (auto& a : *history) rows.push_back(a);
+    std::reverse(rows.begin(), rows.end());  // oldest first: the timeline
+    for (auto& a : rows)
+      if (a["argv"].is_array() && !a["argv"].empty()) {
+        std::string argv;
+        for (auto& x : a["argv"]) argv += (argv.empty() ? "" : " ") + x.get<std::string>();
+        s.table.push_back({a.value("stage", ""), argv, a["versions"].dump(), fmt(a.value("seconds", 0.0)),
+                           std::to_string(a.value("exit_code", 0))});
+      }
+    std::ostringstream inputs;
+    inputs << T.inputs << ": ";
+    const Json files = ctx.run.value("files", Json::object());  // kept alive: items() refers to it
+    for (auto& [k, v] : files.items()) {
+      auto d = file_sha256(v.get<std::string>());
+      inputs << k << " " << fs::path(v.get<std::string>()).filename().string()
+             << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
+    }
+    s.paragraphs.push_back(inputs.str());
+    s.paragraphs.push_back((zh ? "参数：" : "Parameters: ") + ctx.run.value("params", Json::object()).dump());
+    if (!rows.empty())
+      s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +
+                             rows.back().value("at", ""));
+    sections.push_back(s);
+  }
+
+  // Markdown and HTML from the same sections.
+  std::string title = sp + " " + fam + " " + T.title_suffix;
+  std::ostringstream md, html;
+  md << "# " << title << "\n\n";
+  html << "<!doctype html><html lang=\"" << (zh ? "zh" : "en") << "\"><head><meta charset=\"utf-8\"><title>"
+       << html_escape(title)
+       << "</title><style>body{font-family:'DejaVu Sans',Arial,sans-serif;max-width:1100px;margin:2em auto;"
+          "padding:0 1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
+          "padding:3px 6px}th{background:#f0f0f0}figure{margin:1em 0;overflow-x:auto}h2{border-bottom:1px solid "
+          "#ddd}</style></head><body><h1>"
+       << html_escape(title) << "</h1>\n";
+  const fs::path final_dir = fs::path(ctx.run.value("run_dir", std::string())) / "final";
+  for (auto& s : sections) {
+    md << "## " << s.title << "\n\n";
+    html << "<h2>" << html_escape(s.title) << "</h2>\n";
+    for (auto& p : s.paragraphs) {
+      md << p << "\n\n";
+      html << "<p>" << html_escape(p) << "</p>\n";
+    }
+    if (!s.table_header.empty()) {
+      md << "|";
+      html << "<table><tr>";
+      for (auto& h : s.table_header) {
+        md << " " << h << " |";
+        html << "<th>" << html_escape(h) << "</th>";
+      }
+      md << "\n|";
+      for (size_t i = 0; i < s.table_header.size(); ++i) md << " --- |";
+      md << "\n";
+      html << "</tr>\n";
+      for (auto& row : s.table) {
+        md << "|";
+        html << "<tr>";
+        for (auto& c : row) {
+          md << " " << c << " |";
+          html << "<td>" << html_escape(c) << "</td>";
+        }
+        md << "\n";
+        html << "</tr>\n";
+      }
+      md << "\n";
+      html << "</table>\n";
+    }
+    for (auto& f : s.figures) {
+      auto svg_text = read_text(final_dir / f);
+      if (!svg_text) continue;  // the stage did not draw it
+      md << "![" << f << "](" << f << ")\n\n";
+      html << "<figure>" << *svg_text << "<figcaption>" << html_escape(f) << "</figcaption></figure>\n";
+    }
+  }
+  html << "</body></html>\n";
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.md"), md.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.html"), html.str()));
+  std::ostringstream outputs;
+  outputs << "# Outputs of the " << sp << " " << fam << " run\n\n";
+  const std::vector<std::pair<std::string, std::string>> kFiles = {
+      {"pep.fasta", "member proteins (longest isoform per gene), named by gene"},
+      {"cds.fasta", "member CDS, named by gene"},
+      {"geneID.txt", "member gene ids, one per line"},
+      {"domain.txt", "hmmsearch domain hits of each member (HMM and sequence coordinates, i-Evalue, score)"},
+      {"tree.nwk", "the phylogeny (Newick; UFBoot or FastTree local supports on internal nodes)"},
+      {"tree.svg", "the tree, rectangular layout"},
+      {"tree_circular.svg", "the tree, circular layout"},
+      {"subfamilies.tsv", "subfamily of each member from its nearest reference leaf"},
+      {"domain_architecture.tsv", "domains in order along each protein and HMM coverage"},
+      {"properties.tsv", "length, molecular weight, pI, instability index, aliphatic index, GRAVY"},
+      {"gene_structure.tsv", "exons, introns and UTRs of each member"},
+      {"gene_structure.svg", "exon-intron structures in tree order"},
+      {"chromosome_positions.tsv", "chromosome, position, gene rank and tandem cluster of each member"},
+      {"chromosome_map.svg", "members on the chromosomes, tandem clusters highlighted"},
+      {"promoters.fasta", "upstream regions (5'->3', ending at the gene)"},
+      {"promoter_sites.tsv", "every cis-element or PWM match (position relative to the gene start)"},
+      {"promoter_counts.tsv", "element counts per gene"},
+      {"promoter_heatmap.svg", "element counts as a heatmap"},
+      {"kaks.tsv", "Ka, Ks, Ka/Ks and divergence time of duplicated pairs"},
+      {"kaks.svg", "Ka against Ks"},
+      {"expression_log2.tsv", "members' log2(x+1) expression, clustered order"},
+      {"expression_heatmap.svg", "row z-scores as a heatmap"},
+      {"findings.json", "key findings for programs (the result parser)"},
+      {"report.md", "this run's report in Markdown"},
+      {"report.html", "the same report as one self-contained HTML file"}};
+  for (auto& [suffix, what] : kFiles) outputs << "- `final/" << base << suffix << "`: " << what << "\n";
+  outputs << "- `run.sqlite`: every command's argv, tool versions, times, exit codes and memory\n"
+             "- `stages/<stage>-<key>/`: each stage's working folder and log (stage.log)\n";
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "final" / "outputs.md", outputs.str()));
+  return write_text(ctx.work / "report.json", Json{{"sections", sections.size()}, {"lang", zh ? "zh" : "en"}}.dump());
+}
+
+}  // namespace
+
+StageSpec report_stage() {
+  StageSpec s;
+  s.name = "report";
+  s.description = "Key findings (JSON), report in Markdown and self-contained HTML (en or zh), outputs.md";
+  s.after = {"identify",   "phylogeny", "domain", "properties", "structure",
+             "chromosome", "promoter",  "kaks",   "expression"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "lang": {"type": "string", "enum": ["en", "zh"], "default": "en"}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
+  s.outputs = {"report.json"};
+  s.parse = [](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / "report.json");
+    if (!t) return t.status();
+    return Json::parse(*t);
+  };
+  return s;
+}
+
+}  // namespace bioagent::gf
