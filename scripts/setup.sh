@@ -18,7 +18,8 @@ packages=(
   libxapian-dev libfaiss-dev liblapack-dev libblas-dev # paper-library collections: BM25 and dense vectors
   python3-fitz poppler-utils                        # benchmark peers: PyMuPDF text, pdftoppm
   hmmer hmmer-examples mafft iqtree fasttree        # gene-family pipeline tools (hmmer-examples: HMMs of the example genome)
-  ncbi-blast+ diamond-aligner libhts-dev             # similarity searches, indexed FASTA
+  ncbi-blast+ diamond-aligner libhts-dev paml        # similarity searches, indexed FASTA, Ka/Ks (yn00)
+  chromium                                           # headless browser for the report screenshot and web UI tests
   slurm-wlm munge                                    # the Slurm runner and its one-node test cluster
   libgtest-dev libgmock-dev
   python3                                         # /usr/bin/python3: test helpers and benchmark peers

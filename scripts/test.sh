@@ -12,7 +12,7 @@ echo "== sanitizer + fuzz build (clang, ASan+UBSan, libFuzzer)"
 cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="-O1" \
   -DBIOAGENT_SANITIZE=ON -DBIOAGENT_FUZZ=ON -DBIOAGENT_BENCH=OFF >/dev/null
-ninja -C build/sanitize unit_tests write_xlsxwriter_fixture fuzz_calc fuzz_notebook fuzz_xlsx fuzz_csv fuzz_literature fuzz_filter
+ninja -C build/sanitize unit_tests write_xlsxwriter_fixture fuzz_all
 
 echo "== release build"
 ./scripts/build.sh -DBIOAGENT_SANITIZE_BUILD="$PWD/build/sanitize" \

@@ -52,6 +52,7 @@ StageSpec chromosome_stage();
 StageSpec promoter_stage();
 StageSpec kaks_stage();
 StageSpec expression_stage();
+StageSpec motif_stage();
 StageSpec report_stage();
 
 }  // namespace bioagent::gf

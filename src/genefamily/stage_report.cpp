@@ -95,7 +95,7 @@ Status build(const StageContext& ctx) {
        phylo = read_json_or(in("phylogeny") / "phylogeny.json"), domain = read_json_or(in("domain") / "domain.json"),
        chrom = read_json_or(in("chromosome") / "chromosome.json"),
        promoter = read_json_or(in("promoter") / "promoter.json"), kaks = read_json_or(in("kaks") / "kaks.json"),
-       expr = read_json_or(in("expression") / "expression.json");
+       expr = read_json_or(in("expression") / "expression.json"), motif = read_json_or(in("motif") / "motif.json");
   auto pep = read_fasta(in("identify") / final_name(ctx, "pep.fasta"));
   std::map<std::string, ProteinProperties> props;
   if (pep)
@@ -149,7 +149,7 @@ Status build(const StageContext& ctx) {
                    {"protein_mw_kda_range", props.empty() ? Json() : Json::array({mw_min / 1000, mw_max / 1000})},
                    {"protein_pi_range", props.empty() ? Json() : Json::array({pi_min, pi_max})},
                    {"notable_promoter_elements", promoter.value("top_elements", Json::array())},
-                   {"conserved_motifs", nullptr},
+                   {"conserved_motifs", motif.value("motifs", Json::array())},
                    {"expression", expr}};
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "findings.json"), findings.dump(2)));
 
@@ -206,7 +206,14 @@ Status build(const StageContext& ctx) {
       T.domains,
       (zh ? "结构域平均覆盖度 " : "Mean HMM coverage of the domains ") + fmt(domain.value("mean_coverage", 0.0)) + ".",
       {});
-  figure_section(T.motifs, T.not_run, {});
+  {
+    std::string p;
+    for (auto& m : motif.value("motifs", Json::array()))
+      p += m.value("motif", "") + " " + m.value("consensus", "") + " (" + std::to_string(m.value("sites", 0)) +
+           (zh ? " 个位点); " : " sites); ");
+    figure_section(T.motifs, p.empty() ? std::string(T.not_run) : p,
+                   {base + "motif_map.svg", base + "motif_logos.svg"});
+  }
   figure_section(T.structure, "", {base + "gene_structure.svg"});
   figure_section(T.promoters,
                  (zh ? "各类元件位点数：" : "Sites by category: ") +
@@ -350,6 +357,10 @@ Status build(const StageContext& ctx) {
       {"subfamilies.tsv", "subfamily of each member from its nearest reference leaf"},
       {"domain_architecture.tsv", "domains in order along each protein and HMM coverage"},
       {"properties.tsv", "length, molecular weight, pI, instability index, aliphatic index, GRAVY"},
+      {"motifs.meme.txt", "discovered motifs in MEME format (E-values are our approximation)"},
+      {"motif_sites.tsv", "each motif site: gene, motif, position, sequence, posterior"},
+      {"motif_map.svg", "motif sites along each protein, tree order"},
+      {"motif_logos.svg", "sequence logos of the motifs"},
       {"gene_structure.tsv", "exons, introns and UTRs of each member"},
       {"gene_structure.svg", "exon-intron structures in tree order"},
       {"chromosome_positions.tsv", "chromosome, position, gene rank and tandem cluster of each member"},

@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -15,6 +16,7 @@
 #include "bioagent/seqio.h"
 #include "genefamily/align.h"
 #include "genefamily/cis_scan.h"
+#include "genefamily/motif_em.h"
 #include "genefamily/newick.h"
 #include "genefamily/protein_properties.h"
 #include "test_util.h"
@@ -409,4 +411,56 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   auto v = validate_run(o.run_dir);
   ASSERT_TRUE(v.is_ok());
   EXPECT_NE((*v)["status"], "fail");
+}
+
+// Planted motifs in random proteins: the finder recovers their sites.
+TEST(MotifDiscovery, RecoversPlantedMotifs) {
+  std::mt19937 rng(11);
+  const std::string aa = "ACDEFGHIKLMNPQRSTVWY";
+  auto random_protein = [&](size_t n) {
+    std::string s;
+    for (size_t i = 0; i < n; ++i) s += aa[rng() % 20];
+    return s;
+  };
+  const std::vector<std::string> planted = {"WHDGKPLRYCEMNV", "FYQCWTMRHP"};
+  std::vector<FastaRecord> seqs;
+  std::vector<std::map<std::string, size_t>> truth;
+  for (int i = 0; i < 24; ++i) {
+    std::string s = random_protein(220);
+    std::map<std::string, size_t> at;
+    for (size_t m = 0; m < planted.size(); ++m) {
+      if ((i + int(m)) % 4 == 3) continue;  // zero-or-one: some sequences lack a motif
+      std::string site = planted[m];
+      site[rng() % site.size()] = aa[rng() % 20];  // one substitution per site
+      size_t pos = m == 0 ? 20 + rng() % 60 : 120 + rng() % 60;
+      s.replace(pos, site.size(), site);
+      at[planted[m]] = pos;
+    }
+    seqs.push_back({"p" + std::to_string(i), "", s});
+    truth.push_back(at);
+  }
+  MotifOptions o;
+  o.motifs = 3;
+  o.max_width = 20;
+  auto motifs = discover_motifs(seqs, aa, o);
+  ASSERT_GE(motifs.size(), 2u);
+  for (auto& want : planted) {
+    // The best-overlapping discovered motif recovers most planted sites.
+    size_t best = 0, total = 0;
+    for (auto& t : truth) total += t.count(want);
+    for (auto& m : motifs) {
+      size_t hit = 0;
+      for (auto& s : m.sites) {
+        auto it = truth[s.sequence].find(want);
+        if (it != truth[s.sequence].end() && s.start + m.width > it->second && s.start < it->second + want.size())
+          ++hit;
+      }
+      best = std::max(best, hit);
+    }
+    EXPECT_GE(double(best) / double(total), 0.8) << want << ": " << best << " of " << total;
+  }
+  std::string meme = motifs_to_meme(motifs, aa, background_frequencies(seqs, aa));
+  auto parsed = parse_meme(meme, "ours");
+  EXPECT_FALSE(parsed.is_ok()) << "protein MEME files are not DNA PWMs for the promoter scanner";
+  EXPECT_NE(meme.find("letter-probability matrix: alength= 20"), std::string::npos);
 }
