@@ -97,6 +97,7 @@ struct StageSpec {
                                      // (whatever it writes under final/ is copied to the run's final/)
   std::function<Result<Json>(const StageContext&)> parse;  // artifact summary, from the finished folder
   std::vector<Repair> repairs;
+  int revision = 1;  // part of the key: bump when the stage's own code changes what it writes
 };
 
 struct StageStatus {

@@ -389,8 +389,8 @@ StageSpec report_stage() {
   StageSpec s;
   s.name = "report";
   s.description = "Key findings (JSON), report in Markdown and self-contained HTML (en or zh), outputs.md";
-  s.after = {"identify",   "phylogeny", "domain", "properties", "structure",
-             "chromosome", "promoter",  "kaks",   "expression"};
+  s.after = {"identify",  "phylogeny",  "domain",   "properties", "motif",
+             "structure", "chromosome", "promoter", "kaks",       "expression"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "lang": {"type": "string", "enum": ["en", "zh"], "default": "en"}
     }, "additionalProperties": false})JS");

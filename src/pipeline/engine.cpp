@@ -14,6 +14,7 @@
 #include "bioagent/json_text.h"
 #include "bioagent/pipeline.h"
 #include "bioagent/schema.h"
+#include "bioagent/version.h"
 #include "pipeline/run_store.h"
 #include "pipeline/subprocess.h"
 
