@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "bioagent/genefamily.h"
+#include "genefamily/collinearity.h"
 #include "bioagent/json_text.h"
 #include "cli/commands.h"
 
@@ -132,6 +133,40 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     Json out = j.is_discarded() ? Json{{"run_dir", dir}, {"note", "the run has not finished yet"}} : j;
     if (hist) out["attempts"] = *hist;
     g.exit_code = print_json(out);
+  });
+
+  static std::string gff_in, blast_in, out_path;
+  auto* col = gf->add_subcommand("collinearity", "Collinear blocks from MCScanX-style inputs (.gff gene table, BLAST -m 8)");
+  col->add_option("--gff", gff_in, "Gene table: chromosome gene start end")->required();
+  col->add_option("--blast", blast_in, "BLAST/DIAMOND tabular (-m 8 / outfmt 6) hits")->required();
+  col->add_option("--out", out_path, "Write the .collinearity text here (default: stdout)");
+  col->callback([&g] {
+    auto read = [](const std::string& p) -> Result<std::string> {
+      std::ifstream in(p, std::ios::binary);
+      if (!in) return not_found("cannot read " + p);
+      return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    auto gt = read(gff_in);
+    auto bt = read(blast_in);
+    if (!gt || !bt) {
+      g.exit_code = print_error(gt ? bt.status() : gt.status());
+      return;
+    }
+    auto genes = parse_mcscanx_gff(*gt);
+    auto hits = parse_blast_m8(*bt);
+    if (!genes || !hits) {
+      g.exit_code = print_error(genes ? hits.status() : genes.status());
+      return;
+    }
+    CollinearityParams p;
+    auto r = find_collinearity(*genes, *hits, p);
+    std::string text = collinearity_text(r, p);
+    if (out_path.empty()) {
+      std::cout << text;
+    } else {
+      std::ofstream(out_path) << text;
+      std::cerr << r.blocks.size() << " blocks, " << r.collinear_genes << " collinear genes of " << r.genes << "\n";
+    }
   });
 
   auto* validate = gf->add_subcommand("validate", "Check a finished run: files, stages, gene count, support, coverage");

@@ -1,0 +1,64 @@
+// Collinear blocks on gene order, in the way MCScanX describes its method
+// (Wang et al. 2012; our implementation): genes ranked along each chromosome,
+// homologous pairs as anchors, a gene's hits to a run of tandem genes
+// collapsed to the best, dynamic-programming chaining per chromosome pair in
+// both orientations (match score 50, gap penalty -1 per skipped gene, at most
+// 25 genes between anchors, at least 5 anchors), chains taken best first, each
+// with an E-value; and the duplicate classes of MCScanX's classifier
+// (singleton, dispersed, proximal, tandem, segmental/WGD).
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bioagent/status.h"
+
+namespace bioagent {
+
+struct GenePos {
+  std::string id, chr;
+  int64_t start = 0, end = 0;
+};
+
+struct HomologHit {
+  std::string a, b;
+  double evalue = 1;
+};
+
+struct CollinearityParams {
+  int match_score = 50, gap_penalty = -1, match_size = 5, max_gaps = 25, overlap_window = 5;
+  double evalue = 1e-5;
+  int proximal_distance = 20;  // genes: proximal duplicates lie closer than this but are not adjacent
+};
+
+struct Anchor {
+  std::string a, b;
+  double evalue = 0;
+};
+
+struct Block {
+  std::string chr_a, chr_b;
+  bool plus = true;
+  double score = 0, evalue = 1;
+  std::vector<Anchor> anchors;
+};
+
+struct CollinearityResult {
+  std::vector<Block> blocks;
+  std::map<std::string, std::string> duplicate_class;  // gene -> singleton|dispersed|proximal|tandem|segmental
+  size_t genes = 0, collinear_genes = 0;
+};
+
+// Reads MCScanX inputs: "chr gene start end" lines and BLAST -m 8 tables.
+Result<std::vector<GenePos>> parse_mcscanx_gff(std::string_view text);
+Result<std::vector<HomologHit>> parse_blast_m8(std::string_view text);
+
+CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const std::vector<HomologHit>& hits,
+                                     const CollinearityParams& p = {});
+
+// The .collinearity layout MCScanX writes (and its plotters read).
+std::string collinearity_text(const CollinearityResult& r, const CollinearityParams& p);
+
+}  // namespace bioagent
