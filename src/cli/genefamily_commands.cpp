@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "bioagent/genefamily.h"
-#include "genefamily/collinearity.h"
 #include "bioagent/json_text.h"
 #include "cli/commands.h"
+#include "genefamily/collinearity.h"
 
 namespace bioagent::cli {
 namespace {
@@ -136,7 +136,8 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   });
 
   static std::string gff_in, blast_in, out_path;
-  auto* col = gf->add_subcommand("collinearity", "Collinear blocks from MCScanX-style inputs (.gff gene table, BLAST -m 8)");
+  auto* col =
+      gf->add_subcommand("collinearity", "Collinear blocks from MCScanX-style inputs (.gff gene table, BLAST -m 8)");
   col->add_option("--gff", gff_in, "Gene table: chromosome gene start end")->required();
   col->add_option("--blast", blast_in, "BLAST/DIAMOND tabular (-m 8 / outfmt 6) hits")->required();
   col->add_option("--out", out_path, "Write the .collinearity text here (default: stdout)");

@@ -112,7 +112,8 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
   std::unordered_map<std::string, std::pair<std::string, int>> where;  // gene -> (chr, rank)
   std::map<std::string, int> chr_len;
   for (auto& [c, v] : by_chr) {
-    std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return std::tie(a->start, a->id) < std::tie(b->start, b->id); });
+    std::sort(v.begin(), v.end(),
+              [](auto* a, auto* b) { return std::tie(a->start, a->id) < std::tie(b->start, b->id); });
     for (size_t i = 0; i < v.size(); ++i) where[v[i]->id] = {c, int(i)};
     chr_len[c] = int(v.size());
   }
@@ -155,7 +156,8 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
     }
   }
   // Anchors grouped by chromosome pair.
-  std::map<std::pair<std::string, std::string>, std::vector<std::pair<Point, std::pair<std::string, std::string>>>> groups;
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<Point, std::pair<std::string, std::string>>>>
+      groups;
   for (auto& [key, ev] : pairs) {
     if (dropped.count(key)) continue;
     auto [ca, ra] = where[key.first];
@@ -205,7 +207,8 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
         double density = double(items.size()) / (double(chr_len[chrs.first]) * double(chr_len[chrs.second]));
         double log_e = std::log(comparisons);
         for (size_t k = 1; k < chain.size(); ++k) {
-          double dx = std::abs(pts[chain[k]].x - pts[chain[k - 1]].x), dy = std::abs(pts[chain[k]].y - pts[chain[k - 1]].y);
+          double dx = std::abs(pts[chain[k]].x - pts[chain[k - 1]].x),
+                 dy = std::abs(pts[chain[k]].y - pts[chain[k - 1]].y);
           log_e += std::log(std::min(1.0, density * dx * dy));
         }
         b.evalue = std::exp(log_e);
@@ -213,8 +216,9 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
       }
     }
   }
-  std::stable_sort(r.blocks.begin(), r.blocks.end(),
-                   [](const Block& a, const Block& b) { return std::tie(a.chr_a, a.chr_b) < std::tie(b.chr_a, b.chr_b); });
+  std::stable_sort(r.blocks.begin(), r.blocks.end(), [](const Block& a, const Block& b) {
+    return std::tie(a.chr_a, a.chr_b) < std::tie(b.chr_a, b.chr_b);
+  });
   r.collinear_genes = collinear.size();
   // Duplicate classes, in MCScanX's order of precedence.
   for (auto& [g, wr] : where) {
@@ -226,8 +230,10 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
         auto [oc, orank] = where[o];
         if (oc != wr.first) continue;
         int d = std::abs(orank - wr.second);
-        if (d == 1) cls = "tandem";
-        else if (d < p.proximal_distance && cls != "tandem") cls = "proximal";
+        if (d == 1)
+          cls = "tandem";
+        else if (d < p.proximal_distance && cls != "tandem")
+          cls = "proximal";
       }
       if (collinear.count(g)) cls = "segmental";
     }

@@ -195,6 +195,52 @@ std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& c
   return d.str();
 }
 
+std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title) {
+  double cx = 330, cy = 330, r = 240;
+  svg::Doc d(2 * cx + 300, 2 * cy, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  int64_t total = 0;
+  for (auto& [c, len] : chromosomes) total += len;
+  if (total <= 0) return d.str();
+  const double gap = 0.02 * 2 * kPi / double(std::max<size_t>(1, chromosomes.size()));
+  const double usable = 2 * kPi - gap * double(chromosomes.size());
+  std::map<std::string, std::pair<double, double>> arc;  // chromosome -> (start angle, radians per bp)
+  double a = -kPi / 2;
+  for (size_t i = 0; i < chromosomes.size(); ++i) {
+    double span = usable * double(chromosomes[i].second) / double(total);
+    arc[chromosomes[i].first] = {a, span / double(std::max<int64_t>(1, chromosomes[i].second))};
+    auto p0 = std::pair(cx + r * std::cos(a), cy + r * std::sin(a));
+    auto p1 = std::pair(cx + r * std::cos(a + span), cy + r * std::sin(a + span));
+    d.path("M" + svg::num(p0.first) + "," + svg::num(p0.second) + " A" + svg::num(r) + "," + svg::num(r) + " 0 " +
+               (span > kPi ? "1" : "0") + ",1 " + svg::num(p1.first) + "," + svg::num(p1.second),
+           i % 2 ? "#BBBBBB" : "#888888", 10);  // greys: the colours are for the links
+    double mid = a + span / 2;
+    d.text(cx + (r + 26) * std::cos(mid), cy + (r + 26) * std::sin(mid) + 4, chromosomes[i].first, 11, "middle");
+    a += span + gap;
+  }
+  std::map<std::string, std::pair<double, double>> at;  // gene -> point on the circle
+  for (auto& g : genes) {
+    auto it = arc.find(g.seqid);
+    if (it == arc.end()) continue;
+    double ang = it->second.first + it->second.second * double(g.start);
+    at[g.gene] = {ang, 0};
+    d.line(cx + (r - 8) * std::cos(ang), cy + (r - 8) * std::sin(ang), cx + (r + 6) * std::cos(ang),
+           cy + (r + 6) * std::sin(ang), "#333333", 1);
+  }
+  for (auto& l : links) {
+    if (!at.count(l.a) || !at.count(l.b)) continue;
+    double a1 = at[l.a].first, a2 = at[l.b].first;
+    const char* colour = l.kind == "tandem" ? "#D55E00" : "#0072B2";
+    d.path("M" + svg::num(cx + (r - 10) * std::cos(a1)) + "," + svg::num(cy + (r - 10) * std::sin(a1)) + " Q" +
+               svg::num(cx) + "," + svg::num(cy) + " " + svg::num(cx + (r - 10) * std::cos(a2)) + "," +
+               svg::num(cy + (r - 10) * std::sin(a2)),
+           colour, 1.2);
+  }
+  d.legend(2 * cx, 40, {{"segmental / WGD pair (collinear block)", "#0072B2"}, {"tandem pair", "#D55E00"}});
+  return d.str();
+}
+
 std::string heatmap(const std::vector<std::string>& rows, const std::vector<std::string>& cols,
                     const std::vector<std::vector<double>>& values, bool diverging, const std::string& title,
                     const std::string& scale_label) {

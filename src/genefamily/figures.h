@@ -33,6 +33,13 @@ std::string heatmap(const std::vector<std::string>& rows, const std::vector<std:
                     const std::vector<std::vector<double>>& values, bool diverging, const std::string& title,
                     const std::string& scale_label);
 
+struct Link {
+  std::string a, b, kind;  // kind: segmental, tandem, ...
+};
+// Chromosomes around a circle, members as ticks, links between duplicated members.
+std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title);
+
 struct KaKs {
   std::string pair;
   double ka = 0, ks = 0;

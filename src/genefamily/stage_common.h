@@ -53,6 +53,7 @@ StageSpec promoter_stage();
 StageSpec kaks_stage();
 StageSpec expression_stage();
 StageSpec motif_stage();
+StageSpec synteny_stage();
 StageSpec report_stage();
 
 }  // namespace bioagent::gf

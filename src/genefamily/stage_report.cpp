@@ -95,7 +95,8 @@ Status build(const StageContext& ctx) {
        phylo = read_json_or(in("phylogeny") / "phylogeny.json"), domain = read_json_or(in("domain") / "domain.json"),
        chrom = read_json_or(in("chromosome") / "chromosome.json"),
        promoter = read_json_or(in("promoter") / "promoter.json"), kaks = read_json_or(in("kaks") / "kaks.json"),
-       expr = read_json_or(in("expression") / "expression.json"), motif = read_json_or(in("motif") / "motif.json");
+       expr = read_json_or(in("expression") / "expression.json"), motif = read_json_or(in("motif") / "motif.json"),
+       synteny = read_json_or(in("synteny") / "synteny.json");
   auto pep = read_fasta(in("identify") / final_name(ctx, "pep.fasta"));
   std::map<std::string, ProteinProperties> props;
   if (pep)
@@ -136,7 +137,8 @@ Status build(const StageContext& ctx) {
                    {"duplication",
                     {{"tandem_cluster_genes", chrom.value("genes_in_tandem_clusters", 0)},
                      {"pairs_with_kaks", kaks.value("pairs", 0)},
-                     {"note", "segmental/WGD classification needs the synteny stage, not in this version"}}},
+                     {"member_classes", synteny.value("member_duplication", Json::object())},
+                     {"collinear_blocks", synteny.value("blocks", 0)}}},
                    {"kaks",
                     {{"pairs", ratios.size()},
                      {"median_ka_ks", ratios.empty() ? Json() : Json(ratios[ratios.size() / 2])},
@@ -220,7 +222,13 @@ Status build(const StageContext& ctx) {
                      join_counts(promoter.value("sites_by_category", Json::object())) + " (" +
                      std::to_string(promoter.value("length", 0)) + (zh ? " bp 上游)" : " bp upstream)"),
                  {base + "promoter_heatmap.svg"});
-  figure_section(T.synteny, T.not_run, {});
+  figure_section(T.synteny,
+                 synteny.empty()
+                     ? std::string(T.not_run)
+                     : std::to_string(synteny.value("blocks", 0)) +
+                           (zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
+                           join_counts(synteny.value("member_duplication", Json::object())) + ".",
+                 {base + "synteny_circle.svg"});
   figure_section(T.kaks,
                  std::to_string(kaks.value("pairs", 0)) +
                      (zh ? " 对；纯化选择 " : " pairs; under purifying selection: ") +
@@ -369,6 +377,10 @@ Status build(const StageContext& ctx) {
       {"promoter_sites.tsv", "every cis-element or PWM match (position relative to the gene start)"},
       {"promoter_counts.tsv", "element counts per gene"},
       {"promoter_heatmap.svg", "element counts as a heatmap"},
+      {"collinearity", "collinear blocks of the whole genome in MCScanX's .collinearity layout"},
+      {"duplication.tsv",
+       "each member's duplication type (singleton, dispersed, proximal, tandem, segmental) and block partners"},
+      {"synteny_circle.svg", "chromosomes in a circle with links between duplicated members"},
       {"kaks.tsv", "Ka, Ks, Ka/Ks and divergence time of duplicated pairs"},
       {"kaks.svg", "Ka against Ks"},
       {"expression_log2.tsv", "members' log2(x+1) expression, clustered order"},

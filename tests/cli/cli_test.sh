@@ -148,7 +148,7 @@ fi
 
 # The gene-family pipeline on the generated example genome.
 if command -v hmmsearch >/dev/null && command -v mafft >/dev/null; then
-  check "genefamily example" 0 "len(d['members'])==18 and d['family']=='GLOBIN'" "$bin" genefamily example "$tmp/gf"
+  check "genefamily example" 0 "len(d['members'])==20 and d['family']=='GLOBIN' and len(d['segmental_pairs'])==8" "$bin" genefamily example "$tmp/gf"
   check "genefamily check passes" 0 "d['ok'] is True and d['prefix']=='Exam' and d['consistency']['cds_not_translating_to_protein']==0" \
     "$bin" genefamily check "$tmp/gf"
   mkdir -p "$tmp/gf_bad" && cp "$tmp"/gf/* "$tmp/gf_bad/" && mv "$tmp/gf_bad/Exam.genome.fasta" "$tmp/gf_bad/Exam.genome.fa"
