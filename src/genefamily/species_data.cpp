@@ -211,7 +211,8 @@ Result<Json> genefamily_run_config(const std::string& prefix, const std::string&
               {"family", (*check)["family"]},
               {"data_dir", fs::absolute(data_dir).string()},
               {"files", (*check)["files"]},
-              {"params", params}};
+              {"params", params},
+              {"network", Json::object()}};  // set by the caller: offline, cache_dir, allow_private_urls
 }
 
 }  // namespace bioagent

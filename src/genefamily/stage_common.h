@@ -54,6 +54,7 @@ StageSpec kaks_stage();
 StageSpec expression_stage();
 StageSpec motif_stage();
 StageSpec synteny_stage();
+StageSpec ppi_stage();
 StageSpec report_stage();
 
 }  // namespace bioagent::gf

@@ -96,7 +96,7 @@ Status build(const StageContext& ctx) {
        chrom = read_json_or(in("chromosome") / "chromosome.json"),
        promoter = read_json_or(in("promoter") / "promoter.json"), kaks = read_json_or(in("kaks") / "kaks.json"),
        expr = read_json_or(in("expression") / "expression.json"), motif = read_json_or(in("motif") / "motif.json"),
-       synteny = read_json_or(in("synteny") / "synteny.json");
+       synteny = read_json_or(in("synteny") / "synteny.json"), ppi = read_json_or(in("ppi") / "ppi.json");
   auto pep = read_fasta(in("identify") / final_name(ctx, "pep.fasta"));
   std::map<std::string, ProteinProperties> props;
   if (pep)
@@ -242,6 +242,12 @@ Status build(const StageContext& ctx) {
                            std::to_string(expr.value("samples", 0)) + (zh ? " 个。" : " samples."),
                  expr.value("skipped", false) ? std::vector<std::string>{}
                                               : std::vector<std::string>{base + "expression_heatmap.svg"});
+  figure_section(zh ? "蛋白互作 (STRING)" : "Protein interactions (STRING)",
+                 ppi.value("skipped", true) ? ppi.value("reason", std::string(T.not_run))
+                                            : std::to_string(ppi.value("interactions", 0)) +
+                                                  (zh ? " 条互作（拟南芥直系同源基因）。"
+                                                      : " interactions among the members' Arabidopsis orthologs."),
+                 {base + "ppi_network.svg"});
   {
     Section s{T.function, {}, {}, {}, {}};
     if (per_group.empty())

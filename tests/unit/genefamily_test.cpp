@@ -20,6 +20,7 @@
 #include "genefamily/motif_em.h"
 #include "genefamily/newick.h"
 #include "genefamily/protein_properties.h"
+#include "replay_server.h"
 #include "test_util.h"
 
 using namespace bioagent;
@@ -531,4 +532,40 @@ TEST(GenefamilyPipeline, SyntenyFindsThePlantedSegmentalDuplication) {
   for (auto& pair : truth["segmental_pairs"])
     EXPECT_NE(text.find(pair[0].get<std::string>() + "\t" + pair[1].get<std::string>()), std::string::npos)
         << pair.dump() << " is an anchor";
+}
+
+TEST(GenefamilyPipeline, PpiFromStringThroughTheReplayServerAndOfflineSkip) {
+  const fs::path& d = example_dir();
+  std::ifstream truth_in(d / "truth.json");
+  Json truth = Json::parse(truth_in);
+  std::string g1 = truth["members"][0], g2 = truth["members"][1], g3 = truth["members"][2];
+  TempDir run;
+  std::ofstream(run.path() / "orthologs.tsv") << g1 << "\tAT1G27370\n"
+                                              << g2 << "\tAT5G43270.1\n"
+                                              << g3 << "\tAT2G33810\n";
+  bioagent::testing::ReplayServer string_api(
+      R"([{"path": "/api/json/network", "body": "[{\"stringId_A\": \"3702.AT1G27370.1\", \"stringId_B\": \"3702.AT5G43270.1\", \"preferredName_A\": \"SPL10\", \"preferredName_B\": \"SPL2\", \"score\": 0.91}, {\"stringId_A\": \"3702.AT2G33810.1\", \"stringId_B\": \"3702.AT9G99999.1\", \"score\": 0.5}]"}])");
+  ASSERT_TRUE(string_api.ok());
+  auto cfg = genefamily_run_config(
+      "", "", d,
+      Json{{"ppi", {{"orthologs", (run.path() / "orthologs.tsv").string()}, {"string_url", string_api.url("")}}}});
+  ASSERT_TRUE(cfg.is_ok());
+  (*cfg)["network"] = {{"allow_private_urls", true}, {"cache_dir", run.path().string()}};
+  PipelineOptions o;
+  o.run_dir = run.path() / "run";
+  o.stages = {"ppi"};
+  auto runner = make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(r.is_ok());
+  EXPECT_EQ(r->back().summary["interactions"], 1) << r->back().summary.dump();
+  std::ifstream tsv(o.run_dir / "final/Exam.GLOBIN.ppi.tsv");
+  std::string text((std::istreambuf_iterator<char>(tsv)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find(g1 + "\t" + g2), std::string::npos);
+  // Offline with a cold cache: skipped, saying why.
+  (*cfg)["network"] = {{"offline", true}, {"cache_dir", (run.path() / "cold").string()}};
+  o.run_dir = run.path() / "run_offline";
+  auto off = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(off.is_ok());
+  EXPECT_EQ(off->back().summary["skipped"], true);
+  EXPECT_NE(off->back().summary["reason"].get<std::string>().find("offline"), std::string::npos);
 }
