@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
   auto t0 = std::chrono::steady_clock::now();
   auto motifs = discover_motifs(seqs, aa, o);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("Motif discovery: %d proteins of %d aa, %zu planted motifs (2 substitutions per site)\n", n, len, planted.size());
+  std::printf("Motif discovery: %d proteins of %d aa, %zu planted motifs (2 substitutions per site)\n", n, len,
+              planted.size());
   double sum = 0;
   for (size_t m = 0; m < planted.size(); ++m) {
     size_t total = 0, best = 0;
@@ -45,13 +46,16 @@ int main(int argc, char** argv) {
       size_t hit = 0;
       for (auto& s : mo.sites) {
         auto it = truth[s.sequence].find(m);
-        if (it != truth[s.sequence].end() && s.start + mo.width > it->second && s.start < it->second + planted[m].size()) ++hit;
+        if (it != truth[s.sequence].end() && s.start + mo.width > it->second &&
+            s.start < it->second + planted[m].size())
+          ++hit;
       }
       best = std::max(best, hit);
     }
     std::printf("  %-16s recovered %zu of %zu sites\n", planted[m].c_str(), best, total);
     sum += double(best) / double(std::max<size_t>(1, total));
   }
-  std::printf("%zu motifs reported; mean recovery %.0f%%; %.2f s\n", motifs.size(), 100 * sum / double(planted.size()), secs);
+  std::printf("%zu motifs reported; mean recovery %.0f%%; %.2f s\n", motifs.size(), 100 * sum / double(planted.size()),
+              secs);
   return sum / double(planted.size()) >= 0.7 ? 0 : 1;
 }

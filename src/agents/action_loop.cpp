@@ -150,13 +150,8 @@ Result<AgentResult> run_action_loop(const std::string& question, const ToolRegis
       req.messages.push_back(a);
       req.messages.push_back(o);
     }
-    auto resp = llm.chat(req);
-    if (!resp) {
-      run.event({{"type", "error"}, {"turn", turn}, {"error", resp.status().to_json()}});
-      return resp.status();
-    }
-    budget.add_usage(llm.model(), resp->usage);
-    run.llm_event(turn, *resp);
+    auto resp = run.model_turn(llm, req, budget, turn);
+    if (!resp) return resp.status();
     ChatMessage said{"assistant", resp->message.text(), {}, ""};
     ChatMessage obs;
     auto action = parse_action(said.text(), names);

@@ -26,6 +26,10 @@ class AgentRun {
   AgentResult result() const;
   void event(const Json& e);
   void llm_event(int turn, const ChatResponse& r);
+  // One model call: the answer is counted in the budget and recorded; a
+  // failure is recorded and returned.
+  Result<ChatResponse> model_turn(LlmClient& llm, const ChatRequest& req, Budget& budget, int turn,
+                                  const std::function<void(const StreamDelta&)>& on_delta = nullptr);
   // Runs one tool call (arguments as JSON text) and returns what the model is
   // shown: the result (truncated with a note), or the error to correct, plus
   // the numbered sources it holds.

@@ -85,6 +85,18 @@ void AgentRun::llm_event(int turn, const ChatResponse& r) {
          {"usage", {{"prompt_tokens", r.usage.prompt_tokens}, {"completion_tokens", r.usage.completion_tokens}}}});
 }
 
+Result<ChatResponse> AgentRun::model_turn(LlmClient& llm, const ChatRequest& req, Budget& budget, int turn,
+                                          const std::function<void(const StreamDelta&)>& on_delta) {
+  auto resp = llm.chat(req, on_delta);
+  if (!resp) {
+    event({{"type", "error"}, {"turn", turn}, {"error", resp.status().to_json()}});
+    return resp.status();
+  }
+  budget.add_usage(llm.model(), resp->usage);
+  llm_event(turn, *resp);
+  return resp;
+}
+
 std::string AgentRun::call_tool(const ToolRegistry& registry, const std::vector<const ToolSpec*>& allowed,
                                 ToolContext& ctx, const std::string& name, const std::string& arguments,
                                 SourceBook& book, bool wrap_intermediate, Json* result_out) {

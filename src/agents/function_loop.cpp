@@ -64,13 +64,8 @@ Result<AgentResult> run_function_loop(const std::string& question, const ToolReg
       on_delta = [&](const StreamDelta& d) {
         if (!d.content.empty()) options.on_event({{"type", "delta"}, {"text", d.content}});
       };
-    auto resp = llm.chat(req, on_delta);
-    if (!resp) {
-      run.event({{"type", "error"}, {"turn", turn}, {"error", resp.status().to_json()}});
-      return resp.status();
-    }
-    budget.add_usage(llm.model(), resp->usage);
-    run.llm_event(turn, *resp);
+    auto resp = run.model_turn(llm, req, budget, turn, on_delta);
+    if (!resp) return resp.status();
     ChatMessage reply = resp->message;
     for (size_t i = 0; i < reply.tool_calls.size(); ++i)
       if (reply.tool_calls[i].id.empty())

@@ -9,30 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/xml_escape.h"
+
 namespace bioagent::svg {
 
-inline std::string esc(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+inline std::string esc(std::string_view s) { return xml_escape(s); }
 
 inline std::string num(double v) {
   char b[32];

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,17 @@ inline Result<std::string> read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) return not_found("cannot read " + p.string());
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A stage's parser when its summary is a JSON file it wrote.
+inline std::function<Result<Json>(const StageContext&)> summary_file(std::string name) {
+  return [name](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / name);
+    if (!t) return t.status();
+    Json j = Json::parse(*t, nullptr, false);
+    if (j.is_discarded()) return parse_error(name + " is not JSON");
+    return j;
+  };
 }
 
 // The identified members: one row per gene (members.tsv of the identify stage).

@@ -68,14 +68,6 @@ Status properties(const StageContext& ctx) {
   return write_text(ctx.work / final_name(ctx, "properties.tsv"), tsv.str());
 }
 
-Result<Json> read_json(const fs::path& p) {
-  auto t = read_text(p);
-  if (!t) return t.status();
-  Json j = Json::parse(*t, nullptr, false);
-  if (j.is_discarded()) return parse_error(p.string() + " is not JSON");
-  return j;
-}
-
 }  // namespace
 
 StageSpec domain_stage() {
@@ -89,7 +81,7 @@ StageSpec domain_stage() {
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(architecture)}; };
   s.outputs = {"domain.json"};
-  s.parse = [](const StageContext& ctx) { return read_json(ctx.work / "domain.json"); };
+  s.parse = summary_file("domain.json");
   return s;
 }
 

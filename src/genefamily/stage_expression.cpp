@@ -130,11 +130,7 @@ StageSpec expression_stage() {
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(heatmap)}; };
   s.outputs = {"expression.json"};
-  s.parse = [](const StageContext& ctx) -> Result<Json> {
-    auto t = read_text(ctx.work / "expression.json");
-    if (!t) return t.status();
-    return Json::parse(*t);
-  };
+  s.parse = summary_file("expression.json");
   return s;
 }
 

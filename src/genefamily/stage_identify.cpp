@@ -247,11 +247,7 @@ StageSpec identify_stage() {
     return steps;
   };
   s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
-  s.parse = [](const StageContext& ctx) -> Result<Json> {
-    auto t = read_text(ctx.work / "identify.json");
-    if (!t) return t.status();
-    return Json::parse(*t);
-  };
+  s.parse = summary_file("identify.json");
   return s;
 }
 

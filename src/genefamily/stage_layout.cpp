@@ -99,12 +99,6 @@ Status draw_chromosomes(const StageContext& ctx) {
                                                       .dump(2));
 }
 
-Result<Json> read_json_file(const fs::path& p) {
-  auto t = read_text(p);
-  if (!t) return t.status();
-  return Json::parse(*t);
-}
-
 }  // namespace
 
 StageSpec structure_stage() {
@@ -115,7 +109,7 @@ StageSpec structure_stage() {
   s.data_files = {"gff3"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_structure)}; };
   s.outputs = {"structure.json"};
-  s.parse = [](const StageContext& ctx) { return read_json_file(ctx.work / "structure.json"); };
+  s.parse = summary_file("structure.json");
   return s;
 }
 
@@ -132,7 +126,7 @@ StageSpec chromosome_stage() {
     return std::vector<Step>{StageFn(draw_chromosomes)};
   };
   s.outputs = {"chromosome.json"};
-  s.parse = [](const StageContext& ctx) { return read_json_file(ctx.work / "chromosome.json"); };
+  s.parse = summary_file("chromosome.json");
   return s;
 }
 

@@ -180,11 +180,7 @@ StageSpec phylogeny_stage() {
     return steps;
   };
   s.outputs = {"phylogeny.json", "trimmed.fasta"};
-  s.parse = [](const StageContext& ctx) -> Result<Json> {
-    auto t = read_text(ctx.work / "phylogeny.json");
-    if (!t) return t.status();
-    return Json::parse(*t);
-  };
+  s.parse = summary_file("phylogeny.json");
   s.repairs = {{"iqtree2", "IQ-TREE failed: build the tree with FastTree instead", Json{{"method", "fasttree"}}}};
   return s;
 }

@@ -142,11 +142,7 @@ StageSpec ppi_stage() {
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(interactions)}; };
   s.outputs = {"ppi.json"};
-  s.parse = [](const StageContext& ctx) -> Result<Json> {
-    auto t = read_text(ctx.work / "ppi.json");
-    if (!t) return t.status();
-    return Json::parse(*t);
-  };
+  s.parse = summary_file("ppi.json");
   return s;
 }
 

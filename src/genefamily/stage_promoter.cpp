@@ -145,11 +145,7 @@ StageSpec promoter_stage() {
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(scan)}; };
   s.outputs = {"promoter.json"};
-  s.parse = [](const StageContext& ctx) -> Result<Json> {
-    auto t = read_text(ctx.work / "promoter.json");
-    if (!t) return t.status();
-    return Json::parse(*t);
-  };
+  s.parse = summary_file("promoter.json");
   return s;
 }
 

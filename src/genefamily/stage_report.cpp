@@ -414,11 +414,7 @@ StageSpec report_stage() {
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
   s.outputs = {"report.json"};
-  s.parse = [](const StageContext& ctx) -> Result<Json> {
-    auto t = read_text(ctx.work / "report.json");
-    if (!t) return t.status();
-    return Json::parse(*t);
-  };
+  s.parse = summary_file("report.json");
   return s;
 }
 

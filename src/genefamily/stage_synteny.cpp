@@ -139,11 +139,7 @@ StageSpec synteny_stage() {
         StageFn(blocks)};
   };
   s.outputs = {"synteny.json"};
-  s.parse = [](const StageContext& ctx) -> Result<Json> {
-    auto t = read_text(ctx.work / "synteny.json");
-    if (!t) return t.status();
-    return Json::parse(*t);
-  };
+  s.parse = summary_file("synteny.json");
   return s;
 }
 

@@ -6,34 +6,10 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/xml_escape.h"
+
 namespace bioagent {
 namespace {
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
-          continue;  // not allowed in XML 1.0
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string sheet_xml(const SheetToWrite& sheet) {
   std::string x =
