@@ -136,8 +136,9 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
   // Tandem collapse: a gene's partners that sit within the overlap window of
   // each other on one chromosome count once (the best hit).
   std::set<std::pair<std::string, std::string>> dropped;
-  for (auto& [g, ps] : partners) {
-    std::vector<std::string> sorted = ps;
+  for (auto& entry : partners) {
+    const std::string& g = entry.first;  // (not a structured binding: lambdas below capture it)
+    std::vector<std::string> sorted = entry.second;
     std::sort(sorted.begin(), sorted.end(), [&](auto& a, auto& b) { return where[a] < where[b]; });
     for (size_t i = 0; i < sorted.size();) {
       size_t j = i + 1;
