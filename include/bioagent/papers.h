@@ -51,6 +51,8 @@ class PaperLibrary {
   Result<Json> list();
   Result<Json> info(const std::string& paper_id);
   Status remove(const std::string& paper_id);
+  // Records where a paper was downloaded from (metadata.download_url).
+  Status set_download_url(const std::string& paper_id, const std::string& url);
   Result<std::set<std::string>> visible_papers();
   Collections& collections() { return *collections_; }
 

@@ -2,8 +2,12 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
 
+#include "bioagent/digest.h"
+#include "bioagent/http.h"
 #include "bioagent/json_text.h"
 #include "bioagent/papers.h"
 #include "cli/commands.h"
@@ -19,6 +23,38 @@ Result<std::unique_ptr<PaperLibrary>> open_library(const GlobalOptions& g) {
   return PaperLibrary::open(s->tool_options["papers_db"], std::move(*dense));
 }
 
+// A PDF from a URL, through the product's HTTP client (cache, offline mode,
+// private-address guard), saved under the cache folder by the URL's digest.
+Result<std::filesystem::path> download_pdf(const GlobalOptions& g, const std::string& url) {
+  auto s = Session::open(g);
+  if (!s) return s.status();
+  HttpOptions o;
+  o.user_agent = "bioagent";
+  o.offline = s->tool_options["offline"] == "1";
+  o.allow_private_addresses = s->tool_options["allow_private_urls"] == "1";
+  o.max_body_bytes = size_t(256) << 20;
+  std::string cache = s->tool_options["cache_dir"];
+  if (!cache.empty()) o.cache_path = cache + "/http_cache.sqlite";
+  auto http = HttpClient::create(o);
+  if (!http) return http.status();
+  HttpRequest req;
+  req.url = url;
+  req.source = "fetch";
+  req.timeout = std::chrono::seconds(120);
+  auto resp = (*http)->fetch(req);
+  if (!resp) return resp.status();
+  if (resp->status != 200)
+    return Status(ErrorCode::kUnavailable, "HTTP " + std::to_string(resp->status) + " for " + url);
+  if (resp->body.rfind("%PDF", 0) != 0) return parse_error(url + " did not return a PDF");
+  std::filesystem::path dir =
+      (cache.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(cache)) / "downloads";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::filesystem::path file = dir / (sha256_hex(url).substr(0, 24) + ".pdf");
+  std::ofstream(file, std::ios::binary) << resp->body;
+  return file;
+}
+
 }  // namespace
 
 void add_papers_commands(CLI::App& app, GlobalOptions& g) {
@@ -28,7 +64,7 @@ void add_papers_commands(CLI::App& app, GlobalOptions& g) {
   auto* add =
       papers->add_subcommand("add", "Ingest PDF files (or every PDF in folders); re-adding a file does nothing");
   static std::vector<std::string> inputs;
-  add->add_option("files", inputs, "PDF files or folders")->required();
+  add->add_option("files", inputs, "PDF files, folders, or http(s) URLs of PDFs")->required();
   static unsigned workers = 0;
   add->add_option("--workers", workers, "Extraction threads (default: one per core)");
   add->callback([&g] {
@@ -38,9 +74,22 @@ void add_papers_commands(CLI::App& app, GlobalOptions& g) {
       return;
     }
     std::vector<std::filesystem::path> files;
+    std::map<std::string, std::string> url_of;  // downloaded file -> its URL
+    Json results = Json::array();
+    size_t download_failures = 0;
     for (auto& in : inputs) {
       std::error_code ec;
-      if (std::filesystem::is_directory(in, ec)) {
+      if (in.rfind("http://", 0) == 0 || in.rfind("https://", 0) == 0) {
+        auto file = download_pdf(g, in);
+        if (!file) {
+          ++download_failures;
+          std::cerr << in << ": " << file.status().message() << "\n";
+          results.push_back({{"url", in}, {"error", file.status().to_json()}});
+          continue;
+        }
+        url_of[file->string()] = in;
+        files.push_back(*file);
+      } else if (std::filesystem::is_directory(in, ec)) {
         for (auto& e : std::filesystem::recursive_directory_iterator(in, ec))
           if (e.path().extension() == ".pdf" || e.path().extension() == ".PDF") files.push_back(e.path());
       } else {
@@ -48,7 +97,6 @@ void add_papers_commands(CLI::App& app, GlobalOptions& g) {
       }
     }
     std::sort(files.begin(), files.end());
-    Json results = Json::array();
     size_t written = 0;
     size_t failed = (*lib)->add_many(files, workers, [&](size_t i, const Result<IngestReport>& r) {
       ++written;
@@ -56,7 +104,12 @@ void add_papers_commands(CLI::App& app, GlobalOptions& g) {
                 << (r ? (r->already_present ? " (already in the library)" : "") : " FAILED: " + r.status().message())
                 << "\n";
       results.push_back(r ? r->to_json() : Json{{"pdf_path", files[i].string()}, {"error", r.status().to_json()}});
+      if (r && url_of.count(files[i].string())) {
+        (void)(*lib)->set_download_url(r->paper_id, url_of[files[i].string()]);
+        results.back()["download_url"] = url_of[files[i].string()];
+      }
     });
+    failed += download_failures;
     std::cout << json_text(Json{{"added", results}, {"failed", failed}}, 2) << std::endl;
     g.exit_code = failed ? 1 : 0;
   });

@@ -192,6 +192,10 @@ Result<Json> PaperLibrary::info(const std::string& paper_id) {
               {"references", row[12]}};
 }
 
+Status PaperLibrary::set_download_url(const std::string& paper_id, const std::string& url) {
+  return db_->run("UPDATE metadata SET download_url = ? WHERE paper_id::VARCHAR = ?", {url, paper_id});
+}
+
 Status PaperLibrary::remove(const std::string& paper_id) {
   auto r = db_->query("SELECT count(*) FROM metadata WHERE paper_id::VARCHAR = ?", {}, {paper_id});
   if (!r) return r.status();

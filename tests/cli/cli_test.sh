@@ -142,6 +142,18 @@ if [ -d "$pdfs" ]; then
   check "ask offline cites the library" 0 "d['loop']=='offline' and d['model']=='none' and d['sources'] and 'No language model' in d['note'] and d['trajectory']" \
     env -u BIOAGENT_LLM_BASE_URL "$bin" --offline ask --json "What is retrieval-augmented generation?"
   check "ask --loop actions offline says why not" 1 "True" "$bin" --offline ask --loop actions "x"
+  # A PDF by URL (a replay server on loopback stands in for the web).
+  printf '[{"path": "/paper.pdf", "headers": {"Content-Type": "application/pdf"}, "body_file": "%s"}]' \
+    "$src/../shared/fixtures/pdfs/arxiv/1111.2011v2.pdf" > "$tmp/routes.json"
+  /usr/bin/python3 tests/helpers/replay_server.py "$tmp/routes.json" > "$tmp/replay.port" 2>/dev/null &
+  replay_pid=$!
+  for _ in $(seq 50); do grep -q PORT "$tmp/replay.port" 2>/dev/null && break; sleep 0.1; done
+  pdf_url="http://127.0.0.1:$(awk '{print $2}' "$tmp/replay.port")/paper.pdf"
+  check "papers add by URL" 0 "d['failed']==0 and d['added'][0]['download_url'].endswith('/paper.pdf') and d['added'][0]['num_pages']>0" \
+    env BIOAGENT_ALLOW_PRIVATE_URLS=1 "$bin" papers add "$pdf_url"
+  check "a private-address URL is refused" 1 "d['failed']==1 and 'refused' in d['added'][0]['error']['message']" \
+    "$bin" papers add "${pdf_url%/paper.pdf}/other.pdf"
+  kill "$replay_pid" 2>/dev/null
 else
   echo "skip papers add: fixtures absent ($pdfs)"
 fi
