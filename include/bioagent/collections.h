@@ -84,6 +84,8 @@ class Collections {
 
   // Replaces whatever the indexes hold for this paper with `entries`.
   Status add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries);
+  // Several papers with one index commit and one write of each dense file.
+  Status add_papers(const std::vector<std::pair<std::string, std::vector<IndexEntry>>>& papers);
   Status remove_paper(const std::string& pdf_id);
   std::set<std::string> indexed_papers() const;
   // Drops dense entries the entry store no longer has (after a killed run).

@@ -59,6 +59,8 @@ class PaperLibrary {
  private:
   PaperLibrary() = default;
   Result<IngestReport> commit(PreparedPaper& p);
+  // Several papers in one transaction and one index write; on a failure, one by one.
+  std::vector<Result<IngestReport>> commit_batch(const std::vector<PreparedPaper*>& papers);
   std::unique_ptr<DuckDb> db_;
   std::unique_ptr<Collections> collections_;
 };

@@ -124,6 +124,22 @@ Status Collections::add_paper(const std::string& pdf_id, const std::vector<Index
   return impl_->update_dense(old, *ids, entries);
 }
 
+Status Collections::add_papers(const std::vector<std::pair<std::string, std::vector<IndexEntry>>>& papers) {
+  std::set<int64_t> old;
+  std::vector<int64_t> ids;
+  std::vector<IndexEntry> all;
+  for (auto& [pdf_id, entries] : papers) {
+    auto before = impl_->store->ids_of_paper(pdf_id);
+    old.insert(before.begin(), before.end());
+    auto added = impl_->store->replace_paper(pdf_id, entries, /*commit=*/false);
+    if (!added) return added.status();
+    ids.insert(ids.end(), added->begin(), added->end());
+    all.insert(all.end(), entries.begin(), entries.end());
+  }
+  BIOAGENT_RETURN_IF_ERROR(impl_->store->commit());
+  return impl_->update_dense(old, ids, all);
+}
+
 Status Collections::remove_paper(const std::string& pdf_id) {
   std::set<int64_t> old = impl_->store->ids_of_paper(pdf_id);
   BIOAGENT_RETURN_IF_ERROR(impl_->store->remove_paper(pdf_id));

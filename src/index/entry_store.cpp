@@ -126,8 +126,18 @@ Result<std::unique_ptr<EntryStore>> EntryStore::open(const std::string& path, bo
   return s;
 }
 
+Status EntryStore::commit() {
+  if (!impl_->wdb) return internal_error("the search index is open read-only");
+  try {
+    impl_->wdb->commit();
+  } catch (const Xapian::Error& e) {
+    return xapian_error(e, "committing the search index failed");
+  }
+  return Status::ok();
+}
+
 Result<std::vector<int64_t>> EntryStore::replace_paper(const std::string& pdf_id,
-                                                       const std::vector<IndexEntry>& entries) {
+                                                       const std::vector<IndexEntry>& entries, bool commit) {
   if (!impl_->wdb) return internal_error("the search index is open read-only");
   std::vector<int64_t> ids;
   try {
@@ -151,7 +161,7 @@ Result<std::vector<int64_t>> EntryStore::replace_paper(const std::string& pdf_id
       analyser.terms(e.text, [&](const std::string& t) { d.add_term(t); });
       ids.push_back(db.add_document(d));
     }
-    db.commit();
+    if (commit) db.commit();
   } catch (const Xapian::Error& e) {
     return xapian_error(e, "indexing paper " + pdf_id + " failed");
   }

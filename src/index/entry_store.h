@@ -21,7 +21,10 @@ class EntryStore {
 
   // Deletes the paper's documents, adds `entries`, commits; returns the new
   // document ids in the order of `entries` (0 for an entry with no text).
-  Result<std::vector<int64_t>> replace_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries);
+  // commit = false: the change waits for commit() (several papers, one durable write).
+  Result<std::vector<int64_t>> replace_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries,
+                                             bool commit = true);
+  Status commit();
   Status remove_paper(const std::string& pdf_id);
   std::set<int64_t> all_ids() const;
   std::set<int64_t> ids_of_paper(const std::string& pdf_id) const;

@@ -108,6 +108,39 @@ Result<IngestReport> PaperLibrary::commit(PreparedPaper& p) {
   return rep;
 }
 
+std::vector<Result<IngestReport>> PaperLibrary::commit_batch(const std::vector<PreparedPaper*>& papers) {
+  std::vector<Result<IngestReport>> out(papers.size(), internal_error("not committed"));
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < papers.size(); ++i) {
+    auto present = db_->query("SELECT title FROM metadata WHERE paper_id = ?", {}, {papers[i]->report.paper_id});
+    if (present && present->rows.empty())
+      todo.push_back(i);
+    else
+      out[i] = commit(*papers[i]);  // already present (or the check failed): the single path says which
+  }
+  if (todo.empty()) return out;
+  auto one_by_one = [&] {
+    (void)db_->exec("ROLLBACK");
+    for (size_t i : todo) out[i] = commit(*papers[i]);
+    return out;
+  };
+  if (!db_->exec("BEGIN TRANSACTION").is_ok()) return one_by_one();
+  std::vector<std::pair<std::string, std::vector<IndexEntry>>> index;
+  for (size_t i : todo) {
+    std::map<std::string, std::vector<const std::vector<SqlParam>*>> by_statement;
+    for (auto& r : papers[i]->rows) by_statement[r.sql].push_back(&r.params);
+    for (auto& [sql, rows] : by_statement)
+      if (!db_->insert_batch(sql, rows).is_ok()) return one_by_one();
+    auto entries = encodable_entries(*db_, papers[i]->report.paper_id);
+    if (!entries) return one_by_one();
+    papers[i]->report.indexed_entries = entries->size();
+    index.emplace_back(papers[i]->report.paper_id, std::move(*entries));
+  }
+  if (!collections_->add_papers(index).is_ok() || !db_->exec("COMMIT").is_ok()) return one_by_one();
+  for (size_t i : todo) out[i] = papers[i]->report;
+  return out;
+}
+
 Result<IngestReport> PaperLibrary::add(const std::filesystem::path& pdf) {
   auto prepared = prepare_paper(pdf);
   if (!prepared) return prepared.status();
@@ -144,15 +177,31 @@ size_t PaperLibrary::add_many(const std::vector<std::filesystem::path>& files, u
       }
     });
   size_t failed = 0;
-  for (size_t got = 0; got < files.size(); ++got) {  // one writer: this thread
+  for (size_t got = 0; got < files.size();) {  // one writer: this thread, committing what is ready as one batch
     std::unique_lock lock(mu);
     cv.wait(lock, [&] { return !ready.empty(); });
-    auto [i, prepared] = std::move(ready.front());
-    ready.pop_front();
+    std::vector<std::pair<size_t, Result<PreparedPaper>>> batch;
+    while (!ready.empty() && batch.size() < 32) {
+      batch.push_back(std::move(ready.front()));
+      ready.pop_front();
+    }
     lock.unlock();
-    Result<IngestReport> r = prepared ? commit(*prepared) : Result<IngestReport>(prepared.status());
-    if (!r) ++failed;
-    done(i, r);
+    std::vector<PreparedPaper*> ok;
+    std::vector<size_t> ok_index;
+    for (auto& [i, prepared] : batch)
+      if (prepared) {
+        ok.push_back(&*prepared);
+        ok_index.push_back(i);
+      } else {
+        ++failed;
+        done(i, Result<IngestReport>(prepared.status()));
+      }
+    auto results = commit_batch(ok);
+    for (size_t k = 0; k < results.size(); ++k) {
+      if (!results[k]) ++failed;
+      done(ok_index[k], results[k]);
+    }
+    got += batch.size();
   }
   for (auto& t : pool) t.join();
   return failed;
