@@ -16,10 +16,11 @@ bin="$build/bioagent"
 now() { date +%s.%N; }
 
 t0=$(now)
-"$bin" genefamily run --data "$work/data" --run-dir "$work/run" --cpus "$cpus" \
+# The stages that do what the script does: identify and phylogeny.
+"$bin" genefamily run --data "$work/data" --run-dir "$work/run" --cpus "$cpus" --stages phylogeny \
   --params "{\"phylogeny\": {\"method\": \"$method\"}}" > "$work/ours.json" 2> /dev/null
 t1=$(now)
-"$bin" genefamily run --data "$work/data" --run-dir "$work/run" --cpus "$cpus" \
+"$bin" genefamily run --data "$work/data" --run-dir "$work/run" --cpus "$cpus" --stages phylogeny \
   --params "{\"phylogeny\": {\"method\": \"$method\"}}" > /dev/null 2>&1
 t2=$(now)
 
@@ -71,7 +72,7 @@ ok = all(s["state"] == "done" for s in ours["stages"])
 cold, warm, base = t1 - t0, t2 - t1, t4 - t3
 print(f"Gene-family pipeline on the example genome ({sys.argv[6]}, {sys.argv[7]} CPUs)")
 print(f"{'run':52s}{'s':>9s}")
-print(f"{'bioagent genefamily run, cold (5 stages)':52s}{cold:9.2f}")
+print(f"{'bioagent genefamily run, cold (identify + phylogeny)':52s}{cold:9.2f}")
 print(f"{'sequential script, same tools and parameters':52s}{base:9.2f}")
 print(f"{'bioagent genefamily run, warm re-run':52s}{warm:9.2f}")
 print(f"ratio: {base / cold:.2f}x the script's speed; warm re-run = {100 * warm / cold:.1f}% of cold (target <= 5%)")

@@ -201,12 +201,18 @@ Result<Json> genefamily_run_config(const std::string& prefix, const std::string&
                                    const Json& params) {
   auto check = check_species_data(data_dir, prefix, family, false);
   if (!check) return check.status();
-  if ((*check)["files"].size() != 5) {
+  // A Pfam accession stands in for <Family>.hmm: identify downloads the profile from InterPro.
+  const bool from_pfam = !params.value("identify", Json::object()).value("pfam", std::string()).empty();
+  Json problems = Json::array();
+  for (auto& p : (*check)["problems"])
+    if (!(from_pfam && p.value("kind", Json()) == "hmm")) problems.push_back(p);
+  if ((*check)["files"].size() + (from_pfam && !(*check)["files"].contains("hmm") ? 1 : 0) != 5 || !problems.empty()) {
     std::string why;
-    for (auto& p : (*check)["problems"]) why += "\n  - " + p.value("message", std::string());
+    for (auto& p : problems) why += "\n  - " + p.value("message", std::string());
     return Status(ErrorCode::kInvalidArgument, "the data folder " + data_dir.string() + " is not ready:" + why)
-        .with("problems", (*check)["problems"]);
+        .with("problems", problems);
   }
+  if (from_pfam && (*check)["family"] == "") (*check)["family"] = family.empty() ? "family" : family;
   return Json{{"species", (*check)["prefix"]},
               {"family", (*check)["family"]},
               {"data_dir", fs::absolute(data_dir).string()},

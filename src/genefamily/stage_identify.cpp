@@ -2,12 +2,14 @@
 // family HMM (--domtblout), members kept when the full-sequence E-value passes
 // and the domain hits cover enough of the HMM, one longest isoform per gene
 // (from the GFF3), and the seed's final files.
+#include <zlib.h>
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
+#include "bioagent/http.h"
 #include "genefamily/stage_common.h"
 
 namespace bioagent::gf {
@@ -140,6 +142,67 @@ Status select_members(const StageContext& ctx) {
   return write_text(ctx.work / "identify.json", summary.dump(2));
 }
 
+// gzip-compressed bytes, inflated with zlib up to `limit` bytes.
+Result<std::string> gunzip(const std::string& in, size_t limit) {
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return internal_error("zlib could not start");
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = uInt(in.size());
+  std::string out;
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&z);
+      return parse_error("the download is not valid gzip data");
+    }
+    out.append(buf, sizeof buf - z.avail_out);
+    if (out.size() > limit) {
+      inflateEnd(&z);
+      return resource_exhausted("the download inflates beyond " + std::to_string(limit) + " bytes");
+    }
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+// The Pfam profile of params.pfam from InterPro (gzip), through the cached,
+// guarded HTTP client; offline it comes from the cache or not at all.
+Status download_pfam(const StageContext& ctx) {
+  std::string acc = ctx.params["pfam"];
+  if (acc.empty())
+    return invalid_argument("no <Family>.hmm in the data folder and no identify.pfam accession to download");
+  const Json net = ctx.run.value("network", Json::object());
+  HttpOptions ho;
+  ho.user_agent = "bioagent";
+  ho.offline = net.value("offline", false);
+  ho.allow_private_addresses = net.value("allow_private_urls", false);
+  if (!net.value("cache_dir", std::string()).empty())
+    ho.cache_path = net["cache_dir"].get<std::string>() + "/http_cache.sqlite";
+  ho.cache_ttl = {{"interpro", std::chrono::hours(24 * 90)}};
+  auto http = HttpClient::create(ho);
+  if (!http) return http.status();
+  HttpRequest req;
+  req.url = ctx.params["interpro_url"].get<std::string>() + "/entry/pfam/" + acc + "/?annotation=hmm";
+  req.source = "interpro";
+  auto resp = (*http)->fetch(req);
+  if (!resp)
+    return Status(resp.status().code(), "the " + acc + " profile could not be downloaded: " + resp.status().message());
+  if (resp->status != 200)
+    return Status(ErrorCode::kUnavailable, "InterPro answered HTTP " + std::to_string(resp->status) + " for " + acc);
+  std::string hmm = resp->body;
+  if (hmm.size() > 2 && static_cast<unsigned char>(hmm[0]) == 0x1f && static_cast<unsigned char>(hmm[1]) == 0x8b) {
+    auto plain = gunzip(hmm, size_t(64) << 20);
+    if (!plain) return plain.status();
+    hmm = std::move(*plain);
+  }
+  if (hmm.rfind("HMMER3", 0) != 0) return parse_error("InterPro's answer for " + acc + " is not a HMMER3 profile");
+  return write_text(ctx.work / "pfam.hmm", hmm);
+}
+
 }  // namespace
 
 Result<std::vector<Member>> read_members(const fs::path& folder) {
@@ -201,9 +264,12 @@ StageSpec identify_stage() {
       "min_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "fraction of the HMM the domains must cover"},
       "blast_references": {"type": "string", "default": "", "description": "FASTA of known members: DIAMOND hits become candidates too (their domains must still be confirmed)"},
       "blast_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-10},
+      "pfam": {"type": "string", "default": "", "pattern": "^(PF[0-9]{5})?$", "description": "Pfam accession: the profile is downloaded from InterPro (cached) when the data folder has no <Family>.hmm"},
+      "interpro_url": {"type": "string", "default": "https://www.ebi.ac.uk/interpro/api"},
       "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"}
     }, "additionalProperties": false})JS");
   s.check = [](const StageContext& ctx) -> Status {
+    if (ctx.data("hmm").empty()) return Status::ok();  // downloaded from InterPro in the first step
     auto head = read_text(ctx.data("hmm"));
     if (!head) return head.status();
     if (head->rfind("HMMER3", 0) != 0)
@@ -221,6 +287,10 @@ StageSpec identify_stage() {
                   ctx.params["blast_evalue"].get<double>());  // not to_string: 1e-10 is not 0.000000
     std::vector<Step> steps;
     std::string hmm = ctx.data("hmm").string();
+    if (hmm.empty()) {
+      steps.push_back(StageFn(download_pfam));
+      hmm = "pfam.hmm";
+    }
     if (!build_from.empty()) {  // the profile built from reference members instead of the given one
       steps.push_back(Command{{"mafft", "--auto", "--quiet", "--thread", std::to_string(ctx.cpus), build_from},
                               "references.aln.fasta",

@@ -570,3 +570,34 @@ TEST(GenefamilyPipeline, PpiFromStringThroughTheReplayServerAndOfflineSkip) {
   EXPECT_EQ(off->back().summary["skipped"], true);
   EXPECT_NE(off->back().summary["reason"].get<std::string>().find("offline"), std::string::npos);
 }
+
+// Without <Family>.hmm, identify downloads the Pfam profile from InterPro
+// (a replay server stands in for it here), gzip and all.
+TEST(GenefamilyPipeline, PfamProfileDownloadedWhenTheFolderHasNone) {
+  if (!fs::exists("/usr/bin/hmmsearch")) GTEST_SKIP() << "hmmer is not installed";
+  const fs::path& d = example_dir();
+  TempDir dir;
+  fs::path data = dir.path() / "data";
+  fs::create_directories(data);
+  for (auto& e : fs::directory_iterator(d))
+    if (e.path().extension() != ".hmm") fs::copy_file(e.path(), data / e.path().filename());
+  std::string gz = (dir.path() / "profile.hmm.gz").string();
+  ASSERT_EQ(std::system(("gzip -c '" + (d / "GLOBIN.hmm").string() + "' > '" + gz + "'").c_str()), 0);
+  bioagent::testing::ReplayServer interpro(R"([{"path": "/api/entry/pfam/PF00042/", "body_file": ")" + gz + R"("}])");
+  ASSERT_TRUE(interpro.ok());
+  auto no_pfam = genefamily_run_config("Exam", "GLOBIN", data);
+  EXPECT_FALSE(no_pfam.is_ok()) << "without an HMM or an accession the folder is not ready";
+  auto cfg = genefamily_run_config("Exam", "GLOBIN", data,
+                                   Json{{"identify", {{"pfam", "PF00042"}, {"interpro_url", interpro.url("/api")}}}});
+  ASSERT_TRUE(cfg.is_ok()) << cfg.status().to_string();
+  (*cfg)["network"] = {{"allow_private_urls", true}, {"cache_dir", dir.path().string()}};
+  PipelineOptions o;
+  o.run_dir = dir.path() / "run";
+  o.stages = {"identify"};
+  auto runner = make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(r.is_ok());
+  EXPECT_EQ(r->back().state, "done") << r->back().message;
+  std::ifstream truth_in(d / "truth.json");
+  EXPECT_EQ(r->back().summary["members"], Json::parse(truth_in)["members"].size());
+}
