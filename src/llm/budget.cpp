@@ -1,6 +1,8 @@
 // Budget: token, cost, tool-call and time accounting with caps.
 #include "bioagent/budget.h"
 
+#include "bioagent/json_get.h"
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -8,10 +10,10 @@ namespace bioagent {
 
 BudgetLimits BudgetLimits::from_json(const Json& j) {
   BudgetLimits b;
-  b.max_tokens = j.value("max_tokens", int64_t(0));
-  b.max_cost_usd = j.value("max_cost_usd", 0.0);
-  b.max_tool_calls = j.value("max_tool_calls", int64_t(0));
-  b.max_seconds = j.value("max_seconds", 0.0);
+  b.max_tokens = json_get(j, "max_tokens", int64_t(0));
+  b.max_cost_usd = json_get(j, "max_cost_usd", 0.0);
+  b.max_tool_calls = json_get(j, "max_tool_calls", int64_t(0));
+  b.max_seconds = json_get(j, "max_seconds", 0.0);
   return b;
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bioagent/http.h"
+#include "bioagent/json_get.h"
 #include "bioagent/llm.h"
 
 namespace bioagent {
@@ -21,7 +22,7 @@ Status http_error(const ModelConfig& m, const HttpResponse& r) {
   Json j = Json::parse(r.body, nullptr, false);
   if (j.is_object() && j.contains("error")) {
     const Json& e = j["error"];
-    detail = e.is_object() ? e.value("message", e.dump()) : e.is_string() ? e.get<std::string>() : e.dump();
+    detail = e.is_object() ? json_get(e, "message", e.dump()) : e.is_string() ? e.get<std::string>() : e.dump();
   } else {
     detail = r.body.substr(0, 300);
   }
@@ -90,8 +91,8 @@ class StreamAssembler {
       return;
     }
     if (j.contains("usage") && j["usage"].is_object()) {
-      out_.usage.prompt_tokens = j["usage"].value("prompt_tokens", int64_t(0));
-      out_.usage.completion_tokens = j["usage"].value("completion_tokens", int64_t(0));
+      out_.usage.prompt_tokens = json_get(j["usage"], "prompt_tokens", int64_t(0));
+      out_.usage.completion_tokens = json_get(j["usage"], "completion_tokens", int64_t(0));
     }
     if (j.contains("model") && j["model"].is_string()) out_.model = j["model"];
     if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) return;
@@ -107,7 +108,7 @@ class StreamAssembler {
     }
     if (d.contains("tool_calls") && d["tool_calls"].is_array())
       for (auto& tc : d["tool_calls"]) {
-        size_t index = tc.value("index", size_t(0));
+        size_t index = json_get(tc, "index", size_t(0));
         auto& calls = out_.message.tool_calls;
         if (index > 64) continue;  // hostile index
         if (calls.size() <= index) calls.resize(index + 1);
@@ -178,18 +179,18 @@ Result<ChatResponse> parse_chat_response(const Json& j) {
       if (!tc.is_object() || !tc.contains("function") || !tc["function"].is_object()) continue;
       const Json& f = tc["function"];
       ToolCall call;
-      call.id = tc.value("id", std::string());
-      call.name = f.value("name", std::string());
+      call.id = json_get(tc, "id", std::string());
+      call.name = json_get(f, "name", std::string());
       if (f.contains("arguments"))
         call.arguments = f["arguments"].is_string() ? f["arguments"].get<std::string>() : f["arguments"].dump();
       out.message.tool_calls.push_back(std::move(call));
     }
-  out.finish_reason = c.value("finish_reason", std::string());
+  out.finish_reason = json_get(c, "finish_reason", std::string());
   if (j.contains("usage") && j["usage"].is_object()) {
-    out.usage.prompt_tokens = j["usage"].value("prompt_tokens", int64_t(0));
-    out.usage.completion_tokens = j["usage"].value("completion_tokens", int64_t(0));
+    out.usage.prompt_tokens = json_get(j["usage"], "prompt_tokens", int64_t(0));
+    out.usage.completion_tokens = json_get(j["usage"], "completion_tokens", int64_t(0));
   }
-  out.model = j.value("model", std::string());
+  out.model = json_get(j, "model", std::string());
   return out;
 }
 
@@ -264,7 +265,7 @@ Result<std::vector<std::vector<float>>> LlmClient::embed(const std::vector<std::
     return parse_error("the embeddings answer has no 'data' entry per input");
   std::vector<std::vector<float>> out(texts.size());
   for (auto& d : j["data"]) {
-    size_t i = d.value("index", size_t(0));
+    size_t i = json_get(d, "index", size_t(0));
     if (i >= out.size() || !d.contains("embedding") || !d["embedding"].is_array())
       return parse_error("the embeddings answer has a malformed entry");
     for (auto& x : d["embedding"]) out[i].push_back(x.is_number() ? x.get<float>() : 0.0f);

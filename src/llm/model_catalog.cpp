@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "bioagent/json_get.h"
 #include "bioagent/llm.h"
 
 namespace bioagent {
@@ -42,27 +43,27 @@ Result<ModelCatalog> parse_model_catalog(const Json& j, bool file_is_private) {
   for (auto& m : j["models"]) {
     if (!m.is_object()) return parse_error("each model is an object");
     ModelConfig mc;
-    mc.name = m.value("name", std::string());
-    mc.base_url = m.value("base_url", std::string());
-    mc.model = m.value("model", mc.name);
+    mc.name = json_get(m, "name", std::string());
+    mc.base_url = json_get(m, "base_url", std::string());
+    mc.model = json_get(m, "model", mc.name);
     if (mc.name.empty() || mc.base_url.empty())
       return parse_error("each model needs a name and a base_url" + (mc.name.empty() ? "" : " ('" + mc.name + "')"));
-    mc.api_key_env = m.value("api_key_env", std::string());
+    mc.api_key_env = json_get(m, "api_key_env", std::string());
     if (m.contains("api_key")) {
       if (!file_is_private)
         return permission_denied("the model file holds an API key for '" + mc.name +
                                  "' but others can read it; chmod 600 it or use api_key_env");
-      mc.api_key = m.value("api_key", std::string());
+      mc.api_key = json_get(m, "api_key", std::string());
     } else if (!mc.api_key_env.empty()) {
       if (const char* k = std::getenv(mc.api_key_env.c_str())) mc.api_key = k;
     }
-    mc.prompt_price_per_1k = m.value("prompt_price_per_1k", 0.0);
-    mc.completion_price_per_1k = m.value("completion_price_per_1k", 0.0);
-    mc.vision = m.value("vision", false);
-    mc.timeout_seconds = m.value("timeout_seconds", 120);
+    mc.prompt_price_per_1k = json_get(m, "prompt_price_per_1k", 0.0);
+    mc.completion_price_per_1k = json_get(m, "completion_price_per_1k", 0.0);
+    mc.vision = json_get(m, "vision", false);
+    mc.timeout_seconds = json_get(m, "timeout_seconds", 120);
     c.models.push_back(std::move(mc));
   }
-  c.default_model = j.value("default", c.models.empty() ? std::string() : c.models[0].name);
+  c.default_model = json_get(j, "default", c.models.empty() ? std::string() : c.models[0].name);
   return c;
 }
 
@@ -129,7 +130,7 @@ std::string ChatMessage::text() const {
   std::string out;
   if (content.is_array())
     for (auto& p : content)
-      if (p.is_object() && p.value("type", "") == "text") out += p.value("text", std::string());
+      if (json_get(p, "type", std::string()) == "text") out += json_get(p, "text", std::string());
   return out;
 }
 

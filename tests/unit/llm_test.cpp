@@ -106,6 +106,15 @@ TEST(LlmStream, AssemblesTextAndSplitToolArguments) {
   EXPECT_EQ(assemble_stream("data: {not json\n\n", nullptr).status().code(), ErrorCode::kParseError);
   EXPECT_EQ(assemble_stream("", nullptr).status().code(), ErrorCode::kParseError);
   EXPECT_FALSE(assemble_stream("data: {\"error\":{\"message\":\"overloaded\"}}\n\n", nullptr).is_ok());
+  // Fields of the wrong type (found by the fuzzer) are ignored, not thrown on.
+  auto odd = assemble_stream(
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":{\"name\":\"f\"},\"id\":7}]}}],"
+      "\"usage\":{\"prompt_tokens\":\"many\"},\"model\":3}\n\n",
+      nullptr);
+  EXPECT_TRUE(odd.is_ok()) << odd.status().to_string();
+  auto odd_json = parse_chat_response(Json::parse(
+      R"({"choices":[{"message":{"content":null,"tool_calls":[{"id":1,"function":{"name":2,"arguments":{}}}]},"finish_reason":5}],"usage":[]})"));
+  EXPECT_TRUE(odd_json.is_ok());
 }
 
 TEST(LlmClient, ChatToolsAuthAndStreaming) {

@@ -1,0 +1,35 @@
+// Reading a field of untrusted JSON: the value when it is there with the
+// expected type, else the fallback (nlohmann's value() throws on a wrong type,
+// which a model server's or a config file's answer must not be able to cause).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include "bioagent/status.h"
+
+namespace bioagent {
+
+template <typename T>
+T json_get(const Json& object, const char* key, T fallback) {
+  if (!object.is_object()) return fallback;
+  auto it = object.find(key);
+  if (it == object.end()) return fallback;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return it->is_string() ? it->template get<std::string>() : fallback;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return it->is_boolean() ? it->template get<bool>() : fallback;
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!it->is_number_integer()) return fallback;
+    int64_t v = it->template get<int64_t>();
+    if constexpr (std::is_unsigned_v<T>) return v < 0 ? fallback : T(v);
+    return T(v);
+  } else {
+    return it->is_number() ? it->template get<T>() : fallback;
+  }
+}
+
+}  // namespace bioagent
