@@ -120,6 +120,21 @@ Result<std::string> data_digest(RunStore& store, const fs::path& p) {
   return *h;
 }
 
+// A program's version, remembered in the run record by the binary's path,
+// size and time, so a warm re-run starts no helper processes.
+std::string cached_version(RunStore& store, const std::string& program) {
+  std::string path = which(program);
+  if (path.empty()) return "not installed";
+  std::error_code ec;
+  auto size = int64_t(fs::file_size(path, ec));
+  auto mtime = int64_t(fs::last_write_time(path, ec).time_since_epoch().count());
+  std::string v = store.cached_digest("version:" + path, size, mtime);
+  if (!v.empty()) return v;
+  v = program_version(program);
+  store.put_digest("version:" + path, size, mtime, v);
+  return v;
+}
+
 // Copies what the stage put in its final/ folder into the run's final/ folder.
 void publish(const fs::path& folder, const fs::path& run_dir) {
   std::error_code ec;
@@ -278,7 +293,7 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
         continue;
       }
       Json versions = Json::object();
-      for (auto& p : spec.programs) versions[p] = program_version(p);
+      for (auto& p : spec.programs) versions[p] = cached_version(**store, p);
       Json key_doc = {{"stage", name},
                       {"params", params},
                       {"versions", versions},

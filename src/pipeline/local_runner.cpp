@@ -81,7 +81,7 @@ class LocalRunner : public Runner {
     struct rusage ru {};
     bool sent_term = false;
     auto term_at = std::chrono::steady_clock::time_point::max();
-    while (true) {
+    for (int polls = 0;; ++polls) {
       pid_t r = wait4(pid, &status, WNOHANG, &ru);
       if (r == pid) break;
       auto now = std::chrono::steady_clock::now();
@@ -94,7 +94,8 @@ class LocalRunner : public Runner {
       } else if (sent_term && now - term_at > std::chrono::seconds(5)) {
         kill(-pid, SIGKILL);
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      // Short tools are noticed at once; long ones are polled every 20 ms.
+      std::this_thread::sleep_for(std::chrono::milliseconds(polls < 200 ? 1 : 20));
     }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.user_seconds = double(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec / 1e6;

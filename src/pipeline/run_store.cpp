@@ -23,6 +23,7 @@ Result<std::unique_ptr<RunStore>> RunStore::open(const fs::path& run_dir) {
   sqlite3_busy_timeout(s->db_, 10000);
   const char* ddl =
       "PRAGMA journal_mode=WAL;"
+      "PRAGMA synchronous=NORMAL;"  // WAL keeps it consistent; a record lost to a power cut is re-made
       "CREATE TABLE IF NOT EXISTS attempts (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP, stage TEXT,"
       " key TEXT, step INTEGER, argv TEXT, versions TEXT, runner TEXT, job_id TEXT, seconds REAL, user_seconds REAL,"
       " system_seconds REAL, max_rss_kb INTEGER, exit_code INTEGER, state TEXT, message TEXT, log TEXT);"
