@@ -56,6 +56,9 @@ struct GffModel {
 Result<GffModel> read_gff3(const std::filesystem::path& path);
 Result<GffModel> parse_gff3(std::string_view text, const std::string& name = "input");
 
+// A=0, C=1, G=2, T/U=3 (either case); -1 for anything else.
+int base_index(char c);
+
 // Standard genetic code; '*' for stops, 'X' for codons with ambiguous bases.
 std::string translate(std::string_view cds);
 std::string reverse_complement(std::string_view dna);

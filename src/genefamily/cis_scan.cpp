@@ -102,25 +102,6 @@ bool matches_at(std::string_view seq, size_t at, const std::string& pattern) {
   return true;
 }
 
-int base_index(char c) {
-  switch (c) {
-    case 'A':
-    case 'a':
-      return 0;
-    case 'C':
-    case 'c':
-      return 1;
-    case 'G':
-    case 'g':
-      return 2;
-    case 'T':
-    case 't':
-      return 3;
-    default:
-      return -1;
-  }
-}
-
 }  // namespace
 
 std::vector<CisHit> scan_elements(std::string_view promoter) {

@@ -257,32 +257,34 @@ Result<GffModel> read_gff3(const std::filesystem::path& path) {
   return parse_gff3(*text, path.filename().string());
 }
 
+int base_index(char c) {
+  switch (c) {
+    case 'A':
+    case 'a':
+      return 0;
+    case 'C':
+    case 'c':
+      return 1;
+    case 'G':
+    case 'g':
+      return 2;
+    case 'T':
+    case 't':
+    case 'U':
+    case 'u':
+      return 3;
+    default:
+      return -1;
+  }
+}
+
 std::string translate(std::string_view cds) {
   static const char* kAa = "KNKNTTTTRSRSIIMIQHQHPPPPRRRRLLLLEDEDAAAAGGGGVVVV*Y*YSSSS*CWCLFLF";
-  auto code = [](char c) {
-    switch (c) {
-      case 'A':
-      case 'a':
-        return 0;
-      case 'C':
-      case 'c':
-        return 1;
-      case 'G':
-      case 'g':
-        return 2;
-      case 'T':
-      case 't':
-      case 'U':
-      case 'u':
-        return 3;
-      default:
-        return -1;
-    }
-  };
+
   std::string out;
   out.reserve(cds.size() / 3);
   for (size_t i = 0; i + 3 <= cds.size(); i += 3) {
-    int a = code(cds[i]), b = code(cds[i + 1]), c = code(cds[i + 2]);
+    int a = base_index(cds[i]), b = base_index(cds[i + 1]), c = base_index(cds[i + 2]);
     out += (a < 0 || b < 0 || c < 0) ? 'X' : kAa[a * 16 + b * 4 + c];
   }
   return out;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bioagent/genefamily.h"
+#include "bioagent/http.h"
 #include "bioagent/seqio.h"
 
 namespace bioagent::gf {
@@ -43,6 +44,11 @@ inline std::function<Result<Json>(const StageContext&)> summary_file(std::string
     return j;
   };
 }
+
+// The product's HTTP client as the run's network settings ask (run["network"]:
+// offline, cache_dir, allow_private_urls), with a cache TTL for `source`.
+Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const std::string& source,
+                                                 std::chrono::hours ttl);
 
 // The identified members: one row per gene (members.tsv of the identify stage).
 struct Member {

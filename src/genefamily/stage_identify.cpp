@@ -175,15 +175,8 @@ Status download_pfam(const StageContext& ctx) {
   std::string acc = ctx.params["pfam"];
   if (acc.empty())
     return invalid_argument("no <Family>.hmm in the data folder and no identify.pfam accession to download");
-  const Json net = ctx.run.value("network", Json::object());
-  HttpOptions ho;
-  ho.user_agent = "bioagent";
-  ho.offline = net.value("offline", false);
-  ho.allow_private_addresses = net.value("allow_private_urls", false);
-  if (!net.value("cache_dir", std::string()).empty())
-    ho.cache_path = net["cache_dir"].get<std::string>() + "/http_cache.sqlite";
-  ho.cache_ttl = {{"interpro", std::chrono::hours(24 * 90)}};
-  auto http = HttpClient::create(ho);
+  const bool offline = ctx.run.value("network", Json::object()).value("offline", false);
+  auto http = http_for_run(ctx, "interpro", std::chrono::hours(24 * 90));
   if (!http) return http.status();
   HttpRequest req;
   req.url = ctx.params["interpro_url"].get<std::string>() + "/entry/pfam/" + acc + "/?annotation=hmm";
@@ -204,6 +197,19 @@ Status download_pfam(const StageContext& ctx) {
 }
 
 }  // namespace
+
+Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const std::string& source,
+                                                 std::chrono::hours ttl) {
+  const Json net = ctx.run.value("network", Json::object());
+  HttpOptions ho;
+  ho.user_agent = "bioagent";
+  ho.offline = net.value("offline", false);
+  ho.allow_private_addresses = net.value("allow_private_urls", false);
+  if (!net.value("cache_dir", std::string()).empty())
+    ho.cache_path = net["cache_dir"].get<std::string>() + "/http_cache.sqlite";
+  ho.cache_ttl = {{source, ttl}};
+  return HttpClient::create(ho);
+}
 
 Result<std::vector<Member>> read_members(const fs::path& folder) {
   auto text = read_text(folder / "members.tsv");

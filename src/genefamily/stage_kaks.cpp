@@ -60,9 +60,7 @@ Result<std::vector<Pair>> find_pairs(const StageContext& ctx) {
   return pairs;
 }
 
-Status prepare(const StageContext& ctx) {
-  auto pairs = find_pairs(ctx);
-  if (!pairs) return pairs.status();
+Status prepare(const StageContext& ctx, const std::vector<Pair>& pairs) {
   auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
   auto cds = read_fasta(ctx.input.at("identify") / final_name(ctx, "cds.fasta"));
   if (!pep || !cds) return pep ? cds.status() : pep.status();
@@ -72,7 +70,7 @@ Status prepare(const StageContext& ctx) {
   std::ostringstream phy, list;
   list << "gene_a\tgene_b\tkind\n";
   int n = 0;
-  for (auto& pr : *pairs) {
+  for (auto& pr : pairs) {
     std::string pa = p[pr.a], pb = p[pr.b], ca = c[pr.a], cb = c[pr.b];
     while (!pa.empty() && pa.back() == '*') pa.pop_back();
     while (!pb.empty() && pb.back() == '*') pb.pop_back();
@@ -182,7 +180,7 @@ StageSpec kaks_stage() {
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
     auto pairs = find_pairs(ctx);  // yn00 runs only when there is a pair
     if (!pairs) return pairs.status();
-    std::vector<Step> steps = {StageFn(prepare)};
+    std::vector<Step> steps = {StageFn([pairs = *pairs](const StageContext& c) { return prepare(c, pairs); })};
     if (!pairs->empty()) steps.push_back(Command{{"yn00", "yn00.ctl"}, "yn00.stdout", ""});
     steps.push_back(StageFn(summarise));
     return steps;

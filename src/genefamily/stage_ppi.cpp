@@ -63,15 +63,8 @@ Status interactions(const StageContext& ctx) {
     }
   }
   if (agi_to_gene.empty()) return invalid_argument(table + " holds no 'gene AGI' lines");
-  const Json net = ctx.run.value("network", Json::object());
-  HttpOptions ho;
-  ho.user_agent = "bioagent";
-  ho.offline = net.value("offline", false);
-  ho.allow_private_addresses = net.value("allow_private_urls", false);
-  if (!net.value("cache_dir", std::string()).empty())
-    ho.cache_path = net["cache_dir"].get<std::string>() + "/http_cache.sqlite";
-  ho.cache_ttl = {{"string", std::chrono::hours(24 * 30)}};
-  auto http = HttpClient::create(ho);
+  const bool offline = ctx.run.value("network", Json::object()).value("offline", false);
+  auto http = http_for_run(ctx, "string", std::chrono::hours(24 * 30));
   if (!http) return http.status();
   std::string ids;
   for (auto& [agi, g] : agi_to_gene) ids += (ids.empty() ? "" : "%0d") + agi;
@@ -85,7 +78,7 @@ Status interactions(const StageContext& ctx) {
   req.source = "string";
   auto resp = (*http)->fetch(req);
   if (!resp) {
-    if (resp.status().code() == ErrorCode::kUnavailable && ho.offline)
+    if (resp.status().code() == ErrorCode::kUnavailable && offline)
       return skip("offline, and STRING's answer for these genes is not in the cache: " + resp.status().message());
     return skip("STRING could not be reached: " + resp.status().message());
   }
