@@ -175,7 +175,6 @@ Status download_pfam(const StageContext& ctx) {
   std::string acc = ctx.params["pfam"];
   if (acc.empty())
     return invalid_argument("no <Family>.hmm in the data folder and no identify.pfam accession to download");
-  const bool offline = ctx.run.value("network", Json::object()).value("offline", false);
   auto http = http_for_run(ctx, "interpro", std::chrono::hours(24 * 90));
   if (!http) return http.status();
   HttpRequest req;
