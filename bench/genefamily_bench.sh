@@ -40,7 +40,7 @@ for row in open("hits.domtbl"):
 with open("members.fasta", "w") as out:
     for gene, seq in sorted(best.items()): out.write(f">{gene}\n{seq}\n")
 PY
-  mafft --thread "$cpus" --quiet --localpair --maxiterate 1000 members.fasta > aln.fasta
+  mafft --thread "$cpus" --threadit 0 --quiet --localpair --maxiterate 1000 members.fasta > aln.fasta
   /usr/bin/python3 - <<'PY'
 recs, name = {}, None
 for line in open("aln.fasta"):
@@ -59,25 +59,32 @@ PY
   cd "$work"
 }
 baseline "$work/warmup" > /dev/null 2>&1
-t0=$(now)
-# The stages that do what the script does: identify and phylogeny.
-"$bin" genefamily run --data "$work/data" --run-dir "$work/run" --cpus "$cpus" --stages phylogeny \
-  --params "{\"phylogeny\": {\"method\": \"$method\"}}" > "$work/ours.json" 2> /dev/null
-t1=$(now)
-"$bin" genefamily run --data "$work/data" --run-dir "$work/run" --cpus "$cpus" --stages phylogeny \
-  --params "{\"phylogeny\": {\"method\": \"$method\"}}" > /dev/null 2>&1
-t2=$(now)
-
-t3=$(now)
-baseline "$work/baseline"
-t4=$(now)
-/usr/bin/python3 - "$t0" "$t1" "$t2" "$t3" "$t4" "$method" "$cpus" "$work/ours.json" <<'PY'
-import json, sys
-t0, t1, t2, t3, t4 = map(float, sys.argv[1:6])
-ours = json.load(open(sys.argv[8]))
+# Alternating repetitions, medians reported: MAFFT and IQ-TREE vary by a few
+# per cent from run to run, as much as the engine's own cost.
+reps=${REPS:-3}
+: > "$work/times"
+for i in $(seq "$reps"); do
+  t0=$(now)
+  # The stages that do what the script does: identify and phylogeny.
+  "$bin" genefamily run --data "$work/data" --run-dir "$work/run$i" --cpus "$cpus" --stages phylogeny \
+    --params "{\"phylogeny\": {\"method\": \"$method\"}}" > "$work/ours.json" 2> /dev/null
+  t1=$(now)
+  "$bin" genefamily run --data "$work/data" --run-dir "$work/run$i" --cpus "$cpus" --stages phylogeny \
+    --params "{\"phylogeny\": {\"method\": \"$method\"}}" > /dev/null 2>&1
+  t2=$(now)
+  baseline "$work/baseline$i"
+  t3=$(now)
+  echo "$t0 $t1 $t2 $t3" >> "$work/times"
+done
+/usr/bin/python3 - "$work/times" "$method" "$cpus" "$work/ours.json" <<'PY'
+import json, statistics, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
+ours = json.load(open(sys.argv[4]))
 ok = all(s["state"] == "done" for s in ours["stages"])
-cold, warm, base = t1 - t0, t2 - t1, t4 - t3
-print(f"Gene-family pipeline on the example genome ({sys.argv[6]}, {sys.argv[7]} CPUs)")
+cold = statistics.median(r[1] - r[0] for r in rows)
+warm = statistics.median(r[2] - r[1] for r in rows)
+base = statistics.median(r[3] - r[2] for r in rows)
+print(f"Gene-family pipeline on the example genome ({sys.argv[2]}, {sys.argv[3]} CPUs, median of {len(rows)})")
 print(f"{'run':52s}{'s':>9s}")
 print(f"{'bioagent genefamily run, cold (identify + phylogeny)':52s}{cold:9.2f}")
 print(f"{'sequential script, same tools and parameters':52s}{base:9.2f}")

@@ -120,6 +120,7 @@ struct PipelineOptions {
   std::function<void(const PipelineEvent&)> on_event;
   std::shared_ptr<std::atomic<bool>> cancel;
   int stage_time_limit_minutes = 0;  // 0: the resource label's
+  fs::path version_book;             // JSON file remembering program versions across runs; empty: none
 };
 
 // Versions of programs, asked once per process ("hmmsearch" -> "HMMER 3.3.2").

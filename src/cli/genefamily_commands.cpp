@@ -87,12 +87,14 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
       g.exit_code = print_error(cfg.status());
       return;
     }
+    PipelineOptions o;
     if (auto s = Session::open(g)) {  // the network settings of the stages that go online (ppi)
+      if (!s->tool_options["cache_dir"].empty())
+        o.version_book = fs::path(s->tool_options["cache_dir"]) / "program_versions.json";
       (*cfg)["network"] = {{"offline", s->tool_options["offline"] == "1"},
                            {"cache_dir", s->tool_options["cache_dir"]},
                            {"allow_private_urls", s->tool_options["allow_private_urls"] == "1"}};
     }
-    PipelineOptions o;
     o.run_dir =
         ra.run_dir.empty()
             ? fs::path("runs") / ((*cfg)["species"].get<std::string>() + "." + (*cfg)["family"].get<std::string>())

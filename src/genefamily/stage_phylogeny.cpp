@@ -136,6 +136,7 @@ Status finish(const StageContext& ctx) {
 StageSpec phylogeny_stage() {
   StageSpec s;
   s.name = "phylogeny";
+  s.revision = 2;  // 2: reproducible MAFFT refinement (--threadit 0)
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
   s.resource = "large";
@@ -159,7 +160,10 @@ StageSpec phylogeny_stage() {
     std::vector<Step> steps = {StageFn(gather)};
     auto n = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
     size_t count = n ? n->size() : 0;
-    std::vector<std::string> mafft = {"mafft", "--thread", std::to_string(ctx.cpus), "--quiet"};
+    // --threadit 0: MAFFT's threaded iterative refinement gives a different
+    // alignment on every run (and then IQ-TREE's model search takes 6 s or
+    // 70 s); a keyed, resumable pipeline needs the same output for the same input.
+    std::vector<std::string> mafft = {"mafft", "--thread", std::to_string(ctx.cpus), "--threadit", "0", "--quiet"};
     if (count < 200)
       mafft.insert(mafft.end(), {"--localpair", "--maxiterate", "1000"});
     else

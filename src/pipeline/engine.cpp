@@ -120,9 +120,10 @@ Result<std::string> data_digest(RunStore& store, const fs::path& p) {
   return *h;
 }
 
-// A program's version, remembered in the run record by the binary's path,
-// size and time, so a warm re-run starts no helper processes.
-std::string cached_version(RunStore& store, const std::string& program) {
+// A program's version, remembered in the run record and in the user's
+// cache folder by the binary's path, size and time (an upgrade changes them),
+// so neither a warm re-run nor a new run starts helper processes to ask.
+std::string cached_version(RunStore& store, const fs::path& book_file, const std::string& program) {
   std::string path = which(program);
   if (path.empty()) return "not installed";
   std::error_code ec;
@@ -130,7 +131,27 @@ std::string cached_version(RunStore& store, const std::string& program) {
   auto mtime = int64_t(fs::last_write_time(path, ec).time_since_epoch().count());
   std::string v = store.cached_digest("version:" + path, size, mtime);
   if (!v.empty()) return v;
-  v = program_version(program);
+  static std::mutex mu;  // the book is shared by every run in this process
+  std::lock_guard lock(mu);
+  Json book;
+  if (!book_file.empty()) {
+    std::ifstream in(book_file);
+    book = Json::parse(in, nullptr, false);
+    if (!book.is_object()) book = Json::object();
+  }
+  std::string id = path + "|" + std::to_string(size) + "|" + std::to_string(mtime);
+  if (book.contains(id) && book[id].is_string()) {
+    v = book[id].get<std::string>();
+  } else {
+    v = program_version(program);
+    if (!book_file.empty()) {  // written whole and renamed: readers never see half a file
+      book[id] = v;
+      fs::create_directories(book_file.parent_path(), ec);
+      fs::path tmp = book_file.string() + ".tmp" + std::to_string(::getpid());
+      std::ofstream(tmp) << book.dump(1);
+      fs::rename(tmp, book_file, ec);
+    }
+  }
   store.put_digest("version:" + path, size, mtime, v);
   return v;
 }
@@ -293,7 +314,7 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
         continue;
       }
       Json versions = Json::object();
-      for (auto& p : spec.programs) versions[p] = cached_version(**store, p);
+      for (auto& p : spec.programs) versions[p] = cached_version(**store, o.version_book, p);
       Json key_doc = {{"stage", name},
                       {"params", params},
                       {"versions", versions},

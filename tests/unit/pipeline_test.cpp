@@ -22,6 +22,7 @@ StageSpec write_stage(const std::string& name, std::vector<std::string> after, s
   StageSpec s;
   s.name = name;
   s.after = std::move(after);
+  if (!argv.empty()) s.programs = {argv[0]};
   s.params_schema = Json::parse(R"({"type": "object", "properties": {"n": {"type": "integer", "default": 1}},
                                     "additionalProperties": false})");
   s.steps = [name, argv](const StageContext& ctx) -> Result<std::vector<Step>> {
@@ -69,11 +70,19 @@ TEST(Pipeline, RunsTheDagCachesAndRerunsOnlyWhatChanged) {
   PipelineOptions o;
   o.run_dir = dir.path() / "run";
   o.cpus = 2;
+  o.version_book = dir.path() / "cache" / "program_versions.json";
   auto runner = make_local_runner();
   auto r = p.run(Json{{"params", Json::object()}}, *runner, o);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   auto m = by_name(*r);
   for (auto& [n, s] : m) EXPECT_EQ(s.state, "done") << n << ": " << s.message;
+  // The versions of the programs the stages name are remembered for later runs.
+  std::ifstream book_in(o.version_book);
+  Json book = Json::parse(book_in, nullptr, false);
+  ASSERT_TRUE(book.is_object());
+  bool has_true = false;
+  for (auto it = book.begin(); it != book.end(); ++it) has_true |= it.key().find("/true|") != std::string::npos;
+  EXPECT_TRUE(has_true) << book.dump();
   EXPECT_EQ(m["d"].summary["text"], "d n=1 <b n=1 <a n=1>> <c n=1 <a n=1>>");
   auto again = by_name(*p.run(Json{{"params", Json::object()}}, *runner, o));
   for (auto& [n, s] : again) EXPECT_EQ(s.state, "cached") << n;
