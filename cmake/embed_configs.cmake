@@ -1,6 +1,10 @@
 # Writes OUTPUT: a C++ file embedding every JSON file in INPUTS ('|'-separated)
-# as bioagent::embedded::kConfigs. Run at build time so edits re-embed.
-set(body "// Generated from the tool config files; do not edit.\n#include \"core/embedded_configs.h\"\n\nnamespace bioagent::embedded {\n\nconst ConfigFile kConfigs[] = {\n")
+# as bioagent::embedded::${SYMBOL} (default kConfigs) with ${SYMBOL}Count.
+# Run at build time so edits re-embed.
+if(NOT SYMBOL)
+  set(SYMBOL kConfigs)
+endif()
+set(body "// Generated from the tool config files; do not edit.\n#include \"core/embedded_configs.h\"\n\nnamespace bioagent::embedded {\n\nconst ConfigFile ${SYMBOL}[] = {\n")
 set(count 0)
 string(REPLACE "|" ";" INPUTS "${INPUTS}")
 foreach(f IN LISTS INPUTS)
@@ -13,6 +17,6 @@ foreach(f IN LISTS INPUTS)
   string(APPEND body "    {\"${stem}\", R\"bioagent_cfg(${text})bioagent_cfg\"},\n")
   math(EXPR count "${count} + 1")
 endforeach()
-string(APPEND body "};\n\nconst std::size_t kConfigCount = ${count};\n\n}  // namespace bioagent::embedded\n")
+string(APPEND body "};\n\nconst std::size_t ${SYMBOL}Count = ${count};\n\n}  // namespace bioagent::embedded\n")
 file(WRITE "${OUTPUT}.tmp" "${body}")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

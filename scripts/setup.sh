@@ -21,6 +21,7 @@ packages=(
   ncbi-blast+ diamond-aligner libhts-dev paml        # similarity searches, indexed FASTA, Ka/Ks (yn00)
   chromium                                           # headless browser for the report screenshot and web UI tests
   slurm-wlm munge                                    # the Slurm runner and its one-node test cluster
+  libcpp-httplib-dev libyaml-cpp-dev                 # the HTTP API (bioagent serve), the planning agent's YAML
   libgtest-dev libgmock-dev
   python3                                         # /usr/bin/python3: test helpers and benchmark peers
 )

@@ -45,5 +45,6 @@ void add_data_commands(CLI::App& app, GlobalOptions& g);
 void add_papers_commands(CLI::App& app, GlobalOptions& g);
 void add_ask_command(CLI::App& app, GlobalOptions& g);
 void add_genefamily_commands(CLI::App& app, GlobalOptions& g);
+void add_serve_commands(CLI::App& app, GlobalOptions& g);
 
 }  // namespace bioagent::cli

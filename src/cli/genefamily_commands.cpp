@@ -42,8 +42,12 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   auto* ex = gf->add_subcommand("example", "Write a generated example species folder (with truth.json)");
   ex->add_option("dir", dir, "Folder to create")->required();
   ex->add_option("--seed", seed, "Random seed");
+  static ExampleGenomeOptions ex_o;
+  ex->add_option("--prefix", ex_o.prefix, "Species prefix of the file names (default Exam)");
+  ex->add_option("--family", ex_o.family, "Family name (default GLOBIN)");
+  ex->add_option("--hmm", ex_o.family_hmm, "HMM the members' domains are emitted from (default: HMMER's globins4.hmm)");
   ex->callback([&g] {
-    ExampleGenomeOptions o;
+    ExampleGenomeOptions o = ex_o;
     o.seed = seed;
     auto r = write_example_genome(dir, o);
     g.exit_code = r ? print_json(*r) : print_error(r.status());

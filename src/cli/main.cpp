@@ -160,6 +160,7 @@ int main(int argc, char** argv) {
   add_papers_commands(app, g);
   add_ask_command(app, g);
   add_genefamily_commands(app, g);
+  add_serve_commands(app, g);
 
   try {
     app.parse(argc, argv);

@@ -10,7 +10,9 @@ struct ConfigFile {
   const char* text;    // the JSON document
 };
 
-extern const ConfigFile kConfigs[];
-extern const std::size_t kConfigCount;
+extern const ConfigFile kConfigs[];  // tool families (src/**/*_tools.json)
+extern const std::size_t kConfigsCount;
+extern const ConfigFile kKnowledge[];  // the assistant's knowledge (src/**/*_kb.json)
+extern const std::size_t kKnowledgeCount;
 
 }  // namespace bioagent::embedded

@@ -81,7 +81,7 @@ Status ToolRegistry::load_config(const std::string& text, const std::string& fam
 }
 
 Status ToolRegistry::load_builtin() {
-  for (size_t i = 0; i < embedded::kConfigCount; ++i) {
+  for (size_t i = 0; i < embedded::kConfigsCount; ++i) {
     BIOAGENT_RETURN_IF_ERROR(load_config(embedded::kConfigs[i].text, embedded::kConfigs[i].family));
   }
   return {};

@@ -8,9 +8,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/stage_common.h"
 #include "pipeline/subprocess.h"
 
 namespace bioagent {
@@ -89,6 +91,38 @@ Result<std::vector<std::string>> emit(const fs::path& hmm, int n, unsigned seed)
   return out;
 }
 
+// Family domains the model itself recognises (full-sequence E <= 1e-7, 100x below the default cut-off):
+// samples from a short profile such as PF03110 (75 positions) are often too
+// weak for hmmsearch, and a member no search could find is not a fair truth.
+// Samples are kept in emission order, so a model whose samples all pass
+// gives the same genome as plain emission.
+Result<std::vector<std::string>> emit_detectable(const fs::path& hmm, int n, unsigned seed, const fs::path& scratch) {
+  auto all = emit(hmm, 4 * n + 10, seed);
+  if (!all) return all.status();
+  std::string fasta;
+  for (size_t i = 0; i < all->size(); ++i) fasta += ">s" + std::to_string(i) + "\n" + (*all)[i] + "\n";
+  BIOAGENT_RETURN_IF_ERROR(gf::write_text(scratch / "emitted.fasta", fasta));
+  auto c = capture({"hmmsearch", "--tblout", (scratch / "emitted.tbl").string(), "--noali", "-E", "1e-7", "-o",
+                    "/dev/null", hmm.string(), (scratch / "emitted.fasta").string()},
+                   120000);
+  if (!c) return c.status();
+  if (c->exit_code != 0) return Status(ErrorCode::kToolFailed, "hmmsearch on the emitted domains failed");
+  std::set<size_t> pass;
+  std::ifstream tbl(scratch / "emitted.tbl");
+  for (std::string line; std::getline(tbl, line);)
+    if (!line.empty() && line[0] == 's') pass.insert(std::stoul(line.substr(1, line.find(' ') - 1)));
+  std::error_code ec;
+  fs::remove(scratch / "emitted.fasta", ec);
+  fs::remove(scratch / "emitted.tbl", ec);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < all->size() && int(out.size()) < n; ++i)
+    if (pass.count(i)) out.push_back((*all)[i]);
+  if (int(out.size()) < n)
+    return invalid_argument(hmm.string() + " gives only " + std::to_string(out.size()) + " detectable domains of " +
+                            std::to_string(all->size()) + " emitted; use a more informative HMM");
+  return out;
+}
+
 }  // namespace
 
 Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOptions& o) {
@@ -98,7 +132,7 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
     return invalid_argument(dir.string() + " already holds " + o.prefix + ".genome.fasta; choose an empty folder");
   Gen g{std::mt19937(o.seed)};
   std::vector<GeneDraft> drafts;
-  auto members = emit(o.family_hmm, o.members, o.seed);
+  auto members = emit_detectable(o.family_hmm, o.members, o.seed, dir);
   if (!members) return members.status();
   for (size_t i = 0; i < members->size(); ++i) {
     GeneDraft d{"member", "", -1};

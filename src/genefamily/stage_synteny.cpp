@@ -124,7 +124,8 @@ StageSpec synteny_stage() {
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
-      "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5}
+      "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5},
+      "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 6, "description": "hits kept per gene (MCScanX suggests 5 besides itself)"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
     char ev[32];
@@ -132,8 +133,8 @@ StageSpec synteny_stage() {
     return std::vector<Step>{
         StageFn(prepare), Command{{"diamond", "makedb", "--in", "proteome.fasta", "-d", "proteome", "--quiet"}, "", ""},
         Command{{"diamond", "blastp", "-d", "proteome", "-q", "proteome.fasta", "-o", "all.blast", "--outfmt", "6",
-                 "--evalue", ev, "--max-target-seqs", "6", "--more-sensitive", "--threads", std::to_string(ctx.cpus),
-                 "--quiet"},
+                 "--evalue", ev, "--max-target-seqs", std::to_string(ctx.params["max_target_seqs"].get<int>()),
+                 "--more-sensitive", "--threads", std::to_string(ctx.cpus), "--quiet"},
                 "",
                 ""},
         StageFn(blocks)};

@@ -1,0 +1,49 @@
+// `bioagent serve`: the HTTP API of seed 004 (agent chat/plan/execute/status/
+// diagnose/results, uploads, the tool registry, Server-Sent Events, /healthz,
+// an OpenAPI document) and MCP over Streamable HTTP at /mcp, with bearer-token
+// authentication whenever the server listens beyond loopback. cpp-httplib
+// stays behind this interface. listen() blocks; stop() may be called from any thread.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "bioagent/mcp_server.h"
+#include "bioagent/status.h"
+
+namespace bioagent {
+
+class Assistant;
+
+struct ApiServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;                // 0: any free port (see port())
+  std::string token;              // required unless host is loopback
+  std::filesystem::path web_dir;  // the web UI's built assets (index.html), optional
+  size_t max_upload_bytes = size_t(2) << 30;
+  int threads = 64;  // connections served at once (SSE streams hold one each)
+};
+
+// True for 127.0.0.0/8, ::1 and "localhost".
+bool is_loopback_host(const std::string& host);
+
+class ApiServer {
+ public:
+  static Result<std::unique_ptr<ApiServer>> create(Assistant& assistant, const ToolRegistry& registry,
+                                                   const Workspace& workspace, McpOptions mcp,
+                                                   ApiServerOptions options);
+  ~ApiServer();
+  // Binds (so port() is known), then serves until stop().
+  Status bind();
+  Status listen();
+  void stop();
+  int port() const;
+
+ private:
+  struct Impl;
+  explicit ApiServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bioagent

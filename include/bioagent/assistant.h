@@ -1,0 +1,121 @@
+// The assistant of seed 004: router, knowledge base, knowledge / planning /
+// execution agents, diagnosis and learning, with sessions, messages, plans,
+// tasks and learning records kept in SQLite (WAL). The HTTP API and the CLI
+// are thin layers over this class. Thread-safe: every method may be called
+// from any thread; a session's data is only reachable with its id.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bioagent/tool.h"
+
+namespace bioagent {
+
+class ToolRegistry;
+class Workspace;
+namespace fs = std::filesystem;
+
+// ---- Knowledge base (compiled in: src/assistant/*_kb.json) ----------------
+
+// {"families": [{name, aliases, chinese, full_name, pfam[{acc,name}], members{Ath,Osa}, functions, regulators,
+// reference}]}
+const Json& gene_family_kb();
+// {"species": [{prefix, latin, english[], chinese[], taxid, group}]}
+const Json& species_kb();
+// By name, alias or Chinese name (case-insensitive); nullptr when unknown.
+const Json* find_gene_family(std::string_view name);
+// By prefix (Lchi), Latin name, or English/Chinese common name; nullptr when unknown.
+const Json* find_species(std::string_view name);
+
+// ---- Router ---------------------------------------------------------------
+
+// Intents: faq (knowledge), literature, analysis (plan), execute, data, paper, chitchat.
+struct Route {
+  std::string intent;
+  double confidence = 0;
+  std::string species;               // prefix, e.g. "Lchi" (empty: none named)
+  std::string family;                // knowledge-base name, e.g. "SPL" (or the word the user used)
+  std::string language;              // zh or en
+  std::string decided_by = "rules";  // rules or the model's name
+  std::vector<std::string> matched;  // the cues that decided
+  Json to_json() const;
+};
+// Rules only: fast, offline, Chinese and English.
+Route route_by_rules(std::string_view message);
+
+// ---- The assistant --------------------------------------------------------
+
+struct AssistantOptions {
+  fs::path state_dir;  // app.sqlite, sessions/<id>/data (uploads), sessions/<id>/runs
+  fs::path data_dir;   // shared species folders (read-only), e.g. the example genome
+  const ToolRegistry* registry = nullptr;
+  const Workspace* workspace = nullptr;
+  std::map<std::string, std::string> tool_options;  // offline, cache_dir, papers_db, ...
+  int confirm_timeout_seconds = 30;                 // the parameter dialog confirms the defaults after this
+  int cpus = 2;
+  std::string runner = "local";  // local or slurm
+  std::string model;             // model name from the catalog ("" = its default; none configured = offline agents)
+  size_t max_upload_bytes = size_t(2) << 30;
+  bool resume_tasks = true;  // false for tools that only read the store (learning export)
+};
+
+using EventFn = std::function<void(const Json&)>;
+
+class Assistant {
+ public:
+  // Opens (or creates) the state folder; tasks that were running when the
+  // process stopped are resumed (finished stages are reused from the run folder).
+  static Result<std::unique_ptr<Assistant>> open(AssistantOptions options);
+  ~Assistant();
+  Assistant(const Assistant&) = delete;
+  Assistant& operator=(const Assistant&) = delete;
+
+  Result<Json> create_session();
+  bool has_session(const std::string& session_id) const;
+  Result<Json> messages(const std::string& session_id) const;
+
+  // One chat turn: routed, answered, stored. on_event receives {"type": "route"|"delta"|"plan"|"task"|...}.
+  Result<Json> chat(const std::string& session_id, const std::string& message, const EventFn& on_event = nullptr);
+  // language: zh or en (empty: Chinese when species or family is written in Chinese).
+  Result<Json> plan(const std::string& session_id, const std::string& species, const std::string& family,
+                    const std::string& language = "");
+  // Starts a task for a plan: naming check, then the parameter confirmation
+  // (auto_confirm or given params skip the wait), then the pipeline.
+  Result<Json> execute(const std::string& session_id, const std::string& plan_id, const Json& params,
+                       bool auto_confirm);
+  // action: confirm | modify (with params) | cancel.
+  Result<Json> confirm(const std::string& session_id, const std::string& task_id, const std::string& action,
+                       const Json& params);
+  Result<Json> status(const std::string& session_id, const std::string& task_id) const;
+  Result<Json> results(const std::string& session_id, const std::string& task_id) const;
+  // A file of a task's run folder (relative path, checked against traversal).
+  Result<fs::path> result_file(const std::string& session_id, const std::string& task_id,
+                               const std::string& relative) const;
+  Result<Json> diagnose(const std::string& session_id, const std::string& task_id, const std::string& error_log);
+  // Task events with index > after, waiting up to `wait` for the first one.
+  Json events(const std::string& session_id, const std::string& task_id, int64_t after,
+              std::chrono::milliseconds wait) const;
+  // Stores an uploaded file in the session's data folder after the naming check.
+  Result<Json> upload(const std::string& session_id, const std::string& filename, std::string_view content);
+
+  // Error patterns only (no paths, names or data of the user).
+  Result<Json> export_learning() const;
+  Result<Json> import_learning(const Json& records);
+
+  // Stops the worker threads; running tasks stay "running" in the store and resume on the next open().
+  void shutdown();
+
+ private:
+  struct Impl;
+  explicit Assistant(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bioagent

@@ -1,0 +1,119 @@
+// The assistant's SQLite store and small shared helpers.
+#include <sqlite3.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <random>
+
+#include "assistant/assistant_internal.h"
+
+namespace bioagent {
+
+std::string random_id(const std::string& prefix) {
+  static std::mutex mu;
+  static std::random_device rd;
+  std::lock_guard lock(mu);
+  static const char* hex = "0123456789abcdef";
+  std::string id = prefix;
+  for (int i = 0; i < 4; ++i) {
+    uint32_t v = rd();
+    for (int k = 0; k < 8; ++k) id += hex[(v >> (4 * k)) & 15];
+  }
+  return id;
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+  return buf;
+}
+
+AppStore::~AppStore() {
+  if (db_) sqlite3_close(db_);
+}
+
+Result<std::unique_ptr<AppStore>> AppStore::open(const fs::path& file) {
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  auto s = std::unique_ptr<AppStore>(new AppStore());
+  if (sqlite3_open(file.string().c_str(), &s->db_) != SQLITE_OK)
+    return Status(ErrorCode::kInternal, "cannot open the assistant's store " + file.string());
+  sqlite3_busy_timeout(s->db_, 10000);
+  const char* ddl =
+      "PRAGMA journal_mode=WAL;"
+      "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created TEXT);"
+      "CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, session TEXT, role TEXT, content TEXT,"
+      " meta TEXT, at TEXT);"
+      "CREATE INDEX IF NOT EXISTS messages_session ON messages(session);"
+      "CREATE TABLE IF NOT EXISTS plans (id TEXT PRIMARY KEY, session TEXT, species TEXT, family TEXT, yaml TEXT,"
+      " plan TEXT, at TEXT);"
+      "CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, session TEXT, plan_id TEXT, state TEXT, params TEXT,"
+      " run_dir TEXT, data_dir TEXT, message TEXT, created TEXT, updated TEXT, attempts INTEGER DEFAULT 0);"
+      "CREATE TABLE IF NOT EXISTS task_events (task TEXT, seq INTEGER, event TEXT, PRIMARY KEY (task, seq));"
+      "CREATE TABLE IF NOT EXISTS learning (id INTEGER PRIMARY KEY, timestamp TEXT, error_type TEXT, pattern TEXT,"
+      " error_message TEXT, root_cause TEXT, fix_strategy TEXT, changes TEXT, test_result TEXT,"
+      " future_prevention TEXT, fix TEXT, origin TEXT, applied INTEGER DEFAULT 0);"
+      "CREATE TABLE IF NOT EXISTS stage_durations (stage TEXT, seconds REAL, genes INTEGER, at TEXT);";
+  char* err = nullptr;
+  if (sqlite3_exec(s->db_, ddl, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string m = err ? err : "?";
+    sqlite3_free(err);
+    return Status(ErrorCode::kInternal, "cannot set up the assistant's store: " + m);
+  }
+  return s;
+}
+
+Result<Json> AppStore::query(const std::string& sql, const std::vector<Json>& binds) {
+  std::lock_guard lock(mu_);
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+    return Status(ErrorCode::kInternal, std::string("store: ") + sqlite3_errmsg(db_));
+  for (size_t i = 0; i < binds.size(); ++i) {
+    const Json& b = binds[i];
+    int k = int(i + 1);
+    if (b.is_null())
+      sqlite3_bind_null(st, k);
+    else if (b.is_number_integer())
+      sqlite3_bind_int64(st, k, b.get<int64_t>());
+    else if (b.is_number())
+      sqlite3_bind_double(st, k, b.get<double>());
+    else {
+      std::string v = b.is_string() ? b.get<std::string>() : b.dump();
+      sqlite3_bind_text(st, k, v.c_str(), int(v.size()), SQLITE_TRANSIENT);
+    }
+  }
+  Json rows = Json::array();
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    Json row = Json::object();
+    for (int c = 0; c < sqlite3_column_count(st); ++c) {
+      const char* name = sqlite3_column_name(st, c);
+      switch (sqlite3_column_type(st, c)) {
+        case SQLITE_INTEGER:
+          row[name] = sqlite3_column_int64(st, c);
+          break;
+        case SQLITE_FLOAT:
+          row[name] = sqlite3_column_double(st, c);
+          break;
+        case SQLITE_NULL:
+          row[name] = nullptr;
+          break;
+        default:
+          row[name] = std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, c)));
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) return Status(ErrorCode::kInternal, std::string("store: ") + sqlite3_errmsg(db_));
+  return rows;
+}
+
+Status AppStore::exec(const std::string& sql, const std::vector<Json>& binds) {
+  auto r = query(sql, binds);
+  return r ? Status::ok() : r.status();
+}
+
+}  // namespace bioagent

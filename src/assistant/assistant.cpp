@@ -1,0 +1,325 @@
+// Assistant: sessions, the chat turn (RouterAgent, then the knowledge or
+// planning agent, or the tool agent for data and paper questions), plans,
+// uploads and the learning store's export and import.
+#include <fstream>
+#include <regex>
+
+#include "assistant/assistant_impl.h"
+#include "bioagent/agent.h"
+#include "bioagent/genefamily.h"
+#include "bioagent/llm.h"
+
+namespace bioagent {
+
+Status Assistant::Impl::require_session(const std::string& sid) const {
+  static const std::regex ok("^s_[0-9a-f]{32}$");
+  if (!std::regex_match(sid, ok)) return not_found("no session '" + sid.substr(0, 80) + "': create one first");
+  auto r = store->query("SELECT id FROM sessions WHERE id = ?", {sid});
+  if (!r) return r.status();
+  if (r->empty()) return not_found("no session '" + sid + "': create one first");
+  return Status::ok();
+}
+
+Json Assistant::Impl::stage_seconds() {
+  // The median past duration of each stage.
+  Json out = Json::object();
+  auto rows = store->query("SELECT stage, seconds FROM stage_durations ORDER BY stage, seconds");
+  if (!rows) return out;
+  std::map<std::string, std::vector<double>> by;
+  for (auto& r : *rows) by[r["stage"].get<std::string>()].push_back(r["seconds"].get<double>());
+  for (auto& [s, v] : by) out[s] = v[v.size() / 2];
+  return out;
+}
+
+Assistant::Assistant(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Assistant::~Assistant() { shutdown(); }
+
+Result<std::unique_ptr<Assistant>> Assistant::open(AssistantOptions options) {
+  if (!options.registry || !options.workspace) return invalid_argument("the assistant needs a registry and workspace");
+  auto impl = std::make_unique<Impl>();
+  impl->o = options;
+  impl->env = {options.registry, options.workspace, options.tool_options};
+  auto store = AppStore::open(options.state_dir / "app.sqlite");
+  if (!store) return store.status();
+  impl->store = std::move(*store);
+  if (!impl->env.offline()) {
+    auto catalog = load_model_catalog();
+    if (catalog && !catalog->empty()) {
+      auto model = catalog->get(options.model);
+      if (!model) return model.status();
+      auto client = LlmClient::create(*model, options.tool_options["allow_private_urls"] == "1");
+      if (!client) return client.status();
+      impl->llm = std::move(*client);
+      impl->model_name = model->name;
+    }
+  }
+  std::unique_ptr<Assistant> a(new Assistant(std::move(impl)));
+  // Tasks that were under way when the last process stopped resume now.
+  auto rows = a->impl_->store->query(
+      "SELECT id, session FROM tasks WHERE state IN ('checking', 'awaiting_confirmation', 'running', 'repairing', "
+      "'validating')");
+  if (rows && options.resume_tasks)
+    for (auto& r : *rows) a->impl_->start_task(r["id"], r["session"], true);
+  return a;
+}
+
+void Assistant::shutdown() {
+  if (!impl_ || impl_->stopping.exchange(true)) return;
+  std::map<std::string, std::shared_ptr<TaskRuntime>> tasks;
+  {
+    std::lock_guard lock(impl_->mu);
+    tasks = impl_->tasks;
+  }
+  for (auto& [id, rt] : tasks) {
+    rt->cancel->store(true);
+    rt->cv.notify_all();
+  }
+  for (auto& [id, rt] : tasks)
+    if (rt->thread.joinable()) rt->thread.join();
+}
+
+Result<Json> Assistant::create_session() {
+  std::string id = random_id("s_");
+  BIOAGENT_RETURN_IF_ERROR(impl_->store->exec("INSERT INTO sessions (id, created) VALUES (?, ?)", {id, now_iso()}));
+  std::error_code ec;
+  fs::create_directories(impl_->session_dir(id) / "data", ec);
+  return Json{{"session_id", id}, {"model", impl_->model_name}};
+}
+
+bool Assistant::has_session(const std::string& sid) const { return impl_->require_session(sid).is_ok(); }
+
+Result<Json> Assistant::messages(const std::string& sid) const {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  auto rows = impl_->store->query("SELECT role, content, meta, at FROM messages WHERE session = ? ORDER BY id", {sid});
+  if (!rows) return rows.status();
+  for (auto& r : *rows) r["meta"] = Json::parse(r["meta"].get<std::string>(), nullptr, false);
+  return Json{{"session_id", sid}, {"messages", *rows}};
+}
+
+Result<Json> Assistant::plan(const std::string& sid, const std::string& species, const std::string& family,
+                             const std::string& language) {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  bool zh = language.empty() ? has_cjk(species) || has_cjk(family) : language == "zh";
+  auto p = make_plan(impl_->env, species, family, impl_->data_dirs(sid), impl_->stage_seconds(), zh, impl_->o.cpus);
+  if (!p) return p.status();
+  std::string id = random_id("p_");
+  BIOAGENT_RETURN_IF_ERROR(
+      impl_->store->exec("INSERT INTO plans (id, session, species, family, yaml, plan, at) VALUES (?,?,?,?,?,?,?)",
+                         {id, sid, (*p)["plan"]["analysis_plan"]["species_prefix"],
+                          (*p)["plan"]["analysis_plan"]["gene_family"], (*p)["yaml"], p->dump(), now_iso()}));
+  (*p)["plan_id"] = id;
+  return *p;
+}
+
+namespace {
+
+// Model fallback for the router: one JSON-mode call choosing among the intents.
+Route ask_model_to_route(LlmClient& llm, const std::string& message, Route r) {
+  ChatRequest rq;
+  rq.messages = {ChatMessage::system("Classify the user's message for a plant gene-family assistant. Answer JSON "
+                                     "{\"intent\": one of faq, literature, analysis, execute, data, paper, chitchat, "
+                                     "\"confidence\": 0..1}. faq: knowledge about a gene family; literature: whether "
+                                     "papers exist; analysis: asks for a research plan; execute: orders the analysis "
+                                     "to run; data: tables and numbers; paper: the local PDF library."),
+                 ChatMessage::user(message)};
+  rq.json_mode = true;
+  auto resp = llm.chat(rq);
+  if (!resp) return r;
+  Json j = Json::parse(resp->message.text(), nullptr, false);
+  static const std::set<std::string> intents = {"faq",  "literature", "analysis", "execute",
+                                                "data", "paper",      "chitchat"};
+  if (j.is_object() && j.contains("intent") && j["intent"].is_string() && intents.count(j["intent"])) {
+    r.intent = j["intent"];
+    r.confidence = j.contains("confidence") && j["confidence"].is_number() ? j["confidence"].get<double>() : 0.7;
+    r.decided_by = llm.model().name;
+  }
+  return r;
+}
+
+std::string help_text(bool zh) {
+  return zh ? "我可以：总结植物基因家族的知识（如“总结下SPL基因家族”）；检索某物种某家族是否已有文献；"
+              "生成分析方案（如“如果我想开展荔枝的SPL基因家族研究，可以吗？”）；并在确认后执行完整的基因家族分析。"
+            : "I can summarise plant gene families (\"Summarise the SPL gene family\"), check whether a family has "
+              "been studied in a species, draft an analysis plan (\"Can I study the SPL family of litchi?\") and run "
+              "the whole gene-family analysis once you confirm.";
+}
+
+}  // namespace
+
+Result<Json> Assistant::chat(const std::string& sid, const std::string& message, const EventFn& on_event) {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  if (message.empty()) return invalid_argument("message is empty");
+  if (message.size() > 20000) return invalid_argument("message is longer than 20000 bytes");
+  auto emit = [&](Json e) {
+    if (on_event) on_event(e);
+  };
+  Route route = route_by_rules(message);
+  if (route.confidence < 0.7 && impl_->llm) route = ask_model_to_route(*impl_->llm, message, route);
+  emit({{"type", "route"}, {"route", route.to_json()}});
+  bool zh = route.language == "zh";
+  Json reply;
+  // "Execute" without a species or family refers to the session's latest plan.
+  if (route.intent == "execute") {
+    auto last =
+        impl_->store->query("SELECT id FROM plans WHERE session = ? ORDER BY at DESC, rowid DESC LIMIT 1", {sid});
+    if (last && !last->empty()) {
+      auto t = execute(sid, (*last)[0]["id"], Json::object(), false);
+      if (!t) return t.status();
+      reply = {{"agent", "execution"},
+               {"answer", zh ? "已开始执行：先检查文件命名，然后请确认参数（" +
+                                   std::to_string(impl_->o.confirm_timeout_seconds) + " 秒内未确认将使用默认参数）。"
+                             : "Started: the file names are checked first, then confirm the parameters (the defaults "
+                               "are used if you do not answer within " +
+                                   std::to_string(impl_->o.confirm_timeout_seconds) + " seconds)."},
+               {"task", *t}};
+    } else if (!route.species.empty() && !route.family.empty()) {
+      route.intent = "analysis";  // plan first, then ask
+    } else {
+      reply = {
+          {"agent", "execution"},
+          {"answer", zh ? "还没有分析方案。请先说明物种和基因家族，例如“如果我想开展荔枝的SPL基因家族研究，可以吗？”"
+                        : "There is no plan yet. Name the species and family first, e.g. \"Can I study the SPL "
+                          "family of litchi?\""}};
+    }
+  }
+  if (reply.is_null()) {
+    if (route.intent == "faq") {
+      reply = knowledge_answer(impl_->env, route, message);
+    } else if (route.intent == "literature") {
+      if (route.species.empty() && route.family.empty())
+        reply = knowledge_answer(impl_->env, route, message);
+      else
+        reply = literature_check(impl_->env, route, message);
+    } else if (route.intent == "analysis") {
+      if (route.species.empty() || route.family.empty()) {
+        reply = {{"agent", "planning"},
+                 {"answer", zh ? "请说明要研究的物种和基因家族（例如：荔枝 Lchi 的 SPL 家族）。"
+                               : "Which species and which gene family? (e.g. the SPL family of litchi, Lchi)"}};
+      } else {
+        auto p = plan(sid, route.species, route.family, route.language);
+        if (!p) return p.status();
+        std::string ask = zh ? "分析方案已生成，是否立即执行？ [执行分析] / [修改参数] / [取消]"
+                             : "The analysis plan is ready. Run it now? [Execute] / [Modify parameters] / [Cancel]";
+        reply = {{"agent", "planning"},          {"answer", (*p)["yaml"].get<std::string>() + "\n" + ask},
+                 {"plan_id", (*p)["plan_id"]},   {"plan", (*p)["plan"]},
+                 {"defaults", (*p)["defaults"]}, {"actions", Json::array({"execute", "modify", "cancel"})}};
+        emit({{"type", "plan"}, {"plan_id", (*p)["plan_id"]}, {"plan", (*p)["plan"]}});
+      }
+    } else if (route.intent == "data" || route.intent == "paper") {
+      ToolContext ctx(impl_->o.workspace);
+      ctx.set_options(impl_->o.tool_options);
+      ctx.set_timeout(std::chrono::minutes(5));
+      AgentOptions ao;
+      ao.trajectory_dir =
+          impl_->o.tool_options.count("trajectory_dir") ? impl_->o.tool_options.at("trajectory_dir") : "";
+      ao.on_event = [&](const Json& e) {
+        if (e.value("type", "") == "delta") emit({{"type", "delta"}, {"text", e.value("text", "")}});
+      };
+      Result<AgentResult> r = internal_error("no agent ran");
+      if (impl_->llm) {
+        Budget budget(BudgetLimits{});
+        ao.stream = true;
+        r = run_function_loop(message, *impl_->o.registry, ctx, *impl_->llm, budget, ao);
+      } else {
+        r = run_offline_agent(message, *impl_->o.registry, ctx, ao);
+      }
+      if (!r) return r.status();
+      Json sources = Json::array();
+      for (auto& s : r->sources) sources.push_back(s.to_json());
+      reply = {{"agent", "tools"}, {"answer", r->render()}, {"sources", sources}, {"model", r->model}};
+    } else {
+      reply = {{"agent", "router"}, {"answer", help_text(zh)}};
+    }
+  }
+  reply["route"] = route.to_json();
+  // The answer streams to the client line by line (offline answers exist whole).
+  if (!reply.contains("model") || reply["agent"] != "tools") {
+    std::string text = reply.value("answer", "");
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      size_t end = nl == std::string::npos ? text.size() : nl + 1;
+      emit({{"type", "delta"}, {"text", text.substr(pos, end - pos)}});
+      pos = end;
+    }
+  }
+  Json meta = reply;
+  meta.erase("answer");
+  impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
+                     {sid, "user", message, Json::object().dump(), now_iso()});
+  impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
+                     {sid, "assistant", reply.value("answer", ""), meta.dump(), now_iso()});
+  emit({{"type", "done"}});
+  return reply;
+}
+
+Result<Json> Assistant::upload(const std::string& sid, const std::string& filename, std::string_view content) {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  // Safe names only: one path component of letters, digits, '.', '_' and '-', not hidden.
+  static const std::regex safe("^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$");
+  if (!std::regex_match(filename, safe) || filename.find("..") != std::string::npos)
+    return Status(ErrorCode::kInvalidArgument,
+                  "unsafe file name '" + filename.substr(0, 100) +
+                      "': use letters, digits, '.', '_' and '-' only, e.g. Lchi.genome.fasta")
+        .with("field", "filename");
+  if (content.size() > impl_->o.max_upload_bytes)
+    return resource_exhausted("the file is larger than the upload limit of " +
+                              std::to_string(impl_->o.max_upload_bytes) + " bytes");
+  if (content.empty()) return invalid_argument("the file '" + filename + "' is empty");
+  fs::path dir = impl_->session_dir(sid) / "data";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  fs::path tmp = dir / (".upload-" + random_id(""));
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(content.data(), std::streamsize(content.size()));
+    if (!out) return internal_error("cannot store the upload (disk full?)");
+  }
+  fs::rename(tmp, dir / filename, ec);
+  if (ec) return internal_error("cannot store the upload: " + ec.message());
+  Json naming = check_file_name(filename);
+  return Json{{"file", filename}, {"bytes", content.size()}, {"naming", naming}};
+}
+
+Result<Json> Assistant::export_learning() const {
+  auto rows = impl_->store->query(
+      "SELECT timestamp, error_type, pattern, root_cause, fix_strategy, fix, test_result, future_prevention "
+      "FROM learning ORDER BY id");
+  if (!rows) return rows.status();
+  // Error patterns only: messages, changes and anything naming the user's files stay here.
+  for (auto& r : *rows) r["root_cause"] = generalise(r.value("root_cause", ""));
+  return Json{{"format", "bioagent-learning-1"}, {"records", *rows}};
+}
+
+Result<Json> Assistant::import_learning(const Json& doc) {
+  if (!doc.is_object() || doc.value("format", "") != "bioagent-learning-1" || !doc.contains("records") ||
+      !doc["records"].is_array())
+    return parse_error("not a bioagent learning export (format bioagent-learning-1 with records[])");
+  int added = 0, skipped = 0;
+  for (auto& r : doc["records"]) {
+    auto str = [&](const char* k) {
+      return r.is_object() && r.contains(k) && r[k].is_string() ? r[k].get<std::string>().substr(0, 2000) : "";
+    };
+    std::string fix = str("fix");
+    if (str("error_type").empty() || (!fix.empty() && !find_repair(fix))) {
+      ++skipped;  // only fixes from our own repair table can ever be applied
+      continue;
+    }
+    auto dup = impl_->store->query("SELECT id FROM learning WHERE error_type = ? AND pattern = ? AND fix = ?",
+                                   {str("error_type"), str("pattern"), fix});
+    if (dup && !dup->empty()) {
+      ++skipped;
+      continue;
+    }
+    BIOAGENT_RETURN_IF_ERROR(impl_->store->exec(
+        "INSERT INTO learning (timestamp, error_type, pattern, error_message, root_cause, fix_strategy, changes, "
+        "test_result, future_prevention, fix, origin) VALUES (?,?,?,?,?,?,?,?,?,?,'imported')",
+        {str("timestamp"), str("error_type"), str("pattern"), "", str("root_cause"), str("fix_strategy"), "[]",
+         str("test_result"), str("future_prevention"), fix}));
+    ++added;
+  }
+  return Json{{"added", added}, {"skipped", skipped}};
+}
+
+}  // namespace bioagent

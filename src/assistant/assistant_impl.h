@@ -1,0 +1,58 @@
+// Assistant::Impl, shared by assistant.cpp (sessions, chat, plans, uploads,
+// learning) and task_runner.cpp (execution agent, diagnosis, events).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <thread>
+
+#include "assistant/agents.h"
+#include "bioagent/pipeline.h"
+
+namespace bioagent {
+
+class LlmClient;
+
+// The parameter dialog's values (cpu, evalue, max_target_seqs, method; the
+// display fields stage/species/family/prefix) merged over `base`, each checked.
+Result<Json> confirm_params(Json base, const Json& given);
+
+// One task running in this process: its confirmation state and cancel flag.
+struct TaskRuntime {
+  std::string id, session;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::string decision;  // "", confirm, modify, cancel
+  Json params;           // the confirmed (or modified) dialog parameters
+  std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
+  std::thread thread;
+};
+
+struct Assistant::Impl {
+  AssistantOptions o;
+  AgentEnv env;
+  std::unique_ptr<AppStore> store;
+  std::unique_ptr<LlmClient> llm;  // null: offline agents
+  std::string model_name = "none";
+  std::mutex mu;  // tasks map and event generation
+  std::condition_variable events_cv;
+  uint64_t event_generation = 0;
+  std::map<std::string, std::shared_ptr<TaskRuntime>> tasks;
+  std::atomic<bool> stopping{false};
+
+  fs::path session_dir(const std::string& sid) const { return o.state_dir / "sessions" / sid; }
+  Status require_session(const std::string& sid) const;
+  // The task row if it belongs to the session (else not found: other sessions' tasks do not exist).
+  Result<Json> task_row(const std::string& sid, const std::string& task_id) const;
+  void emit(const std::string& task_id, Json event);
+  void set_state(const std::string& task_id, const std::string& state, const std::string& message);
+  void start_task(const std::string& task_id, const std::string& session, bool resumed);
+  void run_task(std::shared_ptr<TaskRuntime> rt, bool resumed);
+  Json learned_preventions();
+  void record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
+                       const std::string& test_result);
+  Json stage_seconds();
+  std::vector<fs::path> data_dirs(const std::string& sid) const { return {session_dir(sid) / "data", o.data_dir}; }
+};
+
+}  // namespace bioagent

@@ -1,0 +1,74 @@
+// Shared inside src/assistant: the SQLite app store, text helpers, the
+// knowledge-base mentions, the agents' free functions.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bioagent/assistant.h"
+
+struct sqlite3;
+
+namespace bioagent {
+
+std::string lower_ascii(std::string s);
+bool has_cjk(std::string_view text);
+
+struct Mentions {
+  const Json* species = nullptr;
+  const Json* family = nullptr;
+  std::string species_term, family_term;
+  std::string unknown_family;  // "<X> gene family" where X is not in the knowledge base
+};
+Mentions find_mentions(std::string_view text);
+std::string family_summary(const Json& family, bool zh);
+
+// A random id: prefix + 32 hex digits (128 bits from the OS).
+std::string random_id(const std::string& prefix);
+std::string now_iso();
+
+// The assistant's SQLite store (WAL): sessions, messages, plans, tasks, task
+// events, learning records, stage durations. One connection behind a mutex.
+class AppStore {
+ public:
+  static Result<std::unique_ptr<AppStore>> open(const fs::path& file);
+  ~AppStore();
+  // Runs one statement with positional bindings (strings, numbers, null, or JSON dumped); rows as objects.
+  Result<Json> query(const std::string& sql, const std::vector<Json>& binds = {});
+  Status exec(const std::string& sql, const std::vector<Json>& binds = {});
+
+ private:
+  AppStore() = default;
+  sqlite3* db_ = nullptr;
+  std::mutex mu_;
+};
+
+// Diagnosis: the failure's class and root cause from a stage outcome or an error text.
+struct Diagnosis {
+  std::string error_type;  // missing_file, naming_mismatch, tool_missing, bad_format, out_of_memory,
+                           // time_limit, empty_result, gene_count_out_of_bounds, unknown
+  std::string error_message, root_cause;
+  std::string pattern;  // the error with the user's names taken out (what learning shares)
+  std::string fix;      // the repair table's key, empty when none applies
+  Json to_json() const;
+};
+// The message with the user's paths and species prefixes taken out (what learning shares).
+std::string generalise(std::string message);
+
+Diagnosis classify_failure(const std::string& stage, const std::string& message, const Json& naming_problems);
+
+// One row of the repair table.
+struct DiagnosisRepair {
+  std::string key, error_type, strategy, prevention;
+  bool automatic;  // applied without asking (reversible, backed up)
+};
+const std::vector<DiagnosisRepair>& repair_table();
+const DiagnosisRepair* find_repair(const std::string& key);
+
+// Applies a naming repair in `data_dir`: each fixable file gets the correct
+// name (the original is kept in data_dir/.backup). Returns the changes made.
+Result<Json> apply_naming_repair(const fs::path& data_dir, const Json& naming_problems);
+
+}  // namespace bioagent

@@ -1,0 +1,168 @@
+// The compiled-in knowledge base: gene families and the species dictionary,
+// with lookups by name and mentions in free text (Chinese and English).
+#include <algorithm>
+#include <cctype>
+
+#include "assistant/assistant_internal.h"
+#include "bioagent/assistant.h"
+#include "core/embedded_configs.h"
+
+namespace bioagent {
+namespace {
+
+const Json& knowledge_file(const std::string& stem) {
+  static const std::map<std::string, Json> files = [] {
+    std::map<std::string, Json> m;
+    for (size_t i = 0; i < embedded::kKnowledgeCount; ++i)
+      m[embedded::kKnowledge[i].family] = Json::parse(embedded::kKnowledge[i].text);
+    return m;
+  }();
+  static const Json empty = Json::object();
+  auto it = files.find(stem);
+  return it == files.end() ? empty : it->second;
+}
+
+bool is_word_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '-' || c == '/'; }
+
+// `needle` in `text` at a word boundary (ASCII needles) or anywhere (CJK needles).
+bool contains_term(std::string_view text, std::string_view needle, bool case_sensitive) {
+  if (needle.empty()) return false;
+  bool cjk = static_cast<unsigned char>(needle[0]) >= 0x80;
+  std::string hay(text), pin(needle);
+  if (!case_sensitive) {
+    hay = lower_ascii(hay);
+    pin = lower_ascii(pin);
+  }
+  for (size_t pos = hay.find(pin); pos != std::string::npos; pos = hay.find(pin, pos + 1)) {
+    if (cjk) return true;
+    bool left = pos == 0 || !is_word_char(static_cast<unsigned char>(hay[pos - 1]));
+    size_t end = pos + pin.size();
+    // A plural "s" still counts ("SPLs", "WRKYs").
+    if (end < hay.size() && (hay[end] == 's' || hay[end] == 'S') &&
+        (end + 1 == hay.size() || !is_word_char(static_cast<unsigned char>(hay[end + 1]))))
+      ++end;
+    bool right = end >= hay.size() || !is_word_char(static_cast<unsigned char>(hay[end]));
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// Terms that name an entry, longest first, with whether they must match case.
+std::vector<std::pair<std::string, bool>> family_terms(const Json& f) {
+  std::vector<std::pair<std::string, bool>> t;
+  auto add = [&](const std::string& s) {
+    // Short symbols (SPL, NAC, TIP) are written in capitals; matching them in
+    // any case would find English words.
+    bool exact = s.size() <= 4 && static_cast<unsigned char>(s[0]) < 0x80;
+    t.push_back({s, exact});
+  };
+  add(f.value("name", ""));
+  for (auto& a : f.value("aliases", Json::array()))
+    if (a.is_string()) add(a.get<std::string>());
+  std::string zh = f.value("chinese", "");
+  if (!zh.empty()) t.push_back({zh, true});
+  return t;
+}
+
+std::vector<std::pair<std::string, bool>> species_terms(const Json& s) {
+  std::vector<std::pair<std::string, bool>> t = {{s.value("prefix", ""), true}, {s.value("latin", ""), false}};
+  for (auto& e : s.value("english", Json::array())) t.push_back({e.get<std::string>(), false});
+  for (auto& c : s.value("chinese", Json::array())) t.push_back({c.get<std::string>(), true});
+  return t;
+}
+
+// The entry of `list` whose longest matching term is longest (so "番木瓜" wins over "木瓜").
+const Json* best_mention(std::string_view text, const Json& list,
+                         std::vector<std::pair<std::string, bool>> (*terms)(const Json&), std::string* matched) {
+  const Json* best = nullptr;
+  size_t best_len = 0;
+  for (auto& e : list) {
+    for (auto& [term, exact] : terms(e)) {
+      if (term.size() <= best_len) continue;
+      if (contains_term(text, term, exact)) {
+        best = &e;
+        best_len = term.size();
+        if (matched) *matched = term;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string lower_ascii(std::string s) {
+  for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool has_cjk(std::string_view text) {
+  for (size_t i = 0; i + 2 < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0xE4 && c <= 0xE9) return true;  // U+4E00..U+9FFF lead bytes in UTF-8
+  }
+  return false;
+}
+
+const Json& gene_family_kb() { return knowledge_file("gene_families_kb"); }
+const Json& species_kb() { return knowledge_file("species_kb"); }
+
+const Json* find_gene_family(std::string_view name) {
+  std::string n = lower_ascii(std::string(name));
+  for (auto& f : gene_family_kb()["families"])
+    for (auto& [term, exact] : family_terms(f))
+      if (lower_ascii(term) == n) return &f;
+  return nullptr;
+}
+
+const Json* find_species(std::string_view name) {
+  std::string n = lower_ascii(std::string(name));
+  for (auto& s : species_kb()["species"])
+    for (auto& [term, exact] : species_terms(s))
+      if (lower_ascii(term) == n) return &s;
+  return nullptr;
+}
+
+Mentions find_mentions(std::string_view text) {
+  Mentions m;
+  m.family = best_mention(text, gene_family_kb()["families"], family_terms, &m.family_term);
+  m.species = best_mention(text, species_kb()["species"], species_terms, &m.species_term);
+  if (!m.family) {
+    // A family the knowledge base does not hold: "<WORD> gene family" / "<WORD>基因家族".
+    static const std::vector<std::string> cues = {" gene family", " family", "基因家族", "家族"};
+    for (auto& cue : cues) {
+      size_t pos = text.find(cue);
+      if (pos == std::string::npos || pos == 0) continue;
+      size_t start = pos;
+      while (start > 0 && std::isalnum(static_cast<unsigned char>(text[start - 1]))) --start;
+      if (start < pos) {
+        m.unknown_family = std::string(text.substr(start, pos - start));
+        break;
+      }
+    }
+  }
+  return m;
+}
+
+// The knowledge-base summary of a family in the user's language, with its reference as source [1].
+std::string family_summary(const Json& f, bool zh) {
+  std::string pfam;
+  for (auto& d : f["pfam"]) pfam += (pfam.empty() ? "" : ", ") + d.value("name", "") + " (" + d.value("acc", "") + ")";
+  auto join = [](const Json& a, const std::string& sep) {
+    std::string s;
+    for (auto& x : a) s += (s.empty() ? "" : sep) + x.get<std::string>();
+    return s;
+  };
+  std::string ath = f["members"].value("Ath", "?"), osa = f["members"].value("Osa", "?");
+  if (zh) {
+    return f.value("name", "") + " = " + f.value("full_name", "") + "（" + f.value("chinese", "") + "）\n" +
+           "- 定义结构域: " + pfam + "\n" + "- 成员数量: 拟南芥 " + ath + " 个，水稻 " + osa + " 个 [1]\n" +
+           "- 主要功能: " + join(f["functions"], "；") + "\n" + "- 关键调控因子: " + join(f["regulators"], "；") + "\n";
+  }
+  return f.value("name", "") + " = " + f.value("full_name", "") + "\n" + "- Defining domain(s): " + pfam + "\n" +
+         "- Members: Arabidopsis " + ath + ", rice " + osa + " [1]\n" +
+         "- Main functions: " + join(f["functions"], "; ") + "\n" + "- Key regulators: " + join(f["regulators"], "; ") +
+         "\n";
+}
+
+}  // namespace bioagent

@@ -1,0 +1,234 @@
+// PlanningAgent: the seed's YAML analysis plan — target species and family,
+// reference files and their status (local folders; NCBI Datasets when online),
+// comparative species, transcriptome data, stages, an estimate from past stage
+// durations, and next_action "wait for confirmation".
+#include <yaml-cpp/yaml.h>
+
+#include "assistant/agents.h"
+#include "bioagent/genefamily.h"
+#include "bioagent/http.h"
+
+namespace bioagent {
+namespace {
+
+YAML::Node to_node(const Json& j) {
+  YAML::Node n;
+  if (j.is_object()) {
+    n = YAML::Node(YAML::NodeType::Map);
+    for (auto it = j.begin(); it != j.end(); ++it) n[it.key()] = to_node(it.value());
+  } else if (j.is_array()) {
+    n = YAML::Node(YAML::NodeType::Sequence);
+    for (auto& e : j) n.push_back(to_node(e));
+  } else if (j.is_string()) {
+    n = j.get<std::string>();
+  } else if (j.is_null()) {
+    n = YAML::Node(YAML::NodeType::Null);
+  } else {
+    n = j.dump();
+  }
+  return n;
+}
+
+// NCBI Datasets: the reference assembly of a taxon (online only; cached).
+Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
+  if (env.offline()) return {{"status", "not checked (offline mode)"}};
+  HttpOptions ho;
+  auto opt = [&](const char* k) {
+    auto it = env.tool_options.find(k);
+    return it == env.tool_options.end() ? std::string() : it->second;
+  };
+  ho.allow_private_addresses = opt("allow_private_urls") == "1";
+  if (!opt("cache_dir").empty()) ho.cache_path = opt("cache_dir") + "/http_cache.sqlite";
+  auto http = HttpClient::create(ho);
+  if (!http) return {{"status", "not checked: " + http.status().message()}};
+  std::string base =
+      opt("ncbi_datasets_url").empty() ? "https://api.ncbi.nlm.nih.gov/datasets/v2" : opt("ncbi_datasets_url");
+  std::string taxon;
+  for (char c : latin) taxon += c == ' ' ? std::string("%20") : std::string(1, c);
+  HttpRequest rq;
+  rq.url = base + "/genome/taxon/" + taxon + "/dataset_report?filters.reference_only=true&page_size=1";
+  rq.source = "ncbi_datasets";
+  rq.timeout = std::chrono::seconds(20);
+  auto r = (*http)->fetch(rq);
+  if (!r) return {{"status", "not checked: " + r.status().message()}};
+  if (r->status != 200) return {{"status", "not checked: NCBI Datasets answered HTTP " + std::to_string(r->status)}};
+  Json j = Json::parse(r->body, nullptr, false);
+  if (!j.is_object() || !j.contains("reports") || !j["reports"].is_array() || j["reports"].empty())
+    return {{"status", "no reference assembly listed in NCBI Datasets"}};
+  const Json& rep = j["reports"][0];
+  std::string acc = rep.value("accession", "");
+  Json info = rep.value("assembly_info", Json::object());
+  return {{"status", "available"},
+          {"accession", acc},
+          {"assembly_name", info.is_object() ? info.value("assembly_name", "") : ""},
+          {"submitter", info.is_object() ? info.value("submitter", "") : ""},
+          {"download_url", "https://www.ncbi.nlm.nih.gov/datasets/genome/" + acc + "/"}};
+}
+
+std::string stage_label(const std::string& s, bool zh) {
+  static const std::map<std::string, std::pair<const char*, const char*>> labels = {
+      {"identify", {"基因家族鉴定", "gene family identification"}},
+      {"phylogeny", {"系统发育分析", "phylogenetic analysis"}},
+      {"domain", {"结构域分析", "domain architecture"}},
+      {"properties", {"理化性质", "physico-chemical properties"}},
+      {"motif", {"motif分析", "motif discovery"}},
+      {"structure", {"基因结构", "gene structure"}},
+      {"chromosome", {"染色体定位", "chromosome map"}},
+      {"promoter", {"启动子分析", "promoter cis-elements"}},
+      {"synteny", {"共线性分析", "synteny and duplications"}},
+      {"kaks", {"Ka/Ks分析", "Ka/Ks of duplicated pairs"}},
+      {"ppi", {"蛋白互作网络", "protein interaction network"}},
+      {"expression", {"表达模式分析", "expression patterns"}},
+      {"report", {"分析报告", "report"}}};
+  auto it = labels.find(s);
+  return it == labels.end() ? s : (zh ? it->second.first : it->second.second);
+}
+
+}  // namespace
+
+std::string to_yaml(const Json& j) {
+  YAML::Emitter out;
+  out << to_node(j);
+  return std::string(out.c_str()) + "\n";
+}
+
+fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::string& prefix) {
+  std::error_code ec;
+  auto holds = [&](const fs::path& d) {
+    for (auto& e : fs::directory_iterator(d, ec))
+      if (e.path().filename().string().rfind(prefix + ".", 0) == 0) return true;
+    return false;
+  };
+  for (auto& d : dirs) {
+    if (!fs::is_directory(d, ec)) continue;
+    if (holds(d)) return d;
+    for (auto& e : fs::directory_iterator(d, ec))
+      if (e.is_directory(ec) && e.path().filename().string()[0] != '.' && holds(e.path())) return e.path();
+  }
+  return {};
+}
+
+Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
+                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, bool zh, int cpus) {
+  const Json* sp = find_species(species);
+  if (!sp) return invalid_argument("unknown species '" + species + "': give a prefix such as Lchi or a Latin name");
+  if (family.empty()) return invalid_argument("no gene family named: say which family (e.g. SPL)");
+  const Json* fam = find_gene_family(family);
+  std::string prefix = sp->value("prefix", ""), fam_name = fam ? fam->value("name", "") : family;
+  // File-name safe family name for the .hmm file (AP2/ERF -> AP2_ERF).
+  std::string fam_file = fam_name;
+  for (auto& c : fam_file)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  std::string latin = sp->value("latin", "");
+  std::string common =
+      zh && !(*sp)["chinese"].empty() ? (*sp)["chinese"][0].get<std::string>() : (*sp)["english"][0].get<std::string>();
+
+  fs::path folder = find_species_folder(data_dirs, prefix);
+  Json ref = {{"status", "missing"}};
+  auto want = [&](const std::string& kind, const std::string& name) {
+    std::error_code ec;
+    bool here = !folder.empty() && fs::is_regular_file(folder / name, ec) && fs::file_size(folder / name, ec) > 0;
+    ref[kind] = name;
+    ref[kind + "_status"] = here ? "available" : "missing";
+    return here;
+  };
+  bool all = true;
+  all &= want("genome_fasta", prefix + ".genome.fasta");
+  all &= want("gff3", prefix + ".gff3");
+  all &= want("cds", prefix + ".cds.fasta");
+  all &= want("pep", prefix + ".pep.fasta");
+  bool hmm = want("hmm", fam_file + ".hmm");
+  Json problems = Json::array();
+  if (!folder.empty()) {
+    ref["local_path"] = folder.string();
+    auto check = check_species_data(folder, prefix, fam_file, false);
+    if (check) problems = check->value("problems", Json::array());
+  }
+  ref["status"] = all ? "available" : folder.empty() ? "missing" : "incomplete";
+  ref["source"] = folder.empty() ? (zh ? "本地未找到；请按命名规范上传" : "not found locally; upload the files")
+                                 : (zh ? "本地数据目录" : "local data folder");
+  if (!hmm && fam && !fam->value("pfam", Json::array()).empty())
+    ref["hmm_note"] =
+        (zh ? "未提供 HMM；联网时从 InterPro 下载 " : "no HMM given; downloaded from InterPro when online: ") +
+        (*fam)["pfam"][0].value("acc", "");
+  if (!problems.empty()) ref["naming_problems"] = problems;
+  ref["ncbi_datasets"] = ncbi_reference(env, latin);
+
+  Json comparative = Json::array();
+  struct Comp {
+    const char* prefix;
+    const char* zh_reason;
+    const char* en_reason;
+  };
+  for (auto c : {Comp{"Ath", "模式植物，功能验证", "model plant; functions verified"},
+                 Comp{"Osa", "单子叶代表", "monocot representative"}, Comp{"Sly", "果实发育", "fruit development"}}) {
+    if (c.prefix == prefix) continue;
+    const Json* cs = find_species(c.prefix);
+    fs::path cf = find_species_folder(data_dirs, c.prefix);
+    comparative.push_back({{"species", cs ? cs->value("latin", "") : c.prefix},
+                           {"reason", zh ? c.zh_reason : c.en_reason},
+                           {"files", std::string(c.prefix) + ".*"},
+                           {"status", cf.empty() ? "missing (optional)" : "available"}});
+  }
+
+  // Transcriptome: an expression matrix or reads beside the genome.
+  Json transcriptome = {{"status", "missing (optional: the expression stage is skipped)"}};
+  if (!folder.empty()) {
+    std::error_code ec;
+    Json samples = Json::array();
+    for (auto& e : fs::directory_iterator(folder, ec)) {
+      std::string n = e.path().filename().string(), low = lower_ascii(n);
+      if (low.find("expression") != std::string::npos || low.find("tpm") != std::string::npos ||
+          low.find("fpkm") != std::string::npos || low.find(".fastq") != std::string::npos ||
+          low.find(".fq") != std::string::npos)
+        samples.push_back(n);
+    }
+    if (!samples.empty())
+      transcriptome = {{"status", "available"}, {"source", "local data folder"}, {"files", samples}};
+  }
+  transcriptome["sra"] = env.offline() ? "not searched (offline mode)" : "search NCBI SRA for " + latin + " RNA-seq";
+
+  std::vector<std::string> stages = {"identify",   "phylogeny", "domain",  "properties", "motif",      "structure",
+                                     "chromosome", "promoter",  "synteny", "kaks",       "expression", "report"};
+  Json stage_list = Json::array();
+  double seconds = 0;
+  int known = 0;
+  for (auto& s : stages) {
+    stage_list.push_back({{s, stage_label(s, zh)}});
+    if (stage_seconds.contains(s)) seconds += stage_seconds[s].get<double>(), ++known;
+  }
+  std::string estimate;
+  if (known == 0)
+    estimate = zh ? "暂无历史运行记录，无法估计（示例基因组约需数分钟）"
+                  : "no past runs to estimate from (the example genome takes a few minutes)";
+  else
+    estimate = (zh ? "约 " : "about ") + std::to_string(int(seconds / 60 + 1)) + (zh ? " 分钟" : " minutes") +
+               (zh ? "（依据 " : " (from past durations of ") + std::to_string(known) + "/" +
+               std::to_string(stages.size()) + (zh ? " 个阶段的历史运行时间）" : " stages)");
+
+  Json plan = {{"target_species", latin + " (" + common + ")"},
+               {"species_prefix", prefix},
+               {"gene_family", fam_name},
+               {"reference_genome", ref},
+               {"comparative_species", comparative},
+               {"transcriptome_data", transcriptome},
+               {"analysis_stages", stage_list},
+               {"estimated_time", estimate},
+               {"estimated_cost", zh ? "本地运行，无 API 费用" : "runs locally; no API cost"},
+               {"next_action", zh ? "等待用户确认执行" : "wait for confirmation"}};
+  if (fam)
+    plan["family_facts"] = {{"pfam", (*fam)["pfam"]},
+                            {"members_Ath", (*fam)["members"].value("Ath", "")},
+                            {"members_Osa", (*fam)["members"].value("Osa", "")}};
+  // The parameter dialog's defaults (seed: prefix, cpu, evalue, max_target_seqs).
+  Json defaults = {
+      {"stage", "identify"}, {"species", latin}, {"family", fam_name},   {"prefix", prefix + "." + fam_name},
+      {"cpu", cpus},         {"evalue", 1e-5},   {"max_target_seqs", 10}};
+  return Json{{"plan", {{"analysis_plan", plan}}},
+              {"yaml", to_yaml({{"analysis_plan", plan}})},
+              {"defaults", defaults},
+              {"data_dir", folder.string()},
+              {"ready", all && problems.empty()}};
+}
+
+}  // namespace bioagent

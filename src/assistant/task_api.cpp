@@ -1,0 +1,199 @@
+// The task side of Assistant's interface: execute, confirm, status, results,
+// result files, diagnose, events.
+#include <fstream>
+
+#include "assistant/assistant_impl.h"
+#include "bioagent/genefamily.h"
+
+namespace bioagent {
+
+Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_id, const Json& params,
+                                bool auto_confirm) {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  auto rows = impl_->store->query("SELECT * FROM plans WHERE id = ? AND session = ?", {plan_id, sid});
+  if (!rows) return rows.status();
+  if (rows->empty()) return not_found("no plan '" + plan_id.substr(0, 80) + "' in this session");
+  Json plan = Json::parse((*rows)[0]["plan"].get<std::string>(), nullptr, false);
+  Json dialog = plan.value("defaults", Json::object());
+  Json given = params.is_null() ? Json::object() : params;
+  if (!given.is_object()) return invalid_argument("params must be an object");
+  auto confirmed = confirm_params(dialog, given);
+  if (!confirmed) return confirmed.status();
+  std::string id = random_id("t_");
+  bool zh = has_cjk(plan["plan"]["analysis_plan"].value("next_action", ""));
+  Json tp = {{"dialog", *confirmed},
+             {"confirmed", auto_confirm || !given.empty()},
+             {"language", zh ? "zh" : "en"},
+             {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds}};
+  BIOAGENT_RETURN_IF_ERROR(impl_->store->exec(
+      "INSERT INTO tasks (id, session, plan_id, state, params, run_dir, data_dir, message, created, updated) VALUES "
+      "(?,?,?,?,?,?,?,?,?,?)",
+      {id, sid, plan_id, "checking", tp.dump(), "", "", "", now_iso(), now_iso()}));
+  impl_->start_task(id, sid, false);
+  return Json{{"task_id", id},
+              {"plan_id", plan_id},
+              {"state", "checking"},
+              {"params", *confirmed},
+              {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
+              {"auto_confirm", bool(tp["confirmed"])}};
+}
+
+Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_id, const std::string& action,
+                                const Json& params) {
+  auto row = impl_->task_row(sid, task_id);
+  if (!row) return row.status();
+  if (action != "confirm" && action != "modify" && action != "cancel")
+    return Status(ErrorCode::kInvalidArgument, "action must be confirm, modify or cancel").with("field", "action");
+  std::shared_ptr<TaskRuntime> rt;
+  {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->tasks.find(task_id);
+    if (it != impl_->tasks.end()) rt = it->second;
+  }
+  std::string state = (*row)["state"];
+  if (!rt) return invalid_argument("task " + task_id + " is " + state + "; nothing to confirm");
+  if (action == "cancel") {
+    std::lock_guard lock(rt->mu);
+    rt->decision = "cancel";
+    rt->cancel->store(true);
+    rt->cv.notify_all();
+    return Json{{"task_id", task_id}, {"action", "cancel"}};
+  }
+  if (state != "awaiting_confirmation" && state != "checking")
+    return invalid_argument("task " + task_id + " is " + state + ", not waiting for confirmation");
+  Json dialog = (*row)["params"].value("dialog", Json::object());
+  auto merged = confirm_params(dialog, action == "modify" ? params : Json::object());
+  if (!merged) return merged.status();
+  std::lock_guard lock(rt->mu);
+  rt->decision = action;
+  rt->params = *merged;
+  rt->cv.notify_all();
+  return Json{{"task_id", task_id}, {"action", action}, {"params", *merged}};
+}
+
+Result<Json> Assistant::status(const std::string& sid, const std::string& task_id) const {
+  auto row = impl_->task_row(sid, task_id);
+  if (!row) return row.status();
+  Json out = {{"task_id", task_id},           {"state", (*row)["state"]},
+              {"message", (*row)["message"]}, {"params", (*row)["params"].value("dialog", Json::object())},
+              {"created", (*row)["created"]}, {"updated", (*row)["updated"]}};
+  // Each stage's latest state from the events.
+  auto ev = impl_->store->query("SELECT event FROM task_events WHERE task = ? ORDER BY seq", {task_id});
+  Json stages = Json::object();
+  int done = 0, total = 0;
+  if (ev)
+    for (auto& r : *ev) {
+      Json e = Json::parse(r["event"].get<std::string>(), nullptr, false);
+      if (e.value("type", "") != "stage") continue;
+      stages[e.value("stage", "")] = e.value("state", "");
+      done = e.value("done", done);
+      total = e.value("total", total);
+    }
+  out["stages"] = stages;
+  out["progress"] = {{"done", done}, {"total", total}};
+  out["events"] = ev ? ev->size() : 0;
+  return out;
+}
+
+Result<Json> Assistant::results(const std::string& sid, const std::string& task_id) const {
+  auto row = impl_->task_row(sid, task_id);
+  if (!row) return row.status();
+  std::string state = (*row)["state"];
+  fs::path run_dir = (*row).value("run_dir", "");
+  Json out = {{"task_id", task_id}, {"state", state}, {"message", (*row)["message"]}};
+  std::error_code ec;
+  if (run_dir.empty() || !fs::is_directory(run_dir / "final", ec)) {
+    out["files"] = Json::array();
+    out["note"] = "no results yet: the task is " + state;
+    return out;
+  }
+  Json files = Json::array();
+  for (auto& e : fs::directory_iterator(run_dir / "final", ec))
+    if (e.is_regular_file(ec))
+      files.push_back({{"name", e.path().filename().string()},
+                       {"bytes", e.file_size(ec)},
+                       {"url", "/api/agent/results/" + task_id + "/files/" + e.path().filename().string()}});
+  std::sort(files.begin(), files.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
+  out["files"] = files;
+  for (const char* f : {"validation.json", "status.json"}) {
+    std::ifstream in(run_dir / f);
+    Json j = Json::parse(in, nullptr, false);
+    if (!j.is_discarded()) out[fs::path(f).stem().string()] = j;
+  }
+  std::ifstream lit(run_dir / "final" / "literature_comparison.md");
+  out["literature_comparison"] = std::string(std::istreambuf_iterator<char>(lit), {});
+  return out;
+}
+
+Result<fs::path> Assistant::result_file(const std::string& sid, const std::string& task_id,
+                                        const std::string& relative) const {
+  auto row = impl_->task_row(sid, task_id);
+  if (!row) return row.status();
+  fs::path run_dir = (*row).value("run_dir", "");
+  if (run_dir.empty()) return not_found("the task has no results yet");
+  fs::path rel(relative);
+  if (relative.empty() || rel.is_absolute() || relative.find("..") != std::string::npos ||
+      relative.find('\0') != std::string::npos)
+    return permission_denied("file names are plain names inside the run's final/ folder");
+  std::error_code ec;
+  fs::path base = fs::weakly_canonical(run_dir / "final", ec);
+  fs::path p = fs::weakly_canonical(base / rel, ec);
+  auto [b, _] = std::mismatch(base.begin(), base.end(), p.begin(), p.end());
+  if (b != base.end()) return permission_denied("outside the run's final/ folder");
+  if (!fs::is_regular_file(p, ec)) return not_found("no file '" + relative + "' in the results");
+  return p;
+}
+
+Result<Json> Assistant::diagnose(const std::string& sid, const std::string& task_id, const std::string& error_log) {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  Json problems = Json::array();
+  std::string stage = "unknown", text = error_log;
+  if (!task_id.empty()) {
+    auto row = impl_->task_row(sid, task_id);
+    if (!row) return row.status();
+    if (text.empty()) text = (*row).value("message", "");
+    fs::path data = (*row).value("data_dir", "");
+    if (!data.empty())
+      if (auto c = check_species_data(data, "", "", false)) problems = c->value("problems", Json::array());
+  }
+  if (text.empty()) return invalid_argument("give error_log or a task_id whose task failed");
+  if (text.size() > 100000) text = text.substr(text.size() - 100000);  // the tail holds the error
+  // Naming problems only count when the log is about them.
+  if (text.find("rule") == std::string::npos && text.find("not found") == std::string::npos) problems = Json::array();
+  Diagnosis d = classify_failure(stage, text, problems);
+  const DiagnosisRepair* r = find_repair(d.fix);
+  Json out = d.to_json();
+  out["error_message"] = text.substr(0, 2000);
+  if (r)
+    out["repair"] = {
+        {"key", r->key}, {"strategy", r->strategy}, {"automatic", r->automatic}, {"future_prevention", r->prevention}};
+  // What earlier runs learned about this kind of failure.
+  auto learned = impl_->store->query(
+      "SELECT timestamp, fix_strategy, test_result, origin FROM learning WHERE error_type = ? ORDER BY id DESC LIMIT 5",
+      {d.error_type});
+  out["learned"] = learned ? *learned : Json::array();
+  return out;
+}
+
+Json Assistant::events(const std::string& sid, const std::string& task_id, int64_t after,
+                       std::chrono::milliseconds wait) const {
+  if (!impl_->task_row(sid, task_id)) return Json::array();
+  auto deadline = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    uint64_t gen;
+    {
+      std::lock_guard lock(impl_->mu);
+      gen = impl_->event_generation;
+    }
+    auto rows = impl_->store->query("SELECT event FROM task_events WHERE task = ? AND seq > ? ORDER BY seq LIMIT 500",
+                                    {task_id, after});
+    Json out = Json::array();
+    if (rows)
+      for (auto& r : *rows) out.push_back(Json::parse(r["event"].get<std::string>(), nullptr, false));
+    if (!out.empty() || std::chrono::steady_clock::now() >= deadline || impl_->stopping.load()) return out;
+    std::unique_lock lock(impl_->mu);
+    impl_->events_cv.wait_until(lock, deadline, [&] { return impl_->event_generation != gen || impl_->stopping; });
+  }
+}
+
+}  // namespace bioagent

@@ -1,0 +1,370 @@
+// ExecutionAgent with DiagnosisAgent and LearningAgent: a task checks the file
+// names (applying learned preventions first), repairs what the repair table
+// allows, waits for the parameter confirmation (defaults after the timeout),
+// runs the pipeline with progress events, retries a failed stage once with
+// the table's fix, validates, and records what it learned.
+#include <fstream>
+
+#include "assistant/assistant_impl.h"
+#include "bioagent/genefamily.h"
+
+namespace bioagent {
+namespace {
+
+double epoch_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+Result<Json> confirm_params(Json base, const Json& given) {
+  if (given.is_null()) return base;
+  if (!given.is_object()) return invalid_argument("params must be an object");
+  for (auto it = given.begin(); it != given.end(); ++it) {
+    const std::string& k = it.key();
+    const Json& v = it.value();
+    if (k == "cpu") {
+      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 256)
+        return Status(ErrorCode::kInvalidArgument, "params.cpu must be an integer from 1 to 256").with("field", "cpu");
+    } else if (k == "evalue") {
+      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 10)
+        return Status(ErrorCode::kInvalidArgument, "params.evalue must be a number in (0, 10]").with("field", "evalue");
+    } else if (k == "max_target_seqs") {
+      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 100)
+        return Status(ErrorCode::kInvalidArgument, "params.max_target_seqs must be an integer from 1 to 100")
+            .with("field", "max_target_seqs");
+    } else if (k == "method") {
+      if (v != "iqtree" && v != "fasttree")
+        return Status(ErrorCode::kInvalidArgument, "params.method must be iqtree or fasttree").with("field", "method");
+    } else if (k == "stage" || k == "species" || k == "family" || k == "prefix") {
+      if (!v.is_string()) return invalid_argument("params." + k + " must be a string");
+      continue;  // shown in the dialog, fixed by the plan
+    } else {
+      return Status(ErrorCode::kInvalidArgument,
+                    "unknown parameter '" + k + "' (allowed: cpu, evalue, max_target_seqs, method)")
+          .with("field", k);
+    }
+    base[k] = v;
+  }
+  return base;
+}
+
+namespace {
+
+std::string family_file_name(std::string family) {
+  for (auto& c : family)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return family;
+}
+
+Json problems_of(const Result<Json>& check) {
+  if (!check) return Json::array({{{"message", check.status().message()}, {"fixable", false}}});
+  return check->value("problems", Json::array());
+}
+
+// KnowledgeAgent's addition to the report: the count found against the
+// knowledge base's counts in Arabidopsis and rice, its functions and reference.
+void write_literature_comparison(const fs::path& run_dir, const std::string& prefix, const std::string& family,
+                                 bool zh) {
+  const Json* fam = find_gene_family(family);
+  std::ifstream ids(run_dir / "final" / (prefix + "." + family_file_name(family) + ".geneID.txt"));
+  int found = 0;
+  for (std::string line; std::getline(ids, line);) found += !line.empty();
+  std::string md = zh ? "# 文献对比（KnowledgeAgent）\n\n" : "# Comparison with the literature (KnowledgeAgent)\n\n";
+  if (!fam) {
+    md += zh ? "知识库中没有 " + family + " 家族的条目，无法对比。\n"
+             : "The knowledge base has no entry for " + family + "; nothing to compare with.\n";
+  } else {
+    md += zh ? "- 本次鉴定到 " + std::to_string(found) + " 个 " + family + " 成员；拟南芥 " +
+                   (*fam)["members"].value("Ath", "?") + " 个，水稻 " + (*fam)["members"].value("Osa", "?") +
+                   " 个 [1]\n"
+             : "- Found here: " + std::to_string(found) + " " + family + " members; Arabidopsis " +
+                   (*fam)["members"].value("Ath", "?") + ", rice " + (*fam)["members"].value("Osa", "?") + " [1]\n";
+    md += family_summary(*fam, zh);
+    md += "\n[1] " + fam->value("reference", "") + "\n";
+  }
+  std::error_code ec;
+  fs::create_directories(run_dir / "final", ec);
+  std::ofstream(run_dir / "final" / "literature_comparison.md") << md;
+}
+
+std::string problems_text(const Json& problems) {
+  std::string s;
+  for (auto& p : problems) s += (s.empty() ? "" : "; ") + p.value("message", p.value("file", ""));
+  return s;
+}
+
+}  // namespace
+
+Result<Json> Assistant::Impl::task_row(const std::string& sid, const std::string& task_id) const {
+  BIOAGENT_RETURN_IF_ERROR(require_session(sid));
+  auto rows = store->query("SELECT * FROM tasks WHERE id = ? AND session = ?", {task_id, sid});
+  if (!rows) return rows.status();
+  if (rows->empty()) return not_found("no task '" + task_id.substr(0, 80) + "' in this session");
+  Json r = (*rows)[0];
+  r["params"] = Json::parse(r.value("params", "{}"), nullptr, false);
+  return r;
+}
+
+void Assistant::Impl::emit(const std::string& task_id, Json event) {
+  std::lock_guard lock(mu);
+  auto last = store->query("SELECT COALESCE(MAX(seq), 0) AS n FROM task_events WHERE task = ?", {task_id});
+  int64_t seq = last && !last->empty() ? (*last)[0]["n"].get<int64_t>() + 1 : 1;
+  event["seq"] = seq;
+  event["at"] = now_iso();
+  store->exec("INSERT INTO task_events (task, seq, event) VALUES (?,?,?)", {task_id, seq, event.dump()});
+  ++event_generation;
+  events_cv.notify_all();
+}
+
+void Assistant::Impl::set_state(const std::string& task_id, const std::string& state, const std::string& message) {
+  store->exec("UPDATE tasks SET state = ?, message = ?, updated = ? WHERE id = ?",
+              {state, message, now_iso(), task_id});
+  emit(task_id, {{"type", "state"}, {"state", state}, {"message", message}});
+}
+
+Json Assistant::Impl::learned_preventions() {
+  auto rows = store->query(
+      "SELECT id, timestamp, error_type, fix, future_prevention, origin FROM learning WHERE test_result = 'passed' "
+      "AND fix != '' ORDER BY id");
+  return rows ? *rows : Json::array();
+}
+
+void Assistant::Impl::record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
+                                      const std::string& test_result) {
+  store->exec(
+      "INSERT INTO learning (timestamp, error_type, pattern, error_message, root_cause, fix_strategy, changes, "
+      "test_result, future_prevention, fix, origin) VALUES (?,?,?,?,?,?,?,?,?,?,'local')",
+      {now_iso(), d.error_type, d.pattern, d.error_message, d.root_cause,
+       repair ? repair->strategy : "no automatic fix: " + d.root_cause, changes.dump(), test_result,
+       repair ? repair->prevention : "", repair ? repair->key : ""});
+}
+
+void Assistant::Impl::start_task(const std::string& task_id, const std::string& session, bool resumed) {
+  auto rt = std::make_shared<TaskRuntime>();
+  rt->id = task_id;
+  rt->session = session;
+  {
+    std::lock_guard lock(mu);
+    tasks[task_id] = rt;
+  }
+  rt->thread = std::thread([this, rt, resumed] { run_task(rt, resumed); });
+}
+
+void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
+  const std::string& id = rt->id;
+  auto row = task_row(rt->session, id);
+  if (!row) return;
+  auto plan_rows = store->query("SELECT * FROM plans WHERE id = ?", {(*row)["plan_id"]});
+  if (!plan_rows || plan_rows->empty()) {
+    set_state(id, "failed", "the plan of this task no longer exists");
+    return;
+  }
+  Json plan = (*plan_rows)[0];
+  std::string prefix = plan["species"], family = plan["family"], fam_file = family_file_name(family);
+  Json tp = (*row)["params"];
+  bool zh = tp.value("language", "en") == "zh";
+  if (resumed)
+    emit(id, {{"type", "resumed"},
+              {"message", zh ? "服务重启后继续执行；已完成的阶段直接复用"
+                             : "resumed after a restart; finished stages are reused"}});
+
+  // 1. Naming check, with learned preventions applied up front.
+  set_state(id, "checking", zh ? "检查文件命名" : "checking the file names");
+  fs::path data_dir = find_species_folder(data_dirs(rt->session), prefix);
+  if (data_dir.empty()) {
+    Diagnosis d = classify_failure("check", "no data files for " + prefix + " found",
+                                   Json::array({{{"file", prefix + ".genome.fasta"},
+                                                 {"fixable", false},
+                                                 {"message", "no " + prefix + ".* files uploaded"}}}));
+    emit(id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
+    record_learning(d, find_repair(d.fix), Json::array(), "not applied");
+    set_state(id, "failed",
+              (zh ? "缺少数据文件：请上传 " : "missing data: upload ") + prefix + ".genome.fasta, " + prefix +
+                  ".gff3, " + prefix + ".cds.fasta, " + prefix + ".pep.fasta, " + fam_file + ".hmm");
+    return;
+  }
+  auto naming = check_species_data(data_dir, prefix, fam_file, false);
+  Json problems = problems_of(naming);
+  for (auto& p : learned_preventions()) {
+    if (p["fix"] != "rename_extension_variant") continue;
+    bool any_fixable = false;
+    for (auto& pr : problems) any_fixable |= pr.value("fixable", false);
+    if (!any_fixable) break;
+    auto changes = apply_naming_repair(data_dir, problems);
+    if (!changes) break;
+    store->exec("UPDATE learning SET applied = applied + 1 WHERE id = ?", {p["id"]});
+    emit(id, {{"type", "prevention"},
+              {"learning_id", p["id"]},
+              {"changes", *changes},
+              {"message", (zh ? "已提前应用学习到的预防措施：" : "applied a learned prevention up front: ") +
+                              p.value("future_prevention", "") + (zh ? "（记录于 " : " (learned ") +
+                              p.value("timestamp", "") + (zh ? "）" : ")")}});
+    problems = problems_of(check_species_data(data_dir, prefix, fam_file, false));
+    break;
+  }
+  auto full = check_species_data(data_dir, prefix, fam_file, true);
+  problems = problems_of(full);
+  if (full && !full->value("consistency", Json::object()).value("ok", true))
+    problems.push_back({{"message", "consistency: " + (*full)["consistency"].dump()}, {"fixable", false}});
+  if (!problems.empty()) {
+    Diagnosis d = classify_failure("check", problems_text(problems), problems);
+    emit(id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
+    const DiagnosisRepair* repair = find_repair(d.fix);
+    if (repair && repair->automatic) {
+      set_state(id, "repairing", repair->strategy);
+      auto changes = apply_naming_repair(data_dir, problems);
+      Json after = problems_of(check_species_data(data_dir, prefix, fam_file, true));
+      std::string test = changes && after.empty() ? "passed" : "failed";
+      record_learning(d, repair, changes ? *changes : Json::array(), test);
+      emit(id, {{"type", "repair"},
+                {"fix", repair->key},
+                {"strategy", repair->strategy},
+                {"changes", changes ? *changes : Json::array()},
+                {"test_result", test}});
+      emit(id,
+           {{"type", "learning"},
+            {"message", zh ? "已记录学习条目：" + repair->prevention : "learning recorded: " + repair->prevention}});
+      problems = after;
+    } else {
+      record_learning(d, repair, Json::array(), "not applied");
+    }
+    if (!problems.empty()) {
+      set_state(id, "failed", problems_text(problems));
+      return;
+    }
+  }
+
+  // 2. Parameter confirmation: defaults after the timeout.
+  Json dialog = tp.value("dialog", Json::object());
+  if (!tp.value("confirmed", false)) {
+    int timeout = tp.value("confirm_timeout_seconds", o.confirm_timeout_seconds);
+    store->exec("UPDATE tasks SET state = 'awaiting_confirmation', updated = ? WHERE id = ?", {now_iso(), id});
+    emit(id, {{"type", "confirm"},
+              {"params", dialog},
+              {"timeout_seconds", timeout},
+              {"deadline", epoch_seconds() + timeout}});
+    std::unique_lock lock(rt->mu);
+    bool decided = rt->cv.wait_for(lock, std::chrono::seconds(timeout),
+                                   [&] { return !rt->decision.empty() || rt->cancel->load() || stopping.load(); });
+    if (stopping.load()) return;  // resumes on the next start
+    std::string decision = decided ? rt->decision : "timeout";
+    if (rt->cancel->load() && decision.empty()) decision = "cancel";
+    if (decision == "cancel") {
+      lock.unlock();
+      set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
+      return;
+    }
+    if (decision == "modify") dialog = rt->params;
+    lock.unlock();
+    emit(id, {{"type", "confirmed"},
+              {"by", decision},
+              {"params", dialog},
+              {"message", decision == "timeout" ? (zh ? "用户" + std::to_string(timeout) + "秒内未确认，使用默认参数"
+                                                      : "no answer within " + std::to_string(timeout) +
+                                                            " seconds: running with the default parameters")
+                                                : (zh ? "参数已确认" : "parameters confirmed")}});
+    tp["dialog"] = dialog;
+    tp["confirmed"] = true;
+    store->exec("UPDATE tasks SET params = ? WHERE id = ?", {tp.dump(), id});
+  }
+
+  // 3. The pipeline, retried once per failed stage with the repair table's fix.
+  Json stage_params = Json::parse(o.tool_options.count("pipeline_params") ? o.tool_options.at("pipeline_params") : "{}",
+                                  nullptr, false);
+  if (!stage_params.is_object()) stage_params = Json::object();
+  stage_params["identify"]["evalue"] = dialog.value("evalue", 1e-5);
+  stage_params["synteny"]["max_target_seqs"] = dialog.value("max_target_seqs", 6);
+  if (dialog.contains("method")) stage_params["phylogeny"]["method"] = dialog["method"];
+  fs::path run_dir = session_dir(rt->session) / "runs" / id;
+  store->exec("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?", {run_dir.string(), data_dir.string(), id});
+  std::set<std::string> retried;
+  std::vector<StageStatus> outcome;
+  for (int round = 0; round < 3; ++round) {
+    auto cfg = genefamily_run_config(prefix, fam_file, data_dir, stage_params);
+    if (!cfg) {
+      set_state(id, "failed", cfg.status().message());
+      return;
+    }
+    (*cfg)["network"] = {{"offline", env.offline()},
+                         {"cache_dir", o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : ""},
+                         {"allow_private_urls", o.tool_options.count("allow_private_urls") &&
+                                                    o.tool_options.at("allow_private_urls") == "1"}};
+    set_state(id, "running", zh ? "正在运行分析流程" : "running the pipeline");
+    PipelineOptions po;
+    po.run_dir = run_dir;
+    po.cpus = dialog.value("cpu", o.cpus);
+    po.cancel = rt->cancel;
+    if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
+      po.version_book =
+          fs::path(o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : "") / "program_versions.json";
+    po.on_event = [&](const PipelineEvent& e) {
+      emit(id, {{"type", "stage"},
+                {"stage", e.stage},
+                {"state", e.state},
+                {"message", e.message.substr(0, 2000)},
+                {"done", e.done},
+                {"total", e.total}});
+      if (e.state == "repairing") {  // the engine applied the stage's own repair: remember it
+        Diagnosis d = classify_failure(e.stage, e.message, Json::array());
+        record_learning(d, find_repair(d.fix), Json::array({{{"stage", e.stage}, {"repair", e.message}}}),
+                        "applied by the stage");
+      }
+    };
+    auto runner = o.runner == "slurm" ? make_slurm_runner() : make_local_runner();
+    auto r = run_genefamily(*cfg, *runner, po);
+    if (stopping.load()) return;  // killed or shutting down: resume later
+    if (!r) {
+      set_state(id, "failed", r.status().message());
+      return;
+    }
+    outcome = *r;
+    if (rt->cancel->load()) {
+      set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
+      return;
+    }
+    bool patched = false;
+    for (auto& s : outcome) {
+      if (s.state != "failed" || retried.count(s.stage)) continue;
+      Diagnosis d = classify_failure(s.stage, s.message, Json::array());
+      emit(id, {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}});
+      const DiagnosisRepair* repair = find_repair(d.fix);
+      Json change;
+      if (repair && repair->automatic) {
+        if (repair->key == "relax_evalue") change = {{"identify", {{"evalue", 1e-3}}}};
+        if (repair->key.rfind("fasttree", 0) == 0) change = {{"phylogeny", {{"method", "fasttree"}}}};
+      }
+      if (change.is_null()) {
+        record_learning(d, repair, Json::array(), "not applied");
+        continue;
+      }
+      stage_params.merge_patch(change);
+      retried.insert(s.stage);
+      patched = true;
+      set_state(id, "repairing", repair->strategy);
+      emit(id, {{"type", "repair"}, {"stage", s.stage}, {"fix", repair->key}, {"changes", change}});
+      record_learning(d, repair, change, "retried");
+    }
+    if (!patched) break;
+  }
+
+  // 4. Validation, durations for later estimates, the literature comparison.
+  set_state(id, "validating", zh ? "验证结果" : "validating the results");
+  bool all_ok = true;
+  for (auto& s : outcome) {
+    all_ok &= s.state == "done" || s.state == "cached" || s.state == "skipped";
+    if (s.state == "done" && s.seconds > 0)
+      store->exec("INSERT INTO stage_durations (stage, seconds, genes, at) VALUES (?,?,?,?)",
+                  {s.stage, s.seconds, 0, now_iso()});
+  }
+  auto v = validate_run(run_dir);
+  if (v) emit(id, {{"type", "validation"}, {"validation", *v}});
+  write_literature_comparison(run_dir, prefix, family, zh);
+  std::string verdict = v ? v->value("status", "") : "not validated: " + v.status().message();
+  set_state(id, all_ok ? "done" : "failed",
+            (all_ok ? (zh ? "完成；验证: " : "finished; validation: ")
+                    : (zh ? "部分阶段失败；验证: " : "some stages failed; validation: ")) +
+                verdict);
+}
+
+}  // namespace bioagent

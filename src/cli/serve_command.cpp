@@ -1,0 +1,185 @@
+// `bioagent serve` (the HTTP API, web UI and MCP over HTTP, on embedded
+// defaults) and `bioagent learning export|import`.
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "bioagent/api_server.h"
+#include "bioagent/assistant.h"
+#include "bioagent/bundle.h"
+#include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
+#include "cli/commands.h"
+
+namespace bioagent::cli {
+namespace {
+
+struct ServeOptions {
+  ApiServerOptions api;
+  std::string state_dir, data_dir, runner = "local", pipeline_params, model, port_file;
+  int confirm_timeout = 30, cpus = 0;
+};
+
+ApiServer* g_server = nullptr;
+void on_signal(int) {
+  if (g_server) g_server->stop();
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+// The state folder: --state-dir, else $BIOAGENT_HOME/state (beside the example bundle).
+fs::path state_dir_for(const std::string& given) {
+  return given.empty() ? default_bundle_dir().parent_path() / "state" : fs::path(given);
+}
+
+}  // namespace
+
+void add_serve_commands(CLI::App& app, GlobalOptions& g) {
+  static ServeOptions o;
+  auto* serve = app.add_subcommand("serve", "Serve the HTTP API, the web UI and MCP over HTTP (prints the URL)");
+  serve->add_option("--host", o.api.host, "Address to listen on (beyond loopback a --token is required)");
+  serve->add_option("--port", o.api.port, "Port (0: any free port)")->check(CLI::Range(0, 65535));
+  serve->add_option("--token", o.api.token, "Bearer token for /api and /mcp (also BIOAGENT_API_TOKEN)");
+  serve->add_option("--state-dir", o.state_dir, "Sessions, tasks, uploads and learning (default: beside the bundle)");
+  serve->add_option("--data-dir", o.data_dir,
+                    "Shared species folders (default: the generated example genome in the state folder)");
+  serve->add_option("--web-dir", o.api.web_dir, "Built web UI (default: web/dist of the source tree, if built)");
+  serve->add_option("--confirm-timeout", o.confirm_timeout, "Seconds before the parameter dialog confirms the defaults")
+      ->check(CLI::Range(1, 3600));
+  serve->add_option("--cpus", o.cpus, "CPUs for pipeline runs (default: all)");
+  serve->add_option("--runner", o.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
+  serve->add_option("--pipeline-params", o.pipeline_params,
+                    "JSON of per-stage parameters applied to every run, e.g. '{\"phylogeny\": {\"method\": "
+                    "\"fasttree\"}}'");
+  serve->add_option("--model", o.model, "Model name from the model catalog (default: its default; none: offline)");
+  serve->add_option("--port-file", o.port_file, "Write the chosen port here once listening (for scripts)");
+  static size_t max_upload_mb = 2048;
+  serve->add_option("--max-upload-mb", max_upload_mb, "Largest accepted upload, in MiB")->check(CLI::Range(1, 1 << 20));
+  serve->callback([&g] {
+    auto s = Session::open(g);
+    if (!s) {
+      g.exit_code = print_error(s.status());
+      return;
+    }
+    if (o.api.token.empty()) o.api.token = env_or("BIOAGENT_API_TOKEN", "");
+    o.api.max_upload_bytes = max_upload_mb << 20;
+    if (!o.pipeline_params.empty() && !Json::parse(o.pipeline_params, nullptr, false).is_object()) {
+      g.exit_code = print_error(invalid_argument("--pipeline-params is not a JSON object"));
+      return;
+    }
+    fs::path state = state_dir_for(o.state_dir);
+    fs::path data = o.data_dir;
+    std::error_code ec;
+    if (data.empty()) {  // embedded default: the generated example genome
+      data = state / "example-data";
+      if (!fs::exists(data / "Exam" / "truth.json", ec)) {
+        std::cerr << "bioagent: writing the example genome to " << (data / "Exam").string() << "\n";
+        auto ex = write_example_genome(data / "Exam");
+        if (!ex) {
+          g.exit_code = print_error(ex.status());
+          return;
+        }
+      }
+    }
+    if (o.api.web_dir.empty()) {
+      fs::path built = fs::path(BIOAGENT_SOURCE_DIR) / "web" / "dist";
+      if (fs::exists(built / "index.html", ec)) o.api.web_dir = built;
+    }
+    AssistantOptions ao;
+    ao.state_dir = state;
+    ao.data_dir = data;
+    ao.registry = s->registry.get();
+    ao.workspace = s->workspace.get();
+    ao.tool_options = s->tool_options;
+    ao.tool_options["pipeline_params"] = o.pipeline_params.empty() ? "{}" : o.pipeline_params;
+    ao.confirm_timeout_seconds = o.confirm_timeout;
+    ao.cpus = o.cpus > 0 ? o.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
+    ao.runner = o.runner;
+    ao.model = o.model;
+    ao.max_upload_bytes = o.api.max_upload_bytes;
+    auto assistant = Assistant::open(ao);
+    if (!assistant) {
+      g.exit_code = print_error(assistant.status());
+      return;
+    }
+    McpOptions mo;
+    mo.tool_timeout = std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000));
+    mo.tool_options = s->tool_options;
+    auto server = ApiServer::create(**assistant, *s->registry, *s->workspace, mo, o.api);
+    if (!server) {
+      g.exit_code = print_error(server.status());
+      return;
+    }
+    if (Status b = (*server)->bind(); !b.is_ok()) {
+      g.exit_code = print_error(b);
+      return;
+    }
+    g_server = server->get();
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    std::string host = o.api.host.find(':') != std::string::npos ? "[" + o.api.host + "]" : o.api.host;
+    std::cout << "bioagent serving on http://" << host << ":" << (*server)->port() << "/  (state: " << state.string()
+              << ", data: " << data.string() << (o.api.token.empty() ? "" : ", bearer token required") << ")"
+              << std::endl;
+    if (!o.port_file.empty()) std::ofstream(o.port_file) << (*server)->port() << "\n";
+    Status st = (*server)->listen();
+    g_server = nullptr;
+    (*assistant)->shutdown();
+    g.exit_code = st.is_ok() ? 0 : print_error(st);
+  });
+
+  auto* learning = app.add_subcommand("learning", "Share error patterns between installations (never user data)");
+  learning->require_subcommand(1);
+  static std::string file;
+  auto open_store = [&g]() -> Result<std::unique_ptr<Assistant>> {
+    auto s = Session::open(g);
+    if (!s) return s.status();
+    static Session keep;  // the assistant refers to the registry and workspace
+    keep = std::move(*s);
+    AssistantOptions ao;
+    ao.state_dir = state_dir_for(o.state_dir);
+    ao.registry = keep.registry.get();
+    ao.workspace = keep.workspace.get();
+    ao.tool_options = keep.tool_options;
+    ao.tool_options["offline"] = "1";
+    ao.resume_tasks = false;
+    return Assistant::open(ao);
+  };
+  auto* ex = learning->add_subcommand("export", "Write the learned error patterns as JSON");
+  ex->add_option("--state-dir", o.state_dir, "State folder of the server");
+  ex->add_option("--out", file, "File to write (default: stdout)");
+  ex->callback([&g, open_store] {
+    auto a = open_store();
+    auto r = a ? (*a)->export_learning() : Result<Json>(a.status());
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    if (file.empty())
+      std::cout << json_text(*r, 2) << std::endl;
+    else
+      std::ofstream(file) << json_text(*r, 2) << "\n";
+  });
+  auto* im = learning->add_subcommand("import", "Add error patterns exported by another installation");
+  im->add_option("--state-dir", o.state_dir, "State folder of the server");
+  im->add_option("file", file, "Export file")->required();
+  im->callback([&g, open_store] {
+    std::ifstream in(file);
+    if (!in) {
+      g.exit_code = print_error(not_found("cannot read " + file));
+      return;
+    }
+    Json doc = Json::parse(in, nullptr, false);
+    auto a = open_store();
+    auto r = a ? (*a)->import_learning(doc) : Result<Json>(a.status());
+    g.exit_code = r ? (std::cout << json_text(*r, 2) << std::endl, 0) : print_error(r.status());
+  });
+}
+
+}  // namespace bioagent::cli
