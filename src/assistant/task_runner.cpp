@@ -7,6 +7,7 @@
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
+#include "core/xml_escape.h"
 
 namespace bioagent {
 namespace {
@@ -86,6 +87,17 @@ void write_literature_comparison(const fs::path& run_dir, const std::string& pre
   std::error_code ec;
   fs::create_directories(run_dir / "final", ec);
   std::ofstream(run_dir / "final" / "literature_comparison.md") << md;
+  // The report gets the comparison as its last section (the run's published copy).
+  std::string base = (run_dir / "final" / (prefix + "." + family_file_name(family) + ".report")).string();
+  if (fs::exists(base + ".md", ec)) std::ofstream(base + ".md", std::ios::app) << "\n" << md;
+  std::ifstream hin(base + ".html");
+  std::string html((std::istreambuf_iterator<char>(hin)), {});
+  size_t end = html.rfind("</body>");
+  if (end != std::string::npos && html.find("id=\"literature-comparison\"") == std::string::npos) {
+    html.insert(end, "<section id=\"literature-comparison\"><pre style=\"white-space:pre-wrap\">" + xml_escape(md) +
+                         "</pre></section>\n");
+    std::ofstream(base + ".html") << html;
+  }
 }
 
 std::string problems_text(const Json& problems) {

@@ -219,8 +219,10 @@ try:
     report = [n for n in names if n.endswith("report.html")][0]
     with urllib.request.urlopen(urllib.request.Request(
             B + "/api/agent/results/%s/files/%s?download=1" % (task, report), headers={"X-Session-Id": sid})) as f:
-        check(f.status == 200 and b"<html" in f.read(2000).lower() and "attachment" in f.headers.get("Content-Disposition", ""),
+        page = f.read()
+        check(f.status == 200 and b"<html" in page[:2000].lower() and "attachment" in f.headers.get("Content-Disposition", ""),
               "report downloads")
+        check(b'id="literature-comparison"' in page, "the report ends with the knowledge agent's literature comparison")
 
     # ---- the next run: the learned prevention is applied up front, and said so
     sid2 = session(B)

@@ -8,6 +8,7 @@
 #include "bioagent/assistant.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
+#include "replay_server.h"
 #include "test_tools.h"
 #include "test_util.h"
 
@@ -205,6 +206,43 @@ TEST(Assistant, SessionsLearningExportImportAndAMissingDataTask) {
   EXPECT_EQ((*im)["added"], 1);
   EXPECT_EQ((*im)["skipped"], 1);
   EXPECT_FALSE((*a)->import_learning(Json::array()).is_ok());
+}
+
+TEST(Assistant, TheModelRoutesWhatTheRulesAreUnsureAbout) {
+  testing::ReplayServer llm(R"({"script": [
+      {"expect": ["Classify", "tell me something about leaf development"],
+       "message": {"content": "{\"intent\": \"faq\", \"confidence\": 0.8}"}}]})",
+                            "scripted_llm.py");
+  ASSERT_TRUE(llm.ok());
+  TempDir dir;
+  ToolRegistry reg;
+  register_builtin_types(reg);
+  ASSERT_TRUE(reg.load_builtin().is_ok());
+  auto ws_r = Workspace::create({dir.path().string()});
+  ASSERT_TRUE(ws_r.is_ok());
+  ::setenv("BIOAGENT_MODELS_FILE", (dir.path() / "none.json").c_str(), 1);
+  ::setenv("BIOAGENT_LLM_BASE_URL", llm.url("/v1").c_str(), 1);
+  ::setenv("BIOAGENT_LLM_MODEL", "scripted-model", 1);
+  AssistantOptions o;
+  o.state_dir = dir.path() / "state";
+  o.registry = &reg;
+  o.workspace = &*ws_r;
+  o.tool_options = {
+      {"offline", "0"}, {"allow_private_urls", "1"}, {"papers_db", (dir.path() / "papers.duckdb").string()}};
+  auto a = Assistant::open(o);
+  ::unsetenv("BIOAGENT_LLM_BASE_URL");
+  ::unsetenv("BIOAGENT_LLM_MODEL");
+  ::unsetenv("BIOAGENT_MODELS_FILE");
+  ASSERT_TRUE(a.is_ok()) << a.status().to_string();
+  auto s = (*a)->create_session();
+  // The rules are sure: no model call (the script has one answer only).
+  auto sure = (*a)->chat((*s)["session_id"], "总结下SPL基因家族");
+  ASSERT_TRUE(sure.is_ok());
+  EXPECT_EQ(sure->at("route")["decided_by"], "rules");
+  auto r = (*a)->chat((*s)["session_id"], "tell me something about leaf development");
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  EXPECT_EQ(r->at("route")["intent"], "faq");
+  EXPECT_EQ(r->at("route")["decided_by"], "default") << r->at("route").dump();
 }
 
 }  // namespace
