@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Configures and builds the release tree (build/release) with Ninja.
+# Configures and builds the release tree (build/release) with Ninja, then the web UI.
 # Extra arguments go to CMake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 ninja -C build/release
+# The web UI: static assets in web/dist that `bioagent serve` serves.
+(cd web && npm run --silent build > /dev/null)

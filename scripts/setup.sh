@@ -19,7 +19,7 @@ packages=(
   python3-fitz poppler-utils                        # benchmark peers: PyMuPDF text, pdftoppm
   hmmer hmmer-examples mafft iqtree fasttree        # gene-family pipeline tools (hmmer-examples: HMMs of the example genome)
   ncbi-blast+ diamond-aligner libhts-dev paml        # similarity searches, indexed FASTA, Ka/Ks (yn00)
-  chromium                                           # headless browser for the report screenshot and web UI tests
+  chromium fonts-wqy-zenhei                          # headless browser for the report and web UI tests; CJK glyphs
   slurm-wlm munge                                    # the Slurm runner and its one-node test cluster
   libcpp-httplib-dev libyaml-cpp-dev                 # the HTTP API (bioagent serve), the planning agent's YAML
   libgtest-dev libgmock-dev
@@ -48,5 +48,10 @@ fi
 if [ ! -d tests/js/node_modules ] || [ tests/js/package-lock.json -nt tests/js/node_modules/.package-lock.json ]; then
   echo "setup: npm ci in tests/js"
   (cd tests/js && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The web UI's build tools (Vite, TypeScript), pinned by its lockfile.
+if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  echo "setup: npm ci in web"
+  (cd web && npm ci --no-audit --no-fund --loglevel=error)
 fi
 echo "setup: done"

@@ -68,6 +68,11 @@ struct AssistantOptions {
 
 using EventFn = std::function<void(const Json&)>;
 
+struct ChatOptions {
+  std::string mode = "rag";  // rag: knowledge first; skill: a named species and family mean "plan the analysis"
+  std::string model;         // a catalog name for this turn; "none": the offline agents; "": the server's
+};
+
 class Assistant {
  public:
   // Opens (or creates) the state folder; tasks that were running when the
@@ -82,7 +87,10 @@ class Assistant {
   Result<Json> messages(const std::string& session_id) const;
 
   // One chat turn: routed, answered, stored. on_event receives {"type": "route"|"delta"|"plan"|"task"|...}.
-  Result<Json> chat(const std::string& session_id, const std::string& message, const EventFn& on_event = nullptr);
+  Result<Json> chat(const std::string& session_id, const std::string& message, const EventFn& on_event = nullptr,
+                    const ChatOptions& chat_options = {});
+  // What a client shows: models, the offline flag, the dialog timeout, the naming rules.
+  Json config() const;
   // language: zh or en (empty: Chinese when species or family is written in Chinese).
   Result<Json> plan(const std::string& session_id, const std::string& species, const std::string& family,
                     const std::string& language = "");

@@ -18,6 +18,9 @@ namespace bioagent {
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix = "", const std::string& family = "",
                                 bool consistency = true);
 
+// The seed's rules: [{kind, rule, example}] (genome, gff3, cds, pep, hmm).
+Json naming_rules();
+
 // Just the naming check of one file name: {ok, kind, rule, example, fix?}.
 Json check_file_name(const std::string& name);
 

@@ -147,15 +147,47 @@ std::string help_text(bool zh) {
 
 }  // namespace
 
-Result<Json> Assistant::chat(const std::string& sid, const std::string& message, const EventFn& on_event) {
+Json Assistant::config() const {
+  Json models = Json::array();
+  if (!impl_->env.offline())
+    if (auto catalog = load_model_catalog())
+      for (auto& m : catalog->models) models.push_back(m.name);
+  return {{"model", impl_->model_name},
+          {"models", models},
+          {"offline", impl_->env.offline()},
+          {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
+          {"naming_rules", naming_rules()}};
+}
+
+Result<Json> Assistant::chat(const std::string& sid, const std::string& message, const EventFn& on_event,
+                             const ChatOptions& co) {
   BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
   if (message.empty()) return invalid_argument("message is empty");
   if (message.size() > 20000) return invalid_argument("message is longer than 20000 bytes");
+  if (co.mode != "rag" && co.mode != "skill") return invalid_argument("mode must be rag or skill");
+  // The model of this turn: the server's, another from the catalog, or none.
+  LlmClient* llm = co.model == "none" ? nullptr : impl_->llm.get();
+  std::unique_ptr<LlmClient> picked;
+  if (!co.model.empty() && co.model != "none" && co.model != impl_->model_name) {
+    if (impl_->env.offline()) return Status(ErrorCode::kUnavailable, "offline: no model can be used");
+    auto catalog = load_model_catalog();
+    if (!catalog) return catalog.status();
+    auto m = catalog->get(co.model);
+    if (!m) return m.status();
+    auto c = LlmClient::create(*m, impl_->o.tool_options["allow_private_urls"] == "1");
+    if (!c) return c.status();
+    picked = std::move(*c);
+    llm = picked.get();
+  }
   auto emit = [&](Json e) {
     if (on_event) on_event(e);
   };
   Route route = route_by_rules(message);
-  if (route.confidence < 0.7 && impl_->llm) route = ask_model_to_route(*impl_->llm, message, route);
+  if (route.confidence < 0.7 && llm) route = ask_model_to_route(*llm, message, route);
+  // Skill mode: a question naming a species and a family asks for the analysis.
+  if (co.mode == "skill" && (route.intent == "faq" || route.intent == "chitchat") && !route.species.empty() &&
+      !route.family.empty())
+    route.intent = "analysis";
   emit({{"type", "route"}, {"route", route.to_json()}});
   bool zh = route.language == "zh";
   Json reply;
@@ -217,10 +249,10 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
         if (e.value("type", "") == "delta") emit({{"type", "delta"}, {"text", e.value("text", "")}});
       };
       Result<AgentResult> r = internal_error("no agent ran");
-      if (impl_->llm) {
+      if (llm) {
         Budget budget(BudgetLimits{});
         ao.stream = true;
-        r = run_function_loop(message, *impl_->o.registry, ctx, *impl_->llm, budget, ao);
+        r = run_function_loop(message, *impl_->o.registry, ctx, *llm, budget, ao);
       } else {
         r = run_offline_agent(message, *impl_->o.registry, ctx, ao);
       }

@@ -251,7 +251,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   Json dialog = tp.value("dialog", Json::object());
   if (!tp.value("confirmed", false)) {
     int timeout = tp.value("confirm_timeout_seconds", o.confirm_timeout_seconds);
-    store->exec("UPDATE tasks SET state = 'awaiting_confirmation', updated = ? WHERE id = ?", {now_iso(), id});
+    set_state(id, "awaiting_confirmation", zh ? "等待参数确认" : "waiting for the parameter confirmation");
     emit(id, {{"type", "confirm"},
               {"params", dialog},
               {"timeout_seconds", timeout},

@@ -49,6 +49,12 @@ const std::vector<Variant>& variants() {
 
 }  // namespace
 
+Json naming_rules() {
+  Json out = Json::array();
+  for (auto& r : rules()) out.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
+  return out;
+}
+
 Json check_file_name(const std::string& name) {
   for (auto& r : rules())
     if (std::regex_match(name, r.pattern)) return Json{{"ok", true}, {"kind", r.kind}, {"file", name}};

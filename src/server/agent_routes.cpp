@@ -93,11 +93,17 @@ void add_agent_routes(httplib::Server& svr, Context& ctx) {
   docs.push_back({"POST", "/api/agent/chat",
                   "one chat turn: routed to the knowledge, planning or execution agent; stream=true (or Accept: "
                   "text/event-stream) streams route/delta/plan/result events",
-                  schema({{"message", str}, {"session_id", str}, {"stream", boolean}}, {"message"})});
+                  schema({{"message", str}, {"session_id", str}, {"stream", boolean}, {"mode", str}, {"model", str}},
+                         {"message"})});
+  docs.push_back({"GET", "/api/config", "models, offline flag, dialog timeout and the file naming rules", nullptr});
+  svr.Get("/api/config", [&a](const httplib::Request&, httplib::Response& res) { reply_json(res, a.config()); });
   svr.Post("/api/agent/chat", [&a](const httplib::Request& req, httplib::Response& res) {
     Json body;
     std::string message;
-    if (!parse_body(req, res, body) || !body_string(body, "message", res, message)) return;
+    ChatOptions co;
+    if (!parse_body(req, res, body) || !body_string(body, "message", res, message) ||
+        !body_string(body, "mode", res, co.mode, false) || !body_string(body, "model", res, co.model, false))
+      return;
     std::string sid = session_of(req, body);
     if (sid.empty()) {  // a first message opens a session
       auto s = a.create_session();
@@ -105,7 +111,7 @@ void add_agent_routes(httplib::Server& svr, Context& ctx) {
       sid = (*s)["session_id"];
     }
     if (!wants_stream(req, body)) {
-      auto r = a.chat(sid, message);
+      auto r = a.chat(sid, message, nullptr, co);
       if (!r) return reply_error(res, r.status());
       (*r)["session_id"] = sid;
       return reply_json(res, *r);
@@ -113,8 +119,9 @@ void add_agent_routes(httplib::Server& svr, Context& ctx) {
     if (!a.has_session(sid)) return reply_error(res, not_found("no session '" + sid.substr(0, 80) + "'"));
     auto q = std::make_shared<SseQueue>();
     q->push(sse_frame("session", {{"session_id", sid}}));
-    q->worker = std::thread([&a, q, sid, message] {
-      auto r = a.chat(sid, message, [&](const Json& e) { q->push(sse_frame(e.value("type", "event"), e)); });
+    q->worker = std::thread([&a, q, sid, message, co] {
+      auto r = a.chat(
+          sid, message, [&](const Json& e) { q->push(sse_frame(e.value("type", "event"), e)); }, co);
       if (r) {
         (*r)["session_id"] = sid;
         q->push(sse_frame("result", *r), true);

@@ -1,0 +1,175 @@
+// The web UI in a real browser (issue 10): playwright-core drives Debian's
+// Chromium (headless, fresh profile, no background networking) against a real
+// `bioagent serve`. Upload the generated genome (one file misnamed: the rule
+// shows), ask the seed's four questions, let the parameter dialog count down,
+// watch the stages finish across a network drop, open and download the report;
+// the token prompt and the English interface too. Screenshots go to
+// $BIOAGENT_ARTIFACTS.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+
+const bin = process.env.BIOAGENT_BIN;
+const src = process.env.BIOAGENT_SOURCE_DIR;
+const artifacts = process.env.BIOAGENT_ARTIFACTS || fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-ui-shots-'));
+assert.ok(bin && src, 'BIOAGENT_BIN and BIOAGENT_SOURCE_DIR must be set (ctest sets them)');
+fs.mkdirSync(artifacts, { recursive: true });
+const webDir = path.join(src, 'web', 'dist');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-ui-'));
+const servers = [];
+let browser;
+
+function serve(extra = []) {
+  const portFile = path.join(scratch, `port-${servers.length}`);
+  const proc = spawn(bin, ['--offline', 'serve', '--port', '0', '--port-file', portFile, '--web-dir', webDir,
+    '--state-dir', path.join(scratch, `state-${servers.length}`), '--confirm-timeout', '6', '--cpus', '2',
+    '--pipeline-params', '{"phylogeny": {"method": "fasttree"}}', ...extra], { stdio: ['ignore', 'ignore', 'inherit'] });
+  servers.push(proc);
+  return (async () => {
+    for (let i = 0; i < 300 && !(fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').trim()); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    return `http://127.0.0.1:${fs.readFileSync(portFile, 'utf8').trim()}`;
+  })();
+}
+
+// The generated genome: Lchi with the real SBP HMM when the fixture exists.
+const sbp = path.join(src, '..', 'shared', 'fixtures', 'genefamily', 'hmm', 'PF03110_SBP.hmm');
+const family = fs.existsSync(sbp) ? 'SPL' : 'GLOBIN';
+const genome = path.join(scratch, 'Lchi');
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(webDir, 'index.html')), 'web/dist is built (scripts/build.sh)');
+  if (family !== 'SPL') console.log(`# ${sbp} absent: the questions use the generated GLOBIN family`);
+  execFileSync(bin, ['genefamily', 'example', genome, '--prefix', 'Lchi', '--family', family,
+    ...(family === 'SPL' ? ['--hmm', sbp] : [])]);
+  fs.renameSync(path.join(genome, 'Lchi.genome.fasta'), path.join(genome, 'Lchi.genome.fa'));
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.kill('SIGTERM');
+});
+
+async function ask(page, question, expect, timeout = 30000) {
+  const before = await page.locator('.msg.assistant').count();
+  await page.fill('#question', question);
+  await page.press('#question', 'Enter');
+  const msg = page.locator('.msg.assistant').nth(before);
+  await msg.waitFor();
+  await page.waitForFunction(
+    ([i, re]) => {
+      const m = document.querySelectorAll('.msg.assistant')[i];
+      return m && !m.hasAttribute('aria-busy') && new RegExp(re).test(m.textContent);
+    },
+    [before, expect.source],
+    { timeout },
+  );
+  return msg;
+}
+
+test('the three panels, uploads, the four questions, the dialog countdown, the report', async () => {
+  const base = await serve();
+  const context = await browser.newContext({ locale: 'zh-CN', acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const t0 = Date.now();
+  await page.goto(base + '/');
+  await page.waitForSelector('#naming-rules li');
+  assert.ok(Date.now() - t0 < 5000, 'the page is usable within seconds');
+  assert.equal(await page.textContent('#title'), 'BBAV20311 - Agent 助手', 'Chinese from the browser language');
+  for (const id of ['#left', '#center', '#right']) assert.ok(await page.isVisible(id), `${id} visible`);
+  assert.match(await page.textContent('#naming-rules'), /Lchi\.genome\.fasta/);
+
+  // Uploads: the misnamed genome shows its rule and the fix.
+  const files = fs.readdirSync(genome).filter((f) => f !== 'truth.json').map((f) => path.join(genome, f));
+  await page.setInputFiles('#file-input', files);
+  await page.waitForFunction((n) => document.querySelectorAll('#upload-list li.naming-ok, #upload-list li.naming-bad').length === n, files.length);
+  const bad = page.locator('#upload-list li.naming-bad');
+  assert.equal(await bad.count(), 1);
+  assert.match(await bad.textContent(), /Lchi\.genome\.fa.*genome\\.fasta.*Lchi\.genome\.fasta/s);
+  await page.screenshot({ path: path.join(artifacts, 'ui_uploads.png') });
+
+  // The seed's four exchanges.
+  const m1 = await ask(page, `总结下${family}基因家族`, family === 'SPL' ? /PF03110/ : /GLOBIN/);
+  if (family === 'SPL') assert.ok(await m1.locator('.sources li').count() >= 1, 'citations listed');
+  await ask(page, `荔枝的${family}基因家族是否有发表过相关的文章`, /研究空白/);
+  const plan = await ask(page, `如果我想开展荔枝的${family}基因家族研究，可以吗？`, /analysis_plan/);
+  assert.match(await plan.textContent(), /等待用户确认执行/);
+  assert.ok(await plan.locator('button.plan-execute').isVisible(), 'execute / modify / cancel buttons');
+  await page.screenshot({ path: path.join(artifacts, 'ui_plan.png') });
+  await ask(page, '执行分析', /已开始执行/);
+
+  // The dialog appears with a countdown and confirms the defaults at zero.
+  await page.waitForSelector('#confirm-dialog:not([hidden])', { timeout: 30000 });
+  assert.equal(await page.inputValue('#p-family'), family);
+  assert.equal(await page.getAttribute('.dialog', 'role'), 'dialog');
+  const first = Number(await page.textContent('#p-countdown'));
+  assert.ok(first > 0 && first <= 6, `countdown starts at ${first}`);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'p-confirm', 'focus moves into the dialog');
+  await page.screenshot({ path: path.join(artifacts, 'ui_dialog.png') });
+  await page.waitForTimeout(1500);
+  assert.ok(Number(await page.textContent('#p-countdown')) < first, 'the countdown runs');
+  await page.waitForSelector('#confirm-dialog', { state: 'hidden', timeout: 15000 });
+
+  // A network drop while the stages run: the event stream reconnects.
+  await page.waitForSelector('#stages li[data-stage]', { timeout: 30000 });
+  await context.setOffline(true);
+  await page.waitForTimeout(1500);
+  await context.setOffline(false);
+  await page.waitForSelector('#task-state[data-state="done"]', { timeout: 300000 });
+  const states = await page.$$eval('#stages li', (lis) => lis.map((li) => li.dataset.state));
+  assert.ok(states.length >= 10 && states.every((s) => s === 'done' || s === 'cached'), `stages: ${states}`);
+  assert.match(await page.textContent('#right'), /naming_mismatch/, 'the diagnosis of Lchi.genome.fa is shown');
+  await page.waitForSelector('#figures img');
+  await page.waitForSelector('a.open-report');
+  await page.screenshot({ path: path.join(artifacts, 'ui_results.png'), fullPage: true });
+
+  // Zoom a figure, then close it with Escape.
+  await page.click('#figures img');
+  await page.waitForSelector('#zoom:not([hidden])');
+  await page.click('#zoom-in');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#zoom', { state: 'hidden' });
+
+  // Open the report and download it.
+  const [report] = await Promise.all([context.waitForEvent('page'), page.click('a.open-report')]);
+  await report.waitForLoadState();
+  assert.match(await report.title(), new RegExp(family));
+  await report.screenshot({ path: path.join(artifacts, 'ui_report.png') });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('a.download[download$=".report.html"]'),
+  ]);
+  const saved = path.join(scratch, 'report.html');
+  await download.saveAs(saved);
+  assert.match(fs.readFileSync(saved, 'utf8').slice(0, 2000), /<html/i);
+  await context.close();
+});
+
+test('English interface, API errors as messages, and the token prompt', async () => {
+  const base = await serve(['--token', 'ui-secret']);
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('#token-box:not([hidden])');
+  assert.equal(await page.textContent('#title'), 'BBAV20311 - Agent Assistant');
+  await page.fill('#token-input', 'ui-secret');
+  await page.click('#token-box button');
+  await page.waitForSelector('#naming-rules li');
+  await ask(page, 'Summarise the WRKY gene family', /PF03106/);
+  // A server-side refusal is shown as a readable message.
+  await page.evaluate(() => fetch('/api/agent/execute', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ui-secret', 'X-Session-Id': sessionStorage.getItem('bioagent.session') }, body: '{}' }).then(() => {}));
+  await page.click('#lang-toggle');
+  assert.equal(await page.textContent('#send'), '发送', 'switches to Chinese');
+  await page.screenshot({ path: path.join(artifacts, 'ui_token.png') });
+  await context.close();
+});

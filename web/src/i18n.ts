@@ -1,0 +1,103 @@
+// Interface text in Chinese and English; the browser's language picks the default.
+export type Lang = 'zh' | 'en';
+
+const text = {
+  en: {
+    title: 'BBAV20311 - Agent Assistant',
+    model: 'Model',
+    token: 'Access token',
+    save: 'Save',
+    files: 'Files',
+    drop: 'Drop genome files here or choose them',
+    rules: 'Naming rules',
+    chat: 'Agent',
+    results: 'Results',
+    question: 'Question',
+    placeholder: 'Ask a question, e.g. Summarise the SPL gene family',
+    send: 'Send',
+    confirmTitle: 'Confirm parameters',
+    stage: 'Stage',
+    species: 'Species',
+    family: 'Gene family',
+    modify: 'Modify parameters',
+    confirm: 'Confirm',
+    execute: 'Execute',
+    cancel: 'Cancel',
+    sources: 'Sources',
+    ready: 'ready',
+    offline: 'offline agents',
+    working: 'working…',
+    reconnecting: 'connection lost, reconnecting…',
+    needToken: 'This server needs an access token.',
+    namingOk: 'name follows the rule',
+    namingBad: 'breaks the rule',
+    renameTo: 'rename it to',
+    report: 'Open report',
+    download: 'Download',
+    noModel: 'no model (offline)',
+    cancelled: 'cancelled',
+  },
+  zh: {
+    title: 'BBAV20311 - Agent 助手',
+    model: '模型',
+    token: '访问令牌',
+    save: '保存',
+    files: '文件上传',
+    drop: '拖放基因组文件到这里，或点击选择',
+    rules: '命名规范',
+    chat: 'Agent 对话',
+    results: '分析结果',
+    question: '问题',
+    placeholder: '请输入您的问题，例如：总结下SPL基因家族',
+    send: '发送',
+    confirmTitle: '参数确认',
+    stage: '分析阶段',
+    species: '物种',
+    family: '基因家族',
+    modify: '修改参数',
+    confirm: '确认',
+    execute: '执行分析',
+    cancel: '取消',
+    sources: '参考来源',
+    ready: '就绪',
+    offline: '离线智能体',
+    working: '处理中…',
+    reconnecting: '连接中断，正在重连…',
+    needToken: '此服务器需要访问令牌。',
+    namingOk: '命名符合规范',
+    namingBad: '命名不符合规范',
+    renameTo: '请重命名为',
+    report: '打开报告',
+    download: '下载',
+    noModel: '无模型（离线）',
+    cancelled: '已取消',
+  },
+};
+
+export type Key = keyof typeof text.en;
+
+let lang: Lang = (navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+const saved = localStorage.getItem('bioagent.lang');
+if (saved === 'zh' || saved === 'en') lang = saved;
+
+export function currentLang(): Lang {
+  return lang;
+}
+
+export function t(key: Key): string {
+  return text[lang][key];
+}
+
+export function setLang(next: Lang): void {
+  lang = next;
+  localStorage.setItem('bioagent.lang', next);
+  document.documentElement.lang = next === 'zh' ? 'zh-CN' : 'en';
+  document.querySelectorAll<HTMLElement>('[data-i18n]').forEach((el) => {
+    el.textContent = t(el.dataset.i18n as Key);
+  });
+  document.querySelectorAll<HTMLTextAreaElement>('[data-i18n-placeholder]').forEach((el) => {
+    el.placeholder = t(el.dataset.i18nPlaceholder as Key);
+  });
+  const toggle = document.getElementById('lang-toggle');
+  if (toggle) toggle.textContent = next === 'zh' ? 'English' : '中文';
+}

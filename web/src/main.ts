@@ -1,0 +1,403 @@
+// The three-panel page of seed 004: files and naming rules (left), the agent
+// chat with streamed answers, citations and plans (centre), stage progress,
+// figures, tables and downloads (right); the parameter dialog with its
+// countdown; Chinese and English.
+import './style.css';
+import * as api from './api';
+import { currentLang, setLang, t } from './i18n';
+import { openConfirmDialog, closeConfirmDialog } from './dialog';
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+let config: any = { naming_rules: [], models: [], model: 'none', confirm_timeout_seconds: 30 };
+let mode: 'rag' | 'skill' = 'rag';
+
+function showError(message: string): void {
+  const box = $('errors');
+  const item = document.createElement('p');
+  item.textContent = message;
+  box.append(item);
+  setTimeout(() => item.remove(), 12000);
+}
+
+function setStatus(text: string, kind = ''): void {
+  const s = $('status');
+  s.textContent = text;
+  s.dataset.kind = kind;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// ---- left panel: naming rules, uploads ----------------------------------
+
+function renderRules(): void {
+  const list = $('naming-rules');
+  list.replaceChildren(
+    ...config.naming_rules.map((r: any) => {
+      const li = el('li');
+      li.append(el('code', '', r.rule), document.createTextNode(' — '), el('span', 'example', r.example));
+      return li;
+    }),
+  );
+}
+
+async function uploadFiles(files: FileList | File[]): Promise<void> {
+  await api.ensureSession();
+  for (const file of Array.from(files)) {
+    const li = el('li', 'upload');
+    const name = el('span', 'name', file.name);
+    const bar = el('progress') as HTMLProgressElement;
+    bar.max = 1;
+    bar.value = 0;
+    const result = el('div', 'naming');
+    li.append(name, bar, result);
+    $('upload-list').append(li);
+    try {
+      const r = await api.upload(file, file.name, (f) => (bar.value = f));
+      bar.value = 1;
+      const item = r.files[0];
+      if (item.error) {
+        li.classList.add('naming-bad');
+        result.textContent = item.error.message;
+        continue;
+      }
+      const n = item.naming;
+      if (n.ok) {
+        li.classList.add('naming-ok');
+        result.textContent = `✓ ${t('namingOk')} (${n.kind})`;
+      } else {
+        li.classList.add('naming-bad');
+        result.append(el('span', '', `✗ ${t('namingBad')} `), el('code', 'rule', n.rule || ''));
+        if (n.fix) result.append(el('span', '', ` — ${t('renameTo')} `), el('code', 'fix', n.fix));
+        else if (n.example) result.append(el('span', '', ` — e.g. `), el('code', 'fix', n.example));
+      }
+    } catch (e) {
+      li.classList.add('naming-bad');
+      result.textContent = (e as Error).message;
+    }
+  }
+}
+
+// ---- centre: chat ----------------------------------------------------------
+
+function addMessage(role: 'user' | 'assistant', text = ''): HTMLElement {
+  const m = el('div', `msg ${role}`);
+  m.append(el('div', 'text', text));
+  $('messages').append(m);
+  m.scrollIntoView({ block: 'end' });
+  return m;
+}
+
+function renderSources(msg: HTMLElement, sources: any[]): void {
+  if (!sources?.length) return;
+  const box = el('div', 'sources');
+  box.append(el('strong', '', t('sources')));
+  const ol = el('ol');
+  for (const s of sources) {
+    const li = el('li');
+    const loc: string = s.locator || '';
+    const href = loc.startsWith('http') ? loc : loc.startsWith('10.') ? `https://doi.org/${loc}` : '';
+    if (href) {
+      const a = el('a', '', s.title || href) as HTMLAnchorElement;
+      a.href = href;
+      a.target = '_blank';
+      a.rel = 'noopener';
+      li.append(a);
+    } else {
+      li.textContent = `${s.title}${loc ? ' — ' + loc : ''}`;
+    }
+    if (s.source) li.append(el('span', 'source', ` (${s.source})`));
+    ol.append(li);
+  }
+  box.append(ol);
+  msg.append(box);
+}
+
+function renderPlanButtons(msg: HTMLElement, planId: string): void {
+  const bar = el('div', 'plan-actions');
+  const exec = el('button', 'plan-execute', t('execute'));
+  const modify = el('button', 'plan-modify', t('modify'));
+  const cancel = el('button', 'plan-cancel', t('cancel'));
+  for (const b of [exec, modify, cancel]) (b as HTMLButtonElement).type = 'button';
+  exec.onclick = () => startTask(planId, false, bar);
+  modify.onclick = () => startTask(planId, false, bar);
+  cancel.onclick = () => {
+    bar.replaceChildren(el('span', 'muted', t('cancelled')));
+  };
+  bar.append(exec, modify, cancel);
+  msg.append(bar);
+}
+
+async function startTask(planId: string, autoConfirm: boolean, bar?: HTMLElement): Promise<void> {
+  try {
+    const task = await api.call('POST', '/api/agent/execute', { plan_id: planId, auto_confirm: autoConfirm });
+    bar?.replaceChildren(el('span', 'muted', task.task_id));
+    followTask(task.task_id);
+  } catch (e) {
+    showError((e as Error).message);
+  }
+}
+
+async function ask(question: string): Promise<void> {
+  await api.ensureSession();
+  addMessage('user', question);
+  const msg = addMessage('assistant');
+  const body = msg.querySelector('.text') as HTMLElement;
+  msg.setAttribute('aria-busy', 'true');
+  setStatus(t('working'), 'busy');
+  const model = ($('model-select') as HTMLSelectElement).value;
+  try {
+    await api.chatStream({ message: question, mode, model }, (e) => {
+      if (e.event === 'delta') body.textContent += e.data.text;
+      else if (e.event === 'route') msg.dataset.intent = e.data.route.intent;
+      else if (e.event === 'result') {
+        const r = e.data;
+        if (r.plan) {
+          body.textContent = '';
+          body.append(el('pre', 'plan', r.answer));
+          renderPlanButtons(msg, r.plan_id);
+        } else {
+          body.textContent = r.answer;
+        }
+        renderSources(msg, r.sources);
+        if (r.task?.task_id) followTask(r.task.task_id);
+      } else if (e.event === 'error') showError(e.data.error?.message || 'error');
+    });
+  } catch (e) {
+    body.textContent = '';
+    showError((e as Error).message);
+  } finally {
+    msg.removeAttribute('aria-busy');
+    setStatus(t('ready'));
+    msg.scrollIntoView({ block: 'end' });
+  }
+}
+
+// ---- right panel: task progress and results -----------------------------
+
+function stageItem(stage: string): HTMLElement {
+  let li = document.querySelector<HTMLElement>(`#stages li[data-stage="${stage}"]`);
+  if (!li) {
+    li = el('li');
+    li.dataset.stage = stage;
+    li.append(el('span', 'stage-name', stage), el('span', 'stage-state'));
+    $('stages').append(li);
+  }
+  return li;
+}
+
+function followTask(taskId: string): void {
+  $('stages').replaceChildren();
+  $('figures').replaceChildren();
+  $('tables').replaceChildren();
+  $('downloads').replaceChildren();
+  $('task-state').dataset.task = taskId;
+  api
+    .followTask(
+      taskId,
+      (e) => onTaskEvent(taskId, e),
+      (up) => setStatus(up ? t('working') : t('reconnecting'), up ? 'busy' : 'warn'),
+    )
+    .catch((err) => showError(err.message));
+}
+
+function onTaskEvent(taskId: string, e: any): void {
+  const state = $('task-state');
+  if (e.type === 'state') {
+    state.textContent = `${e.state}${e.message ? ' — ' + e.message : ''}`;
+    state.dataset.state = e.state;
+    if (['done', 'failed', 'cancelled'].includes(e.state)) {
+      setStatus(t('ready'));
+      closeConfirmDialog();
+      showResults(taskId);
+    }
+  } else if (e.type === 'stage') {
+    const li = stageItem(e.stage);
+    li.dataset.state = e.state;
+    (li.querySelector('.stage-state') as HTMLElement).textContent = e.state;
+  } else if (e.type === 'confirm') {
+    openConfirmDialog(taskId, e.params, e.timeout_seconds, e.deadline, showError);
+  } else if (e.type === 'confirmed') {
+    closeConfirmDialog();
+  } else if (['diagnosis', 'repair', 'prevention', 'learning', 'resumed'].includes(e.type)) {
+    const note = el('p', `note ${e.type}`);
+    note.textContent =
+      e.type === 'diagnosis'
+        ? `${e.diagnosis.error_type}: ${e.diagnosis.root_cause}`
+        : e.message || e.strategy || JSON.stringify(e.changes || '');
+    state.after(note);
+  }
+}
+
+async function showResults(taskId: string): Promise<void> {
+  let r: any;
+  try {
+    r = await api.call('GET', `/api/agent/results/${taskId}`);
+  } catch (e) {
+    showError((e as Error).message);
+    return;
+  }
+  const files: any[] = r.files || [];
+  const figures = $('figures');
+  for (const f of files.filter((f) => /\.(svg|png)$/.test(f.name)).slice(0, 12)) {
+    const img = el('img', 'figure') as HTMLImageElement;
+    img.src = api.fileUrl(f.url);
+    img.alt = f.name;
+    img.tabIndex = 0;
+    img.onclick = img.onkeydown = (ev: Event) => {
+      if (ev instanceof KeyboardEvent && ev.key !== 'Enter') return;
+      openZoom(img.src, f.name);
+    };
+    const fig = el('figure');
+    fig.append(img, el('figcaption', '', f.name));
+    figures.append(fig);
+  }
+  const table = files.find((f) => f.name.endsWith('.properties.tsv')) || files.find((f) => f.name.endsWith('.tsv'));
+  if (table) {
+    try {
+      const text = await (await fetch(api.fileUrl(table.url))).text();
+      const rows = text.trim().split('\n').slice(0, 16).map((l) => l.split('\t'));
+      const tb = el('table', 'preview');
+      tb.append(el('caption', '', table.name));
+      rows.forEach((cells, i) => {
+        const tr = el('tr');
+        for (const c of cells) tr.append(el(i === 0 ? 'th' : 'td', '', c));
+        tb.append(tr);
+      });
+      $('tables').append(tb);
+    } catch {
+      /* the download link stays */
+    }
+  }
+  const downloads = $('downloads');
+  const report = files.find((f) => f.name.endsWith('.report.html'));
+  if (report) {
+    const a = el('a', 'open-report', t('report')) as HTMLAnchorElement;
+    a.href = api.fileUrl(report.url);
+    a.target = '_blank';
+    a.rel = 'noopener';
+    downloads.append(a);
+  }
+  const wanted = /\.(report\.html|report\.md|fasta|nwk|tsv|txt|collinearity|json)$/;
+  for (const f of files.filter((f) => wanted.test(f.name))) {
+    const a = el('a', 'download', `${t('download')} ${f.name}`) as HTMLAnchorElement;
+    a.href = api.fileUrl(f.url, true);
+    a.setAttribute('download', f.name);
+    downloads.append(a);
+  }
+}
+
+// ---- figure zoom -------------------------------------------------------------
+
+let zoom = 1;
+let zoomReturn: HTMLElement | null = null;
+function openZoom(src: string, name: string): void {
+  zoomReturn = document.activeElement as HTMLElement;
+  zoom = 1;
+  const img = $<HTMLImageElement>('zoom-img');
+  img.src = src;
+  img.alt = name;
+  img.style.transform = 'scale(1)';
+  $('zoom').hidden = false;
+  $('zoom-close').focus();
+}
+function setZoom(z: number): void {
+  zoom = Math.min(8, Math.max(0.25, z));
+  $('zoom-img').style.transform = `scale(${zoom})`;
+}
+function closeZoom(): void {
+  $('zoom').hidden = true;
+  zoomReturn?.focus();
+}
+
+// ---- start -------------------------------------------------------------------
+
+async function loadConfig(): Promise<void> {
+  try {
+    config = await api.call('GET', '/api/config');
+    $('token-box').hidden = true;
+  } catch (e) {
+    if (!(e instanceof api.ApiError) || e.status !== 401) showError((e as Error).message);
+    return;
+  }
+  const select = $<HTMLSelectElement>('model-select');
+  select.replaceChildren();
+  const none = el('option', '', t('noModel')) as HTMLOptionElement;
+  none.value = 'none';
+  select.append(none);
+  for (const m of config.models) {
+    const o = el('option', '', m) as HTMLOptionElement;
+    o.value = m;
+    select.append(o);
+  }
+  select.value = config.models.includes(config.model) ? config.model : 'none';
+  renderRules();
+  await api.ensureSession();
+  setStatus(config.offline ? `${t('ready')} · ${t('offline')}` : t('ready'));
+}
+
+function wire(): void {
+  setLang(currentLang());
+  api.setUnauthorizedHandler(() => {
+    $('token-box').hidden = false;
+    setStatus(t('needToken'), 'warn');
+    $('token-input').focus();
+  });
+  $('token-box').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    api.setToken($<HTMLInputElement>('token-input').value.trim());
+    loadConfig();
+  });
+  $('lang-toggle').onclick = () => setLang(currentLang() === 'zh' ? 'en' : 'zh');
+  $('mode').onclick = () => {
+    mode = mode === 'rag' ? 'skill' : 'rag';
+    $('mode').textContent = mode === 'rag' ? 'RAG' : 'Skill';
+    $('mode').setAttribute('aria-pressed', String(mode === 'skill'));
+  };
+  $('ask').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const q = $<HTMLTextAreaElement>('question');
+    const text = q.value.trim();
+    if (!text) return;
+    q.value = '';
+    ask(text);
+  });
+  $('question').addEventListener('keydown', (ev) => {
+    const k = ev as KeyboardEvent;
+    if (k.key === 'Enter' && !k.shiftKey && !k.isComposing) {
+      ev.preventDefault();
+      $('ask').dispatchEvent(new Event('submit', { cancelable: true }));
+    }
+  });
+  const input = $<HTMLInputElement>('file-input');
+  input.onchange = () => input.files && uploadFiles(input.files).finally(() => (input.value = ''));
+  const drop = $('dropzone');
+  drop.onkeydown = (ev) => (ev.key === 'Enter' || ev.key === ' ') && input.click();
+  drop.ondragover = (ev) => {
+    ev.preventDefault();
+    drop.classList.add('over');
+  };
+  drop.ondragleave = () => drop.classList.remove('over');
+  drop.ondrop = (ev) => {
+    ev.preventDefault();
+    drop.classList.remove('over');
+    if (ev.dataTransfer?.files) uploadFiles(ev.dataTransfer.files);
+  };
+  $('zoom-in').onclick = () => setZoom(zoom * 1.5);
+  $('zoom-out').onclick = () => setZoom(zoom / 1.5);
+  $('zoom-close').onclick = closeZoom;
+  $('zoom').addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    setZoom(zoom * ((ev as WheelEvent).deltaY < 0 ? 1.2 : 1 / 1.2));
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && !$('zoom').hidden) closeZoom();
+  });
+}
+
+wire();
+loadConfig();
