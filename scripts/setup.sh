@@ -19,6 +19,7 @@ packages=(
   python3-fitz poppler-utils                        # benchmark peers: PyMuPDF text, pdftoppm
   hmmer hmmer-examples mafft iqtree fasttree        # gene-family pipeline tools (hmmer-examples: HMMs of the example genome)
   ncbi-blast+ diamond-aligner libhts-dev paml        # similarity searches, indexed FASTA, Ka/Ks (yn00)
+  salmon                                             # expression quantified from FASTQ reads
   chromium fonts-wqy-zenhei                          # headless browser for the report and web UI tests; CJK glyphs
   slurm-wlm munge                                    # the Slurm runner and its one-node test cluster
   libcpp-httplib-dev libyaml-cpp-dev                 # the HTTP API (bioagent serve), the planning agent's YAML

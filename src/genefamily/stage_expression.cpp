@@ -1,16 +1,22 @@
 // The expression stage: a user's genes x samples matrix (TPM/FPKM/counts;
-// TSV, CSV or xlsx) subset to the members, log2(x + 1), row z-scores, rows
-// ordered by average-linkage hierarchical clustering, and a heatmap. Without a
-// matrix the stage finishes and says why nothing was drawn.
+// TSV, CSV or xlsx) — or one quantified here from FASTQ reads with salmon
+// (index of the transcripts, selective alignment per sample, transcript TPM
+// summed per gene through the GFF3) — subset to the members, log2(x + 1), row
+// z-scores, rows ordered by average-linkage hierarchical clustering, and a
+// heatmap. Without a matrix or reads the stage finishes and says why nothing
+// was drawn.
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/seqio.h"
 #include "bioagent/table.h"
 #include "genefamily/figures.h"
 #include "genefamily/stage_common.h"
+#include "pipeline/subprocess.h"
 
 namespace bioagent::gf {
 namespace {
@@ -46,14 +52,59 @@ std::vector<size_t> cluster_order(const std::vector<std::vector<double>>& rows) 
   return clusters.empty() ? std::vector<size_t>{} : clusters[0];
 }
 
+// Sample names become folder names: letters, digits, '.', '_' and '-' only.
+bool safe_sample(const std::string& s) {
+  if (s.empty() || s.size() > 100 || s[0] == '.') return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return false;
+  return true;
+}
+
+// salmon's quant.sf of every sample -> one genes x samples TPM table (transcripts summed per gene).
+Status salmon_matrix(const StageContext& ctx) {
+  auto gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return gff.status();
+  std::vector<std::string> samples;
+  std::map<std::string, std::map<std::string, double>> tpm;  // gene -> sample -> TPM
+  for (auto& r : ctx.params["reads"]) {
+    std::string sample = r["sample"];
+    samples.push_back(sample);
+    std::ifstream in(ctx.work / "quant" / sample / "quant.sf");
+    if (!in) return Status(ErrorCode::kToolFailed, "salmon wrote no quant.sf for sample " + sample);
+    std::string line;
+    std::getline(in, line);  // Name Length EffectiveLength TPM NumReads
+    while (std::getline(in, line)) {
+      std::istringstream f(line);
+      std::string name;
+      double len, eff, value;
+      if (!(f >> name >> len >> eff >> value)) continue;
+      std::string t = gff->transcript_of(name);
+      std::string gene = t.empty() ? name : gff->transcripts.at(t).gene_id;
+      tpm[gene][sample] += value;
+    }
+  }
+  std::ostringstream out;
+  out << "gene";
+  for (auto& s : samples) out << '\t' << s;
+  out << '\n';
+  for (auto& [gene, by] : tpm) {
+    out << gene;
+    for (auto& s : samples) out << '\t' << (by.count(s) ? by.at(s) : 0.0);
+    out << '\n';
+  }
+  return write_text(ctx.work / final_name(ctx, "salmon_tpm.tsv"), out.str());
+}
+
 Status heatmap(const StageContext& ctx) {
   std::string path = ctx.params["matrix"];
+  if (path.empty() && !ctx.params["reads"].empty()) path = (ctx.work / final_name(ctx, "salmon_tpm.tsv")).string();
   if (path.empty())
     return write_text(ctx.work / "expression.json",
                       Json{{"skipped", true},
                            {"reason",
                             "no expression matrix was given: set {\"expression\": {\"matrix\": FILE}} to a genes x "
-                            "samples table (TSV, CSV or xlsx; TPM or FPKM)"}}
+                            "samples table (TSV, CSV or xlsx; TPM or FPKM), or {\"reads\": [{\"sample\", \"r1\", "
+                            "\"r2\"}]} to quantify FASTQ reads with salmon"}}
                           .dump(2));
   auto sheet = read_table(path);
   if (!sheet) return sheet.status();
@@ -112,6 +163,7 @@ Status heatmap(const StageContext& ctx) {
                                       figures::heatmap(og, samples, oz, true, title, "z-score")));
   return write_text(ctx.work / "expression.json", Json{{"skipped", false},
                                                        {"matrix", path},
+                                                       {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},
                                                        {"samples", samples.size()},
                                                        {"members_with_expression", genes.size()},
                                                        {"members", members->size()}}
@@ -125,10 +177,58 @@ StageSpec expression_stage() {
   s.name = "expression";
   s.description = "Members' expression from a user matrix: log2, z-scores, clustering, heatmap";
   s.after = {"identify"};
+  s.data_files = {"gff3", "cds"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
-      "matrix": {"type": "string", "default": "", "description": "genes x samples table (TSV, CSV or xlsx)"}
+      "matrix": {"type": "string", "default": "", "description": "genes x samples table (TSV, CSV or xlsx)"},
+      "reads": {"type": "array", "default": [], "maxItems": 500, "description": "FASTQ per sample, quantified with salmon",
+                "items": {"type": "object", "properties": {"sample": {"type": "string"}, "r1": {"type": "string"},
+                          "r2": {"type": "string"}}, "required": ["sample", "r1"], "additionalProperties": false}},
+      "transcripts": {"type": "string", "default": "", "description": "transcript FASTA for salmon (default: the CDS)"},
+      "kmer": {"type": "integer", "minimum": 15, "maximum": 31, "default": 31, "description": "salmon index k"}
     }, "additionalProperties": false})JS");
-  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(heatmap)}; };
+  s.check = [](const StageContext& ctx) -> Status {
+    if (!ctx.params["reads"].empty() && !ctx.params["matrix"].get<std::string>().empty())
+      return invalid_argument("give either a matrix or reads, not both");
+    std::error_code ec;
+    // salmon is only needed with reads, so it is not among the stage's programs.
+    if (!ctx.params["reads"].empty() && which("salmon").empty())
+      return not_found("quantifying reads needs salmon (Debian package salmon; scripts/setup.sh installs it)");
+    for (auto& r : ctx.params["reads"]) {
+      if (!safe_sample(r["sample"]))
+        return invalid_argument("sample name '" + r["sample"].get<std::string>() +
+                                "' must be letters, digits, '.', '_' or '-'");
+      for (const char* k : {"r1", "r2"})
+        if (r.contains(k) && !fs::is_regular_file(r[k].get<std::string>(), ec))
+          return not_found("reads of sample " + r["sample"].get<std::string>() +
+                           " not found: " + r[k].get<std::string>());
+    }
+    return Status::ok();
+  };
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    std::vector<Step> steps;
+    if (!ctx.params["reads"].empty()) {
+      std::string tx = ctx.params["transcripts"];
+      if (tx.empty()) tx = ctx.data("cds").string();
+      std::string cpus = std::to_string(ctx.cpus);
+      steps.push_back(Command{{"salmon", "index", "-t", tx, "-i", "salmon_index", "-k",
+                               std::to_string(ctx.params["kmer"].get<int>()), "-p", cpus},
+                              "salmon_index.log",
+                              ""});
+      for (auto& r : ctx.params["reads"]) {
+        std::vector<std::string> argv = {
+            "salmon", "quant", "-i", "salmon_index", "-l",
+            "A",      "-p",    cpus, "-o",           "quant/" + r["sample"].get<std::string>()};
+        if (r.contains("r2"))
+          argv.insert(argv.end(), {"-1", r["r1"].get<std::string>(), "-2", r["r2"].get<std::string>()});
+        else
+          argv.insert(argv.end(), {"-r", r["r1"].get<std::string>()});
+        steps.push_back(Command{argv, "", ""});
+      }
+      steps.push_back(StageFn(salmon_matrix));
+    }
+    steps.push_back(StageFn(heatmap));
+    return steps;
+  };
   s.outputs = {"expression.json"};
   s.parse = summary_file("expression.json");
   return s;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "bioagent/genefamily.h"
@@ -511,6 +512,73 @@ TEST(Collinearity, FindsBlocksInBothOrientationsAndClassifiesDuplicates) {
     ASSERT_TRUE(real.is_ok());
     EXPECT_EQ(real->size(), 27169u);
   }
+}
+
+TEST(GenefamilyPipeline, ExpressionQuantifiedFromReadsWithSalmon) {
+  if (!fs::exists("/usr/bin/salmon")) GTEST_SKIP() << "salmon is not installed (scripts/setup.sh installs it)";
+  const fs::path& d = example_dir();
+  auto cds = read_fasta(d / "Exam.cds.fasta");
+  ASSERT_TRUE(cds.is_ok());
+  std::ifstream truth_in(d / "truth.json");
+  Json truth = Json::parse(truth_in);
+  std::string up = truth["members"][0], down = truth["members"][1];
+  // Two samples of 100-nt reads: `up` 20x more abundant in "leaf", `down` 20x more in "root"; others even.
+  TempDir run;
+  std::mt19937 rng(5);
+  auto write_reads = [&](const std::string& name, const std::string& high) {
+    std::ofstream fq(run.path() / (name + ".fq"));
+    int n = 0;
+    for (auto& rec : *cds) {
+      std::string gene = rec.id.substr(0, rec.id.find('.'));
+      if (rec.seq.size() < 150 || rec.id.find(".1") == std::string::npos) continue;
+      int reads = gene == high ? 2000 : (gene == up || gene == down) ? 100 : 20;
+      for (int i = 0; i < reads; ++i) {
+        size_t at = std::uniform_int_distribution<size_t>(0, rec.seq.size() - 100)(rng);
+        fq << "@r" << ++n << "\n" << rec.seq.substr(at, 100) << "\n+\n" << std::string(100, 'I') << "\n";
+      }
+    }
+  };
+  write_reads("leaf", up);
+  write_reads("root", down);
+  auto cfg = genefamily_run_config(
+      "", "", d,
+      {{"expression",
+        {{"reads", Json::array({{{"sample", "leaf"}, {"r1", (run.path() / "leaf.fq").string()}},
+                                {{"sample", "root"}, {"r1", (run.path() / "root.fq").string()}}})}}}});
+  ASSERT_TRUE(cfg.is_ok());
+  PipelineOptions o;
+  o.run_dir = run.path() / "run";
+  o.stages = {"expression"};
+  auto runner = make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(r.is_ok());
+  for (auto& s : *r) ASSERT_EQ(s.state, "done") << s.stage << ": " << s.message;
+  std::ifstream tpm_in(o.run_dir / "final/Exam.GLOBIN.salmon_tpm.tsv");
+  std::map<std::string, std::pair<double, double>> tpm;
+  std::string line;
+  std::getline(tpm_in, line);
+  EXPECT_EQ(line, "gene\tleaf\troot");
+  while (std::getline(tpm_in, line)) {
+    std::istringstream f(line);
+    std::string g;
+    double a, b;
+    f >> g >> a >> b;
+    tpm[g] = {a, b};
+  }
+  ASSERT_TRUE(tpm.count(up) && tpm.count(down));
+  EXPECT_GT(tpm[up].first, 5 * tpm[up].second) << "leaf-high gene";
+  EXPECT_GT(tpm[down].second, 5 * tpm[down].first) << "root-high gene";
+  EXPECT_TRUE(fs::exists(o.run_dir / "final/Exam.GLOBIN.expression_heatmap.svg"));
+  // A hostile sample name never becomes a path.
+  auto bad = genefamily_run_config(
+      "", "", d, {{"expression", {{"reads", Json::array({{{"sample", "../x"}, {"r1", "/dev/null"}}})}}}});
+  TempDir run2;
+  o.run_dir = run2.path() / "run";
+  auto rb = run_genefamily(*bad, *runner, o);
+  ASSERT_TRUE(rb.is_ok());
+  bool refused = false;
+  for (auto& s : *rb) refused |= s.stage == "expression" && s.state == "failed";
+  EXPECT_TRUE(refused);
 }
 
 TEST(GenefamilyPipeline, SyntenyFindsThePlantedSegmentalDuplication) {
