@@ -1,13 +1,15 @@
 // The synteny stage: all-against-all DIAMOND of the proteome (longest isoform
 // per gene), collinear blocks on gene order (collinearity.h), the members'
 // duplicate classes and their links, in MCScanX's .collinearity layout and a
-// circular figure.
+// circular figure; with comparative species folders, the proteome against
+// theirs, blocks between the species and each member's syntenic orthologs.
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
+#include "bioagent/genefamily.h"
 #include "genefamily/collinearity.h"
 #include "genefamily/figures.h"
 #include "genefamily/genome_index.h"
@@ -16,9 +18,12 @@
 namespace bioagent::gf {
 namespace {
 
-Status prepare(const StageContext& ctx) {
-  auto gff = read_gff3(ctx.data("gff3"));
-  auto pep = read_fasta(ctx.data("pep"));
+// The longest protein of each gene with a GFF3 record, and its MCScanX gene
+// line ("chr gene start end"; chromosomes prefixed with `chr_prefix`).
+Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, const std::string& chr_prefix,
+                        std::vector<FastaRecord>& proteome, std::string& table) {
+  auto gff = read_gff3(gff_path);
+  auto pep = read_fasta(pep_path);
   if (!gff || !pep) return gff ? pep.status() : gff.status();
   std::map<std::string, const FastaRecord*> longest;  // gene -> its longest protein
   for (auto& r : *pep) {
@@ -26,17 +31,98 @@ Status prepare(const StageContext& ctx) {
     std::string gene = tid.empty() ? r.id : gff->transcripts.at(tid).gene_id;
     if (!longest.count(gene) || r.seq.size() > longest[gene]->seq.size()) longest[gene] = &r;
   }
-  std::vector<FastaRecord> proteome;
-  std::ostringstream table;
+  std::ostringstream out;
+  size_t before = proteome.size();
   for (auto& [gene, rec] : longest) {
     auto g = gff->genes.find(gene);
     if (g == gff->genes.end()) continue;
     proteome.push_back({gene, "", rec->seq});
-    table << g->second.seqid << '\t' << gene << '\t' << g->second.start << '\t' << g->second.end << '\n';
+    out << chr_prefix << g->second.seqid << '\t' << gene << '\t' << g->second.start << '\t' << g->second.end << '\n';
   }
-  if (proteome.size() < 10) return invalid_argument("synteny needs a GFF3 with genes for the proteome");
+  if (proteome.size() - before < 10)
+    return invalid_argument("synteny needs a GFF3 with genes for the proteome (" + gff_path.string() + ")");
+  table += out.str();
+  return Status::ok();
+}
+
+Status prepare(const StageContext& ctx) {
+  std::vector<FastaRecord> proteome;
+  std::string table;
+  BIOAGENT_RETURN_IF_ERROR(longest_proteome(ctx.data("gff3"), ctx.data("pep"), "", proteome, table));
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "proteome.fasta", proteome));
-  return write_text(ctx.work / "genes.gff", table.str());
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "genes.gff", table));
+  if (ctx.params["comparative"].empty()) return Status::ok();
+  // Comparative species: their proteomes for the cross search, and one gene
+  // table of all species with chromosomes named <Prefix>_<seqid>.
+  std::set<std::string> ids;
+  for (auto& r : proteome) ids.insert(r.id);
+  std::vector<FastaRecord> others;
+  std::string all = table;
+  Json species = Json::array();
+  for (auto& dir : ctx.params["comparative"]) {
+    auto check = check_species_data(dir.get<std::string>(), "", "", false);
+    if (!check) return check.status();
+    const Json& files = (*check)["files"];
+    if (!files.contains("gff3") || !files.contains("pep"))
+      return not_found("comparative folder " + dir.get<std::string>() + " needs <Prefix>.gff3 and <Prefix>.pep.fasta");
+    std::string prefix = (*check)["prefix"];
+    size_t from = others.size();
+    BIOAGENT_RETURN_IF_ERROR(
+        longest_proteome(files["gff3"].get<std::string>(), files["pep"].get<std::string>(), prefix + "_", others, all));
+    for (size_t i = from; i < others.size(); ++i)
+      if (!ids.insert(others[i].id).second)
+        return invalid_argument("gene id " + others[i].id + " of " + prefix + " is also used by another species");
+    species.push_back({{"prefix", prefix}, {"genes", others.size() - from}, {"folder", dir}});
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "others.fasta", others));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "all_species.gff", all));
+  return write_text(ctx.work / "species.json", species.dump(2));
+}
+
+// Blocks between the species and each member's syntenic orthologs.
+Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& members, const CollinearityParams& p) {
+  auto gt = read_text(ctx.work / "all_species.gff");
+  auto bt = read_text(ctx.work / "cross.blast");
+  auto sp = read_text(ctx.work / "species.json");
+  if (!gt || !bt || !sp) return !gt ? gt.status() : !bt ? bt.status() : sp.status();
+  auto genes = parse_mcscanx_gff(*gt);
+  auto hits = parse_blast_m8(*bt);
+  if (!genes || !hits) return genes ? hits.status() : genes.status();
+  auto r = find_collinearity(*genes, *hits, p);
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "interspecies.collinearity"), collinearity_text(r, p)));
+  // A block's species: the prefix of its comparative chromosome.
+  Json species = Json::parse(*sp);
+  auto species_of = [&](const std::string& chr) -> std::string {
+    for (auto& s : species)
+      if (chr.rfind(s["prefix"].get<std::string>() + "_", 0) == 0) return s["prefix"];
+    return "";
+  };
+  Json out = Json::object();
+  for (auto& s : species) out[s["prefix"].get<std::string>()] = {{"blocks", 0}, {"members_with_syntenic_ortholog", 0}};
+  std::map<std::string, std::map<std::string, std::set<std::string>>> orthologs;  // member -> species -> genes
+  for (size_t i = 0; i < r.blocks.size(); ++i) {
+    const Block& b = r.blocks[i];
+    std::string sa = species_of(b.chr_a), sb = species_of(b.chr_b);
+    if (sa == sb || (!sa.empty() && !sb.empty())) continue;  // only target-versus-comparative blocks
+    std::string other = sa.empty() ? sb : sa;
+    out[other]["blocks"] = out[other]["blocks"].get<int>() + 1;
+    for (auto& a : b.anchors) {
+      std::string mine = sa.empty() ? a.a : a.b, theirs = sa.empty() ? a.b : a.a;
+      if (members.count(mine)) orthologs[mine][other].insert(theirs);
+    }
+  }
+  std::ostringstream tsv;
+  tsv << "gene\tspecies\tsyntenic_orthologs\n";
+  for (auto& [gene, by] : orthologs)
+    for (auto& [prefix, set] : by) {
+      std::string list;
+      for (auto& g : set) list += (list.empty() ? "" : ",") + g;
+      tsv << gene << '\t' << prefix << '\t' << list << '\n';
+      out[prefix]["members_with_syntenic_ortholog"] = out[prefix]["members_with_syntenic_ortholog"].get<int>() + 1;
+    }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "syntenic_orthologs.tsv"), tsv.str()));
+  return out;
 }
 
 Status blocks(const StageContext& ctx) {
@@ -102,13 +188,18 @@ Status blocks(const StageContext& ctx) {
     if (std::any_of(b.anchors.begin(), b.anchors.end(),
                     [&](const Anchor& a) { return member_set.count(a.a) || member_set.count(a.b); }))
       ++member_blocks;
-  return write_text(ctx.work / "synteny.json", Json{{"blocks", r.blocks.size()},
-                                                    {"collinear_genes", r.collinear_genes},
-                                                    {"genes", r.genes},
-                                                    {"blocks_with_members", member_blocks},
-                                                    {"member_duplication", classes},
-                                                    {"member_links", links.size()}}
-                                                   .dump(2));
+  Json summary = {{"blocks", r.blocks.size()},
+                  {"collinear_genes", r.collinear_genes},
+                  {"genes", r.genes},
+                  {"blocks_with_members", member_blocks},
+                  {"member_duplication", classes},
+                  {"member_links", links.size()}};
+  if (!ctx.params["comparative"].empty()) {
+    auto inter = interspecies(ctx, member_set, p);
+    if (!inter) return inter.status();
+    summary["interspecies"] = *inter;
+  }
+  return write_text(ctx.work / "synteny.json", summary.dump(2));
 }
 
 }  // namespace
@@ -125,19 +216,28 @@ StageSpec synteny_stage() {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
       "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5},
-      "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 6, "description": "hits kept per gene (MCScanX suggests 5 besides itself)"}
+      "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 6, "description": "hits kept per gene (MCScanX suggests 5 besides itself)"},
+      "comparative": {"type": "array", "items": {"type": "string"}, "maxItems": 20, "default": [], "description": "species folders (<Prefix>.gff3, <Prefix>.pep.fasta) for blocks between species"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
     char ev[32];
     std::snprintf(ev, sizeof ev, "%g", ctx.params["evalue"].get<double>());
-    return std::vector<Step>{
+    auto search = [&](const char* db, const char* out) {
+      return Command{{"diamond", "blastp", "-d", db, "-q", "proteome.fasta", "-o", out, "--outfmt", "6", "--evalue", ev,
+                      "--max-target-seqs", std::to_string(ctx.params["max_target_seqs"].get<int>()), "--more-sensitive",
+                      "--threads", std::to_string(ctx.cpus), "--quiet"},
+                     "",
+                     ""};
+    };
+    std::vector<Step> steps = {
         StageFn(prepare), Command{{"diamond", "makedb", "--in", "proteome.fasta", "-d", "proteome", "--quiet"}, "", ""},
-        Command{{"diamond", "blastp", "-d", "proteome", "-q", "proteome.fasta", "-o", "all.blast", "--outfmt", "6",
-                 "--evalue", ev, "--max-target-seqs", std::to_string(ctx.params["max_target_seqs"].get<int>()),
-                 "--more-sensitive", "--threads", std::to_string(ctx.cpus), "--quiet"},
-                "",
-                ""},
-        StageFn(blocks)};
+        search("proteome", "all.blast")};
+    if (!ctx.params["comparative"].empty()) {  // the members' species against the others
+      steps.push_back(Command{{"diamond", "makedb", "--in", "others.fasta", "-d", "others", "--quiet"}, "", ""});
+      steps.push_back(search("others", "cross.blast"));
+    }
+    steps.push_back(StageFn(blocks));
+    return steps;
   };
   s.outputs = {"synteny.json"};
   s.parse = summary_file("synteny.json");

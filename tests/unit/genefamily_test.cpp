@@ -514,6 +514,56 @@ TEST(Collinearity, FindsBlocksInBothOrientationsAndClassifiesDuplicates) {
   }
 }
 
+TEST(GenefamilyPipeline, SyntenyBetweenSpeciesFindsEachMembersOrtholog) {
+  if (!fs::exists("/usr/bin/diamond")) GTEST_SKIP() << "diamond is not installed";
+  const fs::path& d = example_dir();
+  // A second species: the example's genes under new names ("Exam" -> "Comp"), order kept.
+  TempDir other;
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"Exam.gff3", "Comp.gff3"}, {"Exam.pep.fasta", "Comp.pep.fasta"}}) {
+    std::ifstream in(d / from);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    for (size_t p = text.find("Exam"); p != std::string::npos; p = text.find("Exam", p)) text.replace(p, 4, "Comp");
+    other.write(to, text);
+  }
+  TempDir run;
+  auto cfg = genefamily_run_config("", "", d, {{"synteny", {{"comparative", Json::array({other.path().string()})}}}});
+  ASSERT_TRUE(cfg.is_ok());
+  PipelineOptions o;
+  o.run_dir = run.path() / "run";
+  o.stages = {"synteny"};
+  auto runner = make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, o);
+  ASSERT_TRUE(r.is_ok());
+  for (auto& s : *r) ASSERT_EQ(s.state, "done") << s.stage << ": " << s.message;
+  Json summary;
+  for (auto& s : *r)
+    if (s.stage == "synteny") summary = s.summary;
+  ASSERT_TRUE(summary.contains("interspecies")) << summary.dump();
+  EXPECT_GT(summary["interspecies"]["Comp"]["blocks"].get<int>(), 0);
+  std::ifstream tsv(o.run_dir / "final/Exam.GLOBIN.syntenic_orthologs.tsv");
+  std::string line;
+  std::getline(tsv, line);
+  int rows = 0, own = 0;
+  while (std::getline(tsv, line)) {
+    ++rows;
+    std::string gene = line.substr(0, line.find('\t'));
+    own += line.find("Comp" + gene.substr(4)) != std::string::npos;
+  }
+  std::ifstream truth_in(d / "truth.json");
+  Json truth = Json::parse(truth_in);
+  EXPECT_GE(rows, int(truth["members"].size()) / 2) << "most members lie in blocks shared with the other species";
+  EXPECT_EQ(own, rows) << "each member's syntenic ortholog is its copy";
+  // Gene ids used by two species are refused.
+  auto clash = genefamily_run_config("", "", d, {{"synteny", {{"comparative", Json::array({d.string()})}}}});
+  TempDir run2;
+  o.run_dir = run2.path() / "run";
+  auto rc = run_genefamily(*clash, *runner, o);
+  ASSERT_TRUE(rc.is_ok());
+  for (auto& s : *rc)
+    if (s.stage == "synteny") EXPECT_NE(s.message.find("also used"), std::string::npos) << s.message;
+}
+
 TEST(GenefamilyPipeline, ExpressionQuantifiedFromReadsWithSalmon) {
   if (!fs::exists("/usr/bin/salmon")) GTEST_SKIP() << "salmon is not installed (scripts/setup.sh installs it)";
   const fs::path& d = example_dir();
