@@ -17,6 +17,20 @@ namespace {
 
 using bioagent::testing::TempDir;
 
+// A registry with the built-in tools and a workspace over a temporary folder.
+struct ToolEnv {
+  TempDir dir;
+  ToolRegistry reg;
+  std::unique_ptr<Workspace> ws;
+  ToolEnv() {
+    register_builtin_types(reg);
+    EXPECT_TRUE(reg.load_builtin().is_ok());
+    auto w = Workspace::create({dir.path().string()});
+    EXPECT_TRUE(w.is_ok());
+    ws = std::make_unique<Workspace>(std::move(*w));
+  }
+};
+
 TEST(KnowledgeBase, HoldsFortyFamiliesEachWithDomainsCountsFunctionsAndAReference) {
   const Json& fams = gene_family_kb()["families"];
   ASSERT_GE(fams.size(), 40u);
@@ -126,13 +140,10 @@ TEST(Diagnosis, NamingRepairKeepsABackupAndNeverLeavesTheFolder) {
 }
 
 TEST(Planning, YamlAndFileStatus) {
-  TempDir dir;
-  ToolRegistry reg;
-  register_builtin_types(reg);
-  ASSERT_TRUE(reg.load_builtin().is_ok());
-  auto ws_r = Workspace::create({dir.path().string()});
-  ASSERT_TRUE(ws_r.is_ok());
-  Workspace& ws = *ws_r;
+  ToolEnv e;
+  const TempDir& dir = e.dir;
+  ToolRegistry& reg = e.reg;
+  Workspace& ws = *e.ws;
   AgentEnv env{&reg, &ws, {{"offline", "1"}}};
   dir.write("data/Lchi.gff3", "##gff-version 3\n");
   auto p = make_plan(env, "Lchi", "SPL", {dir.path() / "data"}, Json{{"identify", 12.0}}, true, 4);
@@ -150,13 +161,10 @@ TEST(Planning, YamlAndFileStatus) {
 }
 
 TEST(Assistant, SessionsLearningExportImportAndAMissingDataTask) {
-  TempDir dir;
-  ToolRegistry reg;
-  register_builtin_types(reg);
-  ASSERT_TRUE(reg.load_builtin().is_ok());
-  auto ws_r = Workspace::create({dir.path().string()});
-  ASSERT_TRUE(ws_r.is_ok());
-  Workspace& ws = *ws_r;
+  ToolEnv e;
+  const TempDir& dir = e.dir;
+  ToolRegistry& reg = e.reg;
+  Workspace& ws = *e.ws;
   AssistantOptions o;
   o.state_dir = dir.path() / "state";
   o.data_dir = dir.path() / "shared";
@@ -214,19 +222,16 @@ TEST(Assistant, TheModelRoutesWhatTheRulesAreUnsureAbout) {
        "message": {"content": "{\"intent\": \"faq\", \"confidence\": 0.8}"}}]})",
                             "scripted_llm.py");
   ASSERT_TRUE(llm.ok());
-  TempDir dir;
-  ToolRegistry reg;
-  register_builtin_types(reg);
-  ASSERT_TRUE(reg.load_builtin().is_ok());
-  auto ws_r = Workspace::create({dir.path().string()});
-  ASSERT_TRUE(ws_r.is_ok());
+  ToolEnv e;
+  const TempDir& dir = e.dir;
+  ToolRegistry& reg = e.reg;
   ::setenv("BIOAGENT_MODELS_FILE", (dir.path() / "none.json").c_str(), 1);
   ::setenv("BIOAGENT_LLM_BASE_URL", llm.url("/v1").c_str(), 1);
   ::setenv("BIOAGENT_LLM_MODEL", "scripted-model", 1);
   AssistantOptions o;
   o.state_dir = dir.path() / "state";
   o.registry = &reg;
-  o.workspace = &*ws_r;
+  o.workspace = e.ws.get();
   o.tool_options = {
       {"offline", "0"}, {"allow_private_urls", "1"}, {"papers_db", (dir.path() / "papers.duckdb").string()}};
   auto a = Assistant::open(o);

@@ -149,6 +149,18 @@ const fs::path& example_dir() {
   return data;
 }
 
+// Runs `stages` (with what they need upstream) on the data folder `d` into `run_dir`.
+Result<std::vector<StageStatus>> run_stages(const fs::path& d, const Json& params, const fs::path& run_dir,
+                                            std::vector<std::string> stages) {
+  auto cfg = genefamily_run_config("", "", d, params);
+  if (!cfg) return cfg.status();
+  PipelineOptions o;
+  o.run_dir = run_dir;
+  o.stages = std::move(stages);
+  auto runner = make_local_runner();
+  return run_genefamily(*cfg, *runner, o);
+}
+
 }  // namespace
 
 TEST(ExampleGenome, GffCoordinatesSpliceToTheCds) {
@@ -527,13 +539,8 @@ TEST(GenefamilyPipeline, SyntenyBetweenSpeciesFindsEachMembersOrtholog) {
     other.write(to, text);
   }
   TempDir run;
-  auto cfg = genefamily_run_config("", "", d, {{"synteny", {{"comparative", Json::array({other.path().string()})}}}});
-  ASSERT_TRUE(cfg.is_ok());
-  PipelineOptions o;
-  o.run_dir = run.path() / "run";
-  o.stages = {"synteny"};
-  auto runner = make_local_runner();
-  auto r = run_genefamily(*cfg, *runner, o);
+  fs::path run_dir = run.path() / "run";
+  auto r = run_stages(d, {{"synteny", {{"comparative", Json::array({other.path().string()})}}}}, run_dir, {"synteny"});
   ASSERT_TRUE(r.is_ok());
   for (auto& s : *r) ASSERT_EQ(s.state, "done") << s.stage << ": " << s.message;
   Json summary;
@@ -541,7 +548,7 @@ TEST(GenefamilyPipeline, SyntenyBetweenSpeciesFindsEachMembersOrtholog) {
     if (s.stage == "synteny") summary = s.summary;
   ASSERT_TRUE(summary.contains("interspecies")) << summary.dump();
   EXPECT_GT(summary["interspecies"]["Comp"]["blocks"].get<int>(), 0);
-  std::ifstream tsv(o.run_dir / "final/Exam.GLOBIN.syntenic_orthologs.tsv");
+  std::ifstream tsv(run_dir / "final/Exam.GLOBIN.syntenic_orthologs.tsv");
   std::string line;
   std::getline(tsv, line);
   int rows = 0, own = 0;
@@ -555,10 +562,9 @@ TEST(GenefamilyPipeline, SyntenyBetweenSpeciesFindsEachMembersOrtholog) {
   EXPECT_GE(rows, int(truth["members"].size()) / 2) << "most members lie in blocks shared with the other species";
   EXPECT_EQ(own, rows) << "each member's syntenic ortholog is its copy";
   // Gene ids used by two species are refused.
-  auto clash = genefamily_run_config("", "", d, {{"synteny", {{"comparative", Json::array({d.string()})}}}});
   TempDir run2;
-  o.run_dir = run2.path() / "run";
-  auto rc = run_genefamily(*clash, *runner, o);
+  auto rc =
+      run_stages(d, {{"synteny", {{"comparative", Json::array({d.string()})}}}}, run2.path() / "run", {"synteny"});
   ASSERT_TRUE(rc.is_ok());
   for (auto& s : *rc)
     if (s.stage == "synteny") EXPECT_NE(s.message.find("also used"), std::string::npos) << s.message;
@@ -590,20 +596,15 @@ TEST(GenefamilyPipeline, ExpressionQuantifiedFromReadsWithSalmon) {
   };
   write_reads("leaf", up);
   write_reads("root", down);
-  auto cfg = genefamily_run_config(
-      "", "", d,
-      {{"expression",
-        {{"reads", Json::array({{{"sample", "leaf"}, {"r1", (run.path() / "leaf.fq").string()}},
-                                {{"sample", "root"}, {"r1", (run.path() / "root.fq").string()}}})}}}});
-  ASSERT_TRUE(cfg.is_ok());
-  PipelineOptions o;
-  o.run_dir = run.path() / "run";
-  o.stages = {"expression"};
-  auto runner = make_local_runner();
-  auto r = run_genefamily(*cfg, *runner, o);
+  fs::path run_dir = run.path() / "run";
+  auto r = run_stages(d,
+                      {{"expression",
+                        {{"reads", Json::array({{{"sample", "leaf"}, {"r1", (run.path() / "leaf.fq").string()}},
+                                                {{"sample", "root"}, {"r1", (run.path() / "root.fq").string()}}})}}}},
+                      run_dir, {"expression"});
   ASSERT_TRUE(r.is_ok());
   for (auto& s : *r) ASSERT_EQ(s.state, "done") << s.stage << ": " << s.message;
-  std::ifstream tpm_in(o.run_dir / "final/Exam.GLOBIN.salmon_tpm.tsv");
+  std::ifstream tpm_in(run_dir / "final/Exam.GLOBIN.salmon_tpm.tsv");
   std::map<std::string, std::pair<double, double>> tpm;
   std::string line;
   std::getline(tpm_in, line);
@@ -618,13 +619,11 @@ TEST(GenefamilyPipeline, ExpressionQuantifiedFromReadsWithSalmon) {
   ASSERT_TRUE(tpm.count(up) && tpm.count(down));
   EXPECT_GT(tpm[up].first, 5 * tpm[up].second) << "leaf-high gene";
   EXPECT_GT(tpm[down].second, 5 * tpm[down].first) << "root-high gene";
-  EXPECT_TRUE(fs::exists(o.run_dir / "final/Exam.GLOBIN.expression_heatmap.svg"));
+  EXPECT_TRUE(fs::exists(run_dir / "final/Exam.GLOBIN.expression_heatmap.svg"));
   // A hostile sample name never becomes a path.
-  auto bad = genefamily_run_config(
-      "", "", d, {{"expression", {{"reads", Json::array({{{"sample", "../x"}, {"r1", "/dev/null"}}})}}}});
   TempDir run2;
-  o.run_dir = run2.path() / "run";
-  auto rb = run_genefamily(*bad, *runner, o);
+  auto rb = run_stages(d, {{"expression", {{"reads", Json::array({{{"sample", "../x"}, {"r1", "/dev/null"}}})}}}},
+                       run2.path() / "run", {"expression"});
   ASSERT_TRUE(rb.is_ok());
   bool refused = false;
   for (auto& s : *rb) refused |= s.stage == "expression" && s.state == "failed";
@@ -638,15 +637,10 @@ TEST(GenefamilyPipeline, SyntenyFindsThePlantedSegmentalDuplication) {
   Json truth = Json::parse(truth_in);
   ASSERT_FALSE(truth["segmental_pairs"].empty());
   TempDir run;
-  auto cfg = genefamily_run_config("", "", d);
-  PipelineOptions o;
-  o.run_dir = run.path() / "run";
-  o.stages = {"synteny"};
-  auto runner = make_local_runner();
-  auto r = run_genefamily(*cfg, *runner, o);
+  auto r = run_stages(d, Json::object(), run.path() / "run", {"synteny"});
   ASSERT_TRUE(r.is_ok());
   for (auto& s : *r) EXPECT_EQ(s.state, "done") << s.stage << ": " << s.message;
-  std::ifstream col(o.run_dir / "final/Exam.GLOBIN.collinearity");
+  std::ifstream col(run.path() / "run/final/Exam.GLOBIN.collinearity");
   std::string text((std::istreambuf_iterator<char>(col)), std::istreambuf_iterator<char>());
   for (auto& pair : truth["segmental_pairs"])
     EXPECT_NE(text.find(pair[0].get<std::string>() + "\t" + pair[1].get<std::string>()), std::string::npos)
