@@ -37,8 +37,13 @@ std::string program_version(const std::string& program) {
   std::string v = "not installed";
   if (!which(program).empty()) {
     v = "unknown";
+    // Probes run in a scratch folder: some wrappers (Debian's PAML) copy a
+    // control file into the current folder and run an example analysis there.
+    std::error_code ec;
+    fs::path scratch = fs::temp_directory_path(ec) / ("bioagent-probe-" + std::to_string(::getpid()));
+    fs::create_directories(scratch, ec);
     for (auto args : {std::vector<std::string>{program, "--version"}, {program, "-h"}, {program, "-help"}}) {
-      auto c = capture(args, 10000);
+      auto c = capture(args, 10000, scratch.string());
       if (!c) continue;
       // The first line that names a version number.
       size_t pos = 0;
@@ -55,6 +60,7 @@ std::string program_version(const std::string& program) {
       }
       if (v != "unknown") break;
     }
+    fs::remove_all(scratch, ec);
   }
   cache[program] = v;
   return v;

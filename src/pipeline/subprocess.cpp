@@ -13,7 +13,7 @@
 
 namespace bioagent {
 
-Result<Captured> capture(const std::vector<std::string>& argv, int timeout_ms) {
+Result<Captured> capture(const std::vector<std::string>& argv, int timeout_ms, const std::string& cwd) {
   if (argv.empty()) return invalid_argument("no program to run");
   std::string path = argv[0].find('/') == std::string::npos ? which(argv[0]) : argv[0];
   if (path.empty()) return not_found("the program '" + argv[0] + "' is not installed (not on PATH)");
@@ -31,6 +31,7 @@ Result<Captured> capture(const std::vector<std::string>& argv, int timeout_ms) {
     dup2(fds[1], 2);
     close(fds[0]);
     close(fds[1]);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
     execv(path.c_str(), args.data());
     _exit(127);
   }

@@ -14,7 +14,8 @@ struct Captured {
   std::string out;  // stdout and stderr together
 };
 // Fails only when the program cannot be started or outlives `timeout_ms`.
-Result<Captured> capture(const std::vector<std::string>& argv, int timeout_ms = 10000);
+// `cwd`: the folder it runs in (empty: ours).
+Result<Captured> capture(const std::vector<std::string>& argv, int timeout_ms = 10000, const std::string& cwd = "");
 // The full path of `program` on PATH, or "".
 std::string which(const std::string& program);
 

@@ -173,3 +173,22 @@ TEST(Pipeline, AKilledRunResumesWithoutRedoingFinishedStages) {
     leftovers += e.path().filename().string().find(".tmp-") != std::string::npos;
   EXPECT_EQ(leftovers, 0u) << "the killed attempt's folder is cleaned up";
 }
+
+// Regression: Debian's PAML wrappers copy a control file into the current
+// folder (and run an example there) when asked for a version; the probe must
+// not touch the user's folder (a yn00.ctl was once committed by accident).
+TEST(Pipeline, VersionProbesLeaveTheCurrentFolderAlone) {
+  TempDir dir;
+  fs::path tool =
+      dir.write("bin/bioagent-probe-test", "#!/bin/sh\necho touched > probe-was-here\necho 'probe 1.2.3'\n");
+  fs::permissions(tool, fs::perms::owner_all);
+  std::string old_path = std::getenv("PATH");
+  ::setenv("PATH", ((dir.path() / "bin").string() + ":" + old_path).c_str(), 1);
+  fs::path cwd = fs::current_path();
+  fs::current_path(dir.path());
+  std::string v = program_version("bioagent-probe-test");
+  fs::current_path(cwd);
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_EQ(v, "probe 1.2.3");
+  EXPECT_FALSE(fs::exists(dir.path() / "probe-was-here"));
+}
