@@ -41,8 +41,8 @@ Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
   if (!opt("cache_dir").empty()) ho.cache_path = opt("cache_dir") + "/http_cache.sqlite";
   auto http = HttpClient::create(ho);
   if (!http) return {{"status", "not checked: " + http.status().message()}};
-  std::string base =
-      opt("ncbi_datasets_url").empty() ? "https://api.ncbi.nlm.nih.gov/datasets/v2" : opt("ncbi_datasets_url");
+  std::string base = opt("base_url.ncbi_datasets").empty() ? "https://api.ncbi.nlm.nih.gov/datasets/v2"
+                                                           : opt("base_url.ncbi_datasets");
   std::string taxon;
   for (char c : latin) taxon += c == ' ' ? std::string("%20") : std::string(1, c);
   HttpRequest rq;

@@ -74,7 +74,7 @@ Result<Session> Session::open(const GlobalOptions& g) {
   s.tool_options["embed_url"] = env("BIOAGENT_EMBED_URL");
   s.tool_options["embed_model"] = env("BIOAGENT_EMBED_MODEL");
   s.tool_options["semantic_scholar_api_key"] = env("SEMANTIC_SCHOLAR_API_KEY");
-  for (const char* src : {"pubmed", "europepmc", "clinicaltrials", "arxiv", "semantic_scholar"}) {
+  for (const char* src : {"pubmed", "europepmc", "clinicaltrials", "arxiv", "semantic_scholar", "ncbi_datasets"}) {
     std::string var = "BIOAGENT_BASE_URL_";
     for (const char* c = src; *c; ++c) var += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
     s.tool_options[std::string("base_url.") + src] = env(var.c_str());

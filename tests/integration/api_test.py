@@ -31,12 +31,13 @@ def check(cond, what):
 
 
 class Server:
-    def __init__(self, state, *extra):
+    def __init__(self, state, *extra, env=None, offline=True):
         self.port_file = os.path.join(WORK, "port-%s" % uuid.uuid4().hex)
         self.proc = subprocess.Popen(
-            [BIN, "--offline", "serve", "--port", "0", "--port-file", self.port_file, "--state-dir", state,
-             "--confirm-timeout", "3", "--cpus", "2", *extra],
-            stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "server.log"), "a"))
+            [BIN, *(["--offline"] if offline else []), "serve", "--port", "0", "--port-file", self.port_file,
+             "--state-dir", state, "--confirm-timeout", "3", "--cpus", "2", *extra],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "server.log"), "a"),
+            env={**os.environ, **(env or {})})
         for _ in range(300):
             if os.path.exists(self.port_file) and open(self.port_file).read().strip():
                 break
@@ -224,6 +225,19 @@ try:
               "report downloads")
         check(b'id="literature-comparison"' in page, "the report ends with the knowledge agent's literature comparison")
 
+    # ---- the English exchanges 3 and 4: plan and execute (defaults after the timeout)
+    sid_en = session(B)
+    upload(B, sid_en, FILES)
+    st, r = call(B, "POST", "/api/agent/chat", {"message": "I want to study the %s gene family of lychee. Is it feasible?" % FAMILY}, sid_en)
+    check(st == 200 and r["route"]["intent"] == "analysis" and r["plan"]["analysis_plan"]["next_action"] == "wait for confirmation"
+          and r["plan"]["analysis_plan"]["reference_genome"]["status"] == "available", "en plan: files available, waits for confirmation")
+    st, r = call(B, "POST", "/api/agent/chat", {"message": "Run the analysis"}, sid_en)
+    check(st == 200 and r["route"]["intent"] == "execute" and r["task"]["task_id"], "en: 'Run the analysis' starts a task")
+    evs_en = events(B, sid_en, r["task"]["task_id"])
+    conf_en = [e for e in evs_en if e["type"] == "confirmed"]
+    check(conf_en and conf_en[0]["by"] == "timeout" and "default parameters" in conf_en[0]["message"]
+          and evs_en[-1]["state"] == "done", "en task: defaults after the timeout, finished")
+
     # ---- the next run: the learned prevention is applied up front, and said so
     sid2 = session(B)
     upload(B, sid2, MISNAMED)
@@ -297,6 +311,41 @@ try:
     check(bad.returncode != 0 and "token" in bad.stdout + bad.stderr, "listening beyond loopback without a token refused")
 finally:
     srv.stop()
+
+# ---- online, through the replay server: NCBI Datasets in the plan, literature found
+routes = [
+    {"path": "/datasets/genome/taxon/Litchi%20chinensis/dataset_report",
+     "body": json.dumps({"reports": [{"accession": "GCF_000000001.1",
+                                      "assembly_info": {"assembly_name": "Lchi_test_v1", "submitter": "Replay Univ"}}]})},
+    {"path": "/pm/esearch.fcgi", "body": "<eSearchResult><Count>1</Count><IdList><Id>7</Id></IdList></eSearchResult>"},
+    {"path": "/pm/efetch.fcgi", "body": "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>7</PMID><Article>"
+     "<ArticleTitle>Genome-wide analysis of the SPL gene family in litchi</ArticleTitle><AuthorList><Author><LastName>Chen"
+     "</LastName><ForeName>Wei</ForeName></Author></AuthorList></Article></MedlineCitation><PubmedData><ArticleIdList>"
+     "<ArticleId IdType=\"doi\">10.1/spl.litchi</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>"},
+]
+routes_file = os.path.join(WORK, "routes.json")
+json.dump(routes, open(routes_file, "w"))
+replay = subprocess.Popen(["/usr/bin/python3", os.path.join(os.path.dirname(__file__), "..", "helpers", "replay_server.py"),
+                           routes_file], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+rbase = "http://127.0.0.1:%s" % replay.stdout.readline().split()[1]
+online_env = {"BIOAGENT_ALLOW_PRIVATE_URLS": "1", "BIOAGENT_CACHE_DIR": os.path.join(WORK, "cache-online"),
+              "BIOAGENT_BASE_URL_NCBI_DATASETS": rbase + "/datasets", "BIOAGENT_BASE_URL_PUBMED": rbase + "/pm"}
+for src in ["EUROPEPMC", "CLINICALTRIALS", "ARXIV", "SEMANTIC_SCHOLAR"]:
+    online_env["BIOAGENT_BASE_URL_" + src] = rbase + "/none"  # 404: never the real service
+online = Server(os.path.join(WORK, "state-online"), env=online_env, offline=False)
+try:
+    sid_on = session(online.base)
+    st, r = call(online.base, "POST", "/api/agent/chat", {"message": "荔枝的%s基因家族是否有发表过相关的文章" % FAMILY}, sid_on)
+    if FAMILY == "SPL":
+        check(st == 200 and r.get("found", 0) >= 1 and "已发现" in r["answer"] and r["sources"][0]["locator"],
+              "online literature check finds the replayed paper and cites it")
+    st, p = call(online.base, "POST", "/api/agent/plan", {"species": "Lchi", "gene_family": FAMILY}, sid_on)
+    ncbi = p["plan"]["analysis_plan"]["reference_genome"]["ncbi_datasets"]
+    check(st == 200 and ncbi.get("accession") == "GCF_000000001.1" and ncbi.get("assembly_name") == "Lchi_test_v1",
+          "online plan names the NCBI Datasets reference assembly")
+finally:
+    online.stop()
+    replay.kill()
 
 # ---- killed during a run: the task resumes after the restart
 state2 = os.path.join(WORK, "state-kill")

@@ -23,10 +23,11 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-ui-'));
 const servers = [];
 let browser;
 
-function serve(extra = []) {
-  const portFile = path.join(scratch, `port-${servers.length}`);
-  const proc = spawn(bin, ['--offline', 'serve', '--port', '0', '--port-file', portFile, '--web-dir', webDir,
-    '--state-dir', path.join(scratch, `state-${servers.length}`), '--confirm-timeout', '6', '--cpus', '2',
+// Starts `bioagent serve` (state folder `n`); port 0 picks a free port.
+function serve(extra = [], n = servers.length, port = 0) {
+  const portFile = path.join(scratch, `port-${n}-${servers.length}`);
+  const proc = spawn(bin, ['--offline', 'serve', '--port', String(port), '--port-file', portFile, '--web-dir', webDir,
+    '--state-dir', path.join(scratch, `state-${n}`), '--confirm-timeout', '6', '--cpus', '2',
     '--pipeline-params', '{"phylogeny": {"method": "fasttree"}}', ...extra], { stdio: ['ignore', 'ignore', 'inherit'] });
   servers.push(proc);
   return (async () => {
@@ -112,20 +113,24 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   await page.waitForSelector('#confirm-dialog:not([hidden])', { timeout: 30000 });
   assert.equal(await page.inputValue('#p-family'), family);
   assert.equal(await page.getAttribute('.dialog', 'role'), 'dialog');
-  const first = Number(await page.textContent('#p-countdown'));
-  assert.ok(first > 0 && first <= 6, `countdown starts at ${first}`);
+  const start = Number(await page.textContent('#p-countdown'));
+  assert.ok(start > 0 && start <= 6, `countdown starts at ${start}`);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'p-confirm', 'focus moves into the dialog');
   await page.screenshot({ path: path.join(artifacts, 'ui_dialog.png') });
   await page.waitForTimeout(1500);
-  assert.ok(Number(await page.textContent('#p-countdown')) < first, 'the countdown runs');
+  assert.ok(Number(await page.textContent('#p-countdown')) < start, 'the countdown runs');
   await page.waitForSelector('#confirm-dialog', { state: 'hidden', timeout: 15000 });
 
-  // A network drop while the stages run: the event stream reconnects.
+  // The connection drops while the stages run (the server is killed and
+  // restarted on the same port): the page reconnects its event stream from
+  // the last event and the resumed task finishes.
   await page.waitForSelector('#stages li[data-stage]', { timeout: 30000 });
-  await context.setOffline(true);
-  await page.waitForTimeout(1500);
-  await context.setOffline(false);
+  const first = servers[servers.length - 1];
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+  await serve([], 0, Number(new URL(base).port));
   await page.waitForSelector('#task-state[data-state="done"]', { timeout: 300000 });
+  assert.ok(Number(await page.getAttribute('body', 'data-reconnects')) >= 1, 'the event stream was cut and reconnected');
   const states = await page.$$eval('#stages li', (lis) => lis.map((li) => li.dataset.state));
   assert.ok(states.length >= 10 && states.every((s) => s === 'done' || s === 'cached'), `stages: ${states}`);
   assert.match(await page.textContent('#right'), /naming_mismatch/, 'the diagnosis of Lchi.genome.fa is shown');
@@ -156,7 +161,7 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
 });
 
 test('English interface, API errors as messages, and the token prompt', async () => {
-  const base = await serve(['--token', 'ui-secret']);
+  const base = await serve(['--token', 'ui-secret'], 1);
   const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(base + '/');
@@ -166,8 +171,11 @@ test('English interface, API errors as messages, and the token prompt', async ()
   await page.click('#token-box button');
   await page.waitForSelector('#naming-rules li');
   await ask(page, 'Summarise the WRKY gene family', /PF03106/);
-  // A server-side refusal is shown as a readable message.
-  await page.evaluate(() => fetch('/api/agent/execute', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ui-secret', 'X-Session-Id': sessionStorage.getItem('bioagent.session') }, body: '{}' }).then(() => {}));
+  // A server-side refusal is shown as a readable message (a question over the 20,000-byte limit).
+  await page.fill('#question', 'x'.repeat(20001));
+  await page.press('#question', 'Enter');
+  await page.waitForSelector('#errors p');
+  assert.match(await page.textContent('#errors'), /longer than 20000 bytes/);
   await page.click('#lang-toggle');
   assert.equal(await page.textContent('#send'), '发送', 'switches to Chinese');
   await page.screenshot({ path: path.join(artifacts, 'ui_token.png') });

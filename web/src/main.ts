@@ -200,7 +200,10 @@ function followTask(taskId: string): void {
     .followTask(
       taskId,
       (e) => onTaskEvent(taskId, e),
-      (up) => setStatus(up ? t('working') : t('reconnecting'), up ? 'busy' : 'warn'),
+      (up) => {
+        setStatus(up ? t('working') : t('reconnecting'), up ? 'busy' : 'warn');
+        if (!up) document.body.dataset.reconnects = String(Number(document.body.dataset.reconnects || 0) + 1);
+      },
     )
     .catch((err) => showError(err.message));
 }
