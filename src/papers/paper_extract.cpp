@@ -219,6 +219,12 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
 
   // Pages, captions (figures, tables), sections, references, chunks.
   size_t image_n = 0, table_n = 0, chunk_n = 0, section_n = 0, ref_n = 0, equation_n = 0;
+  // The encodable text of the rows (blank cells are not indexed: SQL's trim() removes spaces only).
+  auto index = [&](const char* table, const char* column, const std::string& key, int64_t page,
+                   const std::string& text) {
+    if (text.find_first_not_of(' ') == std::string::npos) return;
+    out.entries.push_back({table, column, key, rep.paper_id, int(page), text});
+  };
   struct Section {
     std::string title, content;
     std::set<int64_t> pages;
@@ -233,6 +239,7 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
     rows.push_back({"INSERT INTO pages VALUES (?, ?, ?, ?, ?, NULL, ?)",
                     {page_id, int64_t(page.number), int64_t(std::lround(page.width)), int64_t(std::lround(page.height)),
                      content, rep.paper_id}});
+    index("pages", "page_content", page_id, page.number, content);
     std::set<size_t> used_images;
     for (size_t i = 0; i < page.blocks.size(); ++i) {
       const PdfBlock& b = page.blocks[i];
@@ -241,6 +248,7 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
       if (looks_like_equation(t)) {
         rows.push_back({"INSERT INTO equations VALUES (?, ?, ?, ?, ?)",
                         {id("equation", equation_n), t, int64_t(equation_n), rep.paper_id, page_id}});
+        index("equations", "equation_content", id("equation", equation_n), page.number, t);
         ++equation_n;
         continue;
       }
@@ -269,6 +277,7 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
           bb = box(b.x0, top, std::max(b.x1, b.x0 + 50), b.y0);
         }
         Row r{"INSERT INTO images VALUES (?, ?, NULL, [?, ?, ?, ?]::INTEGER[4], ?, ?, ?)", {id("image", image_n), t}};
+        index("images", "image_caption", id("image", image_n), page.number, t);
         r.params.insert(r.params.end(), bb.begin(), bb.end());
         r.params.insert(r.params.end(), {int64_t(image_n), rep.paper_id, page_id});
         rows.push_back(r);
@@ -288,6 +297,8 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
         }
         Row r{"INSERT INTO tables VALUES (?, ?, ?, NULL, [?, ?, ?, ?]::INTEGER[4], ?, ?, ?)",
               {id("table", table_n), t, body_text}};
+        index("tables", "table_caption", id("table", table_n), page.number, t);
+        index("tables", "table_content", id("table", table_n), page.number, body_text);
         auto bb = box(b.x0, b.y0, b.x1, y1);
         r.params.insert(r.params.end(), bb.begin(), bb.end());
         r.params.insert(r.params.end(), {int64_t(table_n), rep.paper_id, page_id});
@@ -311,6 +322,7 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
       if (in_references && t.size() > 20) {
         rows.push_back({"INSERT INTO reference VALUES (?, ?, ?, ?, ?)",
                         {id("reference", ref_n), t, int64_t(ref_n), rep.paper_id, page_id}});
+        index("reference", "reference_content", id("reference", ref_n), page.number, t);
         ++ref_n;
       }
     }
@@ -331,6 +343,7 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
       if (chunk.find_first_not_of(" \n") == std::string::npos) return;
       rows.push_back({"INSERT INTO chunks VALUES (?, ?, ?, ?, ?)",
                       {id("chunk", chunk_n), chunk, int64_t(chunk_n), rep.paper_id, page_id}});
+      index("chunks", "text_content", id("chunk", chunk_n), page.number, chunk);
       ++chunk_n;
     };
     for (auto& b : page.blocks) {
@@ -351,6 +364,8 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
     rows.push_back(
         {"INSERT INTO sections VALUES (?, ?, ?, NULL, ?, CAST(string_split(?, chr(31)) AS INTEGER[]), ?)",
          {id("section", section_n), s.title, s.content, int64_t(section_n), join_list(pages), rep.paper_id}});
+    index("sections", "section_title", id("section", section_n), s.pages.empty() ? -1 : *s.pages.begin(), s.title);
+    index("sections", "section_content", id("section", section_n), s.pages.empty() ? -1 : *s.pages.begin(), s.content);
     ++section_n;
   }
   std::vector<std::string> tags = split_authors(doc.info_keywords);
@@ -361,6 +376,11 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
        {rep.paper_id, title, abstract.empty() ? SqlParam(nullptr) : SqlParam(abstract), int64_t(doc.page_count),
         year ? SqlParam(year) : SqlParam(nullptr), join_list(authors), rep.pdf_path, join_list(tags),
         doi.empty() ? SqlParam(nullptr) : SqlParam(doi), doc.sha256}});
+  index("metadata", "title", rep.paper_id, -1, title);
+  if (!abstract.empty()) index("metadata", "abstract", rep.paper_id, -1, abstract);
+  std::sort(out.entries.begin(), out.entries.end(), [](const IndexEntry& a, const IndexEntry& b) {
+    return std::tie(a.table_name, a.column_name, a.primary_key) < std::tie(b.table_name, b.column_name, b.primary_key);
+  });
   rep.chunks = chunk_n;
   rep.images = image_n;
   rep.tables = table_n;

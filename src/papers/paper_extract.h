@@ -24,13 +24,18 @@ struct Row {
 struct PreparedPaper {
   IngestReport report;
   std::vector<Row> rows;  // metadata last
+  // What the search collections index: every non-empty encodable cell of the
+  // rows, made beside them (on the extraction thread) instead of read back
+  // from the database; a test checks it equals encodable_entries().
+  std::vector<IndexEntry> entries;
 };
 
 Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf);
 std::string paper_id_for_sha256(const std::string& sha256);
 
 std::string paper_schema_ddl();
-// Every non-empty encodable cell of one paper, with its page (-1 when the row is not on one page).
+// Every non-empty encodable cell of one paper as stored, with its page (-1 when
+// the row is not on one page), ordered by table, column and key.
 Result<std::vector<IndexEntry>> encodable_entries(DuckDb& db, const std::string& paper_id);
 
 }  // namespace bioagent

@@ -100,10 +100,8 @@ Result<IngestReport> PaperLibrary::commit(PreparedPaper& p) {
   for (auto& r : p.rows) by_statement[r.sql].push_back(&r.params);
   for (auto& [sql, rows] : by_statement)
     if (Status s = db_->insert_batch(sql, rows); !s.is_ok()) return fail(s);
-  auto entries = encodable_entries(*db_, rep.paper_id);  // read back inside the transaction
-  if (!entries) return fail(entries.status());
-  if (Status s = collections_->add_paper(rep.paper_id, *entries); !s.is_ok()) return fail(s);
-  rep.indexed_entries = entries->size();
+  if (Status s = collections_->add_paper(rep.paper_id, p.entries); !s.is_ok()) return fail(s);
+  rep.indexed_entries = p.entries.size();
   BIOAGENT_RETURN_IF_ERROR(db_->exec("COMMIT"));
   return rep;
 }
@@ -131,10 +129,8 @@ std::vector<Result<IngestReport>> PaperLibrary::commit_batch(const std::vector<P
     for (auto& r : papers[i]->rows) by_statement[r.sql].push_back(&r.params);
     for (auto& [sql, rows] : by_statement)
       if (!db_->insert_batch(sql, rows).is_ok()) return one_by_one();
-    auto entries = encodable_entries(*db_, papers[i]->report.paper_id);
-    if (!entries) return one_by_one();
-    papers[i]->report.indexed_entries = entries->size();
-    index.emplace_back(papers[i]->report.paper_id, std::move(*entries));
+    papers[i]->report.indexed_entries = papers[i]->entries.size();
+    index.emplace_back(papers[i]->report.paper_id, papers[i]->entries);
   }
   if (!collections_->add_papers(index).is_ok() || !db_->exec("COMMIT").is_ok()) return one_by_one();
   for (size_t i : todo) out[i] = papers[i]->report;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bioagent/papers.h"
+#include "papers/paper_extract.h"
 #include "test_util.h"
 
 using namespace bioagent;
@@ -47,6 +48,26 @@ TEST(Papers, IngestTheFixturesAndFindFigures) {
     auto listing = lib->list();
     ASSERT_TRUE(listing.is_ok());
     EXPECT_EQ(listing->size(), n);
+  }
+  // What extraction hands the search collections is exactly what the database
+  // holds in the encodable columns (the entries are no longer read back).
+  {
+    auto db_conn = DuckDb::open(db.string(), true);
+    ASSERT_TRUE(db_conn.is_ok());
+    for (auto& e : fs::recursive_directory_iterator(pdf_dir())) {
+      if (e.path().extension() != ".pdf") continue;
+      auto prepared = prepare_paper(e.path());
+      ASSERT_TRUE(prepared.is_ok());
+      auto stored = encodable_entries(**db_conn, prepared->report.paper_id);
+      ASSERT_TRUE(stored.is_ok());
+      ASSERT_EQ(prepared->entries.size(), stored->size()) << e.path();
+      for (size_t i = 0; i < stored->size(); ++i) {
+        const IndexEntry &a = prepared->entries[i], &b = (*stored)[i];
+        EXPECT_EQ(std::tie(a.table_name, a.column_name, a.primary_key, a.pdf_id, a.page_number, a.text),
+                  std::tie(b.table_name, b.column_name, b.primary_key, b.pdf_id, b.page_number, b.text))
+            << e.path() << " entry " << i << " " << b.table_name << "." << b.column_name;
+      }
+    }
   }
   // The seed's query: which page holds Figure 3? The page's own text must contain it.
   auto fig = retrieve_from_database(
