@@ -1,9 +1,9 @@
 // Embedders for the dense collections: the offline feature-hashing one and a
 // client for any OpenAI-compatible /v1/embeddings endpoint.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 
 #include "bioagent/collections.h"
 #include "bioagent/llm.h"
@@ -11,12 +11,17 @@
 namespace bioagent {
 namespace {
 
-uint64_t fnv1a(std::string_view s, uint64_t seed) {
-  uint64_t h = 1469598103934665603ull ^ seed;
+// FNV-1a in three parts, so a feature made of several pieces (a word pair,
+// a padded 3-gram) is hashed without building its string.
+constexpr uint64_t fnv_start(uint64_t seed) { return 1469598103934665603ull ^ seed; }
+inline uint64_t fnv_add(uint64_t h, std::string_view s) {
   for (unsigned char c : s) {
     h ^= c;
     h *= 1099511628211ull;
   }
+  return h;
+}
+inline uint64_t fnv_end(uint64_t h) {
   h ^= h >> 33;  // finalise so low bits depend on every byte
   h *= 0xff51afd7ed558ccdull;
   h ^= h >> 33;
@@ -55,17 +60,27 @@ class HashEmbedder : public Embedder {
 
  private:
   std::vector<float> one(const std::string& text) const {
-    std::unordered_map<uint64_t, float> feats;  // feature hash -> weight
+    // (feature hash, weight) pairs; equal hashes are summed after a sort
+    // (a hash map per text was most of the indexing time).
+    thread_local std::vector<std::pair<uint64_t, float>> feats;
+    feats.clear();
     auto words = words_of(text);
     for (size_t i = 0; i < words.size(); ++i) {
-      feats[fnv1a(words[i], 1)] += 1.0f;
-      if (i + 1 < words.size()) feats[fnv1a(words[i] + ' ' + words[i + 1], 2)] += 0.5f;
-      std::string padded = "<" + words[i] + ">";
-      if (padded.size() > 4)
-        for (size_t k = 0; k + 3 <= padded.size(); ++k) feats[fnv1a(std::string_view(padded).substr(k, 3), 3)] += 0.25f;
+      feats.push_back({fnv_end(fnv_add(fnv_start(1), words[i])), 1.0f});
+      if (i + 1 < words.size())
+        feats.push_back({fnv_end(fnv_add(fnv_add(fnv_add(fnv_start(2), words[i]), " "), words[i + 1])), 0.5f});
+      if (words[i].size() > 2) {  // character 3-grams of "<word>"
+        std::string padded = "<" + words[i] + ">";
+        for (size_t k = 0; k + 3 <= padded.size(); ++k)
+          feats.push_back({fnv_end(fnv_add(fnv_start(3), std::string_view(padded).substr(k, 3))), 0.25f});
+      }
     }
+    std::stable_sort(feats.begin(), feats.end(), [](auto& a, auto& b) { return a.first < b.first; });
     std::vector<float> v(static_cast<size_t>(dim_), 0.0f);
-    for (auto& [h, w] : feats) {
+    for (size_t i = 0; i < feats.size();) {
+      uint64_t h = feats[i].first;
+      float w = 0;
+      for (; i < feats.size() && feats[i].first == h; ++i) w += feats[i].second;
       float sign = (h >> 63) ? -1.0f : 1.0f;  // signed hashing keeps collisions unbiased
       v[h % static_cast<uint64_t>(dim_)] += sign * std::log1p(w);
     }
