@@ -155,9 +155,13 @@ std::string family_summary(const Json& f, bool zh) {
   };
   std::string ath = f["members"].value("Ath", "?"), osa = f["members"].value("Osa", "?");
   if (zh) {
+    // Chinese text where the knowledge base has it; otherwise the English facts, marked as such.
+    bool has_zh = f.contains("functions_zh") && f.contains("regulators_zh");
+    std::string note = has_zh ? "" : "（英文）";
     return f.value("name", "") + " = " + f.value("full_name", "") + "（" + f.value("chinese", "") + "）\n" +
            "- 定义结构域: " + pfam + "\n" + "- 成员数量: 拟南芥 " + ath + " 个，水稻 " + osa + " 个 [1]\n" +
-           "- 主要功能: " + join(f["functions"], "；") + "\n" + "- 关键调控因子: " + join(f["regulators"], "；") + "\n";
+           "- 主要功能" + note + ": " + join(has_zh ? f["functions_zh"] : f["functions"], "；") + "\n" +
+           "- 关键调控因子" + note + ": " + join(has_zh ? f["regulators_zh"] : f["regulators"], "；") + "\n";
   }
   return f.value("name", "") + " = " + f.value("full_name", "") + "\n" + "- Defining domain(s): " + pfam + "\n" +
          "- Members: Arabidopsis " + ath + ", rice " + osa + " [1]\n" +

@@ -51,6 +51,9 @@ TEST(KnowledgeBase, HoldsFortyFamiliesEachWithDomainsCountsFunctionsAndAReferenc
   ASSERT_NE(spl, nullptr);
   EXPECT_EQ((*spl)["pfam"][0]["acc"], "PF03110");
   EXPECT_NE((*spl)["regulators"].dump().find("miR156"), std::string::npos);
+  // Chinese answers use Chinese facts where the base has them, and say when they fall back to English.
+  EXPECT_NE(family_summary(*spl, true).find("开花时间"), std::string::npos);
+  EXPECT_NE(family_summary(*find_gene_family("PIN"), true).find("（英文）"), std::string::npos);
   for (const char* sp : {"Lchi", "Ath", "Osa", "Sly", "荔枝", "Oryza sativa", "tomato"})
     EXPECT_NE(find_species(sp), nullptr) << sp;
 }
