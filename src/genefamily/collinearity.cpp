@@ -16,19 +16,6 @@ struct Point {
   size_t hit;
 };
 
-// log P(X >= n) for X ~ Poisson(mu).
-double log_poisson_tail(double mu, size_t n) {
-  if (mu <= 0) return n == 0 ? 0 : -1e300;
-  double log_term = -mu + double(n) * std::log(mu) - std::lgamma(double(n) + 1), total = log_term;
-  for (size_t k = n + 1; k < n + 2000; ++k) {
-    log_term += std::log(mu) - std::log(double(k));
-    double hi = std::max(total, log_term);
-    total = hi + std::log(std::exp(total - hi) + std::exp(log_term - hi));
-    if (log_term < total - 40) break;
-  }
-  return std::min(0.0, total);
-}
-
 // Best chain by DP over the remaining points (sorted by x, then y for plus, -y for minus).
 std::vector<size_t> best_chain(const std::vector<Point>& pts, const std::vector<bool>& used, bool plus,
                                const CollinearityParams& p, double& score_out) {
