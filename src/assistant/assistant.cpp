@@ -152,8 +152,18 @@ Json Assistant::config() const {
   if (!impl_->env.offline())
     if (auto catalog = load_model_catalog())
       for (auto& m : catalog->models) models.push_back(m.name);
+  // The shared species folders (the example genome by default), for the client to offer.
+  Json data = Json::array();
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(impl_->o.data_dir, ec)) {
+    if (!e.is_directory(ec)) continue;
+    auto c = check_species_data(e.path(), "", "", false);
+    if (c && !(*c)["prefix"].get<std::string>().empty())
+      data.push_back({{"prefix", (*c)["prefix"]}, {"family", (*c)["family"]}, {"ready", (*c)["ok"]}});
+  }
   return {{"model", impl_->model_name},
           {"models", models},
+          {"shared_data", data},
           {"offline", impl_->env.offline()},
           {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
           {"naming_rules", naming_rules()}};

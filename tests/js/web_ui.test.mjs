@@ -85,7 +85,9 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   const t0 = Date.now();
   await page.goto(base + '/');
   await page.waitForSelector('#naming-rules li');
+  await page.waitForSelector('.msg.welcome');
   assert.ok(Date.now() - t0 < 5000, 'the page is usable within seconds');
+  assert.match(await page.textContent('.msg.welcome'), /Exam \(GLOBIN\)/, 'the shared example data is offered');
   assert.equal(await page.textContent('#title'), 'BBAV20311 - Agent 助手', 'Chinese from the browser language');
   for (const id of ['#left', '#center', '#right']) assert.ok(await page.isVisible(id), `${id} visible`);
   assert.match(await page.textContent('#naming-rules'), /Lchi\.genome\.fasta/);
@@ -170,6 +172,7 @@ test('English interface, API errors as messages, and the token prompt', async ()
   await page.fill('#token-input', 'ui-secret');
   await page.click('#token-box button');
   await page.waitForSelector('#naming-rules li');
+  await page.waitForSelector('.msg.welcome');
   await ask(page, 'Summarise the WRKY gene family', /PF03106/);
   // A server-side refusal is shown as a readable message (a question over the 20,000-byte limit).
   await page.fill('#question', 'x'.repeat(20001));

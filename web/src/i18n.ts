@@ -36,6 +36,8 @@ const text = {
     download: 'Download',
     noModel: 'no model (offline)',
     cancelled: 'cancelled',
+    welcome: 'Ask about a plant gene family, check the literature, or plan and run an analysis. Shared data:',
+    try: 'Try:',
   },
   zh: {
     title: 'BBAV20311 - Agent 助手',
@@ -71,6 +73,8 @@ const text = {
     download: '下载',
     noModel: '无模型（离线）',
     cancelled: '已取消',
+    welcome: '可以询问植物基因家族知识、检索文献，或生成并执行分析方案。共享数据：',
+    try: '试试：',
   },
 };
 

@@ -168,7 +168,7 @@ async function ask(question: string): Promise<void> {
       } else if (e.event === 'error') showError(e.data.error?.message || 'error');
     });
   } catch (e) {
-    body.textContent = '';
+    if (!body.textContent) msg.remove();  // nothing was answered: no empty bubble
     showError((e as Error).message);
   } finally {
     msg.removeAttribute('aria-busy');
@@ -317,6 +317,32 @@ function closeZoom(): void {
   zoomReturn?.focus();
 }
 
+// A first message: the shared example data and questions to start from (a click fills the question).
+function welcome(): void {
+  const msg = addMessage('assistant');
+  msg.classList.add('welcome');
+  const data = (config.shared_data || []).map((d: any) => `${d.prefix} (${d.family})`).join(', ') || '—';
+  (msg.querySelector('.text') as HTMLElement).textContent = `${t('welcome')} ${data}`;
+  const first = config.shared_data?.[0];
+  const zh = currentLang() === 'zh';
+  const ideas = zh
+    ? ['总结下SPL基因家族', '荔枝的SPL基因家族是否有发表过相关的文章']
+    : ['Summarise the SPL gene family', 'Has the SPL gene family of litchi been published?'];
+  if (first) ideas.push(zh ? `如果我想开展 ${first.prefix} 的 ${first.family} 基因家族研究，可以吗？` : `Can I study the ${first.family} gene family of ${first.prefix}?`);
+  const bar = el('div', 'suggestions');
+  bar.append(el('span', 'muted', t('try')));
+  for (const q of ideas) {
+    const b = el('button', 'suggestion', q) as HTMLButtonElement;
+    b.type = 'button';
+    b.onclick = () => {
+      $<HTMLTextAreaElement>('question').value = q;
+      $('question').focus();
+    };
+    bar.append(b);
+  }
+  msg.append(bar);
+}
+
 // ---- start -------------------------------------------------------------------
 
 async function loadConfig(): Promise<void> {
@@ -340,6 +366,7 @@ async function loadConfig(): Promise<void> {
   select.value = config.models.includes(config.model) ? config.model : 'none';
   renderRules();
   await api.ensureSession();
+  if (!$('messages').children.length) welcome();
   setStatus(config.offline ? `${t('ready')} · ${t('offline')}` : t('ready'));
 }
 
@@ -355,7 +382,10 @@ function wire(): void {
     api.setToken($<HTMLInputElement>('token-input').value.trim());
     loadConfig();
   });
-  $('lang-toggle').onclick = () => setLang(currentLang() === 'zh' ? 'en' : 'zh');
+  $('lang-toggle').onclick = () => {
+    setLang(currentLang() === 'zh' ? 'en' : 'zh');
+    loadConfig();  // the model list and status in the new language
+  };
   $('mode').onclick = () => {
     mode = mode === 'rag' ? 'skill' : 'rag';
     $('mode').textContent = mode === 'rag' ? 'RAG' : 'Skill';
