@@ -7,6 +7,7 @@
 #include <random>
 
 #include "assistant/assistant_internal.h"
+#include "core/sqlite_open.h"
 
 namespace bioagent {
 
@@ -35,13 +36,9 @@ AppStore::~AppStore() {
 }
 
 Result<std::unique_ptr<AppStore>> AppStore::open(const fs::path& file) {
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
   auto s = std::unique_ptr<AppStore>(new AppStore());
-  if (sqlite3_open(file.string().c_str(), &s->db_) != SQLITE_OK)
-    return Status(ErrorCode::kInternal, "cannot open the assistant's store " + file.string());
-  sqlite3_busy_timeout(s->db_, 10000);
-  const char* ddl =
+  auto db = open_sqlite(
+      file.string(),
       "PRAGMA journal_mode=WAL;"
       "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created TEXT);"
       "CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, session TEXT, role TEXT, content TEXT,"
@@ -55,13 +52,10 @@ Result<std::unique_ptr<AppStore>> AppStore::open(const fs::path& file) {
       "CREATE TABLE IF NOT EXISTS learning (id INTEGER PRIMARY KEY, timestamp TEXT, error_type TEXT, pattern TEXT,"
       " error_message TEXT, root_cause TEXT, fix_strategy TEXT, changes TEXT, test_result TEXT,"
       " future_prevention TEXT, fix TEXT, origin TEXT, applied INTEGER DEFAULT 0);"
-      "CREATE TABLE IF NOT EXISTS stage_durations (stage TEXT, seconds REAL, genes INTEGER, at TEXT);";
-  char* err = nullptr;
-  if (sqlite3_exec(s->db_, ddl, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string m = err ? err : "?";
-    sqlite3_free(err);
-    return Status(ErrorCode::kInternal, "cannot set up the assistant's store: " + m);
-  }
+      "CREATE TABLE IF NOT EXISTS stage_durations (stage TEXT, seconds REAL, genes INTEGER, at TEXT);",
+      10000);
+  if (!db) return Status(ErrorCode::kInternal, "the assistant's store: " + db.status().message());
+  s->db_ = *db;
   return s;
 }
 

@@ -15,6 +15,8 @@ namespace bioagent {
 
 std::string lower_ascii(std::string s);
 bool has_cjk(std::string_view text);
+// The family as a file-name stem for <Family>.hmm (AP2/ERF -> AP2_ERF).
+std::string family_file_name(std::string family);
 
 struct Mentions {
   const Json* species = nullptr;

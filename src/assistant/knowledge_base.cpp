@@ -96,6 +96,12 @@ std::string lower_ascii(std::string s) {
   return s;
 }
 
+std::string family_file_name(std::string family) {
+  for (auto& c : family)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return family;
+}
+
 bool has_cjk(std::string_view text) {
   for (size_t i = 0; i + 2 < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);

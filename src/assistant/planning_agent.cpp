@@ -115,10 +115,7 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
   if (family.empty()) return invalid_argument("no gene family named: say which family (e.g. SPL)");
   const Json* fam = find_gene_family(family);
   std::string prefix = sp->value("prefix", ""), fam_name = fam ? fam->value("name", "") : family;
-  // File-name safe family name for the .hmm file (AP2/ERF -> AP2_ERF).
-  std::string fam_file = fam_name;
-  for (auto& c : fam_file)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  std::string fam_file = family_file_name(fam_name);
   std::string latin = sp->value("latin", "");
   std::string common =
       zh && !(*sp)["chinese"].empty() ? (*sp)["chinese"][0].get<std::string>() : (*sp)["english"][0].get<std::string>();

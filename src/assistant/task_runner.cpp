@@ -52,12 +52,6 @@ Result<Json> confirm_params(Json base, const Json& given) {
 
 namespace {
 
-std::string family_file_name(std::string family) {
-  for (auto& c : family)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return family;
-}
-
 Json problems_of(const Result<Json>& check) {
   if (!check) return Json::array({{{"message", check.status().message()}, {"fixable", false}}});
   return check->value("problems", Json::array());

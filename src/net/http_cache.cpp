@@ -1,5 +1,7 @@
 #include "net/http_cache.h"
 
+#include "core/sqlite_open.h"
+
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -17,26 +19,14 @@ int64_t now_seconds() {
 }  // namespace
 
 Result<std::unique_ptr<HttpCache>> HttpCache::open(const std::string& path) {
-  std::error_code ec;
-  auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   auto c = std::unique_ptr<HttpCache>(new HttpCache());
-  if (sqlite3_open_v2(path.c_str(), &c->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
-    std::string why = c->db_ ? sqlite3_errmsg(c->db_) : "out of memory";
-    return Status(ErrorCode::kUnavailable, "cannot open the HTTP cache '" + path + "': " + why);
-  }
-  sqlite3_busy_timeout(c->db_, 5000);
-  const char* schema =
-      "PRAGMA journal_mode=WAL;"
-      "CREATE TABLE IF NOT EXISTS http_cache (key TEXT PRIMARY KEY, url TEXT, status INTEGER, headers TEXT,"
-      " body BLOB, stored_at INTEGER, expires_at INTEGER);";
-  char* err = nullptr;
-  if (sqlite3_exec(c->db_, schema, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string why = err ? err : "?";
-    sqlite3_free(err);
-    return Status(ErrorCode::kUnavailable, "cannot prepare the HTTP cache '" + path + "': " + why);
-  }
+  auto db = open_sqlite(path,
+                        "PRAGMA journal_mode=WAL;"
+                        "CREATE TABLE IF NOT EXISTS http_cache (key TEXT PRIMARY KEY, url TEXT, status INTEGER,"
+                        " headers TEXT, body BLOB, stored_at INTEGER, expires_at INTEGER);",
+                        5000);
+  if (!db) return Status(ErrorCode::kUnavailable, "the HTTP cache: " + db.status().message());
+  c->db_ = *db;
   return c;
 }
 

@@ -3,6 +3,8 @@
 // digests keyed by path, size and modification time.
 #include "pipeline/run_store.h"
 
+#include "core/sqlite_open.h"
+
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
@@ -14,26 +16,18 @@ RunStore::~RunStore() {
 }
 
 Result<std::unique_ptr<RunStore>> RunStore::open(const fs::path& run_dir) {
-  std::error_code ec;
-  fs::create_directories(run_dir, ec);
   auto s = std::unique_ptr<RunStore>(new RunStore());
-  std::string path = (run_dir / "run.sqlite").string();
-  if (sqlite3_open(path.c_str(), &s->db_) != SQLITE_OK)
-    return Status(ErrorCode::kInternal, "cannot open the run record " + path);
-  sqlite3_busy_timeout(s->db_, 10000);
-  const char* ddl =
+  auto db = open_sqlite(
+      (run_dir / "run.sqlite").string(),
       "PRAGMA journal_mode=WAL;"
       "PRAGMA synchronous=NORMAL;"  // WAL keeps it consistent; a record lost to a power cut is re-made
       "CREATE TABLE IF NOT EXISTS attempts (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP, stage TEXT,"
       " key TEXT, step INTEGER, argv TEXT, versions TEXT, runner TEXT, job_id TEXT, seconds REAL, user_seconds REAL,"
       " system_seconds REAL, max_rss_kb INTEGER, exit_code INTEGER, state TEXT, message TEXT, log TEXT);"
-      "CREATE TABLE IF NOT EXISTS digests (path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, sha256 TEXT);";
-  char* err = nullptr;
-  if (sqlite3_exec(s->db_, ddl, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string m = err ? err : "?";
-    sqlite3_free(err);
-    return Status(ErrorCode::kInternal, "cannot set up the run record: " + m);
-  }
+      "CREATE TABLE IF NOT EXISTS digests (path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, sha256 TEXT);",
+      10000);
+  if (!db) return Status(ErrorCode::kInternal, "the run record: " + db.status().message());
+  s->db_ = *db;
   return s;
 }
 
