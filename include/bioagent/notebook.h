@@ -20,6 +20,10 @@ struct NotebookQuery {
   size_t max_output_chars = 400;  // per cell source and per cell output, in characters
   bool include_source = true;
   size_t max_file_bytes = 512u << 20;
+  // Large pretty-printed notebooks are parsed in pieces, one thread per core
+  // (`threads` 0), when bigger than `parallel_min_bytes`. Tests lower both.
+  unsigned threads = 0;
+  size_t parallel_min_bytes = 2u << 20;
 };
 
 // Picks the notebook in `folder` (recursive, hidden folders skipped):

@@ -148,6 +148,18 @@ TEST(Notebook, BadFilesGiveClearErrors) {
       {"array.ipynb", "[1, 2]", ErrorCode::kParseError, "not a JSON object"},
       {"nocells.ipynb", R"({"nbformat": 4})", ErrorCode::kParseError, "no 'cells'"},
       {"badcell.ipynb", nb_with_cells("[1]"), ErrorCode::kParseError, "cell 0"},
+      // Broken values the reader does not otherwise use are still refused.
+      {"badmeta.ipynb", nb_with_cells(R"([{"cell_type": "code", "metadata": {"a": }, "source": "x"}])"),
+       ErrorCode::kParseError, "not valid JSON"},
+      {"badtype.ipynb", nb_with_cells(R"([{"cell_type": }, {"cell_type": "code"}])"), ErrorCode::kParseError,
+       "not valid JSON"},
+      {"badimage.ipynb", nb_with_cells(R"([{"cell_type": "code", "outputs": [{"output_type": "display_data",
+                        "data": {"image/png": ], "text/plain": "x"}}]}])"),
+       ErrorCode::kParseError, "not valid JSON"},
+      {"badjson.ipynb", nb_with_cells(R"([{"cell_type": "code", "outputs": [{"output_type": "execute_result",
+                        "data": {"application/json": {"a": [1, }}}]}])"),
+       ErrorCode::kParseError, "not valid JSON"},
+      {"trailing.ipynb", nb_with_cells("[]") + R"( {"x": 1})", ErrorCode::kParseError, "not valid JSON"},
   };
   for (auto& c : cases) {
     auto p = dir.write(c.name, c.content);

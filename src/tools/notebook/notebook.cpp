@@ -1,6 +1,6 @@
 #include "bioagent/notebook.h"
 
-#include "tools/notebook/cell_pipeline.h"
+#include "tools/notebook/notebook_parse.h"
 
 #include <re2/re2.h>
 #include <simdjson.h>
@@ -12,17 +12,18 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <exception>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
 namespace fs = std::filesystem;
 
 namespace bioagent {
-namespace {
+namespace notebook {
 
-namespace od = simdjson::ondemand;
 using simdjson::error_code;
+
+namespace {
 
 #define NB_TRY(expr)                           \
   do {                                         \
@@ -33,6 +34,38 @@ using simdjson::error_code;
 // strings). The views point into the parser's string buffer, which lives as
 // long as the document, so nothing is copied until the text is actually used.
 using Pieces = std::vector<std::string_view>;
+
+// Deeper than this inside one value is refused (simdjson's own limit of 1024
+// levels is then never reached, in a whole file or in a piece of one).
+constexpr int kMaxNesting = 256;
+
+}  // namespace
+
+error_code check_value(od::value v, int depth) {
+  if (depth > kMaxNesting) return simdjson::DEPTH_ERROR;
+  od::json_type type;
+  NB_TRY(v.type().get(type));  // also refuses a token that cannot start a value
+  if (type == od::json_type::object) {
+    od::object o;
+    NB_TRY(v.get_object().get(o));
+    for (auto f : o) {
+      od::field field;
+      NB_TRY(std::move(f).get(field));
+      NB_TRY(check_value(field.value(), depth + 1));
+    }
+  } else if (type == od::json_type::array) {
+    od::array a;
+    NB_TRY(v.get_array().get(a));
+    for (auto item : a) {
+      od::value iv;
+      NB_TRY(item.get(iv));
+      NB_TRY(check_value(iv, depth + 1));
+    }
+  }
+  return simdjson::SUCCESS;  // a scalar is one token: skipping it is exact
+}
+
+namespace {
 
 error_code collect_text(od::value v, Pieces& out) {
   od::json_type type;
@@ -48,10 +81,15 @@ error_code collect_text(od::value v, Pieces& out) {
       od::value iv;
       NB_TRY(item.get(iv));
       NB_TRY(iv.type().get(type));
-      if (type != od::json_type::string) continue;  // other types are skipped
+      if (type != od::json_type::string) {
+        NB_TRY(check_value(iv));  // other types are skipped
+        continue;
+      }
       NB_TRY(iv.get_string().get(sv));
       out.push_back(sv);
     }
+  } else {
+    NB_TRY(check_value(v));
   }
   return simdjson::SUCCESS;
 }
@@ -95,6 +133,11 @@ error_code raw_text(od::value v, std::string& out) {
   } else {
     raw = v.raw_json_token();
   }
+  // On-Demand found the end by counting brackets; a full parse proves the
+  // text is one well-formed value (these outputs are small and rare).
+  thread_local simdjson::dom::parser dom;
+  simdjson::dom::element checked;
+  NB_TRY(dom.parse(raw.data(), raw.size()).get(checked));
   // Compact it: drop whitespace outside strings (the text is valid JSON).
   out.clear();
   bool in_string = false;
@@ -146,7 +189,10 @@ error_code append_output_text(od::object out, std::string& text) {
       NB_TRY(collect_text(v, traceback));
     } else if (key == "data") {
       od::object data;
-      if (v.get_object().get(data) != simdjson::SUCCESS) continue;
+      if (v.get_object().get(data) != simdjson::SUCCESS) {
+        NB_TRY(check_value(v));
+        continue;
+      }
       for (auto df : data) {
         od::field d;
         NB_TRY(std::move(df).get(d));
@@ -161,10 +207,14 @@ error_code append_output_text(od::object out, std::string& text) {
         } else if (mime == "application/json") {
           has_json = true;
           NB_TRY(raw_text(d.value(), json));
-        } else if (mime.substr(0, 6) == "image/") {
-          images.push_back(mime);  // the (large) payload itself is never decoded
+        } else {
+          // An image's (large) payload is never decoded; checking it reads one token.
+          if (mime.substr(0, 6) == "image/") images.push_back(mime);
+          NB_TRY(check_value(d.value()));
         }
       }
+    } else {
+      NB_TRY(check_value(v));
     }
   }
   const size_t start = text.size();
@@ -198,6 +248,94 @@ error_code append_output_text(od::object out, std::string& text) {
   return simdjson::SUCCESS;
 }
 
+}  // namespace
+
+error_code note_root_field(std::string_view key, od::value value, RootInfo& info) {
+  if (key == "nbformat" && value.get_int64().get(info.nbformat) == simdjson::SUCCESS) return simdjson::SUCCESS;
+  if (key == "nbformat") info.nbformat = 0;
+  if (key == "worksheets") info.has_worksheets = true;
+  return check_value(value);
+}
+
+error_code read_cell(od::object cell, RawCell& out) {
+  // Texts gather in per-thread scratch buffers (capacity kept across cells);
+  // `out` views them until the next call.
+  thread_local std::string source, output;
+  thread_local Pieces pieces;
+  source.clear();
+  output.clear();
+  out.type = "unknown";
+  for (auto cf : cell) {
+    od::field f;
+    NB_TRY(std::move(cf).get(f));
+    std::string_view key;
+    NB_TRY(f.unescaped_key().get(key));
+    od::value v = f.value();
+    if (key == "cell_type") {
+      std::string_view t;  // lives in the parser's string buffer, as long as the document
+      if (v.get_string().get(t) == simdjson::SUCCESS)
+        out.type = t;
+      else
+        NB_TRY(check_value(v));
+    } else if (key == "source") {
+      pieces.clear();
+      NB_TRY(collect_text(v, pieces));
+      append_pieces(pieces, source);
+    } else if (key == "outputs") {
+      od::array outputs;
+      if (v.get_array().get(outputs) != simdjson::SUCCESS) {
+        NB_TRY(check_value(v));
+        continue;
+      }
+      for (auto ro : outputs) {
+        od::value item;
+        NB_TRY(ro.get(item));
+        od::object o;
+        if (item.get_object().get(o) == simdjson::SUCCESS)
+          NB_TRY(append_output_text(o, output));
+        else
+          NB_TRY(check_value(item));
+      }
+    } else {
+      NB_TRY(check_value(v));
+    }
+  }
+  out.source = source;
+  out.output = output;
+  return simdjson::SUCCESS;
+}
+
+bool consumed(od::document& doc) {
+  const char* at = nullptr;
+  return doc.current_location().get(at) == simdjson::OUT_OF_BOUNDS;
+}
+
+namespace {
+std::mutex pool_mu;
+std::vector<std::unique_ptr<od::parser>> pool;
+}  // namespace
+
+std::unique_ptr<od::parser> borrow_parser() {
+  std::lock_guard<std::mutex> lock(pool_mu);
+  if (pool.empty()) return std::make_unique<od::parser>();
+  auto p = std::move(pool.back());
+  pool.pop_back();
+  return p;
+}
+
+void return_parser(std::unique_ptr<od::parser> parser) {
+  std::lock_guard<std::mutex> lock(pool_mu);
+  if (pool.size() < 16) pool.push_back(std::move(parser));
+}
+
+}  // namespace notebook
+
+namespace {
+
+using notebook::od::parser;
+using simdjson::error_code;
+namespace od = notebook::od;
+
 Status json_error(const std::string& label, error_code e) {
   Status s = parse_error(label + " is not valid JSON (" + std::string(simdjson::error_message(e)) +
                          "); the notebook file may be corrupt or truncated");
@@ -205,96 +343,88 @@ Status json_error(const std::string& label, error_code e) {
   return s;
 }
 
-Result<Json> extract(simdjson::padded_string_view buf, const std::string& label, const NotebookQuery& q) {
-  auto made = Matcher::make(q);
-  if (!made) return made.status();
-
-  // One parser per thread, reused across calls: its buffers stay allocated, so a
-  // server answering many calls does not pay for fresh pages every time.
-  thread_local od::parser parser;
+// Parses the whole document on this thread; errors say where it went wrong.
+Status parse_sequential(simdjson::padded_string_view buf, const std::string& label, CellCollector& collector,
+                        notebook::RootInfo& info, bool& has_cells) {
+  auto p = notebook::borrow_parser();
+  struct Return {  // the parser goes back to the pool on every path
+    std::unique_ptr<parser>& p;
+    ~Return() { notebook::return_parser(std::move(p)); }
+  } give_back{p};
   od::document doc;
-  if (error_code e = parser.iterate(buf).get(doc); e) return json_error(label, e);
+  if (error_code e = p->iterate(buf).get(doc); e) return json_error(label, e);
   od::object root;
   if (error_code e = doc.get_object().get(root); e) {
     if (e == simdjson::INCORRECT_TYPE)
       return parse_error(label + " is not a Jupyter notebook: the top level is not a JSON object");
     return json_error(label, e);
   }
-  int64_t nbformat = 0;
-  bool has_cells = false, has_worksheets = false;
-  // Large notebooks build their cells' JSON on a second thread while parsing goes on.
-  CellPipeline pipeline(*made, q, buf.size() > (2u << 20) && std::thread::hardware_concurrency() > 1);
-  size_t idx = 0;
   for (auto rf : root) {
     od::field field;
     if (error_code e = std::move(rf).get(field); e) return json_error(label, e);
     std::string_view key;
     if (error_code e = field.unescaped_key().get(key); e) return json_error(label, e);
-    if (key == "nbformat") {
-      if (field.value().get_int64().get(nbformat) != simdjson::SUCCESS) nbformat = 0;
-    } else if (key == "worksheets") {
-      has_worksheets = true;
-    } else if (key == "cells") {
-      od::array cells;
-      if (field.value().get_array().get(cells) != simdjson::SUCCESS)
-        return parse_error(label + " is not a Jupyter notebook: 'cells' is not an array");
-      has_cells = true;
-      for (auto rc : cells) {
-        od::object cell;
-        if (error_code e = rc.get_object().get(cell); e) {
-          if (e == simdjson::INCORRECT_TYPE)
-            return parse_error(label + ": cell " + std::to_string(idx) + " is not an object");
-          return json_error(label, e);
-        }
-        // Texts gather in per-thread scratch buffers (capacity kept across
-        // cells), then move out in one exact-size allocation each.
-        thread_local std::string source, output;
-        thread_local Pieces pieces;
-        source.clear();
-        output.clear();
-        RawCell rc_out;
-        std::string& type = rc_out.type;
-        type = "unknown";
-        for (auto cf : cell) {
-          od::field f;
-          if (error_code e = std::move(cf).get(f); e) return json_error(label, e);
-          std::string_view ck;
-          if (error_code e = f.unescaped_key().get(ck); e) return json_error(label, e);
-          if (ck == "cell_type") {
-            std::string_view t;
-            if (f.value().get_string().get(t) == simdjson::SUCCESS) type = std::string(t);
-          } else if (ck == "source") {
-            pieces.clear();
-            if (error_code e = collect_text(f.value(), pieces); e) return json_error(label, e);
-            append_pieces(pieces, source);
-          } else if (ck == "outputs") {
-            od::array outputs;
-            if (f.value().get_array().get(outputs) != simdjson::SUCCESS) continue;
-            for (auto ro : outputs) {
-              od::object o;
-              if (ro.get_object().get(o) != simdjson::SUCCESS) continue;
-              if (error_code e = append_output_text(o, output); e) return json_error(label, e);
-            }
-          }
-        }
-        rc_out.source.assign(source);
-        rc_out.output.assign(output);
-        pipeline.push(std::move(rc_out));
-        ++idx;
+    if (key != "cells") {
+      if (error_code e = notebook::note_root_field(key, field.value(), info); e) return json_error(label, e);
+      continue;
+    }
+    od::array cells;
+    if (field.value().get_array().get(cells) != simdjson::SUCCESS)
+      return parse_error(label + " is not a Jupyter notebook: 'cells' is not an array");
+    has_cells = true;
+    for (auto rc : cells) {
+      od::object cell;
+      if (error_code e = rc.get_object().get(cell); e) {
+        if (e == simdjson::INCORRECT_TYPE)
+          return parse_error(label + ": cell " + std::to_string(collector.size()) + " is not an object");
+        return json_error(label, e);
       }
+      RawCell raw;
+      if (error_code e = notebook::read_cell(cell, raw); e) return json_error(label, e);
+      collector.push(raw);
     }
   }
-  if (has_worksheets || (nbformat != 0 && nbformat < 4)) {
+  if (!notebook::consumed(doc))
+    return parse_error(label + " is not valid JSON: more text follows the notebook's closing brace");
+  return Status::ok();
+}
+
+// `data` is writable (the parallel parse marks its cuts in it) and followed by
+// simdjson's padding up to `capacity`.
+Result<Json> extract(char* data, size_t size, size_t capacity, const std::string& label, const NotebookQuery& q) {
+  auto made = Matcher::make(q);
+  if (!made) return made.status();
+
+  notebook::RootInfo info;
+  size_t total = 0;
+  Json out_cells, matching;
+  unsigned threads = q.threads ? q.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::optional<notebook::PartsResult> parts;
+  if (threads > 1 && size >= q.parallel_min_bytes)
+    parts = notebook::parse_in_parts(data, size, capacity, *made, q, threads);
+  if (parts) {
+    info = parts->info;
+    total = parts->total_cells;
+    out_cells = std::move(parts->cells);
+    matching = std::move(parts->matching);
+  } else {
+    CellCollector collector(*made, q);
+    bool has_cells = false;
+    Status s = parse_sequential(simdjson::padded_string_view(data, size, capacity), label, collector, info, has_cells);
+    if (!s.is_ok()) return s;
+    if (!has_cells && !info.has_worksheets && !(info.nbformat != 0 && info.nbformat < 4))
+      return parse_error(label + " is not a Jupyter notebook: it has no 'cells' array");
+    total = collector.size();
+    collector.finish(&out_cells, &matching);
+  }
+  const int64_t nbformat = info.nbformat;
+  if (info.has_worksheets || (nbformat != 0 && nbformat < 4)) {
     Status s = unsupported(label + " is nbformat " + std::to_string(nbformat ? nbformat : 3) +
                            " (the 'worksheets' layout); only nbformat 4 is supported (convert with: jupyter "
                            "nbconvert --to notebook --nbformat 4)");
     s.with("nbformat", nbformat);
     return s;
   }
-  if (!has_cells) return parse_error(label + " is not a Jupyter notebook: it has no 'cells' array");
-
-  Json out_cells, matching;
-  pipeline.finish(&out_cells, &matching);
 
   // Room reserved up front: ordered_json keeps (const key, value) pairs in a
   // vector, and growing it copies the values (the pair is not nothrow-movable),
@@ -303,22 +433,24 @@ Result<Json> extract(simdjson::padded_string_view buf, const std::string& label,
   result.get_ref<Json::object_t&>().reserve(12);
   result["notebook_path"] = label;
   result["nbformat"] = nbformat;
-  result["total_cells"] = idx;
+  result["total_cells"] = total;
   result["cells"] = std::move(out_cells);
   result["search"] = q.search.empty() ? Json() : Json(q.search);
   result["regex"] = q.regex;
   result["n_matches"] = matching.size();
   result["matching_cells"] = std::move(matching);
-  if (idx == 0)
+  if (total == 0)
     result["note"] = "the notebook has no cells";
   else if (made->active() && result["n_matches"] == 0)
     result["note"] = "no cell's source or output contains the search " + std::string(q.regex ? "pattern" : "terms");
   return result;
 }
 
-// A read-only memory map of a file followed by zeroed padding, as simdjson
+// A private memory map of a file followed by zeroed padding, as simdjson
 // requires (it reads up to SIMDJSON_PADDING bytes past the end). The file is
 // mapped over an anonymous reservation, so the padding is always readable.
+// Writable copy-on-write: the parallel parse marks its cuts in a few pages,
+// which never reach the file.
 class MappedFile {
  public:
   static Result<std::unique_ptr<MappedFile>> open(const fs::path& path, size_t size) {
@@ -332,7 +464,9 @@ class MappedFile {
     if (size == 0) return m;
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return not_found("cannot open notebook '" + path.string() + "': " + std::strerror(errno));
-    void* file = mmap(m->base_, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0);
+    // Pages fault in lazily, on whichever thread parses them (populating the
+    // whole map first took 2.3 ms of 24 MB on one thread).
+    void* file = mmap(m->base_, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
     ::close(fd);
     if (file == MAP_FAILED) return not_found("cannot read notebook '" + path.string() + "': " + std::strerror(errno));
     return m;
@@ -340,7 +474,9 @@ class MappedFile {
   ~MappedFile() {
     if (base_) munmap(base_, length_);
   }
-  simdjson::padded_string_view view() const { return simdjson::padded_string_view(base_, size_, length_); }
+  char* data() const { return base_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return length_; }
 
  private:
   MappedFile() = default;
@@ -417,13 +553,13 @@ Result<Json> read_notebook(const fs::path& path, const NotebookQuery& q) {
   }
   auto mapped = MappedFile::open(path, size);
   if (!mapped) return mapped.status();
-  return extract((*mapped)->view(), path.string(), q);
+  return extract((*mapped)->data(), (*mapped)->size(), (*mapped)->capacity(), path.string(), q);
 }
 
 Result<Json> read_notebook_text(std::string_view text, const std::string& label, const NotebookQuery& q) {
   if (text.size() > q.max_file_bytes) return resource_exhausted(label + " is larger than the notebook size limit");
   simdjson::padded_string buf(text);
-  return extract(buf, label, q);
+  return extract(buf.data(), buf.size(), buf.size() + simdjson::SIMDJSON_PADDING, label, q);
 }
 
 }  // namespace bioagent
