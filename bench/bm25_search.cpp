@@ -27,7 +27,9 @@ int main(int argc, char** argv) {
   auto t0 = Clock::now();
   auto store = EntryStore::open(argv[4], true);
   if (!store) return std::cerr << store.status().to_string() << "\n", 1;
-  auto ids = (*store)->replace_paper("bench", entries);
+  PreparedEntries prepared;
+  EntryStore::make_documents(entries, prepared);
+  auto ids = (*store)->replace_paper("bench", prepared);
   if (!ids) return std::cerr << ids.status().to_string() << "\n", 1;
   double build = std::chrono::duration<double>(Clock::now() - t0).count();
   auto none = FilterExpr::parse("", {});

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark (issue 5a): ingestion pages/s of our whole pipeline versus PyMuPDF
 # plain text extraction on the same PDFs (../shared/fixtures/pdfs), one core
-# each, then ours on every core. Skips, saying so, when the fixtures are absent.
+# each (pinned with taskset: our extraction thread and writer share the core),
+# then ours on every core. Skips, saying so, when the fixtures are absent.
 # Usage: ingest_bench.sh BUILD_DIR [REPEATS]
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -14,10 +15,12 @@ if [ ! -d "$pdfs" ]; then
 fi
 mapfile -t files < <(find "$pdfs" -name '*.pdf' | sort)
 cores=$(nproc)
-read -r one pages < <("$build/bench/ingest_bench" 1 "$repeats" "${files[@]}")
-read -r extract _ < <("$build/bench/ingest_bench" extract "$repeats" "${files[@]}")
+one_core="taskset -c 0"
+command -v taskset >/dev/null || one_core=""
+read -r one pages < <($one_core "$build/bench/ingest_bench" 1 "$repeats" "${files[@]}")
+read -r extract _ < <($one_core "$build/bench/ingest_bench" extract "$repeats" "${files[@]}")
 read -r all _ < <("$build/bench/ingest_bench" "$cores" "$repeats" "${files[@]}")
-read -r peer ppages < <(/usr/bin/python3 "$here/ingest_peer.py" "$repeats" "${files[@]}")
+read -r peer ppages < <($one_core /usr/bin/python3 "$here/ingest_peer.py" "$repeats" "${files[@]}")
 /usr/bin/python3 - "$one" "$all" "$peer" "$pages" "$ppages" "$cores" "${#files[@]}" "$extract" <<'PY'
 import sys
 one, all_, peer = map(float, sys.argv[1:4])

@@ -40,6 +40,9 @@ class Embedder {
   virtual std::string embed_type() const = 0;
   virtual std::string embed_model() const = 0;
   virtual int dim() const = 0;
+  // True when embedding is local computation (no service): such vectors are
+  // made on the extraction threads, ahead of the single writer.
+  virtual bool local() const { return false; }
   // Unit-length vectors, one per text.
   virtual Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts) = 0;
 };
@@ -69,6 +72,17 @@ struct CollectionQuery {
   int limit = 5;
 };
 
+// The part of indexing that reads no index: each entry's English terms and its
+// vectors from the local embedders. Made on any thread (many papers at once),
+// then handed to add_papers, which only writes. Opaque.
+struct PreparedEntries;
+
+struct PaperEntries {
+  std::string pdf_id;
+  const std::vector<IndexEntry>* entries = nullptr;
+  std::shared_ptr<const PreparedEntries> prepared;  // null: prepared by add_papers
+};
+
 struct SearchHit {
   double score = 0;
   IndexEntry entry;
@@ -85,7 +99,9 @@ class Collections {
   // Replaces whatever the indexes hold for this paper with `entries`.
   Status add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries);
   // Several papers with one index commit and one write of each dense file.
-  Status add_papers(const std::vector<std::pair<std::string, std::vector<IndexEntry>>>& papers);
+  Status add_papers(const std::vector<PaperEntries>& papers);
+  // Thread-safe (reads only the embedder list).
+  std::shared_ptr<const PreparedEntries> prepare(const std::vector<IndexEntry>& entries) const;
   Status remove_paper(const std::string& pdf_id);
   std::set<std::string> indexed_papers() const;
   // Drops dense entries the entry store no longer has (after a killed run).

@@ -69,24 +69,33 @@ struct Collections::Impl {
     return slot.get();
   }
 
-  // Every dense collection: drop `old` ids, add vectors for `new_ids` (0: no text).
-  Status update_dense(const std::set<int64_t>& old, const std::vector<int64_t>& new_ids,
-                      const std::vector<IndexEntry>& entries) {
-    std::vector<std::string> texts;
-    std::vector<int64_t> ids;
-    for (size_t i = 0; i < new_ids.size(); ++i)
-      if (new_ids[i] > 0) {
-        ids.push_back(new_ids[i]);
-        texts.push_back(entries[i].text);
-      }
+  // Every dense collection: drop `old` ids, add one vector per id in `ids`:
+  // the prepared ones of a local embedder, else embedded now from `texts`.
+  Status update_dense(const std::set<int64_t>& old, const std::vector<int64_t>& ids,
+                      const std::vector<const std::string*>& texts,
+                      const std::vector<const PreparedEntries*>& prepared) {
     for (auto& e : dense) {
       auto idx = dense_index(*e);
       if (!idx) return idx.status();
       (*idx)->drop(old);
       if (!ids.empty()) {
-        auto vecs = e->embed(texts);
-        if (!vecs) return vecs.status();
-        (*idx)->add(ids, *vecs);
+        std::vector<std::vector<float>> vecs;
+        bool ready = !prepared.empty();
+        for (auto* p : prepared) ready = ready && p && p->vectors.count(e->collection_name());
+        if (ready) {
+          for (auto* p : prepared) {
+            auto& v = p->vectors.at(e->collection_name());
+            vecs.insert(vecs.end(), v.begin(), v.end());
+          }
+        } else {
+          std::vector<std::string> batch;
+          for (auto* t : texts) batch.push_back(*t);
+          auto made = e->embed(batch);
+          if (!made) return made.status();
+          vecs = std::move(*made);
+        }
+        if (vecs.size() != ids.size()) return internal_error("dense vectors and index entries differ in number");
+        (*idx)->add(ids, vecs);
       }
       BIOAGENT_RETURN_IF_ERROR((*idx)->save());
     }
@@ -117,33 +126,49 @@ Result<std::unique_ptr<Collections>> Collections::open(const std::string& dir, b
   return c;
 }
 
-Status Collections::add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries) {
-  std::set<int64_t> old = impl_->store->ids_of_paper(pdf_id);
-  auto ids = impl_->store->replace_paper(pdf_id, entries);
-  if (!ids) return ids.status();
-  return impl_->update_dense(old, *ids, entries);
+std::shared_ptr<const PreparedEntries> Collections::prepare(const std::vector<IndexEntry>& entries) const {
+  auto out = std::make_shared<PreparedEntries>();
+  EntryStore::make_documents(entries, *out);
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (out->has_text[i]) texts.push_back(entries[i].text);
+  for (auto& e : impl_->dense)
+    if (e->local())
+      if (auto v = e->embed(texts)) out->vectors[e->collection_name()] = std::move(*v);
+  return out;
 }
 
-Status Collections::add_papers(const std::vector<std::pair<std::string, std::vector<IndexEntry>>>& papers) {
+Status Collections::add_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries) {
+  return add_papers({{pdf_id, &entries, nullptr}});
+}
+
+Status Collections::add_papers(const std::vector<PaperEntries>& papers) {
   std::set<int64_t> old;
   std::vector<int64_t> ids;
-  std::vector<IndexEntry> all;
-  for (auto& [pdf_id, entries] : papers) {
-    auto before = impl_->store->ids_of_paper(pdf_id);
+  std::vector<const std::string*> texts;
+  std::vector<std::shared_ptr<const PreparedEntries>> made;  // keeps what is prepared here alive
+  std::vector<const PreparedEntries*> prepared;
+  for (auto& paper : papers) {
+    auto before = impl_->store->ids_of_paper(paper.pdf_id);
     old.insert(before.begin(), before.end());
-    auto added = impl_->store->replace_paper(pdf_id, entries, /*commit=*/false);
+    auto p = paper.prepared ? paper.prepared : made.emplace_back(prepare(*paper.entries));
+    auto added = impl_->store->replace_paper(paper.pdf_id, *p, /*commit=*/false);
     if (!added) return added.status();
-    ids.insert(ids.end(), added->begin(), added->end());
-    all.insert(all.end(), entries.begin(), entries.end());
+    for (size_t i = 0; i < added->size(); ++i)
+      if ((*added)[i] > 0) {
+        ids.push_back((*added)[i]);
+        texts.push_back(&(*paper.entries)[i].text);
+      }
+    prepared.push_back(p.get());
   }
   BIOAGENT_RETURN_IF_ERROR(impl_->store->commit());
-  return impl_->update_dense(old, ids, all);
+  return impl_->update_dense(old, ids, texts, prepared);
 }
 
 Status Collections::remove_paper(const std::string& pdf_id) {
   std::set<int64_t> old = impl_->store->ids_of_paper(pdf_id);
   BIOAGENT_RETURN_IF_ERROR(impl_->store->remove_paper(pdf_id));
-  return impl_->update_dense(old, {}, {});
+  return impl_->update_dense(old, {}, {}, {});
 }
 
 Status Collections::repair() {

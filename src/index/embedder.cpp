@@ -50,6 +50,7 @@ class HashEmbedder : public Embedder {
   std::string embed_type() const override { return "hash"; }
   std::string embed_model() const override { return "word-1/2-gram+char-3-gram feature hashing"; }
   int dim() const override { return dim_; }
+  bool local() const override { return true; }
 
   Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts) override {
     std::vector<std::vector<float>> out;
@@ -59,36 +60,61 @@ class HashEmbedder : public Embedder {
   }
 
  private:
+  // Open addressing: equal feature hashes sum their weights in one slot (a
+  // sort of all (hash, weight) pairs, and before it a hash map, were most of
+  // the embedding time). Key 0 marks an empty slot.
+  struct FeatureTable {
+    std::vector<std::pair<uint64_t, float>> slots;
+    size_t mask = 0;
+    void reset(size_t expected) {
+      size_t n = 64;
+      while (n < 2 * expected) n <<= 1;
+      slots.assign(n, {0, 0.0f});
+      mask = n - 1;
+    }
+    void add(uint64_t h, float w) {
+      h |= h == 0;  // 0 means empty
+      for (size_t i = h & mask;; i = (i + 1) & mask) {
+        if (slots[i].first == h) {
+          slots[i].second += w;
+          return;
+        }
+        if (slots[i].first == 0) {
+          slots[i] = {h, w};
+          return;
+        }
+      }
+    }
+  };
+
   std::vector<float> one(const std::string& text) const {
-    // (feature hash, weight) pairs; equal hashes are summed after a sort
-    // (a hash map per text was most of the indexing time).
-    thread_local std::vector<std::pair<uint64_t, float>> feats;
-    feats.clear();
+    thread_local FeatureTable table;
     auto words = words_of(text);
+    size_t expected = 0;
+    for (auto& w : words) expected += 2 + w.size();
+    table.reset(expected);
     for (size_t i = 0; i < words.size(); ++i) {
-      feats.push_back({fnv_end(fnv_add(fnv_start(1), words[i])), 1.0f});
+      table.add(fnv_end(fnv_add(fnv_start(1), words[i])), 1.0f);
       if (i + 1 < words.size())
-        feats.push_back({fnv_end(fnv_add(fnv_add(fnv_add(fnv_start(2), words[i]), " "), words[i + 1])), 0.5f});
+        table.add(fnv_end(fnv_add(fnv_add(fnv_add(fnv_start(2), words[i]), " "), words[i + 1])), 0.5f);
       if (words[i].size() > 2) {  // character 3-grams of "<word>"
         std::string padded = "<" + words[i] + ">";
         for (size_t k = 0; k + 3 <= padded.size(); ++k)
-          feats.push_back({fnv_end(fnv_add(fnv_start(3), std::string_view(padded).substr(k, 3))), 0.25f});
+          table.add(fnv_end(fnv_add(fnv_start(3), std::string_view(padded).substr(k, 3))), 0.25f);
       }
     }
-    std::stable_sort(feats.begin(), feats.end(), [](auto& a, auto& b) { return a.first < b.first; });
-    std::vector<float> v(static_cast<size_t>(dim_), 0.0f);
-    for (size_t i = 0; i < feats.size();) {
-      uint64_t h = feats[i].first;
-      float w = 0;
-      for (; i < feats.size() && feats[i].first == h; ++i) w += feats[i].second;
-      float sign = (h >> 63) ? -1.0f : 1.0f;  // signed hashing keeps collisions unbiased
-      v[h % static_cast<uint64_t>(dim_)] += sign * std::log1p(w);
+    std::vector<double> acc(static_cast<size_t>(dim_), 0.0);  // double: the sum order does not show
+    for (auto& [h, w] : table.slots) {
+      if (h == 0) continue;
+      double sign = (h >> 63) ? -1.0 : 1.0;  // signed hashing keeps collisions unbiased
+      acc[h % static_cast<uint64_t>(dim_)] += sign * std::log1p(double(w));
     }
     double norm = 0;
-    for (float x : v) norm += double(x) * x;
+    for (double x : acc) norm += x * x;
+    std::vector<float> v(static_cast<size_t>(dim_), 0.0f);
     if (norm > 0) {
-      float inv = static_cast<float>(1.0 / std::sqrt(norm));
-      for (float& x : v) x *= inv;
+      double inv = 1.0 / std::sqrt(norm);
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(acc[i] * inv);
     }
     return v;
   }

@@ -63,7 +63,8 @@ class FilterDecider : public Xapian::MatchDecider {
 // Our analyser for text_bm25_en, used for documents and queries alike:
 // lower-cased runs of letters and digits (bytes of UTF-8 sequences count as
 // letters), each reduced by Xapian's English (Snowball) stemmer. Stems are
-// cached: a corpus repeats its words, and stemming dominates indexing time.
+// cached per thread across documents: a corpus repeats its words, and
+// stemming dominates indexing time.
 class Analyser {
  public:
   template <typename F>
@@ -74,24 +75,34 @@ class Analyser {
       w.clear();
     };
     for (unsigned char c : text) {
-      if (std::isalnum(c) || c >= 0x80)
-        w += static_cast<char>(std::tolower(c));
+      if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))
+        w += static_cast<char>(c);
+      else if (c >= 'A' && c <= 'Z')
+        w += static_cast<char>(c + ('a' - 'A'));
       else
         flush();
     }
     flush();
+  }
+  // Call between documents only: it invalidates the stems handed out.
+  void trim() {
+    if (cache_.size() > 500000) cache_.clear();
   }
 
  private:
   const std::string& stem(const std::string& w) {
     auto it = cache_.find(w);
     if (it != cache_.end()) return it->second;
-    if (cache_.size() > 500000) cache_.clear();
     return cache_.emplace(w, stemmer_(w)).first->second;
   }
   Xapian::Stem stemmer_{"english"};
   std::unordered_map<std::string, std::string> cache_;
 };
+
+Analyser& thread_analyser() {
+  thread_local Analyser a;
+  return a;
+}
 
 Xapian::Query restriction(const std::string& table, const std::string& column) {
   return Xapian::Query("XK" + table + "/" + column);
@@ -136,31 +147,41 @@ Status EntryStore::commit() {
   return Status::ok();
 }
 
-Result<std::vector<int64_t>> EntryStore::replace_paper(const std::string& pdf_id,
-                                                       const std::vector<IndexEntry>& entries, bool commit) {
+void EntryStore::make_documents(const std::vector<IndexEntry>& entries, PreparedEntries& out) {
+  Analyser& analyser = thread_analyser();
+  std::unordered_map<std::string_view, Xapian::termcount> wdf;  // a term's count in one document
+  out.docs.resize(entries.size());
+  out.has_text.assign(entries.size(), 0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const IndexEntry& e = entries[i];
+    if (e.text.find_first_not_of(" \t\r\n") == std::string::npos) continue;
+    out.has_text[i] = 1;
+    Xapian::Document& d = out.docs[i];
+    d.set_data(e.text);
+    d.add_value(kPdf, e.pdf_id);
+    d.add_value(kPage, std::to_string(e.page_number));
+    d.add_value(kTable, e.table_name);
+    d.add_value(kColumn, e.column_name);
+    d.add_value(kKey, e.primary_key);
+    d.add_boolean_term("XP" + e.pdf_id);
+    d.add_boolean_term("XK" + e.table_name + "/" + e.column_name);
+    // Counted first, then added once each (the same wdf as one add per occurrence).
+    wdf.clear();
+    analyser.terms(e.text, [&](const std::string& t) { ++wdf[t]; });
+    for (auto& [term, n] : wdf) d.add_term(std::string(term), n);
+    analyser.trim();
+  }
+}
+
+Result<std::vector<int64_t>> EntryStore::replace_paper(const std::string& pdf_id, const PreparedEntries& prepared,
+                                                       bool commit) {
   if (!impl_->wdb) return internal_error("the search index is open read-only");
   std::vector<int64_t> ids;
   try {
     auto& db = *impl_->wdb;
     db.delete_document("XP" + pdf_id);
-    Analyser analyser;
-    for (auto& e : entries) {
-      if (e.text.find_first_not_of(" \t\r\n") == std::string::npos) {
-        ids.push_back(0);
-        continue;
-      }
-      Xapian::Document d;
-      d.set_data(e.text);
-      d.add_value(kPdf, e.pdf_id);
-      d.add_value(kPage, std::to_string(e.page_number));
-      d.add_value(kTable, e.table_name);
-      d.add_value(kColumn, e.column_name);
-      d.add_value(kKey, e.primary_key);
-      d.add_boolean_term("XP" + e.pdf_id);
-      d.add_boolean_term("XK" + e.table_name + "/" + e.column_name);
-      analyser.terms(e.text, [&](const std::string& t) { d.add_term(t); });
-      ids.push_back(db.add_document(d));
-    }
+    for (size_t i = 0; i < prepared.docs.size(); ++i)
+      ids.push_back(prepared.has_text[i] ? int64_t(db.add_document(prepared.docs[i])) : 0);
     if (commit) db.commit();
   } catch (const Xapian::Error& e) {
     return xapian_error(e, "indexing paper " + pdf_id + " failed");

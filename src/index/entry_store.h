@@ -4,6 +4,9 @@
 // document ids are the ids of the dense (FAISS) collections too.
 #pragma once
 
+#include <xapian.h>
+
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -14,15 +17,25 @@
 
 namespace bioagent {
 
+// See collections.h. One Xapian document per entry (none for an entry with
+// no text), and per local embedder one vector per entry with text.
+struct PreparedEntries {
+  std::vector<Xapian::Document> docs;
+  std::vector<char> has_text;
+  std::map<std::string, std::vector<std::vector<float>>> vectors;
+};
+
 class EntryStore {
  public:
+  // The documents for `entries` (text, fields, terms); any thread.
+  static void make_documents(const std::vector<IndexEntry>& entries, PreparedEntries& out);
   static Result<std::unique_ptr<EntryStore>> open(const std::string& path, bool writable);
   ~EntryStore();
 
   // Deletes the paper's documents, adds `entries`, commits; returns the new
   // document ids in the order of `entries` (0 for an entry with no text).
   // commit = false: the change waits for commit() (several papers, one durable write).
-  Result<std::vector<int64_t>> replace_paper(const std::string& pdf_id, const std::vector<IndexEntry>& entries,
+  Result<std::vector<int64_t>> replace_paper(const std::string& pdf_id, const PreparedEntries& prepared,
                                              bool commit = true);
   Status commit();
   Status remove_paper(const std::string& pdf_id);

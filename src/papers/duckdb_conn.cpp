@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 namespace bioagent {
@@ -135,22 +136,100 @@ Status DuckDb::run(const std::string& sql, const std::vector<SqlParam>& params) 
   return {};
 }
 
+namespace {
+
+// The column type a parameter position takes: that of its first non-null
+// value; nothing when the rows disagree.
+std::optional<duckdb_type> column_type(const std::vector<const std::vector<SqlParam>*>& rows, size_t k) {
+  std::optional<duckdb_type> t;
+  for (auto* row : rows) {
+    const SqlParam& v = (*row)[k];
+    duckdb_type here = std::holds_alternative<int64_t>(v)       ? DUCKDB_TYPE_BIGINT
+                       : std::holds_alternative<double>(v)      ? DUCKDB_TYPE_DOUBLE
+                       : std::holds_alternative<std::string>(v) ? DUCKDB_TYPE_VARCHAR
+                                                                : DUCKDB_TYPE_INVALID;
+    if (here == DUCKDB_TYPE_INVALID) continue;
+    if (t && *t != here) return std::nullopt;
+    t = here;
+  }
+  return t ? t : DUCKDB_TYPE_VARCHAR;
+}
+
+}  // namespace
+
 Status DuckDb::insert_batch(const std::string& sql, const std::vector<const std::vector<SqlParam>*>& rows,
                             size_t rows_per_statement) {
-  // "INSERT INTO t ... VALUES (tuple)" becomes "... VALUES (tuple), (tuple), ...".
-  size_t at = sql.rfind(" VALUES ");
-  if (at == std::string::npos) return internal_error("insert_batch needs an INSERT ... VALUES (...) statement");
-  const std::string head = sql.substr(0, at + 8), tuple = sql.substr(at + 8);
-  for (size_t i = 0; i < rows.size(); i += rows_per_statement) {
-    size_t n = std::min(rows_per_statement, rows.size() - i);
-    std::string many = head;
-    std::vector<SqlParam> params;
-    for (size_t k = 0; k < n; ++k) {
-      many += (k ? ", " : "") + tuple;
-      params.insert(params.end(), rows[i + k]->begin(), rows[i + k]->end());
-    }
-    BIOAGENT_RETURN_IF_ERROR(run(many, params));
+  if (rows.empty()) return Status::ok();
+  size_t at = sql.rfind(" VALUES (");
+  if (at == std::string::npos || sql.back() != ')')
+    return internal_error("insert_batch needs an INSERT ... VALUES (...) statement");
+  const std::string head = sql.substr(0, at), tuple = sql.substr(at + 8);
+  // The rows go through DuckDB's appender into "INSERT ... SELECT <the tuple's
+  // expressions, each ? a column> FROM appended_data": no SQL text per row to
+  // parse and bind (multi-row VALUES statements were most of the write time).
+  std::string select;
+  size_t n = 0;
+  for (char c : tuple.substr(1, tuple.size() - 2)) {
+    if (c == '?')
+      select += "col" + std::to_string(++n);
+    else
+      select += c;
   }
+  std::vector<duckdb_logical_type> types;
+  bool uniform = true;
+  for (auto* row : rows) uniform = uniform && row->size() == n;
+  for (size_t k = 0; uniform && k < n; ++k) {
+    auto t = column_type(rows, k);
+    if (t)
+      types.push_back(duckdb_create_logical_type(*t));
+    else
+      uniform = false;
+  }
+  auto drop_types = [&] {
+    for (auto& t : types) duckdb_destroy_logical_type(&t);
+  };
+  if (!uniform || n == 0) {
+    drop_types();
+    // Mixed value types in one position: multi-row VALUES statements.
+    for (size_t i = 0; i < rows.size(); i += rows_per_statement) {
+      size_t m = std::min(rows_per_statement, rows.size() - i);
+      std::string many = head + " VALUES ";
+      std::vector<SqlParam> params;
+      for (size_t k = 0; k < m; ++k) {
+        many += (k ? ", " : "") + tuple;
+        params.insert(params.end(), rows[i + k]->begin(), rows[i + k]->end());
+      }
+      BIOAGENT_RETURN_IF_ERROR(run(many, params));
+    }
+    return Status::ok();
+  }
+  const std::string query = head + " SELECT " + select + " FROM appended_data";
+  duckdb_appender app = nullptr;
+  duckdb_state st = duckdb_appender_create_query(impl_->con, query.c_str(), n, types.data(), nullptr, nullptr, &app);
+  drop_types();
+  auto failed = [&](const std::string& what) {
+    const char* e = app ? duckdb_appender_error(app) : nullptr;
+    std::string why = e ? e : "unknown error";
+    duckdb_appender_destroy(&app);
+    return Status(ErrorCode::kInvalidArgument, "SQL error (" + what + "): " + why);
+  };
+  if (st != DuckDBSuccess) return failed("preparing the insert");
+  for (auto* row : rows) {
+    for (const SqlParam& v : *row) {
+      if (auto* i = std::get_if<int64_t>(&v))
+        st = duckdb_append_int64(app, *i);
+      else if (auto* d = std::get_if<double>(&v))
+        st = duckdb_append_double(app, *d);
+      else if (auto* text = std::get_if<std::string>(&v))
+        st = duckdb_append_varchar_length(app, text->data(), text->size());
+      else
+        st = duckdb_append_null(app);
+      if (st != DuckDBSuccess) return failed("appending a value");
+    }
+    if (duckdb_appender_end_row(app) != DuckDBSuccess) return failed("ending a row");
+  }
+  if (duckdb_appender_flush(app) != DuckDBSuccess) return failed("inserting the rows");
+  duckdb_appender_destroy(&app);
   return Status::ok();
 }
 

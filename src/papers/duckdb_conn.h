@@ -41,8 +41,9 @@ class DuckDb {
 
   Status exec(const std::string& sql);
   Status run(const std::string& sql, const std::vector<SqlParam>& params);
-  // An `INSERT ... VALUES (tuple)` statement run for many parameter rows, as
-  // multi-row inserts of up to `rows_per_statement` tuples.
+  // An `INSERT ... VALUES (tuple)` statement run for many parameter rows (through
+  // DuckDB's appender; as multi-row inserts of up to `rows_per_statement` tuples
+  // when a parameter position mixes value types).
   Status insert_batch(const std::string& sql, const std::vector<const std::vector<SqlParam>*>& rows,
                       size_t rows_per_statement = 256);
   Result<QueryResult> query(const std::string& sql, const QueryLimits& limits = {},

@@ -13,6 +13,7 @@
 #include "bioagent/digest.h"
 #include "bioagent/papers.h"
 #include "papers/duckdb_conn.h"
+#include "papers/pdf_layout.h"
 
 namespace bioagent {
 
@@ -28,9 +29,12 @@ struct PreparedPaper {
   // rows, made beside them (on the extraction thread) instead of read back
   // from the database; a test checks it equals encodable_entries().
   std::vector<IndexEntry> entries;
+  // Their terms and local embeddings, made on the extraction thread too.
+  std::shared_ptr<const PreparedEntries> prepared;
 };
 
 Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf);
+Result<PreparedPaper> prepare_paper(const PdfFile& pdf);
 std::string paper_id_for_sha256(const std::string& sha256);
 
 std::string paper_schema_ddl();

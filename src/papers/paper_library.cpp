@@ -100,7 +100,7 @@ Result<IngestReport> PaperLibrary::commit(PreparedPaper& p) {
   for (auto& r : p.rows) by_statement[r.sql].push_back(&r.params);
   for (auto& [sql, rows] : by_statement)
     if (Status s = db_->insert_batch(sql, rows); !s.is_ok()) return fail(s);
-  if (Status s = collections_->add_paper(rep.paper_id, p.entries); !s.is_ok()) return fail(s);
+  if (Status s = collections_->add_papers({{rep.paper_id, &p.entries, p.prepared}}); !s.is_ok()) return fail(s);
   rep.indexed_entries = p.entries.size();
   BIOAGENT_RETURN_IF_ERROR(db_->exec("COMMIT"));
   return rep;
@@ -123,14 +123,14 @@ std::vector<Result<IngestReport>> PaperLibrary::commit_batch(const std::vector<P
     return out;
   };
   if (!db_->exec("BEGIN TRANSACTION").is_ok()) return one_by_one();
-  std::vector<std::pair<std::string, std::vector<IndexEntry>>> index;
+  std::vector<PaperEntries> index;
   for (size_t i : todo) {
     std::map<std::string, std::vector<const std::vector<SqlParam>*>> by_statement;
     for (auto& r : papers[i]->rows) by_statement[r.sql].push_back(&r.params);
     for (auto& [sql, rows] : by_statement)
       if (!db_->insert_batch(sql, rows).is_ok()) return one_by_one();
     papers[i]->report.indexed_entries = papers[i]->entries.size();
-    index.emplace_back(papers[i]->report.paper_id, papers[i]->entries);
+    index.push_back({papers[i]->report.paper_id, &papers[i]->entries, papers[i]->prepared});
   }
   if (!collections_->add_papers(index).is_ok() || !db_->exec("COMMIT").is_ok()) return one_by_one();
   for (size_t i : todo) out[i] = papers[i]->report;
@@ -158,14 +158,15 @@ size_t PaperLibrary::add_many(const std::vector<std::filesystem::path>& files, u
     pool.emplace_back([&] {
       for (size_t i; (i = next++) < files.size();) {
         Result<PreparedPaper> r = internal_error("not prepared");
-        auto sha = file_sha256(files[i]);
-        if (sha && known.count(paper_id_for_sha256(*sha))) {
+        auto file = load_pdf_file(files[i]);
+        if (file && known.count(paper_id_for_sha256(file->sha256))) {
           PreparedPaper skip;
-          skip.report.paper_id = paper_id_for_sha256(*sha);
+          skip.report.paper_id = paper_id_for_sha256(file->sha256);
           skip.report.pdf_path = std::filesystem::absolute(files[i]).string();
           r = std::move(skip);
         } else {
-          r = sha ? prepare_paper(files[i]) : Result<PreparedPaper>(sha.status());
+          r = file ? prepare_paper(*file) : Result<PreparedPaper>(file.status());
+          if (r) r->prepared = collections_->prepare(r->entries);
         }
         std::lock_guard lock(mu);
         ready.emplace_back(i, std::move(r));

@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
 namespace bioagent {
 namespace {
@@ -70,18 +69,28 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
 
 }  // namespace
 
-Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages) {
-  std::ifstream in(path, std::ios::binary);
+Result<PdfFile> load_pdf_file(const std::filesystem::path& path) {
+  PdfFile f;
+  f.path = path;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     Status s = not_found("cannot read '" + path.string() + "'");
     s.with("path", path.string());
     return s;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string bytes = ss.str();
+  f.bytes.resize(static_cast<size_t>(in.tellg()));
+  in.seekg(0);
+  in.read(f.bytes.data(), static_cast<std::streamsize>(f.bytes.size()));
+  if (!in) return not_found("cannot read all of '" + path.string() + "'");
+  f.sha256 = sha256_hex(f.bytes);
+  return f;
+}
+
+Result<PdfDoc> read_pdf_layout(const PdfFile& file, int max_pages) {
+  const std::filesystem::path& path = file.path;
+  const std::string& bytes = file.bytes;
   PdfDoc out;
-  out.sha256 = sha256_hex(bytes);
+  out.sha256 = file.sha256;
   if (bytes.find("%PDF-") > 1024) {
     Status s = parse_error("'" + path.string() + "' is not a PDF (no %PDF- header)");
     s.with("path", path.string());
@@ -95,6 +104,8 @@ Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages)
   int encrypted = 0;
   char meta[4][512] = {{0}};
   fz_var(stream);
+  fz_var(failure);
+  fz_var(encrypted);
   fz_var(doc);
   fz_try(ctx) {
     doc = open_pdf_in_memory(ctx, bytes, &stream);

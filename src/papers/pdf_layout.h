@@ -31,8 +31,16 @@ struct PdfDoc {
   int page_count = 0;
 };
 
+// A PDF file's bytes and their SHA-256, read once: the digest decides whether
+// the paper is already in the library, the bytes go to the reader.
+struct PdfFile {
+  std::filesystem::path path;
+  std::string bytes, sha256;
+};
+Result<PdfFile> load_pdf_file(const std::filesystem::path& path);
+
 // Reads at most `max_pages` pages (0: all). Encrypted, truncated and non-PDF
 // files are clear errors naming the file.
-Result<PdfDoc> read_pdf_layout(const std::filesystem::path& path, int max_pages = 0);
+Result<PdfDoc> read_pdf_layout(const PdfFile& file, int max_pages = 0);
 
 }  // namespace bioagent

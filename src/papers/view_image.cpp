@@ -64,6 +64,8 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
   fz_var(page);
   fz_var(pix);
   fz_var(png);
+  fz_var(failure);
+  fz_var(outside);
   fz_try(ctx) {
     doc = fz_open_document(ctx, pdf.c_str());
     page = fz_load_page(ctx, doc, page_number - 1);
