@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev clang-format         # sanitizers, libFuzzer, format gate
   nlohmann-json3-dev libcli11-dev libsimdjson-dev libre2-dev
   libcurl4-gnutls-dev libsqlite3-dev               # HTTP client and its cache (GnuTLS: libhts-dev needs this variant)
+  libssl-dev                                       # SHA-256 (OpenSSL uses the CPU's SHA instructions)
   libgumbo-dev libmupdf-dev libmujs-dev libopenjp2-7-dev libjbig2dec0-dev libjpeg-dev libharfbuzz-dev libfreetype-dev
   python3-biopython                                 # benchmark peer for PubMed XML
   libzip-dev libdeflate-dev libpugixml-dev zlib1g-dev              # xlsx reading and writing, PNG

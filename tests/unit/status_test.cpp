@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bioagent/digest.h"
 #include "bioagent/status.h"
+#include "test_util.h"
 
 using namespace bioagent;
 
@@ -42,4 +44,17 @@ TEST(Result, ValueOrStatus) {
   EXPECT_FALSE(bad.is_ok());
   EXPECT_EQ(bad.status().code(), ErrorCode::kParseError);
   EXPECT_EQ(error_code_name(ErrorCode::kResourceExhausted), "resource_exhausted");
+}
+
+// SHA-256 (OpenSSL) gives the standard digests, of bytes and of files alike.
+TEST(Digest, Sha256KnownValues) {
+  EXPECT_EQ(bioagent::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(bioagent::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  bioagent::testing::TempDir dir;
+  std::string big(3u << 20, 'x');  // several read buffers
+  auto p = dir.write("f.bin", big);
+  auto f = bioagent::file_sha256(p);
+  ASSERT_TRUE(f.is_ok());
+  EXPECT_EQ(*f, bioagent::sha256_hex(big));
+  EXPECT_EQ(bioagent::file_sha256(dir.path() / "missing").status().code(), bioagent::ErrorCode::kNotFound);
 }
