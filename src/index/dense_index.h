@@ -1,6 +1,9 @@
 // One dense collection: unit vectors in a FAISS flat inner-product index (exact
-// search, so a filter never loses recall), keyed by entry-store document ids,
-// persisted as one file replaced atomically (write to a temporary, rename).
+// search, so a filter never loses recall), keyed by entry-store document ids.
+// Persisted as one file of (id, vector) records: adding papers appends their
+// records (a library's file is never rewritten for one paper); removing rewrites
+// it atomically (temporary, rename). A torn append from a killed run is a
+// partial last record, ignored on load and cut off by the next save.
 #pragma once
 
 #include <functional>
@@ -31,7 +34,7 @@ class DenseIndex {
   void drop(const std::set<int64_t>& drop) {
     remove_if([&](int64_t id) { return drop.count(id) > 0; });
   }
-  Status save() const;
+  Status save();
   size_t size() const { return ids_.size(); }
 
   // Top `k` by inner product among `allowed` ids (sorted ascending).
@@ -43,8 +46,11 @@ class DenseIndex {
   void remove_if(const std::function<bool(int64_t)>& gone);
   std::string path_;
   int dim_ = 0;
+  Status rewrite();
   std::vector<int64_t> ids_;  // position in the FAISS index -> document id
   std::unique_ptr<faiss::IndexFlatIP> index_;
+  size_t saved_ = 0;      // records [0, saved_) are in the file as they are here
+  bool rewrite_ = false;  // a removal (or an old-format file): the next save rewrites
 };
 
 }  // namespace bioagent

@@ -8,11 +8,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
+#include "index/dense_index.h"
 #include "replay_server.h"
 #include "test_util.h"
 
@@ -181,7 +183,10 @@ TEST(Collections, DamagedDenseFileIsReported) {
     auto c = open_rw(dir.path());
     fill(*c);
   }
-  std::ofstream(dir.path() / "text_hash_ngram_256.dense", std::ios::binary | std::ios::app) << "junk";
+  {  // the header overwritten (a junk tail alone would read as a torn append)
+    std::fstream f(dir.path() / "text_hash_ngram_256.dense", std::ios::binary | std::ios::in | std::ios::out);
+    f << "junkjunk";
+  }
   auto c = Collections::open(dir.path().string(), false, {make_hash_embedder(256)});
   ASSERT_TRUE(c.is_ok());
   auto r = (*c)->search(chunks_query("text_hash_ngram_256", "SBP"), kBoth);
@@ -257,4 +262,80 @@ TEST(Collections, OpenAiCompatibleEmbedderGivesANamedCollection) {
   EXPECT_NEAR((*r)[0].score, 1.0, 1e-4);
   auto down = make_openai_embedder({"http://127.0.0.1:9", "m", "", true, 2});
   EXPECT_FALSE(down.is_ok()) << "an unreachable server fails early";
+}
+
+// The dense file grows by appending records; only a removal rewrites it. A torn
+// append (a killed run) is ignored on load and cut off by the next save; the
+// old one-block layout still loads.
+TEST(Collections, DenseFileAppendsAndSurvivesATornTail) {
+  bioagent::testing::TempDir dir;
+  const std::string path = (dir.path() / "c.dense").string();
+  const int dim = 4;
+  auto vec = [&](int k) {  // one-hot: each id its own direction
+    std::vector<float> v(dim, 0.0f);
+    v[size_t(k - 1) % dim] = 1.0f;
+    return v;
+  };
+  const auto record = uintmax_t(8 + 4 * dim);
+  {
+    auto d = DenseIndex::load(path, dim);
+    ASSERT_TRUE(d.is_ok());
+    (*d)->add({1, 2}, {vec(1), vec(2)});
+    ASSERT_TRUE((*d)->save().is_ok());
+  }
+  ASSERT_EQ(fs::file_size(path), 16 + 2 * record);
+  std::string before;
+  {
+    std::ifstream in(path, std::ios::binary);
+    before.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  {
+    auto d = DenseIndex::load(path, dim);
+    ASSERT_TRUE(d.is_ok());
+    EXPECT_EQ((*d)->size(), 2u);
+    (*d)->add({3}, {vec(3)});
+    ASSERT_TRUE((*d)->save().is_ok());
+  }
+  ASSERT_EQ(fs::file_size(path), 16 + 3 * record);
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::string after(std::istreambuf_iterator<char>(in), {});
+    EXPECT_EQ(after.substr(0, before.size()), before) << "the first records were not rewritten";
+  }
+  // A torn append: half a record at the end.
+  { std::ofstream(path, std::ios::binary | std::ios::app) << std::string(record / 2, '\x7f'); }
+  {
+    auto d = DenseIndex::load(path, dim);
+    ASSERT_TRUE(d.is_ok());
+    EXPECT_EQ((*d)->size(), 3u);
+    (*d)->add({4}, {vec(4)});
+    ASSERT_TRUE((*d)->save().is_ok());
+    EXPECT_EQ(fs::file_size(path), 16 + 4 * record) << "the torn tail was cut before appending";
+    auto hits = (*d)->search(vec(4), {1, 2, 3, 4}, 1);
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].first, 4);
+    (*d)->drop({2});
+    ASSERT_TRUE((*d)->save().is_ok());
+  }
+  EXPECT_EQ(fs::file_size(path), 16 + 3 * record) << "a removal rewrites the file";
+  // The old layout: "BADENSE1", dim, n, ids, vectors.
+  const std::string old_path = (dir.path() / "old.dense").string();
+  {
+    std::ofstream out(old_path, std::ios::binary);
+    int32_t d32 = dim;
+    int64_t n = 1, id = 7;
+    auto v = vec(3);
+    out.write("BADENSE1", 8);
+    out.write(reinterpret_cast<const char*>(&d32), 4);
+    out.write(reinterpret_cast<const char*>(&n), 8);
+    out.write(reinterpret_cast<const char*>(&id), 8);
+    out.write(reinterpret_cast<const char*>(v.data()), 4 * dim);
+  }
+  auto old = DenseIndex::load(old_path, dim);
+  ASSERT_TRUE(old.is_ok()) << old.status().to_string();
+  EXPECT_EQ((*old)->size(), 1u);
+  ASSERT_TRUE((*old)->save().is_ok());
+  EXPECT_EQ(fs::file_size(old_path), 16 + record) << "rewritten in the record layout";
+  std::ofstream(dir.path() / "short.dense", std::ios::binary) << "BADENSE2";
+  EXPECT_FALSE(DenseIndex::load((dir.path() / "short.dense").string(), dim).is_ok());
 }
