@@ -109,9 +109,21 @@ Result<IngestReport> PaperLibrary::commit(PreparedPaper& p) {
 std::vector<Result<IngestReport>> PaperLibrary::commit_batch(const std::vector<PreparedPaper*>& papers) {
   std::vector<Result<IngestReport>> out(papers.size(), internal_error("not committed"));
   std::vector<size_t> todo;
+  // Which are in the library already: one query for the batch (one per paper
+  // was a tenth of the writer's time).
+  std::string marks;
+  std::vector<SqlParam> ids;
   for (size_t i = 0; i < papers.size(); ++i) {
-    auto present = db_->query("SELECT title FROM metadata WHERE paper_id = ?", {}, {papers[i]->report.paper_id});
-    if (present && present->rows.empty())
+    marks += i ? ", ?" : "?";
+    ids.push_back(papers[i]->report.paper_id);
+  }
+  auto present = db_->query("SELECT paper_id::VARCHAR FROM metadata WHERE paper_id IN (" + marks + ")",
+                            {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, ids);
+  std::set<std::string> have;
+  if (present)
+    for (auto& row : present->rows) have.insert(row[0].get<std::string>());
+  for (size_t i = 0; i < papers.size(); ++i) {
+    if (present && !have.count(papers[i]->report.paper_id))
       todo.push_back(i);
     else
       out[i] = commit(*papers[i]);  // already present (or the check failed): the single path says which
