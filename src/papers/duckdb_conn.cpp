@@ -34,7 +34,9 @@ Result<std::unique_ptr<DuckDb>> DuckDb::open(const std::string& path, bool read_
     duckdb_set_config(config, "autoinstall_known_extensions", "false");
     duckdb_set_config(config, "lock_configuration", "true");
   }
-  duckdb_set_config(config, "threads", "2");
+  // The read-write connection is the ingestion writer: small appends, while
+  // the extraction threads have the cores (a second DuckDB thread only contended).
+  duckdb_set_config(config, "threads", read_only ? "2" : "1");
   char* err = nullptr;
   duckdb_state st = duckdb_open_ext(path.empty() ? nullptr : path.c_str(), &d->impl_->db, config, &err);
   duckdb_destroy_config(&config);
