@@ -104,6 +104,14 @@ void DenseIndex::remove_if(const std::function<bool(int64_t)>& gone) {
   rewrite_ = true;
 }
 
+void DenseIndex::write_records(std::ostream& out, size_t from) const {
+  const float* x = index_->get_xb();
+  for (size_t i = from; i < ids_.size(); ++i) {
+    out.write(reinterpret_cast<const char*>(&ids_[i]), 8);
+    out.write(reinterpret_cast<const char*>(x + i * size_t(dim_)), std::streamsize(dim_) * 4);
+  }
+}
+
 Status DenseIndex::save() {
   std::error_code ec;
   const std::streamoff record = 8 + std::streamoff(dim_) * 4;
@@ -114,11 +122,7 @@ Status DenseIndex::save() {
     std::filesystem::resize_file(path_, uintmax_t(kHeader + std::streamoff(saved_) * record), ec);
     if (ec) return Status(ErrorCode::kInternal, "cannot extend dense index " + path_ + ": " + ec.message());
     std::ofstream out(path_, std::ios::binary | std::ios::app);
-    const float* x = index_->get_xb();
-    for (size_t i = saved_; i < ids_.size(); ++i) {
-      out.write(reinterpret_cast<const char*>(&ids_[i]), 8);
-      out.write(reinterpret_cast<const char*>(x + i * size_t(dim_)), std::streamsize(dim_) * 4);
-    }
+    write_records(out, saved_);
     out.flush();
     if (!out) return Status(ErrorCode::kInternal, "cannot append to dense index " + path_);
   }
@@ -134,11 +138,7 @@ Status DenseIndex::rewrite() {
     out.write(kMagic, 8);
     out.write(reinterpret_cast<const char*>(&dim), sizeof dim);
     out.write(reinterpret_cast<const char*>(&pad), sizeof pad);
-    const float* x = index_->get_xb();
-    for (size_t i = 0; i < ids_.size(); ++i) {
-      out.write(reinterpret_cast<const char*>(&ids_[i]), 8);
-      out.write(reinterpret_cast<const char*>(x + i * size_t(dim_)), std::streamsize(dim_) * 4);
-    }
+    write_records(out, 0);
     out.flush();
     if (!out) return Status(ErrorCode::kInternal, "cannot write dense index " + tmp);
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <set>
 #include <string>
@@ -47,7 +48,8 @@ class DenseIndex {
   std::string path_;
   int dim_ = 0;
   Status rewrite();
-  std::vector<int64_t> ids_;  // position in the FAISS index -> document id
+  void write_records(std::ostream& out, size_t from) const;  // (id, vector) records [from, size)
+  std::vector<int64_t> ids_;                                 // position in the FAISS index -> document id
   std::unique_ptr<faiss::IndexFlatIP> index_;
   size_t saved_ = 0;      // records [0, saved_) are in the file as they are here
   bool rewrite_ = false;  // a removal (or an old-format file): the next save rewrites

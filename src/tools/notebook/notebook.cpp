@@ -315,24 +315,25 @@ std::mutex pool_mu;
 std::vector<std::unique_ptr<od::parser>> pool;
 }  // namespace
 
-std::unique_ptr<od::parser> borrow_parser() {
+PooledParser::PooledParser() {
   std::lock_guard<std::mutex> lock(pool_mu);
-  if (pool.empty()) return std::make_unique<od::parser>();
-  auto p = std::move(pool.back());
-  pool.pop_back();
-  return p;
+  if (pool.empty()) {
+    parser_ = std::make_unique<od::parser>();
+  } else {
+    parser_ = std::move(pool.back());
+    pool.pop_back();
+  }
 }
 
-void return_parser(std::unique_ptr<od::parser> parser) {
+PooledParser::~PooledParser() {
   std::lock_guard<std::mutex> lock(pool_mu);
-  if (pool.size() < 16) pool.push_back(std::move(parser));
+  if (pool.size() < 16) pool.push_back(std::move(parser_));
 }
 
 }  // namespace notebook
 
 namespace {
 
-using notebook::od::parser;
 using simdjson::error_code;
 namespace od = notebook::od;
 
@@ -346,11 +347,7 @@ Status json_error(const std::string& label, error_code e) {
 // Parses the whole document on this thread; errors say where it went wrong.
 Status parse_sequential(simdjson::padded_string_view buf, const std::string& label, CellCollector& collector,
                         notebook::RootInfo& info, bool& has_cells) {
-  auto p = notebook::borrow_parser();
-  struct Return {  // the parser goes back to the pool on every path
-    std::unique_ptr<parser>& p;
-    ~Return() { notebook::return_parser(std::move(p)); }
-  } give_back{p};
+  notebook::PooledParser p;
   od::document doc;
   if (error_code e = p->iterate(buf).get(doc); e) return json_error(label, e);
   od::object root;

@@ -28,9 +28,18 @@ bool consumed(od::document& doc);
 // One cell object's type, joined source and outputs' text.
 simdjson::error_code read_cell(od::object cell, RawCell& out);
 
-// On-Demand parsers kept between calls (their buffers stay allocated), lent
-// to one thread at a time.
-std::unique_ptr<od::parser> borrow_parser();
-void return_parser(std::unique_ptr<od::parser> parser);
+// An On-Demand parser lent from a pool kept between calls (its buffers stay
+// allocated) to one thread at a time; it goes back when the handle ends.
+class PooledParser {
+ public:
+  PooledParser();
+  ~PooledParser();
+  PooledParser(const PooledParser&) = delete;
+  PooledParser& operator=(const PooledParser&) = delete;
+  od::parser* operator->() { return parser_.get(); }
+
+ private:
+  std::unique_ptr<od::parser> parser_;
+};
 
 }  // namespace bioagent::notebook

@@ -125,7 +125,7 @@ bool parse_first(od::document& doc, const char* written_close, CellCollector& ou
 }
 
 void parse_piece(char* data, size_t capacity, const Matcher& matcher, const NotebookQuery& q, Piece& piece) {
-  auto parser = borrow_parser();
+  PooledParser parser;
   CellCollector out(matcher, q);
   od::document doc;
   padded_string_view view(data + piece.begin, piece.end - piece.begin, capacity - piece.begin);
@@ -139,7 +139,6 @@ void parse_piece(char* data, size_t capacity, const Matcher& matcher, const Note
     }
     piece.ok = read && consumed(doc);
   }
-  return_parser(std::move(parser));
   piece.n_cells = out.size();
   out.finish(&piece.cells, &piece.matching);
 }
@@ -152,7 +151,7 @@ bool parse_tail(char* data, size_t size, size_t capacity, size_t from, RootInfo&
   if (from >= size || data[from] != ',') return false;
   written.emplace_back(from, data[from]);
   data[from] = '{';
-  auto parser = borrow_parser();
+  PooledParser parser;
   od::document doc;
   bool ok =
       parser->iterate(padded_string_view(data + from, size - from, capacity - from)).get(doc) == simdjson::SUCCESS;
@@ -162,19 +161,12 @@ bool parse_tail(char* data, size_t size, size_t capacity, size_t from, RootInfo&
     for (auto rf : root) {
       od::field field;
       std::string_view key;
-      if (std::move(rf).get(field) != simdjson::SUCCESS || field.unescaped_key().get(key) != simdjson::SUCCESS ||
-          key == "cells") {
-        ok = false;
-        break;
-      }
-      if (note_root_field(key, field.value(), info) != simdjson::SUCCESS) {
-        ok = false;
-        break;
-      }
+      ok = std::move(rf).get(field) == simdjson::SUCCESS && field.unescaped_key().get(key) == simdjson::SUCCESS &&
+           key != "cells" && note_root_field(key, field.value(), info) == simdjson::SUCCESS;
+      if (!ok) break;
     }
     ok = ok && consumed(doc);
   }
-  return_parser(std::move(parser));
   return ok;
 }
 
@@ -201,6 +193,9 @@ std::optional<PartsResult> parse_in_parts(char* data, size_t size, size_t capaci
     written.emplace_back(at, data[at]);
     data[at] = c;
   };
+  auto restore = [&] {
+    for (auto it = written.rbegin(); it != written.rend(); ++it) data[it->first] = it->second;
+  };
   std::vector<Piece> pieces(cuts.size() + 1);
   pieces[0].first = true;
   pieces[0].end = cuts[0].comma + 2;
@@ -219,7 +214,7 @@ std::optional<PartsResult> parse_in_parts(char* data, size_t size, size_t capaci
   try {
     WorkerPool::shared().run(tasks);
   } catch (...) {  // bad_alloc: put the file's bytes back before reporting
-    for (auto it = written.rbegin(); it != written.rend(); ++it) data[it->first] = it->second;
+    restore();
     throw;
   }
   PartsResult result;
@@ -228,7 +223,7 @@ std::optional<PartsResult> parse_in_parts(char* data, size_t size, size_t capaci
   for (const auto& p : pieces) ok = ok && p.ok;
   if (ok && !root_closes_at(data, size, plan->close + 1))
     ok = parse_tail(data, size, capacity, plan->close + 1, result.info, written);
-  for (auto it = written.rbegin(); it != written.rend(); ++it) data[it->first] = it->second;
+  restore();
   if (!ok) return std::nullopt;
 
   // Join the pieces in order, renumbering the later pieces' cells.
