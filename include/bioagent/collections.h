@@ -9,8 +9,9 @@
 //                           text_sentence_transformers_all_minilm_l6_v2)
 // Every entry carries table_name, column_name, primary_key, pdf_id and
 // page_number; a filter expression on those restricts the candidates before
-// ranking. One Xapian database holds every entry (text, fields, BM25 terms);
-// its document ids are the FAISS ids, so dense hits resolve through it.
+// ranking. One Xapian database holds every entry (fields, BM25 terms); its
+// document ids are the FAISS ids, so dense hits resolve through it. Hits carry
+// no text: the paper database is where it lives (fill_entry_texts, papers.h).
 // Crash safety: the paper database commit is the point where a paper becomes
 // visible; indexes are written before it, and searches only return entries of
 // visible papers, so leftovers of a killed ingestion are never seen and are
@@ -30,7 +31,7 @@ namespace bioagent {
 struct IndexEntry {
   std::string table_name, column_name, primary_key, pdf_id;
   int page_number = -1;  // -1: not tied to one page
-  std::string text;
+  std::string text;      // indexed; empty in search hits (see above)
 };
 
 class Embedder {

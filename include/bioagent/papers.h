@@ -87,4 +87,9 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
 // Tables, columns (with types and descriptions) and which columns are encodable.
 Json paper_database_schema();
 
+// Sets the text of each search hit from the paper database (the indexes keep
+// none): one query per table and column among the hits. A hit whose row is
+// gone keeps empty text; a table or column outside the schema is an error.
+Status fill_entry_texts(DuckDb& db, std::vector<SearchHit>& hits);
+
 }  // namespace bioagent

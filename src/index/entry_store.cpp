@@ -26,7 +26,6 @@ IndexEntry entry_of(const Xapian::Document& d) {
   e.table_name = d.get_value(kTable);
   e.column_name = d.get_value(kColumn);
   e.primary_key = d.get_value(kKey);
-  e.text = d.get_data();
   return e;
 }
 
@@ -157,7 +156,6 @@ void EntryStore::make_documents(const std::vector<IndexEntry>& entries, Prepared
     if (e.text.find_first_not_of(" \t\r\n") == std::string::npos) continue;
     out.has_text[i] = 1;
     Xapian::Document& d = out.docs[i];
-    d.set_data(e.text);
     d.add_value(kPdf, e.pdf_id);
     d.add_value(kPage, std::to_string(e.page_number));
     d.add_value(kTable, e.table_name);

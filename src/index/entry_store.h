@@ -1,7 +1,9 @@
 // The Xapian database behind every collection: one document per encodable
-// cell (text as document data; table_name, column_name, primary_key, pdf_id,
-// page_number as values and boolean terms; English-stemmed BM25 terms). Its
-// document ids are the ids of the dense (FAISS) collections too.
+// cell (table_name, column_name, primary_key, pdf_id, page_number as values
+// and boolean terms; English-stemmed BM25 terms). Its document ids are the ids
+// of the dense (FAISS) collections too. It keeps no text: the paper database
+// holds every indexed cell, and storing it again cost Xapian a zlib pass per
+// entry (~14% of one-core ingestion); entries come back with empty text.
 #pragma once
 
 #include <xapian.h>
@@ -27,7 +29,7 @@ struct PreparedEntries {
 
 class EntryStore {
  public:
-  // The documents for `entries` (text, fields, terms); any thread.
+  // The documents for `entries` (fields, terms); any thread.
   static void make_documents(const std::vector<IndexEntry>& entries, PreparedEntries& out);
   static Result<std::unique_ptr<EntryStore>> open(const std::string& path, bool writable);
   ~EntryStore();

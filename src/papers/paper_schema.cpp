@@ -1,6 +1,7 @@
 // The paper database schema (table and column names follow NeuSym-RAG's
 // reference schema; descriptions are ours), its DDL, and the read-only SQL
 // entry point with its statement guard.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -211,6 +212,38 @@ Result<std::vector<IndexEntry>> encodable_entries(DuckDb& db, const std::string&
     out.push_back({row[0].get<std::string>(), row[1].get<std::string>(), row[2].get<std::string>(), paper_id,
                    row[4].get<int>(), row[3].get<std::string>()});
   return out;
+}
+
+Status fill_entry_texts(DuckDb& db, std::vector<SearchHit>& hits) {
+  std::map<std::pair<std::string, std::string>, std::vector<IndexEntry*>> groups;
+  for (auto& h : hits) groups[{h.entry.table_name, h.entry.column_name}].push_back(&h.entry);
+  for (auto& [where, entries] : groups) {
+    const Column* column = nullptr;
+    const Table* table = nullptr;
+    for (auto& t : tables())
+      if (t.name == where.first)
+        for (auto& c : t.columns)
+          if (c.encodable && c.name == where.second) column = &c, table = &t;
+    // Names come from our own index, but only schema names ever reach the SQL.
+    if (!column)
+      return internal_error("the index names " + where.first + "." + where.second + ", which is not encodable");
+    std::string pk = table->columns[0].name, marks;
+    std::vector<SqlParam> keys;
+    for (auto* e : entries) {
+      marks += std::string(marks.empty() ? "" : ", ") + "TRY_CAST(? AS " + table->columns[0].type + ")";
+      keys.push_back(e->primary_key);
+    }
+    auto r = db.query("SELECT " + pk + "::VARCHAR, " + column->name + "::VARCHAR FROM " + table->name + " WHERE " + pk +
+                          " IN (" + marks + ")",
+                      {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, keys);
+    if (!r) return r.status();
+    std::map<std::string, std::string> text;
+    for (auto& row : r->rows)
+      if (row[1].is_string()) text[row[0].get<std::string>()] = row[1].get<std::string>();
+    for (auto* e : entries)
+      if (auto it = text.find(e->primary_key); it != text.end()) e->text = it->second;
+  }
+  return {};
 }
 
 Json paper_database_schema() {

@@ -21,6 +21,13 @@ constexpr const char* kEvidence = "literature_evidence";
 struct Library {
   std::unique_ptr<Collections> collections;
   std::set<std::string> visible;
+  std::unique_ptr<DuckDb> db;  // null: no library file yet (and so no hits)
+
+  Result<std::vector<SearchHit>> search(const CollectionQuery& q) const {
+    auto hits = collections->search(q, visible);
+    if (hits && db) BIOAGENT_RETURN_IF_ERROR(fill_entry_texts(*db, *hits));
+    return hits;
+  }
 };
 
 Result<Library> open_library(ToolContext& ctx) {
@@ -34,6 +41,7 @@ Result<Library> open_library(ToolContext& ctx) {
     auto r = (*db)->query("SELECT paper_id::VARCHAR FROM metadata", {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX});
     if (!r) return r.status();
     for (auto& row : r->rows) lib.visible.insert(row[0].get<std::string>());
+    lib.db = std::move(*db);
   }
   std::map<std::string, std::string> options;
   for (const char* k : {"embed_url", "embed_model", "embed_key_env"}) options[k] = ctx.option(k);
@@ -92,7 +100,7 @@ Result<Json> vectorstore_tool(const ToolSpec& spec, const Json& args, ToolContex
   if (!lib) return lib.status();
   CollectionQuery q{args.at("query"),       args.at("collection_name"),          args.at("table_name"),
                     args.at("column_name"), args.value("filter", std::string()), limit};
-  auto hits = lib->collections->search(q, lib->visible);
+  auto hits = lib->search(q);
   if (!hits) return hits.status();
   Json results = Json::array();
   for (auto& h : *hits) results.push_back(hit_json(h, spec.settings.value("max_text_chars", size_t(2000))));
@@ -117,7 +125,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   std::map<std::string, Json> ranks;
   for (auto& coll : used) {
     CollectionQuery q{args.at("query"), coll, "chunks", "text_content", "", std::max(limit * 4, 20)};
-    auto hits = lib->collections->search(q, lib->visible);
+    auto hits = lib->search(q);
     if (!hits) return hits.status();
     for (size_t r = 0; r < hits->size(); ++r) {
       const SearchHit& h = (*hits)[r];

@@ -67,7 +67,21 @@ TEST(Papers, IngestTheFixturesAndFindFigures) {
                   std::tie(b.table_name, b.column_name, b.primary_key, b.pdf_id, b.page_number, b.text))
             << e.path() << " entry " << i << " " << b.table_name << "." << b.column_name;
       }
+      // Search hits carry no text; the database gives each one back.
+      std::vector<SearchHit> hits;
+      for (const IndexEntry& entry : prepared->entries) {
+        hits.push_back({1.0, entry});
+        hits.back().entry.text.clear();
+      }
+      hits.push_back({1.0, {"chunks", "text_content", "no-such-chunk", "x", 1, ""}});
+      ASSERT_TRUE(fill_entry_texts(**db_conn, hits).is_ok());
+      for (size_t i = 0; i < prepared->entries.size(); ++i) EXPECT_EQ(hits[i].entry.text, prepared->entries[i].text);
+      EXPECT_EQ(hits.back().entry.text, "") << "a row that is gone keeps empty text";
     }
+    std::vector<SearchHit> odd = {{1.0, {"metadata", "pdf_path", "k", "x", 1, ""}}};
+    EXPECT_EQ(fill_entry_texts(**db_conn, odd).code(), ErrorCode::kInternal) << "only encodable columns are read";
+    odd[0].entry.table_name = "chunks; DROP TABLE chunks";
+    EXPECT_EQ(fill_entry_texts(**db_conn, odd).code(), ErrorCode::kInternal);
   }
   // The seed's query: which page holds Figure 3? The page's own text must contain it.
   auto fig = retrieve_from_database(
