@@ -11,6 +11,7 @@
 
 #include "bioagent/papers.h"
 #include "papers/paper_extract.h"
+#include "papers/paper_metadata.h"
 #include "papers/pdf_layout.h"
 
 namespace bioagent {
@@ -23,17 +24,6 @@ std::string derived_uuid(const std::string& seed) {
   h[12] = '5';                       // version 5-like: name-based
   h[16] = "89ab"[std::stoi(h.substr(16, 1), nullptr, 16) & 3];
   return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20, 12);
-}
-
-std::string one_line(const std::string& s) {
-  std::string out;
-  for (char c : s) out += (c == '\n') ? ' ' : c;
-  return out;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string join_list(const std::vector<std::string>& v) {  // for string_split(?, chr(31))
@@ -70,9 +60,6 @@ bool looks_like_equation(const std::string& t) {
   return letters_in_words < 2 * symbols;
 }
 
-const RE2 kDoi(R"(\b(10\.\d{4,9}/[^\s"<>]+))");
-const RE2 kYear(R"((?i)(?:©|\(c\)|Copyright|Published|Received|Accepted)[^\n]{0,60}?\b((?:19|20)\d{2})\b)");
-
 bool known_heading(const std::string& t) {
   static const std::set<std::string> kNames = {"abstract",
                                                "introduction",
@@ -102,41 +89,6 @@ bool is_references_heading(const std::string& t) {
   std::string l = lower(t);
   return l.find("references") != std::string::npos || l.find("bibliography") != std::string::npos ||
          l.find("literature cited") != std::string::npos;
-}
-
-std::vector<std::string> split_authors(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  static const RE2 kAnd(R"(\s+and\s+)");
-  std::string text = s;
-  RE2::GlobalReplace(&text, kAnd, ",");
-  for (char c : text) {
-    if (c == ',' || c == ';') {
-      if (cur.find_first_not_of(' ') != std::string::npos) out.push_back(cur.substr(cur.find_first_not_of(' ')));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (cur.find_first_not_of(' ') != std::string::npos) out.push_back(cur.substr(cur.find_first_not_of(' ')));
-  return out;
-}
-
-bool plausible_title(const std::string& t) {
-  if (t.size() < 8 || t.size() > 300) return false;
-  size_t letters = 0, spaces = 0;
-  for (unsigned char c : t) {
-    letters += std::isalpha(c) || c >= 0x80;
-    spaces += c == ' ';
-  }
-  if (spaces == 0 || letters * 10 < t.size() * 6) return false;  // words, mostly letters
-  if (t.rfind("arXiv:", 0) == 0) return false;                   // the margin stamp of arXiv PDFs
-  std::string l = lower(t);
-  for (const char* bad : {".doc", ".pdf", ".tex", ".dvi", "microsoft word", "untitled", "title"})
-    if (l.find(bad) != std::string::npos &&
-        (l.size() < 20 || std::string(bad)[0] == '.' || l.rfind("microsoft", 0) == 0))
-      return false;
-  return true;
 }
 
 }  // namespace
@@ -187,43 +139,9 @@ Result<PreparedPaper> prepare_paper(const PdfFile& file) {
     rep.warnings.push_back("no text layer: the PDF looks scanned (pages stored without text; OCR is not run)");
 
   // Title, authors, DOI, year, abstract.
-  std::string title = plausible_title(doc.info_title) ? doc.info_title : "";
-  if (title.empty() && !doc.pages.empty()) {
-    float biggest = 0;
-    for (auto& b : doc.pages[0].blocks)
-      if (!b.image && b.y0 < doc.pages[0].height * 0.5f && b.font_size > biggest && plausible_title(one_line(b.text)) &&
-          (b.x1 - b.x0) > 0.5f * (b.y1 - b.y0)) {  // not rotated margin text
-        biggest = b.font_size;
-        title = one_line(b.text);
-      }
-  }
+  const PaperMetadata meta = extract_metadata(doc);
+  const std::string& title = meta.title;
   rep.title = title;
-  std::vector<std::string> authors = split_authors(doc.info_author);
-  std::string first_pages, abstract, doi;
-  for (size_t p = 0; p < std::min<size_t>(2, doc.pages.size()); ++p)
-    for (auto& b : doc.pages[p].blocks) first_pages += b.text + "\n";
-  if (RE2::PartialMatch(first_pages, kDoi, &doi)) {
-    while (!doi.empty() && std::string(".,;)]").find(doi.back()) != std::string::npos) doi.pop_back();
-  }
-  int64_t year = 0;
-  if (std::string y; RE2::PartialMatch(first_pages, kYear, &y))
-    year = std::stoll(y);
-  else if (doc.info_creation_date.size() >= 6 && doc.info_creation_date.rfind("D:", 0) == 0)
-    year = std::atoll(doc.info_creation_date.substr(2, 4).c_str());
-  for (size_t p = 0; p < std::min<size_t>(2, doc.pages.size()) && abstract.empty(); ++p) {
-    const auto& blocks = doc.pages[p].blocks;
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      std::string t = one_line(blocks[i].text);
-      std::string l = lower(t);
-      if (l.rfind("abstract", 0) != 0) continue;
-      std::string rest = t.substr(8);
-      rest.erase(0, rest.find_first_not_of(" .:—-"));
-      for (size_t j = i + 1; rest.size() < 200 && j < blocks.size(); ++j)
-        rest += (rest.empty() ? "" : " ") + one_line(blocks[j].text);
-      abstract = rest.substr(0, 4000);
-      break;
-    }
-  }
 
   // Pages, captions (figures, tables), sections, references, chunks.
   size_t image_n = 0, table_n = 0, chunk_n = 0, section_n = 0, ref_n = 0, equation_n = 0;
@@ -378,16 +296,17 @@ Result<PreparedPaper> prepare_paper(const PdfFile& file) {
     index("sections", "section_content", id("section", section_n), s.pages.empty() ? -1 : *s.pages.begin(), s.content);
     ++section_n;
   }
-  std::vector<std::string> tags = split_authors(doc.info_keywords);
   // metadata last: a paper is visible once its metadata row is (and all rows commit together).
   rows.push_back(
       {"INSERT INTO metadata (paper_id, title, abstract, num_pages, pub_year, authors, pdf_path, tags, doi, sha256)"
-       " VALUES (?, ?, ?, ?, ?, string_split(?, chr(31)), ?, string_split(?, chr(31)), ?, ?)",
-       {rep.paper_id, title, abstract.empty() ? SqlParam(nullptr) : SqlParam(abstract), int64_t(doc.page_count),
-        year ? SqlParam(year) : SqlParam(nullptr), join_list(authors), rep.pdf_path, join_list(tags),
-        doi.empty() ? SqlParam(nullptr) : SqlParam(doi), doc.sha256}});
+       " VALUES (?, ?, ?, ?, ?, list_filter(string_split(?, chr(31)), x -> x <> ''), ?,"
+       " list_filter(string_split(?, chr(31)), x -> x <> ''), ?, ?)",
+       {rep.paper_id, title, meta.abstract.empty() ? SqlParam(nullptr) : SqlParam(meta.abstract),
+        int64_t(doc.page_count), meta.year ? SqlParam(meta.year) : SqlParam(nullptr), join_list(meta.authors),
+        rep.pdf_path, join_list(meta.keywords), meta.doi.empty() ? SqlParam(nullptr) : SqlParam(meta.doi),
+        doc.sha256}});
   index("metadata", "title", rep.paper_id, -1, title);
-  if (!abstract.empty()) index("metadata", "abstract", rep.paper_id, -1, abstract);
+  if (!meta.abstract.empty()) index("metadata", "abstract", rep.paper_id, -1, meta.abstract);
   std::sort(out.entries.begin(), out.entries.end(), [](const IndexEntry& a, const IndexEntry& b) {
     return std::tie(a.table_name, a.column_name, a.primary_key) < std::tie(b.table_name, b.column_name, b.primary_key);
   });

@@ -40,15 +40,24 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
         pb.image = true;
         continue;
       }
-      int sizes[1001] = {0};  // characters per font size in tenths of a point (a trivial array: see above)
+      // Characters per font size in tenths of a point, for the block and for
+      // each line (trivial arrays: see above; only touched slots are cleared).
+      int sizes[1001] = {0}, line_sizes[1001] = {0}, touched[64];
       for (fz_stext_line* l = b->u.t.first_line; l; l = l->next) {
         if (l != b->u.t.first_line) pb.text += '\n';
+        int n_touched = 0, line_best = 0;
         for (fz_stext_char* ch = l->first_char; ch; ch = ch->next) {
           char buf[8];
           int n = fz_runetochar(buf, ch->c);
           pb.text.append(buf, static_cast<size_t>(n));
-          sizes[std::min(1000, std::max(0, static_cast<int>(ch->size * 10)))]++;
+          int s = std::min(1000, std::max(0, static_cast<int>(ch->size * 10)));
+          sizes[s]++;
+          if (line_sizes[s]++ == 0 && n_touched < 64) touched[n_touched++] = s;
+          if (line_sizes[s] > line_sizes[line_best]) line_best = s;
         }
+        pb.lines.push_back({l->bbox.x0, l->bbox.y0, l->bbox.x1, l->bbox.y1, static_cast<float>(line_best) / 10.0f});
+        for (int k = 0; k < n_touched; ++k) line_sizes[touched[k]] = 0;
+        if (n_touched == 64) std::fill(std::begin(line_sizes), std::end(line_sizes), 0);
       }
       int best = 0, count = 0;
       for (int s = 0; s <= 1000; ++s) {

@@ -1,6 +1,7 @@
 // The layout of a PDF as the paper library needs it: per page, text blocks
-// (with their box, text and dominant font size) and image blocks (with their
-// box); the PDF's own metadata; a SHA-256 of the file. MuPDF underneath.
+// (with their box, text and dominant font size, and each line's box and size)
+// and image blocks (with their box); the PDF's own metadata; a SHA-256 of the
+// file. MuPDF underneath.
 #pragma once
 
 #include <filesystem>
@@ -11,11 +12,17 @@
 
 namespace bioagent {
 
+struct PdfLine {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  float font_size = 0;  // the size most of the line's characters have
+};
+
 struct PdfBlock {
   bool image = false;
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-  std::string text;     // text blocks: lines joined with '\n'
-  float font_size = 0;  // the size most of the block's characters have
+  std::string text;            // text blocks: lines joined with '\n'
+  float font_size = 0;         // the size most of the block's characters have
+  std::vector<PdfLine> lines;  // one per '\n'-separated line of text
 };
 
 struct PdfPage {

@@ -1,0 +1,175 @@
+// Title, authors, DOI and year from a paper's first page: against CERMINE's
+// ground truth for the biomedical fixture PDFs (skipped when absent), and on
+// made-up layouts, including hostile ones.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "papers/paper_metadata.h"
+#include "papers/pdf_layout.h"
+#include "test_util.h"
+
+using namespace bioagent;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string squeeze(const std::string& s) {  // spaces collapsed, dots dropped, lower case
+  std::string out;
+  for (char c : s) {
+    if (c == '.') continue;
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      continue;
+    }
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+struct Truth {
+  std::string title, doi;
+  std::vector<std::string> authors;
+  int year = 0;
+};
+
+// The article-meta of a JATS file: title, author names, DOI, first year.
+Truth read_truth(const fs::path& xml) {
+  std::string s = read_all(xml);
+  s = s.substr(0, s.find("</article-meta>"));
+  Truth t;
+  std::smatch m;
+  if (std::regex_search(s, m, std::regex("<article-title>([^<]*)</article-title>"))) t.title = m[1];
+  if (std::regex_search(s, m, std::regex("<article-id pub-id-type=\"doi\">([^<]*)<"))) t.doi = m[1];
+  if (std::regex_search(s, m, std::regex("<year>(\\d{4})</year>"))) t.year = std::stoi(m[1]);
+  static const std::regex kContrib("<contrib contrib-type=\"author\"[^>]*>([\\s\\S]*?)</contrib>");
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), kContrib); it != std::sregex_iterator(); ++it) {
+    std::string c = (*it)[1];
+    if (std::regex_search(c, m, std::regex("<string-name>([^<]*)</string-name>"))) t.authors.push_back(m[1]);
+  }
+  return t;
+}
+
+PdfDoc read_doc(const fs::path& pdf) {
+  auto file = load_pdf_file(pdf);
+  EXPECT_TRUE(file.is_ok());
+  auto doc = read_pdf_layout(*file);
+  EXPECT_TRUE(doc.is_ok()) << doc.status().to_string();
+  return std::move(doc).value();
+}
+
+// A page made of lines: {text, font size}, stacked from the top, one block each.
+PdfPage page_of(const std::vector<std::pair<std::string, float>>& lines) {
+  PdfPage p;
+  p.number = 1;
+  p.width = 612;
+  p.height = 792;
+  float y = 60;
+  for (auto& [text, size] : lines) {
+    PdfBlock b;
+    b.x0 = 72;
+    b.x1 = 540;
+    b.y0 = y;
+    b.y1 = y + size * 1.2f;
+    b.text = text;
+    b.font_size = size;
+    b.lines.push_back({b.x0, b.y0, b.x1, b.y1, size});
+    p.blocks.push_back(b);
+    y = b.y1 + 4;
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST(PaperMetadata, MatchesCermineGroundTruth) {
+  const fs::path dir = bioagent::testing::fixtures_dir() / "pdfs" / "cermine_biomedical_oa";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << "fixtures absent: " << dir;
+  const std::pair<const char*, const char*> cases[] = {{"test1.pdf", "test1-metadata.xml"},
+                                                       {"test2.pdf", "test2-content.xml"},
+                                                       {"test3.pdf", "test3-metadata.xml"},
+                                                       {"test5.pdf", "test5-content.xml"}};
+  for (auto& [pdf, xml] : cases) {
+    Truth truth = read_truth(dir / xml);
+    ASSERT_FALSE(truth.title.empty()) << xml;
+    PaperMetadata got = extract_metadata(read_doc(dir / pdf));
+    EXPECT_EQ(squeeze(got.title), squeeze(truth.title)) << pdf;
+    ASSERT_EQ(got.authors.size(), truth.authors.size()) << pdf;
+    for (size_t i = 0; i < got.authors.size(); ++i)
+      EXPECT_EQ(squeeze(got.authors[i]), squeeze(truth.authors[i])) << pdf;
+    EXPECT_EQ(got.doi, truth.doi) << pdf << (truth.doi.empty() ? ": no DOI is printed, none may be made up" : "");
+    EXPECT_EQ(got.year, truth.year) << pdf;
+  }
+}
+
+TEST(PaperMetadata, FrontMatterOfMadeUpPages) {
+  PdfDoc doc;
+  doc.info_title = "Microsoft Word - draft7.doc";
+  doc.info_author = "uploader";
+  doc.pages.push_back(page_of({{"RESEARCH ARTICLE", 12},
+                               {"Auxin response factors shape", 22},
+                               {"the root meristem of rice", 22},
+                               {"Ana M. Silva1*, Bo Li2,3, Carla van der Berg3 and Dmitri", 11},
+                               {"K. Ivanov\xe2\x80\xa0", 11},
+                               {"1Department of Botany, Some University", 9},
+                               {"Abstract", 11},
+                               {"Big", 40}}));
+  PaperMetadata m = extract_metadata(doc);
+  EXPECT_EQ(m.title, "Auxin response factors shape the root meristem of rice") << "the label is not part of it";
+  EXPECT_EQ(m.authors, (std::vector<std::string>{"Ana M. Silva", "Bo Li", "Carla van der Berg", "Dmitri K. Ivanov"}));
+
+  // A big two-word figure label is not the title; lines that are not names
+  // leave the PDF's own author list (without its "{et al.}") in charge.
+  PdfDoc other;
+  other.info_author = "Jane Roe {et al.}";
+  other.pages.push_back(page_of({{"Deep learning for plant phenotyping at scale", 14},
+                                 {"Demo: https://example.org", 12},
+                                 {"Paper Search", 30},
+                                 {"Abstract", 12}}));
+  m = extract_metadata(other);
+  EXPECT_EQ(m.title, "Deep learning for plant phenotyping at scale");
+  EXPECT_EQ(m.authors, std::vector<std::string>{"Jane Roe"});
+
+  // A rotated margin stamp is neither title nor author, but dates an arXiv paper.
+  PdfDoc arxiv;
+  arxiv.pages.push_back(page_of({{"Gene families of the green lineage", 16}}));
+  PdfBlock stamp;
+  stamp.x0 = 10, stamp.x1 = 38, stamp.y0 = 200, stamp.y1 = 600;
+  stamp.text = "arXiv:2401.00001v2  [q-bio.GN]  3 Jan 2024";
+  stamp.font_size = 20;
+  stamp.lines.push_back({10, 200, 38, 600, 20});
+  arxiv.pages[0].blocks.insert(arxiv.pages[0].blocks.begin(), stamp);
+  m = extract_metadata(arxiv);
+  EXPECT_EQ(m.title, "Gene families of the green lineage");
+  EXPECT_EQ(m.year, 2024);
+  EXPECT_TRUE(m.authors.empty());
+}
+
+TEST(PaperMetadata, HostileLayoutsGiveNothingRatherThanGarbage) {
+  EXPECT_TRUE(extract_metadata(PdfDoc{}).title.empty());
+  PdfDoc doc;
+  doc.pages.push_back(page_of({{std::string(100000, 'A'), 30},
+                               {"\xe2\x80\xa0\xe2\x80\xa1*12", 20},
+                               {"'); DROP TABLE metadata; --", 20},
+                               {"\xff\xfe\xfd broken utf8 title words", 18}}));
+  doc.pages[0].blocks[0].lines.clear();  // text without line boxes: skipped, not misread
+  PaperMetadata m = extract_metadata(doc);
+  EXPECT_LE(m.title.size(), 400u);
+  for (auto& a : m.authors) EXPECT_LE(a.size(), 60u);
+  // A title line repeated a thousand times stops growing at 400 characters.
+  std::vector<std::pair<std::string, float>> many(1000, {"a long title line that keeps going", 20});
+  PdfDoc tall;
+  tall.pages.push_back(page_of(many));
+  tall.pages[0].height = 1e9f;
+  EXPECT_LE(extract_metadata(tall).title.size(), 400u);
+}
