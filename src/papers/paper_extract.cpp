@@ -36,7 +36,12 @@ std::string join_list(const std::vector<std::string>& v) {  // for string_split(
 // share of extraction.
 const RE2 kFigure(R"(^\s*(?:Figure|FIGURE|Fig\.?|FIG\.?)\s*\d+[A-Za-z]?\s*[\.:|\-\s])");
 const RE2 kTable(R"(^\s*(?:Table|TABLE)\s*(?:\d+|[IVX]+)\s*[\.:|\-\s])");
-const RE2 kNumberedHeading(R"(\d+(?:\.\d+)*\.?\s+[A-Z][^\n]{0,90})");
+const RE2 kNumberedHeading(R"((?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z][^\n]{0,90})");
+const RE2 kSectionNumber(R"((?:\d+(?:\.\d+)*|[IVX]+)\.?)");
+const RE2 kAppendixHeading(R"((?:Appendix\s+)?[A-H](?:\.\d+)*\.?:?\s+[A-Z][^\n]{0,90})");
+const RE2 kSectionNumberPrefix(R"(^((?:\d+(?:\.\d+)*|[IVX]+)\.?\s+))");
+const RE2 kReferenceStart(R"(^\s*(?:\[(\d{1,3})\]|\((\d{1,3})\)|(\d{1,3})\.)(?:\s|$))");
+const RE2 kAppendixNumber(R"([A-H](?:\.\d+)*\.?)");
 // A display equation: a short block ending in an equation number "(3)" with a
 // relation sign and more symbols than words.
 const RE2 kEquationNumber(R"(\(\s*\d{1,3}[a-z]?\s*\)\s*$)");
@@ -85,6 +90,129 @@ bool known_heading(const std::string& t) {
   return kNames.count(l) > 0;
 }
 
+// A block that is a heading, or opens with one: BMC and Hindawi set a heading
+// as the first line of its paragraph's block, and "1" / "Introduction" or
+// "I." / "INTRODUCTION" come as two lines. Known section names always count;
+// numbered ones when bold, larger than the body, or a block of their own;
+// after the reference list, lettered ones ("A Prompts", "B.2 Data") likewise.
+struct Heading {
+  bool found = false;
+  std::string title, rest;  // rest: the block's text after the heading lines
+  size_t rest_from = 0;     // the index of rest's first line in the block
+};
+Heading split_heading(const PdfBlock& b, int body, bool after_references) {
+  Heading h;
+  std::vector<std::string> lines;
+  for (size_t start = 0; start <= b.text.size();) {
+    size_t end = b.text.find('\n', start);
+    if (end == std::string::npos) end = b.text.size();
+    lines.push_back(b.text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (lines.empty() || lines.size() != b.lines.size()) {  // no line boxes: the whole block or nothing
+    std::string t = one_line(b.text);
+    bool whole = t.size() < 100 && lines.size() == 1 &&
+                 (known_heading(t) || (RE2::FullMatch(t, kNumberedHeading) && b.font_size >= float(body) - 0.5f));
+    if (whole) h = {true, t, ""};
+    return h;
+  }
+  auto trim = [](const std::string& s) {
+    size_t a = s.find_first_not_of(' ');
+    return a == std::string::npos ? std::string() : s.substr(a, s.find_last_not_of(' ') - a + 1);
+  };
+  std::string t = trim(lines[0]);
+  size_t used = 1;
+  if (lines.size() > 1 &&
+      (RE2::FullMatch(t, kSectionNumber) || (after_references && RE2::FullMatch(t, kAppendixNumber))))
+    t += " " + trim(lines[used++]);
+  if (t.empty() || t.size() >= 100 || t.back() == '.' || t.back() == ',') return h;
+  std::string name = t;
+  if (std::string number; RE2::PartialMatch(t, kSectionNumberPrefix, &number)) name = t.substr(number.size());
+  const PdfLine& line = b.lines[used - 1];
+  bool numbered = (RE2::FullMatch(t, kNumberedHeading) ||
+                   (after_references && RE2::FullMatch(t, kAppendixHeading) && t.size() < 60)) &&
+                  (line.bold || line.font_size >= float(body) + 0.5f ||
+                   (used == lines.size() && line.font_size >= float(body) - 0.5f));
+  if (!known_heading(name) && !known_heading(t) && !numbered) return h;
+  h = {true, t, "", used};
+  for (size_t k = used; k < lines.size(); ++k) h.rest += (h.rest.empty() ? "" : "\n") + lines[k];
+  return h;
+}
+
+// The reference list, line by line. A line opening with "[12]", "(12)" or
+// "12." (the number may be a line of its own) starts an entry when its number
+// is 1 or follows the last one (a volume "36." alone on a line does not); in a numbered
+// list every other line continues the entry before it, across blocks and
+// pages too (some PDFs set each line as a block of its own). In an unnumbered
+// list an entry starts at each line of a block set with hanging indents that
+// is not indented, else with each block.
+class ReferenceList {
+ public:
+  struct Entry {
+    std::string text, page_id;
+    int page = 0;
+  };
+  // The lines of `b` from `from` on.
+  void add_block(const PdfBlock& b, size_t from, const std::string& page_id, int page) {
+    std::vector<std::string> lines;
+    for (size_t start = 0; start <= b.text.size();) {
+      size_t end = b.text.find('\n', start);
+      if (end == std::string::npos) end = b.text.size();
+      lines.push_back(b.text.substr(start, end - start));
+      start = end + 1;
+    }
+    const bool boxes = b.lines.size() == lines.size();
+    float left = 1e9f, right = -1e9f;
+    for (size_t k = from; boxes && k < lines.size(); ++k) {
+      left = std::min(left, b.lines[k].x0);
+      right = std::max(right, b.lines[k].x0);
+    }
+    const bool hanging = boxes && right - left > 4;
+    for (size_t k = from; k < lines.size(); ++k) {
+      const std::string& line = lines[k];
+      std::string n1, n2, n3;
+      bool marker = RE2::PartialMatch(line, kReferenceStart, &n1, &n2, &n3);
+      if (marker) {
+        int n = std::atoi((n1 + n2 + n3).c_str());
+        marker = n == 1 || (numbered_ && n == last_ + 1);
+        if (marker) last_ = n;
+      }
+      numbered_ |= marker;
+      bool starts = marker || (!numbered_ && (hanging ? b.lines[k].x0 < left + 2 : k == from));
+      if (starts) {
+        flush();
+        page_id_ = page_id;
+        page_ = page;
+      }
+      if (done_) return;
+      cur_ += (cur_.empty() ? "" : " ") + line;
+      if (cur_.size() > 2000) {  // no reference is this long: the list has ended (an appendix, say)
+        cur_.clear();
+        done_ = true;
+      }
+    }
+  }
+  // The list ends (a heading follows).
+  void end() {
+    flush();
+    numbered_ = done_ = false;
+  }
+  std::vector<Entry>& entries() {
+    flush();
+    return out_;
+  }
+
+ private:
+  void flush() {
+    if (cur_.size() > 20) out_.push_back({cur_, page_id_, page_});
+    cur_.clear();
+  }
+  std::string cur_, page_id_;
+  int page_ = 0, last_ = 0;
+  bool numbered_ = false, done_ = false;
+  std::vector<Entry> out_;
+};
+
 bool is_references_heading(const std::string& t) {
   std::string l = lower(t);
   return l.find("references") != std::string::npos || l.find("bibliography") != std::string::npos ||
@@ -102,13 +230,15 @@ Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf) {
 }
 
 Result<PreparedPaper> prepare_paper(const PdfFile& file) {
-  const std::filesystem::path& pdf = file.path;
+  auto layout = read_pdf_layout(file);
+  if (!layout) return layout.status();
+  return prepare_paper(*layout, file.path);
+}
+
+PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf) {
   PreparedPaper out;
   IngestReport& rep = out.report;
   std::vector<Row>& rows = out.rows;
-  auto layout = read_pdf_layout(file);
-  if (!layout) return layout.status();
-  const PdfDoc& doc = *layout;
   rep.paper_id = paper_id_for_sha256(doc.sha256);
   rep.pdf_path = std::filesystem::absolute(pdf).string();
   rep.num_pages = doc.page_count;
@@ -156,7 +286,8 @@ Result<PreparedPaper> prepare_paper(const PdfFile& file) {
     std::set<int64_t> pages;
   };
   std::vector<Section> sections;
-  bool in_references = false;
+  bool in_references = false, seen_references = false;
+  ReferenceList references;
   for (const PdfPage& page : doc.pages) {
     const std::string page_id = id("page", static_cast<size_t>(page.number));
     std::string content;
@@ -234,25 +365,21 @@ Result<PreparedPaper> prepare_paper(const PdfFile& file) {
         continue;
       }
       // Headings start sections; the reference list is split into entries.
-      bool single_line = b.text.find('\n') == std::string::npos && t.size() < 100;
-      bool heading =
-          single_line &&
-          (known_heading(t) || (RE2::FullMatch(t, kNumberedHeading) && b.font_size >= static_cast<float>(body) - 0.5f));
-      if (heading) {
-        sections.push_back({t, "", {page.number}});
-        in_references = is_references_heading(t);
-        continue;
+      // (Running heads such as "2 Rehabilitation Research and Practice" sit in the top margin.)
+      Heading heading = b.y1 < page.height * 0.07f ? Heading{} : split_heading(b, body, seen_references);
+      if (heading.found) {
+        sections.push_back({heading.title, "", {page.number}});
+        references.end();
+        in_references = is_references_heading(heading.title);
+        seen_references |= in_references;
+        if (heading.rest.empty()) continue;
       }
+      const std::string& text = heading.found ? heading.rest : b.text;
       if (!sections.empty()) {
-        sections.back().content += (sections.back().content.empty() ? "" : "\n") + b.text;
+        sections.back().content += (sections.back().content.empty() ? "" : "\n") + text;
         sections.back().pages.insert(page.number);
       }
-      if (in_references && t.size() > 20) {
-        rows.push_back({"INSERT INTO reference VALUES (?, ?, ?, ?, ?)",
-                        {id("reference", ref_n), t, int64_t(ref_n), rep.paper_id, page_id}});
-        index("reference", "reference_content", id("reference", ref_n), page.number, t);
-        ++ref_n;
-      }
+      if (in_references) references.add_block(b, heading.found ? heading.rest_from : 0, page_id, page.number);
     }
     for (size_t k = 0; k < page.blocks.size(); ++k) {  // images no caption claimed, if not tiny
       const PdfBlock& im = page.blocks[k];
@@ -285,6 +412,12 @@ Result<PreparedPaper> prepare_paper(const PdfFile& file) {
       last = para;
     }
     emit();
+  }
+  for (auto& r : references.entries()) {
+    rows.push_back({"INSERT INTO reference VALUES (?, ?, ?, ?, ?)",
+                    {id("reference", ref_n), r.text, int64_t(ref_n), rep.paper_id, r.page_id}});
+    index("reference", "reference_content", id("reference", ref_n), r.page, r.text);
+    ++ref_n;
   }
   for (auto& s : sections) {
     std::vector<std::string> pages;

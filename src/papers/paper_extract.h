@@ -35,6 +35,8 @@ struct PreparedPaper {
 
 Result<PreparedPaper> prepare_paper(const std::filesystem::path& pdf);
 Result<PreparedPaper> prepare_paper(const PdfFile& pdf);
+// The rows and entries of a layout already read (`pdf`: where it came from).
+PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf);
 std::string paper_id_for_sha256(const std::string& sha256);
 
 std::string paper_schema_ddl();

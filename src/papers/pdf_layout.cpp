@@ -45,8 +45,9 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
       int sizes[1001] = {0}, line_sizes[1001] = {0}, touched[64];
       for (fz_stext_line* l = b->u.t.first_line; l; l = l->next) {
         if (l != b->u.t.first_line) pb.text += '\n';
-        int n_touched = 0, line_best = 0;
-        for (fz_stext_char* ch = l->first_char; ch; ch = ch->next) {
+        int n_touched = 0, line_best = 0, chars = 0, bold = 0;
+        for (fz_stext_char* ch = l->first_char; ch; ch = ch->next, ++chars) {
+          bold += ch->font && fz_font_is_bold(ctx, ch->font);
           char buf[8];
           int n = fz_runetochar(buf, ch->c);
           pb.text.append(buf, static_cast<size_t>(n));
@@ -55,7 +56,8 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
           if (line_sizes[s]++ == 0 && n_touched < 64) touched[n_touched++] = s;
           if (line_sizes[s] > line_sizes[line_best]) line_best = s;
         }
-        pb.lines.push_back({l->bbox.x0, l->bbox.y0, l->bbox.x1, l->bbox.y1, static_cast<float>(line_best) / 10.0f});
+        pb.lines.push_back(
+            {l->bbox.x0, l->bbox.y0, l->bbox.x1, l->bbox.y1, static_cast<float>(line_best) / 10.0f, 2 * bold > chars});
         for (int k = 0; k < n_touched; ++k) line_sizes[touched[k]] = 0;
         if (n_touched == 64) std::fill(std::begin(line_sizes), std::end(line_sizes), 0);
       }

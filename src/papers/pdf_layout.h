@@ -15,6 +15,7 @@ namespace bioagent {
 struct PdfLine {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   float font_size = 0;  // the size most of the line's characters have
+  bool bold = false;    // most of its characters are in a bold font
 };
 
 struct PdfBlock {

@@ -1,12 +1,13 @@
-// Title, authors, DOI and year from a paper's first page: against CERMINE's
-// ground truth for the biomedical fixture PDFs (skipped when absent), and on
-// made-up layouts, including hostile ones.
+// Title, authors, DOI and year from a paper's first page, its sections and
+// references: against CERMINE's ground truth and the fixture PDFs (skipped
+// when absent), and on made-up layouts, including hostile ones.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "papers/paper_extract.h"
 #include "papers/paper_metadata.h"
 #include "papers/pdf_layout.h"
 #include "test_util.h"
@@ -172,4 +173,62 @@ TEST(PaperMetadata, HostileLayoutsGiveNothingRatherThanGarbage) {
   tall.pages.push_back(page_of(many));
   tall.pages[0].height = 1e9f;
   EXPECT_LE(extract_metadata(tall).title.size(), 400u);
+}
+
+namespace {
+
+// The text column of each row `prepare_paper` made for `table`, in order.
+std::vector<std::string> column_of(const PreparedPaper& p, const std::string& table) {
+  std::vector<std::string> out;
+  for (auto& r : p.rows)
+    if (r.sql.rfind("INSERT INTO " + table + " ", 0) == 0) out.push_back(std::get<std::string>(r.params[1]));
+  return out;
+}
+
+}  // namespace
+
+// Headings set on the first line of their paragraph's block, numbered and
+// lettered (appendix) headings, running heads left out; reference lists split
+// into entries whether numbered ("12.", "[12]", "(12)", the number alone on a
+// line or each line a block) or author-year with hanging indents.
+TEST(PaperStructure, SectionsAndReferencesOfTheFixtures) {
+  const fs::path dir = bioagent::testing::fixtures_dir() / "pdfs";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << "fixtures absent: " << dir;
+  auto prepared = [&](const char* name) {
+    auto p = prepare_paper(dir / name);
+    EXPECT_TRUE(p.is_ok()) << name << ": " << p.status().to_string();
+    return std::move(p).value();
+  };
+  auto hindawi = column_of(prepared("cermine_biomedical_oa/test2.pdf"), "sections");
+  EXPECT_EQ(hindawi.front(), "1. Introduction");
+  EXPECT_NE(std::find(hindawi.begin(), hindawi.end(), "11. Discussion"), hindawi.end());
+  for (auto& s : hindawi)
+    EXPECT_EQ(s.find("Rehabilitation Research and Practice"), std::string::npos) << "a running head";
+  auto bmc = column_of(prepared("cermine_biomedical_oa/example2.pdf"), "sections");
+  EXPECT_EQ(bmc, (std::vector<std::string>{"Abstract", "Background", "Methods", "Results", "Discussion", "Conclusions",
+                                           "Acknowledgments", "References"}));
+  auto pasa = prepared("paperqa_stub/pasa.pdf");
+  auto pasa_sections = column_of(pasa, "sections");
+  EXPECT_NE(std::find(pasa_sections.begin(), pasa_sections.end(), "B Implementation Details of the Selector"),
+            pasa_sections.end());
+
+  const std::pair<const char*, size_t> numbered[] = {
+      {"cermine_biomedical_oa/example2.pdf", 31}, {"cermine_biomedical_oa/test1.pdf", 79},
+      {"cermine_biomedical_oa/test2.pdf", 17},    {"cermine_biomedical_oa/test3.pdf", 15},
+      {"cermine_biomedical_oa/test5.pdf", 40},    {"paperqa_stub/paper.pdf", 149}};
+  for (auto& [name, count] : numbered) {
+    auto refs = column_of(prepared(name), "reference");
+    ASSERT_EQ(refs.size(), count) << name;
+    for (size_t i = 0; i < refs.size(); ++i) {
+      std::string n = std::to_string(i + 1);
+      std::string head = refs[i].substr(refs[i].find_first_not_of(' '), 8);
+      EXPECT_TRUE(head.rfind(n + ".", 0) == 0 || head.rfind("[" + n + "]", 0) == 0 || head.rfind("(" + n + ")", 0) == 0)
+          << name << " entry " << i << ": " << refs[i].substr(0, 60);
+    }
+  }
+  auto author_year = column_of(pasa, "reference");
+  EXPECT_EQ(author_year.size(), 39u);
+  EXPECT_EQ(author_year.front().rfind("Shubham Agarwal", 0), 0u);
+  EXPECT_EQ(author_year.back().rfind("Shunyu Yao", 0), 0u) << "the appendix is not a reference";
+  for (auto& r : author_year) EXPECT_LT(r.size(), 600u) << r.substr(0, 80);
 }
