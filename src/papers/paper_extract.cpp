@@ -34,8 +34,11 @@ std::string join_list(const std::vector<std::string>& v) {  // for string_split(
 
 // RE2, not std::regex: linear time, and std::regex's backtracking was a visible
 // share of extraction.
-const RE2 kFigure(R"(^\s*(?:Figure|FIGURE|Fig\.?|FIG\.?)\s*\d+[A-Za-z]?\s*[\.:|\-\s])");
-const RE2 kTable(R"(^\s*(?:Table|TABLE)\s*(?:\d+|[IVX]+)\s*[\.:|\-\s])");
+// A caption: the label and number, then punctuation or a capitalised word
+// ("Figure 3: …", "FIG. 1. …", "Table 2 Summary …"), not prose about it
+// ("Figure 4 shows …", "Table 12 lists …").
+const RE2 kFigure(R"(^\s*(?:Figure|FIGURE|Fig\.?|FIG\.?)\s*\d+[A-Za-z]?\s*(?:[\.:|\-–—]|\s[A-Z(\[]|$))");
+const RE2 kTable(R"(^\s*(?:Table|TABLE)\s*(?:\d+|[IVX]+)\s*(?:[\.:|\-–—]|\s[A-Z(\[]|$))");
 const RE2 kNumberedHeading(R"((?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z][^\n]{0,90})");
 const RE2 kSectionNumber(R"((?:\d+(?:\.\d+)*|[IVX]+)\.?)");
 const RE2 kAppendixHeading(R"((?:Appendix\s+)?[A-H](?:\.\d+)*\.?:?\s+[A-Z][^\n]{0,90})");
@@ -310,28 +313,39 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
         continue;
       }
       if (RE2::PartialMatch(t, kFigure)) {
-        // The figure: the nearest image block, else the region above the caption.
-        size_t nearest = SIZE_MAX;
-        float dist = 1e9f;
-        for (size_t k = 0; k < page.blocks.size(); ++k) {
-          const PdfBlock& im = page.blocks[k];
-          if (!im.image || used_images.count(k)) continue;
-          float d = std::min(std::fabs(b.y0 - im.y1), std::fabs(im.y0 - b.y1));
-          if (d < dist) {
-            dist = d;
-            nearest = k;
+        // The figure: the graphics drawn next to the caption (vector or raster),
+        // else the nearest image block, else the region above the caption.
+        std::vector<SqlParam> bb;
+        if (PdfRect r; figure_region(page, b, &r)) {
+          bb = box(r.x0, r.y0, r.x1, r.y1);
+          for (size_t k = 0; k < page.blocks.size(); ++k) {
+            const PdfBlock& im = page.blocks[k];
+            if (im.image && im.x0 >= r.x0 - 1 && im.x1 <= r.x1 + 1 && im.y0 >= r.y0 - 1 && im.y1 <= r.y1 + 1)
+              used_images.insert(k);
           }
         }
-        std::vector<SqlParam> bb;
-        if (nearest != SIZE_MAX && dist < page.height * 0.5f) {
-          used_images.insert(nearest);
-          const PdfBlock& im = page.blocks[nearest];
-          bb = box(im.x0, im.y0, im.x1, im.y1);
-        } else {
-          float top = 0;
-          for (auto& o : page.blocks)
-            if (!o.image && o.y1 <= b.y0 && o.y1 > top && &o != &b) top = o.y1;
-          bb = box(b.x0, top, std::max(b.x1, b.x0 + 50), b.y0);
+        if (bb.empty()) {
+          size_t nearest = SIZE_MAX;
+          float dist = 1e9f;
+          for (size_t k = 0; k < page.blocks.size(); ++k) {
+            const PdfBlock& im = page.blocks[k];
+            if (!im.image || used_images.count(k)) continue;
+            float d = std::min(std::fabs(b.y0 - im.y1), std::fabs(im.y0 - b.y1));
+            if (d < dist) {
+              dist = d;
+              nearest = k;
+            }
+          }
+          if (nearest != SIZE_MAX && dist < page.height * 0.5f) {
+            used_images.insert(nearest);
+            const PdfBlock& im = page.blocks[nearest];
+            bb = box(im.x0, im.y0, im.x1, im.y1);
+          } else {
+            float top = 0;
+            for (auto& o : page.blocks)
+              if (!o.image && o.y1 <= b.y0 && o.y1 > top && &o != &b) top = o.y1;
+            bb = box(b.x0, top, std::max(b.x1, b.x0 + 50), b.y0);
+          }
         }
         Row r{"INSERT INTO images VALUES (?, ?, NULL, [?, ?, ?, ?]::INTEGER[4], ?, ?, ?)", {id("image", image_n), t}};
         index("images", "image_caption", id("image", image_n), page.number, t);

@@ -17,10 +17,99 @@
 namespace bioagent {
 namespace {
 
+// A device that passes text and images on to the structured-text device and
+// records the box of everything drawn (one interpretation of the page serves
+// both). Only calls that need no clip stack are passed on.
+struct GraphicsTee {
+  fz_device super;
+  fz_device* text;
+  PdfPage* page;
+  float max_area;
+};
+
+// The visible part of what is drawn: clipped to the current clip (the tee
+// keeps MuPDF's clip stack, so a figure's clip path bounds its paths).
+void record(fz_context* ctx, fz_device* dev, fz_rect r) {
+  auto* t = reinterpret_cast<GraphicsTee*>(dev);
+  r = fz_intersect_rect(r, fz_device_current_scissor(ctx, dev));
+  if (fz_is_empty_rect(r) || fz_is_infinite_rect(r) || t->page->graphics.size() >= 20000) return;
+  if ((r.x1 - r.x0) * (r.y1 - r.y0) > t->max_area) return;  // page backgrounds
+  try {
+    t->page->graphics.push_back({r.x0, r.y0, r.x1, r.y1});
+  } catch (...) {  // out of memory: the box is lost, not the page
+  }
+}
+fz_device* inner(fz_device* dev) { return reinterpret_cast<GraphicsTee*>(dev)->text; }
+
+void tee_fill_path(fz_context* ctx, fz_device* dev, const fz_path* path, int, fz_matrix ctm, fz_colorspace*,
+                   const float*, float, fz_color_params) {
+  record(ctx, dev, fz_bound_path(ctx, path, nullptr, ctm));
+}
+void tee_stroke_path(fz_context* ctx, fz_device* dev, const fz_path* path, const fz_stroke_state* stroke, fz_matrix ctm,
+                     fz_colorspace*, const float*, float, fz_color_params) {
+  record(ctx, dev, fz_bound_path(ctx, path, stroke, ctm));
+}
+void tee_fill_shade(fz_context* ctx, fz_device* dev, fz_shade* shade, fz_matrix ctm, float alpha, fz_color_params cp) {
+  record(ctx, dev, fz_bound_shade(ctx, shade, ctm));
+  // Not passed on: the text device would render the shading into an image
+  // (needing a clip stack it no longer sees), and shadings are not pictures.
+  (void)alpha;
+  (void)cp;
+}
+void tee_fill_image(fz_context* ctx, fz_device* dev, fz_image* image, fz_matrix ctm, float alpha, fz_color_params cp) {
+  record(ctx, dev, fz_transform_rect(fz_unit_rect, ctm));
+  if (inner(dev)->fill_image) inner(dev)->fill_image(ctx, inner(dev), image, ctm, alpha, cp);
+}
+void tee_fill_image_mask(fz_context* ctx, fz_device* dev, fz_image* image, fz_matrix ctm, fz_colorspace* cs,
+                         const float* color, float alpha, fz_color_params cp) {
+  record(ctx, dev, fz_transform_rect(fz_unit_rect, ctm));
+  if (inner(dev)->fill_image_mask) inner(dev)->fill_image_mask(ctx, inner(dev), image, ctm, cs, color, alpha, cp);
+}
+void tee_fill_text(fz_context* ctx, fz_device* dev, const fz_text* text, fz_matrix ctm, fz_colorspace* cs,
+                   const float* color, float alpha, fz_color_params cp) {
+  if (inner(dev)->fill_text) inner(dev)->fill_text(ctx, inner(dev), text, ctm, cs, color, alpha, cp);
+}
+void tee_stroke_text(fz_context* ctx, fz_device* dev, const fz_text* text, const fz_stroke_state* stroke, fz_matrix ctm,
+                     fz_colorspace* cs, const float* color, float alpha, fz_color_params cp) {
+  if (inner(dev)->stroke_text) inner(dev)->stroke_text(ctx, inner(dev), text, stroke, ctm, cs, color, alpha, cp);
+}
+void tee_clip_text(fz_context* ctx, fz_device* dev, const fz_text* text, fz_matrix ctm, fz_rect scissor) {
+  if (inner(dev)->clip_text) inner(dev)->clip_text(ctx, inner(dev), text, ctm, scissor);
+}
+void tee_clip_stroke_text(fz_context* ctx, fz_device* dev, const fz_text* text, const fz_stroke_state* stroke,
+                          fz_matrix ctm, fz_rect scissor) {
+  if (inner(dev)->clip_stroke_text) inner(dev)->clip_stroke_text(ctx, inner(dev), text, stroke, ctm, scissor);
+}
+void tee_ignore_text(fz_context* ctx, fz_device* dev, const fz_text* text, fz_matrix ctm) {
+  if (inner(dev)->ignore_text) inner(dev)->ignore_text(ctx, inner(dev), text, ctm);
+}
+
+fz_device* new_graphics_tee(fz_context* ctx, fz_device* text, PdfPage* page) {
+  auto* t = fz_new_derived_device(ctx, GraphicsTee);
+  t->text = text;
+  t->page = page;
+  t->max_area = 0.8f * page->width * page->height;
+  t->super.hints = text->hints;
+  t->super.fill_path = tee_fill_path;
+  t->super.stroke_path = tee_stroke_path;
+  t->super.fill_shade = tee_fill_shade;
+  t->super.fill_image = tee_fill_image;
+  t->super.fill_image_mask = tee_fill_image_mask;
+  t->super.fill_text = tee_fill_text;
+  t->super.stroke_text = tee_stroke_text;
+  t->super.clip_text = tee_clip_text;
+  t->super.clip_stroke_text = tee_clip_stroke_text;
+  t->super.ignore_text = tee_ignore_text;
+  return &t->super;
+}
+
 void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
   fz_page* page = fz_load_page(ctx, doc, index);
   fz_stext_page* st = nullptr;
+  fz_device *text_dev = nullptr, *tee = nullptr;
   fz_var(st);
+  fz_var(text_dev);
+  fz_var(tee);
   fz_try(ctx) {
     fz_rect bounds = fz_bound_page(ctx, page);
     out->number = index + 1;
@@ -28,7 +117,12 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
     out->height = bounds.y1 - bounds.y0;
     fz_stext_options opts = {};
     opts.flags = FZ_STEXT_PRESERVE_IMAGES;
-    st = fz_new_stext_page_from_page(ctx, page, &opts);
+    st = fz_new_stext_page(ctx, bounds);
+    text_dev = fz_new_stext_device(ctx, st, &opts);
+    tee = new_graphics_tee(ctx, text_dev, out);
+    fz_run_page_contents(ctx, page, tee, fz_identity, nullptr);
+    fz_close_device(ctx, tee);
+    fz_close_device(ctx, text_dev);
     for (fz_stext_block* b = st->first_block; b; b = b->next) {
       out->blocks.emplace_back();
       PdfBlock& pb = out->blocks.back();
@@ -72,6 +166,8 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
     }
   }
   fz_always(ctx) {
+    fz_drop_device(ctx, tee);
+    fz_drop_device(ctx, text_dev);
     fz_drop_stext_page(ctx, st);
     fz_drop_page(ctx, page);
   }
@@ -79,6 +175,39 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
 }
 
 }  // namespace
+
+bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out) {
+  constexpr float kGap = 24;  // points between the parts of one figure, and to its caption
+  auto overlap_x = [](const PdfRect& a, float x0, float x1) { return a.x0 < x1 && x0 < a.x1; };
+  for (int below = 0; below < 2; ++below) {  // captioned below the figure first, then above it
+    std::vector<const PdfRect*> near;
+    for (auto& g : page.graphics) {
+      // Running-head bars and rules in the margins, and full-width bars, are page furniture.
+      bool furniture = g.y1 < 0.07f * page.height || g.y0 > 0.93f * page.height || g.x1 - g.x0 > 0.9f * page.width;
+      if (!furniture && (below ? g.y0 >= caption.y1 - 2 : g.y1 <= caption.y0 + 2)) near.push_back(&g);
+    }
+    std::sort(near.begin(), near.end(),
+              [&](const PdfRect* a, const PdfRect* b) { return below ? a->y0 < b->y0 : a->y1 > b->y1; });
+    PdfRect r{caption.x0, 0, caption.x1, 0};
+    bool any = false;
+    float edge = below ? caption.y1 : caption.y0;  // how far the cluster reaches
+    for (const PdfRect* g : near) {
+      if ((below ? g->y0 - edge : edge - g->y1) > kGap) break;
+      if (!overlap_x(*g, r.x0, r.x1)) continue;  // the other column
+      if (!any) r = *g;
+      r = {std::min(r.x0, g->x0), std::min(r.y0, g->y0), std::max(r.x1, g->x1), std::max(r.y1, g->y1)};
+      any = true;
+      edge = below ? std::max(edge, g->y1) : std::min(edge, g->y0);
+    }
+    if (!any || r.x1 - r.x0 < 20 || r.y1 - r.y0 < 20) continue;  // a rule or a bullet, not a figure
+    for (auto& b : page.blocks)                                  // labels inside the figure's band
+      if (!b.image && &b != &caption && b.y0 >= r.y0 - 2 && b.y1 <= r.y1 + 2 && b.x0 >= r.x0 - 30 && b.x1 <= r.x1 + 30)
+        r = {std::min(r.x0, b.x0), r.y0, std::max(r.x1, b.x1), r.y1};
+    *out = r;
+    return true;
+  }
+  return false;
+}
 
 Result<PdfFile> load_pdf_file(const std::filesystem::path& path) {
   PdfFile f;

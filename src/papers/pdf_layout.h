@@ -1,7 +1,7 @@
 // The layout of a PDF as the paper library needs it: per page, text blocks
-// (with their box, text and dominant font size, and each line's box and size)
-// and image blocks (with their box); the PDF's own metadata; a SHA-256 of the
-// file. MuPDF underneath.
+// (with their box, text and dominant font size, and each line's box and size),
+// image blocks (with their box) and the boxes of everything drawn; the PDF's
+// own metadata; a SHA-256 of the file. MuPDF underneath.
 #pragma once
 
 #include <filesystem>
@@ -26,11 +26,25 @@ struct PdfBlock {
   std::vector<PdfLine> lines;  // one per '\n'-separated line of text
 };
 
+struct PdfRect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
 struct PdfPage {
   int number = 0;  // from 1
   float width = 0, height = 0;
   std::vector<PdfBlock> blocks;
+  // Where the page draws: filled and stroked paths, shadings and images (at
+  // most 20,000; none larger than most of the page). Vector figures have no
+  // image block, so this is how their region is found.
+  std::vector<PdfRect> graphics;
 };
+
+// The region of the figure a caption block describes: the cluster of
+// graphics right above the caption (else right below it) that overlaps the
+// caption's columns, with the text inside that band (axis labels). False when
+// no graphics are near.
+bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out);
 
 struct PdfDoc {
   std::string sha256;  // hex of the file's bytes

@@ -232,3 +232,71 @@ TEST(PaperStructure, SectionsAndReferencesOfTheFixtures) {
   EXPECT_EQ(author_year.back().rfind("Shunyu Yao", 0), 0u) << "the appendix is not a reference";
   for (auto& r : author_year) EXPECT_LT(r.size(), 600u) << r.substr(0, 80);
 }
+
+// A figure's region is the cluster of graphics next to its caption: not the
+// running-head bar above it, not the other column's drawing at the same height.
+TEST(PaperStructure, FigureRegionIsTheGraphicsNextToTheCaption) {
+  PdfPage page;
+  page.width = 612;
+  page.height = 792;
+  page.graphics = {{0, 20, 612, 45},      // running-head bar
+                   {320, 80, 550, 120},   // the figure: two boxes and an arrow
+                   {320, 130, 550, 200},  //
+                   {430, 120, 440, 130},  //
+                   {60, 90, 290, 210}};   // the other column's figure
+  PdfBlock caption;
+  caption.x0 = 310, caption.x1 = 560, caption.y0 = 215, caption.y1 = 240;
+  caption.text = "Figure 1 Flow chart";
+  PdfBlock label;  // a label inside the drawing
+  label.x0 = 325, label.x1 = 400, label.y0 = 85, label.y1 = 95;
+  label.text = "n = 1267";
+  page.blocks = {label, caption};
+  PdfRect r;
+  ASSERT_TRUE(figure_region(page, page.blocks[1], &r));
+  EXPECT_EQ(r.x0, 320);
+  EXPECT_EQ(r.y0, 80);
+  EXPECT_EQ(r.x1, 550);
+  EXPECT_EQ(r.y1, 200);
+  // A caption with nothing drawn near it has no region (the caller falls back).
+  PdfBlock lonely = caption;
+  lonely.y0 = 600, lonely.y1 = 620;
+  EXPECT_FALSE(figure_region(page, lonely, &r));
+  // Captioned above: the drawing below is found.
+  page.graphics = {{100, 300, 500, 450}};
+  PdfBlock above = caption;
+  above.x0 = 100, above.x1 = 500, above.y0 = 270, above.y1 = 290;
+  ASSERT_TRUE(figure_region(page, above, &r));
+  EXPECT_EQ(r.y0, 300);
+  EXPECT_EQ(r.y1, 450);
+}
+
+// On the real PDFs: the vector drawing of the RAG paper's Figure 1, and only
+// the right column's flow chart on a two-column page.
+TEST(PaperStructure, FigureRegionsOfTheFixtures) {
+  const fs::path dir = bioagent::testing::fixtures_dir() / "pdfs";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << "fixtures absent: " << dir;
+  auto images = [&](const char* name) {
+    auto p = prepare_paper(dir / name);
+    EXPECT_TRUE(p.is_ok()) << name;
+    std::vector<std::pair<std::string, std::vector<int64_t>>> out;  // caption, [x, y, w, h]
+    for (auto& r : p->rows)
+      if (r.sql.rfind("INSERT INTO images ", 0) == 0 && r.params.size() >= 6 &&
+          std::holds_alternative<std::string>(r.params[1]))
+        out.push_back({std::get<std::string>(r.params[1]),
+                       {std::get<int64_t>(r.params[2]), std::get<int64_t>(r.params[3]), std::get<int64_t>(r.params[4]),
+                        std::get<int64_t>(r.params[5])}});
+    return out;
+  };
+  auto rag = images("neusym_rag/test_pdf.pdf");
+  ASSERT_FALSE(rag.empty());
+  EXPECT_EQ(rag[0].first.rfind("Figure 1:", 0), 0u);
+  EXPECT_GT(rag[0].second[2], 350) << "the whole drawing's width";
+  EXPECT_GT(rag[0].second[3], 90) << "and height (it was a 5-point sliver)";
+  auto iron = images("cermine_biomedical_oa/test5.pdf");
+  ASSERT_FALSE(iron.empty());
+  EXPECT_EQ(iron[0].first.rfind("Figure 1 Flow chart", 0), 0u);
+  EXPECT_GE(iron[0].second[0], 300) << "the right column only";
+  EXPECT_GT(iron[0].second[3], 150);
+  for (auto& [caption, box] : images("paperqa_stub/pasa.pdf"))
+    EXPECT_EQ(caption.find(" shows"), std::string::npos) << "prose about a figure is not its caption: " << caption;
+}
