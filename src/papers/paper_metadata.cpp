@@ -305,6 +305,12 @@ std::string find_doi(const PdfDoc& doc, const std::string& first_pages) {
   return "";
 }
 
+// "Introduction", "1. Introduction", "I." + "INTRODUCTION", "Background" opening a block.
+bool opens_introduction(const std::string& block_text) {
+  static const RE2 kIntro(R"(^\s*(?:(?:\d+|[ivx]+)\.?\s+)?(?:introduction|background)\b)");
+  return RE2::PartialMatch(lower(block_text.substr(0, 40)), kIntro);
+}
+
 std::string find_abstract(const PdfDoc& doc) {
   for (size_t p = 0; p < std::min<size_t>(2, doc.pages.size()); ++p) {
     const auto& blocks = doc.pages[p].blocks;
@@ -317,6 +323,21 @@ std::string find_abstract(const PdfDoc& doc) {
         rest += (rest.empty() ? "" : " ") + one_line(blocks[j].text);
       return rest.substr(0, 4000);
     }
+  }
+  // No "Abstract" label: the first long paragraph of page 1 before its
+  // introduction (Hindawi's "Objectives. …", physics papers' unlabelled
+  // abstracts); nothing when page 1 has no introduction heading.
+  if (doc.pages.empty()) return "";
+  std::string candidate;
+  for (auto& b : doc.pages[0].blocks) {
+    if (b.image) continue;
+    if (opens_introduction(b.text)) return candidate;
+    std::string t = collapse_spaces(one_line(b.text));
+    std::string l = lower(t);
+    bool notes = l.find("copyright") != std::string::npos || l.find("\xc2\xa9") != std::string::npos ||
+                 l.find("correspondence") != std::string::npos || l.find("received") != std::string::npos;
+    if (candidate.empty() && t.size() >= 400 && !notes && !std::isdigit(static_cast<unsigned char>(t[0])))
+      candidate = t.substr(0, 4000);
   }
   return "";
 }

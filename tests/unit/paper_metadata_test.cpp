@@ -39,7 +39,7 @@ std::string squeeze(const std::string& s) {  // spaces collapsed, dots dropped, 
 }
 
 struct Truth {
-  std::string title, doi;
+  std::string title, doi, abstract;
   std::vector<std::string> authors;
   int year = 0;
 };
@@ -53,6 +53,8 @@ Truth read_truth(const fs::path& xml) {
   if (std::regex_search(s, m, std::regex("<article-title>([^<]*)</article-title>"))) t.title = m[1];
   if (std::regex_search(s, m, std::regex("<article-id pub-id-type=\"doi\">([^<]*)<"))) t.doi = m[1];
   if (std::regex_search(s, m, std::regex("<year>(\\d{4})</year>"))) t.year = std::stoi(m[1]);
+  if (std::regex_search(s, m, std::regex("<abstract[^>]*>([\\s\\S]*?)</abstract>")))
+    t.abstract = std::regex_replace(std::string(m[1]), std::regex("<[^>]+>"), " ");
   static const std::regex kContrib("<contrib contrib-type=\"author\"[^>]*>([\\s\\S]*?)</contrib>");
   for (auto it = std::sregex_iterator(s.begin(), s.end(), kContrib); it != std::sregex_iterator(); ++it) {
     std::string c = (*it)[1];
@@ -110,6 +112,8 @@ TEST(PaperMetadata, MatchesCermineGroundTruth) {
       EXPECT_EQ(squeeze(got.authors[i]), squeeze(truth.authors[i])) << pdf;
     EXPECT_EQ(got.doi, truth.doi) << pdf << (truth.doi.empty() ? ": no DOI is printed, none may be made up" : "");
     EXPECT_EQ(got.year, truth.year) << pdf;
+    std::string want = squeeze(truth.abstract).substr(0, 80), have = squeeze(got.abstract).substr(0, 80);
+    EXPECT_EQ(have, want) << pdf << ": the abstract's start";
   }
 }
 
