@@ -105,13 +105,7 @@ struct Heading {
 };
 Heading split_heading(const PdfBlock& b, int body, bool after_references) {
   Heading h;
-  std::vector<std::string> lines;
-  for (size_t start = 0; start <= b.text.size();) {
-    size_t end = b.text.find('\n', start);
-    if (end == std::string::npos) end = b.text.size();
-    lines.push_back(b.text.substr(start, end - start));
-    start = end + 1;
-  }
+  std::vector<std::string> lines = split_lines(b.text);
   if (lines.empty() || lines.size() != b.lines.size()) {  // no line boxes: the whole block or nothing
     std::string t = one_line(b.text);
     bool whole = t.size() < 100 && lines.size() == 1 &&
@@ -157,13 +151,7 @@ class ReferenceList {
   };
   // The lines of `b` from `from` on.
   void add_block(const PdfBlock& b, size_t from, const std::string& page_id, int page) {
-    std::vector<std::string> lines;
-    for (size_t start = 0; start <= b.text.size();) {
-      size_t end = b.text.find('\n', start);
-      if (end == std::string::npos) end = b.text.size();
-      lines.push_back(b.text.substr(start, end - start));
-      start = end + 1;
-    }
+    std::vector<std::string> lines = split_lines(b.text);
     const bool boxes = b.lines.size() == lines.size();
     float left = 1e9f, right = -1e9f;
     for (size_t k = from; boxes && k < lines.size(); ++k) {

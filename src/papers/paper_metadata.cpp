@@ -62,11 +62,9 @@ std::vector<Line> front_lines(const PdfPage& page) {
   std::vector<Line> out;
   for (auto& b : page.blocks) {
     if (b.image) continue;
-    size_t start = 0;
-    for (size_t i = 0; i < b.lines.size(); ++i) {
-      size_t end = b.text.find('\n', start);
-      std::string t = collapse_spaces(b.text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-      start = end == std::string::npos ? b.text.size() : end + 1;
+    std::vector<std::string> texts = split_lines(b.text);
+    for (size_t i = 0; i < b.lines.size() && i < texts.size(); ++i) {
+      std::string t = collapse_spaces(texts[i]);
       const PdfLine& box = b.lines[i];
       if (t.empty() || box.x1 - box.x0 < box.y1 - box.y0) continue;  // blank, or rotated (margin stamps)
       out.push_back({t, box});
@@ -174,19 +172,8 @@ bool name_like(const std::string& n) {
 // list of names (then the PDF's own metadata is used).
 std::vector<std::string> parse_names(const std::vector<std::string>& lines) {
   std::string text;
-  for (auto& l : lines) text += strip_markers(l) + ",";
-  static const RE2 kAnd(R"(\s+(?:and|&)\s+|;)");
-  RE2::GlobalReplace(&text, kAnd, ",");
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    std::string p = collapse_spaces(text.substr(start, end - start));
-    if (p.rfind("and ", 0) == 0) p = p.substr(4);  // ", and X"
-    if (!p.empty() && p != "and") parts.push_back(p);
-    start = end + 1;
-  }
+  for (auto& l : lines) text += strip_markers(l) + ", ";
+  std::vector<std::string> parts = split_list(text);
   // A name broken over two lines ("Andrew" / "D. White") comes back whole.
   std::vector<std::string> names;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -344,9 +331,20 @@ std::string find_abstract(const PdfDoc& doc) {
 
 }  // namespace
 
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 std::vector<std::string> split_list(const std::string& s) {
   std::string text = s;
-  static const RE2 kAnd(R"(\s+and\s+|;)");
+  static const RE2 kAnd(R"(\s+(?:and|&)\b|;)");
   RE2::GlobalReplace(&text, kAnd, ",");
   std::vector<std::string> out;
   size_t start = 0;
