@@ -103,11 +103,20 @@ class HashEmbedder : public Embedder {
           table.add(fnv_end(fnv_add(fnv_start(3), std::string_view(padded).substr(k, 3))), 0.25f);
       }
     }
+    // Weights are sums of 1, 1/2 and 1/4, so quarters: log1p of the common
+    // ones comes from a table (the same values; log1p was a tenth of embedding).
+    static const std::vector<double> kLog1pQuarters = [] {
+      std::vector<double> t(256);
+      for (size_t q = 0; q < t.size(); ++q) t[q] = std::log1p(double(q) * 0.25);
+      return t;
+    }();
     std::vector<double> acc(static_cast<size_t>(dim_), 0.0);  // double: the sum order does not show
     for (auto& [h, w] : table.slots) {
       if (h == 0) continue;
       double sign = (h >> 63) ? -1.0 : 1.0;  // signed hashing keeps collisions unbiased
-      acc[h % static_cast<uint64_t>(dim_)] += sign * std::log1p(double(w));
+      double q = double(w) * 4.0;
+      double lw = q < 256.0 && q == std::floor(q) ? kLog1pQuarters[size_t(q)] : std::log1p(double(w));
+      acc[h % static_cast<uint64_t>(dim_)] += sign * lw;
     }
     double norm = 0;
     for (double x : acc) norm += x * x;
