@@ -289,6 +289,15 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
                      content, rep.paper_id}});
     index("pages", "page_content", page_id, page.number, content);
     std::set<size_t> used_images;
+    std::map<const PdfBlock*, PdfRect> tables_on_page;  // the ruled tables the page's table captions name
+    {
+      std::vector<const PdfBlock*> captions;
+      for (auto& b : page.blocks)
+        if (!b.image && RE2::PartialMatch(one_line(b.text), kTable)) captions.push_back(&b);
+      auto regions = table_regions(page, captions);
+      for (size_t k = 0; k < captions.size(); ++k)
+        if (regions[k]) tables_on_page[captions[k]] = *regions[k];
+    }
     for (size_t i = 0; i < page.blocks.size(); ++i) {
       const PdfBlock& b = page.blocks[i];
       if (b.image) continue;
@@ -344,9 +353,21 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
         continue;
       }
       if (RE2::PartialMatch(t, kTable)) {
+        // A ruled table: the text inside its rules (captioned above or below
+        // it). Else the text blocks after the caption, up to the next caption.
         std::string body_text;
         float y1 = b.y1;
-        for (size_t k = i + 1; k < page.blocks.size() && body_text.size() < 3000; ++k) {
+        std::vector<SqlParam> bb;
+        if (auto ruled = tables_on_page.find(&b); ruled != tables_on_page.end()) {
+          const PdfRect& r = ruled->second;
+          bb = box(r.x0, r.y0, r.x1, r.y1);
+          for (auto& tb : page.blocks) {
+            float cy = (tb.y0 + tb.y1) / 2, cx = (tb.x0 + tb.x1) / 2;
+            if (!tb.image && &tb != &b && cy > r.y0 && cy < r.y1 && cx > r.x0 && cx < r.x1)
+              body_text += (body_text.empty() ? "" : "\n") + tb.text;
+          }
+        }
+        for (size_t k = i + 1; bb.empty() && k < page.blocks.size() && body_text.size() < 3000; ++k) {
           const PdfBlock& nb = page.blocks[k];
           if (nb.image) continue;
           const std::string nt = one_line(nb.text);
@@ -359,7 +380,7 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
               {id("table", table_n), t, body_text}};
         index("tables", "table_caption", id("table", table_n), page.number, t);
         index("tables", "table_content", id("table", table_n), page.number, body_text);
-        auto bb = box(b.x0, b.y0, b.x1, y1);
+        if (bb.empty()) bb = box(b.x0, b.y0, b.x1, y1);
         r.params.insert(r.params.end(), bb.begin(), bb.end());
         r.params.insert(r.params.end(), {int64_t(table_n), rep.paper_id, page_id});
         rows.push_back(r);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 
 namespace bioagent {
 namespace {
@@ -47,7 +48,10 @@ void tee_fill_path(fz_context* ctx, fz_device* dev, const fz_path* path, int, fz
 }
 void tee_stroke_path(fz_context* ctx, fz_device* dev, const fz_path* path, const fz_stroke_state* stroke, fz_matrix ctm,
                      fz_colorspace*, const float*, float, fz_color_params) {
-  record(ctx, dev, fz_bound_path(ctx, path, stroke, ctm));
+  // The line's own extent plus half its width: MuPDF's stroked bound allows for
+  // miter joins and made a 0.5 pt table rule 6-13 pt tall.
+  float half = stroke ? std::max(0.25f, stroke->linewidth * fz_matrix_expansion(ctm) / 2) : 0.25f;
+  record(ctx, dev, fz_expand_rect(fz_bound_path(ctx, path, nullptr, ctm), half));
 }
 void tee_fill_shade(fz_context* ctx, fz_device* dev, fz_shade* shade, fz_matrix ctm, float alpha, fz_color_params cp) {
   record(ctx, dev, fz_bound_shade(ctx, shade, ctm));
@@ -174,6 +178,16 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
   fz_catch(ctx) { fz_rethrow(ctx); }
 }
 
+bool page_furniture(const PdfPage& page, const PdfRect& g) {  // margin bars and full-width rules
+  return g.y1 < 0.07f * page.height || g.y0 > 0.93f * page.height || g.x1 - g.x0 > 0.9f * page.width;
+}
+
+bool starts_caption(const std::string& text) {
+  for (const char* label : {"Table", "TABLE", "Figure", "FIGURE", "Fig.", "FIG."})
+    if (text.rfind(label, 0) == 0) return true;
+  return false;
+}
+
 }  // namespace
 
 bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out) {
@@ -182,9 +196,7 @@ bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out) {
   for (int below = 0; below < 2; ++below) {  // captioned below the figure first, then above it
     std::vector<const PdfRect*> near;
     for (auto& g : page.graphics) {
-      // Running-head bars and rules in the margins, and full-width bars, are page furniture.
-      bool furniture = g.y1 < 0.07f * page.height || g.y0 > 0.93f * page.height || g.x1 - g.x0 > 0.9f * page.width;
-      if (!furniture && (below ? g.y0 >= caption.y1 - 2 : g.y1 <= caption.y0 + 2)) near.push_back(&g);
+      if (!page_furniture(page, g) && (below ? g.y0 >= caption.y1 - 2 : g.y1 <= caption.y0 + 2)) near.push_back(&g);
     }
     std::sort(near.begin(), near.end(),
               [&](const PdfRect* a, const PdfRect* b) { return below ? a->y0 < b->y0 : a->y1 > b->y1; });
@@ -207,6 +219,100 @@ bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out) {
     return true;
   }
   return false;
+}
+
+namespace {
+
+struct TableCandidate {
+  float dist;      // from the caption to the table's nearest rule
+  size_t caption;  // index into the captions
+  PdfRect box;
+};
+
+// The runs of rules just above and just below one caption.
+void table_candidates(const PdfPage& page, const PdfBlock& caption, size_t index, std::vector<TableCandidate>& out) {
+  constexpr float kReach = 40;  // from the caption to the table's first or last rule
+  std::vector<const PdfRect*> rules;
+  for (auto& g : page.graphics)
+    if (g.y1 - g.y0 <= 2.5f && g.x1 - g.x0 >= 40 && !page_furniture(page, g) && g.x0 < caption.x1 && caption.x0 < g.x1)
+      rules.push_back(&g);
+  // Another caption between two rules ends the run: the next table's rules may share the ends.
+  auto caption_between = [&](float ya, float yb) {
+    for (auto& b : page.blocks)
+      if (!b.image && &b != &caption && b.y0 >= std::min(ya, yb) && b.y1 <= std::max(ya, yb) && starts_caption(b.text))
+        return true;
+    return false;
+  };
+  for (int below = 0; below < 2; ++below) {
+    std::vector<const PdfRect*> side;
+    for (auto* g : rules)
+      if (below ? g->y0 >= caption.y1 - 2 : g->y1 <= caption.y0 + 2) side.push_back(g);
+    std::sort(side.begin(), side.end(),
+              [&](const PdfRect* a, const PdfRect* b) { return below ? a->y0 < b->y0 : a->y1 > b->y1; });
+    if (side.empty()) continue;
+    const PdfRect* first = side.front();
+    float dist = below ? first->y0 - caption.y1 : caption.y0 - first->y1;
+    if (dist > kReach) continue;
+    PdfRect r = *first;
+    float last = below ? first->y1 : first->y0;
+    size_t same = 1;
+    for (size_t k = 1; k < side.size(); ++k) {
+      const PdfRect* g = side[k];
+      if (std::fabs(g->x0 - first->x0) > 3 || std::fabs(g->x1 - first->x1) > 3) continue;  // not this table's rule
+      if (caption_between(last, below ? g->y0 : g->y1)) break;
+      r = {std::min(r.x0, g->x0), std::min(r.y0, g->y0), std::max(r.x1, g->x1), std::max(r.y1, g->y1)};
+      last = below ? g->y1 : g->y0;
+      ++same;
+    }
+    if (same >= 2 && r.y1 - r.y0 >= 10) out.push_back({dist, index, r});  // one rule is a separator, not a table
+  }
+}
+
+}  // namespace
+
+std::vector<std::optional<PdfRect>> table_regions(const PdfPage& page, const std::vector<const PdfBlock*>& captions) {
+  std::vector<std::optional<PdfRect>> out(captions.size());
+  if (captions.empty() || captions.size() > 8) return out;  // (8: 3^8 choices below; more is not a page of tables)
+  std::vector<std::vector<TableCandidate>> options(captions.size());
+  {
+    std::vector<TableCandidate> all;
+    for (size_t i = 0; i < captions.size(); ++i) table_candidates(page, *captions[i], i, all);
+    for (auto& c : all) options[c.caption].push_back(c);
+  }
+  // Each caption takes its table above, below or none, no table twice: the
+  // choice that names the most tables, then the nearest. "Table 5" under its
+  // table and "Table 6" under the next sit between two tables each; taking
+  // the nearest pair first gave Table 5 the table of Table 6.
+  auto overlap = [](const PdfRect& a, const PdfRect& b) {
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+  };
+  std::vector<const TableCandidate*> pick(captions.size(), nullptr), best_pick = pick;
+  size_t best_count = 0;
+  float best_dist = 0;
+  auto search = [&](auto&& self, size_t i, size_t count, float dist) -> void {
+    if (i == captions.size()) {
+      if (count > best_count || (count == best_count && count > 0 && dist < best_dist)) {
+        best_count = count;
+        best_dist = dist;
+        best_pick = pick;
+      }
+      return;
+    }
+    pick[i] = nullptr;
+    self(self, i + 1, count, dist);
+    for (auto& c : options[i]) {
+      bool free = true;
+      for (size_t k = 0; k < i; ++k) free &= !pick[k] || !overlap(pick[k]->box, c.box);
+      if (!free) continue;
+      pick[i] = &c;
+      self(self, i + 1, count + 1, dist + c.dist);
+      pick[i] = nullptr;
+    }
+  };
+  search(search, 0, 0, 0.0f);
+  for (size_t i = 0; i < captions.size(); ++i)
+    if (best_pick[i]) out[i] = best_pick[i]->box;
+  return out;
 }
 
 Result<PdfFile> load_pdf_file(const std::filesystem::path& path) {

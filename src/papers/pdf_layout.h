@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,13 @@ struct PdfPage {
 // caption's columns, with the text inside that band (axis labels). False when
 // no graphics are near.
 bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out);
+
+// The regions of the ruled tables (booktabs and most journals) that a page's
+// table captions name. The horizontal rules of one table share their ends; a
+// caption's candidates are the runs of such rules starting just under it or
+// ending just above it (captioned below), each up to another caption; nearest
+// pairs are matched first. Empty for a caption whose table has no rules.
+std::vector<std::optional<PdfRect>> table_regions(const PdfPage& page, const std::vector<const PdfBlock*>& captions);
 
 struct PdfDoc {
   std::string sha256;  // hex of the file's bytes

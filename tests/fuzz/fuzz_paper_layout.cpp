@@ -1,8 +1,8 @@
 // Fuzzes what ingestion reads from a PDF's layout: front matter (title,
 // authors, DOI, year, abstract), headings and sections, reference lists,
 // captions, tables, equations and chunks, on made-up pages. Each input line
-// is one text line: its first byte the font size (high bit: graphics drawn
-// beside it), its second byte flags (bit 0
+// is one text line: its first byte the font size (bit 7: graphics drawn
+// beside it, bit 6: a table rule under it), its second byte flags (bit 0
 // a new block, bit 1 rotated, bit 2 a new page, bit 3 bold, bit 4 an image
 // block first, the rest the gap below), the rest its text; the first two lines
 // are also the PDF's own title and author.
@@ -57,6 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         x0, y, rotated ? 90.0f : 540.0f, y + (rotated ? 300.0f : font * 1.2f), font, (flags & 8) != 0};
     if (static_cast<uint8_t>(line[0]) & 0x80)  // something drawn beside the line (figure parts)
       page.graphics.push_back({x0 - font, y - font, 540.0f - static_cast<float>(flags), y + 3 * font});
+    if (static_cast<uint8_t>(line[0]) & 0x40)  // a table rule under the line
+      page.graphics.push_back({x0, y + font * 1.3f, 480.0f + static_cast<float>(flags & 7), y + font * 1.3f + 0.5f});
     b.text += (b.lines.empty() ? "" : "\n") + text;
     b.lines.push_back(box);
     b.x1 = 540;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -303,4 +304,51 @@ TEST(PaperStructure, FigureRegionsOfTheFixtures) {
   EXPECT_GT(iron[0].second[3], 150);
   for (auto& [caption, box] : images("paperqa_stub/pasa.pdf"))
     EXPECT_EQ(caption.find(" shows"), std::string::npos) << "prose about a figure is not its caption: " << caption;
+}
+
+// Ruled tables: two tables captioned under them, one above the other, each
+// get their own rules (the nearest-first pairing gave the first caption the
+// second table); a table without rules has no region.
+TEST(PaperStructure, TableRegionsPairCaptionsWithTheirRules) {
+  PdfPage page;
+  page.width = 612;
+  page.height = 792;
+  auto rule = [](float y) { return PdfRect{80, y, 500, y + 0.5f}; };
+  page.graphics = {rule(70),  rule(90),  rule(190),   // table 1
+                   rule(225), rule(245), rule(350)};  // table 2
+  PdfBlock first, second, plain;
+  first.x0 = 100, first.x1 = 480, first.y0 = 205, first.y1 = 217;
+  first.text = "Table 1: Results on set A.";
+  second.x0 = 100, second.x1 = 480, second.y0 = 360, second.y1 = 372;
+  second.text = "Table 2: Results on set B.";
+  plain.x0 = 100, plain.x1 = 480, plain.y0 = 600, plain.y1 = 612;
+  plain.text = "Table 3: Not ruled.";
+  page.blocks = {first, second, plain};
+  auto r = table_regions(page, {&page.blocks[0], &page.blocks[1], &page.blocks[2]});
+  ASSERT_EQ(r.size(), 3u);
+  ASSERT_TRUE(r[0] && r[1]);
+  EXPECT_EQ(r[0]->y0, 70);
+  EXPECT_EQ(r[0]->y1, 190.5f);
+  EXPECT_EQ(r[1]->y0, 225);
+  EXPECT_EQ(r[1]->y1, 350.5f);
+  EXPECT_FALSE(r[2]);
+  EXPECT_TRUE(table_regions(page, {}).empty());
+}
+
+// On PaSa, whose tables are captioned underneath: each table row holds its own
+// table's text, not the body text after the caption.
+TEST(PaperStructure, TableContentOfTheFixtures) {
+  const fs::path pdf = bioagent::testing::fixtures_dir() / "pdfs" / "paperqa_stub" / "pasa.pdf";
+  if (!fs::exists(pdf)) GTEST_SKIP() << "fixtures absent: " << pdf;
+  auto p = prepare_paper(pdf);
+  ASSERT_TRUE(p.is_ok());
+  std::map<std::string, std::string> content;  // caption start → content
+  for (auto& r : p->rows)
+    if (r.sql.rfind("INSERT INTO tables ", 0) == 0)
+      content[std::get<std::string>(r.params[1]).substr(0, 8)] = std::get<std::string>(r.params[2]);
+  EXPECT_EQ(content["Table 1:"].rfind("Query:", 0), 0u) << content["Table 1:"].substr(0, 80);
+  EXPECT_EQ(content["Table 2:"].rfind("Conference", 0), 0u) << content["Table 2:"].substr(0, 80);
+  EXPECT_EQ(content["Table 5:"].rfind("Method", 0), 0u) << content["Table 5:"].substr(0, 80);
+  EXPECT_EQ(content["Table 6:"].rfind("Method", 0), 0u) << content["Table 6:"].substr(0, 80);
+  EXPECT_NE(content["Table 6:"].find("PaSa-7b"), std::string::npos);
 }
