@@ -203,13 +203,24 @@ bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out) {
     PdfRect r{caption.x0, 0, caption.x1, 0};
     bool any = false;
     float edge = below ? caption.y1 : caption.y0;  // how far the cluster reaches
-    for (const PdfRect* g : near) {
-      if ((below ? g->y0 - edge : edge - g->y1) > kGap) break;
-      if (!overlap_x(*g, r.x0, r.x1)) continue;  // the other column
-      if (!any) r = *g;
-      r = {std::min(r.x0, g->x0), std::min(r.y0, g->y0), std::max(r.x1, g->x1), std::max(r.y1, g->y1)};
-      any = true;
-      edge = below ? std::max(edge, g->y1) : std::min(edge, g->y0);
+    // Passes until nothing joins: a box beside the cluster joins once an arrow
+    // reaching it has (a flow chart's second column). At most 8 passes.
+    std::vector<char> joined(near.size(), 0);
+    for (int pass = 0, grew = 1; grew && pass < 8; ++pass) {
+      grew = 0;
+      for (size_t k = 0; k < near.size(); ++k) {
+        const PdfRect* g = near[k];
+        if ((below ? g->y0 - edge : edge - g->y1) > kGap) {
+          if (pass == 0) break;  // sorted outward: the rest are farther still
+          continue;
+        }
+        if (joined[k] || !overlap_x(*g, r.x0, r.x1)) continue;  // the other column, for now
+        if (!any) r = *g;
+        r = {std::min(r.x0, g->x0), std::min(r.y0, g->y0), std::max(r.x1, g->x1), std::max(r.y1, g->y1)};
+        any = true;
+        joined[k] = grew = 1;
+        edge = below ? std::max(edge, g->y1) : std::min(edge, g->y0);
+      }
     }
     if (!any || r.x1 - r.x0 < 20 || r.y1 - r.y0 < 20) continue;  // a rule or a bullet, not a figure
     for (auto& b : page.blocks)                                  // labels inside the figure's band

@@ -301,6 +301,7 @@ TEST(PaperStructure, FigureRegionsOfTheFixtures) {
   ASSERT_FALSE(iron.empty());
   EXPECT_EQ(iron[0].first.rfind("Figure 1 Flow chart", 0), 0u);
   EXPECT_GE(iron[0].second[0], 300) << "the right column only";
+  EXPECT_GT(iron[0].second[2], 200) << "both columns of boxes of the flow chart";
   EXPECT_GT(iron[0].second[3], 150);
   for (auto& [caption, box] : images("paperqa_stub/pasa.pdf"))
     EXPECT_EQ(caption.find(" shows"), std::string::npos) << "prose about a figure is not its caption: " << caption;
