@@ -104,35 +104,35 @@ struct Heading {
   size_t rest_from = 0;     // the index of rest's first line in the block
 };
 Heading split_heading(const PdfBlock& b, int body, bool after_references) {
+  // Only the first two lines are looked at (this runs for every block): no split of the whole text.
   Heading h;
-  std::vector<std::string> lines = split_lines(b.text);
-  if (lines.empty() || lines.size() != b.lines.size()) {  // no line boxes: the whole block or nothing
+  const size_t n_lines = static_cast<size_t>(std::count(b.text.begin(), b.text.end(), '\n')) + 1;
+  if (n_lines != b.lines.size()) {  // no line boxes: the whole block or nothing
     std::string t = one_line(b.text);
-    bool whole = t.size() < 100 && lines.size() == 1 &&
+    bool whole = t.size() < 100 && n_lines == 1 &&
                  (known_heading(t) || (RE2::FullMatch(t, kNumberedHeading) && b.font_size >= float(body) - 0.5f));
     if (whole) h = {true, t, ""};
     return h;
   }
-  auto trim = [](const std::string& s) {
-    size_t a = s.find_first_not_of(' ');
-    return a == std::string::npos ? std::string() : s.substr(a, s.find_last_not_of(' ') - a + 1);
-  };
-  std::string t = trim(lines[0]);
+  size_t end = b.text.find('\n');  // of the heading's lines so far
+  std::string t = trim(b.text.substr(0, end), " ");
   size_t used = 1;
-  if (lines.size() > 1 &&
-      (RE2::FullMatch(t, kSectionNumber) || (after_references && RE2::FullMatch(t, kAppendixNumber))))
-    t += " " + trim(lines[used++]);
+  if (n_lines > 1 && (RE2::FullMatch(t, kSectionNumber) || (after_references && RE2::FullMatch(t, kAppendixNumber)))) {
+    size_t next = b.text.find('\n', end + 1);
+    t += " " + trim(b.text.substr(end + 1, next == std::string::npos ? std::string::npos : next - end - 1), " ");
+    end = next;
+    ++used;
+  }
   if (t.empty() || t.size() >= 100 || t.back() == '.' || t.back() == ',') return h;
   std::string name = t;
   if (std::string number; RE2::PartialMatch(t, kSectionNumberPrefix, &number)) name = t.substr(number.size());
   const PdfLine& line = b.lines[used - 1];
-  bool numbered = (RE2::FullMatch(t, kNumberedHeading) ||
-                   (after_references && RE2::FullMatch(t, kAppendixHeading) && t.size() < 60)) &&
-                  (line.bold || line.font_size >= float(body) + 0.5f ||
-                   (used == lines.size() && line.font_size >= float(body) - 0.5f));
+  bool numbered =
+      (RE2::FullMatch(t, kNumberedHeading) ||
+       (after_references && RE2::FullMatch(t, kAppendixHeading) && t.size() < 60)) &&
+      (line.bold || line.font_size >= float(body) + 0.5f || (used == n_lines && line.font_size >= float(body) - 0.5f));
   if (!known_heading(name) && !known_heading(t) && !numbered) return h;
-  h = {true, t, "", used};
-  for (size_t k = used; k < lines.size(); ++k) h.rest += (h.rest.empty() ? "" : "\n") + lines[k];
+  h = {true, t, end == std::string::npos ? "" : b.text.substr(end + 1), used};
   return h;
 }
 
@@ -289,11 +289,16 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
                      content, rep.paper_id}});
     index("pages", "page_content", page_id, page.number, content);
     std::set<size_t> used_images;
+    // Table captions, found once: their ruled tables are paired per page.
+    std::vector<char> table_caption(page.blocks.size(), 0);
     std::map<const PdfBlock*, PdfRect> tables_on_page;  // the ruled tables the page's table captions name
     {
       std::vector<const PdfBlock*> captions;
-      for (auto& b : page.blocks)
-        if (!b.image && RE2::PartialMatch(one_line(b.text), kTable)) captions.push_back(&b);
+      for (size_t k = 0; k < page.blocks.size(); ++k)
+        if (!page.blocks[k].image && RE2::PartialMatch(one_line(page.blocks[k].text), kTable)) {
+          table_caption[k] = 1;
+          captions.push_back(&page.blocks[k]);
+        }
       auto regions = table_regions(page, captions);
       for (size_t k = 0; k < captions.size(); ++k)
         if (regions[k]) tables_on_page[captions[k]] = *regions[k];
@@ -352,7 +357,7 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
         ++image_n;
         continue;
       }
-      if (RE2::PartialMatch(t, kTable)) {
+      if (table_caption[i]) {
         // A ruled table: the text inside its rules (captioned above or below
         // it). Else the text blocks after the caption, up to the next caption.
         std::string body_text;
@@ -371,7 +376,7 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
           const PdfBlock& nb = page.blocks[k];
           if (nb.image) continue;
           const std::string nt = one_line(nb.text);
-          if (RE2::PartialMatch(nt, kFigure) || RE2::PartialMatch(nt, kTable)) break;
+          if (RE2::PartialMatch(nt, kFigure) || table_caption[k]) break;
           body_text += (body_text.empty() ? "" : "\n") + nb.text;
           y1 = std::max(y1, nb.y1);
           if (body_text.size() > 1500) break;

@@ -21,13 +21,13 @@ std::string lower(std::string s) {
   return s;
 }
 
-namespace {
-
-std::string trim(const std::string& s, const char* chars = " \t") {
+std::string trim(const std::string& s, const char* chars) {
   size_t a = s.find_first_not_of(chars);
   if (a == std::string::npos) return "";
   return s.substr(a, s.find_last_not_of(chars) - a + 1);
 }
+
+namespace {
 
 std::string collapse_spaces(const std::string& s) {
   std::string out;

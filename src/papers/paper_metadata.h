@@ -24,6 +24,8 @@ PaperMetadata extract_metadata(const PdfDoc& doc);
 // Lines of a page's text joined into one; ASCII lower case (shared with extraction).
 std::string one_line(const std::string& s);
 std::string lower(std::string s);
+// Without the leading and trailing `chars`.
+std::string trim(const std::string& s, const char* chars = " \t");
 // "A, B and C; D & E" → {"A", "B", "C", "D", "E"} (name and keyword lists).
 std::vector<std::string> split_list(const std::string& s);
 // A block's text split at '\n' (one string per line, empty lines kept).
