@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bioagent/mcp_server.h"
 #include "bioagent/status.h"
@@ -20,9 +21,19 @@ struct ApiServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                // 0: any free port (see port())
   std::string token;              // required unless host is loopback
-  std::filesystem::path web_dir;  // the web UI's built assets (index.html), optional
-  size_t max_upload_bytes = size_t(2) << 30;
-  int threads = 64;  // connections served at once (SSE streams hold one each)
+  std::filesystem::path web_dir;  // the web UI's built assets (index.html), optional; read once at create()
+  // Host names accepted besides the bound address (and, on loopback, 127.0.0.1,
+  // localhost, ::1); a server bound to every interface accepts any Host unless names are given.
+  std::vector<std::string> allowed_hosts;
+  // Origins trusted for state-changing requests and /mcp besides the server's own
+  // (exact "scheme://host[:port]").
+  std::vector<std::string> allowed_origins;
+  size_t max_upload_bytes = size_t(512) << 20;  // one upload request; streamed to disk
+  size_t max_body_bytes = size_t(64) << 20;     // any other request body
+  int read_timeout_seconds = 30;                // per read on a connection (slow clients are dropped)
+  int threads = 64;                             // connections served at once (SSE streams hold one each)
+  int mcp_session_idle_seconds = 3600;          // an MCP session unused this long expires
+  size_t max_mcp_sessions = 256;                // beyond this the least recently used expires
 };
 
 // True for 127.0.0.0/8, ::1 and "localhost".

@@ -112,6 +112,12 @@ class Assistant {
               std::chrono::milliseconds wait) const;
   // Stores an uploaded file in the session's data folder after the naming check.
   Result<Json> upload(const std::string& session_id, const std::string& filename, std::string_view content);
+  // Streamed uploads: a folder inside the session's own folder for partial files
+  // (not_found for an unknown session), then the staged file moved into the data
+  // folder under `filename` (checked as upload() checks it; the staged file is
+  // removed whatever the outcome). Thread-safe.
+  Result<fs::path> upload_staging_dir(const std::string& session_id) const;
+  Result<Json> store_upload(const std::string& session_id, const std::string& filename, const fs::path& staged);
 
   // Error patterns only (no paths, names or data of the user).
   Result<Json> export_learning() const;

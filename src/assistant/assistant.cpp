@@ -296,32 +296,72 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
   return reply;
 }
 
-Result<Json> Assistant::upload(const std::string& sid, const std::string& filename, std::string_view content) {
-  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
-  // Safe names only: one path component of letters, digits, '.', '_' and '-', not hidden.
+namespace {
+
+// Safe names only: one path component of letters, digits, '.', '_' and '-', not hidden.
+Status check_upload_name(const std::string& filename) {
   static const std::regex safe("^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$");
   if (!std::regex_match(filename, safe) || filename.find("..") != std::string::npos)
     return Status(ErrorCode::kInvalidArgument,
                   "unsafe file name '" + filename.substr(0, 100) +
                       "': use letters, digits, '.', '_' and '-' only, e.g. Lchi.genome.fasta")
         .with("field", "filename");
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<fs::path> Assistant::upload_staging_dir(const std::string& sid) const {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  fs::path dir = impl_->session_dir(sid) / ".incoming";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return internal_error("cannot prepare the upload folder: " + ec.message());
+  return dir;
+}
+
+Result<Json> Assistant::store_upload(const std::string& sid, const std::string& filename, const fs::path& staged) {
+  std::error_code ec;
+  struct Cleanup {
+    const fs::path& p;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove(p, e);
+    }
+  } cleanup{staged};
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  BIOAGENT_RETURN_IF_ERROR(check_upload_name(filename));
+  uintmax_t bytes = fs::file_size(staged, ec);
+  if (ec) return internal_error("the staged upload is gone: " + ec.message());
+  if (bytes > impl_->o.max_upload_bytes)
+    return resource_exhausted("the file is larger than the upload limit of " +
+                              std::to_string(impl_->o.max_upload_bytes) + " bytes");
+  if (bytes == 0) return invalid_argument("the file '" + filename + "' is empty");
+  fs::path dir = impl_->session_dir(sid) / "data";
+  fs::create_directories(dir, ec);
+  fs::rename(staged, dir / filename, ec);
+  if (ec) return internal_error("cannot store the upload: " + ec.message());
+  return Json{{"file", filename}, {"bytes", bytes}, {"naming", check_file_name(filename)}};
+}
+
+Result<Json> Assistant::upload(const std::string& sid, const std::string& filename, std::string_view content) {
+  BIOAGENT_RETURN_IF_ERROR(check_upload_name(filename));
   if (content.size() > impl_->o.max_upload_bytes)
     return resource_exhausted("the file is larger than the upload limit of " +
                               std::to_string(impl_->o.max_upload_bytes) + " bytes");
-  if (content.empty()) return invalid_argument("the file '" + filename + "' is empty");
-  fs::path dir = impl_->session_dir(sid) / "data";
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  fs::path tmp = dir / (".upload-" + random_id(""));
+  auto dir = upload_staging_dir(sid);
+  if (!dir) return dir.status();
+  fs::path tmp = *dir / (".upload-" + random_id(""));
   {
     std::ofstream out(tmp, std::ios::binary);
     out.write(content.data(), std::streamsize(content.size()));
-    if (!out) return internal_error("cannot store the upload (disk full?)");
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      return internal_error("cannot store the upload (disk full?)");
+    }
   }
-  fs::rename(tmp, dir / filename, ec);
-  if (ec) return internal_error("cannot store the upload: " + ec.message());
-  Json naming = check_file_name(filename);
-  return Json{{"file", filename}, {"bytes", content.size()}, {"naming", naming}};
+  return store_upload(sid, filename, tmp);
 }
 
 Result<Json> Assistant::export_learning() const {

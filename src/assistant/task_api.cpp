@@ -131,17 +131,21 @@ Result<fs::path> Assistant::result_file(const std::string& sid, const std::strin
   if (!row) return row.status();
   fs::path run_dir = (*row).value("run_dir", "");
   if (run_dir.empty()) return not_found("the task has no results yet");
-  fs::path rel(relative);
-  if (relative.empty() || rel.is_absolute() || relative.find("..") != std::string::npos ||
-      relative.find('\0') != std::string::npos)
-    return permission_denied("file names are plain names inside the run's final/ folder");
+  // A named lookup: the name must be one of the regular files listed under the
+  // run's final/ folder (symlinks and hidden entries are not listed); the
+  // request's text is never joined onto a path.
+  fs::path base = run_dir / "final";
   std::error_code ec;
-  fs::path base = fs::weakly_canonical(run_dir / "final", ec);
-  fs::path p = fs::weakly_canonical(base / rel, ec);
-  auto [b, _] = std::mismatch(base.begin(), base.end(), p.begin(), p.end());
-  if (b != base.end()) return permission_denied("outside the run's final/ folder");
-  if (!fs::is_regular_file(p, ec)) return not_found("no file '" + relative + "' in the results");
-  return p;
+  for (fs::recursive_directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (!name.empty() && name[0] == '.') {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
+    if (fs::relative(it->path(), base, ec).generic_string() == relative) return it->path();
+  }
+  return not_found("no file named '" + relative.substr(0, 200) + "' in the task's results (see its file list)");
 }
 
 Result<Json> Assistant::diagnose(const std::string& sid, const std::string& task_id, const std::string& error_log) {

@@ -59,8 +59,19 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
                     "\"fasttree\"}}'");
   serve->add_option("--model", o.model, "Model name from the model catalog (default: its default; none: offline)");
   serve->add_option("--port-file", o.port_file, "Write the chosen port here once listening (for scripts)");
-  static size_t max_upload_mb = 2048;
-  serve->add_option("--max-upload-mb", max_upload_mb, "Largest accepted upload, in MiB")->check(CLI::Range(1, 1 << 20));
+  static size_t max_upload_mb = 512;
+  serve->add_option("--max-upload-mb", max_upload_mb, "Largest accepted upload request, in MiB (streamed to disk)")
+      ->check(CLI::Range(1, 1 << 20));
+  serve->add_option("--allowed-host", o.api.allowed_hosts,
+                    "A Host name to accept besides the bound address (repeatable; behind a proxy or a DNS name)");
+  serve->add_option("--allowed-origin", o.api.allowed_origins,
+                    "An origin (scheme://host[:port]) trusted for state-changing requests and /mcp (repeatable)");
+  serve->add_option("--read-timeout", o.api.read_timeout_seconds, "Seconds a connection may stay silent mid-request")
+      ->check(CLI::Range(1, 3600));
+  serve
+      ->add_option("--mcp-session-idle", o.api.mcp_session_idle_seconds,
+                   "Seconds after which an unused MCP-over-HTTP session expires")
+      ->check(CLI::Range(1, 7 * 86400));
   serve->callback([&g] {
     auto s = Session::open(g);
     if (!s) {

@@ -114,8 +114,20 @@ Result<size_t> EvidenceStore::add(const std::vector<Evidence>& records, const st
 }
 
 Result<std::vector<Evidence>> EvidenceStore::search(const std::string& query, int max_results,
-                                                    std::chrono::steady_clock::time_point) {
+                                                    std::chrono::steady_clock::time_point deadline) {
   std::lock_guard<std::mutex> lock(impl_->mu);
+  // The statement is interrupted at the caller's deadline, or 10 s from now when
+  // that has passed already (SQLite checks every 1,000 steps).
+  auto now = std::chrono::steady_clock::now();
+  if (deadline <= now) deadline = now + std::chrono::seconds(10);
+  struct Watch {
+    sqlite3* db;
+    std::chrono::steady_clock::time_point deadline;
+    ~Watch() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
+  } watch{impl_->db, deadline};
+  sqlite3_progress_handler(
+      impl_->db, 1000,
+      [](void* w) { return std::chrono::steady_clock::now() > static_cast<Watch*>(w)->deadline ? 1 : 0; }, &watch);
   std::string match = fts_query(query);
   std::vector<Evidence> out;
   if (match.empty()) return out;
@@ -128,7 +140,8 @@ Result<std::vector<Evidence>> EvidenceStore::search(const std::string& query, in
     return Status(ErrorCode::kUnavailable, std::string("evidence store search failed: ") + sqlite3_errmsg(impl_->db));
   sqlite3_bind_text(st, 1, match.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(st, 2, max_results);
-  while (sqlite3_step(st) == SQLITE_ROW) {
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     Json j = Json::parse(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), nullptr, false);
     if (j.is_discarded()) continue;
     Evidence e = Evidence::from_json(j);
@@ -137,6 +150,7 @@ Result<std::vector<Evidence>> EvidenceStore::search(const std::string& query, in
     out.push_back(std::move(e));
   }
   sqlite3_finalize(st);
+  if (rc == SQLITE_INTERRUPT) return Status(ErrorCode::kTimeout, "the evidence store search ran past its time limit");
   return out;
 }
 

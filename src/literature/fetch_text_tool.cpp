@@ -48,6 +48,8 @@ Result<Json> fetch_text_tool(const ToolSpec& spec, const Json& args, ToolContext
     req.url = url;
     req.source = "fetch";
     req.timeout = std::chrono::seconds(30);
+    // One overall deadline per URL: retries share the 30 s, they do not each get it.
+    req.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     req.headers = {{"Accept", "text/html,application/pdf,text/plain;q=0.9,*/*;q=0.5"}};
     auto r = (*http)->fetch(req);
     std::string text;

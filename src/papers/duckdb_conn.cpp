@@ -32,11 +32,15 @@ Result<std::unique_ptr<DuckDb>> DuckDb::open(const std::string& path, bool read_
     duckdb_set_config(config, "enable_external_access", "false");
     duckdb_set_config(config, "autoload_known_extensions", "false");
     duckdb_set_config(config, "autoinstall_known_extensions", "false");
+    // Queries come from users and models: bounded memory, no spilling, one thread.
+    duckdb_set_config(config, "memory_limit", "512MB");
+    duckdb_set_config(config, "max_temp_directory_size", "0KB");
+    duckdb_set_config(config, "temp_directory", "");
     duckdb_set_config(config, "lock_configuration", "true");
   }
   // The read-write connection is the ingestion writer: small appends, while
   // the extraction threads have the cores (a second DuckDB thread only contended).
-  duckdb_set_config(config, "threads", read_only ? "2" : "1");
+  duckdb_set_config(config, "threads", "1");
   char* err = nullptr;
   duckdb_state st = duckdb_open_ext(path.empty() ? nullptr : path.c_str(), &d->impl_->db, config, &err);
   duckdb_destroy_config(&config);

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "bioagent/papers.h"
+#include "core/isolated_call.h"
 #include "papers/paper_extract.h"
 
 namespace bioagent {
@@ -160,6 +161,11 @@ Status check_read_only(const std::string& sql) {
       R"(\b(READ_\w+|GLOB|SNIFF_CSV|PARQUET_\w+|ICEBERG_\w+|DELTA_SCAN|SQLITE_SCAN|POSTGRES_\w+|MYSQL_\w+|HTTP\w*|QUERY_TABLE|QUERY)\s*\()");
   if (std::regex_search(sk, m, kFileFunctions))
     return refuse("the function '" + std::string(m[1]) + "' reads outside the paper database");
+  // Catalog and settings functions name server paths (database files, temp and home folders).
+  static const std::regex kIntrospection(
+      R"(\b(DUCKDB_\w+|CURRENT_SETTING|GETENV|GETVARIABLE|WHICH_SECRET|PRAGMA_\w+|PG_SETTINGS|TEST_\w+)\b)");
+  if (std::regex_search(sk, m, kIntrospection))
+    return refuse("'" + std::string(m[1]) + "' reveals the server's configuration; query the paper tables instead");
   return {};
 }
 
@@ -270,20 +276,42 @@ Result<Json> retrieve_from_database(const std::string& db_path, const std::strin
   if (!std::filesystem::exists(db_path, ec))
     return not_found("the paper library '" + db_path +
                      "' does not exist yet; add papers with `bioagent papers add FILE`");
-  auto db = DuckDb::open(db_path, /*read_only=*/true);
-  if (!db) return db.status();
-  QueryLimits q;
-  q.max_rows = limits.max_rows;
-  q.max_chars = limits.max_chars;
-  q.timeout = std::chrono::milliseconds(limits.timeout_ms);
-  auto r = (*db)->query(sql, q);
-  if (!r) return r.status();
-  Json out = {
-      {"columns", r->columns}, {"rows", std::move(r->rows)}, {"row_count", r->total_rows}, {"truncated", r->truncated}};
-  if (r->truncated)
+  // The statement runs in a child process: DuckDB's memory_limit does not bound
+  // every allocation (string vectors), so the address space is limited too, and
+  // the child is killed one second after the time limit whatever it is doing.
+  IsolationLimits iso;
+  iso.memory_bytes = size_t(768) << 20;
+  iso.deadline = std::chrono::milliseconds(limits.timeout_ms + 1000);
+  iso.what = "the query";
+  auto result = run_isolated(
+      [&]() -> Result<Json> {
+        auto db = DuckDb::open(db_path, /*read_only=*/true);
+        if (!db) return db.status();
+        QueryLimits q;
+        q.max_rows = limits.max_rows;
+        q.max_chars = limits.max_chars;
+        q.timeout = std::chrono::milliseconds(limits.timeout_ms);
+        auto r = (*db)->query(sql, q);
+        if (!r) return r.status();
+        return Json{{"columns", r->columns},
+                    {"rows", std::move(r->rows)},
+                    {"row_count", r->total_rows},
+                    {"truncated", r->truncated}};
+      },
+      iso);
+  if (!result) {
+    const std::string& m = result.status().message();
+    if (m.find("Out of Memory") != std::string::npos || m.find("out of memory") != std::string::npos)
+      return resource_exhausted(
+          "the query needed more memory than its limit and was stopped; narrow it (WHERE, "
+          "LIMIT, fewer or shorter values)");
+    return result.status();
+  }
+  Json out = std::move(*result);
+  if (out.value("truncated", false))
     out["note"] = "the result was truncated to " + std::to_string(limits.max_rows) + " rows / " +
                   std::to_string(limits.max_chars) + " characters; narrow the query (WHERE, LIMIT) to see the rest";
-  else if (r->total_rows == 0)
+  else if (out.value("row_count", 0) == 0)
     out["note"] = "the query returned no rows";
   return out;
 }

@@ -1,11 +1,14 @@
-// The HTTP server: httplib set-up, authentication, the exception firewall,
-// JSON helpers, /healthz, the OpenAPI document and the web UI's static files.
+// The HTTP server: httplib set-up, the request guard, the exception firewall,
+// JSON helpers, the route table's registration, /healthz, the OpenAPI document
+// and the web UI's fixed asset set.
 #include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include <atomic>
-#include <fstream>
+#include <regex>
 
 #include "bioagent/json_text.h"
+#include "bioagent/schema.h"
 #include "bioagent/version.h"
 #include "server/server_internal.h"
 
@@ -42,37 +45,78 @@ void reply_error(httplib::Response& res, const Status& s) {
   reply_json(res, error_envelope(s), http_status_for(s.code()));
 }
 
-bool parse_body(const httplib::Request& req, httplib::Response& res, Json& out) {
-  out = Json::parse(req.body, nullptr, false);
-  if (req.body.empty()) out = Json::object();
-  if (out.is_discarded() || !out.is_object()) {
-    reply_error(res, parse_error("the request body must be a JSON object"));
-    return false;
-  }
-  return true;
-}
-
 std::string session_of(const httplib::Request& req, const Json& body) {
   if (req.has_header("X-Session-Id")) return req.get_header_value("X-Session-Id");
   if (body.is_object() && body.contains("session_id") && body["session_id"].is_string()) return body["session_id"];
   return req.has_param("session_id") ? req.get_param_value("session_id") : "";
 }
 
-bool body_string(const Json& body, const char* field, httplib::Response& res, std::string& out, bool required) {
-  if (!body.contains(field) || body[field].is_null()) {
-    if (!required) return true;
-    reply_error(res, Status(ErrorCode::kInvalidArgument, std::string("missing required field '") + field + "'")
-                         .with("field", field));
+std::string RouteDoc::regex() const {
+  if (!pattern.empty()) return pattern;
+  static const std::regex param(R"(\{[A-Za-z_]+\})");
+  return std::regex_replace(path, param, "([^/]+)");
+}
+
+namespace {
+
+// Parses and validates a JSON route's body; an empty body is {}.
+bool json_body(const httplib::Request& req, httplib::Response& res, const Json& schema, Json& out) {
+  out = req.body.empty() ? Json::object() : Json::parse(req.body, nullptr, false);
+  if (out.is_discarded() || !out.is_object()) {
+    reply_error(res, parse_error("the request body must be a JSON object"));
     return false;
   }
-  if (!body[field].is_string()) {
-    reply_error(res, Status(ErrorCode::kInvalidArgument, std::string("field '") + field + "' must be a string")
-                         .with("field", field));
+  if (Status v = validate(schema, out, "body"); !v.is_ok()) {
+    std::string field = v.details().value("field", "");  // "body.message" names the body's field "message"
+    if (field.rfind("body.", 0) == 0) v.with("field", field.substr(5));
+    reply_error(res, v);
     return false;
   }
-  out = body[field];
   return true;
 }
+
+}  // namespace
+
+void add_route(httplib::Server& svr, Context& ctx, RouteDoc route, Handler handler) {
+  std::string re = route.regex();
+  Json schema = route.request_schema;
+  auto wrapped = [handler, schema](const httplib::Request& req, httplib::Response& res) {
+    Json body;
+    if (!schema.is_null() && !json_body(req, res, schema, body)) return;
+    handler(req, res, body);
+  };
+  if (route.method == "GET")
+    svr.Get(re, wrapped);
+  else if (route.method == "POST")
+    svr.Post(re, wrapped);
+  else if (route.method == "DELETE")
+    svr.Delete(re, wrapped);
+  ctx.docs.push_back(std::move(route));
+}
+
+std::vector<std::string> methods_for(const Context& ctx, const std::string& path) {
+  std::vector<std::string> out;
+  for (auto& d : ctx.docs)
+    if (std::regex_match(path, std::regex(d.regex())) && std::find(out.begin(), out.end(), d.method) == out.end())
+      out.push_back(d.method);
+  return out;
+}
+
+bool acquire_stream(Context& ctx, httplib::Response& res) {
+  int limit = std::max(2, ctx.options.threads / 2);  // the other half stays for ordinary requests
+  if (ctx.open_streams.fetch_add(1) >= limit) {
+    ctx.open_streams.fetch_sub(1);
+    res.set_header("Retry-After", "5");
+    reply_json(res,
+               error_envelope(Status(ErrorCode::kUnavailable,
+                                     "refused: " + std::to_string(limit) + " event streams are open; retry later")),
+               503);
+    return false;
+  }
+  return true;
+}
+
+void release_stream(Context& ctx) { ctx.open_streams.fetch_sub(1); }
 
 Json openapi_document(const Context& ctx) {
   Json paths = Json::object();
@@ -107,7 +151,10 @@ bool is_loopback_host(const std::string& host) {
 struct ApiServer::Impl {
   httplib::Server svr;
   server::Context ctx;
+  server::GuardConfig guard;
+  server::WebAssets web;
   int port = 0;
+  int listen_fd = -1;  // the listening socket, to deepen httplib's listen queue after bind
 };
 
 ApiServer::ApiServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -115,25 +162,71 @@ ApiServer::~ApiServer() { stop(); }
 
 namespace {
 
-bool token_ok(const std::string& given, const std::string& want) {
-  // Constant time in the token's length.
-  if (given.size() != want.size()) return false;
-  unsigned char d = 0;
-  for (size_t i = 0; i < want.size(); ++i) d |= static_cast<unsigned char>(given[i] ^ want[i]);
-  return d == 0;
+constexpr int kListenBacklog = 1024;  // bursts of hundreds of connections wait here, not in SYN retries
+
+// 405 with Allow when the table has `req.path` under other methods.
+bool reply_method_not_allowed(const server::Context& ctx, const httplib::Request& req, httplib::Response& res) {
+  auto methods = server::methods_for(ctx, req.path);
+  if (methods.empty()) return false;
+  std::string allow;
+  for (auto& m : methods) allow += (allow.empty() ? "" : ", ") + m;
+  res.set_header("Allow", allow);
+  server::reply_json(
+      res,
+      error_envelope(Status(ErrorCode::kInvalidArgument,
+                            req.method + " is not allowed on " + req.path.substr(0, 200) + "; allowed: " + allow)
+                         .with("allow", allow)),
+      405);
+  return true;
 }
 
-std::string mime_of(const fs::path& p) {
-  static const std::map<std::string, std::string> m = {{".html", "text/html; charset=utf-8"},
-                                                       {".js", "text/javascript"},
-                                                       {".css", "text/css"},
-                                                       {".svg", "image/svg+xml"},
-                                                       {".png", "image/png"},
-                                                       {".json", "application/json"},
-                                                       {".ico", "image/x-icon"},
-                                                       {".woff2", "font/woff2"}};
-  auto it = m.find(p.extension().string());
-  return it == m.end() ? "application/octet-stream" : it->second;
+// Exception firewall, httplib's own refusals with JSON bodies, 405 from the route table.
+void install_error_handlers(httplib::Server& svr, server::Context* ctx) {
+  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+    std::string what = "unexpected error";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    server::reply_error(res, internal_error("internal error: " + what));
+  });
+  svr.set_error_handler([ctx](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    if (res.status == 404 && reply_method_not_allowed(*ctx, req, res)) return;
+    std::string m = res.status == 413   ? "the request body is larger than the server accepts"
+                    : res.status == 404 ? "no such endpoint"
+                    : res.status == 400 ? "malformed request"
+                                        : "request refused";
+    ErrorCode code = res.status == 413   ? ErrorCode::kResourceExhausted
+                     : res.status == 404 ? ErrorCode::kNotFound
+                     : res.status < 500  ? ErrorCode::kInvalidArgument
+                                         : ErrorCode::kInternal;
+    int status = res.status;
+    server::reply_json(res, error_envelope(Status(code, m)), status);
+  });
+}
+
+// The web UI: exactly the files read at start; anything else is a JSON 404.
+void add_web_routes(httplib::Server& svr, const server::Context* ctx, const server::WebAssets* web) {
+  svr.Get(R"(/(.*))", [ctx, web](const httplib::Request& req, httplib::Response& res) {
+    std::string name = req.path.size() > 1 ? req.path.substr(1) : "";
+    if (const auto* a = web->find(name)) {
+      res.set_header("X-Content-Type-Options", "nosniff");
+      res.set_content(a->body, a->mime);
+      return;
+    }
+    if (name.empty()) {
+      res.set_content(
+          "<!doctype html><meta charset=utf-8><title>bioagent</title><h1>bioagent</h1><p>The API is at "
+          "<a href=/api/openapi.json>/api/openapi.json</a>; the web UI is not built "
+          "(scripts/build.sh builds it).</p>",
+          "text/html; charset=utf-8");
+      return;
+    }
+    if (!reply_method_not_allowed(*ctx, req, res)) server::reply_error(res, not_found("no such page"));
+  });
 }
 
 }  // namespace
@@ -145,81 +238,52 @@ Result<std::unique_ptr<ApiServer>> ApiServer::create(Assistant& assistant, const
     return invalid_argument("listening on " + options.host +
                             " (beyond loopback) needs a bearer token: --token or BIOAGENT_API_TOKEN");
   auto impl = std::make_unique<Impl>();
-  impl->ctx = {&assistant, &registry, &workspace, std::move(mcp), options, {}};
+  auto web = server::WebAssets::load(options.web_dir);
+  if (!web) return web.status();
+  impl->web = std::move(*web);
+  impl->guard = server::GuardConfig::from(options);
+  impl->ctx.assistant = &assistant;
+  impl->ctx.registry = &registry;
+  impl->ctx.workspace = &workspace;
+  impl->ctx.mcp = std::move(mcp);
+  impl->ctx.options = options;
   auto& svr = impl->svr;
   int threads = std::max(4, options.threads);
   svr.new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
-  svr.set_payload_max_length(options.max_upload_bytes + (1u << 20));
-  svr.set_read_timeout(60, 0);
+  svr.set_payload_max_length(std::max(options.max_upload_bytes + (1u << 20), options.max_body_bytes));
+  svr.set_read_timeout(std::max(1, options.read_timeout_seconds), 0);
+  svr.set_write_timeout(std::max(1, options.read_timeout_seconds), 0);
   svr.set_keep_alive_max_count(100);
-  // Exception firewall: a handler that throws answers 500 with a JSON body.
-  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "unexpected error";
-    try {
-      std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
-    }
-    server::reply_error(res, internal_error("internal error: " + what));
-  });
-  // httplib's own refusals (no Content-Length, body too large, bad request line) get a JSON body too.
-  svr.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    std::string m = res.status == 413   ? "the request body is larger than the server accepts"
-                    : res.status == 404 ? "no such endpoint"
-                    : res.status == 400 ? "malformed request (a POST needs a Content-Length, even 0)"
-                                        : "request refused";
-    ErrorCode code = res.status == 413   ? ErrorCode::kResourceExhausted
-                     : res.status == 404 ? ErrorCode::kNotFound
-                     : res.status < 500  ? ErrorCode::kInvalidArgument
-                                         : ErrorCode::kInternal;
-    int status = res.status;
-    server::reply_json(res, error_envelope(Status(code, m)), status);
-  });
-  std::string token = options.token;
-  svr.set_pre_routing_handler([token](const httplib::Request& req, httplib::Response& res) {
-    bool guarded = req.path.rfind("/api/", 0) == 0 || req.path == "/mcp";
-    if (!guarded || token.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    std::string h = req.get_header_value("Authorization");
-    std::string given = h.rfind("Bearer ", 0) == 0 ? h.substr(7) : req.get_param_value("access_token");
-    if (token_ok(given, token)) return httplib::Server::HandlerResponse::Unhandled;
-    res.set_header("WWW-Authenticate", "Bearer");
-    server::reply_json(res, error_envelope(permission_denied("missing or wrong bearer token")), 401);
-    return httplib::Server::HandlerResponse::Handled;
+  svr.set_keep_alive_timeout(2);  // an idle keep-alive connection must not hold a worker for long
+  Impl* raw = impl.get();
+  svr.set_socket_options([raw](int sock) {
+    httplib::default_socket_options(sock);
+    raw->listen_fd = sock;
   });
   auto* ctx = &impl->ctx;
-  svr.Get("/healthz", [ctx](const httplib::Request&, httplib::Response& res) {
-    server::reply_json(res, {{"status", "ok"}, {"version", kVersion}, {"tools", ctx->registry->size()}});
+  install_error_handlers(svr, ctx);
+  svr.set_pre_routing_handler([raw](const httplib::Request& req, httplib::Response& res) {
+    auto refusal = server::guard_request(req, raw->guard, raw->port);
+    if (!refusal) return httplib::Server::HandlerResponse::Unhandled;
+    if (refusal->http_status == 401) res.set_header("WWW-Authenticate", "Bearer");
+    // The body (if any) is not read: the connection cannot carry another request.
+    if (req.method == "POST" || req.method == "PUT" || req.method == "PATCH") res.set_header("Connection", "close");
+    server::reply_json(res, error_envelope(refusal->status), refusal->http_status);
+    return httplib::Server::HandlerResponse::Handled;
   });
-  server::add_agent_routes(svr, impl->ctx);
-  server::add_tool_and_mcp_routes(svr, impl->ctx);
-  impl->ctx.docs.push_back({"GET", "/api/openapi.json", "this document", nullptr});
-  impl->ctx.docs.push_back({"GET", "/healthz", "liveness: version and tool count", nullptr});
-  svr.Get("/api/openapi.json", [ctx](const httplib::Request&, httplib::Response& res) {
-    server::reply_json(res, server::openapi_document(*ctx));
-  });
-  // The web UI: built assets when present, else a one-page pointer to the API.
-  fs::path web = options.web_dir;
-  svr.Get(R"(/(.*))", [web](const httplib::Request& req, httplib::Response& res) {
-    std::string rel = req.matches[1];
-    if (rel.empty()) rel = "index.html";
-    std::error_code ec;
-    if (!web.empty() && rel.find("..") == std::string::npos && fs::is_regular_file(web / rel, ec)) {
-      std::ifstream in(web / rel, std::ios::binary);
-      res.set_content(std::string(std::istreambuf_iterator<char>(in), {}), mime_of(web / rel));
-      return;
-    }
-    if (rel == "index.html") {
-      res.set_content(
-          "<!doctype html><meta charset=utf-8><title>bioagent</title><h1>bioagent</h1><p>The API is at "
-          "<a href=/api/openapi.json>/api/openapi.json</a>; the web UI is not built "
-          "(scripts/build-web.sh).</p>",
-          "text/html; charset=utf-8");
-      return;
-    }
-    server::reply_error(res, not_found("no such page: /" + rel.substr(0, 200)));
-  });
+  server::add_route(
+      svr, *ctx, {"GET", "/healthz", "liveness: version and tool count", nullptr},
+      [ctx](const httplib::Request&, httplib::Response& res, const Json&) {
+        server::reply_json(res, {{"status", "ok"}, {"version", kVersion}, {"tools", ctx->registry->size()}});
+      });
+  server::add_route(svr, *ctx, {"GET", "/api/openapi.json", "this document", nullptr},
+                    [ctx](const httplib::Request&, httplib::Response& res, const Json&) {
+                      server::reply_json(res, server::openapi_document(*ctx));
+                    });
+  server::add_agent_routes(svr, *ctx);
+  server::add_upload_route(svr, *ctx);
+  server::add_tool_and_mcp_routes(svr, *ctx);
+  add_web_routes(svr, ctx, &impl->web);
   return std::unique_ptr<ApiServer>(new ApiServer(std::move(impl)));
 }
 
@@ -233,6 +297,8 @@ Status ApiServer::bind() {
                                                  std::to_string(impl_->ctx.options.port) + " (in use?)");
     impl_->port = impl_->ctx.options.port;
   }
+  // httplib listens with a queue of 5; a second listen() on the bound socket deepens it.
+  if (impl_->listen_fd >= 0) ::listen(impl_->listen_fd, kListenBacklog);
   return Status::ok();
 }
 

@@ -30,34 +30,79 @@ struct McpHttpSession {
   std::unique_ptr<McpSession> session;
 };
 
+using Clock = std::chrono::steady_clock;
+
+// The open MCP sessions; one unused for the idle limit, or the least recently
+// used beyond the count limit, expires.
 struct McpSessions {
   std::mutex mu;
   std::map<std::string, std::shared_ptr<McpHttpSession>> by_id;
+  std::map<std::string, Clock::time_point> last_used;
+  std::chrono::seconds idle{3600};
+  size_t max_sessions = 256;
+
+  void expire_locked(Clock::time_point now) {
+    for (auto it = last_used.begin(); it != last_used.end();) {
+      if (now - it->second > idle) {
+        by_id.erase(it->first);
+        it = last_used.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    while (by_id.size() >= max_sessions && !last_used.empty()) {
+      auto oldest =
+          std::min_element(last_used.begin(), last_used.end(), [](auto& a, auto& b) { return a.second < b.second; });
+      by_id.erase(oldest->first);
+      last_used.erase(oldest);
+    }
+  }
+  void add(const std::string& id, std::shared_ptr<McpHttpSession> s) {
+    std::lock_guard lock(mu);
+    auto now = Clock::now();
+    expire_locked(now);
+    by_id[id] = std::move(s);
+    last_used[id] = now;
+  }
+  std::shared_ptr<McpHttpSession> find(const std::string& id) {
+    std::lock_guard lock(mu);
+    auto now = Clock::now();
+    auto it = last_used.find(id);
+    if (it == last_used.end() || now - it->second > idle) {
+      by_id.erase(id);
+      if (it != last_used.end()) last_used.erase(it);
+      return nullptr;
+    }
+    it->second = now;
+    return by_id[id];
+  }
+  bool remove(const std::string& id) {
+    std::lock_guard lock(mu);
+    last_used.erase(id);
+    return by_id.erase(id) > 0;
+  }
 };
 
 }  // namespace
 
 void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
   Context* c = &ctx;
-  ctx.docs.push_back({"GET", "/api/tools", "the tool registry (format=json|openai|mcp)", nullptr});
-  svr.Get("/api/tools", [c](const httplib::Request& req, httplib::Response& res) {
-    std::string format = req.has_param("format") ? req.get_param_value("format") : "json";
-    if (format != "json" && format != "openai" && format != "mcp")
-      return reply_error(
-          res, Status(ErrorCode::kInvalidArgument, "format must be json, openai or mcp").with("field", "format"));
-    Json tools = Json::array();
-    for (auto* s : c->registry->list())
-      tools.push_back(format == "openai" ? c->registry->openai_function(*s)
-                      : format == "mcp"  ? c->registry->mcp_tool(*s)
-                                         : c->registry->spec_json(*s));
-    reply_json(res, {{"count", tools.size()}, {"tools", tools}});
-  });
-  ctx.docs.push_back({"POST",
-                      "/api/tools",
-                      "call a tool: {name, arguments} -> {status: success, data} or an error",
-                      {{"type", "object"},
-                       {"properties", {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}},
-                       {"required", {"name"}}}});
+  using Req = const httplib::Request&;
+  using Res = httplib::Response&;
+  add_route(svr, ctx, {"GET", "/api/tools", "the tool registry (format=json|openai|mcp)", nullptr},
+            [c](Req req, Res res, const Json&) {
+              std::string format = req.has_param("format") ? req.get_param_value("format") : "json";
+              if (format != "json" && format != "openai" && format != "mcp")
+                return reply_error(
+                    res,
+                    Status(ErrorCode::kInvalidArgument, "format must be json, openai or mcp").with("field", "format"));
+              Json tools = Json::array();
+              for (auto* s : c->registry->list())
+                tools.push_back(format == "openai" ? c->registry->openai_function(*s)
+                                : format == "mcp"  ? c->registry->mcp_tool(*s)
+                                                   : c->registry->spec_json(*s));
+              reply_json(res, {{"count", tools.size()}, {"tools", tools}});
+            });
   auto call = [c](const std::string& name, const Json& args, httplib::Response& res) {
     ToolContext tc(c->workspace);
     tc.set_options(c->mcp.tool_options);
@@ -66,24 +111,33 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
     if (!r) return reply_error(res, r.status());
     reply_json(res, {{"status", "success"}, {"data", *r}});
   };
-  svr.Post("/api/tools", [call](const httplib::Request& req, httplib::Response& res) {
-    Json body;
-    std::string name;
-    if (!parse_body(req, res, body) || !body_string(body, "name", res, name)) return;
-    call(name, body.value("arguments", Json::object()), res);
-  });
-  ctx.docs.push_back({"POST", "/api/tools/{name}", "call a tool with the body as its arguments", nullptr});
-  svr.Post(R"(/api/tools/([A-Za-z0-9_.-]+))", [call](const httplib::Request& req, httplib::Response& res) {
-    Json body;
-    if (!parse_body(req, res, body)) return;
-    call(req.matches[1], body, res);
-  });
+  add_route(
+      svr, ctx,
+      {"POST",
+       "/api/tools",
+       "call a tool: {name, arguments} -> {status: success, data} or an error",
+       {{"type", "object"},
+        {"properties", {{"name", {{"type", "string"}, {"maxLength", 200}}}, {"arguments", {{"type", "object"}}}}},
+        {"required", {"name"}},
+        {"additionalProperties", false}}},
+      [call](Req, Res res, const Json& body) { call(body["name"], body.value("arguments", Json::object()), res); });
+  add_route(svr, ctx,
+            {"POST",
+             "/api/tools/{name}",
+             "call a tool with the body as its arguments",
+             {{"type", "object"}},
+             R"(/api/tools/([A-Za-z0-9_.-]+))"},
+            [call](Req req, Res res, const Json& body) { call(req.matches[1], body, res); });
 
   auto sessions = std::make_shared<McpSessions>();
+  sessions->idle = std::chrono::seconds(std::max(1, ctx.options.mcp_session_idle_seconds));
+  sessions->max_sessions = std::max<size_t>(1, ctx.options.max_mcp_sessions);
   ctx.docs.push_back({"POST",
                       "/mcp",
                       "MCP over Streamable HTTP (JSON-RPC 2.0; Mcp-Session-Id after initialize)",
                       {{"type", "object"}}});
+  ctx.docs.push_back({"DELETE", "/mcp", "end an MCP session (Mcp-Session-Id)", nullptr});
+  ctx.docs.push_back({"GET", "/mcp", "no server-initiated stream: 405", nullptr});
   svr.Post("/mcp", [c, sessions](const httplib::Request& req, httplib::Response& res) {
     Json msg = Json::parse(req.body, nullptr, false);
     auto rpc_error = [&](int http, int code, const std::string& m) {
@@ -104,14 +158,11 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
         raw->cv.notify_all();
       });
       sid = new_session_id();
-      std::lock_guard lock(sessions->mu);
-      sessions->by_id[sid] = s;
+      sessions->add(sid, s);
     } else {
       if (sid.empty()) return rpc_error(400, -32600, "missing Mcp-Session-Id header (initialize first)");
-      std::lock_guard lock(sessions->mu);
-      auto it = sessions->by_id.find(sid);
-      if (it == sessions->by_id.end()) return rpc_error(404, -32001, "unknown or expired MCP session");
-      s = it->second;
+      s = sessions->find(sid);
+      if (!s) return rpc_error(404, -32001, "unknown or expired MCP session (initialize again)");
     }
     res.set_header("Mcp-Session-Id", sid);
     bool is_request = !method.empty() && msg.contains("id") && !msg["id"].is_null();
@@ -134,13 +185,16 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
     res.set_content(body, "application/json");
   });
   svr.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
-    res.status = 405;
     res.set_header("Allow", "POST, DELETE");
-    res.set_content("", "text/plain");
+    reply_json(res,
+               error_envelope(Status(ErrorCode::kInvalidArgument,
+                                     "this server opens no server-to-client stream: POST JSON-RPC messages")),
+               405);
   });
   svr.Delete("/mcp", [sessions](const httplib::Request& req, httplib::Response& res) {
-    std::lock_guard lock(sessions->mu);
-    res.status = sessions->by_id.erase(req.get_header_value("Mcp-Session-Id")) ? 200 : 404;
+    bool gone = sessions->remove(req.get_header_value("Mcp-Session-Id"));
+    if (gone) return reply_json(res, {{"status", "ended"}});
+    reply_error(res, not_found("unknown or expired MCP session"));
   });
 }
 

@@ -19,6 +19,9 @@ import urllib.error
 import urllib.request
 import uuid
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "security"))
+import http_raw  # noqa: E402
+
 BIN, FIXTURES = sys.argv[1], sys.argv[2]
 WORK = tempfile.mkdtemp(prefix="bioagent-api-")
 FAILURES = []
@@ -255,10 +258,28 @@ try:
     # ---- hostile and malformed input
     st, e = upload(B, sid, [("../../etc/passwd", b"x")])
     check(st == 200 and e["files"][0]["error"]["code"] == "invalid_argument", "path traversal in an upload name refused")
-    st, e = upload(B, sid, [("Lchi.big.fasta", b"A" * (9 << 20))])
-    check(st == 413 or (st == 200 and e["files"][0]["error"]["code"] == "resource_exhausted"), "oversized upload refused")
+    # Refused from its declared size before the body is read: the client sees the 413, not a stored file.
+    boundary = uuid.uuid4().hex
+    big = ("--%s\r\nContent-Disposition: form-data; name=\"file\"; filename=\"Lchi.big.fasta\"\r\n\r\n" % boundary).encode() \
+        + b"A" * (9 << 20) + ("\r\n--%s--\r\n" % boundary).encode()
+    st, _, body = http_raw.http(int(B.rsplit(":", 1)[1]), "POST", "/api/upload", big,
+                                {"Content-Type": "multipart/form-data; boundary=" + boundary, "X-Session-Id": sid})
+    check(st == 413 and not os.path.exists(os.path.join(state, "sessions", sid, "data", "Lchi.big.fasta")),
+          "oversized upload refused (%d)" % st)
     st, e = call(B, "GET", "/api/agent/results/%s/files/..%%2F..%%2F..%%2Fapp.sqlite" % task, sid=sid)
     check(st in (403, 404) and e["status"] == "error", "path traversal in a result file refused")
+    # Every encoding of a way out of final/, and a symlink planted inside it, finds nothing.
+    final_dir = os.path.join(state, "sessions", sid, "runs", task, "final")
+    os.symlink("/etc/passwd", os.path.join(final_dir, "planted-link.txt"))
+    port = int(B.rsplit(":", 1)[1])
+    for name in ["/etc/passwd", "//etc/passwd", "%2Fetc%2Fpasswd", "..%2F..%2F..%2F..%2Fapp.sqlite",
+                 "%2e%2e/%2e%2e/%2e%2e/%2e%2e/app.sqlite", "..\\..\\..\\app.sqlite", "%5c..%5c..%5capp.sqlite",
+                 report + "%00.txt", "%00", "planted-link.txt", "../final/" + report, "./" + report,
+                 os.path.join(final_dir, report)]:
+        st, _, body = http_raw.http(port, "GET", "/api/agent/results/%s/files/%s" % (task, name), None,
+                                    {"X-Session-Id": sid})
+        check(st in (403, 404) and b"root:x:0" not in body and b"SQLite format" not in body and b"<html" not in body,
+              "result file %r refused (%d)" % (name, st))
     st, e = call(B, "POST", "/api/agent/chat", raw=b"{not json", sid=sid)
     check(st == 400 and e["error"]["code"] == "parse_error", "malformed JSON body: 400 with a JSON error")
     st, e = call(B, "POST", "/api/agent/chat", {"message": 7}, sid)

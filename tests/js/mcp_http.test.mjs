@@ -54,6 +54,11 @@ test('the SDK client lists and calls tools over Streamable HTTP', async () => {
 test('without the bearer token the endpoint refuses', async () => {
   const { client, transport } = connect('');
   await assert.rejects(client.connect(transport));
-  const res = await fetch(base + '/mcp', { method: 'POST', body: '{}', headers: { Authorization: `Bearer ${token}` } });
+  const json = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  const res = await fetch(base + '/mcp', { method: 'POST', body: '{}', headers: json });
   assert.equal(res.status, 400, 'a message without a session id (not initialize) is refused');
+  const plain = await fetch(base + '/mcp', { method: 'POST', body: '{}', headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(plain.status, 415, 'a body sent as text/plain (what a cross-site form can send) is refused');
+  const foreign = await fetch(base + '/mcp', { method: 'POST', body: '{}', headers: { ...json, Origin: 'http://evil.example' } });
+  assert.equal(foreign.status, 403, 'a foreign Origin is refused (the MCP transport requires the check)');
 });
