@@ -341,9 +341,8 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
       }
       if (table_caption[i]) {
         // A ruled table: the text inside its rules (captioned above or below
-        // it). Else its rows clustered next to the caption (above it when the
-        // caption sits under the table); else the text blocks after the
-        // caption, up to the next caption.
+        // it). Else, when the caption sits under the table, the rows clustered
+        // above it; else the text blocks after the caption, up to the next one.
         std::string body_text;
         float y1 = b.y1;
         std::vector<SqlParam> bb;

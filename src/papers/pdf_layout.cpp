@@ -370,9 +370,9 @@ std::vector<size_t> unruled_table_blocks(const PdfPage& page, size_t caption, co
       frontier = above ? std::min(frontier, b.y0) : std::max(frontier, b.y1);
     }
   }
-  std::vector<size_t> out = sides[1].size() > sides[0].size() ? sides[1] : sides[0];
-  std::sort(out.begin(), out.end());
-  return out;
+  if (sides[1].size() <= sides[0].size()) return {};
+  std::sort(sides[1].begin(), sides[1].end());
+  return sides[1];
 }
 
 Result<PdfFile> load_pdf_file(const std::filesystem::path& path) {

@@ -54,14 +54,13 @@ bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out);
 // pairs are matched first. Empty for a caption whose table has no rules.
 std::vector<std::optional<PdfRect>> table_regions(const PdfPage& page, const std::vector<const PdfBlock*>& captions);
 
-// The text blocks of a table without rules that the caption block `caption`
-// names: the rows clustered next to the caption, under it or, when the caption
-// sits under its table, above it. A row is a text block that is short (under
-// 40 characters a line) or shares its line with another block; the cluster
-// grows from the caption while the next block on that side is a row, starts
-// within 14 pt and overlaps the caption's columns; blocks with `stop[k]` set
-// (other captions) end it. The side with more rows wins, under it on a tie;
-// block indices in reading order, empty when neither side has a row.
+// The text blocks of a table without rules whose caption block `caption` sits
+// under it: the rows clustered above the caption, when there are more of them
+// than under it (else empty: the table follows its caption). A row is a text
+// block that is short (under 40 characters a line) or shares its line with
+// another block; a cluster grows from the caption while the next block on its
+// side is a row, lies within 14 pt and overlaps the caption's columns; blocks
+// with `stop[k]` set (other captions) end it. Indices in reading order.
 std::vector<size_t> unruled_table_blocks(const PdfPage& page, size_t caption, const std::vector<char>& stop);
 
 struct PdfDoc {
