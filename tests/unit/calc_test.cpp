@@ -302,7 +302,26 @@ TEST(Calc, BigIntMatchesInt64OnRandomOperands) {
     EXPECT_EQ(BigInt(a).to_double(), static_cast<double>(a));
     EXPECT_EQ(BigInt(a).compare(b), a < b ? -1 : (a > b ? 1 : 0));
   }
-  // Multi-limb division checked by multiplying back.
+  // Multi-limb division (Knuth's algorithm D) checked by multiplying back, on
+  // random operands of up to 40 limbs with every sign, including divisors whose
+  // top limb is small (the normalising shift) or all ones.
+  auto random_big = [&](size_t hex_digits) {
+    std::string h;
+    for (size_t k = 0; k < hex_digits; ++k) h += "0123456789abcdef"[rng() % 16];
+    if (rng() % 4 == 0) h = "ffffffff" + h;
+    return *BigInt::parse(h, 16);
+  };
+  for (int k = 0; k < 3000; ++k) {
+    BigInt x = random_big(1 + rng() % 320), y = random_big(9 + rng() % 160);
+    if (rng() & 1) x = -x;
+    if (rng() & 1) y = -y;
+    if (y.is_zero()) continue;
+    BigInt q, r;
+    BigInt::floor_divmod(x, y, &q, &r);
+    ASSERT_EQ((q * y + r).compare(x), 0) << x.to_string() << " / " << y.to_string();
+    ASSERT_LT(r.abs().compare(y.abs()), 0);
+    ASSERT_TRUE(r.is_zero() || r.negative() == y.negative()) << "the remainder takes the divisor's sign";
+  }
   BigInt x = BigInt::pow(3, 300) + 12345, y = BigInt::pow(7, 60) - 1;
   BigInt q, r;
   BigInt::floor_divmod(x, y, &q, &r);

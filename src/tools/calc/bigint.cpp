@@ -84,8 +84,6 @@ size_t bits_of(const Mag& m) {
   return (m.size() - 1) * 32 + (32 - static_cast<size_t>(__builtin_clz(m.back())));
 }
 
-bool bit_at(const Mag& m, size_t k) { return k / 32 < m.size() && ((m[k / 32] >> (k % 32)) & 1); }
-
 Mag shl_mag(const Mag& m, size_t bits) {
   if (m.empty()) return {};
   Mag out(m.size() + bits / 32 + 1, 0);
@@ -97,6 +95,61 @@ Mag shl_mag(const Mag& m, size_t bits) {
   }
   trim(out);
   return out;
+}
+
+// Knuth's algorithm D (as in Hacker's Delight, divmnu): u / v with v of two
+// limbs or more and u at least as long; O(len(u) * len(v)) limb operations.
+void divmod_knuth(const Mag& u, const Mag& v, Mag* q, Mag* r) {
+  const size_t m = u.size(), n = v.size();
+  const int s = __builtin_clz(v.back());  // normalise: the divisor's top bit set
+  auto shifted = [s](uint32_t hi, uint32_t lo) {
+    return static_cast<uint32_t>((uint64_t(hi) << s) | (s ? uint64_t(lo) >> (32 - s) : 0));
+  };
+  Mag vn(n), un(m + 1);
+  for (size_t i = n - 1; i > 0; --i) vn[i] = shifted(v[i], v[i - 1]);
+  vn[0] = v[0] << s;
+  un[m] = s ? static_cast<uint32_t>(uint64_t(u[m - 1]) >> (32 - s)) : 0;
+  for (size_t i = m - 1; i > 0; --i) un[i] = shifted(u[i], u[i - 1]);
+  un[0] = u[0] << s;
+  const uint64_t b = uint64_t(1) << 32;
+  Mag quot(m - n + 1, 0);
+  for (size_t j = m - n + 1; j-- > 0;) {
+    const uint64_t num = (uint64_t(un[j + n]) << 32) | un[j + n - 1];
+    uint64_t qhat = num / vn[n - 1], rhat = num % vn[n - 1];
+    while (qhat >= b || qhat * vn[n - 2] > ((rhat << 32) | un[j + n - 2])) {
+      --qhat;
+      rhat += vn[n - 1];
+      if (rhat >= b) break;
+    }
+    int64_t k = 0, t = 0;
+    for (size_t i = 0; i < n; ++i) {  // un[j..j+n] -= qhat * vn
+      const uint64_t p = qhat * vn[i];
+      t = int64_t(un[i + j]) - k - int64_t(p & 0xFFFFFFFFu);
+      un[i + j] = static_cast<uint32_t>(t);
+      k = int64_t(p >> 32) - (t >> 32);
+    }
+    t = int64_t(un[j + n]) - k;
+    un[j + n] = static_cast<uint32_t>(t);
+    quot[j] = static_cast<uint32_t>(qhat);
+    if (t < 0) {  // qhat was one too large: add the divisor back
+      quot[j] -= 1;
+      uint64_t carry = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t sum = uint64_t(un[i + j]) + vn[i] + carry;
+        un[i + j] = static_cast<uint32_t>(sum);
+        carry = sum >> 32;
+      }
+      un[j + n] = static_cast<uint32_t>(un[j + n] + carry);
+    }
+  }
+  Mag rem(n, 0);
+  for (size_t i = 0; i + 1 < n; ++i)
+    rem[i] = static_cast<uint32_t>((uint64_t(un[i]) >> s) | (uint64_t(un[i + 1]) << (32 - s)));
+  rem[n - 1] = un[n - 1] >> s;
+  trim(quot);
+  trim(rem);
+  *q = std::move(quot);
+  *r = std::move(rem);
 }
 
 // Truncating division of magnitudes: q = a / b, r = a % b (b non-zero).
@@ -112,22 +165,7 @@ void divmod_mag(const Mag& a, const Mag& b, Mag* q, Mag* r) {
     *r = rem ? Mag{rem} : Mag{};
     return;
   }
-  const size_t n = bits_of(a);
-  Mag quot((n + 31) / 32, 0), rem;
-  for (size_t k = n; k-- > 0;) {
-    rem = shl_mag(rem, 1);
-    if (bit_at(a, k)) {
-      if (rem.empty()) rem.push_back(0);
-      rem[0] |= 1;
-    }
-    if (compare_mag(rem, b) >= 0) {
-      rem = sub_mag(rem, b);
-      quot[k / 32] |= uint32_t(1) << (k % 32);
-    }
-  }
-  trim(quot);
-  *q = std::move(quot);
-  *r = std::move(rem);
+  divmod_knuth(a, b, q, r);
 }
 
 }  // namespace
