@@ -183,6 +183,22 @@ TEST_F(LiteratureTools, PerSourceCapsHoldWhenServersReturnMore) {
   ASSERT_EQ(multi->size(), 2u) << multi->dump(1);
   EXPECT_EQ((*multi)[0]["source_api"], "Semantic Scholar");
   EXPECT_EQ((*multi)[1]["source_api"], "ArXiv");
+  // The real recorded answers: Europe PMC's page of 25 and arXiv's feed of 10, asked for 3.
+  const fs::path api = bioagent::testing::fixtures_dir() / "api";
+  if (!fs::is_directory(api)) GTEST_SKIP() << "fixtures absent: " << api;
+  ReplayServer recorded(std::string(R"([{"path": "/epmc/search", "body_file": )") +
+                        Json((api / "europepmc/search_cancer_core.json").string()).dump() +
+                        R"(}, {"path": "/arxiv/query", "body_file": )" +
+                        Json((api / "arxiv/q_testing_s0_m10.atom.xml").string()).dump() + "}]");
+  ASSERT_TRUE(recorded.ok());
+  ToolContext real = context();
+  real.set_option("base_url.europepmc", recorded.url("/epmc"));
+  real.set_option("base_url.arxiv", recorded.url("/arxiv"));
+  for (const char* tool : {"europepmc_search", "arxiv_search"}) {
+    auto r = call(tool, {{"query", "cancer"}, {"max_results", 3}}, real);
+    ASSERT_TRUE(r.is_ok()) << tool << ": " << r.status().to_string();
+    EXPECT_EQ((*r)["n_results"], 3) << tool;
+  }
 }
 
 // Seed 003's SearchHandler ingests into the RAG store by default.
