@@ -1,9 +1,9 @@
 // Filter expressions for the vector-store actions (seed 001's filter syntax):
 // comparisons (== != < > <= >=), `in` / `not in` lists, `like` with % and _,
-// `and` / `or` / `not`, parentheses, + - * / % ** arithmetic, indexing (bbox[0]),
-// array_contains(a, v), array_length(a), string and number literals and lists.
-// Fields are checked against the collection's known fields when parsing; every
-// error gives the position. Parsed once, evaluated per record. Thread-safe.
+// `and` / `or` / `not` (also Milvus's AND OR NOT IN LIKE TRUE FALSE, && || !), parentheses, + - * / % ** arithmetic,
+// indexing (bbox[0]), array_contains(a, v), array_length(a), string and number literals and lists. Fields are checked
+// against the collection's known fields when parsing; every error gives the position. Parsed once, evaluated per
+// record. Thread-safe.
 #pragma once
 
 #include <functional>

@@ -161,15 +161,21 @@ Result<Json> processed_tf_tool(const ToolSpec&, const Json& args, ToolContext& c
   if (!path) return path.status();
   auto t = read_table(*path);
   if (!t) return empty_result("data", Json::array(), t.status().message());
-  // Transpose: original column j becomes row j; the original first column
-  // (the TF names, under its header) becomes the header row.
-  Json out = Json::array();
+  // The seed's processing: transpose, take the first row as the headers and
+  // remove that row. The headers are the TF names (the original first column
+  // below its header cell); each data row is one original column's values. The
+  // labels the seed drops (each row's original column name) come back apart, in
+  // `row_labels`, so `data` keeps the seed's shape.
+  Json out = Json::array(), labels = Json::array();
   for (size_t c = 0; c < t->n_cols; ++c) {
     Json row = Json::array();
-    for (auto& r : t->rows) row.push_back(r[c].to_json());
+    for (size_t r = 1; r < t->rows.size(); ++r) row.push_back(t->rows[r][c].to_json());
+    if (c > 0) labels.push_back(t->rows.empty() ? Json() : t->rows[0][c].to_json());
     out.push_back(std::move(row));
   }
+  if (t->rows.empty()) out = Json::array();
   return Json{{"data", std::move(out)},
+              {"row_labels", std::move(labels)},
               {"dataset_identifier", key},
               {"source_file", b->web_path(b->manifest()["tf_catalog"][key].get<std::string>())}};
 }
@@ -201,9 +207,10 @@ Result<Json> filter_columns_tool(const ToolSpec&, const Json& args, ToolContext&
       }
     }
   }
-  if (keep.empty())
-    return empty_result("filtered_dataset", Json::array(),
-                        "no column header contains any of '" + keywords + "'; headers: " + join(names));
+  if (keep.empty())  // the header row of the columns kept: none
+    return empty_result("filtered_dataset", Json::array({Json::array()}),
+                        "no column header contains any of '" + keywords +
+                            "' (headers only, and no header kept); headers: " + join(names));
   Json out = Json::array();
   for (auto& row : data) {
     Json r = Json::array();

@@ -131,11 +131,13 @@ std::vector<Evidence> deduplicate(std::vector<Evidence> records) {
     std::string doi = normalize_doi(e.citation.doi);
     std::string key = normalize_title(e.citation.title) + "|" + first_author_surname(e.citation.authors);
     bool titled = !normalize_title(e.citation.title).empty();
+    // DOI first; title + first author only where one of the two records has no
+    // DOI: two different DOIs are two papers, whatever their titles say.
     auto hit = !doi.empty() && by_doi.count(doi) ? by_doi.find(doi) : by_doi.end();
     size_t at = std::string::npos;
     if (hit != by_doi.end())
       at = hit->second;
-    else if (titled && by_title.count(key))
+    else if (titled && by_title.count(key) && (doi.empty() || out[by_title[key]].citation.doi.empty()))
       at = by_title[key];
     if (at != std::string::npos) {
       fill(out[at], e);

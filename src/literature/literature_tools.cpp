@@ -82,16 +82,24 @@ Result<Json> search_handler_tool(const ToolSpec&, const Json& args, ToolContext&
     owned.push_back(make_source(n.get<std::string>(), **http, cfg));
     chosen.push_back(owned.back().get());
   }
-  const bool include_rag = args.value("include_rag", false), ingest = args.value("auto_ingest_to_rag", false);
+  // auto_ingest_to_rag is on by default (seed 003); a search without an
+  // evidence store still runs, and its errors say that nothing was stored.
+  const bool include_rag = args.value("include_rag", false), ingest = args.value("auto_ingest_to_rag", true);
   std::unique_ptr<EvidenceStore> store;
+  std::string no_store;
   if (include_rag || ingest) {
     auto s = store_for(ctx);
-    if (!s) return s.status();
-    store = std::move(*s);
+    if (s)
+      store = std::move(*s);
+    else if (include_rag)
+      return s.status();
+    else
+      no_store = "rag: nothing ingested: " + s.status().message();
   }
   SearchHandler handler(chosen, timeout_of(args), store.get());
   SearchResultSet r = handler.execute(args.at("query").get<std::string>(), args.value("max_results_per_source", 10),
                                       include_rag, ingest);
+  if (!no_store.empty()) r.errors.push_back(no_store);
   return r.to_json();
 }
 

@@ -60,9 +60,13 @@ class HttpSource : public SearchSource {
     return std::move(r->body);
   }
 
-  // Parser errors name the source too.
-  Result<std::vector<Evidence>> tag(Result<std::vector<Evidence>> r) const {
-    if (r) return r;
+  // Parser errors name the source too; a server that returns more records
+  // than were asked for (`n`) is cut to the first n.
+  Result<std::vector<Evidence>> tag(Result<std::vector<Evidence>> r, int n) const {
+    if (r) {
+      if (n >= 0 && r->size() > static_cast<size_t>(n)) r->resize(static_cast<size_t>(n));
+      return r;
+    }
     Status s = r.status();
     s.with("source", name_).with("error_type", "search_error");
     return s;
@@ -85,13 +89,14 @@ class PubMed : public HttpSource {
                    deadline);
     if (!ids) return ids.status();
     auto parsed = parse_esearch(*ids);
-    if (!parsed) return tag(parsed.status());
+    if (!parsed) return tag(parsed.status(), n);
     if (parsed->ids.empty()) return std::vector<Evidence>{};
+    if (parsed->ids.size() > static_cast<size_t>(n)) parsed->ids.resize(static_cast<size_t>(n));
     std::string list;
     for (auto& id : parsed->ids) list += (list.empty() ? "" : ",") + id;
     auto xml = get("/efetch.fcgi?db=pubmed&retmode=xml&id=" + list + common, deadline);
     if (!xml) return xml.status();
-    auto records = tag(parse_pubmed_efetch(*xml));
+    auto records = tag(parse_pubmed_efetch(*xml), n);
     if (!records) return records;
     for (size_t i = 0; i < records->size(); ++i)
       (*records)[i].relevance =
@@ -111,7 +116,7 @@ class EuropePmc : public HttpSource {
     auto body = get("/search?format=json&resultType=core&pageSize=" + std::to_string(n) + "&query=" + url_encode(query),
                     deadline);
     if (!body) return body.status();
-    return tag(parse_europepmc(*body));
+    return tag(parse_europepmc(*body), n);
   }
 };
 
@@ -125,7 +130,7 @@ class ClinicalTrials : public HttpSource {
                         "&filter.advanced=" + url_encode("AREA[StudyType]INTERVENTIONAL"),
                     deadline);
     if (!body) return body.status();
-    return tag(parse_ctgov(*body));
+    return tag(parse_ctgov(*body), n);
   }
 };
 
@@ -137,7 +142,7 @@ class Arxiv : public HttpSource {
     auto body = get("/query?start=0&max_results=" + std::to_string(n) + "&search_query=" + url_encode("all:" + query),
                     deadline);
     if (!body) return body.status();
-    return tag(parse_arxiv(*body));
+    return tag(parse_arxiv(*body), n);
   }
 };
 
@@ -155,7 +160,7 @@ class SemanticScholar : public HttpSource {
                 url_encode(query),
             deadline, headers);
     if (!body) return body.status();
-    return tag(parse_semantic_scholar(*body));
+    return tag(parse_semantic_scholar(*body), n);
   }
 
  private:

@@ -79,10 +79,25 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
-      out.push_back({Token::kIdent, std::string(s.substr(start, i - start)), start, {}});
+      std::string word(s.substr(start, i - start));
+      // Milvus spells its keywords in lower or upper case: AND, OR, NOT, IN, LIKE, TRUE, FALSE.
+      for (const char* upper : {"AND", "OR", "NOT", "IN", "LIKE", "TRUE", "FALSE"})
+        if (word == upper)
+          for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      out.push_back({Token::kIdent, word, start, {}});
       continue;
     }
     std::string two(s.substr(i, 2));
+    if (two == "&&" || two == "||") {  // Milvus: && is and, || is or
+      out.push_back({Token::kIdent, two == "&&" ? "and" : "or", i, {}});
+      i += 2;
+      continue;
+    }
+    if (c == '!' && two != "!=") {  // Milvus: ! is not
+      out.push_back({Token::kIdent, "not", i, {}});
+      ++i;
+      continue;
+    }
     if (two == "==" || two == "!=" || two == "<=" || two == ">=" || two == "**") {
       out.push_back({Token::kOp, two, i, {}});
       i += 2;

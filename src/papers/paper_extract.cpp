@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "bioagent/papers.h"
 #include "papers/paper_extract.h"
 #include "papers/paper_metadata.h"
+#include "papers/paper_references.h"
 #include "papers/pdf_layout.h"
 
 namespace bioagent {
@@ -43,7 +45,6 @@ const RE2 kNumberedHeading(R"((?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z][^\n]{0,90})");
 const RE2 kSectionNumber(R"((?:\d+(?:\.\d+)*|[IVX]+)\.?)");
 const RE2 kAppendixHeading(R"((?:Appendix\s+)?[A-H](?:\.\d+)*\.?:?\s+[A-Z][^\n]{0,90})");
 const RE2 kSectionNumberPrefix(R"(^((?:\d+(?:\.\d+)*|[IVX]+)\.?\s+))");
-const RE2 kReferenceStart(R"(^\s*(?:\[(\d{1,3})\]|\((\d{1,3})\)|(\d{1,3})\.)(?:\s|$))");
 const RE2 kAppendixNumber(R"([A-H](?:\.\d+)*\.?)");
 // A display equation: a short block ending in an equation number "(3)" with a
 // relation sign and more symbols than words.
@@ -93,17 +94,39 @@ bool known_heading(const std::string& t) {
   return kNames.count(l) > 0;
 }
 
+// An unnumbered subsection heading on a line of its own ("Search strategy and
+// identification of studies"): short, capitalised, at most ten words, about
+// body-sized (much larger text is a title), not ending a sentence.
+bool plausible_subheading(const std::string& t, const PdfLine& line, int body) {
+  if (t.size() < 3 || t.size() >= 80 || std::fabs(line.font_size - float(body)) > 1.5f) return false;
+  if (!std::isupper(static_cast<unsigned char>(t[0])) || t.find_first_of(",;") != std::string::npos ||
+      std::string(".:").find(t.back()) != std::string::npos)
+    return false;
+  size_t words = 1, letters = 0;
+  for (char c : t) {
+    words += c == ' ';
+    letters += std::isalpha(static_cast<unsigned char>(c)) != 0;
+  }
+  return words <= 10 && letters * 2 > t.size();
+}
+
 // A block that is a heading, or opens with one: BMC and Hindawi set a heading
 // as the first line of its paragraph's block, and "1" / "Introduction" or
 // "I." / "INTRODUCTION" come as two lines. Known section names always count;
 // numbered ones when bold, larger than the body, or a block of their own;
-// after the reference list, lettered ones ("A Prompts", "B.2 Data") likewise.
+// after the reference list, lettered ones ("A Prompts", "B.2 Data") likewise;
+// past the front matter, unnumbered subheadings: a line of its own clearly
+// larger than the body (`subheadings` kLarge, also inside a reference list,
+// where boxed notes follow it), or (kAll) a first line set apart from the
+// next: bold above a line that is not, or larger than it.
+enum class Subheadings { kNone, kLarge, kAll };
 struct Heading {
   bool found = false;
+  bool subheading = false;  // found by the unnumbered-subheading rule only
   std::string title, rest;  // rest: the block's text after the heading lines
   size_t rest_from = 0;     // the index of rest's first line in the block
 };
-Heading split_heading(const PdfBlock& b, int body, bool after_references) {
+Heading split_heading(const PdfBlock& b, int body, bool after_references, Subheadings subheadings) {
   // Only the first two lines are looked at (this runs for every block): no split of the whole text.
   Heading h;
   const size_t n_lines = static_cast<size_t>(std::count(b.text.begin(), b.text.end(), '\n')) + 1;
@@ -111,7 +134,7 @@ Heading split_heading(const PdfBlock& b, int body, bool after_references) {
     std::string t = one_line(b.text);
     bool whole = t.size() < 100 && n_lines == 1 &&
                  (known_heading(t) || (RE2::FullMatch(t, kNumberedHeading) && b.font_size >= float(body) - 0.5f));
-    if (whole) h = {true, t, ""};
+    if (whole) h = {true, false, t, ""};
     return h;
   }
   size_t end = b.text.find('\n');  // of the heading's lines so far
@@ -131,78 +154,37 @@ Heading split_heading(const PdfBlock& b, int body, bool after_references) {
       (RE2::FullMatch(t, kNumberedHeading) ||
        (after_references && RE2::FullMatch(t, kAppendixHeading) && t.size() < 60)) &&
       (line.bold || line.font_size >= float(body) + 0.5f || (used == n_lines && line.font_size >= float(body) - 0.5f));
-  if (!known_heading(name) && !known_heading(t) && !numbered) return h;
-  h = {true, t, end == std::string::npos ? "" : b.text.substr(end + 1), used};
+  const bool large = n_lines == 1 && line.font_size >= float(body) + 0.8f && t.find(' ') != std::string::npos;
+  const bool set_apart =
+      line.bold ? (n_lines == 1 || !b.lines[1].bold) : (n_lines > 1 && b.lines[1].font_size <= line.font_size - 0.4f);
+  const bool subheading =
+      used == 1 && plausible_subheading(t, line, body) &&
+      ((subheadings != Subheadings::kNone && large) || (subheadings == Subheadings::kAll && set_apart));
+  const bool named = known_heading(name) || known_heading(t) || numbered;
+  if (!named && !subheading) return h;
+  h = {true, !named, t, end == std::string::npos ? "" : b.text.substr(end + 1), used};
   return h;
 }
 
-// The reference list, line by line. A line opening with "[12]", "(12)" or
-// "12." (the number may be a line of its own) starts an entry when its number
-// is 1 or follows the last one (a volume "36." alone on a line does not); in a numbered
-// list every other line continues the entry before it, across blocks and
-// pages too (some PDFs set each line as a block of its own). In an unnumbered
-// list an entry starts at each line of a block set with hanging indents that
-// is not indented, else with each block.
-class ReferenceList {
- public:
-  struct Entry {
-    std::string text, page_id;
-    int page = 0;
-  };
-  // The lines of `b` from `from` on.
-  void add_block(const PdfBlock& b, size_t from, const std::string& page_id, int page) {
-    std::vector<std::string> lines = split_lines(b.text);
-    const bool boxes = b.lines.size() == lines.size();
-    float left = 1e9f, right = -1e9f;
-    for (size_t k = from; boxes && k < lines.size(); ++k) {
-      left = std::min(left, b.lines[k].x0);
-      right = std::max(right, b.lines[k].x0);
-    }
-    const bool hanging = boxes && right - left > 4;
-    for (size_t k = from; k < lines.size(); ++k) {
-      const std::string& line = lines[k];
-      std::string n1, n2, n3;
-      bool marker = RE2::PartialMatch(line, kReferenceStart, &n1, &n2, &n3);
-      if (marker) {
-        int n = std::atoi((n1 + n2 + n3).c_str());
-        marker = n == 1 || (numbered_ && n == last_ + 1);
-        if (marker) last_ = n;
-      }
-      numbered_ |= marker;
-      bool starts = marker || (!numbered_ && (hanging ? b.lines[k].x0 < left + 2 : k == from));
-      if (starts) {
-        flush();
-        page_id_ = page_id;
-        page_ = page;
-      }
-      if (done_) return;
-      cur_ += (cur_.empty() ? "" : " ") + line;
-      if (cur_.size() > 2000) {  // no reference is this long: the list has ended (an appendix, say)
-        cur_.clear();
-        done_ = true;
-      }
-    }
+bool mostly_capitals(const std::string& t) {
+  size_t upper = 0, letters = 0;
+  for (unsigned char c : t) {
+    letters += std::isalpha(c) != 0;
+    upper += std::isupper(c) != 0;
   }
-  // The list ends (a heading follows).
-  void end() {
-    flush();
-    numbered_ = done_ = false;
-  }
-  std::vector<Entry>& entries() {
-    flush();
-    return out_;
-  }
+  return letters > 0 && upper * 4 >= letters * 3;
+}
 
- private:
-  void flush() {
-    if (cur_.size() > 20) out_.push_back({cur_, page_id_, page_});
-    cur_.clear();
-  }
-  std::string cur_, page_id_;
-  int page_ = 0, last_ = 0;
-  bool numbered_ = false, done_ = false;
-  std::vector<Entry> out_;
-};
+std::string first_line(const std::string& t) { return t.substr(0, t.find('\n')); }
+
+// The lines of `b` from `from` on, as a block of their own (`text` is theirs).
+PdfBlock rest_of(const PdfBlock& b, size_t from, const std::string& text) {
+  PdfBlock r = b;
+  r.text = text;
+  r.lines.assign(b.lines.begin() + static_cast<std::ptrdiff_t>(from), b.lines.end());
+  r.y0 = r.lines.empty() ? b.y0 : r.lines.front().y0;
+  return r;
+}
 
 bool is_references_heading(const std::string& t) {
   std::string l = lower(t);
@@ -359,7 +341,8 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
       }
       if (table_caption[i]) {
         // A ruled table: the text inside its rules (captioned above or below
-        // it). Else the text blocks after the caption, up to the next caption.
+        // it). Else, when the caption sits under the table, the rows clustered
+        // above it; else the text blocks after the caption, up to the next one.
         std::string body_text;
         float y1 = b.y1;
         std::vector<SqlParam> bb;
@@ -371,6 +354,18 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
             if (!tb.image && &tb != &b && cy > r.y0 && cy < r.y1 && cx > r.x0 && cx < r.x1)
               body_text += (body_text.empty() ? "" : "\n") + tb.text;
           }
+        }
+        if (bb.empty()) {
+          std::vector<char> stop(table_caption);
+          for (size_t k = 0; k < page.blocks.size(); ++k)
+            stop[k] |= !page.blocks[k].image && RE2::PartialMatch(one_line(page.blocks[k].text), kFigure);
+          PdfRect r{b.x0, b.y0, b.x1, b.y1};
+          for (size_t k : unruled_table_blocks(page, i, stop)) {
+            const PdfBlock& tb = page.blocks[k];
+            body_text += (body_text.empty() ? "" : "\n") + tb.text;
+            r = {std::min(r.x0, tb.x0), std::min(r.y0, tb.y0), std::max(r.x1, tb.x1), std::max(r.y1, tb.y1)};
+          }
+          if (!body_text.empty()) bb = box(r.x0, r.y0, r.x1, r.y1);
         }
         for (size_t k = i + 1; bb.empty() && k < page.blocks.size() && body_text.size() < 3000; ++k) {
           const PdfBlock& nb = page.blocks[k];
@@ -394,12 +389,30 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
       }
       // Headings start sections; the reference list is split into entries.
       // (Running heads such as "2 Rehabilitation Research and Practice" sit in the top margin.)
-      Heading heading = b.y1 < page.height * 0.07f ? Heading{} : split_heading(b, body, seen_references);
+      Heading heading = b.y1 < page.height * 0.07f ? Heading{}
+                                                   : split_heading(b, body, seen_references,
+                                                                   sections.empty() ? Subheadings::kNone
+                                                                   : in_references  ? Subheadings::kLarge
+                                                                                    : Subheadings::kAll);
       if (heading.found) {
         sections.push_back({heading.title, "", {page.number}});
-        references.end();
-        in_references = is_references_heading(heading.title);
+        // A boxed note's heading among the references ("Main messages") does not end them.
+        if (!(in_references && heading.subheading)) {
+          references.end();
+          in_references = is_references_heading(heading.title);
+        }
         seen_references |= in_references;
+        // "METHODS" then "Search strategy ..." in one block: the subheading under it
+        // (not the second line of a heading in capitals, "II. SELF-CONSISTENT ..." / "LARGE z LIMIT").
+        if (Heading sub;
+            !in_references && !heading.rest.empty() && b.lines.size() > heading.rest_from &&
+            !(mostly_capitals(heading.title) && mostly_capitals(first_line(heading.rest))) &&
+            (sub = split_heading(rest_of(b, heading.rest_from, heading.rest), body, seen_references, Subheadings::kAll))
+                .found) {
+          sections.push_back({sub.title, "", {page.number}});
+          heading.rest = sub.rest;
+          heading.rest_from += sub.rest_from;
+        }
         if (heading.rest.empty()) continue;
       }
       const std::string& text = heading.found ? heading.rest : b.text;
@@ -441,6 +454,9 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
     }
     emit();
   }
+  if (references.entries().empty())
+    add_unheaded_references(
+        doc, body, [&](int n) { return id("page", static_cast<size_t>(n)); }, references);
   for (auto& r : references.entries()) {
     rows.push_back({"INSERT INTO reference VALUES (?, ?, ?, ?, ?)",
                     {id("reference", ref_n), r.text, int64_t(ref_n), rep.paper_id, r.page_id}});

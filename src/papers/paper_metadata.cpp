@@ -244,7 +244,10 @@ bool plausible_title(const std::string& t) {
 }
 
 const RE2 kDoi(R"(\b(10\.\d{4,9}/[^\s"<>]+))");
-const RE2 kYear(R"((?i)(©|\(c\)|Copyright|Published|Received|Accepted)[^\n]{0,60}?\b((?:19|20)\d{2})\b)");
+// The date words as a front matter prints them, capitalised or in capitals:
+// prose ("papers published at ICLR 2023") does not date the paper.
+const RE2 kYear(
+    R"((©|\([cC]\)|Copyright|COPYRIGHT|Published|PUBLISHED|Received|RECEIVED|Accepted|ACCEPTED)[^\n]{0,60}?\b((?:19|20)\d{2})\b)");
 const RE2 kArxivStamp(R"(arXiv:\S+\s+\[[^\]]+\]\s+\d{1,2}\s+[A-Z][a-z]{2}\s+((?:19|20)\d{2}))");
 
 // The publication year: a publication or copyright date beats acceptance, which
@@ -298,6 +301,12 @@ bool opens_introduction(const std::string& block_text) {
   return RE2::PartialMatch(lower(block_text.substr(0, 40)), kIntro);
 }
 
+// "Keywords", "Key words", "Index Terms" open the block after an abstract.
+bool starts_keywords(const std::string& block_text) {
+  static const RE2 kKeywords(R"(^\s*(?:keywords|key words|index terms)\b)");
+  return RE2::PartialMatch(lower(block_text.substr(0, 20)), kKeywords);
+}
+
 std::string find_abstract(const PdfDoc& doc) {
   for (size_t p = 0; p < std::min<size_t>(2, doc.pages.size()); ++p) {
     const auto& blocks = doc.pages[p].blocks;
@@ -306,8 +315,18 @@ std::string find_abstract(const PdfDoc& doc) {
       if (lower(t).rfind("abstract", 0) != 0) continue;
       std::string rest = t.substr(8);
       rest.erase(0, rest.find_first_not_of(" .:—-"));
-      for (size_t j = i + 1; rest.size() < 200 && j < blocks.size(); ++j)
-        rest += (rest.empty() ? "" : " ") + one_line(blocks[j].text);
+      // The blocks after the label, while the paragraph goes on: the first
+      // 200 characters in any case, then blocks set close under the one before
+      // in the same size, or any block while a sentence is left open.
+      for (size_t j = i + 1; j < blocks.size() && rest.size() < 4000; ++j) {
+        const PdfBlock &nb = blocks[j], &prev = blocks[j - 1];
+        if (nb.image || opens_introduction(nb.text) || starts_keywords(nb.text)) break;
+        const bool open_sentence = !rest.empty() && std::string(".!?").find(rest.back()) == std::string::npos;
+        const bool close_under = nb.y0 >= prev.y0 && nb.y0 - prev.y1 < 1.5f * std::max(prev.font_size, 4.0f) &&
+                                 std::fabs(nb.font_size - prev.font_size) < 0.6f;
+        if (rest.size() >= 200 && !open_sentence && !close_under) break;
+        rest += (rest.empty() ? "" : " ") + one_line(nb.text);
+      }
       return rest.substr(0, 4000);
     }
   }

@@ -47,8 +47,8 @@ const std::vector<Table>& tables() {
        "One row per page.",
        {{"page_id", "UUID", "Identifier of the page.", false},
         {"page_number", "INTEGER", "Page number, from 1.", false},
-        {"page_width", "INTEGER", "Width in points.", false},
-        {"page_height", "INTEGER", "Height in points.", false},
+        {"page_width", "INTEGER", "Width in points of the rendered page (the PDF's CropBox).", false},
+        {"page_height", "INTEGER", "Height in points of the rendered page (the PDF's CropBox).", false},
         {"page_content", "VARCHAR", "All text on the page.", true},
         {"page_summary", "VARCHAR", "Summary (empty unless a language model is configured).", true},
         {"ref_paper_id", "UUID", "The paper (metadata.paper_id).", false}}},
@@ -57,7 +57,10 @@ const std::vector<Table>& tables() {
        {{"image_id", "UUID", "Identifier of the image.", false},
         {"image_caption", "VARCHAR", "Caption ('Figure 3: ...'), empty when none was found.", true},
         {"image_summary", "VARCHAR", "Summary (empty unless a language model is configured).", true},
-        {"bounding_box", "INTEGER[4]", "[x_min, y_min, delta_x, delta_y] in points.", false},
+        {"bounding_box", "INTEGER[4]",
+         "[x_min, y_min, delta_x, delta_y] in points from the rendered page's top-left corner (the CropBox's; y down), "
+         "as ViewImage takes it.",
+         false},
         {"ordinal", "INTEGER", "Order of the image in the paper, from 0.", false},
         {"ref_paper_id", "UUID", "The paper.", false},
         {"ref_page_id", "UUID", "The page (pages.page_id).", false}}},
@@ -74,7 +77,10 @@ const std::vector<Table>& tables() {
         {"table_caption", "VARCHAR", "Caption.", true},
         {"table_content", "VARCHAR", "Text of the table region.", true},
         {"table_summary", "VARCHAR", "Summary (empty unless a language model is configured).", true},
-        {"bounding_box", "INTEGER[4]", "[x_min, y_min, delta_x, delta_y] in points.", false},
+        {"bounding_box", "INTEGER[4]",
+         "[x_min, y_min, delta_x, delta_y] in points from the rendered page's top-left corner (the CropBox's; y down), "
+         "as ViewImage takes it.",
+         false},
         {"ordinal", "INTEGER", "Order in the paper, from 0.", false},
         {"ref_paper_id", "UUID", "The paper.", false},
         {"ref_page_id", "UUID", "The page.", false}}},
@@ -267,7 +273,12 @@ Json paper_database_schema() {
           {"tables", out},
           {"joins",
            "pages.ref_paper_id = metadata.paper_id; images/chunks/tables/equations/reference.ref_page_id = "
-           "pages.page_id and .ref_paper_id = metadata.paper_id; sections.ref_paper_id = metadata.paper_id"}};
+           "pages.page_id and .ref_paper_id = metadata.paper_id; sections.ref_paper_id = metadata.paper_id"},
+          // Each JOIN with its own ON: DuckDB cannot parse "a JOIN b JOIN c ON x AND y".
+          {"join_example",
+           "SELECT pages.page_number FROM images JOIN pages ON images.ref_page_id = pages.page_id JOIN metadata ON "
+           "pages.ref_paper_id = metadata.paper_id WHERE metadata.paper_id = '12345678' AND images.image_caption LIKE "
+           "'%Figure 3%'"}};
 }
 
 Result<Json> retrieve_from_database(const std::string& db_path, const std::string& sql, const SqlLimits& limits) {

@@ -168,6 +168,17 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
       }
       pb.font_size = static_cast<float>(best) / 10.0f;
     }
+    // MuPDF's page space keeps the MediaBox's origin; the rendered page starts
+    // at the CropBox's corner. Every box is stored relative to that corner.
+    const float dx = bounds.x0, dy = bounds.y0;
+    if (dx != 0 || dy != 0) {
+      auto shift = [&](auto& r) { r.x0 -= dx, r.x1 -= dx, r.y0 -= dy, r.y1 -= dy; };
+      for (auto& b : out->blocks) {
+        shift(b);
+        for (auto& l : b.lines) shift(l);
+      }
+      for (auto& g : out->graphics) shift(g);
+    }
   }
   fz_always(ctx) {
     fz_drop_device(ctx, tee);
@@ -326,6 +337,44 @@ std::vector<std::optional<PdfRect>> table_regions(const PdfPage& page, const std
   return out;
 }
 
+std::vector<size_t> unruled_table_blocks(const PdfPage& page, size_t caption, const std::vector<char>& stop) {
+  const PdfBlock& cap = page.blocks[caption];
+  auto is_row = [&](size_t k) {
+    const PdfBlock& b = page.blocks[k];
+    const size_t lines = static_cast<size_t>(std::count(b.text.begin(), b.text.end(), '\n')) + 1;
+    if (b.text.size() < 40 * lines) return true;
+    for (size_t o = 0; o < page.blocks.size(); ++o) {
+      const PdfBlock& other = page.blocks[o];
+      if (o != k && !other.image && std::fabs(other.y0 - b.y0) < 3 && (other.x1 <= b.x0 || other.x0 >= b.x1))
+        return true;
+    }
+    return false;
+  };
+  std::vector<size_t> sides[2];  // 0: under the caption, 1: above it
+  for (int above = 0; above < 2; ++above) {
+    std::vector<size_t> order;
+    for (size_t k = 0; k < page.blocks.size(); ++k) {
+      const PdfBlock& b = page.blocks[k];
+      if (k == caption || b.image || b.text.empty() || b.x0 >= cap.x1 || b.x1 <= cap.x0) continue;
+      if (above ? b.y1 <= cap.y0 + 2 : b.y0 >= cap.y1 - 2) order.push_back(k);
+    }
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return above ? page.blocks[a].y1 > page.blocks[b].y1 : page.blocks[a].y0 < page.blocks[b].y0;
+    });
+    float frontier = above ? cap.y0 : cap.y1;
+    for (size_t k : order) {
+      const PdfBlock& b = page.blocks[k];
+      const float gap = above ? frontier - b.y1 : b.y0 - frontier;
+      if (gap > 14 || stop[k] || !is_row(k)) break;
+      sides[above].push_back(k);
+      frontier = above ? std::min(frontier, b.y0) : std::max(frontier, b.y1);
+    }
+  }
+  if (sides[1].size() <= sides[0].size()) return {};
+  std::sort(sides[1].begin(), sides[1].end());
+  return sides[1];
+}
+
 Result<PdfFile> load_pdf_file(const std::filesystem::path& path) {
   PdfFile f;
   f.path = path;
@@ -391,6 +440,12 @@ Result<PdfDoc> read_pdf_layout(const PdfFile& file, int max_pages) {
   }
   if (!error.empty()) {
     Status s = parse_error("'" + path.string() + "' is not a readable PDF: " + error);
+    s.with("path", path.string());
+    return s;
+  }
+  if (out.page_count <= 0) {  // MuPDF's repair found no page: a fragment, not a paper
+    Status s =
+        parse_error("'" + path.string() + "' has no readable pages: the file is truncated or damaged beyond repair");
     s.with("path", path.string());
     return s;
   }

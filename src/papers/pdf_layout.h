@@ -54,6 +54,15 @@ bool figure_region(const PdfPage& page, const PdfBlock& caption, PdfRect* out);
 // pairs are matched first. Empty for a caption whose table has no rules.
 std::vector<std::optional<PdfRect>> table_regions(const PdfPage& page, const std::vector<const PdfBlock*>& captions);
 
+// The text blocks of a table without rules whose caption block `caption` sits
+// under it: the rows clustered above the caption, when there are more of them
+// than under it (else empty: the table follows its caption). A row is a text
+// block that is short (under 40 characters a line) or shares its line with
+// another block; a cluster grows from the caption while the next block on its
+// side is a row, lies within 14 pt and overlaps the caption's columns; blocks
+// with `stop[k]` set (other captions) end it. Indices in reading order.
+std::vector<size_t> unruled_table_blocks(const PdfPage& page, size_t caption, const std::vector<char>& stop);
+
 struct PdfDoc {
   std::string sha256;  // hex of the file's bytes
   std::string info_title, info_author, info_keywords, info_creation_date;

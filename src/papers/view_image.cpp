@@ -71,9 +71,10 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
     page = fz_load_page(ctx, doc, page_number - 1);
     bounds = fz_bound_page(ctx, page);
     fz_rect clip = bounds;
-    if (!bbox.empty()) {
-      clip = fz_make_rect(static_cast<float>(bbox[0]), static_cast<float>(bbox[1]),
-                          static_cast<float>(bbox[0] + bbox[2]), static_cast<float>(bbox[1] + bbox[3]));
+    if (!bbox.empty()) {  // the box is relative to the rendered page's corner (the CropBox's), as stored
+      clip = fz_make_rect(bounds.x0 + static_cast<float>(bbox[0]), bounds.y0 + static_cast<float>(bbox[1]),
+                          bounds.x0 + static_cast<float>(bbox[0] + bbox[2]),
+                          bounds.y0 + static_cast<float>(bbox[1] + bbox[3]));
       const float slack = 2;
       if (bbox[2] <= 0 || bbox[3] <= 0 || clip.x0 < bounds.x0 - slack || clip.y0 < bounds.y0 - slack ||
           clip.x1 > bounds.x1 + slack || clip.y1 > bounds.y1 + slack)
@@ -111,8 +112,7 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
     return parse_error("cannot render page " + std::to_string(page_number) + " of '" + pdf + "': " + error);
   if (outside) {
     char page_box[96];
-    std::snprintf(page_box, sizeof page_box, "[%.0f, %.0f, %.0f, %.0f]", bounds.x0, bounds.y0, bounds.x1 - bounds.x0,
-                  bounds.y1 - bounds.y0);
+    std::snprintf(page_box, sizeof page_box, "[0, 0, %.0f, %.0f]", bounds.x1 - bounds.x0, bounds.y1 - bounds.y0);
     Status s = invalid_argument("bounding_box lies outside page " + std::to_string(page_number) + " " + page_box +
                                 " (format [x_min, y_min, delta_x, delta_y] in points, positive sizes)");
     s.with("field", "args.bounding_box").with("rule", "inside_page");

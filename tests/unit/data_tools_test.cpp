@@ -75,19 +75,23 @@ TEST_F(DataTools, CatalogAndProcessedData) {
   const Json& d = p["data"];
   auto sheet = raw("tablePagerank/Naive.xlsx");
   ASSERT_TRUE(sheet.is_ok());
-  // Transposed: the header row is the original first column (TF names).
+  // Seed 000: transposed, the original first row made the headers and then
+  // removed: the header row is the TF names, no leading label column.
   ASSERT_EQ(d.size(), sheet->n_cols);
-  ASSERT_EQ(d[0].size(), sheet->rows.size());
-  EXPECT_EQ(d[0][0], "TF");
-  EXPECT_EQ(d[1][0], "PageRank score");
+  ASSERT_EQ(d[0].size(), sheet->rows.size() - 1);
   for (size_t r = 1; r < sheet->rows.size(); ++r) {
-    EXPECT_EQ(d[0][r], sheet->rows[r][0].to_json());
-    EXPECT_EQ(d[1][r], sheet->rows[r][1].to_json());
+    EXPECT_EQ(d[0][r - 1], sheet->rows[r][0].to_json());
+    EXPECT_EQ(d[1][r - 1], sheet->rows[r][1].to_json());
   }
-  EXPECT_EQ(d[2][1], 1) << "rank 1 first";
+  EXPECT_NE(d[0][0], "TF");
+  EXPECT_EQ(d[2][0], 1) << "rank 1 first";
+  ASSERT_EQ(p["row_labels"].size(), sheet->n_cols - 1) << "one label per data row";
+  EXPECT_EQ(p["row_labels"][0], "PageRank score");
+  EXPECT_EQ(p["row_labels"][1], sheet->rows[0][2].to_json());
   Json overall = call("get_processed_tf_data", {{"dataset_identifier", "Overall_TF_PageRank"}});
-  EXPECT_EQ(overall["data"].size(), 10u) << "TF row label + nine states";
-  EXPECT_EQ(overall["data"][9][0], "TEXterm");
+  EXPECT_EQ(overall["data"].size(), 10u) << "TF names + nine states";
+  EXPECT_EQ(overall["row_labels"][8], "TEXterm");
+  EXPECT_TRUE(overall["data"][9][0].is_number());
 
   Json bad = call("get_processed_tf_data", {{"dataset_identifier", "Memory"}});
   EXPECT_TRUE(bad["data"].empty());
@@ -99,10 +103,13 @@ TEST_F(DataTools, FilterColumns) {
   Json f = call("filter_data_by_column_keywords", {{"dataset", ds}, {"keywords", " tox , batf"}});
   EXPECT_EQ(f["filtered_dataset"], Json::parse(R"([["TOX","TOX2","BATF"],[2,3,4],[3,2,1]])"));
   Json none = call("filter_data_by_column_keywords", {{"dataset", ds}, {"keywords", "zzz"}});
-  EXPECT_TRUE(none["filtered_dataset"].empty());
+  EXPECT_EQ(none["filtered_dataset"], Json::parse("[[]]")) << "headers only (none kept), as the seed says";
   EXPECT_NE(none["message"].get<std::string>().find("headers: TF, TCF7"), std::string::npos);
   Json all = call("filter_data_by_column_keywords", {{"dataset", ds}, {"keywords", ""}});
   EXPECT_EQ(all["filtered_dataset"], ds);
+  Json absent = call("filter_data_by_column_keywords", {{"dataset", ds}});
+  EXPECT_EQ(absent["filtered_dataset"], ds)
+      << "no keywords provided: the original dataset, " << last_status_.to_string();
   call("filter_data_by_column_keywords", {{"dataset", "not a list"}, {"keywords", "a"}});
   EXPECT_EQ(last_status_.details()["rule"], "type");
 }

@@ -97,3 +97,22 @@ TEST(FilterExpr, TypeErrorsAreErrorsNotSilentFalses) {
   auto f = FilterExpr::parse("pdf_id == 'x' and page_number == 3", kFields);
   EXPECT_EQ(f->fields(), (std::set<std::string>{"pdf_id", "page_number"}));
 }
+
+// Milvus's filter syntax, which the seed's collections come from, also spells
+// the logical operators AND / OR / NOT (and IN, LIKE) in capitals and as && || !.
+TEST(FilterExpr, MilvusSpellingsOfTheLogicalOperators) {
+  auto rec = record({{"table_name", S("chunks")}, {"pdf_id", S("123")}, {"page_number", I(2)}});
+  EXPECT_TRUE(passes("pdf_id == '123' AND page_number == 2", rec));
+  EXPECT_TRUE(passes("pdf_id == '9' OR page_number == 2", rec));
+  EXPECT_FALSE(passes("pdf_id == '9' OR NOT page_number == 2", rec));
+  EXPECT_TRUE(passes("pdf_id == '123' && page_number > 1", rec));
+  EXPECT_TRUE(passes("pdf_id == '9' || page_number == 2", rec));
+  EXPECT_TRUE(passes("!(page_number == 3) && page_number != 3", rec));
+  EXPECT_TRUE(passes("pdf_id IN ['123'] AND table_name LIKE 'chu%' AND pdf_id NOT IN ['1']", rec));
+  EXPECT_TRUE(passes("TRUE && page_number == 2", rec));
+  auto dangling = FilterExpr::parse("pdf_id == '1' &&", kFields);
+  ASSERT_FALSE(dangling.is_ok());
+  EXPECT_NE(dangling.status().message().find("unexpected end"), std::string::npos) << dangling.status().message();
+  auto single = FilterExpr::parse("pdf_id == '1' & page_number == 1", kFields);
+  EXPECT_FALSE(single.is_ok()) << "a single & is not an operator";
+}

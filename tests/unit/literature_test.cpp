@@ -235,6 +235,27 @@ TEST(Literature, DeduplicationMergesTheSamePaperFromTwoSources) {
   EXPECT_EQ(round.citation.doi, out[0].citation.doi);
 }
 
+// Seed 000: de-duplication is by DOI first; title + first author only for a
+// record without one. Same title and first author under two DOIs stay two papers.
+TEST(Literature, DeduplicationKeepsDifferentDoisApart) {
+  std::vector<Evidence> in = {
+      paper("pubmed", "SPL genes in litchi", "10.1/a", {"Wei Chen"}),
+      paper("semantic_scholar", "SPL genes in litchi", "10.1/b", {"Wei Chen"}),  // erratum, preprint: other DOI
+      paper("arxiv", "SPL genes in litchi", "", {"Chen W"}),                     // no DOI: merges by title
+  };
+  auto out = deduplicate(in);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].citation.doi, "10.1/a");
+  EXPECT_EQ(out[1].citation.doi, "10.1/b");
+  EXPECT_EQ(out[0].extra["also_found_in"], Json::array({"arxiv"}));
+  // A DOI-less record first: the later record with a DOI merges into it and lends it the DOI.
+  auto late = deduplicate({paper("arxiv", "T", "", {"A B"}), paper("pubmed", "T", "10.1/c", {"A B"}),
+                           paper("europepmc", "T", "10.1/d", {"A B"})});
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0].citation.doi, "10.1/c");
+  EXPECT_EQ(late[1].citation.doi, "10.1/d");
+}
+
 // Every recorded response in ../shared/fixtures/api parses with the parser of
 // its API (error answers give a Status, never a crash or a silent empty).
 TEST(Literature, EveryRecordedResponseParses) {

@@ -164,6 +164,59 @@ TEST_F(LiteratureTools, MultiSourceDeduplicatesAndKeepsTheSeedShape) {
   EXPECT_EQ(early->size(), 2u) << "stops at the limit";
 }
 
+// The per-source caps hold even when a server returns more than was asked
+// (the replay server's PubMed always lists two ids).
+TEST_F(LiteratureTools, PerSourceCapsHoldWhenServersReturnMore) {
+  auto pm = call("pubmed_search", {{"query", "SPL litchi"}, {"max_results", 1}}, context());
+  ASSERT_TRUE(pm.is_ok()) << pm.status().to_string();
+  EXPECT_EQ((*pm)["n_results"], 1);
+  auto s2 = call("semantic_scholar_search", {{"query", "SPL"}, {"max_results", 1}}, context());
+  ASSERT_TRUE(s2.is_ok()) << s2.status().to_string();
+  EXPECT_EQ((*s2)["n_results"], 1);
+  auto handler = call("search_literature", {{"query", "SPL"}, {"max_results_per_source", 1}}, context());
+  ASSERT_TRUE(handler.is_ok()) << handler.status().to_string();
+  EXPECT_EQ((*handler)["total_found"], 5) << "one per source";
+  auto multi = call("multi_source_literature_search",
+                    {{"queries", {"SPL litchi"}}, {"max_results_per_query_per_source", 1}}, context());
+  ASSERT_TRUE(multi.is_ok()) << multi.status().to_string();
+  // S2's first (DOI 10.1105/tpc.22.0001), PubMed's first (the same DOI: merged), arXiv's one.
+  ASSERT_EQ(multi->size(), 2u) << multi->dump(1);
+  EXPECT_EQ((*multi)[0]["source_api"], "Semantic Scholar");
+  EXPECT_EQ((*multi)[1]["source_api"], "ArXiv");
+  // The real recorded answers: Europe PMC's page of 25 and arXiv's feed of 10, asked for 3.
+  const fs::path api = bioagent::testing::fixtures_dir() / "api";
+  if (!fs::is_directory(api)) GTEST_SKIP() << "fixtures absent: " << api;
+  ReplayServer recorded(std::string(R"([{"path": "/epmc/search", "body_file": )") +
+                        Json((api / "europepmc/search_cancer_core.json").string()).dump() +
+                        R"(}, {"path": "/arxiv/query", "body_file": )" +
+                        Json((api / "arxiv/q_testing_s0_m10.atom.xml").string()).dump() + "}]");
+  ASSERT_TRUE(recorded.ok());
+  ToolContext real = context();
+  real.set_option("base_url.europepmc", recorded.url("/epmc"));
+  real.set_option("base_url.arxiv", recorded.url("/arxiv"));
+  for (const char* tool : {"europepmc_search", "arxiv_search"}) {
+    auto r = call(tool, {{"query", "cancer"}, {"max_results", 3}}, real);
+    ASSERT_TRUE(r.is_ok()) << tool << ": " << r.status().to_string();
+    EXPECT_EQ((*r)["n_results"], 3) << tool;
+  }
+}
+
+// Seed 003's SearchHandler ingests into the RAG store by default.
+TEST_F(LiteratureTools, SearchLiteratureIngestsByDefault) {
+  auto r = call("search_literature", {{"query", "SPL"}, {"sources", {"pubmed"}}}, context());
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  EXPECT_EQ((*r)["ingested_to_rag"], 2);
+  auto off = call("search_literature", {{"query", "SPL other"}, {"sources", {"arxiv"}}, {"auto_ingest_to_rag", false}},
+                  context());
+  EXPECT_FALSE(off->contains("ingested_to_rag"));
+  ToolContext no_cache = context();
+  no_cache.set_option("cache_dir", "");
+  auto bare = call("search_literature", {{"query", "SPL"}, {"sources", {"pubmed"}}}, no_cache);
+  ASSERT_TRUE(bare.is_ok()) << "a search without an evidence store still runs: " << bare.status().to_string();
+  EXPECT_EQ((*bare)["total_found"], 2);
+  EXPECT_NE((*bare)["errors"].dump().find("nothing ingested"), std::string::npos) << (*bare)["errors"].dump();
+}
+
 TEST_F(LiteratureTools, OfflineServesTheWarmCacheAndSaysWhenCold) {
   auto online = call("pubmed_search", {{"query", "SPL litchi"}}, context());
   ASSERT_TRUE(online.is_ok());

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "papers/paper_extract.h"
@@ -118,6 +119,28 @@ TEST(PaperMetadata, MatchesCermineGroundTruth) {
   }
 }
 
+// PaSa (arXiv 2501.10120) mentions "papers published at ICLR 2023" on its
+// first page: prose, not its date, which the arXiv stamp gives. paper.pdf's
+// abstract runs over several blocks and is kept whole.
+TEST(PaperMetadata, YearAndAbstractOfThePaperQaFixtures) {
+  const fs::path dir = bioagent::testing::fixtures_dir() / "pdfs" / "paperqa_stub";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << "fixtures absent: " << dir;
+  PaperMetadata pasa = extract_metadata(read_doc(dir / "pasa.pdf"));
+  EXPECT_EQ(pasa.year, 2025);
+  PaperMetadata paper = extract_metadata(read_doc(dir / "paper.pdf"));
+  EXPECT_EQ(paper.abstract.rfind("Chemists can be skeptical", 0), 0u) << paper.abstract;
+  EXPECT_GT(paper.abstract.size(), 700u) << paper.abstract;
+  const std::string end = "uncover structure-property relationships.";
+  ASSERT_GE(paper.abstract.size(), end.size());
+  EXPECT_EQ(paper.abstract.substr(paper.abstract.size() - end.size()), end) << paper.abstract;
+  // Lower-case prose never dates a paper; a capitalised "Published" line does.
+  PdfDoc prose;
+  prose.pages.push_back(page_of({{"A title about gene families in plants", 16},
+                                 {"benchmarks published at ICLR 2023 and NeurIPS 2022", 10},
+                                 {"Published: 12 March 2021", 9}}));
+  EXPECT_EQ(extract_metadata(prose).year, 2021);
+}
+
 TEST(PaperMetadata, FrontMatterOfMadeUpPages) {
   PdfDoc doc;
   doc.info_title = "Microsoft Word - draft7.doc";
@@ -210,8 +233,10 @@ TEST(PaperStructure, SectionsAndReferencesOfTheFixtures) {
   for (auto& s : hindawi)
     EXPECT_EQ(s.find("Rehabilitation Research and Practice"), std::string::npos) << "a running head";
   auto bmc = column_of(prepared("cermine_biomedical_oa/example2.pdf"), "sections");
-  EXPECT_EQ(bmc, (std::vector<std::string>{"Abstract", "Background", "Methods", "Results", "Discussion", "Conclusions",
-                                           "Acknowledgments", "References"}));
+  EXPECT_EQ(bmc, (std::vector<std::string>{"Abstract", "Background", "Methods", "Results",
+                                           "Document review and participatory observations", "Discussion",
+                                           "Conclusions", "Acknowledgments", "References"}))
+      << "with the bold subsection heading of the results";
   auto pasa = prepared("paperqa_stub/pasa.pdf");
   auto pasa_sections = column_of(pasa, "sections");
   EXPECT_NE(std::find(pasa_sections.begin(), pasa_sections.end(), "B Implementation Details of the Selector"),
@@ -240,6 +265,50 @@ TEST(PaperStructure, SectionsAndReferencesOfTheFixtures) {
 
 // A figure's region is the cluster of graphics next to its caption: not the
 // running-head bar above it, not the other column's drawing at the same height.
+// arXiv 1111.2011 (APS, revtex) sets its 20 references without a heading, each
+// opening with a bare number, in two columns beside the acknowledgments.
+TEST(PaperStructure, ReferencesWithoutAHeading) {
+  const fs::path pdf = bioagent::testing::fixtures_dir() / "pdfs" / "arxiv" / "1111.2011v2.pdf";
+  if (!fs::exists(pdf)) GTEST_SKIP() << "fixture absent: " << pdf;
+  auto prepared = prepare_paper(pdf);
+  ASSERT_TRUE(prepared.is_ok()) << prepared.status().to_string();
+  auto refs = column_of(*prepared, "reference");
+  ASSERT_EQ(refs.size(), 20u);
+  for (size_t i = 0; i < refs.size(); ++i)
+    EXPECT_EQ(refs[i].rfind(std::to_string(i + 1) + " ", 0), 0u) << "entry " << i << ": " << refs[i];
+  EXPECT_EQ(refs[0], "1 D. C. Johnston, Adv. Phys. 59, 803 (2010).");
+  EXPECT_EQ(refs[10], "11 S. Sachdev, Quantum Phase Transitions, Cambridge Univ. Press (2011).") << "across columns";
+  EXPECT_EQ(refs[19].rfind("20 A. Del Maestro", 0), 0u);
+  for (auto& r : refs) EXPECT_EQ(r.find("Predrag Nikolic"), std::string::npos) << "the acknowledgments are not in it";
+}
+
+// CERMINE's ground truth for test5 lists 19 section titles, most of them
+// unnumbered subsections set as bold lines of their own: every one is found,
+// and little else.
+TEST(PaperStructure, SubsectionsMatchCermineGroundTruth) {
+  const fs::path dir = bioagent::testing::fixtures_dir() / "pdfs" / "cermine_biomedical_oa";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << "fixtures absent: " << dir;
+  std::string xml = read_all(dir / "test5-content.xml");
+  xml = xml.substr(xml.find("<body"), xml.find("</body>") - xml.find("<body"));
+  std::set<std::string> truth;
+  static const std::regex kTitle("<title>([\\s\\S]*?)</title>");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), kTitle); it != std::sregex_iterator(); ++it) {
+    std::string t = squeeze(std::regex_replace(std::string((*it)[1]), std::regex("<[^>]+>"), " "));
+    if (t.size() > 1) truth.insert(t);
+  }
+  ASSERT_EQ(truth.size(), 19u);
+  auto prepared = prepare_paper(dir / "test5.pdf");
+  ASSERT_TRUE(prepared.is_ok()) << prepared.status().to_string();
+  std::set<std::string> ours;
+  for (auto& t : column_of(*prepared, "sections")) ours.insert(squeeze(t));
+  std::string all;
+  for (auto& t : ours) all += "\n  " + t;
+  for (auto& t : truth) EXPECT_TRUE(ours.count(t)) << "missing section '" << t << "'; found:" << all;
+  size_t extra = 0;
+  for (auto& t : ours) extra += truth.count(t) == 0;
+  EXPECT_LE(extra, 4u) << "headings CERMINE does not list (abstract, references and the like at most):" << all;
+}
+
 TEST(PaperStructure, FigureRegionIsTheGraphicsNextToTheCaption) {
   PdfPage page;
   page.width = 612;
@@ -338,6 +407,56 @@ TEST(PaperStructure, TableRegionsPairCaptionsWithTheirRules) {
 
 // On PaSa, whose tables are captioned underneath: each table row holds its own
 // table's text, not the body text after the caption.
+// A table without rules whose caption sits under it: its rows are the short
+// blocks clustered above the caption, not the prose that follows it.
+TEST(PaperStructure, UnruledTableCaptionedUnderItsRows) {
+  PdfDoc doc;
+  doc.sha256 = std::string(64, 'a');
+  doc.page_count = 1;
+  PdfPage page = page_of(
+      {{"Introduction", 11}, {"The SPL family was surveyed in three species, as described in the methods above.", 10}});
+  auto cell = [&](float x0, float y0, const std::string& text) {
+    PdfBlock b;
+    b.x0 = x0, b.x1 = x0 + 90, b.y0 = y0, b.y1 = y0 + 10, b.text = text, b.font_size = 9;
+    b.lines.push_back({b.x0, b.y0, b.x1, b.y1, 9});
+    page.blocks.push_back(b);
+  };
+  for (int row = 0; row < 4; ++row) {
+    const float y = 200 + 13.0f * static_cast<float>(row);
+    cell(80, y, row == 0 ? "Gene" : "SPL" + std::to_string(row));
+    cell(200, y, row == 0 ? "Length (aa)" : std::to_string(300 + row));
+    cell(320, y, row == 0 ? "Chromosome" : "Chr" + std::to_string(row + 1));
+  }
+  PdfBlock caption;
+  caption.x0 = 80, caption.x1 = 420, caption.y0 = 258, caption.y1 = 270, caption.font_size = 9;
+  caption.text = "Table 1. SPL genes of litchi.";
+  caption.lines.push_back({80, 258, 420, 270, 9});
+  page.blocks.push_back(caption);
+  PdfBlock prose;
+  prose.x0 = 72, prose.x1 = 540, prose.y0 = 280, prose.y1 = 320, prose.font_size = 10;
+  prose.text =
+      "Each gene carries the SBP domain, and the longest isoform was kept for the analysis.\nThe tree in "
+      "Figure 2 places them in eight groups that match the Arabidopsis subfamilies well.";
+  prose.lines = {{72, 280, 540, 292, 10}, {72, 294, 540, 306, 10}};
+  page.blocks.push_back(prose);
+  doc.pages.push_back(page);
+  PreparedPaper p = prepare_paper(doc, "made-up.pdf");
+  std::string content;
+  std::vector<int64_t> box;
+  for (auto& r : p.rows)
+    if (r.sql.rfind("INSERT INTO tables ", 0) == 0) {
+      content = std::get<std::string>(r.params[2]);
+      for (size_t k = 3; k < 7; ++k) box.push_back(std::get<int64_t>(r.params[k]));
+    }
+  EXPECT_NE(content.find("SPL3"), std::string::npos) << content;
+  EXPECT_NE(content.find("Length (aa)"), std::string::npos) << content;
+  EXPECT_EQ(content.find("SBP domain"), std::string::npos)
+      << "the prose under the caption is not the table: " << content;
+  ASSERT_EQ(box.size(), 4u);
+  EXPECT_EQ(box[1], 200) << "the region starts at the table's first row";
+  EXPECT_EQ(box[1] + box[3], 270) << "and ends with the caption under it";
+}
+
 TEST(PaperStructure, TableContentOfTheFixtures) {
   const fs::path pdf = bioagent::testing::fixtures_dir() / "pdfs" / "paperqa_stub" / "pasa.pdf";
   if (!fs::exists(pdf)) GTEST_SKIP() << "fixtures absent: " << pdf;

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bioagent/papers.h"
+#include "bioagent/registry.h"
+#include "bioagent/workspace.h"
 #include "papers/paper_extract.h"
 #include "test_util.h"
 
@@ -185,6 +187,81 @@ TEST(Papers, ReadOnlyGuard) {
             ErrorCode::kNotFound);
 }
 
+// Seed 001's own example "images JOIN pages JOIN metadata ON a AND b" is a
+// DuckDB parser error: describe_paper_database shows a join that runs, and the
+// error from the seed's form says to give each JOIN its ON.
+// test5's CropBox starts 28.35 pt into its MediaBox. Stored boxes, page sizes
+// and ViewImage share one coordinate system, the rendered page's: the whole
+// page is the box [0, 0, page_width, page_height], and every stored box is inside it.
+TEST(Papers, BoxesAreInTheRenderedPagesCoordinates) {
+  const fs::path pdf = pdf_dir() / "cermine_biomedical_oa/test5.pdf";
+  if (!fs::exists(pdf)) GTEST_SKIP() << "fixture absent: " << pdf;
+  TempDir dir;
+  const fs::path db = dir.path() / "papers.duckdb";
+  std::string id;
+  {
+    auto lib = open_library(db);
+    auto r = lib->add(pdf);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    id = r->paper_id;
+  }
+  auto boxes = retrieve_from_database(
+      db.string(),
+      "SELECT p.page_number, p.page_width, p.page_height, b.bb[1], b.bb[2], b.bb[3], b.bb[4] FROM (SELECT "
+      "ref_page_id, bounding_box AS bb FROM images UNION ALL SELECT ref_page_id, bounding_box FROM tables) b JOIN "
+      "pages p ON b.ref_page_id = p.page_id");
+  ASSERT_TRUE(boxes.is_ok()) << boxes.status().to_string();
+  ASSERT_GE((*boxes)["rows"].size(), 3u);
+  for (auto& row : (*boxes)["rows"]) {
+    const int w = row[1].get<int>(), h = row[2].get<int>();
+    const int x = row[3].get<int>(), y = row[4].get<int>(), dx = row[5].get<int>(), dy = row[6].get<int>();
+    EXPECT_GE(x, -1) << row.dump();
+    EXPECT_GE(y, -1) << row.dump();
+    EXPECT_LE(x + dx, w + 1) << "page width " << w << ": " << row.dump();
+    EXPECT_LE(y + dy, h + 1) << "page height " << h << ": " << row.dump();
+  }
+  auto page = retrieve_from_database(db.string(), "SELECT page_width, page_height FROM pages WHERE page_number = 1");
+  ASSERT_TRUE(page.is_ok());
+  const double w = (*page)["rows"][0][0].get<double>(), h = (*page)["rows"][0][1].get<double>();
+  auto whole = view_image(db.string(), id, 1, {0, 0, w, h}, 72);
+  ASSERT_TRUE(whole.is_ok()) << "the whole page as a box: " << whole.status().to_string();
+  auto full = view_image(db.string(), id, 1, {}, 72);
+  ASSERT_TRUE(full.is_ok());
+  EXPECT_NEAR((*whole)["width"].get<int>(), (*full)["width"].get<int>(), 1) << "page sizes are stored rounded";
+  EXPECT_NEAR((*whole)["height"].get<int>(), (*full)["height"].get<int>(), 1);
+}
+
+TEST(Papers, JoinExampleRunsAndTheSeedFormGetsTheOnHint) {
+  TempDir dir;
+  const fs::path db = dir.path() / "papers.duckdb";
+  open_library(db);
+  ToolRegistry reg;
+  register_builtin_types(reg);
+  ASSERT_TRUE(reg.load_builtin().is_ok());
+  auto ws = Workspace::create({dir.path().string()});
+  ASSERT_TRUE(ws.is_ok());
+  ToolContext ctx(&*ws);
+  ctx.set_option("papers_db", db.string());
+  auto schema = reg.call("describe_paper_database", Json::object(), ctx);
+  ASSERT_TRUE(schema.is_ok()) << schema.status().to_string();
+  const std::string example = (*schema)["join_example"].get<std::string>();
+  auto ok = reg.call("RetrieveFromDatabase", {{"sql", example}}, ctx);
+  ASSERT_TRUE(ok.is_ok()) << example << ": " << ok.status().to_string();
+  const std::string seed =
+      "SELECT pages.page_number FROM images JOIN pages JOIN metadata ON images.ref_page_id = pages.page_id AND "
+      "pages.ref_paper_id = metadata.paper_id WHERE metadata.paper_id = '12345678' AND images.image_caption LIKE "
+      "'%Figure 3%';";
+  auto bad = reg.call("RetrieveFromDatabase", {{"sql", seed}}, ctx);
+  ASSERT_FALSE(bad.is_ok());
+  EXPECT_NE(bad.status().message().find("each JOIN needs its own ON"), std::string::npos) << bad.status().to_string();
+  auto other = reg.call("RetrieveFromDatabase", {{"sql", "SELECT FROM WHERE"}}, ctx);
+  ASSERT_FALSE(other.is_ok());
+  EXPECT_EQ(other.status().message().find("JOIN"), std::string::npos) << "no hint where no JOIN lacks its ON";
+  auto cross = reg.call("RetrieveFromDatabase", {{"sql", "SELECT 1 FROM pages CROSS JOIN metadata WHERE x"}}, ctx);
+  ASSERT_FALSE(cross.is_ok());
+  EXPECT_EQ(cross.status().message().find("needs its own ON"), std::string::npos) << "CROSS JOIN needs no ON";
+}
+
 TEST(Papers, BadFilesAreClearErrorsAndWriteNothing) {
   TempDir dir;
   auto lib = open_library(dir.path() / "papers.duckdb");
@@ -194,11 +271,20 @@ TEST(Papers, BadFilesAreClearErrorsAndWriteNothing) {
   auto truncated =
       dir.write("cut.pdf", "%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pag");
   auto r = lib->add(truncated);
-  if (r.is_ok())
-    EXPECT_EQ(r->num_pages, 0) << "a broken PDF either fails or has no pages";
-  else
-    EXPECT_NE(r.status().message().find("cut.pdf"), std::string::npos);
-  EXPECT_TRUE(lib->list()->empty() || (r.is_ok() && lib->list()->size() == 1));
+  ASSERT_FALSE(r.is_ok()) << "a PDF with no readable page is an error, not a paper of 0 pages";
+  EXPECT_EQ(r.status().code(), ErrorCode::kParseError);
+  EXPECT_NE(r.status().message().find("cut.pdf"), std::string::npos);
+  // The first 2,000 bytes of a real paper: MuPDF cannot repair it; nothing is stored.
+  const fs::path real = pdf_dir() / "neusym_rag/test_pdf.pdf";
+  if (fs::exists(real)) {
+    std::ifstream in(real, std::ios::binary);
+    std::string head(2000, '\0');
+    in.read(head.data(), 2000);
+    auto fragment = lib->add(dir.write("fragment.pdf", head));
+    ASSERT_FALSE(fragment.is_ok()) << "stored with " << fragment->num_pages << " pages";
+    EXPECT_NE(fragment.status().message().find("fragment.pdf"), std::string::npos);
+  }
+  EXPECT_TRUE(lib->list()->empty());
 }
 
 namespace {

@@ -61,12 +61,12 @@ Result<CalcValue> parse_number(std::string_view text, size_t pos) {
   if (!is_float) {
     if (clean.size() > 1 && clean[0] == '0' && clean.find_first_not_of('0') != std::string::npos)
       return error_at(pos, std::string(text), "leading zeros in a decimal integer are not allowed");
-    int64_t v = 0;
-    auto [p, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), v);
-    if (ec == std::errc() && p == clean.data() + clean.size()) return CalcValue::of_int(v);
-    if (ec != std::errc::result_out_of_range)
-      return error_at(pos, std::string(text), "invalid number '" + std::string(text) + "'");
-    // Too large for 64 bits: carry on as a float, as documented.
+    if (clean.size() > kMaxIntDigits)  // Python refuses to read such a literal too
+      return error_at(pos, std::string(text).substr(0, 20),
+                      "integer literal has more than " + std::to_string(kMaxIntDigits) + " digits");
+    auto v = BigInt::parse(clean, 10);
+    if (!v) return error_at(pos, std::string(text), "invalid number '" + std::string(text) + "'");
+    return CalcValue::of_int(std::move(*v));
   }
   // strtod, unlike from_chars, tells overflow (HUGE_VAL) from underflow (0).
   char* end = nullptr;
@@ -82,6 +82,30 @@ Token invalid(size_t pos, const std::string& text, const std::string& message) {
   return {Tok::kInvalid, text, pos, {}, error_at(pos, text, message)};
 }
 
+// 0x1F, 0o17, 0b101 (any case, '_' between digits or after the prefix), as Python reads them.
+Token prefixed_integer(std::string_view text, size_t pos) {
+  const char kind = static_cast<char>(std::tolower(static_cast<unsigned char>(text[1])));
+  const int base = kind == 'x' ? 16 : kind == 'o' ? 8 : 2;
+  const char* name = kind == 'x' ? "hexadecimal" : kind == 'o' ? "octal" : "binary";
+  std::string digits;
+  for (size_t k = 2; k < text.size(); ++k) {
+    if (text[k] == '_' && k + 1 < text.size() && text[k + 1] != '_') continue;
+    digits += text[k];
+  }
+  const std::string literal(text);
+  if (digits.empty() || text.back() == '_') return invalid(pos, literal, std::string("invalid ") + name + " literal");
+  if (digits.size() * (base == 16 ? 4 : base == 8 ? 3 : 1) > 4 * kMaxIntDigits)
+    return invalid(pos, literal.substr(0, 20), std::string(name) + " literal is too long");
+  auto v = BigInt::parse(digits, base);
+  if (!v) {
+    size_t bad = 2;
+    while (bad < text.size() && (text[bad] == '_' || BigInt::parse(text.substr(bad, 1), base))) ++bad;
+    std::string digit(1, text[std::min(bad, text.size() - 1)]);
+    return invalid(pos + bad, digit, "invalid digit '" + digit + "' in " + name + " literal");
+  }
+  return {Tok::kNumber, literal, pos, CalcValue::of_int(std::move(*v)), {}};
+}
+
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
   size_t i = 0;
@@ -92,6 +116,14 @@ std::vector<Token> tokenize(std::string_view s) {
       continue;
     }
     size_t start = i;
+    if (c == '0' && i + 1 < s.size() && std::string_view("xXoObB").find(s[i + 1]) != std::string_view::npos) {
+      i += 2;
+      while (i < s.size() && is_name_char(s[i])) ++i;
+      Token t = prefixed_integer(s.substr(start, i - start), start);
+      out.push_back(std::move(t));
+      if (out.back().type == Tok::kInvalid) break;
+      continue;
+    }
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
@@ -109,7 +141,7 @@ std::vector<Token> tokenize(std::string_view s) {
       }
       if (i < s.size() && is_name_char(s[i])) {
         out.push_back(invalid(i, std::string(1, s[i]),
-                              "invalid character in a number (hex, complex and suffixes are not supported)"));
+                              "invalid character in a number (complex numbers and suffixes are not supported)"));
         break;
       }
       auto num = parse_number(s.substr(start, i - start), start);
@@ -359,11 +391,12 @@ class Parser {
       if (!args) return args.status();
       return calc_math::call(t.text, *args, t.pos);
     }
+    if (t.text == "True" || t.text == "False") return CalcValue::of_bool(t.text == "True");
     if (t.text == "pi") return CalcValue::of_float(M_PI);
     if (t.text == "e") return CalcValue::of_float(M_E);
     if (calc_math::is_function(t.text))
       return error_at(t.pos, t.text, "function '" + t.text + "' must be called with parentheses");
-    return error_at(t.pos, t.text, "name '" + t.text + "' is not allowed (only the constants pi and e)");
+    return error_at(t.pos, t.text, "name '" + t.text + "' is not allowed (only the constants pi, e, True and False)");
   }
 
   std::vector<Token> toks_;
@@ -388,7 +421,16 @@ Result<CalcValue> evaluate_expression(std::string_view expr, const CalcLimits& l
   auto toks = tokenize(expr);
   if (toks.size() == 1) return invalid_argument("empty expression");
   Parser parser(std::move(toks), limits);
-  return parser.parse_all();
+  auto v = parser.parse_all();
+  // Python computes such an int but refuses to print it (sys.set_int_max_str_digits).
+  if (v && v->kind == CalcValue::Kind::kInt && v->i.bit_length() > 3 * kMaxIntDigits &&
+      v->i.abs().to_string().size() > kMaxIntDigits) {
+    Status s = resource_exhausted("the integer result has more than " + std::to_string(kMaxIntDigits) +
+                                  " digits, the most Python converts to text");
+    s.with("limit", kMaxIntDigits);
+    return s;
+  }
+  return v;
 }
 
 }  // namespace bioagent

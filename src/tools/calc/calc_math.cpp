@@ -16,7 +16,7 @@ using Kind = CalcValue::Kind;
 double CalcValue::as_double() const {
   switch (kind) {
     case Kind::kInt:
-      return static_cast<double>(i);
+      return i.to_double();
     case Kind::kFloat:
       return f;
     case Kind::kBool:
@@ -82,7 +82,7 @@ std::string python_float_repr(double x) {
 std::string CalcValue::repr() const {
   switch (kind) {
     case Kind::kInt:
-      return std::to_string(i);
+      return i.to_string();
     case Kind::kFloat:
       return python_float_repr(f);
     case Kind::kBool:
@@ -112,11 +112,34 @@ Status range_err(size_t pos, const std::string& token, const std::string& messag
 }
 
 bool is_integral(const CalcValue& v) { return v.kind == Kind::kInt || v.kind == Kind::kBool; }
-int64_t as_int(const CalcValue& v) { return v.kind == Kind::kBool ? (v.b ? 1 : 0) : v.i; }
+BigInt as_int(const CalcValue& v) { return v.kind == Kind::kBool ? BigInt(v.b ? 1 : 0) : v.i; }
 
 Result<CalcValue> finite(double d, size_t pos, const std::string& op) {
   if (!std::isfinite(d)) return range_err(pos, op, "numerical result out of range (overflow)");
   return CalcValue::of_float(d);
+}
+
+// An integer operand as a float, refused as Python refuses when it is too large.
+Result<double> int_to_float(const BigInt& v, size_t pos, const std::string& op) {
+  double d = v.to_double();
+  if (!std::isfinite(d)) return range_err(pos, op, "int too large to convert to float (overflow)");
+  return d;
+}
+
+Result<double> to_float(const CalcValue& v, size_t pos, const std::string& op) {
+  return is_integral(v) ? int_to_float(as_int(v), pos, op) : Result<double>(v.f);
+}
+
+Status too_big(size_t pos, const std::string& op, const CalcLimits& limits) {
+  Status s =
+      range_err(pos, op, "integer result is too large (more than " + std::to_string(limits.max_int_bits) + " bits)");
+  s.with("limit", limits.max_int_bits);
+  return s;
+}
+
+Result<CalcValue> checked(BigInt v, size_t pos, const std::string& op, const CalcLimits& limits) {
+  if (v.bit_length() > limits.max_int_bits) return too_big(pos, op, limits);
+  return CalcValue::of_int(std::move(v));
 }
 
 // Python's float floor division and modulo (Objects/floatobject.c float_divmod).
@@ -142,29 +165,63 @@ void py_float_divmod(double vx, double wx, double* floordiv, double* mod) {
   *mod = m;
 }
 
-Result<CalcValue> int_power(int64_t base, int64_t exp, size_t pos, const CalcLimits& limits) {
-  if (exp < 0) {
-    if (base == 0) return err(pos, "**", "division by zero (0 cannot be raised to a negative power)");
-    return finite(std::pow(static_cast<double>(base), static_cast<double>(exp)), pos, "**");
+Result<CalcValue> int_power(const BigInt& base, const BigInt& exp, size_t pos, const CalcLimits& limits) {
+  if (exp.negative()) {
+    if (base.is_zero()) return err(pos, "**", "division by zero (0 cannot be raised to a negative power)");
+    auto b = int_to_float(base, pos, "**");
+    if (!b) return b.status();
+    return finite(std::pow(*b, exp.to_double()), pos, "**");
   }
-  if (base == 0 || base == 1) return CalcValue::of_int(exp == 0 ? 1 : base);
-  if (base == -1) return CalcValue::of_int(exp % 2 ? -1 : 1);
-  if (exp > limits.max_int_exponent) {
+  const BigInt abs_base = base.abs();
+  if (abs_base.compare(1) <= 0) {  // 0, 1, -1
+    if (exp.is_zero()) return CalcValue::of_int(1);
+    if (base.negative()) return CalcValue::of_int(exp.is_zero() || !(exp.abs().to_string().back() & 1) ? 1 : -1);
+    return CalcValue::of_int(base);
+  }
+  if (!exp.fits_int64() || exp.to_int64() > limits.max_int_exponent) {
     Status s = range_err(
         pos, "**",
-        "exponent " + std::to_string(exp) + " is too large (limit " + std::to_string(limits.max_int_exponent) + ")");
+        "exponent " + exp.to_string() + " is too large (limit " + std::to_string(limits.max_int_exponent) + ")");
     s.with("limit", limits.max_int_exponent);
     return s;
   }
-  int64_t result = 1, b = base, e = exp;
-  bool overflow = false;
-  while (e > 0 && !overflow) {
-    if (e & 1) overflow = __builtin_mul_overflow(result, b, &result);
-    e >>= 1;
-    if (e > 0 && !overflow) overflow = __builtin_mul_overflow(b, b, &b);
+  const uint64_t e = static_cast<uint64_t>(exp.to_int64());
+  // The result has about (bits(base) - 1) * e + 1 bits; refuse before computing it.
+  if (e > 0 && (abs_base.bit_length() - 1) * e + 1 > limits.max_int_bits) return too_big(pos, "**", limits);
+  return checked(BigInt::pow(base, e), pos, "**", limits);
+}
+
+// Python's exact comparison of an integer with a float.
+int compare_int_float(const BigInt& x, double y) {
+  if (std::isinf(y)) return y > 0 ? -1 : 1;
+  const double fl = std::floor(y);
+  int c = x.compare(*BigInt::from_double(fl));
+  if (c != 0) return c;
+  return fl == y ? 0 : -1;
+}
+
+Result<CalcValue> int_binary(const std::string& op, const BigInt& x, const BigInt& y, size_t pos,
+                             const CalcLimits& limits) {
+  if (op == "+") return checked(x + y, pos, op, limits);
+  if (op == "-") return checked(x - y, pos, op, limits);
+  if (op == "*") {
+    if (x.bit_length() + y.bit_length() > limits.max_int_bits + 1) return too_big(pos, op, limits);
+    return checked(x * y, pos, op, limits);
   }
-  if (!overflow) return CalcValue::of_int(result);
-  return finite(std::pow(static_cast<double>(base), static_cast<double>(exp)), pos, "**");
+  if (op == "/") {
+    if (y.is_zero()) return err(pos, op, "division by zero");
+    double d = BigInt::true_divide(x, y);
+    if (!std::isfinite(d)) return range_err(pos, op, "integer division result too large for a float (overflow)");
+    return CalcValue::of_float(d);
+  }
+  if (op == "//" || op == "%") {
+    if (y.is_zero()) return err(pos, op, op == "//" ? "integer division by zero" : "integer modulo by zero");
+    BigInt q, m;
+    BigInt::floor_divmod(x, y, &q, &m);
+    return CalcValue::of_int(op == "//" ? q : m);
+  }
+  if (op == "**") return int_power(x, y, pos, limits);
+  return err(pos, op, "unknown operator '" + op + "'");
 }
 
 }  // namespace
@@ -173,30 +230,11 @@ Result<CalcValue> binary(const std::string& op, const CalcValue& a, const CalcVa
                          const CalcLimits& limits) {
   if (a.kind == Kind::kList || b.kind == Kind::kList)
     return err(pos, op, "operator '" + op + "' cannot be applied to a list");
-  if (is_integral(a) && is_integral(b)) {
-    int64_t x = as_int(a), y = as_int(b), r = 0;
-    if (op == "+" && !__builtin_add_overflow(x, y, &r)) return CalcValue::of_int(r);
-    if (op == "-" && !__builtin_sub_overflow(x, y, &r)) return CalcValue::of_int(r);
-    if (op == "*" && !__builtin_mul_overflow(x, y, &r)) return CalcValue::of_int(r);
-    if (op == "/") {
-      if (y == 0) return err(pos, op, "division by zero");
-      return CalcValue::of_float(static_cast<double>(x) / static_cast<double>(y));
-    }
-    if (op == "//" || op == "%") {
-      if (y == 0) return err(pos, op, op == "//" ? "integer division by zero" : "integer modulo by zero");
-      if (!(x == std::numeric_limits<int64_t>::min() && y == -1)) {
-        int64_t q = x / y, m = x % y;
-        if (m != 0 && ((m < 0) != (y < 0))) {
-          q -= 1;
-          m += y;
-        }
-        return CalcValue::of_int(op == "//" ? q : m);
-      }
-    }
-    if (op == "**") return int_power(x, y, pos, limits);
-    // Integer overflow: fall through to float arithmetic.
-  }
-  double x = a.as_double(), y = b.as_double();
+  if (is_integral(a) && is_integral(b)) return int_binary(op, as_int(a), as_int(b), pos, limits);
+  auto fx = to_float(a, pos, op), fy = to_float(b, pos, op);
+  if (!fx) return fx.status();
+  if (!fy) return fy.status();
+  const double x = *fx, y = *fy;
   if (op == "+") return finite(x + y, pos, op);
   if (op == "-") return finite(x - y, pos, op);
   if (op == "*") return finite(x * y, pos, op);
@@ -222,31 +260,31 @@ Result<CalcValue> binary(const std::string& op, const CalcValue& a, const CalcVa
 Result<CalcValue> unary(const std::string& op, const CalcValue& a, size_t pos) {
   if (a.kind == Kind::kList) return err(pos, op, "unary '" + op + "' cannot be applied to a list");
   if (op == "+") return is_integral(a) ? CalcValue::of_int(as_int(a)) : a;
-  if (is_integral(a)) {
-    int64_t x = as_int(a);
-    if (x != std::numeric_limits<int64_t>::min()) return CalcValue::of_int(-x);
-  }
-  return CalcValue::of_float(-a.as_double());
+  if (is_integral(a)) return CalcValue::of_int(-as_int(a));
+  return CalcValue::of_float(-a.f);
 }
 
 Result<bool> compare(const std::string& op, const CalcValue& a, const CalcValue& b, size_t pos) {
   if (a.kind == Kind::kList || b.kind == Kind::kList) return err(pos, op, "lists cannot be compared");
+  int c = 0;
   if (is_integral(a) && is_integral(b)) {
-    int64_t x = as_int(a), y = as_int(b);
-    if (op == "<") return x < y;
-    if (op == ">") return x > y;
-    if (op == "<=") return x <= y;
-    if (op == ">=") return x >= y;
-    if (op == "==") return x == y;
-    return x != y;
+    c = as_int(a).compare(as_int(b));
+  } else if (is_integral(a) || is_integral(b)) {
+    const double y = is_integral(a) ? b.f : a.f;
+    if (std::isnan(y)) return op == "!=";
+    c = compare_int_float(as_int(is_integral(a) ? a : b), y);
+    if (!is_integral(a)) c = -c;
+  } else {
+    const double x = a.f, y = b.f;
+    if (std::isnan(x) || std::isnan(y)) return op == "!=";
+    c = x < y ? -1 : (x > y ? 1 : 0);
   }
-  double x = a.as_double(), y = b.as_double();
-  if (op == "<") return x < y;
-  if (op == ">") return x > y;
-  if (op == "<=") return x <= y;
-  if (op == ">=") return x >= y;
-  if (op == "==") return x == y;
-  return x != y;
+  if (op == "<") return c < 0;
+  if (op == ">") return c > 0;
+  if (op == "<=") return c <= 0;
+  if (op == ">=") return c >= 0;
+  if (op == "==") return c == 0;
+  return c != 0;
 }
 
 namespace {
@@ -260,7 +298,7 @@ Status arity(const char* name, size_t pos, const std::string& expect) {
 Result<double> one_number(const char* name, const std::vector<CalcValue>& a, size_t pos) {
   if (a.size() != 1) return arity(name, pos, "exactly one argument");
   if (a[0].kind == Kind::kList) return err(pos, name, std::string(name) + "() needs a number, not a list");
-  return a[0].as_double();
+  return to_float(a[0], pos, name);
 }
 
 // Arguments of min/max/sum: either several numbers or a single list.
@@ -274,16 +312,28 @@ Result<std::vector<CalcValue>> spread(const char* name, const std::vector<CalcVa
 
 Result<CalcValue> to_int(double d, size_t pos, const char* name) {
   if (!std::isfinite(d)) return range_err(pos, name, "cannot convert a non-finite float to an integer");
-  if (d >= 9.2233720368547758e18 || d < -9.2233720368547758e18) return CalcValue::of_float(d);
-  return CalcValue::of_int(static_cast<int64_t>(d));
+  return CalcValue::of_int(*BigInt::from_double(d));
 }
 
 Result<CalcValue> f_abs(const std::vector<CalcValue>& a, size_t pos) {
-  auto d = one_number("abs", a, pos);
-  if (!d) return d.status();
-  if (is_integral(a[0]) && as_int(a[0]) != std::numeric_limits<int64_t>::min())
-    return CalcValue::of_int(std::llabs(as_int(a[0])));
-  return CalcValue::of_float(std::fabs(*d));
+  if (a.size() != 1) return arity("abs", pos, "exactly one argument");
+  if (a[0].kind == Kind::kList) return err(pos, "abs", "abs() needs a number, not a list");
+  if (is_integral(a[0])) return CalcValue::of_int(as_int(a[0]).abs());
+  return CalcValue::of_float(std::fabs(a[0].f));
+}
+
+// round(int, ndigits < 0): to a multiple of 10**-ndigits, halves to even.
+CalcValue round_int(const BigInt& x, const BigInt& nd) {
+  if (!nd.negative()) return CalcValue::of_int(x);
+  if (nd.compare(-static_cast<int64_t>(kMaxIntDigits) - 1) < 0 ||
+      static_cast<size_t>(-nd.to_int64()) > x.abs().to_string().size())
+    return CalcValue::of_int(0);
+  const BigInt p = BigInt::pow(10, static_cast<uint64_t>(-nd.to_int64()));
+  BigInt q, r;
+  BigInt::floor_divmod(x, p, &q, &r);
+  const int half = (r + r).compare(p);
+  if (half > 0 || (half == 0 && (q.abs().to_string().back() & 1))) q = q + 1;
+  return CalcValue::of_int(q * p);
 }
 
 Result<CalcValue> f_round(const std::vector<CalcValue>& a, size_t pos) {
@@ -294,20 +344,9 @@ Result<CalcValue> f_round(const std::vector<CalcValue>& a, size_t pos) {
     return to_int(std::nearbyint(a[0].f), pos, "round");  // default mode: half to even, like Python
   }
   if (!is_integral(a[1])) return err(pos, "round", "round() ndigits must be an integer");
-  int64_t nd = as_int(a[1]);
-  if (is_integral(a[0])) {
-    if (nd >= 0) return CalcValue::of_int(as_int(a[0]));
-    if (nd < -18) return CalcValue::of_int(0);
-    int64_t p = 1;
-    for (int64_t k = 0; k < -nd; ++k) p *= 10;
-    int64_t x = as_int(a[0]), q = x / p, r = x % p;
-    if (r < 0) {
-      q -= 1;
-      r += p;
-    }
-    if (2 * r > p || (2 * r == p && (q & 1))) q += 1;
-    return CalcValue::of_int(q * p);
-  }
+  const BigInt ndigits = as_int(a[1]);
+  if (is_integral(a[0])) return round_int(as_int(a[0]), ndigits);
+  const int64_t nd = ndigits.fits_int64() ? ndigits.to_int64() : (ndigits.negative() ? -1000 : 1000);
   double x = a[0].f;
   if (!std::isfinite(x)) return CalcValue::of_float(x);
   if (nd > 300) return CalcValue::of_float(x);
@@ -366,43 +405,54 @@ Result<CalcValue> f_sqrt(const std::vector<CalcValue>& a, size_t pos) {
   return CalcValue::of_float(std::sqrt(*d));
 }
 
-Result<CalcValue> log_of(const char* name, double x, size_t pos) {
-  if (x <= 0) return err(pos, name, std::string("math domain error: ") + name + "() needs a positive number");
-  return CalcValue::of_float(0);
+// ln, log10 or log2 (`fn`, with `fn(2)` = `of_two`) of a positive number;
+// an integer too large for a float is split as m * 2**k first, as Python does.
+Result<double> log_value(const char* name, const CalcValue& v, size_t pos, double (*fn)(double), double of_two) {
+  if (v.kind == Kind::kList) return err(pos, name, std::string(name) + "() needs numbers, not a list");
+  auto domain = [&] {
+    return err(pos, name, std::string("math domain error: ") + name + "() needs a positive number");
+  };
+  if (!is_integral(v)) {
+    if (v.f <= 0) return domain();
+    return fn(v.f);
+  }
+  const BigInt x = as_int(v);
+  if (x.negative() || x.is_zero()) return domain();
+  const double d = x.to_double();
+  if (std::isfinite(d)) return fn(d);
+  const size_t k = x.bit_length() - 64;
+  return fn(BigInt::true_divide(x, BigInt::pow(2, k))) + static_cast<double>(k) * of_two;
 }
+
+double natural_log(double x) { return std::log(x); }
+double log_ten(double x) { return std::log10(x); }
+double log_two(double x) { return std::log2(x); }
 
 Result<CalcValue> f_log(const std::vector<CalcValue>& a, size_t pos) {
   if (a.empty() || a.size() > 2) return arity("log", pos, "one or two arguments");
-  for (auto& x : a) {
-    if (x.kind == Kind::kList) return err(pos, "log", "log() needs numbers, not a list");
-  }
-  auto chk = log_of("log", a[0].as_double(), pos);
-  if (!chk) return chk;
-  double r = std::log(a[0].as_double());
+  auto r = log_value("log", a[0], pos, natural_log, M_LN2);
+  if (!r) return r.status();
   if (a.size() == 2) {
-    auto chk2 = log_of("log", a[1].as_double(), pos);
-    if (!chk2) return chk2;
-    double lb = std::log(a[1].as_double());
-    if (lb == 0) return err(pos, "log", "float division by zero (log base 1)");
-    r /= lb;
+    auto lb = log_value("log", a[1], pos, natural_log, M_LN2);
+    if (!lb) return lb.status();
+    if (*lb == 0) return err(pos, "log", "float division by zero (log base 1)");
+    return CalcValue::of_float(*r / *lb);
   }
-  return CalcValue::of_float(r);
+  return CalcValue::of_float(*r);
 }
 
 Result<CalcValue> f_log10(const std::vector<CalcValue>& a, size_t pos) {
-  auto d = one_number("log10", a, pos);
-  if (!d) return d.status();
-  auto chk = log_of("log10", *d, pos);
-  if (!chk) return chk;
-  return CalcValue::of_float(std::log10(*d));
+  if (a.size() != 1) return arity("log10", pos, "exactly one argument");
+  auto r = log_value("log10", a[0], pos, log_ten, 0.30102999566398120);
+  if (!r) return r.status();
+  return CalcValue::of_float(*r);
 }
 
 Result<CalcValue> f_log2(const std::vector<CalcValue>& a, size_t pos) {
-  auto d = one_number("log2", a, pos);
-  if (!d) return d.status();
-  auto chk = log_of("log2", *d, pos);
-  if (!chk) return chk;
-  return CalcValue::of_float(std::log2(*d));
+  if (a.size() != 1) return arity("log2", pos, "exactly one argument");
+  auto r = log_value("log2", a[0], pos, log_two, 1.0);
+  if (!r) return r.status();
+  return CalcValue::of_float(*r);
 }
 
 Result<CalcValue> f_exp(const std::vector<CalcValue>& a, size_t pos) {
@@ -412,16 +462,16 @@ Result<CalcValue> f_exp(const std::vector<CalcValue>& a, size_t pos) {
 }
 
 Result<CalcValue> f_floor(const std::vector<CalcValue>& a, size_t pos) {
+  if (a.size() == 1 && is_integral(a[0])) return CalcValue::of_int(as_int(a[0]));
   auto d = one_number("floor", a, pos);
   if (!d) return d.status();
-  if (is_integral(a[0])) return CalcValue::of_int(as_int(a[0]));
   return to_int(std::floor(*d), pos, "floor");
 }
 
 Result<CalcValue> f_ceil(const std::vector<CalcValue>& a, size_t pos) {
+  if (a.size() == 1 && is_integral(a[0])) return CalcValue::of_int(as_int(a[0]));
   auto d = one_number("ceil", a, pos);
   if (!d) return d.status();
-  if (is_integral(a[0])) return CalcValue::of_int(as_int(a[0]));
   return to_int(std::ceil(*d), pos, "ceil");
 }
 

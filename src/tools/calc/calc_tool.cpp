@@ -8,6 +8,7 @@ Result<Json> calculator_tool(const ToolSpec& spec, const Json& args, ToolContext
   limits.max_length = spec.settings.value("max_length", limits.max_length);
   limits.max_depth = spec.settings.value("max_depth", limits.max_depth);
   limits.max_int_exponent = spec.settings.value("max_int_exponent", limits.max_int_exponent);
+  limits.max_int_bits = spec.settings.value("max_int_bits", limits.max_int_bits);
   const std::string expr = args.at("expr").get<std::string>();
   auto v = evaluate_expression(expr, limits);
   if (!v) {
@@ -17,8 +18,11 @@ Result<Json> calculator_tool(const ToolSpec& spec, const Json& args, ToolContext
   }
   Json result;
   switch (v->kind) {
-    case CalcValue::Kind::kInt:
-      result = v->i;
+    case CalcValue::Kind::kInt:  // beyond 64 bits JSON numbers lose digits: the exact digits as a string
+      if (v->i.fits_int64())
+        result = v->i.to_int64();
+      else
+        result = v->i.to_string();
       break;
     case CalcValue::Kind::kFloat:
       result = v->f;
