@@ -18,7 +18,9 @@ struct Point {
   size_t hit;
 };
 
-// Best chain by DP over the remaining points (sorted by x, then y for plus, -y for minus).
+// Best chain by DP over the remaining points (sorted by x, then y for plus, -y
+// for minus). Ties as MCScanX's chaining breaks them: the nearest predecessor,
+// and among equal chains the one ending furthest along both chromosomes.
 std::vector<size_t> best_chain(const std::vector<Point>& pts, const std::vector<bool>& used, bool plus,
                                const CollinearityParams& p, double& score_out) {
   const size_t n = pts.size();
@@ -27,11 +29,12 @@ std::vector<size_t> best_chain(const std::vector<Point>& pts, const std::vector<
   size_t lo = 0;
   double best = -1;
   long best_end = -1;
+  auto reach = [&](size_t k) { return plus ? pts[k].x + pts[k].y : pts[k].x - pts[k].y; };
   for (size_t j = 0; j < n; ++j) {
     if (used[j]) continue;
     while (pts[j].x - pts[lo].x - 1 > p.max_gaps) ++lo;
     score[j] = p.match_score;
-    for (size_t i = lo; i < j; ++i) {
+    for (size_t i = j; i-- > lo;) {
       if (used[i] || score[i] < 0) continue;
       int dx = pts[j].x - pts[i].x - 1, dy = plus ? pts[j].y - pts[i].y - 1 : pts[i].y - pts[j].y - 1;
       if (dx < 0 || dy < 0 || dx > p.max_gaps || dy > p.max_gaps) continue;
@@ -41,7 +44,7 @@ std::vector<size_t> best_chain(const std::vector<Point>& pts, const std::vector<
         prev[j] = long(i);
       }
     }
-    if (score[j] > best) {
+    if (score[j] > best || (score[j] == best && reach(j) > reach(size_t(best_end)))) {
       best = score[j];
       best_end = long(j);
     }
@@ -171,6 +174,108 @@ inline uint64_t name_pair_key(const GeneIndex& ix, int a, int b) {
   return ix.gene[size_t(a)]->id < ix.gene[size_t(b)]->id ? pair_key(a, b) : pair_key(b, a);
 }
 
+struct Candidate {
+  int x, y;    // ranks of gene a and gene b
+  int ga, gb;  // gene indices
+  double evalue;
+};
+
+// A gene's hits to a run of neighbouring genes count once: first along the
+// first chromosome's genes, then along the second's, each run joined while the
+// next hit lies within `window` genes of the previous one. The run keeps its
+// first (5'-most) hit, as MCScanX does (its E-value comparison there sees the
+// match score, equal for every hit).
+std::vector<Candidate> collapse_tandem_hits(std::vector<Candidate> items, int window) {
+  for (bool along_x : {true, false}) {
+    auto key = [&](const Candidate& c) { return along_x ? std::make_pair(c.x, c.y) : std::make_pair(c.y, c.x); };
+    std::sort(items.begin(), items.end(), [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
+    std::vector<Candidate> kept;
+    for (size_t i = 0; i < items.size();) {
+      size_t j = i + 1;
+      while (j < items.size() && key(items[j]).first == key(items[i]).first &&
+             key(items[j]).second - key(items[j - 1]).second <= window)
+        ++j;
+      kept.push_back(items[i]);
+      i = j;
+    }
+    items.swap(kept);
+  }
+  return items;
+}
+
+// Significance of a chain (Wang et al. 2006, as MCScanX): E = 2 P(N, m)
+// prod(l1 l2 / (L1 L2)), N the candidate pairs inside the block's region, m
+// its anchors, l the distances in bases between successive anchors, L the
+// region's lengths.
+double block_evalue(const GeneIndex& ix, const std::vector<Candidate>& items, const std::vector<bool>& used,
+                    const std::vector<size_t>& chain, const std::vector<size_t>& order) {
+  auto pos = [&](int g) { return double(ix.gene[size_t(g)]->start); };
+  double a0 = 1e300, a1 = -1e300, b0 = 1e300, b1 = -1e300, sum = 0;
+  for (size_t k = 0; k < chain.size(); ++k) {
+    const Candidate& c = items[order[chain[k]]];
+    a0 = std::min(a0, pos(c.ga)), a1 = std::max(a1, pos(c.ga));
+    b0 = std::min(b0, pos(c.gb)), b1 = std::max(b1, pos(c.gb));
+    if (k == 0) continue;
+    const Candidate& prev = items[order[chain[k - 1]]];
+    sum += std::log(std::fabs(pos(c.ga) - pos(prev.ga))) + std::log(std::fabs(pos(c.gb) - pos(prev.gb)));
+  }
+  size_t n = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Candidate& c = items[order[k]];
+    if (!used[k] && pos(c.ga) >= a0 && pos(c.ga) <= a1 && pos(c.gb) >= b0 && pos(c.gb) <= b1) ++n;
+  }
+  double m = double(chain.size());
+  n = std::max(n, chain.size());
+  double ln_perm = std::lgamma(double(n) + 1) - std::lgamma(double(n) - m + 1);
+  return std::exp(std::log(2.0) + ln_perm + sum - (m - 1) * (std::log(a1 - a0) + std::log(b1 - b0)));
+}
+
+// Chains of one chromosome pair in both orientations, best first.
+void chain_group(const GeneIndex& ix, std::pair<int, int> chrs, const std::vector<Candidate>& items,
+                 const CollinearityParams& p, double comparisons, std::unordered_set<uint64_t>& anchored,
+                 std::vector<char>& collinear, std::vector<Block>& blocks) {
+  (void)comparisons;
+  const bool self = chrs.first == chrs.second;
+  for (bool plus : {true, false}) {
+    std::vector<Point> pts;
+    pts.reserve(items.size());
+    for (size_t i = 0; i < items.size(); ++i) pts.push_back({items[i].x, items[i].y, i});
+    std::sort(pts.begin(), pts.end(), [plus](const Point& a, const Point& b) {
+      return a.x != b.x ? a.x < b.x : (plus ? a.y < b.y : a.y > b.y);
+    });
+    std::vector<size_t> order(pts.size());
+    std::vector<bool> used(pts.size(), false);
+    for (size_t k = 0; k < pts.size(); ++k) {  // anchors of the other orientation's blocks are taken
+      order[k] = pts[k].hit;
+      used[k] = anchored.count(pair_key(items[order[k]].ga, items[order[k]].gb)) > 0;
+    }
+    while (true) {
+      double score = 0;
+      auto chain = best_chain(pts, used, plus, p, score);
+      // A block needs match_size anchors' worth of score, not just match_size anchors.
+      if (chain.size() < size_t(p.match_size) || score < double(p.match_score * p.match_size)) break;
+      if (self) {  // on one chromosome, a chain whose two sides overlap is a tandem array, not a block
+        int x0 = pts[chain.front()].x, x1 = pts[chain.back()].x, y0 = pts[chain.front()].y, y1 = y0;
+        for (size_t k : chain) y0 = std::min(y0, pts[k].y), y1 = std::max(y1, pts[k].y);
+        if (x0 <= y1 && y0 <= x1) {
+          for (size_t k : chain) used[k] = true;
+          continue;
+        }
+      }
+      double evalue = block_evalue(ix, items, used, chain, order);
+      Block b{ix.chr_name[size_t(chrs.first)], ix.chr_name[size_t(chrs.second)], plus, score, evalue, {}};
+      for (size_t k : chain) {
+        used[k] = true;
+        const Candidate& c = items[order[k]];
+        b.anchors.push_back({ix.gene[size_t(c.ga)]->id, ix.gene[size_t(c.gb)]->id, c.evalue});
+        anchored.insert(pair_key(c.ga, c.gb));
+        collinear[size_t(c.ga)] = collinear[size_t(c.gb)] = 1;
+      }
+      if (b.evalue <= p.evalue) blocks.push_back(std::move(b));  // as MCScanX: blocks must pass the E-value cut
+    }
+  }
+}
+
 }  // namespace
 
 CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const std::vector<HomologHit>& hits,
@@ -194,87 +299,26 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
       it->second = std::min(it->second, h.evalue);
     }
   }
-  // Tandem collapse: a gene's partners that sit within the overlap window of
-  // each other on one chromosome count once (the best hit).
-  std::unordered_set<uint64_t> dropped;
-  for (size_t g = 0; g < partners.size(); ++g) {
-    std::vector<int> sorted = partners[g];
-    std::sort(sorted.begin(), sorted.end(), [&](int a, int b) { return ix.order_key(a) < ix.order_key(b); });
-    auto ev = [&](int o) { return pairs.at(name_pair_key(ix, int(g), o)); };
-    for (size_t i = 0; i < sorted.size();) {
-      size_t j = i + 1;
-      while (j < sorted.size() && ix.chr[size_t(sorted[j])] == ix.chr[size_t(sorted[i])] &&
-             ix.rank[size_t(sorted[j])] - ix.rank[size_t(sorted[j - 1])] <= p.overlap_window)
-        ++j;
-      if (j - i > 1) {
-        size_t keep = i;
-        for (size_t k = i; k < j; ++k)
-          if (ev(sorted[k]) < ev(sorted[keep])) keep = k;
-        for (size_t k = i; k < j; ++k)
-          if (k != keep) dropped.insert(name_pair_key(ix, int(g), sorted[k]));
-      }
-      i = j;
-    }
-  }
-  // Anchors grouped by chromosome pair (ids in name order), gene a on the first.
-  std::map<std::pair<int, int>, std::vector<std::pair<Point, uint64_t>>> groups;
+  // Anchors grouped by chromosome pair (ids in name order), gene a on the
+  // first; on one chromosome gene a is the one further 5'.
+  std::map<std::pair<int, int>, std::vector<Candidate>> groups;
   for (auto& [key, ev] : pairs) {
-    if (dropped.count(key)) continue;
     int ga = int(key >> 32), gb = int(key & 0xffffffffu);
     int ca = ix.chr[size_t(ga)], ra = ix.rank[size_t(ga)], cb = ix.chr[size_t(gb)], rb = ix.rank[size_t(gb)];
-    // Pairs of nearby genes on one chromosome are local duplicates, not
-    // collinearity: they would chain along the diagonal.
-    if (ca == cb && std::abs(ra - rb) <= p.max_gaps) continue;
     if (cb < ca || (ca == cb && rb < ra)) {
       std::swap(ca, cb);
       std::swap(ra, rb);
       std::swap(ga, gb);
     }
-    groups[{ca, cb}].push_back({{ra, rb, 0}, pair_key(ga, gb)});
+    groups[{ca, cb}].push_back({ra, rb, ga, gb, ev});
   }
   std::vector<char> collinear(ix.gene.size(), 0);
   std::unordered_set<uint64_t> anchored;
   const double comparisons = double(std::max<size_t>(1, groups.size()));
-  for (auto& [chrs, items] : groups) {
-    for (bool plus : {true, false}) {
-      std::vector<Point> pts;
-      pts.reserve(items.size());
-      for (size_t i = 0; i < items.size(); ++i) pts.push_back({items[i].first.x, items[i].first.y, i});
-      std::sort(pts.begin(), pts.end(), [plus](const Point& a, const Point& b) {
-        return a.x != b.x ? a.x < b.x : (plus ? a.y < b.y : a.y > b.y);
-      });
-      std::vector<bool> used(pts.size(), false);
-      for (size_t k = 0; k < pts.size(); ++k)  // anchors of the other orientation's blocks are taken
-        used[k] = anchored.count(items[pts[k].hit].second) > 0;
-      while (true) {
-        double score = 0;
-        auto chain = best_chain(pts, used, plus, p, score);
-        // A block needs match_size anchors' worth of score, not just match_size anchors.
-        if (chain.size() < size_t(p.match_size) || score < double(p.match_score * p.match_size)) break;
-        Block b{ix.chr_name[size_t(chrs.first)], ix.chr_name[size_t(chrs.second)], plus, score, 1, {}};
-        for (size_t k : chain) {
-          used[k] = true;
-          uint64_t directed = items[pts[k].hit].second;
-          int ga = int(directed >> 32), gb = int(directed & 0xffffffffu);
-          b.anchors.push_back({ix.gene[size_t(ga)]->id, ix.gene[size_t(gb)]->id, pairs.at(name_pair_key(ix, ga, gb))});
-          anchored.insert(directed);
-          collinear[size_t(ga)] = collinear[size_t(gb)] = 1;
-        }
-        // E-value: each anchor after the first is a chance event of finding a
-        // homologous pair within the gap to the previous one, at the pair
-        // density of these two chromosomes; times the comparisons made.
-        double density =
-            double(items.size()) / (double(ix.chr_len[size_t(chrs.first)]) * double(ix.chr_len[size_t(chrs.second)]));
-        double log_e = std::log(comparisons);
-        for (size_t k = 1; k < chain.size(); ++k) {
-          double dx = std::abs(pts[chain[k]].x - pts[chain[k - 1]].x),
-                 dy = std::abs(pts[chain[k]].y - pts[chain[k - 1]].y);
-          log_e += std::log(std::min(1.0, density * dx * dy));
-        }
-        b.evalue = std::exp(log_e);
-        if (b.evalue <= p.evalue) r.blocks.push_back(std::move(b));  // as MCScanX: blocks must pass the E-value cut
-      }
-    }
+  for (auto& [chrs, raw] : groups) {
+    if (raw.size() < size_t(p.match_size)) continue;
+    std::vector<Candidate> items = collapse_tandem_hits(std::move(raw), p.overlap_window);
+    chain_group(ix, chrs, items, p, comparisons, anchored, collinear, r.blocks);
   }
   r.collinear_genes = size_t(std::count(collinear.begin(), collinear.end(), 1));
   // Duplicate classes, in MCScanX's order of precedence.
