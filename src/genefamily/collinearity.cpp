@@ -232,9 +232,8 @@ double block_evalue(const GeneIndex& ix, const std::vector<Candidate>& items, co
 
 // Chains of one chromosome pair in both orientations, best first.
 void chain_group(const GeneIndex& ix, std::pair<int, int> chrs, const std::vector<Candidate>& items,
-                 const CollinearityParams& p, double comparisons, std::unordered_set<uint64_t>& anchored,
-                 std::vector<char>& collinear, std::vector<Block>& blocks) {
-  (void)comparisons;
+                 const CollinearityParams& p, std::unordered_set<uint64_t>& anchored, std::vector<char>& collinear,
+                 std::vector<Block>& blocks) {
   const bool self = chrs.first == chrs.second;
   for (bool plus : {true, false}) {
     std::vector<Point> pts;
@@ -314,11 +313,10 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
   }
   std::vector<char> collinear(ix.gene.size(), 0);
   std::unordered_set<uint64_t> anchored;
-  const double comparisons = double(std::max<size_t>(1, groups.size()));
   for (auto& [chrs, raw] : groups) {
     if (raw.size() < size_t(p.match_size)) continue;
     std::vector<Candidate> items = collapse_tandem_hits(std::move(raw), p.overlap_window);
-    chain_group(ix, chrs, items, p, comparisons, anchored, collinear, r.blocks);
+    chain_group(ix, chrs, items, p, anchored, collinear, r.blocks);
   }
   r.collinear_genes = size_t(std::count(collinear.begin(), collinear.end(), 1));
   // Duplicate classes, in MCScanX's order of precedence.

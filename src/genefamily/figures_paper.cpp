@@ -218,7 +218,8 @@ std::string chromosome_map_labelled(const std::vector<std::pair<std::string, int
 
 std::string dual_synteny(const Genome& top, const Genome& bottom, const std::vector<SyntenyPair>& pairs,
                          const std::string& title) {
-  const double left = 110, track = 900, y_top = 80, y_bottom = 300, gapx = 8;
+  const double left = 20 + std::max({90.0, text_width(top.species, 11), text_width(bottom.species, 11)}), track = 900,
+               y_top = 80, y_bottom = 300, gapx = 8;
   auto layout = [&](const Genome& g) {
     int64_t total = 0;
     for (auto& [c, len] : g.chromosomes) total += std::max<int64_t>(1, len);
@@ -298,7 +299,7 @@ std::vector<KsPeak> ks_peaks(const std::vector<double>& ks, double max_ks) {
 }
 
 std::string ks_distribution(const std::vector<double>& ks, const std::string& title, double max_ks) {
-  const double left = 60, width = 560, top = 50, height = 260, bins = 30;
+  const double left = 60, width = 560, top = 70, height = 260, bins = 30;
   std::vector<int> count(size_t(bins), 0);
   size_t used = 0, outside = 0;
   for (double k : ks) {
@@ -325,11 +326,17 @@ std::string ks_distribution(const std::vector<double>& ks, const std::string& ti
   d.text(left + width / 2, top + height + 32, "Ks (synonymous substitutions per site)", 10, "middle");
   d.text(left - 8, top + 6, std::to_string(most), 9, "end");
   d.text(left - 8, top + height, "0", 9, "end");
-  double bin_width = max_ks / bins;
-  for (auto& p : ks_peaks(ks, max_ks)) {  // density scaled to counts per bin
-    double y = Y(p.density * double(used) * bin_width);
-    d.line(X(p.ks), std::max(top, y) - 4, X(p.ks), top + height, "#D55E00", 1.2, "stroke-dasharray=\"4,3\"");
-    d.text(X(p.ks), std::max(top + 10, y - 8), "peak Ks " + svg::num(p.ks), 9, "middle", "fill=\"#D55E00\"");
+  // Peaks: a dashed line at each, its label in a row above the plot (a second
+  // row when two labels would touch).
+  double last_end[2] = {-1e9, -1e9};
+  for (auto& p : ks_peaks(ks, max_ks)) {
+    std::string label = "peak Ks " + svg::num(p.ks);
+    double w = text_width(label, 9), x = X(p.ks);
+    int row_i = x - w / 2 > last_end[0] + 4 ? 0 : 1;
+    last_end[row_i] = x + w / 2;
+    double y = top - 22 + 11 * row_i;
+    d.line(x, y + 3, x, top + height, "#D55E00", 1.2, "stroke-dasharray=\"4,3\"");
+    d.text(x, y, label, 9, "middle", "fill=\"#D55E00\"");
   }
   d.text(left, top + height + 52,
          std::to_string(used) + " pairs; " + std::to_string(outside) + " not estimated or above Ks " +
