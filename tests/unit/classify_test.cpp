@@ -211,3 +211,21 @@ TEST(ClassifyRules, MultiProfileFileIsRefusedForOneFamily) {
   EXPECT_TRUE(*one);  // GA lines: the stage searches with --cut_ga
   fs::remove_all(dir);
 }
+
+TEST(ClassifyRules, BadInputIsAClearError) {
+  ClassifyOptions o;
+  EXPECT_EQ(classify_families(o).status().code(), ErrorCode::kInvalidArgument);  // no HMM, no proteome
+  o.hmm_files = {"/nonexistent/domains.hmm"};
+  o.proteomes = {"/nonexistent/a.fa", "/nonexistent/b.fa"};
+  o.references = {"/nonexistent/a.output.3"};
+  auto r = classify_families(o);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.status().message().find("one reference table per proteome"), std::string::npos);
+  o.references.clear();
+  r = classify_families(o);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.status().code(), ErrorCode::kNotFound);
+  EXPECT_NE(r.status().message().find("/nonexistent/domains.hmm"), std::string::npos);
+  o.rules_file = "/nonexistent/rules.tsv";
+  EXPECT_NE(classify_families(o).status().message().find("rules.tsv"), std::string::npos);
+}
