@@ -1,7 +1,9 @@
 // Promoter scanning: a built-in library of well-known plant cis-regulatory
-// elements (IUPAC consensus, category, function, source) matched on both
-// strands, and position weight matrices from MEME-format files scored by
-// log-odds with exact p-values (the score distribution by dynamic programming).
+// elements (IUPAC consensus, category, function, source; PlantCARE and PLACE,
+// each consensus carrying more than 8 bits so a 2-kb promoter is not flooded
+// by chance matches) matched on both strands, and position weight matrices
+// from MEME-format files scored by log-odds with exact p-values (the score
+// distribution by dynamic programming) and FIMO-style q-values.
 #pragma once
 
 #include <array>

@@ -35,6 +35,13 @@ TEST(CisScanSites, LibraryIsLargeAndCited) {
     EXPECT_TRUE(consensus.insert(e.consensus).second) << "duplicate consensus " << e.consensus;
     EXPECT_FALSE(e.source.empty()) << e.name;
     EXPECT_FALSE(e.category.empty()) << e.name;
+    double bits = 0;  // 2 bits for a base, 1 for a two-base code, ~0.4 for three, 0 for N
+    for (char c : e.consensus)
+      bits += std::string("ACGT").find(c) != std::string::npos     ? 2.0
+              : std::string("RYSWKM").find(c) != std::string::npos ? 1.0
+              : c == 'N'                                           ? 0.0
+                                                                   : 0.415;
+    EXPECT_GT(bits, 8.0) << e.name << " " << e.consensus << " matches by chance every few hundred bases";
   }
 }
 
