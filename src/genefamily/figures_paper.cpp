@@ -67,6 +67,15 @@ double text_width(const std::string& s, double size) {
   return units * size;
 }
 
+Result<std::string> rooted_tree_figure(const NewickTree& t, const std::vector<std::string>& outgroup,
+                                       const std::map<std::string, std::string>& subfamily, const std::string& title) {
+  if (outgroup.empty()) return tree(midpoint_rooted(t), subfamily, false, title + " (midpoint-rooted)");
+  auto rooted = outgroup_rooted(t, outgroup);
+  if (!rooted) return rooted.status();
+  return tree(*rooted, subfamily, false,
+              title + " (rooted on " + std::to_string(outgroup.size()) + " outgroup members)");
+}
+
 std::vector<Renamed> rename_by_chromosome_order(const std::vector<Placed>& genes,
                                                 const std::vector<std::string>& chromosome_order,
                                                 const std::string& prefix, const std::string& family) {

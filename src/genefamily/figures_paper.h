@@ -24,6 +24,10 @@ NewickTree midpoint_rooted(const NewickTree& t);
 // an error when a name is missing or the outgroups are not one clade.
 Result<NewickTree> outgroup_rooted(const NewickTree& t, const std::vector<std::string>& outgroup);
 std::string newick_text(const NewickTree& t);
+// The tree figure rooted as papers root it: on `outgroup` (reference members)
+// when given, else at the midpoint; leaves coloured by subfamily.
+Result<std::string> rooted_tree_figure(const NewickTree& t, const std::vector<std::string>& outgroup,
+                                       const std::map<std::string, std::string>& subfamily, const std::string& title);
 
 // Twelve colours that stay apart (Okabe-Ito first, then distinct hues).
 const char* distinct_colour(size_t i);

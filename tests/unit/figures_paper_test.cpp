@@ -69,6 +69,11 @@ TEST(FiguresPaper, OutgroupRootAndItsErrors) {
   for (int c : r->nodes[0].children) clade |= leaves_under(*r, c) == std::set<std::string>{"C", "D"};
   EXPECT_TRUE(clade) << newick_text(*r);
   EXPECT_FALSE(outgroup_rooted(*t, {"A", "C"}));  // not one clade
+  auto fig = rooted_tree_figure(*t, {"C", "D"}, {{"A", "I"}, {"C", "II"}}, "Tree");
+  ASSERT_TRUE(fig);
+  EXPECT_NE(fig->find("rooted on 2 outgroup members"), std::string::npos);
+  EXPECT_NE(rooted_tree_figure(*t, {}, {}, "Tree")->find("midpoint-rooted"), std::string::npos);
+  EXPECT_FALSE(rooted_tree_figure(*t, {"A", "C"}, {}, "Tree"));
   EXPECT_FALSE(outgroup_rooted(*t, {"Z"}));
 }
 
