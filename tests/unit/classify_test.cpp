@@ -229,3 +229,16 @@ TEST(ClassifyRules, BadInputIsAClearError) {
   o.rules_file = "/nonexistent/rules.tsv";
   EXPECT_NE(classify_families(o).status().message().find("rules.tsv"), std::string::npos);
 }
+
+// Pfam's own files name a profile by its ID and carry the accession: either matches.
+TEST(ClassifyDecide, ProfilesMatchByNameOrAccession) {
+  auto rs = parse_family_rules(kRules, "rules");
+  ASSERT_TRUE(rs);
+  SearchedHits s;
+  s.models = {{"Myb_DNA-binding", "PF00249", 46, false}};
+  s.hits = {hit("p", "Myb_DNA-binding", 30, 1e-9)};
+  auto c = classify_hits({s}, *rs);
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->calls.size(), 1u);
+  EXPECT_EQ(c->calls[0].subfamily, "MYB-related");
+}
