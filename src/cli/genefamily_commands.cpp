@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "bioagent/genefamily.h"
+#include "bioagent/genefamily_classify.h"
 #include "bioagent/json_text.h"
 #include "cli/commands.h"
 #include "genefamily/collinearity.h"
@@ -179,6 +180,25 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
       std::ofstream(out_path) << text;
       std::cerr << r.blocks.size() << " blocks, " << r.collinear_genes << " collinear genes of " << r.genes << "\n";
     }
+  });
+
+  static ClassifyOptions co;
+  auto* cls = gf->add_subcommand("classify", "Assign proteins to families by domain rules (HMMs searched once)");
+  cls->add_option("--hmm", co.hmm_files, "HMMER3 file(s) of domain profiles (repeat for more)")->required();
+  cls->add_option("--proteome", co.proteomes, "Protein FASTA (gzip allowed; repeat for more)")->required();
+  cls->add_option("--reference", co.references, "Reference calls per proteome (TAPscan output.3): prints agreement");
+  cls->add_option("--rules", co.rules_file, "Rules file (default: the built-in TAPscan v4 rules)");
+  cls->add_option("--out", co.out_dir, "Folder for <proteome>.families.tsv and the hmmsearch tables");
+  cls->add_option("--cpus", co.cpus, "hmmsearch threads");
+  cls->add_option("--evalue", co.evalue, "hmmsearch E-value for profiles without GA lines");
+  cls->callback([&g] {
+    auto r = classify_families(co);
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    if (!r->agreement_table.empty()) std::cout << r->agreement_table << std::endl;
+    g.exit_code = print_json(r->summary);
   });
 
   auto* validate = gf->add_subcommand("validate", "Check a finished run: files, stages, gene count, support, coverage");

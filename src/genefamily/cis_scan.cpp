@@ -40,7 +40,78 @@ const std::vector<CisElement>& plant_cis_elements() {
       {"RY-element", "CATGCATG", "development", "seed-specific regulation", "PlantCARE; Baumlein et al. 1992"},
       {"CArG-box", "CCWWWWWWGG", "development", "MADS-domain binding, flowering", "Riechmann et al. 1996"},
       {"O2-site", "GATGACATGG", "development", "zein metabolism regulation", "PlantCARE (Lescot et al. 2002)"},
-      {"SBP-box", "TNCGTACAA", "development", "SPL (SBP-box) binding around the GTAC core", "Birkenbihl et al. 2005"}};
+      {"SBP-box", "TNCGTACAA", "development", "SPL (SBP-box) binding around the GTAC core", "Birkenbihl et al. 2005"},
+      {"ABRE (OsRAB21)", "ACGTSSSC", "hormone", "ABA response of rice rab21", "PLACE (Higo et al. 1999) ABREOSRAB21"},
+      {"GARE (GAREAT)", "TAACAAR", "hormone", "gibberellin response (GAMYB binding)",
+       "PLACE (Higo et al. 1999) GAREAT"},
+      {"Pyrimidine box", "CCTTTT", "hormone", "gibberellin response / sugar repression",
+       "PLACE (Higo et al. 1999) PYRIMIDINEBOXOSRAMY1A"},
+      {"TATC-box", "TATCCCA", "hormone", "gibberellin response", "PlantCARE (Lescot et al. 2002)"},
+      {"ERE (ERELEE4)", "AWTTCAAA", "hormone", "ethylene response", "PLACE (Higo et al. 1999) ERELEE4"},
+      {"GCC-box", "GCCGCC", "hormone", "ERF binding, jasmonate/ethylene defence", "PLACE (Higo et al. 1999) GCCCORE"},
+      {"LTRE core", "CCGAC", "stress", "low temperature / dehydration (CRT/DRE core)",
+       "PLACE (Higo et al. 1999) LTRECOREATCOR15"},
+      {"CBF-binding site", "RYCGAC", "stress", "CBF/DREB1 binding", "PLACE (Higo et al. 1999) CBFHV"},
+      {"MYB2 site", "YAACKG", "stress", "MYB binding, dehydration response",
+       "PLACE (Higo et al. 1999) MYB2CONSENSUSAT"},
+      {"MYB1 site", "WAACCA", "stress", "MYB binding, dehydration response", "PLACE (Higo et al. 1999) MYB1AT"},
+      {"MYC (ERD1)", "CATGTG", "stress", "MYC binding, dehydration response", "PLACE (Higo et al. 1999) MYCATERD1"},
+      {"MYC (RD22)", "CACATG", "stress", "MYC binding, dehydration response", "PLACE (Higo et al. 1999) MYCATRD22"},
+      {"W-box (NPR1)", "TTGAC", "stress", "WRKY binding, pathogen response", "PLACE (Higo et al. 1999) WBOXATNPR1"},
+      {"ELRE", "TTGACC", "stress", "elicitor response (WRKY binding)", "PLACE (Higo et al. 1999) ELRECOREPCRP1"},
+      {"TC-rich repeats", "ATTCTCTAAC", "stress", "defence and stress response", "PlantCARE (Lescot et al. 2002)"},
+      {"GC-motif", "CCCCCG", "stress", "anoxia-specific inducibility", "PlantCARE (Lescot et al. 2002)"},
+      {"Anaerobic consensus", "AAACAAA", "stress", "anaerobic induction", "PLACE (Higo et al. 1999) ANAERO1CONSENSUS"},
+      {"Box II", "ACGTGGC", "light", "light response (chalcone synthase promoter)",
+       "PLACE (Higo et al. 1999) BOXIIPCCHS"},
+      {"GT1 consensus", "GRWAAW", "light", "GT-1 binding, light response", "PLACE (Higo et al. 1999) GT1CONSENSUS"},
+      {"I-box core", "GATAA", "light", "light response", "PLACE (Higo et al. 1999) IBOXCORE"},
+      {"SORLIP1", "GCCAC", "light", "phytochrome A-induced expression", "PLACE (Higo et al. 1999) SORLIP1AT"},
+      {"AE-box", "AGAAACAA", "light", "light response", "PlantCARE (Lescot et al. 2002)"},
+      {"MRE", "AACCTAA", "light", "MYB binding, light response", "PlantCARE (Lescot et al. 2002)"},
+      {"Sp1", "GGGCGG", "light", "light response", "PlantCARE (Lescot et al. 2002)"},
+      {"ATCT-motif", "AATCTAATCC", "light", "light response", "PlantCARE (Lescot et al. 2002)"},
+      {"GA-motif", "ATAGATAA", "light", "light response", "PlantCARE (Lescot et al. 2002)"},
+      {"LAMP-element", "CTTTATCA", "light", "light response", "PlantCARE (Lescot et al. 2002)"},
+      {"Circadian", "CAAAGATATC", "light", "circadian control", "PlantCARE (Lescot et al. 2002)"},
+      {"CCA1 site", "AAMAATCT", "light", "CCA1 binding, circadian and phytochrome",
+       "PLACE (Higo et al. 1999) CCA1ATLHCB1"},
+      {"Evening element", "AAAATATCT", "light", "evening-phased circadian expression",
+       "PLACE (Higo et al. 1999) EVENINGAT"},
+      {"Pollen box", "AGAAA", "development", "pollen-specific expression", "PLACE (Higo et al. 1999) POLLEN1LELAT52"},
+      {"Root motif", "ATATT", "development", "root-specific expression", "PLACE (Higo et al. 1999) ROOTMOTIFTAPOX1"},
+      {"OSE2", "CTCTT", "development", "root nodule (organ-specific) expression",
+       "PLACE (Higo et al. 1999) OSE2ROOTNODULE"},
+      {"OSE1", "AAAGAT", "development", "root nodule (organ-specific) expression",
+       "PLACE (Higo et al. 1999) OSE1ROOTNODULE"},
+      {"Prolamin box", "TGCAAAG", "development", "endosperm expression", "PLACE (Higo et al. 1999) PROLAMINBOXOSGLUB1"},
+      {"AACA motif", "AACAAAC", "development", "endosperm expression", "PLACE (Higo et al. 1999) AACACOREOSGLUB1"},
+      {"RAV1-A", "CAACA", "development", "RAV1 binding", "PLACE (Higo et al. 1999) RAV1AAT"},
+      {"L1 box", "TAAATGYA", "development", "L1 layer-specific expression (HD-ZIP IV)",
+       "PLACE (Higo et al. 1999) L1BOXATPDF1"},
+      {"HD-Zip 1", "CAATWATTG", "development", "HD-ZIP I binding, leaf development", "PlantCARE (Lescot et al. 2002)"},
+      {"ATHB6 core", "CAATTATTA", "development", "ATHB6 (HD-ZIP) binding", "PLACE (Higo et al. 1999) ATHB6COREAT"},
+      {"A-box", "CCGTCC", "development", "meristem / cell-cycle expression", "PlantCARE (Lescot et al. 2002)"},
+      {"E2F consensus", "WTTSSCSS", "development", "cell-cycle (E2F binding)", "PLACE (Higo et al. 1999) E2FCONSENSUS"},
+      {"Site II", "TGGGCY", "development", "TCP binding, cell proliferation", "PLACE (Higo et al. 1999) SITEIIATCYTC"},
+      {"Telo box", "AAACCCTAA", "development", "expression in cycling cells",
+       "PLACE (Higo et al. 1999) TELOBOXATEEF1AA2"},
+      {"Nonamer", "CATCCAACG", "development", "histone gene expression", "PLACE (Higo et al. 1999) NONAMERMOTIFTAH3H4"},
+      {"Hexamer", "ACGTCA", "development", "histone gene expression", "PLACE (Higo et al. 1999) HEXMOTIFTAH3H4"},
+      {"Sulfur response", "GAGAC", "stress", "sulfur deficiency response",
+       "PLACE (Higo et al. 1999) SURECOREATSULTR11"},
+      {"CARE", "CAACTC", "hormone", "gibberellin response of cysteine proteinase",
+       "PLACE (Higo et al. 1999) CAREOSREP1"},
+      {"Amylase box", "TATCCAT", "hormone", "gibberellin / sugar response", "PLACE (Higo et al. 1999) AMYBOX2"},
+      {"TATCCA element", "TATCCA", "hormone", "sugar and gibberellin response (MYB binding)",
+       "PLACE (Higo et al. 1999) TATCCAOSAMY"},
+      {"SEF4 motif", "RTTTTTR", "development", "seed storage protein expression",
+       "PLACE (Higo et al. 1999) SEF4MOTIFGM7S"},
+      {"BIHD1 site", "TGTCA", "stress", "BELL homeodomain binding, disease response",
+       "PLACE (Higo et al. 1999) BIHD1OS"},
+      {"NtBBF1 site", "ACTTTA", "development", "Dof (NtBBF1) binding, tissue-specific expression",
+       "PLACE (Higo et al. 1999) NTBBF1ARROLB"},
+      {"Q element", "AGGTCA", "development", "pollen-specific enhancement", "PLACE (Higo et al. 1999) QELEMENTZMZM13"}};
   return k;
 }
 
@@ -106,17 +177,40 @@ bool matches_at(std::string_view seq, size_t at, const std::string& pattern) {
 
 std::vector<CisHit> scan_elements(std::string_view promoter) {
   std::vector<CisHit> out;
-  for (auto& e : plant_cis_elements()) {
-    std::string rc = iupac_revcomp(e.consensus);
+  const auto& lib = plant_cis_elements();
+  for (size_t ei = 0; ei < lib.size(); ++ei) {
+    const CisElement& e = lib[ei];
+    std::string rc = iupac_revcomp(e.consensus), name = e.name;
+    bool counted_before = false;  // its reverse complement is an earlier element: same sites
+    for (size_t j = 0; j < lib.size(); ++j) {
+      if (j == ei || lib[j].consensus != rc || rc == e.consensus) continue;
+      if (j < ei) counted_before = true;
+      if (j > ei) name += "/" + lib[j].name;
+    }
+    if (counted_before) continue;
     size_t w = e.consensus.size();
     for (size_t i = 0; i + w <= promoter.size(); ++i) {
       if (matches_at(promoter, i, e.consensus))
-        out.push_back({e.name, e.category, '+', int64_t(i), std::string(promoter.substr(i, w))});
+        out.push_back({name, e.category, '+', int64_t(i), std::string(promoter.substr(i, w))});
       else if (rc != e.consensus && matches_at(promoter, i, rc))
-        out.push_back({e.name, e.category, '-', int64_t(i), std::string(promoter.substr(i, w))});
+        out.push_back({name, e.category, '-', int64_t(i), std::string(promoter.substr(i, w))});
     }
   }
   return out;
+}
+
+std::vector<double> benjamini_hochberg(const std::vector<double>& p, size_t tests) {
+  std::vector<size_t> order(p.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] < p[b]; });
+  std::vector<double> q(p.size(), 1.0);
+  double running = 1.0;
+  const double m = double(std::max(tests, p.size()));
+  for (size_t k = order.size(); k-- > 0;) {  // from the largest p down: q = min over ranks >= k
+    running = std::min(running, p[order[k]] * m / double(k + 1));
+    q[order[k]] = std::min(1.0, running);
+  }
+  return q;
 }
 
 Result<MemeFile> parse_meme(std::string_view text, const std::string& name) {
@@ -178,7 +272,8 @@ Result<MemeFile> parse_meme(std::string_view text, const std::string& name) {
   return f;
 }
 
-std::vector<CisHit> scan_pwm(const Pwm& m, const std::array<double, 4>& bg, std::string_view seq, double p_threshold) {
+std::vector<CisHit> scan_pwm(const Pwm& m, const std::array<double, 4>& bg, std::string_view seq, double p_threshold,
+                             double q_threshold) {
   constexpr double kScale = 100;  // scores in hundredths of a bit for the exact distribution
   const size_t w = m.probs.size();
   std::vector<std::array<int, 4>> score(w);
@@ -200,14 +295,13 @@ std::vector<CisHit> scan_pwm(const Pwm& m, const std::array<double, 4>& bg, std:
     cur.swap(next);
     cur_lo += col_lo;
   }
-  int threshold = cur_lo + int(cur.size());
-  double tail = 0;
-  for (size_t s = cur.size(); s-- > 0;) {
-    tail += cur[s];
-    if (tail > p_threshold) break;
-    threshold = cur_lo + int(s);
-  }
-  std::vector<CisHit> out;
+  // tail[s]: P(score >= cur_lo + s) under the background.
+  std::vector<double> tail(cur.size() + 1, 0.0);
+  for (size_t s = cur.size(); s-- > 0;) tail[s] = tail[s + 1] + cur[s];
+  auto p_of = [&](int total) {
+    long s = long(total) - cur_lo;
+    return s <= 0 ? 1.0 : s >= long(cur.size()) ? tail[cur.size() - 1] : tail[size_t(s)];
+  };
   auto score_at = [&](size_t at, bool reverse) {
     int total = 0;
     for (size_t k = 0; k < w; ++k) {
@@ -218,14 +312,27 @@ std::vector<CisHit> scan_pwm(const Pwm& m, const std::array<double, 4>& bg, std:
     }
     return total;
   };
-  for (size_t i = 0; i + w <= seq.size(); ++i)
-    for (bool rev : {false, true})
-      if (score_at(i, rev) >= threshold) {
-        out.push_back({m.id + (m.name.empty() ? "" : " " + m.name), "PWM", rev ? '-' : '+', int64_t(i),
-                       std::string(seq.substr(i, w))});
-        break;
-      }
-  return out;
+  std::vector<CisHit> out;
+  std::vector<double> p_values;
+  size_t tests = 0;
+  for (size_t i = 0; i + w <= seq.size(); ++i) {
+    tests += 2;
+    int fwd = score_at(i, false), rev = score_at(i, true);
+    if (fwd == -(1 << 30)) continue;
+    bool minus = rev > fwd;
+    double p = p_of(minus ? rev : fwd);
+    if (p > p_threshold) continue;
+    out.push_back({m.id + (m.name.empty() ? "" : " " + m.name), "PWM", minus ? '-' : '+', int64_t(i),
+                   std::string(seq.substr(i, w)), p, 1.0});
+    p_values.push_back(p);
+  }
+  auto q = benjamini_hochberg(p_values, tests);
+  std::vector<CisHit> kept;
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].q_value = q[i];
+    if (q[i] <= q_threshold) kept.push_back(std::move(out[i]));
+  }
+  return kept;
 }
 
 }  // namespace bioagent

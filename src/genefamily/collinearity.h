@@ -1,10 +1,11 @@
 // Collinear blocks on gene order, in the way MCScanX describes its method
 // (Wang et al. 2012; our implementation): genes ranked along each chromosome,
 // homologous pairs as anchors, a gene's hits to a run of tandem genes
-// collapsed to the best, dynamic-programming chaining per chromosome pair in
-// both orientations (match score 50, gap penalty -1 per skipped gene, at most
-// 25 genes between anchors, at least 5 anchors), chains taken best first, each
-// with an E-value; and the duplicate classes of MCScanX's classifier
+// collapsed to the run's first, dynamic-programming chaining per chromosome
+// pair in both orientations (match score 50, gap penalty -1 per skipped gene,
+// at most 25 genes between anchors, at least 5 anchors), chains taken best
+// first, a chain on one chromosome whose sides overlap refused, each block's
+// E-value as Wang et al. (2006); and the duplicate classes of MCScanX's classifier
 // (singleton, dispersed, proximal, tandem, segmental/WGD).
 #pragma once
 

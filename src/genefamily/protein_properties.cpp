@@ -1,6 +1,6 @@
 // Protein properties (ProtParam-style, standard formulas): length, average
-// molecular weight, isoelectric point, instability index, aliphatic index and
-// GRAVY.
+// molecular weight, isoelectric point (ExPASy or EMBOSS pK values), instability
+// index, aliphatic index and GRAVY.
 #include "genefamily/protein_properties.h"
 
 #include <cctype>
@@ -49,19 +49,71 @@ constexpr double kDiwv[20][20] = {
     {24.68, 1, 24.68, -6.54, 1, -7.49, 13.34, 1, 1, 1, 44.94, 1, 13.34, 1, -15.91, 1, -7.49, 1, -9.37, 13.34},     // Y
 };
 
-// pKa values of the EMBOSS iep program.
-constexpr double kPkNterm = 8.6, kPkCterm = 3.6;
-double charge_at(const int counts[20], double ph) {
+struct PkTable {
+  double n_term, c_term, k, r, h, d, e, c, y;
+};
+// EMBOSS iep (Epk.dat).
+constexpr PkTable kEmboss = {8.6, 3.6, 10.8, 12.5, 6.5, 3.9, 4.1, 8.5, 10.1};
+// ExPASy ProtParam: Bjellqvist et al. (1993) Electrophoresis 14:1023 and (1994) 15:529.
+constexpr PkTable kExpasy = {7.5, 3.55, 10.0, 12.0, 5.98, 4.05, 4.45, 9.0, 10.0};
+
+// ExPASy's terminal pK values that depend on the terminal residue.
+double expasy_n_term(char first) {
+  switch (first) {
+    case 'A':
+      return 7.59;
+    case 'M':
+      return 7.0;
+    case 'S':
+      return 6.93;
+    case 'P':
+      return 8.36;
+    case 'T':
+      return 6.82;
+    case 'V':
+      return 7.44;
+    case 'E':
+      return 7.7;
+    default:
+      return kExpasy.n_term;
+  }
+}
+double expasy_c_term(char last) { return last == 'D' ? 4.55 : last == 'E' ? 4.75 : kExpasy.c_term; }
+
+struct Ionizable {
+  int counts[20] = {0};
+  char first = 0, last = 0;  // terminal residues (0: none known)
+};
+
+double charge_at(const Ionizable& a, double ph, PkScale scale) {
+  const PkTable& t = scale == PkScale::kEmboss ? kEmboss : kExpasy;
+  double n_pk = scale == PkScale::kEmboss ? t.n_term : expasy_n_term(a.first);
+  double c_pk = scale == PkScale::kEmboss ? t.c_term : expasy_c_term(a.last);
   auto pos = [&](double pk, double n) { return n / (1 + std::pow(10.0, ph - pk)); };
   auto neg = [&](double pk, double n) { return -n / (1 + std::pow(10.0, pk - ph)); };
-  return pos(kPkNterm, 1) + pos(10.8, counts[index_of('K')]) + pos(12.5, counts[index_of('R')]) +
-         pos(6.5, counts[index_of('H')]) + neg(kPkCterm, 1) + neg(3.9, counts[index_of('D')]) +
-         neg(4.1, counts[index_of('E')]) + neg(8.5, counts[index_of('C')]) + neg(10.1, counts[index_of('Y')]);
+  const int* c = a.counts;
+  return pos(n_pk, 1) + pos(t.k, c[index_of('K')]) + pos(t.r, c[index_of('R')]) + pos(t.h, c[index_of('H')]) +
+         neg(c_pk, 1) + neg(t.d, c[index_of('D')]) + neg(t.e, c[index_of('E')]) + neg(t.c, c[index_of('C')]) +
+         neg(t.y, c[index_of('Y')]);
+}
+
+Ionizable ionizable(std::string_view seq) {
+  Ionizable a;
+  for (char raw : seq) {
+    char c = static_cast<char>(std::toupper(static_cast<unsigned char>(raw)));
+    if (c == '*') continue;
+    if (!a.first) a.first = c;
+    a.last = c;
+    if (int i = index_of(c); i >= 0) ++a.counts[i];
+  }
+  return a;
 }
 
 }  // namespace
 
-ProteinProperties protein_properties(std::string_view seq) {
+double protein_charge(std::string_view seq, double ph, PkScale scale) { return charge_at(ionizable(seq), ph, scale); }
+
+ProteinProperties protein_properties(std::string_view seq, PkScale scale) {
   ProteinProperties p;
   int counts[20] = {0};
   int n = 0;
@@ -91,10 +143,11 @@ ProteinProperties protein_properties(std::string_view seq) {
   p.instability_index = 10.0 / n * instab;
   auto pct = [&](char c) { return 100.0 * counts[index_of(c)] / n; };
   p.aliphatic_index = pct('A') + 2.9 * pct('V') + 3.9 * (pct('I') + pct('L'));
+  const Ionizable ion = ionizable(seq);
   double lo = 0, hi = 14;  // the charge falls with pH: bisect for zero
   for (int it = 0; it < 60; ++it) {
     double mid = (lo + hi) / 2;
-    (charge_at(counts, mid) > 0 ? lo : hi) = mid;
+    (charge_at(ion, mid, scale) > 0 ? lo : hi) = mid;
   }
   p.isoelectric_point = (lo + hi) / 2;
   return p;

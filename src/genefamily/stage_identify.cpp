@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "bioagent/http.h"
+#include "genefamily/classify.h"
 #include "genefamily/stage_common.h"
 
 namespace bioagent::gf {
@@ -280,7 +281,8 @@ StageSpec identify_stage() {
     if (head->rfind("HMMER3", 0) != 0)
       return invalid_argument(ctx.data("hmm").filename().string() +
                               " is not a HMMER3 profile (it must start with 'HMMER3/f'); build one with hmmbuild");
-    return Status::ok();
+    auto one_family = single_family_profile_uses_ga(ctx.data("hmm").string());  // a domain set is refused
+    return one_family ? Status::ok() : one_family.status();
   };
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
     char ev[32], dev[32], bev[32];
@@ -306,10 +308,13 @@ StageSpec identify_stage() {
                               ""});
       hmm = "built.hmm";
     }
-    steps.push_back(Command{{"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev, "--cpu",
-                             std::to_string(ctx.cpus), "-o", "hmmsearch.txt", hmm, ctx.data("pep").string()},
-                            "",
-                            ""});
+    std::vector<std::string> search = {"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev};
+    if (auto ga = single_family_profile_uses_ga(hmm); ga && *ga && refs.empty())
+      search.resize(4), search.push_back("--cut_ga");
+    for (const std::string& a : {std::string("--cpu"), std::to_string(ctx.cpus), std::string("-o"),
+                                 std::string("hmmsearch.txt"), hmm, ctx.data("pep").string()})
+      search.push_back(a);
+    steps.push_back(Command{search, "", ""});
     if (!refs.empty()) {
       steps.push_back(Command{{"diamond", "makedb", "--in", refs, "-d", "references", "--quiet"}, "", ""});
       steps.push_back(
