@@ -103,7 +103,8 @@ std::vector<std::pair<std::string, std::string>> checkable_facts(const std::stri
     if (!common.count(g) && !std::all_of(g.begin(), g.end(), [](char c) { return std::isdigit(c) || c == '.'; }))
       facts.push_back({"gene name", g});
   }
-  static const std::regex quoted(R"lit(["“]([^"”]{3,200})["”])lit");
+  // Quote marks as whole sequences ("“" is three bytes; a bracket expression would match each byte).
+  static const std::regex quoted(R"lit((?:"|“)((?:(?!"|”).){3,200})(?:"|”))lit");
   for (std::sregex_iterator it(s.begin(), s.end(), quoted), end; it != end; ++it)
     facts.push_back({"quoted phrase", (*it)[1]});
   return facts;

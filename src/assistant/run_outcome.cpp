@@ -105,7 +105,7 @@ void Assistant::Impl::announce_outcome(const std::string& task_id, const std::st
   Json meta = {{"agent", "execution"}, {"task_id", task_id}, {"state", state}, {"links", links}};
   store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
               {row["session"], "assistant", text, meta.dump(), now_iso()});
-  emit(task_id, {{"type", "outcome"}, {"state", state}, {"text", text}, {"links", links}});
+  emit(task_id, {{"type", "outcome"}, {"ended", state}, {"text", text}, {"links", links}});
 }
 
 }  // namespace bioagent
