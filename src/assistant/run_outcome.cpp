@@ -1,6 +1,6 @@
 // The chat message that reports a finished run: the members found, the
 // stages that did not finish and why, the validation warnings explained, the
-// key figures and the report, each a link into the run's results.
+// key figures and the report by name (their URLs travel as links beside the text).
 #include <algorithm>
 #include <fstream>
 
@@ -81,11 +81,11 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
   std::sort(figures.begin(), figures.end());
   std::sort(reports.begin(), reports.end());
   for (auto& r : reports) {
-    text += "\n- " + std::string(zh ? "报告：" : "report: ") + url + r;
+    text += "\n- " + std::string(zh ? "报告：" : "report: ") + r;
     if (links) links->push_back({{"kind", "report"}, {"name", r}, {"url", url + r}});
   }
   for (size_t i = 0; i < figures.size() && i < 4; ++i) {
-    text += "\n- " + std::string(zh ? "图：" : "figure: ") + url + figures[i];
+    text += "\n- " + std::string(zh ? "图：" : "figure: ") + figures[i];
     if (links) links->push_back({{"kind", "figure"}, {"name", figures[i]}, {"url", url + figures[i]}});
   }
   return text;
