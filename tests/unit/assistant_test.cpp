@@ -7,8 +7,10 @@
 
 #include "assistant/agents.h"
 #include "bioagent/assistant.h"
+#include "bioagent/literature.h"
 #include "bioagent/llm.h"
 #include "bioagent/registry.h"
+#include "bioagent/search.h"
 #include "bioagent/workspace.h"
 #include "replay_server.h"
 #include "test_tools.h"
@@ -428,6 +430,32 @@ TEST(Knowledge, CitedSourcesMustNameTheSubject) {
   EXPECT_TRUE(text_mentions("荔枝 SPL 基因", "荔枝"));
   auto sp = species_mentioned("比较拟南芥和水稻的NAC家族");
   ASSERT_EQ(sp.size(), 2u);
+}
+
+TEST(Knowledge, ALocalPassageThatDoesNotNameTheFamilyIsNotCited) {
+  ToolEnv e;
+  fs::create_directories(e.dir.path() / "cache");
+  {
+    auto store = EvidenceStore::open((e.dir.path() / "cache" / "evidence.sqlite").string());
+    ASSERT_TRUE(store.is_ok()) << store.status().to_string();
+    Evidence chemistry, nac;
+    chemistry.content = "Transcription factors of catalysis: the pinnacle of surface chemistry.";
+    chemistry.citation = {"pubmed", "Catalysis at the pinnacle", "https://example.org/chem", "2020", {}, "", "1", ""};
+    nac.content = "NAC transcription factors control leaf senescence in rice.";
+    nac.citation = {"pubmed", "NAC genes and senescence", "https://example.org/nac", "2021", {}, "", "2", ""};
+    ASSERT_TRUE((*store)->add({chemistry, nac}, "NAC").is_ok());
+  }
+  AgentEnv env{&e.reg,
+               e.ws.get(),
+               {{"offline", "1"},
+                {"cache_dir", (e.dir.path() / "cache").string()},
+                {"papers_db", (e.dir.path() / "papers.duckdb").string()}}};
+  std::string q = "比较拟南芥和水稻的NAC家族";
+  Json r = knowledge_answer(env, route_by_rules(q), q);
+  std::string sources = r["sources"].dump();
+  EXPECT_NE(sources.find("NAC genes and senescence"), std::string::npos) << sources;
+  EXPECT_EQ(sources.find("pinnacle"), std::string::npos) << "a passage that only contains 'nac' is not cited";
+  EXPECT_EQ(r["answer"].get<std::string>().find("pinnacle"), std::string::npos) << r["answer"];
 }
 
 TEST(Knowledge, NoResearchGapWhenTheSearchesDidNotRun) {
