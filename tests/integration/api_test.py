@@ -189,6 +189,16 @@ try:
           "plan reports the misnamed genome file")
     check([list(s)[0] for s in plan["analysis_stages"]][:3] == ["identify", "phylogeny", "domain"], "plan lists the stages")
 
+    # ---- questions and refusals after the plan are answered, never run
+    st, r = call(B, "POST", "/api/agent/chat", {"message": "执行分析之前需要准备哪些文件？"}, sid)
+    check(st == 200 and r["route"]["intent"] == "plan_question" and "task" not in r and "Lchi.pep.fasta" in r["answer"],
+          "a question about the files after the plan is answered, no task")
+    st, r = call(B, "POST", "/api/agent/chat", {"message": "我不想执行分析"}, sid)
+    check(st == 200 and r["route"]["intent"] == "decline" and "task" not in r, "a refusal after the plan starts nothing")
+    st, r = call(B, "POST", "/api/agent/chat", {"message": "如果我想开展 Exam 的 GLOBIN 基因家族研究，可以吗？"}, session(B))
+    check(st == 200 and r.get("plan_id") and r.get("executable") is True and "execute" in r.get("actions", []),
+          "the welcome suggestion with spaces plans the shared example genome and offers the run")
+
     # ---- exchange 4: execute; the dialog times out, the naming failure is diagnosed, fixed and recorded
     st, r = call(B, "POST", "/api/agent/chat", {"message": "执行分析"}, sid)
     check(st == 200 and r["route"]["intent"] == "execute" and r["task"]["task_id"], "执行分析 starts a task")
