@@ -180,7 +180,8 @@ bool is_affirmative(const std::string& low) {
 void settle_orders(Route& r, std::map<Intent, double>& score, const std::string& low) {
   bool wants_run = score.count(Intent::kExecute) || contains(low, "执行") || contains(low, "运行") ||
                    contains(low, "run") || contains(low, "分析") || contains(low, "analys");
-  if (r.negated && wants_run) {
+  // A refusal: of a run, or a short "no" on its own ("取消", "算了", "cancel").
+  if (r.negated && (wants_run || bare(low).size() <= 12)) {
     score.erase(Intent::kExecute);
     score[Intent::kDecline] += 1.2;
     r.matched.push_back("negation");

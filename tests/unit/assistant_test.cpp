@@ -286,6 +286,8 @@ TEST(Router, QuestionsAndRefusalsAreNeverOrders) {
   Route no = route_by_rules("我不想执行分析");
   EXPECT_EQ(no.intent, Intent::kDecline) << no.to_json().dump();
   EXPECT_EQ(route_by_rules("Don't run the analysis yet").intent, Intent::kDecline);
+  for (const char* no : {"取消", "算了", "不用了", "cancel", "no"})
+    EXPECT_EQ(route_by_rules(no).intent, Intent::kDecline) << no;
   EXPECT_EQ(route_by_rules("What files do I need before I run the analysis?").intent, Intent::kPlanQuestion);
   EXPECT_NE(route_by_rules("can you run the analysis?").intent, Intent::kExecute);
   // Clear orders and confirmations still are.
