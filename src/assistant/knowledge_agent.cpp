@@ -152,11 +152,16 @@ Json knowledge_answer(const AgentEnv& env, const Route& route, const std::string
       reply["sources"] = ev.sources_json(ev.items.size());
       return reply;
     }
-    answer += zh ? "\n（模型回答未通过引用检查或调用失败，以下为抽取式回答。）"
-                 : "\n(The model's answer failed the citation check or the call failed; this answer is extracted.)";
+    std::string why = w.error.empty() ? (zh ? "模型的回答没有一句通过引用检查"
+                                            : "no sentence of the model's answer passed the citation check")
+                                      : (zh ? "模型调用失败" : "the model call failed: " + w.error);
+    answer += zh ? "\n（" + why + "；以上为摘自知识库与本地文献的抽取式回答。）"
+                 : "\n(" + why + "; the answer above is extracted from the knowledge base and local literature.)";
+  } else {
+    answer +=
+        zh ? "\n未使用语言模型：以上内容摘自知识库与本地文献。"
+           : "\nNo language model was used: the answer is extracted from the knowledge base and local literature.";
   }
-  answer += zh ? "\n未使用语言模型：以上内容摘自知识库与本地文献。"
-               : "\nNo language model was used: the answer is extracted from the knowledge base and local literature.";
   reply["answer"] = answer;
   reply["model"] = "none";
   reply["sources"] = ev.sources_json(ev.items.size());

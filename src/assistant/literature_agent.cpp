@@ -114,9 +114,13 @@ Json literature_check(const AgentEnv& env, const Route& route, const std::string
       reply["model"] = llm->model().name;
     }
   }
+  bool model_tried = llm && !ev.items.empty();
   if (reply["model"] == "none")
-    answer += zh ? "\n未使用语言模型：以上为检索结果的摘录。"
-                 : "\nNo language model was used: these are the search results as found.";
+    answer += model_tried ? (zh ? "\n（模型的总结未通过引用检查；以上为检索结果的摘录。）"
+                                : "\n(The model's summary did not pass the citation check; these are the search "
+                                  "results as found.)")
+                          : (zh ? "\n未使用语言模型：以上为检索结果的摘录。"
+                                : "\nNo language model was used: these are the search results as found.");
   reply["answer"] = answer;
   return reply;
 }

@@ -530,5 +530,29 @@ TEST(Knowledge, TheModelWritesFromEvidenceAndInventionsAreCaught) {
   EXPECT_NE(log.find("cites [7], which is no source"), std::string::npos) << log;
 }
 
+TEST(Knowledge, AModelAnswerWithNothingSupportedFallsBackToTheExtractedAnswer) {
+  testing::ReplayServer llm(R"({"script": [
+      {"message": {"content": "Tomato has 42 SPL genes [1]. SPL99 controls fruit colour [3]."}}]})",
+                            "scripted_llm.py");
+  ASSERT_TRUE(llm.ok());
+  ToolEnv e;
+  AgentEnv env{&e.reg, e.ws.get(), {{"offline", "1"}, {"papers_db", (e.dir.path() / "papers.duckdb").string()}}};
+  ModelConfig m;
+  m.name = "scripted";
+  m.base_url = llm.url("/v1");
+  m.model = "scripted-model";
+  auto client = LlmClient::create(m);
+  ASSERT_TRUE(client.is_ok());
+  std::string q = "How many SPL genes does tomato have?";
+  Json r = knowledge_answer(env, route_by_rules(q), q, client->get());
+  std::string a = r["answer"];
+  EXPECT_EQ(r["model"], "none");
+  EXPECT_EQ(r["citation_check"]["removed"], 2);
+  EXPECT_EQ(a.find("42"), std::string::npos) << a;
+  EXPECT_NE(a.find("no sentence of the model's answer passed the citation check"), std::string::npos) << a;
+  EXPECT_EQ(a.find("No language model was used"), std::string::npos) << "a model was used: " << a;
+  EXPECT_NE(a.find("(unknown)"), std::string::npos) << a;
+}
+
 }  // namespace
 }  // namespace bioagent
