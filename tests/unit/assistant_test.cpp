@@ -460,6 +460,44 @@ TEST(Knowledge, ALocalPassageThatDoesNotNameTheFamilyIsNotCited) {
   EXPECT_EQ(r["answer"].get<std::string>().find("pinnacle"), std::string::npos) << r["answer"];
 }
 
+TEST(Knowledge, TheLiteratureCheckIsWrittenByTheModelAndChecked) {
+  testing::ReplayServer llm(R"({"script": [
+      {"expect": ["Evidence:", "SPL genes control flowering in litchi"],
+       "message": {"content": "SPL genes control flowering in litchi [1]. The family has 57 members in litchi [1]."}}]})",
+                            "scripted_llm.py");
+  ASSERT_TRUE(llm.ok());
+  ToolEnv e;
+  fs::create_directories(e.dir.path() / "cache");
+  {
+    auto store = EvidenceStore::open((e.dir.path() / "cache" / "evidence.sqlite").string());
+    ASSERT_TRUE(store.is_ok());
+    Evidence paper;
+    paper.content = "SPL genes control flowering in litchi.";
+    paper.citation = {"pubmed", "The SPL gene family of litchi", "https://example.org/spl", "2022", {}, "", "3", ""};
+    ASSERT_TRUE((*store)->add({paper}, "litchi SPL").is_ok());
+  }
+  AgentEnv env{&e.reg,
+               e.ws.get(),
+               {{"offline", "1"},
+                {"cache_dir", (e.dir.path() / "cache").string()},
+                {"papers_db", (e.dir.path() / "papers.duckdb").string()}}};
+  ModelConfig m;
+  m.name = "scripted";
+  m.base_url = llm.url("/v1");
+  m.model = "scripted-model";
+  auto client = LlmClient::create(m);
+  ASSERT_TRUE(client.is_ok());
+  std::string q = "Has anything been published on the SPL gene family of lychee?";
+  Json r = literature_check(env, route_by_rules(q), q, client->get());
+  std::string a = r["answer"];
+  EXPECT_EQ(r["found"], 1) << r.dump();
+  EXPECT_EQ(r["model"], "scripted") << r.dump();
+  EXPECT_NE(a.find("SPL genes control flowering in litchi [1]"), std::string::npos) << a;
+  EXPECT_EQ(a.find("57"), std::string::npos) << "the invented count is removed: " << a;
+  EXPECT_EQ(r["citation_check"]["removed"], 1);
+  EXPECT_NE(a.find("Searched: evidence store"), std::string::npos) << "says what was searched: " << a;
+}
+
 TEST(Knowledge, NoResearchGapWhenTheSearchesDidNotRun) {
   // Offline: the online databases were not searched, so no gap is claimed.
   OfflineAssistant x;
