@@ -15,6 +15,7 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,13 +46,19 @@ struct AgentOptions {
   std::function<void(const Json&)> on_event;
 };
 
+// Why a loop stopped: none yet, a final answer, out of turns, out of budget, an error.
+enum class StopReason { kNone, kAnswer, kMaxTurns, kBudget, kError };
+std::string to_string(StopReason reason);  // "", answer, max_turns, budget, error
+// The reason of its to_string name; not found for any other text.
+Result<StopReason> stop_reason_from_string(std::string_view name);
+
 struct AgentResult {
   std::string answer;  // the text shown to the user
   Json answer_value;   // the action loop's GenerateAnswer value (else the text)
   std::vector<AnswerSource> sources;
-  std::string stop_reason;  // answer, max_turns, budget, error
-  std::string loop;         // function, actions, offline
-  std::string model;        // the model's name, or "none"
+  StopReason stop_reason = StopReason::kNone;
+  std::string loop;   // function, actions, offline
+  std::string model;  // the model's name, or "none"
   std::string trajectory_path;
   Json budget;
   std::string budget_line;
@@ -99,6 +106,26 @@ Result<AgentResult> run_action_loop(const std::string& question, const ToolRegis
                                     LlmClient& llm, Budget& budget, const AgentOptions& options);
 Result<AgentResult> run_offline_agent(const std::string& question, const ToolRegistry& registry, ToolContext& ctx,
                                       const AgentOptions& options);
+
+// The citation checker, run on every written answer. Each sentence's [n]
+// marks must name sources given here (number -> the source's text), and each
+// number, gene-like name (SPL9, miR156, WRKY) and quoted phrase in a citing
+// sentence must occur in one of the sources it cites; a sentence with such
+// facts and no mark fails too. Failing sentences are left out of `text`, and
+// each verdict says why.
+struct CitationVerdict {
+  std::string sentence;
+  bool kept = true;
+  std::vector<int> cited;
+  std::vector<std::string> problems;
+};
+struct CitationCheck {
+  std::string text;  // the answer without the failing sentences
+  std::vector<CitationVerdict> sentences;
+  int removed = 0;
+  Json to_json() const;
+};
+CitationCheck check_citations(const std::string& answer, const std::map<int, std::string>& sources);
 
 // The action loop's parser: one action from the model's text, in JSON
 // ({"action_type": ..., "parameters": {...}} or {"action": ...}), a ```json

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,18 +34,35 @@ const Json& species_kb();
 const Json* find_gene_family(std::string_view name);
 // By prefix (Lchi), Latin name, or English/Chinese common name; nullptr when unknown.
 const Json* find_species(std::string_view name);
+// A species entry for `name`: the knowledge base's, else one made from a Latin
+// binomial ("Camellia sinensis" -> prefix Csin) or from a prefix whose files
+// are in `data_dirs` (the list is for names, not a gate). Null when neither.
+std::optional<Json> resolve_species(std::string_view name, const std::vector<fs::path>& data_dirs);
+// The naming rule's prefix of a Latin binomial: genus initial + three letters of the epithet.
+std::string prefix_of_latin(std::string_view latin);
 
 // ---- Router ---------------------------------------------------------------
 
-// Intents: faq (knowledge), literature, analysis (plan), execute, data, paper, chitchat.
+// What a message asks for. faq: knowledge about a family; literature: whether
+// papers exist; analysis: a research plan; execute: an affirmative order to run
+// the plan; plan_question: a question about the plan (files, stages, time);
+// decline: the user does not want to run it; data, paper: the tool agent.
+enum class Intent { kFaq, kLiterature, kAnalysis, kExecute, kPlanQuestion, kDecline, kData, kPaper, kChitchat };
+std::string to_string(Intent intent);
+// The intent of its to_string name; not found for any other text.
+Result<Intent> intent_from_string(std::string_view name);
+
 struct Route {
-  std::string intent;
+  Intent intent = Intent::kChitchat;
   double confidence = 0;
   std::string species;               // prefix, e.g. "Lchi" (empty: none named)
+  std::string species_name;          // a Latin name outside the knowledge base ("Camellia sinensis"), else empty
   std::string family;                // knowledge-base name, e.g. "SPL" (or the word the user used)
   std::string language;              // zh or en
   std::string decided_by = "rules";  // rules or the model's name
   std::vector<std::string> matched;  // the cues that decided
+  bool question = false;             // asked as a question (never an order to act)
+  bool negated = false;              // says no / not (never an order to act)
   Json to_json() const;
 };
 // Rules only: fast, offline, Chinese and English.

@@ -139,9 +139,9 @@ Result<AgentResult> run_action_loop(const std::string& question, const ToolRegis
   run.event({{"type", "start"}, {"question", question}, {"model", llm.model().name}, {"actions", names}});
   AgentResult result = run.result();
   std::deque<std::pair<ChatMessage, ChatMessage>> history;  // (action, observation)
-  for (int turn = 1; turn <= options.max_turns && result.stop_reason.empty(); ++turn) {
+  for (int turn = 1; turn <= options.max_turns && result.stop_reason == StopReason::kNone; ++turn) {
     if (Status s = budget.check(); !s.is_ok()) {
-      run.stop(result, "budget", s.message());
+      run.stop(result, StopReason::kBudget, s.message());
       break;
     }
     ChatRequest req;
@@ -166,7 +166,7 @@ Result<AgentResult> run_action_loop(const std::string& question, const ToolRegis
       } else {
         result.answer_value = *checked;
         result.answer = checked->is_string() ? checked->get<std::string>() : checked->dump();
-        result.stop_reason = "answer";
+        result.stop_reason = StopReason::kAnswer;
         break;
       }
     } else {
@@ -195,8 +195,8 @@ Result<AgentResult> run_action_loop(const std::string& question, const ToolRegis
     history.emplace_back(said, obs);
     while (history.size() > size_t(std::max(1, options.history_window))) history.pop_front();
   }
-  if (result.stop_reason.empty())
-    run.stop(result, "max_turns",
+  if (result.stop_reason == StopReason::kNone)
+    run.stop(result, StopReason::kMaxTurns,
              "no GenerateAnswer within " + std::to_string(options.max_turns) + " turns (max_turn)");
   result.sources = book.cited_in(result.answer);
   run.finish(result, budget);

@@ -15,13 +15,25 @@ Json AnswerSource::to_json() const {
   return Json{{"n", n}, {"title", title}, {"source", source}, {"locator", locator}};
 }
 
+namespace {
+const char* const kStopReasonNames[] = {"", "answer", "max_turns", "budget", "error"};
+}  // namespace
+
+std::string to_string(StopReason reason) { return kStopReasonNames[static_cast<int>(reason)]; }
+
+Result<StopReason> stop_reason_from_string(std::string_view name) {
+  for (size_t i = 1; i < std::size(kStopReasonNames); ++i)
+    if (name == kStopReasonNames[i]) return static_cast<StopReason>(i);
+  return not_found("no stop reason '" + std::string(name.substr(0, 40)) + "'");
+}
+
 Json AgentResult::to_json() const {
   Json src = Json::array();
   for (auto& s : sources) src.push_back(s.to_json());
   Json j = {{"answer", answer},
             {"answer_value", answer_value},
             {"sources", src},
-            {"stop_reason", stop_reason},
+            {"stop_reason", to_string(stop_reason)},
             {"loop", loop},
             {"model", model},
             {"trajectory", trajectory_path},
@@ -44,7 +56,7 @@ std::string AgentResult::render() const {
   }
   if (!note.empty()) out += "\n" + note + "\n";
   out += "\n[" + loop + " loop · model " + model + " · " + budget_line +
-         (stop_reason == "answer" ? "" : " · stopped: " + stop_reason) + "]";
+         (stop_reason == StopReason::kAnswer ? "" : " · stopped: " + to_string(stop_reason)) + "]";
   if (!trajectory_path.empty()) out += "\n[trajectory: " + trajectory_path + "]";
   return out;
 }

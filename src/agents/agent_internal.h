@@ -36,7 +36,7 @@ class AgentRun {
   std::string call_tool(const ToolRegistry& registry, const std::vector<const ToolSpec*>& allowed, ToolContext& ctx,
                         const std::string& name, const std::string& arguments, SourceBook& book, bool wrap_intermediate,
                         Json* result_out = nullptr);
-  void stop(AgentResult& r, const std::string& reason, const std::string& message);
+  void stop(AgentResult& r, StopReason reason, const std::string& message);
   void finish(AgentResult& r, const Budget& budget);
 
  private:

@@ -144,11 +144,11 @@ std::string AgentRun::call_tool(const ToolRegistry& registry, const std::vector<
   return done(true, text, full, book.all().size() - before);
 }
 
-void AgentRun::stop(AgentResult& r, const std::string& reason, const std::string& message) {
+void AgentRun::stop(AgentResult& r, StopReason reason, const std::string& message) {
   r.stop_reason = reason;
   if (r.answer.empty()) r.answer = "Stopped before a final answer: " + message;
   r.note = message;
-  event({{"type", "stop"}, {"reason", reason}, {"message", message}});
+  event({{"type", "stop"}, {"reason", to_string(reason)}, {"message", message}});
 }
 
 void AgentRun::finish(AgentResult& r, const Budget& budget) {
@@ -157,7 +157,7 @@ void AgentRun::finish(AgentResult& r, const Budget& budget) {
   event({{"type", "answer"},
          {"answer", r.answer},
          {"answer_value", r.answer_value},
-         {"stop_reason", r.stop_reason},
+         {"stop_reason", to_string(r.stop_reason)},
          {"sources", r.to_json()["sources"]},
          {"usage", r.budget},
          {"usage_line", r.budget_line}});

@@ -4,6 +4,7 @@
 
 #include "agents/agent_internal.h"
 #include "bioagent/agent.h"
+#include "bioagent/json_text.h"
 
 namespace bioagent {
 namespace {
@@ -32,6 +33,25 @@ std::optional<Json> protocol_reply(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// The citation check on a tool-backed answer: a sentence that cites no source
+// of this run, or states a number or name its cited results do not hold, is
+// marked (not removed: tool answers also hold computed values) and recorded.
+void mark_unsupported(AgentResult& result, const std::map<int, std::string>& sources, AgentRun& run) {
+  CitationCheck check = check_citations(result.answer, sources);
+  run.event({{"type", "citation_check"}, {"result", check.to_json()}});
+  if (check.removed == 0) return;
+  std::string marked;
+  for (auto& v : check.sentences)
+    marked += v.sentence + (v.kept ? "" : " [unverified: " + v.problems.front() + "]") + "\n";
+  result.answer = marked;
+  result.note += (result.note.empty() ? "" : " ") + std::to_string(check.removed) +
+                 " sentence(s) marked [unverified]: the cited sources do not support them.";
+}
+
+}  // namespace
+
 Result<AgentResult> run_function_loop(const std::string& question, const ToolRegistry& registry, ToolContext& ctx,
                                       LlmClient& llm, Budget& budget, const AgentOptions& options) {
   auto tools = agent_tool_subset(registry, options.tools, default_function_tools());
@@ -43,6 +63,7 @@ Result<AgentResult> run_function_loop(const std::string& question, const ToolReg
   AgentRun run(*traj, options, "function", llm.model().name);
   SourceBook book;
   book.paper_title = paper_title_resolver(ctx);
+  std::map<int, std::string> source_texts;
 
   std::vector<ChatMessage> messages = {
       ChatMessage::system(std::string(kSystem) + (options.taijichat_protocol ? kTaijiChat : "")),
@@ -52,7 +73,7 @@ Result<AgentResult> run_function_loop(const std::string& question, const ToolReg
   bool answered = false;
   for (int turn = 1; turn <= options.max_turns && !answered; ++turn) {
     if (Status s = budget.check(); !s.is_ok()) {
-      run.stop(result, "budget", s.message());
+      run.stop(result, StopReason::kBudget, s.message());
       break;
     }
     ChatRequest req;
@@ -78,8 +99,12 @@ Result<AgentResult> run_function_loop(const std::string& question, const ToolReg
           continue;
         }
         budget.add_tool_call();
-        std::string content =
-            run.call_tool(registry, *tools, ctx, call.name, call.arguments, book, options.taijichat_protocol);
+        Json result_json;
+        std::string content = run.call_tool(registry, *tools, ctx, call.name, call.arguments, book,
+                                            options.taijichat_protocol, &result_json);
+        // What each numbered source's result said, for the citation check of the answer.
+        if (!result_json.is_null())
+          for (int n : book.number(result_json)) source_texts[n] += json_text(result_json, -1) + "\n";
         messages.push_back(ChatMessage::tool(call.id, content));
       }
       continue;
@@ -97,12 +122,13 @@ Result<AgentResult> run_function_loop(const std::string& question, const ToolReg
     }
     result.answer = text;
     result.answer_value = text;
-    result.stop_reason = "answer";
+    result.stop_reason = StopReason::kAnswer;
     answered = true;
   }
-  if (result.stop_reason.empty())
-    run.stop(result, "max_turns",
+  if (result.stop_reason == StopReason::kNone)
+    run.stop(result, StopReason::kMaxTurns,
              "no final answer within " + std::to_string(options.max_turns) + " model turns (max_turns)");
+  if (answered && !source_texts.empty()) mark_unsupported(result, source_texts, run);
   result.sources = book.cited_in(result.answer);
   run.finish(result, budget);
   return result;

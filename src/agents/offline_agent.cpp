@@ -115,7 +115,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   if (looks_arithmetic(question, expr) && call("calculate_expr", {{"expr", expr}}, r)) {
     result.answer = expr + " = " + (r.contains("result") ? r["result"].dump() : r.dump());
     result.answer_value = r.value("result", Json());
-    result.stop_reason = "answer";
+    result.stop_reason = StopReason::kAnswer;
     run.finish(result, budget);
     return result;
   }
@@ -201,10 +201,10 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
                     (where.empty() ? std::string(" (no local source is available)") : " in " + where) +
                     ". Add PDFs with `bioagent papers add`, collect evidence with search_literature, or configure a "
                     "language model for a fuller answer. This may also be a gap in the literature.";
-    result.stop_reason = "answer";
+    result.stop_reason = StopReason::kAnswer;
   } else {
     result.answer = "The passages that best match the question (extracted from " + where + "):\n" + answer;
-    result.stop_reason = "answer";
+    result.stop_reason = StopReason::kAnswer;
   }
   result.answer_value = result.answer;
   result.sources = book.cited_in(answer.empty() ? "[0]" : answer);

@@ -18,10 +18,17 @@ struct AgentEnv {
   }
 };
 
-// KnowledgeAgent: a family summary from the knowledge base plus local literature, cited.
-Json knowledge_answer(const AgentEnv& env, const Route& route, const std::string& message);
-// KnowledgeAgent: has the family been studied in the species? {answer, sources, found, research_gap, queries}.
-Json literature_check(const AgentEnv& env, const Route& route, const std::string& message);
+class LlmClient;
+
+// KnowledgeAgent: the family (and each species and comparison asked about)
+// from the knowledge base plus local literature that mentions the subject.
+// With a model, the model writes the answer from that evidence alone and the
+// citation checker removes what the evidence does not carry; without one,
+// the answer is extracted and says that no model was used.
+Json knowledge_answer(const AgentEnv& env, const Route& route, const std::string& message, LlmClient* llm = nullptr);
+// KnowledgeAgent: has the family been studied in the species? {answer, sources, found, research_gap, searched,
+// failed, queries}. A research gap is claimed only when every search ran and found nothing.
+Json literature_check(const AgentEnv& env, const Route& route, const std::string& message, LlmClient* llm = nullptr);
 
 // PlanningAgent: the seed's analysis plan for (species prefix or name, family),
 // with file status from the data folders (first match wins) and an estimate

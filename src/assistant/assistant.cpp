@@ -101,15 +101,7 @@ Result<Json> Assistant::plan(const std::string& sid, const std::string& species,
                              const std::string& language) {
   BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
   bool zh = language.empty() ? has_cjk(species) || has_cjk(family) : language == "zh";
-  auto p = make_plan(impl_->env, species, family, impl_->data_dirs(sid), impl_->stage_seconds(), zh, impl_->o.cpus);
-  if (!p) return p.status();
-  std::string id = random_id("p_");
-  BIOAGENT_RETURN_IF_ERROR(
-      impl_->store->exec("INSERT INTO plans (id, session, species, family, yaml, plan, at) VALUES (?,?,?,?,?,?,?)",
-                         {id, sid, (*p)["plan"]["analysis_plan"]["species_prefix"],
-                          (*p)["plan"]["analysis_plan"]["gene_family"], (*p)["yaml"], p->dump(), now_iso()}));
-  (*p)["plan_id"] = id;
-  return *p;
+  return impl_->store_plan(sid, species, family, zh);
 }
 
 namespace {
@@ -117,20 +109,27 @@ namespace {
 // Model fallback for the router: one JSON-mode call choosing among the intents.
 Route ask_model_to_route(LlmClient& llm, const std::string& message, Route r) {
   ChatRequest rq;
-  rq.messages = {ChatMessage::system("Classify the user's message for a plant gene-family assistant. Answer JSON "
-                                     "{\"intent\": one of faq, literature, analysis, execute, data, paper, chitchat, "
-                                     "\"confidence\": 0..1}. faq: knowledge about a gene family; literature: whether "
-                                     "papers exist; analysis: asks for a research plan; execute: orders the analysis "
-                                     "to run; data: tables and numbers; paper: the local PDF library."),
-                 ChatMessage::user(message)};
+  rq.messages = {
+      ChatMessage::system("Classify the user's message for a plant gene-family assistant. Answer JSON "
+                          "{\"intent\": one of faq, literature, analysis, execute, plan_question, decline, data, "
+                          "paper, chitchat, "
+                          "\"confidence\": 0..1}. faq: knowledge about a gene family; literature: whether "
+                          "papers exist; analysis: asks for a research plan; execute: orders the analysis "
+                          "to run (an order, never a question); plan_question: asks about the plan's files, "
+                          "stages or time; decline: does not want to run it; data: tables and numbers; "
+                          "paper: the local PDF library."),
+      ChatMessage::user(message)};
   rq.json_mode = true;
   auto resp = llm.chat(rq);
   if (!resp) return r;
   Json j = Json::parse(resp->message.text(), nullptr, false);
-  static const std::set<std::string> intents = {"faq",  "literature", "analysis", "execute",
-                                                "data", "paper",      "chitchat"};
-  if (j.is_object() && j.contains("intent") && j["intent"].is_string() && intents.count(j["intent"])) {
-    r.intent = j["intent"];
+  auto intent = j.is_object() && j.contains("intent") && j["intent"].is_string()
+                    ? intent_from_string(j["intent"].get<std::string>())
+                    : Result<Intent>(parse_error("no intent"));
+  // A question or a refusal is never turned into an order by the model.
+  bool order = intent && (*intent == Intent::kExecute);
+  if (intent && !(order && (r.question || r.negated))) {
+    r.intent = *intent;
     r.confidence = j.contains("confidence") && j["confidence"].is_number() ? j["confidence"].get<double>() : 0.7;
     r.decided_by = llm.model().name;
   }
@@ -143,6 +142,31 @@ std::string help_text(bool zh) {
             : "I can summarise plant gene families (\"Summarise the SPL gene family\"), check whether a family has "
               "been studied in a species, draft an analysis plan (\"Can I study the SPL family of litchi?\") and run "
               "the whole gene-family analysis once you confirm.";
+}
+
+// The tool agent for data and paper questions: the function loop with a model, else the offline agent.
+Result<Json> tool_agent_turn(const AssistantOptions& o, const std::string& message, LlmClient* llm,
+                             const std::function<void(Json)>& emit) {
+  ToolContext ctx(o.workspace);
+  ctx.set_options(o.tool_options);
+  ctx.set_timeout(std::chrono::minutes(5));
+  AgentOptions ao;
+  ao.trajectory_dir = o.tool_options.count("trajectory_dir") ? o.tool_options.at("trajectory_dir") : "";
+  ao.on_event = [&](const Json& e) {
+    if (e.value("type", "") == "delta") emit({{"type", "delta"}, {"text", e.value("text", "")}});
+  };
+  Result<AgentResult> r = internal_error("no agent ran");
+  if (llm) {
+    Budget budget(BudgetLimits{});
+    ao.stream = true;
+    r = run_function_loop(message, *o.registry, ctx, *llm, budget, ao);
+  } else {
+    r = run_offline_agent(message, *o.registry, ctx, ao);
+  }
+  if (!r) return r.status();
+  Json sources = Json::array();
+  for (auto& s : r->sources) sources.push_back(s.to_json());
+  return Json{{"agent", "tools"}, {"answer", r->render()}, {"sources", sources}, {"model", r->model}};
 }
 
 }  // namespace
@@ -195,81 +219,41 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
   Route route = route_by_rules(message);
   if (route.confidence < 0.7 && llm) route = ask_model_to_route(*llm, message, route);
   // Skill mode: a question naming a species and a family asks for the analysis.
-  if (co.mode == "skill" && (route.intent == "faq" || route.intent == "chitchat") && !route.species.empty() &&
-      !route.family.empty())
-    route.intent = "analysis";
+  if (co.mode == "skill" && (route.intent == Intent::kFaq || route.intent == Intent::kChitchat) &&
+      !route.species.empty() && !route.family.empty())
+    route.intent = Intent::kAnalysis;
   emit({{"type", "route"}, {"route", route.to_json()}});
   bool zh = route.language == "zh";
   Json reply;
-  // "Execute" without a species or family refers to the session's latest plan.
-  if (route.intent == "execute") {
-    auto last =
-        impl_->store->query("SELECT id FROM plans WHERE session = ? ORDER BY at DESC, rowid DESC LIMIT 1", {sid});
-    if (last && !last->empty()) {
-      auto t = execute(sid, (*last)[0]["id"], Json::object(), false);
-      if (!t) return t.status();
-      reply = {{"agent", "execution"},
-               {"answer", zh ? "已开始执行：先检查文件命名，然后请确认参数（" +
-                                   std::to_string(impl_->o.confirm_timeout_seconds) + " 秒内未确认将使用默认参数）。"
-                             : "Started: the file names are checked first, then confirm the parameters (the defaults "
-                               "are used if you do not answer within " +
-                                   std::to_string(impl_->o.confirm_timeout_seconds) + " seconds)."},
-               {"task", *t}};
-    } else if (!route.species.empty() && !route.family.empty()) {
-      route.intent = "analysis";  // plan first, then ask
-    } else {
-      reply = {
-          {"agent", "execution"},
-          {"answer", zh ? "还没有分析方案。请先说明物种和基因家族，例如“如果我想开展荔枝的SPL基因家族研究，可以吗？”"
-                        : "There is no plan yet. Name the species and family first, e.g. \"Can I study the SPL "
-                          "family of litchi?\""}};
-    }
+  if (route.intent == Intent::kExecute) {
+    // An order refers to the session's latest plan; it runs only when that plan's files are there.
+    auto r = impl_->turn_execute(
+        sid, route, zh, [&](const std::string& plan_id) { return execute(sid, plan_id, Json::object(), false); });
+    if (!r) return r.status();
+    reply = *r;
+    if (reply.is_null()) route.intent = Intent::kAnalysis;  // named species and family, no plan: plan first
   }
   if (reply.is_null()) {
-    if (route.intent == "faq") {
-      reply = knowledge_answer(impl_->env, route, message);
-    } else if (route.intent == "literature") {
+    if (route.intent == Intent::kFaq) {
+      reply = knowledge_answer(impl_->env, route, message, llm);
+    } else if (route.intent == Intent::kLiterature) {
       if (route.species.empty() && route.family.empty())
-        reply = knowledge_answer(impl_->env, route, message);
+        reply = knowledge_answer(impl_->env, route, message, llm);
       else
-        reply = literature_check(impl_->env, route, message);
-    } else if (route.intent == "analysis") {
-      if (route.species.empty() || route.family.empty()) {
-        reply = {{"agent", "planning"},
-                 {"answer", zh ? "请说明要研究的物种和基因家族（例如：荔枝 Lchi 的 SPL 家族）。"
-                               : "Which species and which gene family? (e.g. the SPL family of litchi, Lchi)"}};
-      } else {
-        auto p = plan(sid, route.species, route.family, route.language);
-        if (!p) return p.status();
-        std::string ask = zh ? "分析方案已生成，是否立即执行？ [执行分析] / [修改参数] / [取消]"
-                             : "The analysis plan is ready. Run it now? [Execute] / [Modify parameters] / [Cancel]";
-        reply = {{"agent", "planning"},          {"answer", (*p)["yaml"].get<std::string>() + "\n" + ask},
-                 {"plan_id", (*p)["plan_id"]},   {"plan", (*p)["plan"]},
-                 {"defaults", (*p)["defaults"]}, {"actions", Json::array({"execute", "modify", "cancel"})}};
-        emit({{"type", "plan"}, {"plan_id", (*p)["plan_id"]}, {"plan", (*p)["plan"]}});
-      }
-    } else if (route.intent == "data" || route.intent == "paper") {
-      ToolContext ctx(impl_->o.workspace);
-      ctx.set_options(impl_->o.tool_options);
-      ctx.set_timeout(std::chrono::minutes(5));
-      AgentOptions ao;
-      ao.trajectory_dir =
-          impl_->o.tool_options.count("trajectory_dir") ? impl_->o.tool_options.at("trajectory_dir") : "";
-      ao.on_event = [&](const Json& e) {
-        if (e.value("type", "") == "delta") emit({{"type", "delta"}, {"text", e.value("text", "")}});
-      };
-      Result<AgentResult> r = internal_error("no agent ran");
-      if (llm) {
-        Budget budget(BudgetLimits{});
-        ao.stream = true;
-        r = run_function_loop(message, *impl_->o.registry, ctx, *llm, budget, ao);
-      } else {
-        r = run_offline_agent(message, *impl_->o.registry, ctx, ao);
-      }
+        reply = literature_check(impl_->env, route, message, llm);
+    } else if (route.intent == Intent::kPlanQuestion) {
+      reply = impl_->turn_plan_question(sid, zh);
+    } else if (route.intent == Intent::kDecline) {
+      reply = impl_->turn_decline(zh);
+    } else if (route.intent == Intent::kAnalysis) {
+      auto r = impl_->turn_analysis(sid, route, zh);
       if (!r) return r.status();
-      Json sources = Json::array();
-      for (auto& s : r->sources) sources.push_back(s.to_json());
-      reply = {{"agent", "tools"}, {"answer", r->render()}, {"sources", sources}, {"model", r->model}};
+      reply = *r;
+      if (reply.contains("plan_id")) emit({{"type", "plan"}, {"plan_id", reply["plan_id"]}, {"plan", reply["plan"]}});
+    } else if (route.intent == Intent::kData || route.intent == Intent::kPaper) {
+      auto r = tool_agent_turn(impl_->o, message, llm, emit);
+      if (!r) return r.status();
+      reply = *r;
     } else {
       reply = {{"agent", "router"}, {"answer", help_text(zh)}};
     }

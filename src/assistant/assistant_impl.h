@@ -17,6 +17,12 @@ class LlmClient;
 // display fields stage/species/family/prefix) merged over `base`, each checked.
 Result<Json> confirm_params(Json base, const Json& given);
 
+// Whether a plan's run can start: the protein file is there (or a rename will make it).
+bool plan_executable(const Json& plan);
+// The chat text reporting a finished run (links: [{kind, name, url}] added).
+std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id, const std::string& state,
+                             const std::string& message, bool zh, Json* links);
+
 // One task running in this process: its confirmation state and cancel flag.
 struct TaskRuntime {
   std::string id, session;
@@ -52,6 +58,16 @@ struct Assistant::Impl {
   void record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
                        const std::string& test_result);
   Json stage_seconds();
+  // Chat turns about plans (chat_turns.cpp): each returns the reply, or null to fall through.
+  Result<Json> latest_plan(const std::string& sid, bool zh);  // null when the session has none
+  Result<Json> store_plan(const std::string& sid, const std::string& species, const std::string& family, bool zh);
+  Result<Json> turn_analysis(const std::string& sid, Route& route, bool zh);
+  Result<Json> turn_execute(const std::string& sid, Route& route, bool zh,
+                            const std::function<Result<Json>(const std::string& plan_id)>& start);
+  Json turn_plan_question(const std::string& sid, bool zh);
+  Json turn_decline(bool zh);
+  // Posts a finished run's outcome to its session's chat and as an "outcome" event (terminal states only).
+  void announce_outcome(const std::string& task_id, const std::string& state, const std::string& message);
   std::vector<fs::path> data_dirs(const std::string& sid) const { return {session_dir(sid) / "data", o.data_dir}; }
 };
 

@@ -23,8 +23,13 @@ struct Mentions {
   const Json* family = nullptr;
   std::string species_term, family_term;
   std::string unknown_family;  // "<X> gene family" where X is not in the knowledge base
+  std::string latin_species;   // a Latin binomial the species list lacks ("Camellia sinensis")
 };
 Mentions find_mentions(std::string_view text);
+// Every species of the list that `text` names, in list order.
+std::vector<const Json*> species_mentioned(std::string_view text);
+// `term` in `text` as the knowledge base matches names: whole words, short symbols in their case.
+bool text_mentions(std::string_view text, const std::string& term);
 std::string family_summary(const Json& family, bool zh);
 
 // A random id: prefix + 32 hex digits (128 bits from the OS).

@@ -1,191 +1,171 @@
-// KnowledgeAgent: answers from the knowledge base, the local paper library,
-// the evidence store and (when online) the literature tools, with citations;
-// a literature check that finds nothing says so and calls it a possible gap.
-#include "assistant/agents.h"
-#include "bioagent/registry.h"
+// KnowledgeAgent, the knowledge question: the family from the knowledge base,
+// each species asked about answered from sources that name it or marked
+// unknown (never another species' numbers in its place), comparisons laid
+// side by side, and local literature only when it names the subject.
+#include <regex>
+
+#include "assistant/knowledge_evidence.h"
+#include "bioagent/llm.h"
 
 namespace bioagent {
 namespace {
 
-Json call_tool(const AgentEnv& env, const std::string& name, const Json& args) {
-  ToolContext ctx(env.workspace);
-  ctx.set_options(env.tool_options);
-  ctx.set_timeout(std::chrono::seconds(60));
-  auto r = env.registry->call(name, args, ctx);
-  return r ? *r : Json{{"error", r.status().message()}};
-}
+struct AskedSpecies {
+  const Json* entry = nullptr;  // null: a Latin name outside the list
+  std::string prefix, latin, label;
+};
 
-std::string citation_title(const Json& c) {
-  std::string t = c.value("title", "");
-  if (c.contains("year") && !c["year"].is_null())
-    t += " (" + (c["year"].is_string() ? c["year"].get<std::string>() : c["year"].dump()) + ")";
-  return t;
-}
-
-std::string citation_locator(const Json& c) {
-  for (const char* k : {"url", "doi", "pmid"})
-    if (c.contains(k) && c[k].is_string() && !c[k].get<std::string>().empty()) return c[k].get<std::string>();
-  return "";
-}
-
-// Every term that names the species or the family (for relevance checks).
-std::vector<std::string> terms_of(const Json* entry, bool species) {
-  std::vector<std::string> t;
-  if (!entry) return t;
-  if (species) {
-    t.push_back(entry->value("latin", ""));
-    for (auto& e : (*entry)["english"]) t.push_back(e.get<std::string>());
-    for (auto& c : (*entry)["chinese"]) t.push_back(c.get<std::string>());
-  } else {
-    t.push_back(entry->value("name", ""));
-    t.push_back(entry->value("full_name", ""));
-    for (auto& a : (*entry)["aliases"]) t.push_back(a.get<std::string>());
+std::vector<AskedSpecies> asked_species(const Route& route, const std::string& message, bool zh) {
+  std::vector<AskedSpecies> out;
+  for (const Json* e : species_mentioned(message)) {
+    std::string common = zh && !(*e)["chinese"].empty() ? (*e)["chinese"][0].get<std::string>()
+                         : (*e)["english"].empty()      ? e->value("latin", "")
+                                                        : (*e)["english"][0].get<std::string>();
+    out.push_back({e, e->value("prefix", ""), e->value("latin", ""), common + " (" + e->value("latin", "") + ")"});
   }
-  return t;
+  if (out.empty() && !route.species_name.empty())
+    out.push_back({nullptr, route.species, route.species_name, route.species_name});
+  return out;
 }
 
-bool mentions_any(const std::string& text, const std::vector<std::string>& terms) {
-  std::string low = lower_ascii(text);
-  for (auto& t : terms)
-    if (!t.empty() && low.find(lower_ascii(t)) != std::string::npos) return true;
-  return terms.empty();
+bool asks_comparison(const std::string& message) {
+  std::string low = lower_ascii(message);
+  for (const char* c : {"比较", "对比", "区别", "差异", "异同", "compare", "comparison", "versus", " vs", "differ"})
+    if (low.find(c) != std::string::npos) return true;
+  return false;
 }
 
-// Local hits (evidence store and paper library) that mention every given term set.
-std::vector<Json> local_hits(const AgentEnv& env, const std::vector<std::string>& queries,
-                             const std::vector<std::vector<std::string>>& must, std::vector<std::string>* searched) {
-  std::vector<Json> hits;
-  std::set<std::string> seen;
-  for (auto& q : queries) {
-    Json ev = call_tool(env, "search_evidence_store", {{"query", q}, {"limit", 10}});
-    for (auto& e : ev.value("evidence", Json::array())) {
-      std::string text = e.value("content", "") + " " + e["citation"].value("title", "");
-      bool ok = true;
-      for (auto& m : must) ok = ok && mentions_any(text, m);
-      std::string key = e["citation"].value("title", "");
-      if (ok && seen.insert(key).second)
-        hits.push_back({{"title", citation_title(e["citation"])},
-                        {"locator", citation_locator(e["citation"])},
-                        {"source", "evidence store"},
-                        {"excerpt", e.value("content", "").substr(0, 300)}});
+// The leading whole number of a knowledge-base count ("105 (up to 117 ...)" -> 105), or -1.
+int leading_count(const std::string& s) {
+  std::smatch m;
+  static const std::regex n(R"(^\s*(\d+))");
+  return std::regex_search(s, m, n) ? std::stoi(m[1]) : -1;
+}
+
+// One line per species: its member count where a source gives it, else "unknown" with what was looked at.
+std::string species_lines(const Json& fam, const std::vector<AskedSpecies>& asked, EvidenceSet& ev, const AgentEnv& env,
+                          bool zh) {
+  std::string fam_name = fam.value("name", "");
+  std::string out;
+  for (auto& s : asked) {
+    std::string count = fam["members"].value(s.prefix, "");
+    if (!count.empty()) {
+      out += zh ? "- " + s.label + "：" + fam_name + " 成员 " + count + " 个 [1]\n"
+                : "- " + s.label + ": " + count + " " + fam_name + " members [1]\n";
+      continue;
     }
-    Json pr = call_tool(env, "ClassicRetrieve", {{"query", q}, {"limit", 5}});
-    for (auto& r : pr.value("results", Json::array())) {
-      std::string text = r.value("text", "");
-      bool ok = true;
-      for (auto& m : must) ok = ok && mentions_any(text, m);
-      std::string key = r.value("pdf_id", "") + "#" + std::to_string(r.value("page_number", 0));
-      if (ok && seen.insert(key).second)
-        hits.push_back({{"title", "paper " + r.value("pdf_id", "")},
-                        {"locator", "page " + std::to_string(r.value("page_number", 0))},
-                        {"source", "paper library"},
-                        {"excerpt", text.substr(0, 300)}});
+    // Not in the knowledge base: only passages naming this species and this family count.
+    size_t before = ev.items.size();
+    std::vector<std::string> sp_terms = s.entry ? entry_terms(s.entry, true) : std::vector<std::string>{s.latin};
+    add_local_hits(env, {s.latin + " " + fam_name, s.latin + " " + fam_name + " gene family"},
+                   {sp_terms, entry_terms(&fam, false)}, ev, 8);
+    out += zh ? "- " + s.label + "：知识库中没有该物种的 " + fam_name + " 成员数（未知）"
+              : "- " + s.label + ": the knowledge base has no " + fam_name + " member count for this species (unknown)";
+    if (ev.items.size() > before) {
+      out += zh ? "；提及该物种与该家族的本地文献：\n" : "; local literature that names this species and family:\n";
+      for (size_t i = before; i < ev.items.size(); ++i)
+        out += "  - " + excerpt(ev.items[i].text, 200) + " [" + std::to_string(i + 1) + "]\n";
+    } else {
+      out += zh ? "；本地文献中也没有提及该物种 " + fam_name + " 家族的段落。\n"
+                : "; no local passage names this species' " + fam_name + " family either.\n";
     }
   }
-  if (searched) *searched = {"evidence store", "paper library"};
-  return hits;
+  return out;
+}
+
+// Counts side by side and their difference where both are known.
+std::string comparison_lines(const Json& fam, const std::vector<AskedSpecies>& asked, bool zh) {
+  std::vector<std::pair<std::string, int>> known;
+  for (auto& s : asked) {
+    int n = leading_count(fam["members"].value(s.prefix, ""));
+    if (n >= 0) known.push_back({s.label, n});
+  }
+  if (known.size() < 2)
+    return zh ? "比较：只有一个物种有成员数，无法比较数量；未知的物种见上。\n"
+              : "Comparison: only one species has a member count, so the counts cannot be compared; see above.\n";
+  std::string out = zh ? "比较（按知识库的数字）：\n" : "Comparison (knowledge-base counts):\n";
+  for (size_t i = 1; i < known.size(); ++i) {
+    auto& [a, na] = known[0];
+    auto& [b, nb] = known[i];
+    int diff = nb - na;
+    std::string more = diff > 0 ? b : a;
+    out += zh ? "- " + b + " 有 " + std::to_string(nb) + " 个，" + a + " 有 " + std::to_string(na) + " 个：" +
+                    (diff == 0 ? std::string("数量相同") : more + " 多 " + std::to_string(std::abs(diff)) + " 个") +
+                    " [1]\n"
+              : "- " + b + " has " + std::to_string(nb) + ", " + a + " has " + std::to_string(na) + ": " +
+                    (diff == 0 ? std::string("the same number")
+                               : more + " has " + std::to_string(std::abs(diff)) + " more") +
+                    " [1]\n";
+  }
+  return out;
+}
+
+std::string no_family_text(const Route& route, bool zh) {
+  size_t n = gene_family_kb()["families"].size();
+  return zh ? "知识库中没有" + (route.family.empty() ? std::string("这个问题对应的基因家族") : route.family + " 家族") +
+                  "的条目。知识库收录 " + std::to_string(n) + " 个主要植物基因家族（例如 SPL、MYB、WRKY、NAC）。"
+            : "The knowledge base has no entry for " +
+                  (route.family.empty() ? std::string("the family this question is about") : route.family) +
+                  ". It holds " + std::to_string(n) + " major plant gene families (for example SPL, MYB, WRKY, NAC).";
 }
 
 }  // namespace
 
-Json knowledge_answer(const AgentEnv& env, const Route& route, const std::string& message) {
+Json knowledge_answer(const AgentEnv& env, const Route& route, const std::string& message, LlmClient* llm) {
   bool zh = route.language == "zh";
   const Json* fam = find_gene_family(route.family);
-  Json sources = Json::array();
+  if (!fam)
+    return {{"agent", "knowledge"},
+            {"answer", no_family_text(route, zh)},
+            {"sources", Json::array()},
+            {"question", message},
+            {"model", "none"}};
+  EvidenceSet ev;
+  ev.add({fam->value("reference", ""), "bioagent knowledge base", "", family_evidence_text(*fam)});
+  std::vector<AskedSpecies> asked = asked_species(route, message, zh);
   std::string answer;
-  if (!fam) {
-    answer = zh ? "知识库中没有" +
-                      (route.family.empty() ? std::string("这个问题对应的基因家族") : route.family + " 家族") +
-                      "的条目。知识库收录 " + std::to_string(gene_family_kb()["families"].size()) +
-                      " 个主要植物基因家族（例如 SPL、MYB、WRKY、NAC）。"
-                : "The knowledge base has no entry for " +
-                      (route.family.empty() ? std::string("the family this question is about") : route.family) +
-                      ". It holds " + std::to_string(gene_family_kb()["families"].size()) +
-                      " major plant gene families (for example SPL, MYB, WRKY, NAC).";
+  if (!asked.empty()) answer += species_lines(*fam, asked, ev, env, zh);
+  if (asks_comparison(message) && asked.size() >= 2) answer += comparison_lines(*fam, asked, zh);
+  if (!asked.empty())
+    answer += zh ? "\n该家族的一般知识（知识库；成员数为拟南芥与水稻）：\n"
+                 : "\nThe family in general (knowledge base; counts are Arabidopsis and rice):\n";
+  answer += family_summary(*fam, zh);
+  // Local literature that names the family (and the species asked about) adds sources.
+  std::vector<std::vector<std::string>> must = {entry_terms(fam, false)};
+  size_t before = ev.items.size();
+  add_local_hits(env, {fam->value("name", "") + " " + fam->value("full_name", "")}, must, ev, 6);
+  if (ev.items.size() > before) {
+    answer += zh ? "\n本地文献:\n" : "\nIn your local literature:\n";
+    for (size_t i = before; i < ev.items.size(); ++i)
+      answer += "- " + excerpt(ev.items[i].text, 160) + " [" + std::to_string(i + 1) + "]\n";
+  }
+  if (!ev.failed.empty()) answer += "\n" + searches_text(ev, env.offline(), zh);
+  Json reply = {{"agent", "knowledge"}, {"question", message}, {"searched", ev.searched}, {"failed", ev.failed}};
+  if (llm) {
+    std::string task = asked.empty() ? "Summarise the gene family: domains, member counts, functions, regulators."
+                                     : "Answer for the species asked about; compare them when asked.";
+    WrittenAnswer w = write_from_evidence(env, *llm, message, ev, task, zh);
+    reply["citation_check"] = w.check;
+    if (!w.text.empty()) {
+      reply["answer"] = w.text;
+      reply["model"] = llm->model().name;
+      reply["sources"] = ev.sources_json(ev.items.size());
+      return reply;
+    }
+    std::string why = w.error.empty() ? (zh ? "模型的回答没有一句通过引用检查"
+                                            : "no sentence of the model's answer passed the citation check")
+                                      : (zh ? "模型调用失败" : "the model call failed: " + w.error);
+    answer += zh ? "\n（" + why + "；以上为摘自知识库与本地文献的抽取式回答。）"
+                 : "\n(" + why + "; the answer above is extracted from the knowledge base and local literature.)";
   } else {
-    answer = family_summary(*fam, zh);
-    sources.push_back({{"n", 1}, {"title", fam->value("reference", "")}, {"source", "bioagent knowledge base"}});
+    answer +=
+        zh ? "\n未使用语言模型：以上内容摘自知识库与本地文献。"
+           : "\nNo language model was used: the answer is extracted from the knowledge base and local literature.";
   }
-  // Local literature that mentions the family adds sources.
-  if (fam) {
-    auto hits =
-        local_hits(env, {fam->value("name", "") + " " + fam->value("full_name", "")}, {terms_of(fam, false)}, nullptr);
-    if (!hits.empty()) {
-      answer += zh ? "\n本地文献:\n" : "\nIn your local literature:\n";
-      for (auto& h : hits) {
-        if (sources.size() >= 6) break;
-        int n = int(sources.size()) + 1;
-        answer += "- " + h.value("excerpt", "").substr(0, 160) + " [" + std::to_string(n) + "]\n";
-        sources.push_back({{"n", n}, {"title", h["title"]}, {"source", h["source"]}, {"locator", h["locator"]}});
-      }
-    }
-  }
-  return {{"agent", "knowledge"}, {"answer", answer}, {"sources", sources}, {"question", message}};
-}
-
-Json literature_check(const AgentEnv& env, const Route& route, const std::string& message) {
-  bool zh = route.language == "zh";
-  const Json* sp = find_species(route.species);
-  const Json* fam = find_gene_family(route.family);
-  std::string sp_latin = sp ? sp->value("latin", "") : route.species;
-  std::string sp_zh = sp && !(*sp)["chinese"].empty() ? (*sp)["chinese"][0].get<std::string>() : sp_latin;
-  std::string fam_name = fam ? fam->value("name", "") : route.family;
-  std::string fam_full = fam ? fam->value("full_name", "") : route.family;
-  // The seed's query combinations.
-  std::vector<std::string> queries = {sp_latin + " " + fam_name, sp_zh + " " + fam_name + "基因家族",
-                                      sp_latin + " " + fam_full};
-  if (fam_name == "SPL") queries.push_back(sp_zh + " 开花调控 SPL");
-  std::vector<std::vector<std::string>> must;
-  if (sp) must.push_back(terms_of(sp, true));
-  if (fam) must.push_back(terms_of(fam, false));
-  std::vector<std::string> searched;
-  auto hits = local_hits(env, queries, must, &searched);
-  Json online = Json::object();
-  bool offline = env.tool_options.count("offline") && env.tool_options.at("offline") == "1";
-  if (!offline) {
-    // Online: the literature tools, with the species and family both required in what counts.
-    Json r = call_tool(env, "search_literature",
-                       {{"query", sp_latin + " " + fam_name + " gene family"}, {"max_results_per_source", 10}});
-    online = {{"sources_searched", r.value("sources_searched", Json::array())},
-              {"errors", r.value("errors", Json::array())}};
-    for (auto& e : r.value("evidence", Json::array())) {
-      std::string text = e.value("content", "") + " " + e["citation"].value("title", "");
-      bool ok = true;
-      for (auto& m : must) ok = ok && mentions_any(text, m);
-      if (ok)
-        hits.push_back({{"title", citation_title(e["citation"])},
-                        {"locator", citation_locator(e["citation"])},
-                        {"source", e["citation"].value("source", "literature search")}});
-    }
-    for (auto& s : online["sources_searched"]) searched.push_back(s.get<std::string>());
-  }
-  Json sources = Json::array();
-  std::string answer;
-  std::string where =
-      zh ? (offline ? "本地文献库（证据库与论文库；离线模式，未检索在线数据库）" : "本地文献库与在线数据库")
-         : (offline ? "the local literature (evidence store and paper library; offline, so no online "
-                      "database was searched)"
-                    : "the local literature and the online databases");
-  if (hits.empty()) {
-    answer = zh ? "在" + where + "中没有找到" + sp_zh + fam_name + "基因家族的文献。目前未发现" + sp_zh + fam_name +
-                      "基因家族的专门研究文献，这是一个潜在的研究空白。"
-                : "Nothing found in " + where + " on the " + fam_name + " gene family of " + sp_latin +
-                      ". No dedicated study of this family in this species was found: a possible research gap.";
-    if (offline)
-      answer += zh ? "（联网后可再检索 PubMed、Europe PMC 等数据库确认。）"
-                   : " (Search again online — PubMed, Europe PMC and others — to confirm.)";
-  } else {
-    answer = zh ? "已发现 " + std::to_string(hits.size()) + " 篇相关文献:\n"
-                : "Found " + std::to_string(hits.size()) + " related record(s):\n";
-    for (auto& h : hits) {
-      int n = int(sources.size()) + 1;
-      answer += "- " + h.value("title", "") + " [" + std::to_string(n) + "]\n";
-      sources.push_back({{"n", n}, {"title", h["title"]}, {"source", h["source"]}, {"locator", h["locator"]}});
-    }
-  }
-  return {{"agent", "knowledge"},         {"answer", answer},     {"sources", sources},
-          {"queries", queries},           {"searched", searched}, {"found", hits.size()},
-          {"research_gap", hits.empty()}, {"online", online},     {"question", message}};
+  reply["answer"] = answer;
+  reply["model"] = "none";
+  reply["sources"] = ev.sources_json(ev.items.size());
+  return reply;
 }
 
 }  // namespace bioagent

@@ -2,8 +2,10 @@
 // with lookups by name and mentions in free text (Chinese and English).
 #include <algorithm>
 #include <cctype>
+#include <regex>
+#include <set>
 
-#include "assistant/assistant_internal.h"
+#include "assistant/agents.h"
 #include "bioagent/assistant.h"
 #include "core/embedded_configs.h"
 
@@ -129,25 +131,107 @@ const Json* find_species(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// "<WORD> gene family" / "<WORD> 基因家族" (spaces allowed between): the word, else empty.
+std::string family_word_before_cue(std::string_view text) {
+  static const std::vector<std::string> cues = {" gene family", " family", "基因家族", "家族"};
+  for (auto& cue : cues) {
+    size_t pos = text.find(cue);
+    if (pos == std::string::npos || pos == 0) continue;
+    size_t end = pos;
+    while (end > 0 && text[end - 1] == ' ') --end;
+    size_t start = end;
+    while (start > 0 && (std::isalnum(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '-')) --start;
+    if (start < end) return std::string(text.substr(start, end - start));
+  }
+  return "";
+}
+
+// A Latin binomial: a capitalised genus of 3+ letters and a lower-case epithet of 3+ letters.
+std::string latin_binomial(std::string_view text) {
+  static const std::set<std::string> not_genus = {
+      "The",   "This",   "What", "How", "Has",    "Have",  "Can",    "Does",  "Which",  "Summarise", "Summarize",
+      "Tell",  "Is",     "Are",  "Run", "Any",    "Gene",  "Family", "Plan",  "Please", "Compare",   "Could",
+      "Would", "Should", "Will", "Did", "Do",     "Show",  "Give",   "List",  "Find",   "Search",    "Why",
+      "When",  "Where",  "Who",  "Yes", "Thanks", "Thank", "Hello",  "Start", "Execute"};
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!std::isupper(static_cast<unsigned char>(text[i])) ||
+        (i > 0 && std::isalpha(static_cast<unsigned char>(text[i - 1]))))
+      continue;
+    size_t g = i + 1;
+    while (g < text.size() && std::islower(static_cast<unsigned char>(text[g]))) ++g;
+    if (g - i < 3 || g >= text.size() || text[g] != ' ') continue;
+    size_t e = g + 1;
+    while (e < text.size() && std::islower(static_cast<unsigned char>(text[e]))) ++e;
+    bool word_end = e >= text.size() || !std::isalpha(static_cast<unsigned char>(text[e]));
+    std::string genus(text.substr(i, g - i)), epithet(text.substr(g + 1, e - g - 1));
+    static const std::set<std::string> not_epithet = {
+        "you",    "the",  "and",   "for",  "are",  "can",  "not",   "this",  "that", "with",
+        "have",   "has",  "was",   "your", "our",  "they", "there", "about", "gene", "genes",
+        "family", "what", "which", "how",  "much", "many", "been",  "any",   "all"};
+    if (e - g - 1 < 3 || !word_end || not_genus.count(genus) || not_epithet.count(epithet)) continue;
+    return genus + " " + epithet;
+  }
+  return "";
+}
+
+}  // namespace
+
 Mentions find_mentions(std::string_view text) {
   Mentions m;
   m.family = best_mention(text, gene_family_kb()["families"], family_terms, &m.family_term);
   m.species = best_mention(text, species_kb()["species"], species_terms, &m.species_term);
-  if (!m.family) {
-    // A family the knowledge base does not hold: "<WORD> gene family" / "<WORD>基因家族".
-    static const std::vector<std::string> cues = {" gene family", " family", "基因家族", "家族"};
-    for (auto& cue : cues) {
-      size_t pos = text.find(cue);
-      if (pos == std::string::npos || pos == 0) continue;
-      size_t start = pos;
-      while (start > 0 && std::isalnum(static_cast<unsigned char>(text[start - 1]))) --start;
-      if (start < pos) {
-        m.unknown_family = std::string(text.substr(start, pos - start));
-        break;
-      }
-    }
-  }
+  // A family the knowledge base does not hold.
+  if (!m.family) m.unknown_family = family_word_before_cue(text);
+  if (!m.species) m.latin_species = latin_binomial(text);
   return m;
+}
+
+bool text_mentions(std::string_view text, const std::string& term) {
+  bool exact = term.size() <= 4 && !term.empty() && static_cast<unsigned char>(term[0]) < 0x80;
+  return contains_term(text, term, exact);
+}
+
+std::vector<const Json*> species_mentioned(std::string_view text) {
+  std::vector<std::pair<const Json*, std::string>> found;
+  for (auto& e : species_kb()["species"]) {
+    std::string best;
+    for (auto& [term, exact] : species_terms(e))
+      if (term.size() > best.size() && contains_term(text, term, exact)) best = term;
+    if (!best.empty()) found.push_back({&e, best});
+  }
+  // A name inside a longer one that also matched ("木瓜" in "番木瓜") is not a mention of its own.
+  std::vector<const Json*> out;
+  for (auto& [e, term] : found) {
+    bool inside = false;
+    for (auto& [f, other] : found)
+      inside |= f != e && other.size() > term.size() && other.find(term) != std::string::npos;
+    if (!inside) out.push_back(e);
+  }
+  return out;
+}
+
+std::string prefix_of_latin(std::string_view latin) {
+  size_t sp = latin.find(' ');
+  if (sp == std::string_view::npos || sp == 0 || latin.size() < sp + 4) return "";
+  std::string p(1, char(std::toupper(static_cast<unsigned char>(latin[0]))));
+  for (size_t i = sp + 1; i < sp + 4; ++i) p += char(std::tolower(static_cast<unsigned char>(latin[i])));
+  return p;
+}
+
+std::optional<Json> resolve_species(std::string_view name, const std::vector<fs::path>& data_dirs) {
+  if (const Json* sp = find_species(name)) return *sp;
+  std::string n(name);
+  std::string latin = latin_binomial(n) == n ? n : "";
+  std::string prefix = latin.empty() ? n : prefix_of_latin(latin);
+  static const std::regex prefix_rule("^[A-Z][a-z]{3}$");
+  if (!std::regex_match(prefix, prefix_rule)) return std::nullopt;
+  // A bare prefix counts as a species only when its files were given.
+  if (latin.empty() && find_species_folder(data_dirs, prefix).empty()) return std::nullopt;
+  std::string shown = latin.empty() ? prefix : latin;
+  return Json{{"prefix", prefix},         {"latin", shown}, {"english", Json::array({shown})},
+              {"chinese", Json::array()}, {"taxid", 0},     {"group", "not in the species list (named by the user)"}};
 }
 
 // The knowledge-base summary of a family in the user's language, with its reference as source [1].

@@ -110,8 +110,10 @@ fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::strin
 
 Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
                        const std::vector<fs::path>& data_dirs, const Json& stage_seconds, bool zh, int cpus) {
-  const Json* sp = find_species(species);
-  if (!sp) return invalid_argument("unknown species '" + species + "': give a prefix such as Lchi or a Latin name");
+  auto resolved = resolve_species(species, data_dirs);  // the species list names; it does not gate
+  if (!resolved)
+    return invalid_argument("unknown species '" + species + "': give a Latin name or upload files with its prefix");
+  const Json* sp = &*resolved;
   if (family.empty()) return invalid_argument("no gene family named: say which family (e.g. SPL)");
   const Json* fam = find_gene_family(family);
   std::string prefix = sp->value("prefix", ""), fam_name = fam ? fam->value("name", "") : family;

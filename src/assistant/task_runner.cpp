@@ -126,6 +126,7 @@ void Assistant::Impl::emit(const std::string& task_id, Json event) {
 void Assistant::Impl::set_state(const std::string& task_id, const std::string& state, const std::string& message) {
   store->exec("UPDATE tasks SET state = ?, message = ?, updated = ? WHERE id = ?",
               {state, message, now_iso(), task_id});
+  announce_outcome(task_id, state, message);  // done, failed, cancelled: the chat hears how it ended
   emit(task_id, {{"type", "state"}, {"state", state}, {"message", message}});
 }
 

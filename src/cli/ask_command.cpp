@@ -133,7 +133,7 @@ void add_ask_command(CLI::App& app, GlobalOptions& g) {
       std::cout << json_text(r->to_json(), 2) << std::endl;
     else
       std::cout << r->render() << std::endl;
-    g.exit_code = r->stop_reason == "answer" ? 0 : 3;
+    g.exit_code = r->stop_reason == StopReason::kAnswer ? 0 : 3;
   });
 }
 

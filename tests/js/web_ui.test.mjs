@@ -104,7 +104,7 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   // The seed's four exchanges.
   const m1 = await ask(page, `总结下${family}基因家族`, family === 'SPL' ? /PF03110/ : /GLOBIN/);
   if (family === 'SPL') assert.ok(await m1.locator('.sources li').count() >= 1, 'citations listed');
-  await ask(page, `荔枝的${family}基因家族是否有发表过相关的文章`, /研究空白/);
+  await ask(page, `荔枝的${family}基因家族是否有发表过相关的文章`, /不能据此判断/);  // offline: no gap claimed
   const plan = await ask(page, `如果我想开展荔枝的${family}基因家族研究，可以吗？`, /analysis_plan/);
   assert.match(await plan.textContent(), /等待用户确认执行/);
   assert.ok(await plan.locator('button.plan-execute').isVisible(), 'execute / modify / cancel buttons');
@@ -136,6 +136,13 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   const states = await page.$$eval('#stages li', (lis) => lis.map((li) => li.dataset.state));
   assert.ok(states.length >= 10 && states.every((s) => s === 'done' || s === 'cached'), `stages: ${states}`);
   assert.match(await page.textContent('#right'), /naming_mismatch/, 'the diagnosis of Lchi.genome.fa is shown');
+  // A Chinese session: Chinese stage names and states, and the run's outcome posted in the chat.
+  assert.match(await page.textContent('#stages li[data-stage="identify"] .stage-name'), /基因家族鉴定/);
+  assert.match(await page.textContent('#stages li[data-stage="identify"] .stage-state'), /完成/);
+  assert.match(await page.textContent('#task-state'), /^完成/);
+  await page.waitForSelector('.msg.outcome');
+  assert.match(await page.textContent('.msg.outcome'), /个家族成员/);
+  assert.ok(await page.locator('.msg.outcome a.outcome-report').count() >= 1, 'the outcome links the report');
   await page.waitForSelector('#figures img');
   await page.waitForSelector('a.open-report');
   await page.screenshot({ path: path.join(artifacts, 'ui_results.png'), fullPage: true });

@@ -59,6 +59,37 @@ class Agents : public ::testing::Test {
 
 }  // namespace
 
+TEST_F(Agents, ToolBackedAnswersHaveTheirCitationsChecked) {
+  const char* esearch =
+      R"(<?xml version="1.0"?><eSearchResult><Count>1</Count><RetMax>1</RetMax><IdList><Id>111</Id></IdList></eSearchResult>)";
+  const char* efetch = R"(<?xml version="1.0"?><PubmedArticleSet>
+<PubmedArticle><MedlineCitation><PMID>111</PMID><Article><Journal><JournalIssue><PubDate><Year>2022</Year></PubDate></JournalIssue><Title>Plant Cell</Title></Journal>
+<ArticleTitle>The SPL gene family of litchi.</ArticleTitle><Abstract><AbstractText>Litchi has 24 SPL genes that control flowering.</AbstractText></Abstract>
+<AuthorList><Author><LastName>Chen</LastName><ForeName>Wei</ForeName></Author></AuthorList></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>)";
+  ReplayServer web(std::string("[") + R"({"path": "/eutils/esearch.fcgi", "body": )" + Json(esearch).dump() + "}," +
+                   R"({"path": "/eutils/efetch.fcgi", "body": )" + Json(efetch).dump() + "}]");
+  ASSERT_TRUE(web.ok());
+  ReplayServer s(R"({"script": [
+    {"message": {"content": null, "tool_calls": [)" +
+                     call("c1", "pubmed_search", R"({"query": "litchi SPL", "max_results": 1})") + R"(]},
+     "finish_reason": "tool_calls"},
+    {"message": {"content": "Litchi has 24 SPL genes [1]. They number 57 in longan [1]. A second study agrees [4]."}}]})",
+                 "scripted_llm.py");
+  ASSERT_TRUE(s.ok());
+  ctx_.set_option("offline", "0");
+  ctx_.set_option("allow_private_urls", "1");
+  ctx_.set_option("base_url.pubmed", web.url("/eutils"));
+  opts_.tools = {"pubmed_search"};
+  auto llm = client(s);
+  Budget budget;
+  auto r = run_function_loop("How many SPL genes does litchi have?", reg_, ctx_, *llm, budget, opts_);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  EXPECT_NE(r->answer.find("Litchi has 24 SPL genes [1].\n"), std::string::npos) << r->answer;
+  EXPECT_NE(r->answer.find("57 in longan [1]. [unverified: number '57'"), std::string::npos) << r->answer;
+  EXPECT_NE(r->answer.find("agrees [4]. [unverified: cites [4]"), std::string::npos) << r->answer;
+  EXPECT_NE(r->note.find("2 sentence(s) marked"), std::string::npos) << r->note;
+}
+
 TEST_F(Agents, ToolCallThenAnswer) {
   ReplayServer s(R"({"script": [
     {"message": {"content": null, "tool_calls": [)" +
@@ -72,7 +103,7 @@ TEST_F(Agents, ToolCallThenAnswer) {
   auto r = run_function_loop("What is 6 times 7?", reg_, ctx_, *llm, budget, opts_);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   EXPECT_EQ(r->answer, "It is 42.");
-  EXPECT_EQ(r->stop_reason, "answer");
+  EXPECT_EQ(r->stop_reason, StopReason::kAnswer);
   EXPECT_EQ(r->budget["tool_calls"], 1);
   EXPECT_EQ(r->budget["prompt_tokens"], 200);
   EXPECT_GT(lines(r->trajectory_path), 4u);
@@ -135,7 +166,7 @@ TEST_F(Agents, MaxTurnsAndBudgetStopCleanly) {
     opts_.max_turns = 3;
     auto r = run_function_loop("loop", reg_, ctx_, *llm, budget, opts_);
     ASSERT_TRUE(r.is_ok());
-    EXPECT_EQ(r->stop_reason, "max_turns");
+    EXPECT_EQ(r->stop_reason, StopReason::kMaxTurns);
     EXPECT_NE(r->answer.find("max_turns"), std::string::npos);
     EXPECT_EQ(r->budget["tool_calls"], 3);
   }
@@ -146,7 +177,7 @@ TEST_F(Agents, MaxTurnsAndBudgetStopCleanly) {
     opts_.max_turns = 50;
     auto r = run_function_loop("loop", reg_, ctx_, *llm, budget, opts_);
     ASSERT_TRUE(r.is_ok());
-    EXPECT_EQ(r->stop_reason, "budget");
+    EXPECT_EQ(r->stop_reason, StopReason::kBudget);
     EXPECT_NE(r->note.find("token cap"), std::string::npos) << r->note;
     EXPECT_EQ(r->budget["prompt_tokens"], 300);
   }
@@ -195,7 +226,7 @@ TEST_F(Agents, ActionLoopInEveryOutputForm) {
   };
   auto r = run_action_loop("What is 40 + 2?", reg_, ctx_, *llm, budget, opts_);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-  EXPECT_EQ(r->stop_reason, "answer");
+  EXPECT_EQ(r->stop_reason, StopReason::kAnswer);
   EXPECT_EQ(r->answer_value, 42);
   EXPECT_EQ(forms, (std::vector<std::string>{"json", "fenced", "xml", "call"}));
 }
@@ -239,3 +270,56 @@ TEST_F(Agents, OfflineAgentIsHonest) {
   EXPECT_EQ(nothing->model, "none");
   EXPECT_GT(lines(nothing->trajectory_path), 1u);
 }
+
+namespace {
+
+TEST(CitationCheck, InventedCitationsNumbersNamesAndQuotesAreCaught) {
+  std::map<int, std::string> sources = {
+      {1, "Arabidopsis thaliana has 16 SPL genes; miR156 targets SPL3 and SPL9."},
+      {2, "In rice, OsSPL14 (also called IPA1) shapes an \"ideal plant architecture\"."}};
+  std::string answer =
+      "Arabidopsis has 16 SPL genes [1]. miR156 targets SPL3 [1]. OsSPL14 gives an \"ideal plant architecture\" "
+      "[2].\n"
+      "Tomato has 42 SPL genes [1]. SPL15 controls flowering [1]. OsSPL14 gives \"the best yield\" [2]. "
+      "Rice has 19 SPL genes [5]. Maize has 31 SPL genes.\n"
+      "Here is what the sources say.";
+  CitationCheck c = check_citations(answer, sources);
+  EXPECT_EQ(c.removed, 5) << c.to_json().dump(1);
+  EXPECT_NE(c.text.find("16 SPL genes [1]"), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("miR156 targets SPL3"), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("ideal plant architecture"), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("Here is what the sources say."), std::string::npos) << "a sentence without facts stays";
+  for (const char* gone : {"42", "SPL15", "best yield", "[5]", "Maize"})
+    EXPECT_EQ(c.text.find(gone), std::string::npos) << gone << " in " << c.text;
+  std::string why = c.to_json().dump();
+  EXPECT_NE(why.find("number '42' is in none of the cited sources"), std::string::npos) << why;
+  EXPECT_NE(why.find("gene name 'SPL15'"), std::string::npos) << why;
+  EXPECT_NE(why.find("quoted phrase 'the best yield'"), std::string::npos) << why;
+  EXPECT_NE(why.find("cites [5], which is no source in the context"), std::string::npos) << why;
+  EXPECT_NE(why.find("without citing a source"), std::string::npos) << why;
+}
+
+TEST(CitationCheck, ChineseSentencesAndCitationRanges) {
+  std::map<int, std::string> sources = {{1, "拟南芥有 16 个 SPL 基因"}, {2, "水稻有 19 个 SPL 基因"}};
+  CitationCheck c = check_citations("拟南芥有 16 个 SPL 基因 [1]。水稻有 19 个 [1-2]。番茄有 30 个 [2]。", sources);
+  EXPECT_EQ(c.removed, 1) << c.to_json().dump(1);
+  EXPECT_EQ(c.text.find("番茄"), std::string::npos) << c.text;
+  EXPECT_NE(c.text.find("水稻有 19 个"), std::string::npos) << c.text;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(StopReasons, AreAnEnumWithNames) {
+  for (StopReason r : {StopReason::kAnswer, StopReason::kMaxTurns, StopReason::kBudget, StopReason::kError}) {
+    auto back = stop_reason_from_string(to_string(r));
+    ASSERT_TRUE(back.is_ok()) << to_string(r);
+    EXPECT_EQ(*back, r);
+  }
+  EXPECT_EQ(to_string(StopReason::kMaxTurns), "max_turns");
+  EXPECT_FALSE(stop_reason_from_string("").is_ok());
+  EXPECT_FALSE(stop_reason_from_string("gave up").is_ok());
+}
+
+}  // namespace

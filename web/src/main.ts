@@ -4,7 +4,7 @@
 // countdown; Chinese and English.
 import './style.css';
 import * as api from './api';
-import { currentLang, setLang, t } from './i18n';
+import { currentLang, setLang, stageName, stateName, t } from './i18n';
 import { openConfirmDialog, closeConfirmDialog } from './dialog';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -117,18 +117,32 @@ function renderSources(msg: HTMLElement, sources: any[]): void {
   msg.append(box);
 }
 
-function renderPlanButtons(msg: HTMLElement, planId: string): void {
+// The plan's buttons: only the actions the server offers (no [Execute] while files are missing).
+function renderPlanButtons(msg: HTMLElement, planId: string, actions: string[]): void {
   const bar = el('div', 'plan-actions');
-  const exec = el('button', 'plan-execute', t('execute'));
-  const modify = el('button', 'plan-modify', t('modify'));
+  const buttons: HTMLElement[] = [];
+  if (actions.includes('execute')) {
+    const exec = el('button', 'plan-execute', t('execute'));
+    exec.onclick = () => startTask(planId, false, bar);
+    buttons.push(exec);
+  }
+  if (actions.includes('modify')) {
+    const modify = el('button', 'plan-modify', t('modify'));
+    modify.onclick = () => startTask(planId, false, bar);
+    buttons.push(modify);
+  }
+  if (actions.includes('upload')) {
+    const up = el('button', 'plan-upload', t('upload'));
+    up.onclick = () => document.querySelector<HTMLInputElement>('input[type="file"]')?.click();
+    buttons.push(up);
+  }
   const cancel = el('button', 'plan-cancel', t('cancel'));
-  for (const b of [exec, modify, cancel]) (b as HTMLButtonElement).type = 'button';
-  exec.onclick = () => startTask(planId, false, bar);
-  modify.onclick = () => startTask(planId, false, bar);
   cancel.onclick = () => {
     bar.replaceChildren(el('span', 'muted', t('cancelled')));
   };
-  bar.append(exec, modify, cancel);
+  buttons.push(cancel);
+  for (const b of buttons) (b as HTMLButtonElement).type = 'button';
+  bar.append(...buttons);
   msg.append(bar);
 }
 
@@ -153,13 +167,18 @@ async function ask(question: string): Promise<void> {
   try {
     await api.chatStream({ message: question, mode, model }, (e) => {
       if (e.event === 'delta') body.textContent += e.data.text;
-      else if (e.event === 'route') msg.dataset.intent = e.data.route.intent;
+      else if (e.event === 'route') {
+        msg.dataset.intent = e.data.route.intent;
+        // The interface follows the language the user writes in (stage names, states, buttons).
+        const spoken = e.data.route.language;
+        if ((spoken === 'zh' || spoken === 'en') && spoken !== currentLang()) setLang(spoken);
+      }
       else if (e.event === 'result') {
         const r = e.data;
         if (r.plan) {
           body.textContent = '';
           body.append(el('pre', 'plan', r.answer));
-          renderPlanButtons(msg, r.plan_id);
+          renderPlanButtons(msg, r.plan_id, r.actions || []);
         } else {
           body.textContent = r.answer;
         }
@@ -184,7 +203,7 @@ function stageItem(stage: string): HTMLElement {
   if (!li) {
     li = el('li');
     li.dataset.stage = stage;
-    li.append(el('span', 'stage-name', stage), el('span', 'stage-state'));
+    li.append(el('span', 'stage-name', stageName(stage)), el('span', 'stage-state'));
     $('stages').append(li);
   }
   return li;
@@ -211,7 +230,7 @@ function followTask(taskId: string): void {
 function onTaskEvent(taskId: string, e: any): void {
   const state = $('task-state');
   if (e.type === 'state') {
-    state.textContent = `${e.state}${e.message ? ' — ' + e.message : ''}`;
+    state.textContent = `${stateName(e.state)}${e.message ? ' — ' + e.message : ''}`;
     state.dataset.state = e.state;
     if (['done', 'failed', 'cancelled'].includes(e.state)) {
       setStatus(t('ready'));
@@ -221,7 +240,18 @@ function onTaskEvent(taskId: string, e: any): void {
   } else if (e.type === 'stage') {
     const li = stageItem(e.stage);
     li.dataset.state = e.state;
-    (li.querySelector('.stage-state') as HTMLElement).textContent = e.state;
+    (li.querySelector('.stage-state') as HTMLElement).textContent = stateName(e.state);
+  } else if (e.type === 'outcome') {
+    // The run's outcome, posted in the chat: members, warnings explained, links to the report and figures.
+    const m = addMessage('assistant', e.text);
+    m.classList.add('outcome');
+    for (const l of e.links || []) {
+      const a = el('a', `outcome-${l.kind}`, l.name) as HTMLAnchorElement;
+      a.href = api.fileUrl(l.url);
+      a.target = '_blank';
+      a.rel = 'noopener';
+      m.append(el('br'), a);
+    }
   } else if (e.type === 'confirm') {
     openConfirmDialog(taskId, e.params, e.timeout_seconds, e.deadline, showError);
   } else if (e.type === 'confirmed') {

@@ -1,0 +1,195 @@
+// The chat turns about a plan: making one, answering questions about it,
+// declining it, and running it only on a clear order when its files are
+// there; and the message that reports a run's outcome in the chat.
+#include <array>
+#include <fstream>
+#include <regex>
+
+#include "assistant/assistant_impl.h"
+#include "bioagent/genefamily.h"
+
+namespace bioagent {
+namespace {
+
+// The files of a plan's reference genome: {kind, name, status} in the order shown.
+std::vector<std::array<std::string, 3>> plan_files(const Json& plan) {
+  const Json& ref = plan["analysis_plan"]["reference_genome"];
+  std::vector<std::array<std::string, 3>> out;
+  for (const char* kind : {"genome_fasta", "gff3", "cds", "pep", "hmm"})
+    if (ref.contains(kind)) out.push_back({kind, ref.value(kind, ""), ref.value(std::string(kind) + "_status", "")});
+  return out;
+}
+
+// A fixable naming problem that will produce `name` (the run renames the file first).
+bool repairable_to(const Json& plan, const std::string& name) {
+  for (auto& p : plan["analysis_plan"]["reference_genome"].value("naming_problems", Json::array()))
+    if (p.value("fixable", false) && p.value("fix", "") == name) return true;
+  return false;
+}
+
+std::string joined(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+// The files a plan still lacks (neither present nor repairable by renaming).
+std::vector<std::string> missing_files(const Json& plan) {
+  std::vector<std::string> out;
+  for (auto& [kind, name, status] : plan_files(plan))
+    if (status != "available" && !repairable_to(plan, name)) out.push_back(name);
+  return out;
+}
+
+// The name of the first species prefix among uploaded files, when all uploads share one.
+std::string only_uploaded_prefix(const fs::path& dir) {
+  static const std::regex rule("^([A-Z][a-z]{3})\\..+");
+  std::set<std::string> prefixes;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(dir, ec)) {
+    std::smatch m;
+    std::string n = e.path().filename().string();
+    if (std::regex_match(n, m, rule)) prefixes.insert(m[1]);
+  }
+  return prefixes.size() == 1 ? *prefixes.begin() : "";
+}
+
+}  // namespace
+
+bool plan_executable(const Json& plan) {
+  const Json& ref = plan["analysis_plan"]["reference_genome"];
+  std::string pep = ref.value("pep", "");
+  return !pep.empty() && (ref.value("pep_status", "") == "available" || repairable_to(plan, pep));
+}
+
+Result<Json> Assistant::Impl::latest_plan(const std::string& sid, bool zh) {
+  auto last = store->query(
+      "SELECT id, species, family, plan FROM plans WHERE session = ? ORDER BY at DESC, rowid DESC LIMIT 1", {sid});
+  if (!last) return last.status();
+  if (last->empty()) return Json(nullptr);
+  Json row = (*last)[0];
+  // The files may have changed since: the plan's file status is looked at again.
+  Json stored = Json::parse(row.value("plan", "{}"), nullptr, false);
+  std::string species = stored.is_object() ? stored["plan"]["analysis_plan"].value("species_prefix", "") : "";
+  auto fresh = make_plan(env, species.empty() ? row["species"].get<std::string>() : species, row["family"],
+                         data_dirs(sid), stage_seconds(), zh, o.cpus);
+  Json out = fresh ? *fresh : stored;
+  out["plan_id"] = row["id"];
+  return out;
+}
+
+Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::string& species, const std::string& family,
+                                         bool zh) {
+  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), zh, o.cpus);
+  if (!p) return p.status();
+  std::string id = random_id("p_");
+  BIOAGENT_RETURN_IF_ERROR(
+      store->exec("INSERT INTO plans (id, session, species, family, yaml, plan, at) VALUES (?,?,?,?,?,?,?)",
+                  {id, sid, (*p)["plan"]["analysis_plan"]["species_prefix"],
+                   (*p)["plan"]["analysis_plan"]["gene_family"], (*p)["yaml"], p->dump(), now_iso()}));
+  (*p)["plan_id"] = id;
+  (*p)["executable"] = plan_executable((*p)["plan"]);
+  return *p;
+}
+
+Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, bool zh) {
+  if (route.species.empty()) {
+    // A species outside the list, named only by the files the user uploaded.
+    route.species = only_uploaded_prefix(session_dir(sid) / "data");
+  }
+  if (route.species.empty() || route.family.empty())
+    return Json{
+        {"agent", "planning"},
+        {"answer", zh ? "请说明要研究的物种和基因家族（例如：荔枝 Lchi 的 SPL 家族；不在物种列表中的物种请写拉丁名，"
+                        "如 Camellia sinensis，或先上传 Csin.* 文件）。"
+                      : "Which species and which gene family? (e.g. the SPL family of litchi, Lchi; a species "
+                        "outside the list by its Latin name, e.g. Camellia sinensis, or by uploading its "
+                        "Csin.* files)"}};
+  std::string species = route.species_name.empty() ? route.species : route.species_name;
+  auto p = store_plan(sid, species, route.family, zh);
+  if (!p) return p.status();
+  std::vector<std::string> missing = missing_files((*p)["plan"]);
+  bool can_run = (*p)["executable"].get<bool>();
+  std::string ask;
+  if (can_run)
+    ask = zh ? "分析方案已生成，是否立即执行？ [执行分析] / [修改参数] / [取消]"
+             : "The analysis plan is ready. Run it now? [Execute] / [Modify parameters] / [Cancel]";
+  else
+    ask = zh ? "分析方案已生成，但还缺少文件：" + joined(missing, "、") + "。请按命名规范上传后再说“执行分析”。"
+             : "The analysis plan is ready, but files are missing: " + joined(missing, ", ") +
+                   ". Upload them (see the naming rules), then say \"run the analysis\".";
+  Json actions = can_run ? Json::array({"execute", "modify", "cancel"}) : Json::array({"upload", "cancel"});
+  return Json{{"agent", "planning"},          {"answer", (*p)["yaml"].get<std::string>() + "\n" + ask},
+              {"plan_id", (*p)["plan_id"]},   {"plan", (*p)["plan"]},
+              {"defaults", (*p)["defaults"]}, {"actions", actions},
+              {"executable", can_run},        {"missing_files", missing}};
+}
+
+Result<Json> Assistant::Impl::turn_execute(const std::string& sid, Route& route, bool zh,
+                                           const std::function<Result<Json>(const std::string&)>& start) {
+  auto last = latest_plan(sid, zh);
+  if (!last) return last.status();
+  if (last->is_null()) {
+    if (!route.species.empty() && !route.family.empty()) return Json(nullptr);  // plan first, then ask
+    return Json{
+        {"agent", "execution"},
+        {"answer", zh ? "还没有分析方案。请先说明物种和基因家族，例如“如果我想开展荔枝的SPL基因家族研究，可以吗？”"
+                      : "There is no plan yet. Name the species and family first, e.g. \"Can I study the "
+                        "SPL family of litchi?\""}};
+  }
+  if (!plan_executable((*last)["plan"])) {
+    std::string missing = joined(missing_files((*last)["plan"]), zh ? "、" : ", ");
+    return Json{{"agent", "execution"},
+                {"answer",
+                 zh ? "还不能执行：缺少文件 " + missing + "。请按命名规范上传后再说“执行分析”。"
+                    : "Not started: files are missing (" + missing + "). Upload them, then say \"run the analysis\"."},
+                {"plan_id", (*last)["plan_id"]}};
+  }
+  auto t = start((*last)["plan_id"]);
+  if (!t) return t.status();
+  std::string secs = std::to_string(o.confirm_timeout_seconds);
+  return Json{{"agent", "execution"},
+              {"answer", zh ? "已开始执行：先检查文件命名，然后请确认参数（" + secs + " 秒内未确认将使用默认参数）。"
+                            : "Started: the file names are checked first, then confirm the parameters (the defaults "
+                              "are used if you do not answer within " +
+                                  secs + " seconds)."},
+              {"task", *t}};
+}
+
+Json Assistant::Impl::turn_plan_question(const std::string& sid, bool zh) {
+  auto last = latest_plan(sid, zh);
+  std::string answer;
+  if (!last || last->is_null()) {
+    answer = zh ? "执行分析需要按命名规范准备五个文件（<前缀> 为物种缩写，如 Lchi）：<前缀>.genome.fasta（基因组）、"
+                  "<前缀>.gff3（注释）、<前缀>.cds.fasta（CDS）、<前缀>.pep.fasta（蛋白）、<家族>.hmm（结构域 HMM，"
+                  "可选：联网时可从 InterPro 下载）。请先说明物种和基因家族以生成方案。"
+                : "A run needs five files named by the rules (<prefix> is the species code, e.g. Lchi): "
+                  "<prefix>.genome.fasta, <prefix>.gff3, <prefix>.cds.fasta, <prefix>.pep.fasta and <Family>.hmm "
+                  "(optional: downloaded from InterPro when online). Name the species and family to get a plan.";
+    return {{"agent", "planning"}, {"answer", answer}};
+  }
+  answer = zh ? "当前方案需要以下文件：\n" : "The current plan needs these files:\n";
+  for (auto& [kind, name, status] : plan_files((*last)["plan"])) {
+    std::string state = status == "available" ? (zh ? "已就绪" : "present")
+                        : repairable_to((*last)["plan"], name)
+                            ? (zh ? "命名不规范，执行时自动更正" : "misnamed; renamed when the run starts")
+                            : (zh ? "缺少" : "missing");
+    answer += "- " + name + (zh ? "：" : ": ") + state + "\n";
+  }
+  answer += std::string(zh ? "预计耗时：" : "Estimated time: ") +
+            (*last)["plan"]["analysis_plan"].value("estimated_time", "") + "\n";
+  answer += plan_executable((*last)["plan"])
+                ? (zh ? "文件已齐备；确认后说“执行分析”或点击 [执行分析]。"
+                      : "Ready: say \"run the analysis\" or press [Execute].")
+                : (zh ? "上传缺少的文件后即可执行。" : "Upload the missing files to run it.");
+  return {{"agent", "planning"}, {"answer", answer}, {"plan_id", (*last)["plan_id"]}};
+}
+
+Json Assistant::Impl::turn_decline(bool zh) {
+  return {{"agent", "planning"},
+          {"answer", zh ? "好的，不执行分析。方案已保留；需要时说“执行分析”或点击 [执行分析]。"
+                        : "All right, nothing will run. The plan is kept; say \"run the analysis\" or press [Execute] "
+                          "when you want it."}};
+}
+
+}  // namespace bioagent
