@@ -120,6 +120,32 @@ struct Passage {
   int page = -1;
 };
 
+// An id as the paper library writes them (a UUID): safe inside an SQL literal.
+bool plain_id(const std::string& id) {
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isxdigit(c) || c == '-'; });
+}
+
+// The best pages' whole text in place of their best chunk: the answer is often
+// in another chunk of the page retrieval ranked first.
+template <typename Sql>
+void read_whole_pages(const Json& retrieved, std::vector<Passage>& passages, Sql&& sql) {
+  const Json& results = retrieved.contains("results") ? retrieved["results"] : Json::array();
+  for (size_t i = 0; i < results.size() && i < 3; ++i) {
+    const Json& hit = results[i];
+    std::string id = hit.value("pdf_id", "");
+    int page = hit.value("page_number", -1);
+    if (!plain_id(id) || page < 1) continue;
+    Json out;
+    if (!sql({{"sql", "SELECT page_content FROM pages WHERE ref_paper_id = '" + id +
+                          "' AND page_number = " + std::to_string(page)}},
+             out))
+      continue;
+    if (!out.contains("rows") || out["rows"].empty() || !out["rows"][0][0].is_string()) continue;
+    for (auto& p : passages)
+      if (p.rank == int(i) && p.page == page) p.text = out["rows"][0][0].get<std::string>();
+  }
+}
+
 }  // namespace
 
 Result<AgentResult> run_offline_agent(const std::string& question, const ToolRegistry& registry, ToolContext& ctx,
@@ -180,6 +206,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   if (call("ClassicRetrieve", {{"query", question}, {"limit", 6}}, r)) {
     looked.push_back("the paper library");
     collect(r);
+    read_whole_pages(r, passages, [&](const Json& args, Json& out) { return call("RetrieveFromDatabase", args, out); });
   }
   if (call("search_evidence_store", {{"query", question}, {"limit", 6}}, r)) {
     looked.push_back("the literature evidence store");
@@ -218,10 +245,15 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     }
   if (asks_for_front_matter(question)) {
     // The best first page's opening lines (title, authors, affiliations) come first.
+    static const std::regex kAbstract(R"(^\s*(abstract|summary|background|introduction)\b)", std::regex::icase);
     for (auto& p : passages) {
       if (p.page != 1) continue;
-      auto lines = sentences(p.text, true);
-      for (size_t i = 0; i < lines.size() && i < 4; ++i) scored.push_back({1e6 - double(i), lines[i], p.source, p.rank});
+      std::string front;
+      for (auto& line : sentences(p.text, true)) {
+        if (std::regex_search(line, kAbstract) || front.size() > 700) break;
+        front += (front.empty() ? "" : " | ") + line;
+      }
+      if (!front.empty()) scored.push_back({1e6, front, p.source, p.rank});
       break;
     }
   }

@@ -129,6 +129,7 @@ struct FusionSettings {
   double reference_density = 1.0;     // chunks this dense in citation marks are reference lists…
   double reference_factor = 0.5;      // …and count this much, unless the question asks for references
   double front_matter_factor = 1.5;   // questions about authors and affiliations favour first pages
+  double caption_question_factor = 3;  // a question naming a figure or table weighs captions this much more
 };
 
 struct Fused {
@@ -156,6 +157,12 @@ bool asks_for_front_matter(const std::string& q) {
       R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?)\b|作者|单位|机构)",
       std::regex::icase);
   return std::regex_search(q, kFront);
+}
+
+// Questions naming a figure or a table are answered where its caption is.
+bool asks_for_caption(const std::string& q) {
+  static const std::regex kCaption(R"(\b(fig(ure|s)?\.?|tables?|plots?|charts?|diagrams?)\b|图|表)", std::regex::icase);
+  return std::regex_search(q, kCaption);
 }
 
 bool asks_for_references(const std::string& q) {
@@ -209,7 +216,10 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
                                                                 {"tables", "table_content"},
                                                                 {"sections", "section_title"},
                                                                 {"metadata", "title"}};
+  const bool caption_wanted = asks_for_caption(query);
   for (auto& [table, column] : kFields) {
+    const bool caption = std::string_view(column).find("caption") != std::string_view::npos;
+    const double weight = fs.caption_weight * (caption && caption_wanted ? fs.caption_question_factor : 1.0);
     auto hits = lib.search({lexical_query, bm25, table, column, "", 20});
     if (!hits) continue;  // a library without that field
     if (hits->empty()) continue;
@@ -220,7 +230,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
       PageVotes& p = page_of(h);
       std::string field = std::string(table) + "." + column;
       if (p.best_chunk < 0 && p.fields.empty()) p.shown = h;  // nothing else to show for the page
-      p.lexical += fs.caption_weight * (h.score / field_top) * std::min(1.0, field_top / top);
+      p.lexical += weight * (h.score / field_top) * std::min(1.0, field_top / top);
       p.fields.push_back(field);
     }
   }
@@ -295,6 +305,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.neural_weight = spec.settings.value("neural_dense_weight", fs.neural_weight);
   fs.reference_factor = spec.settings.value("reference_list_factor", fs.reference_factor);
   fs.front_matter_factor = spec.settings.value("front_matter_factor", fs.front_matter_factor);
+  fs.caption_question_factor = spec.settings.value("caption_question_factor", fs.caption_question_factor);
   auto fused = fuse_pages(*lib, query, fs);
   if (!fused) return fused.status();
   const size_t max_chars = spec.settings.value("max_text_chars", size_t(2000));
