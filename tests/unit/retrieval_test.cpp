@@ -100,7 +100,7 @@ TEST_F(ClassicRetrieveOnPdfs, OneResultPerPage) {
   std::set<std::pair<std::string, int>> seen;
   ASSERT_GE(r["results"].size(), 5u);
   for (auto& h : r["results"])
-    EXPECT_TRUE(seen.insert({h["pdf_id"], h["page_number"]}).second) << "page repeated: " << h.dump();
+    EXPECT_TRUE(seen.insert({h["pdf_id"].get<std::string>(), h["page_number"].get<int>()}).second) << "page repeated: " << h.dump();
 }
 
 TEST_F(ClassicRetrieveOnPdfs, TheHashCollectionNeverOutvotesBm25) {
