@@ -124,8 +124,9 @@ int main(int argc, char** argv) {
     auto a = run_offline_agent(q["question"], registry, ctx, AgentOptions{});
     if (!a) return fail(a.status());
     std::string answer = lower(a->answer);
-    bool hit = std::any_of(q["answer_terms"].begin(), q["answer_terms"].end(),
-                           [&](const Json& t) { return answer.find(lower(t.get<std::string>())) != std::string::npos; });
+    bool hit = std::any_of(q["answer_terms"].begin(), q["answer_terms"].end(), [&](const Json& t) {
+      return answer.find(lower(t.get<std::string>())) != std::string::npos;
+    });
     key_terms += hit;
     row["key_term"] = hit;
     row["gold"] = Json(std::vector<std::string>(gold.begin(), gold.end()));

@@ -286,8 +286,9 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
                     "language model for a fuller answer. This may also be a gap in the literature.";
     result.stop_reason = "answer";
   } else {
-    result.answer = "No language model was used: these are the sentences that best answer the question, extracted from " +
-                    where + ":\n" + answer;
+    result.answer =
+        "No language model was used: these are the sentences that best answer the question, extracted from " + where +
+        ":\n" + answer;
     result.stop_reason = "answer";
   }
   result.answer_value = result.answer;

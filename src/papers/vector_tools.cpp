@@ -107,7 +107,6 @@ Result<Json> evidence_collection(const Json& args, ToolContext& ctx, int limit) 
   return out;
 }
 
-
 constexpr int kMaxResults = 100;  // what one collection search returns at most
 
 // One page of one paper, with the votes of each collection for it.
@@ -123,12 +122,12 @@ struct PageVotes {
 };
 
 struct FusionSettings {
-  double caption_weight = 0.3;       // a matching caption, heading or table counts this much of a top chunk
-  double second_chunk_weight = 0.25;  // a page's second matching chunk adds this share of its score
-  double neural_weight = 0.5;         // a model's dense vote (not estimated: no model on the dev set)
-  double reference_density = 1.0;     // chunks this dense in citation marks are reference lists…
-  double reference_factor = 0.5;      // …and count this much, unless the question asks for references
-  double front_matter_factor = 1.5;   // questions about authors and affiliations favour first pages
+  double caption_weight = 0.3;         // a matching caption, heading or table counts this much of a top chunk
+  double second_chunk_weight = 0.25;   // a page's second matching chunk adds this share of its score
+  double neural_weight = 0.5;          // a model's dense vote (not estimated: no model on the dev set)
+  double reference_density = 1.0;      // chunks this dense in citation marks are reference lists…
+  double reference_factor = 0.5;       // …and count this much, unless the question asks for references
+  double front_matter_factor = 1.5;    // questions about authors and affiliations favour first pages
   double caption_question_factor = 3;  // a question naming a figure or table weighs captions this much more
 };
 
@@ -144,8 +143,7 @@ using PageKey = std::pair<std::string, int>;
 // and DOIs per 200 characters. Reference lists repeat the words of titles,
 // so they match many questions they do not answer.
 double reference_density(const std::string& text) {
-  static const std::regex kMarks(R"(\b(19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)",
-                                      std::regex::icase);
+  static const std::regex kMarks(R"(\b(19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)", std::regex::icase);
   size_t n = std::distance(std::sregex_iterator(text.begin(), text.end(), kMarks), std::sregex_iterator());
   return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
 }

@@ -19,7 +19,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 }  // namespace
 
@@ -100,7 +102,8 @@ TEST_F(ClassicRetrieveOnPdfs, OneResultPerPage) {
   std::set<std::pair<std::string, int>> seen;
   ASSERT_GE(r["results"].size(), 5u);
   for (auto& h : r["results"])
-    EXPECT_TRUE(seen.insert({h["pdf_id"].get<std::string>(), h["page_number"].get<int>()}).second) << "page repeated: " << h.dump();
+    EXPECT_TRUE(seen.insert({h["pdf_id"].get<std::string>(), h["page_number"].get<int>()}).second)
+        << "page repeated: " << h.dump();
 }
 
 TEST_F(ClassicRetrieveOnPdfs, TheHashCollectionNeverOutvotesBm25) {
@@ -131,8 +134,9 @@ TEST_F(ClassicRetrieveOnPdfs, ChineseQuestionsFindEnglishPages) {
   Json r = classic("根除幽门螺杆菌能改善缺铁性贫血吗？", 5);
   ASSERT_FALSE(r["results"].empty());
   ASSERT_TRUE(r.contains("query_expansions"));
-  auto info = registry_.call("RetrieveFromDatabase",
-                             {{"sql", "SELECT paper_id::VARCHAR FROM metadata WHERE pdf_path LIKE '%test5.pdf'"}}, ctx_);
+  auto info =
+      registry_.call("RetrieveFromDatabase",
+                     {{"sql", "SELECT paper_id::VARCHAR FROM metadata WHERE pdf_path LIKE '%test5.pdf'"}}, ctx_);
   ASSERT_TRUE(info.is_ok()) << info.status().to_string();
   EXPECT_EQ(r["results"][0]["pdf_id"], (*info)["rows"][0][0]);
 }
