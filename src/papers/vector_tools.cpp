@@ -169,6 +169,37 @@ bool asks_for_references(const std::string& q) {
   return std::regex_search(q, kRefs);
 }
 
+// BM25 over captions, headings, table text and the title (a field of the
+// paper's first page): each match adds to its page's lexical vote, relative to
+// the field's best match and scaled to the chunks' best.
+void add_field_votes(const Library& lib, const std::string& query, const std::string& lexical_query, double top,
+                     const FusionSettings& fs, std::map<PageKey, PageVotes>& pages) {
+  const std::string bm25 = lib.collections->names().front();
+  static const std::pair<const char*, const char*> kFields[] = {{"images", "image_caption"},
+                                                                {"tables", "table_caption"},
+                                                                {"tables", "table_content"},
+                                                                {"sections", "section_title"},
+                                                                {"metadata", "title"}};
+  const bool caption_wanted = asks_for_caption(query);
+  for (auto& [table, column] : kFields) {
+    const bool caption = std::string_view(column).find("caption") != std::string_view::npos;
+    const double weight = fs.caption_weight * (caption && caption_wanted ? fs.caption_question_factor : 1.0);
+    auto hits = lib.search({lexical_query, bm25, table, column, "", 20});
+    if (!hits) continue;  // a library without that field
+    if (hits->empty()) continue;
+    const double field_top = std::max(1e-9, hits->front().score);
+    for (auto h : *hits) {
+      if (std::string_view(table) == "metadata") h.entry.page_number = 1;
+      if (h.entry.page_number < 1) continue;
+      PageVotes& p = pages[{h.entry.pdf_id, h.entry.page_number}];
+      std::string field = std::string(table) + "." + column;
+      if (p.best_chunk < 0 && p.fields.empty()) p.shown = h;  // nothing else to show for the page
+      p.lexical += weight * (h.score / field_top) * std::min(1.0, field_top / top);
+      p.fields.push_back(field);
+    }
+  }
+}
+
 // BM25 over the chunks (with the query's dictionary expansions), BM25 over
 // captions, headings and table text as fields of their page, and one dense
 // collection, aggregated by page. Scores are relative to each search's best,
@@ -208,30 +239,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   }
   for (auto& [k, p] : pages) p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
 
-  // The title is a field of the paper's first page.
-  static const std::pair<const char*, const char*> kFields[] = {{"images", "image_caption"},
-                                                                {"tables", "table_caption"},
-                                                                {"tables", "table_content"},
-                                                                {"sections", "section_title"},
-                                                                {"metadata", "title"}};
-  const bool caption_wanted = asks_for_caption(query);
-  for (auto& [table, column] : kFields) {
-    const bool caption = std::string_view(column).find("caption") != std::string_view::npos;
-    const double weight = fs.caption_weight * (caption && caption_wanted ? fs.caption_question_factor : 1.0);
-    auto hits = lib.search({lexical_query, bm25, table, column, "", 20});
-    if (!hits) continue;  // a library without that field
-    if (hits->empty()) continue;
-    const double field_top = std::max(1e-9, hits->front().score);
-    for (auto h : *hits) {
-      if (std::string_view(table) == "metadata") h.entry.page_number = 1;
-      if (h.entry.page_number < 1) continue;
-      PageVotes& p = page_of(h);
-      std::string field = std::string(table) + "." + column;
-      if (p.best_chunk < 0 && p.fields.empty()) p.shown = h;  // nothing else to show for the page
-      p.lexical += weight * (h.score / field_top) * std::min(1.0, field_top / top);
-      p.fields.push_back(field);
-    }
-  }
+  add_field_votes(lib, query, lexical_query, top, fs, pages);
 
   out.used = {bm25};
   if (dense != bm25) {
