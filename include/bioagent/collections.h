@@ -92,9 +92,12 @@ struct SearchHit {
 class Collections {
  public:
   // `dir` holds the indexes (created when writable). Read-only opens of a
-  // library never indexed give empty collections, not an error.
+  // library never indexed give empty collections, not an error. `searchable`
+  // are the (table, column) pairs a search may name (the owner's schema says
+  // which columns are encodable); empty: any pair the index holds.
   static Result<std::unique_ptr<Collections>> open(const std::string& dir, bool writable,
-                                                   std::vector<std::shared_ptr<Embedder>> dense);
+                                                   std::vector<std::shared_ptr<Embedder>> dense,
+                                                   std::set<std::pair<std::string, std::string>> searchable = {});
   ~Collections();
 
   // Replaces whatever the indexes hold for this paper with `entries`.
@@ -113,6 +116,9 @@ class Collections {
   // Names, kinds, models, dimensions, entry counts and the filterable fields.
   Json describe() const;
   std::vector<std::string> names() const;
+  // "bm25", or the embedder's embed_type ("hash": not semantic; "openai": a
+  // model); empty for an unknown name.
+  std::string embed_type(const std::string& collection_name) const;
 
   // Fields a filter may name.
   static const std::set<std::string>& filter_fields();
@@ -122,6 +128,12 @@ class Collections {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// English words for the names a query uses that papers write differently:
+// Chinese and common species names (→ Latin names), Chinese gene-family names,
+// and common Chinese scientific and clinical terms. Each expansion once, in
+// the order found; empty when the query names none.
+std::vector<std::string> query_expansions(const std::string& query);
 
 // The index folder of a paper database: "<db>.indexes".
 std::string collections_dir_for(const std::string& papers_db);

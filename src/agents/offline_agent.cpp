@@ -12,6 +12,7 @@
 
 #include "agents/agent_internal.h"
 #include "bioagent/agent.h"
+#include "bioagent/collections.h"
 
 namespace bioagent {
 namespace {
@@ -46,20 +47,30 @@ std::vector<std::string> content_words(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> sentences(const std::string& text) {
+// Sentences; with by_line, a line break (not inside a hyphenated word) ends
+// one too, so lines that are no part of a sentence (a title, an author list,
+// an affiliation) stand alone.
+std::vector<std::string> sentences(const std::string& text, bool by_line = false) {
   std::vector<std::string> out;
   std::string cur;
+  auto push = [&] {
+    size_t a = cur.find_first_not_of(' ');
+    if (a != std::string::npos && cur.size() - a >= 25) out.push_back(cur.substr(a));
+    cur.clear();
+  };
   for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && by_line) {
+      if (!cur.empty() && cur.back() == '-') continue;  // a word broken across lines
+      push();
+      continue;
+    }
     char c = text[i] == '\n' ? ' ' : text[i];
     cur += c;
     bool end =
         (c == '.' || c == '?' || c == '!') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
-    if (end || i + 1 == text.size()) {
-      size_t a = cur.find_first_not_of(' ');
-      if (a != std::string::npos && cur.size() - a >= 25) out.push_back(cur.substr(a));
-      cur.clear();
-    }
+    if (end || i + 1 == text.size()) push();
   }
+  push();
   return out;
 }
 
@@ -83,10 +94,57 @@ bool asks_for_literature(const std::string& q) {
   return std::regex_search(q, kLit);
 }
 
+// Questions asking for a quantity are answered by sentences with numbers.
+bool asks_for_number(const std::string& q) {
+  static const std::regex kNumber(
+      R"(\b(how (many|much|long|often|large|high)|what (percentage|proportion|share|number|rate|fraction)|rate|ratio|score|value|coefficient|LC50|p50|recall|precision|F1)\b|多少|几|比例|百分|数量|分数|比率)",
+      std::regex::icase);
+  return std::regex_search(q, kNumber);
+}
+
+bool has_digit(const std::string& s) { return std::any_of(s.begin(), s.end(), ::isdigit); }
+
+// Who wrote a paper and where its authors work is printed on its first page,
+// in lines before the abstract, not in sentences.
+bool asks_for_front_matter(const std::string& q) {
+  static const std::regex kFront(
+      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?)\b|作者|单位|机构)",
+      std::regex::icase);
+  return std::regex_search(q, kFront);
+}
+
 struct Passage {
   std::string text;
   int source = 0;
+  int rank = 0;  // order in which retrieval returned it (0: best)
+  int page = -1;
 };
+
+// An id as the paper library writes them (a UUID): safe inside an SQL literal.
+bool plain_id(const std::string& id) {
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isxdigit(c) || c == '-'; });
+}
+
+// The best pages' whole text in place of their best chunk: the answer is often
+// in another chunk of the page retrieval ranked first.
+template <typename Sql>
+void read_whole_pages(const Json& retrieved, std::vector<Passage>& passages, Sql&& sql) {
+  const Json& results = retrieved.contains("results") ? retrieved["results"] : Json::array();
+  for (size_t i = 0; i < results.size() && i < 3; ++i) {
+    const Json& hit = results[i];
+    std::string id = hit.value("pdf_id", "");
+    int page = hit.value("page_number", -1);
+    if (!plain_id(id) || page < 1) continue;
+    Json out;
+    if (!sql({{"sql", "SELECT page_content FROM pages WHERE ref_paper_id = '" + id +
+                          "' AND page_number = " + std::to_string(page)}},
+             out))
+      continue;
+    if (!out.contains("rows") || out["rows"].empty() || !out["rows"][0][0].is_string()) continue;
+    for (auto& p : passages)
+      if (p.rank == int(i) && p.page == page) p.text = out["rows"][0][0].get<std::string>();
+  }
+}
 
 }  // namespace
 
@@ -136,7 +194,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
       if (!text.empty()) {
         auto numbers = book.number(j);
         if (numbers.size() == 1) {  // one passage of one source
-          passages.push_back({text, numbers[0]});
+          passages.push_back({text, numbers[0], int(passages.size()), j.value("page_number", -1)});
           return;
         }
       }
@@ -148,6 +206,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   if (call("ClassicRetrieve", {{"query", question}, {"limit", 6}}, r)) {
     looked.push_back("the paper library");
     collect(r);
+    read_whole_pages(r, passages, [&](const Json& args, Json& out) { return call("RetrieveFromDatabase", args, out); });
   }
   if (call("search_evidence_store", {{"query", question}, {"limit", 6}}, r)) {
     looked.push_back("the literature evidence store");
@@ -159,14 +218,21 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     collect(r);
   }
 
-  // Score sentences by the question's content words, rarer words counting more.
-  auto q = content_words(question);
+  // Score sentences by the question's content words (and the English words
+  // of the names it uses, so a Chinese question finds English sentences),
+  // rarer words counting more; passages retrieval ranked higher count more;
+  // a question asking for a quantity prefers sentences with numbers.
+  std::string terms_text = question;
+  for (auto& e : query_expansions(question)) terms_text += " " + e;
+  auto q = content_words(terms_text);
   std::set<std::string> qset(q.begin(), q.end());
+  const bool numeric = asks_for_number(question);
   std::map<std::string, int> df;
   struct Scored {
     double score;
     std::string sentence;
     int source;
+    int rank;
   };
   std::vector<Scored> scored;
   for (auto& p : passages)
@@ -175,14 +241,31 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
       std::set<std::string> ws(words.begin(), words.end());
       for (auto& w : ws)
         if (qset.count(w)) ++df[w];
-      scored.push_back({0, s, p.source});
+      scored.push_back({0, s, p.source, p.rank});
     }
+  if (asks_for_front_matter(question)) {
+    // The best first page's opening lines (title, authors, affiliations) come first.
+    static const std::regex kAbstract(R"(^\s*(abstract|summary|background|introduction)\b)", std::regex::icase);
+    for (auto& p : passages) {
+      if (p.page != 1) continue;
+      std::string front;
+      for (auto& line : sentences(p.text, true)) {
+        if (std::regex_search(line, kAbstract) || front.size() > 700) break;
+        front += (front.empty() ? "" : " | ") + line;
+      }
+      if (!front.empty()) scored.push_back({1e6, front, p.source, p.rank});
+      break;
+    }
+  }
   for (auto& sc : scored) {
+    if (sc.score >= 1e5) continue;  // placed above, not scored
     auto words = content_words(sc.sentence);
     std::set<std::string> ws(words.begin(), words.end());
     for (auto& w : ws)
       if (qset.count(w)) sc.score += std::log(1.0 + double(scored.size()) / df[w]);
     sc.score /= std::sqrt(std::max<size_t>(8, words.size()) / 8.0);  // long sentences earn no bonus for length
+    if (numeric && sc.score > 0 && has_digit(sc.sentence)) sc.score *= 1.3;
+    sc.score /= 1.0 + 0.1 * sc.rank;
   }
   std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.score > b.score; });
   std::string answer;
@@ -203,7 +286,9 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
                     "language model for a fuller answer. This may also be a gap in the literature.";
     result.stop_reason = StopReason::kAnswer;
   } else {
-    result.answer = "The passages that best match the question (extracted from " + where + "):\n" + answer;
+    result.answer =
+        "No language model was used: these are the sentences that best answer the question, extracted from " + where +
+        ":\n" + answer;
     result.stop_reason = StopReason::kAnswer;
   }
   result.answer_value = result.answer;

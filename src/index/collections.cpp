@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "bioagent/papers.h"
 #include "index/dense_index.h"
 #include "index/entry_store.h"
 
@@ -28,20 +27,6 @@ Json field_list(bool sparse, int dim) {
        {{"name", "primary_key"}, {"dtype", "VARCHAR"}, {"description", "Row (primary key value) of the text."}}});
 }
 
-// The encodable (table, column) pairs of the paper schema.
-const std::set<std::pair<std::string, std::string>>& encodable_pairs() {
-  static const auto kPairs = [] {
-    std::set<std::pair<std::string, std::string>> out;
-    const Json schema = paper_database_schema();  // kept alive for the loop
-    for (auto& t : schema["tables"])
-      for (auto& c : t["columns"])
-        if (c.contains("encodable"))
-          out.emplace(t["table_name"].get<std::string>(), c["column_name"].get<std::string>());
-    return out;
-  }();
-  return kPairs;
-}
-
 }  // namespace
 
 struct Collections::Impl {
@@ -49,6 +34,17 @@ struct Collections::Impl {
   bool writable = false;
   std::unique_ptr<EntryStore> store;
   std::vector<std::shared_ptr<Embedder>> dense;
+  std::set<std::pair<std::string, std::string>> searchable;  // empty: whatever the index holds
+
+  std::set<std::pair<std::string, std::string>> searchable_pairs() const {
+    if (!searchable.empty()) return searchable;
+    std::set<std::pair<std::string, std::string>> out;
+    for (auto& [tc, n] : store->table_columns()) {
+      size_t slash = tc.find('/');
+      if (slash != std::string::npos) out.emplace(tc.substr(0, slash), tc.substr(slash + 1));
+    }
+    return out;
+  }
 
   std::string dense_path(const Embedder& e) const { return dir + "/" + e.collection_name() + ".dense"; }
   const Embedder* embedder(const std::string& name) const {
@@ -115,8 +111,10 @@ const std::set<std::string>& Collections::filter_fields() {
 }
 
 Result<std::unique_ptr<Collections>> Collections::open(const std::string& dir, bool writable,
-                                                       std::vector<std::shared_ptr<Embedder>> dense) {
+                                                       std::vector<std::shared_ptr<Embedder>> dense,
+                                                       std::set<std::pair<std::string, std::string>> searchable) {
   auto c = std::unique_ptr<Collections>(new Collections());
+  c->impl_->searchable = std::move(searchable);
   c->impl_->dir = dir;
   c->impl_->writable = writable;
   c->impl_->dense = std::move(dense);
@@ -194,6 +192,12 @@ std::vector<std::string> Collections::names() const {
   return out;
 }
 
+std::string Collections::embed_type(const std::string& collection_name) const {
+  if (collection_name == kBm25) return "bm25";
+  const Embedder* e = impl_->embedder(collection_name);
+  return e ? e->embed_type() : std::string();
+}
+
 Result<std::vector<SearchHit>> Collections::search(const CollectionQuery& q,
                                                    const std::set<std::string>& visible) const {
   auto known = names();
@@ -203,9 +207,10 @@ Result<std::vector<SearchHit>> Collections::search(const CollectionQuery& q,
     return Status(ErrorCode::kNotFound, "unknown collection '" + q.collection_name + "'; the collections are: " + list)
         .with("collections", known);
   }
-  if (!encodable_pairs().count({q.table_name, q.column_name})) {
+  const auto searchable = impl_->searchable_pairs();
+  if (!searchable.count({q.table_name, q.column_name})) {
     Json pairs = Json::array();
-    for (auto& [t, c] : encodable_pairs()) pairs.push_back(t + "." + c);
+    for (auto& [t, c] : searchable) pairs.push_back(t + "." + c);
     return Status(ErrorCode::kInvalidArgument,
                   "'" + q.table_name + "." + q.column_name + "' is not an encodable column; use one of the listed ones")
         .with("encodable_columns", pairs);

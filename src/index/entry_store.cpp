@@ -59,9 +59,29 @@ class FilterDecider : public Xapian::MatchDecider {
   const std::set<std::string>& visible_;
 };
 
+// At text[i], a three-byte UTF-8 sequence of the CJK ranges (U+2E80..U+9FFF,
+// U+AC00..U+D7AF, U+F900..U+FAFF, U+FF00..U+FFEF): its code point, else 0.
+unsigned cjk_at(const std::string& text, size_t i) {
+  unsigned char c = static_cast<unsigned char>(text[i]);
+  if (c < 0xE2 || c > 0xEF || i + 2 >= text.size()) return 0;
+  unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+  bool cjk = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+             (cp >= 0xFF00 && cp <= 0xFFEF);
+  return cjk ? cp : 0;
+}
+
+// CJK and full-width punctuation (、。「」，？ …): separators, not words.
+bool cjk_punctuation(unsigned cp) {
+  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
 // Our analyser for text_bm25_en, used for documents and queries alike:
-// lower-cased runs of letters and digits (bytes of UTF-8 sequences count as
-// letters), each reduced by Xapian's English (Snowball) stemmer. Stems are
+// lower-cased runs of letters and digits (bytes of other UTF-8 sequences count
+// as letters, so accented names stay whole), each reduced by Xapian's English
+// (Snowball) stemmer; each CJK character is a word of its own (so a Chinese
+// question's English names and numbers are found). Stems are
 // cached per thread across documents: a corpus repeats its words, and
 // stemming dominates indexing time.
 class Analyser {
@@ -73,13 +93,22 @@ class Analyser {
       if (!w.empty() && w.size() <= 64) emit(stem(w));
       w.clear();
     };
-    for (unsigned char c : text) {
-      if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'))
-        w += static_cast<char>(c);
-      else if (c >= 'A' && c <= 'Z')
-        w += static_cast<char>(c + ('a' - 'A'));
-      else
+    for (size_t i = 0; i < text.size(); ++i) {
+      unsigned char c = static_cast<unsigned char>(text[i]);
+      if (unsigned cp = cjk_at(text, i)) {  // a CJK character is a word of its own
         flush();
+        if (!cjk_punctuation(cp)) {
+          w.assign(text, i, 3);
+          flush();
+        }
+        i += 2;
+      } else if (c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) {
+        w += static_cast<char>(c);
+      } else if (c >= 'A' && c <= 'Z') {
+        w += static_cast<char>(c + ('a' - 'A'));
+      } else {
+        flush();
+      }
     }
     flush();
   }

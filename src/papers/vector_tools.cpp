@@ -1,11 +1,13 @@
 // Seed 001's retrieval actions over the search collections: RetrieveFromVectorstore,
-// ClassicRetrieve (BM25 + dense, reciprocal-rank fusion), GenerateAnswer, and
+// ClassicRetrieve (BM25 with fields and dictionary expansion, and a dense vote, by page), GenerateAnswer, and
 // list_vector_collections. The literature evidence store is a collection too
 // ("literature_evidence"): what search_literature collected, searched offline.
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <string_view>
 
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
@@ -17,6 +19,20 @@ namespace bioagent::tools {
 namespace {
 
 constexpr const char* kEvidence = "literature_evidence";
+
+// The encodable (table, column) pairs of the paper schema: what a search may name.
+const std::set<std::pair<std::string, std::string>>& encodable_pairs() {
+  static const auto kPairs = [] {
+    std::set<std::pair<std::string, std::string>> out;
+    const Json schema = paper_database_schema();
+    for (auto& t : schema["tables"])
+      for (auto& c : t["columns"])
+        if (c.contains("encodable"))
+          out.emplace(t["table_name"].get<std::string>(), c["column_name"].get<std::string>());
+    return out;
+  }();
+  return kPairs;
+}
 
 struct Library {
   std::unique_ptr<Collections> collections;
@@ -47,7 +63,7 @@ Result<Library> open_library(ToolContext& ctx) {
   for (const char* k : {"embed_url", "embed_model", "embed_key_env"}) options[k] = ctx.option(k);
   auto dense = embedders_from_options(options);
   if (!dense) return dense.status();
-  auto c = Collections::open(collections_dir_for(db_path), false, std::move(*dense));
+  auto c = Collections::open(collections_dir_for(db_path), false, std::move(*dense), encodable_pairs());
   if (!c) return c.status();
   lib.collections = std::move(*c);
   return lib;
@@ -91,6 +107,176 @@ Result<Json> evidence_collection(const Json& args, ToolContext& ctx, int limit) 
   return out;
 }
 
+constexpr int kMaxResults = 100;  // what one collection search returns at most
+
+// One page of one paper, with the votes of each collection for it.
+struct PageVotes {
+  double lexical = 0;       // BM25: best chunk + a share of the second + matched fields
+  double dense = 0;         // best dense similarity on the page, relative to the query's best
+  double dense_weight = 0;  // what the dense vote counts for (0 for a collection that is not semantic)
+  double best_chunk = -1, second_chunk = 0;
+  int chunks = 0;
+  SearchHit shown;  // the best chunk (or field) of the page: the text returned
+  Json ranks = Json::object();
+  Json fields = Json::array();
+};
+
+struct FusionSettings {
+  double caption_weight = 0.3;         // a matching caption, heading or table counts this much of a top chunk
+  double second_chunk_weight = 0.25;   // a page's second matching chunk adds this share of its score
+  double neural_weight = 0.5;          // a model's dense vote (not estimated: no model on the dev set)
+  double reference_density = 1.0;      // chunks this dense in citation marks are reference lists…
+  double reference_factor = 0.5;       // …and count this much, unless the question asks for references
+  double front_matter_factor = 1.5;    // questions about authors and affiliations favour first pages
+  double caption_question_factor = 3;  // a question naming a figure or table weighs captions this much more
+};
+
+struct Fused {
+  std::vector<PageVotes> pages;  // best first
+  std::vector<std::string> used, expansions;
+  std::string how;
+};
+
+using PageKey = std::pair<std::string, int>;
+
+// How much a chunk reads like a reference list: years, page ranges, "et al."
+// and DOIs per 200 characters. Reference lists repeat the words of titles,
+// so they match many questions they do not answer.
+double reference_density(const std::string& text) {
+  static const std::regex kMarks(R"(\b(19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)", std::regex::icase);
+  size_t n = std::distance(std::sregex_iterator(text.begin(), text.end(), kMarks), std::sregex_iterator());
+  return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
+}
+
+// Questions about who wrote a paper or where its authors work are answered by
+// its front matter (the first page).
+bool asks_for_front_matter(const std::string& q) {
+  static const std::regex kFront(
+      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?)\b|作者|单位|机构)",
+      std::regex::icase);
+  return std::regex_search(q, kFront);
+}
+
+// Questions naming a figure or a table are answered where its caption is.
+bool asks_for_caption(const std::string& q) {
+  static const std::regex kCaption(R"(\b(fig(ure|s)?\.?|tables?|plots?|charts?|diagrams?)\b|图|表)", std::regex::icase);
+  return std::regex_search(q, kCaption);
+}
+
+bool asks_for_references(const std::string& q) {
+  static const std::regex kRefs(R"(\b(references?|cit(e|es|ed|ation|ations)|bibliography|journal)\b|参考文献|引用)",
+                                std::regex::icase);
+  return std::regex_search(q, kRefs);
+}
+
+// BM25 over captions, headings, table text and the title (a field of the
+// paper's first page): each match adds to its page's lexical vote, relative to
+// the field's best match and scaled to the chunks' best.
+void add_field_votes(const Library& lib, const std::string& query, const std::string& lexical_query, double top,
+                     const FusionSettings& fs, std::map<PageKey, PageVotes>& pages) {
+  const std::string bm25 = lib.collections->names().front();
+  static const std::pair<const char*, const char*> kFields[] = {{"images", "image_caption"},
+                                                                {"tables", "table_caption"},
+                                                                {"tables", "table_content"},
+                                                                {"sections", "section_title"},
+                                                                {"metadata", "title"}};
+  const bool caption_wanted = asks_for_caption(query);
+  for (auto& [table, column] : kFields) {
+    const bool caption = std::string_view(column).find("caption") != std::string_view::npos;
+    const double weight = fs.caption_weight * (caption && caption_wanted ? fs.caption_question_factor : 1.0);
+    auto hits = lib.search({lexical_query, bm25, table, column, "", 20});
+    if (!hits) continue;  // a library without that field
+    if (hits->empty()) continue;
+    const double field_top = std::max(1e-9, hits->front().score);
+    for (auto h : *hits) {
+      if (std::string_view(table) == "metadata") h.entry.page_number = 1;
+      if (h.entry.page_number < 1) continue;
+      PageVotes& p = pages[{h.entry.pdf_id, h.entry.page_number}];
+      std::string field = std::string(table) + "." + column;
+      if (p.best_chunk < 0 && p.fields.empty()) p.shown = h;  // nothing else to show for the page
+      p.lexical += weight * (h.score / field_top) * std::min(1.0, field_top / top);
+      p.fields.push_back(field);
+    }
+  }
+}
+
+// BM25 over the chunks (with the query's dictionary expansions), BM25 over
+// captions, headings and table text as fields of their page, and one dense
+// collection, aggregated by page. Scores are relative to each search's best,
+// so votes are comparable. A dense collection that is not semantic (the hash
+// n-gram one) never outvotes BM25: it orders only the pages BM25 ties on or
+// did not find. A model's collection adds its weighted vote.
+Result<Fused> fuse_pages(const Library& lib, const std::string& query, const FusionSettings& fs) {
+  Fused out;
+  out.expansions = query_expansions(query);
+  std::string lexical_query = query;
+  for (auto& e : out.expansions) lexical_query += " " + e;
+  auto names = lib.collections->names();  // BM25 first, then hash, then a configured model
+  const std::string bm25 = names.front(), dense = names.back();
+  const std::string dense_kind = lib.collections->embed_type(dense);
+  const double dense_weight = dense_kind == "hash" ? 0.0 : fs.neural_weight;
+  std::map<PageKey, PageVotes> pages;
+  auto page_of = [&](const SearchHit& h) -> PageVotes& { return pages[{h.entry.pdf_id, h.entry.page_number}]; };
+
+  auto chunks = lib.search({lexical_query, bm25, "chunks", "text_content", "", kMaxResults});
+  if (!chunks) return chunks.status();
+  const double top = chunks->empty() ? 1.0 : std::max(1e-9, chunks->front().score);
+  const bool references_wanted = asks_for_references(query);
+  for (size_t r = 0; r < chunks->size(); ++r) {
+    const SearchHit& h = (*chunks)[r];
+    PageVotes& p = page_of(h);
+    double s = h.score / top;
+    if (!references_wanted && reference_density(h.entry.text) >= fs.reference_density) s *= fs.reference_factor;
+    ++p.chunks;
+    if (s > p.best_chunk) {
+      p.second_chunk = std::max(0.0, p.best_chunk);
+      p.best_chunk = s;
+      p.shown = h;
+      p.ranks[bm25] = r + 1;
+    } else {
+      p.second_chunk = std::max(p.second_chunk, s);
+    }
+  }
+  for (auto& [k, p] : pages) p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
+
+  add_field_votes(lib, query, lexical_query, top, fs, pages);
+
+  out.used = {bm25};
+  if (dense != bm25) {
+    out.used.push_back(dense);
+    auto hits = lib.search({query, dense, "chunks", "text_content", "", kMaxResults});
+    if (!hits) return hits.status();
+    const double dtop = hits->empty() ? 1.0 : std::max(1e-9, hits->front().score);
+    for (size_t r = 0; r < hits->size(); ++r) {
+      const SearchHit& h = (*hits)[r];
+      PageVotes& p = page_of(h);
+      double s = h.score / dtop;
+      if (s > p.dense) p.dense = s;
+      if (!p.ranks.contains(dense)) p.ranks[dense] = r + 1;
+      if (p.best_chunk < 0 && p.fields.empty() && p.shown.entry.primary_key.empty()) p.shown = h;
+    }
+  }
+  const bool front_matter = asks_for_front_matter(query);
+  for (auto& [k, p] : pages) {
+    if (front_matter && k.second == 1) p.lexical *= fs.front_matter_factor;
+    p.dense_weight = dense_weight;
+    if (p.best_chunk < 0) p.best_chunk = 0;
+    out.pages.push_back(std::move(p));
+  }
+  std::stable_sort(out.pages.begin(), out.pages.end(), [](const PageVotes& a, const PageVotes& b) {
+    double sa = a.lexical + a.dense_weight * a.dense, sb = b.lexical + b.dense_weight * b.dense;
+    if (sa != sb) return sa > sb;
+    return a.dense > b.dense;
+  });
+  out.how = dense_kind == "hash"
+                ? "per page: BM25 (best chunk + " + std::to_string(fs.second_chunk_weight).substr(0, 4) +
+                      " x second, captions/headings/tables as fields); the hash n-gram collection is not semantic, "
+                      "so it only orders pages BM25 ties on or did not find"
+                : "per page: BM25 (best chunk, second chunk, fields) + " +
+                      std::to_string(fs.neural_weight).substr(0, 4) + " x " + dense + " similarity";
+  return out;
+}
+
 }  // namespace
 
 Result<Json> vectorstore_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx) {
@@ -112,41 +298,38 @@ Result<Json> vectorstore_tool(const ToolSpec& spec, const Json& args, ToolContex
   return out;
 }
 
-// Hybrid retrieval over chunks.text_content: BM25 and the best configured dense
-// collection, fused by reciprocal rank (score = Σ 1/(60 + rank)).
+// Hybrid retrieval, one result per page (see fuse_pages).
 Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx) {
   auto lib = open_library(ctx);
   if (!lib) return lib.status();
-  int limit = std::min(args.value("limit", 5), 100);
-  auto names = lib->collections->names();  // BM25 first, then hash, then a configured model
-  std::vector<std::string> used = {names.front(), names.back()};
-  const double k = spec.settings.value("rrf_k", 60.0);
-  std::map<std::string, std::pair<double, SearchHit>> fused;  // by primary key
-  std::map<std::string, Json> ranks;
-  for (auto& coll : used) {
-    CollectionQuery q{args.at("query"), coll, "chunks", "text_content", "", std::max(limit * 4, 20)};
-    auto hits = lib->search(q);
-    if (!hits) return hits.status();
-    for (size_t r = 0; r < hits->size(); ++r) {
-      const SearchHit& h = (*hits)[r];
-      auto& slot = fused.try_emplace(h.entry.primary_key, 0.0, h).first->second;
-      slot.first += 1.0 / (k + double(r + 1));
-      ranks[h.entry.primary_key][coll] = r + 1;
-    }
-  }
-  std::vector<std::pair<double, SearchHit>> all;
-  for (auto& [pk, v] : fused) all.push_back(v);
-  std::stable_sort(all.begin(), all.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  const int asked = args.value("limit", 5);
+  const size_t limit = static_cast<size_t>(std::min(asked, kMaxResults));
+  const std::string query = args.at("query");
+  FusionSettings fs;
+  fs.caption_weight = spec.settings.value("field_weight", fs.caption_weight);
+  fs.second_chunk_weight = spec.settings.value("second_chunk_weight", fs.second_chunk_weight);
+  fs.neural_weight = spec.settings.value("neural_dense_weight", fs.neural_weight);
+  fs.reference_factor = spec.settings.value("reference_list_factor", fs.reference_factor);
+  fs.front_matter_factor = spec.settings.value("front_matter_factor", fs.front_matter_factor);
+  fs.caption_question_factor = spec.settings.value("caption_question_factor", fs.caption_question_factor);
+  auto fused = fuse_pages(*lib, query, fs);
+  if (!fused) return fused.status();
+  const size_t max_chars = spec.settings.value("max_text_chars", size_t(2000));
   Json results = Json::array();
-  for (size_t i = 0; i < all.size() && i < size_t(limit); ++i) {
-    SearchHit h = all[i].second;
-    h.score = all[i].first;
-    Json j = hit_json(h, spec.settings.value("max_text_chars", size_t(2000)));
-    j["ranks"] = ranks[h.entry.primary_key];
-    results.push_back(j);
+  for (size_t i = 0; i < fused->pages.size() && i < limit; ++i) {
+    const PageVotes& p = fused->pages[i];
+    SearchHit h = p.shown;
+    h.score = p.lexical + p.dense_weight * p.dense;
+    Json j = hit_json(h, max_chars);
+    j["ranks"] = p.ranks;
+    j["page_chunks"] = p.chunks;
+    if (!p.fields.empty()) j["fields"] = p.fields;
+    results.push_back(std::move(j));
   }
-  Json out = {
-      {"query", args["query"]}, {"collections", used}, {"fusion", "reciprocal rank, k = 60"}, {"results", results}};
+  Json out = {{"query", query}, {"collections", fused->used}, {"fusion", fused->how}, {"results", results}};
+  if (!fused->expansions.empty()) out["query_expansions"] = fused->expansions;
+  if (asked > kMaxResults)
+    out["note"] = "limit was capped at " + std::to_string(kMaxResults) + " (asked for " + std::to_string(asked) + ")";
   if (results.empty())
     out["message"] = lib->visible.empty() ? "the paper library is empty; add PDFs with `bioagent papers add FILE`"
                                           : "no chunk matches the query";

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Retrieval evaluation on the labelled dev set (tests/data/paper_qa_dev.jsonl,
+# gold pages of the fixture PDFs in ../shared/fixtures/pdfs): recall@1,
+# recall@5 and MRR per collection alone and for ClassicRetrieve, and the
+# offline answers' key-term rate. --check asserts the targets (ClassicRetrieve
+# at least the best single collection at every k, recall@1 >= 0.80,
+# recall@5 >= 0.95, key-term rate >= 0.80) and fails otherwise. Skips, saying
+# so, when the fixtures are absent.
+# Usage: retrieval_eval.sh BUILD_DIR [--check] [QUESTIONS.jsonl]
+set -euo pipefail
+build=$(cd "$1" && pwd)
+check=0
+[ "${2:-}" = "--check" ] && check=1 && shift
+here=$(cd "$(dirname "$0")" && pwd)
+questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
+pdfs="$here/../../shared/fixtures/pdfs"
+if [ ! -d "$pdfs" ]; then
+  echo "SKIP: fixtures absent ($pdfs)"
+  exit 0
+fi
+mapfile -t files < <(find "$pdfs" -name '*.pdf' | sort)
+work=$(mktemp -d)
+trap '[ -n "${KEEP_WORK:-}" ] && cp "$work/per_question.jsonl" "$KEEP_WORK" ; rm -rf "$work"' EXIT
+"$build/bench/retrieval_eval" "$work/papers.duckdb" "$questions" "$work" "${files[@]}" > "$work/scores.txt"
+/usr/bin/python3 - "$work/scores.txt" "$check" "$work/per_question.jsonl" <<'PY'
+import json, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, *vals = line.split()
+    rows[name] = [float(v) for v in vals]
+check = sys.argv[2] == "1"
+n = int(rows.pop("questions")[0])
+key = rows.pop("offline_key_terms")[0]
+print(f"Retrieval on {n} labelled questions (pages; MRR over the first 20 distinct pages)")
+print(f"{'method':36s}{'recall@1':>10s}{'recall@5':>10s}{'MRR':>8s}")
+for name, (r1, r5, mrr) in sorted(rows.items(), key=lambda kv: kv[0] == "ClassicRetrieve"):
+    print(f"{name:36s}{r1:10.3f}{r5:10.3f}{mrr:8.3f}")
+print(f"offline answer key-term rate: {key:.3f}")
+kinds = {}
+for line in open(sys.argv[3]):
+    q = json.loads(line)
+    k = kinds.setdefault(q["kind"], [0, 0, 0])
+    k[0] += 1
+    k[1] += q["ClassicRetrieve"][:1] != [] and q["ClassicRetrieve"][0] in q["gold"]
+    k[2] += q["key_term"]
+print("by kind (ClassicRetrieve recall@1, key-term rate): " +
+      ", ".join(f"{k} {v[1]}/{v[0]} {v[2]}/{v[0]}" for k, v in sorted(kinds.items())))
+if not check:
+    sys.exit(0)
+classic = rows["ClassicRetrieve"]
+singles = [v for k, v in rows.items() if k != "ClassicRetrieve"]
+failures = []
+for i, label in enumerate(["recall@1", "recall@5", "MRR"]):
+    best = max(v[i] for v in singles)
+    if classic[i] + 1e-9 < best:
+        failures.append(f"ClassicRetrieve {label} {classic[i]:.3f} < best single collection {best:.3f}")
+if classic[0] < 0.80: failures.append(f"recall@1 {classic[0]:.3f} < 0.80")
+if classic[1] < 0.95: failures.append(f"recall@5 {classic[1]:.3f} < 0.95")
+if key < 0.80: failures.append(f"offline key-term rate {key:.3f} < 0.80")
+for f in failures: print("FAIL: " + f)
+sys.exit(1 if failures else 0)
+PY

@@ -1,0 +1,150 @@
+// Retrieval that beats its parts: dictionary expansion of queries, the
+// searchable columns a caller names, and ClassicRetrieve on real PDFs (one
+// result per page, the hash collection never outvoting BM25, the limit cap
+// said), and the offline agent answering with answer-bearing sentences.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "bioagent/agent.h"
+#include "bioagent/collections.h"
+#include "bioagent/papers.h"
+#include "bioagent/registry.h"
+#include "test_util.h"
+
+using namespace bioagent;
+using bioagent::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+}  // namespace
+
+TEST(QueryExpansions, ChineseAndCommonNamesBecomeTheEnglishPapersUse) {
+  auto e = query_expansions("荔枝的SPL基因家族是否有发表过相关的文章");
+  EXPECT_TRUE(has(e, "Litchi chinensis")) << Json(e).dump();
+  EXPECT_TRUE(has(e, "gene family")) << Json(e).dump();
+  EXPECT_TRUE(has(query_expansions("How many SPL genes does tomato have?"), "Solanum lycopersicum"));
+  // The longest name wins where names overlap: 缺铁性贫血 is not also read as 贫血.
+  auto ida = query_expansions("缺铁性贫血");
+  EXPECT_TRUE(has(ida, "iron deficiency anaemia IDA")) << Json(ida).dump();
+  EXPECT_FALSE(has(ida, "anaemia anemia")) << Json(ida).dump();
+  // English names match whole words only; a query naming nothing expands to nothing.
+  EXPECT_TRUE(query_expansions("pricey reagents").empty());
+  EXPECT_TRUE(query_expansions("retrieval augmented generation").empty());
+}
+
+TEST(Collections, SearchableColumnsAreTheCallersChoice) {
+  TempDir dir;
+  std::vector<IndexEntry> entries = {{"chunks", "text_content", "c1", "P", 1, "SPL genes in rice"},
+                                     {"notes", "body", "n1", "P", 1, "SPL genes in maize"}};
+  {
+    auto c = Collections::open(dir.path().string(), true, {make_hash_embedder(64)});
+    ASSERT_TRUE(c.is_ok());
+    ASSERT_TRUE((*c)->add_paper("P", entries).is_ok());
+  }
+  auto any = Collections::open(dir.path().string(), false, {make_hash_embedder(64)});
+  ASSERT_TRUE(any.is_ok());
+  EXPECT_TRUE((*any)->search({"SPL", "text_bm25_en", "notes", "body", "", 5}, {"P"}).is_ok());
+  auto only = Collections::open(dir.path().string(), false, {make_hash_embedder(64)}, {{"chunks", "text_content"}});
+  ASSERT_TRUE(only.is_ok());
+  auto refused = (*only)->search({"SPL", "text_bm25_en", "notes", "body", "", 5}, {"P"});
+  EXPECT_EQ(refused.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("not an encodable column"), std::string::npos);
+  EXPECT_EQ((*only)->embed_type("text_bm25_en"), "bm25");
+  EXPECT_EQ((*only)->embed_type("text_hash_ngram_64"), "hash");
+  EXPECT_EQ((*only)->embed_type("milvus"), "");
+}
+
+class ClassicRetrieveOnPdfs : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    fs::path pdfs = bioagent::testing::fixtures_dir() / "pdfs" / "cermine_biomedical_oa";
+    if (!fs::is_directory(pdfs)) return;
+    dir_ = new TempDir();
+    db_ = (dir_->path() / "papers.duckdb").string();
+    auto lib = PaperLibrary::open(db_);
+    ASSERT_TRUE(lib.is_ok()) << lib.status().to_string();
+    for (const char* f : {"test5.pdf", "test2.pdf", "test1.pdf"}) ASSERT_TRUE((*lib)->add(pdfs / f).is_ok()) << f;
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  void SetUp() override {
+    if (!dir_) GTEST_SKIP() << "fixtures absent: " << bioagent::testing::fixtures_dir();
+    register_builtin_types(registry_);
+    ASSERT_TRUE(registry_.load_builtin().is_ok());
+    ctx_.set_option("papers_db", db_);
+    ctx_.set_option("cache_dir", (dir_->path() / "cache").string());
+    ctx_.set_option("offline", "1");
+  }
+  Json classic(const std::string& query, int limit) {
+    auto r = registry_.call("ClassicRetrieve", {{"query", query}, {"limit", limit}}, ctx_);
+    EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+    return r.is_ok() ? *r : Json::object();
+  }
+  static TempDir* dir_;
+  static std::string db_;
+  ToolRegistry registry_;
+  ToolContext ctx_;
+};
+TempDir* ClassicRetrieveOnPdfs::dir_ = nullptr;
+std::string ClassicRetrieveOnPdfs::db_;
+
+TEST_F(ClassicRetrieveOnPdfs, OneResultPerPage) {
+  Json r = classic("H pylori eradication haemoglobin ferritin iron deficiency anaemia", 10);
+  std::set<std::pair<std::string, int>> seen;
+  ASSERT_GE(r["results"].size(), 5u);
+  for (auto& h : r["results"])
+    EXPECT_TRUE(seen.insert({h["pdf_id"].get<std::string>(), h["page_number"].get<int>()}).second)
+        << "page repeated: " << h.dump();
+}
+
+TEST_F(ClassicRetrieveOnPdfs, TheHashCollectionNeverOutvotesBm25) {
+  Json r = classic("bleeding risk of low molecular weight heparin in trauma patients", 20);
+  ASSERT_FALSE(r["results"].empty());
+  bool lexical_ended = false;
+  double last = 1e9;
+  for (auto& h : r["results"]) {
+    bool lexical = h["ranks"].contains("text_bm25_en") || h.contains("fields");
+    if (!lexical) lexical_ended = true;
+    EXPECT_FALSE(lexical && lexical_ended) << "a page only the hash collection found ranks above a BM25 page";
+    if (lexical) {
+      EXPECT_LE(h["score"].get<double>(), last + 1e-12) << "pages BM25 found are in BM25's order";
+      last = h["score"].get<double>();
+    }
+  }
+  EXPECT_NE(r["fusion"].get<std::string>().find("not semantic"), std::string::npos);
+}
+
+TEST_F(ClassicRetrieveOnPdfs, SaysWhenTheLimitIsCapped) {
+  Json r = classic("heart failure rehabilitation", 150);
+  ASSERT_TRUE(r.contains("note"));
+  EXPECT_NE(r["note"].get<std::string>().find("capped at 100"), std::string::npos);
+  EXPECT_FALSE(classic("heart failure rehabilitation", 5).contains("note"));
+}
+
+TEST_F(ClassicRetrieveOnPdfs, ChineseQuestionsFindEnglishPages) {
+  Json r = classic("根除幽门螺杆菌能改善缺铁性贫血吗？", 5);
+  ASSERT_FALSE(r["results"].empty());
+  ASSERT_TRUE(r.contains("query_expansions"));
+  auto info =
+      registry_.call("RetrieveFromDatabase",
+                     {{"sql", "SELECT paper_id::VARCHAR FROM metadata WHERE pdf_path LIKE '%test5.pdf'"}}, ctx_);
+  ASSERT_TRUE(info.is_ok()) << info.status().to_string();
+  EXPECT_EQ(r["results"][0]["pdf_id"], (*info)["rows"][0][0]);
+}
+
+TEST_F(ClassicRetrieveOnPdfs, OfflineAnswerCarriesTheAnswerAndSaysNoModelWasUsed) {
+  auto a = run_offline_agent("How many participants were involved in the meta-analysis of H pylori eradication?",
+                             registry_, ctx_, AgentOptions{});
+  ASSERT_TRUE(a.is_ok()) << a.status().to_string();
+  EXPECT_NE(a->answer.find("No language model was used"), std::string::npos) << a->answer;
+  EXPECT_NE(a->answer.find("450"), std::string::npos) << a->answer;
+}
