@@ -91,7 +91,7 @@ check "the default bundle was generated" 0 "d['data']['dataset_identifiers'][0]=
 check "example-bundle writes a bundle" 0 "'example bundle' in s" "$bin" data example-bundle "$tmp/lab"
 check "example-bundle never overwrites" 1 "d['error']['code']=='invalid_argument'" "$bin" data example-bundle "$tmp/lab"
 check "data check" 0 "d['tf_catalog'][1]=='Naive' and d['communities']==['trm','texterm']" "$bin" data check "$tmp/lab"
-check "--bundle picks the bundle" 0 "d['data']['data'][0][0]=='TF' and len(d['data']['data'])==4" \
+check "--bundle picks the bundle" 0 "d['data']['row_labels'][0]=='PageRank score' and len(d['data']['data'])==4" \
   "$bin" --bundle "$tmp/lab" tools run get_processed_tf_data --args '{"dataset_identifier":"TEXterm"}'
 check "unknown dataset: empty list with a message" 0 "d['data']['data']==[] and 'valid identifiers' in d['data']['message']" \
   "$bin" --bundle "$tmp/lab" tools run get_processed_tf_data --args '{"dataset_identifier":"memory"}'

@@ -187,9 +187,10 @@ test('data tools answer over MCP with the seed\'s shapes', async () => {
   assert.deepEqual(raw.data[0], ['TF', 'PageRank score', 'Rank', 'Specificity z-score']);
   assert.equal(raw.data.length, 49);
   const processed = await call('get_processed_tf_data', { dataset_identifier: 'TEXterm' });
-  assert.equal(processed.data[0][0], 'TF');
-  assert.equal(processed.data[0].length, 49);
-  assert.deepEqual(processed.data[0].slice(1), raw.data.slice(1).map((r) => r[0]), 'transposed');
+  // Seed 000: transposed, the first row made the headers and removed (no leading label column).
+  assert.equal(processed.data[0].length, 48);
+  assert.deepEqual(processed.data[0], raw.data.slice(1).map((r) => r[0]), 'transposed');
+  assert.deepEqual(processed.row_labels, raw.data[0].slice(1));
   const filtered = await call('filter_data_by_column_keywords', { dataset: processed.data, keywords: 'tox' });
   assert.deepEqual([...filtered.filtered_dataset[0]].sort(), ['TOX', 'TOX2'], 'columns keep the dataset order');
   const waves = await call('get_tf_wave_search_data', { tf_search_term: 'TCF7' });
