@@ -57,6 +57,10 @@ class Runner {
  public:
   virtual ~Runner() = default;
   virtual std::string name() const = 0;
+  // The most CPUs one command can get from this runner (a local runner: the
+  // machine's cores); 0 when the runner cannot tell. Pipeline::run refuses a
+  // CPU budget above it.
+  virtual int max_cpus() const = 0;
   // Runs `cmd` in `work`, stderr appended to `log`; blocks until done.
   virtual ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
                             const std::atomic<bool>& cancel) = 0;
@@ -115,7 +119,7 @@ struct PipelineEvent {
 
 struct PipelineOptions {
   fs::path run_dir;
-  int cpus = 2;
+  int cpus = 0;  // 1 to the runner's max_cpus() (more is refused, the limit in the error); 0: all it has
   std::vector<std::string> stages;  // empty: all
   std::function<void(const PipelineEvent&)> on_event;
   std::shared_ptr<std::atomic<bool>> cancel;

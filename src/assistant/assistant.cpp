@@ -101,7 +101,8 @@ Result<Json> Assistant::plan(const std::string& sid, const std::string& species,
                              const std::string& language) {
   BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
   bool zh = language.empty() ? has_cjk(species) || has_cjk(family) : language == "zh";
-  auto p = make_plan(impl_->env, species, family, impl_->data_dirs(sid), impl_->stage_seconds(), zh, impl_->o.cpus);
+  auto p = make_plan(impl_->env, species, family, impl_->data_dirs(sid), impl_->stage_seconds(), zh,
+                     runner_cpu_limit(impl_->o));
   if (!p) return p.status();
   std::string id = random_id("p_");
   BIOAGENT_RETURN_IF_ERROR(

@@ -3,7 +3,9 @@
 // allows, waits for the parameter confirmation (defaults after the timeout),
 // runs the pipeline with progress events, retries a failed stage once with
 // the table's fix, validates, and records what it learned.
+#include <algorithm>
 #include <fstream>
+#include <thread>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
@@ -18,15 +20,25 @@ double epoch_seconds() {
 
 }  // namespace
 
-Result<Json> confirm_params(Json base, const Json& given) {
+int runner_cpu_limit(const AssistantOptions& o) {
+  int limit = std::max(1, o.cpus);
+  if (o.runner != "slurm") limit = std::min(limit, int(std::max(1u, std::thread::hardware_concurrency())));
+  return limit;
+}
+
+Result<Json> confirm_params(Json base, const Json& given, int max_cpus) {
   if (given.is_null()) return base;
   if (!given.is_object()) return invalid_argument("params must be an object");
   for (auto it = given.begin(); it != given.end(); ++it) {
     const std::string& k = it.key();
     const Json& v = it.value();
     if (k == "cpu") {
-      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 256)
-        return Status(ErrorCode::kInvalidArgument, "params.cpu must be an integer from 1 to 256").with("field", "cpu");
+      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > max_cpus)
+        return Status(ErrorCode::kInvalidArgument, "params.cpu must be an integer from 1 to " +
+                                                       std::to_string(max_cpus) +
+                                                       " (the CPUs this server's runner has)")
+            .with("field", "cpu")
+            .with("limit", max_cpus);
     } else if (k == "evalue") {
       if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 10)
         return Status(ErrorCode::kInvalidArgument, "params.evalue must be a number in (0, 10]").with("field", "evalue");
@@ -299,7 +311,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     set_state(id, "running", zh ? "正在运行分析流程" : "running the pipeline");
     PipelineOptions po;
     po.run_dir = run_dir;
-    po.cpus = dialog.value("cpu", o.cpus);
+    po.cpus = std::min(dialog.value("cpu", o.cpus), runner_cpu_limit(o));
     po.cancel = rt->cancel;
     if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
       po.version_book =

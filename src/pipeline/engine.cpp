@@ -257,9 +257,17 @@ Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, 
 
 }  // namespace
 
-Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, const PipelineOptions& o) const {
-  auto order = plan(o.stages);
+Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, const PipelineOptions& given) const {
+  auto order = plan(given.stages);
   if (!order) return order.status();
+  PipelineOptions o = given;
+  const int most = runner.max_cpus();
+  if (o.cpus <= 0) o.cpus = most > 0 ? most : 2;
+  if (most > 0 && o.cpus > most)
+    return Status(ErrorCode::kInvalidArgument, "a CPU budget of " + std::to_string(o.cpus) + " is more than the " +
+                                                   std::to_string(most) + " CPUs the " + runner.name() +
+                                                   " runner has (allowed: 1 to " + std::to_string(most) + ")")
+        .with("field", "cpus");
   auto store = RunStore::open(o.run_dir);
   if (!store) return store.status();
   std::error_code ec;

@@ -192,3 +192,23 @@ TEST(Pipeline, VersionProbesLeaveTheCurrentFolderAlone) {
   EXPECT_EQ(v, "probe 1.2.3");
   EXPECT_FALSE(fs::exists(dir.path() / "probe-was-here"));
 }
+
+TEST(Pipeline, ACpuBudgetBeyondTheRunnersCoresIsRefusedWithTheLimit) {
+  TempDir dir;
+  Pipeline p({write_stage("a", {})});
+  auto runner = make_local_runner();
+  const int cores = runner->max_cpus();
+  ASSERT_GE(cores, 1);
+  PipelineOptions o;
+  o.run_dir = dir.path() / "run";
+  o.cpus = cores + 1;
+  auto r = p.run(Json{{"params", Json::object()}}, *runner, o);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("1 to " + std::to_string(cores)), std::string::npos) << r.status().message();
+  EXPECT_FALSE(fs::exists(o.run_dir / "stages")) << "nothing ran";
+  o.cpus = cores;
+  auto ok = p.run(Json{{"params", Json::object()}}, *runner, o);
+  ASSERT_TRUE(ok.is_ok()) << ok.status().to_string();
+  EXPECT_EQ((*ok)[0].state, "done");
+}
