@@ -84,6 +84,25 @@ std::string fmt(double v, int digits = 2) {
   return b;
 }
 
+// An absolute path inside a command or parameter, printed relative to the
+// run folder (the run folder's own path names the session: sharing a report
+// must not share it); `key=/path` arguments keep their key.
+std::string relative_to_run(const std::string& text, const fs::path& run_dir) {
+  size_t at = text.empty() ? std::string::npos : text[0] == '/' ? 0 : text.find("=/");
+  if (at == std::string::npos || run_dir.empty()) return text;
+  if (text[at] == '=') ++at;
+  fs::path rel = fs::path(text.substr(at)).lexically_normal().lexically_relative(run_dir.lexically_normal());
+  return text.substr(0, at) + (rel.empty() ? fs::path(text.substr(at)).filename().string() : rel.string());
+}
+
+Json relative_to_run(const Json& value, const fs::path& run_dir) {
+  if (value.is_string()) return relative_to_run(value.get<std::string>(), run_dir);
+  if (!value.is_structured()) return value;
+  Json out = value;
+  for (auto& [k, v] : out.items()) v = relative_to_run(v, run_dir);
+  return out;
+}
+
 Status build(const StageContext& ctx) {
   const bool zh = ctx.params["lang"] == "zh";
   const Text& T = zh ? kZh : kEn;
@@ -277,7 +296,8 @@ Status build(const StageContext& ctx) {
   }
   {
     Section s{T.methods, {}, {"stage", "command", "tool versions", "seconds", "exit"}, {}, {}};
-    auto history = pipeline_history(ctx.run.value("run_dir", std::string()));
+    const fs::path run_dir = fs::absolute(ctx.run.value("run_dir", std::string()));
+    auto history = pipeline_history(run_dir);
     std::vector<Json> rows;
     if (history)
       for (auto& a : *history) rows.push_back(a);
@@ -285,7 +305,7 @@ Status build(const StageContext& ctx) {
     for (auto& a : rows)
       if (a["argv"].is_array() && !a["argv"].empty()) {
         std::string argv;
-        for (auto& x : a["argv"]) argv += (argv.empty() ? "" : " ") + x.get<std::string>();
+        for (auto& x : a["argv"]) argv += (argv.empty() ? "" : " ") + relative_to_run(x.get<std::string>(), run_dir);
         s.table.push_back({a.value("stage", ""), argv, a["versions"].dump(), fmt(a.value("seconds", 0.0)),
                            std::to_string(a.value("exit_code", 0))});
       }
@@ -298,7 +318,8 @@ Status build(const StageContext& ctx) {
              << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
     }
     s.paragraphs.push_back(inputs.str());
-    s.paragraphs.push_back((zh ? "参数：" : "Parameters: ") + ctx.run.value("params", Json::object()).dump());
+    s.paragraphs.push_back((zh ? "参数：" : "Parameters: ") +
+                           relative_to_run(ctx.run.value("params", Json::object()), run_dir).dump());
     if (!rows.empty())
       s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +
                              rows.back().value("at", ""));

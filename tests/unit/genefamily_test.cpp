@@ -419,6 +419,16 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   for (size_t at = 0; (at = html.find("<svg", at)) != std::string::npos; ++at) ++svgs;
   EXPECT_GE(svgs, 6u) << "figures are inline";
   EXPECT_EQ(html.find("src=\"http"), std::string::npos) << "nothing loaded from the internet";
+  // Paths in the methods are relative to the run folder: the folder holding
+  // the run (a session's, whose name is its key) is never named.
+  std::ifstream min(f / "Exam.GLOBIN.report.md");
+  std::string md((std::istreambuf_iterator<char>(min)), std::istreambuf_iterator<char>());
+  EXPECT_NE(md.find("hmmsearch"), std::string::npos) << "the methods list the commands";
+  EXPECT_NE(md.find("../expr.tsv"), std::string::npos) << "a parameter's path, relative to the run folder";
+  for (const std::string& secret : {run.path().filename().string(), d.string()}) {
+    EXPECT_EQ(md.find(secret), std::string::npos) << secret;
+    EXPECT_EQ(html.find(secret), std::string::npos) << secret;
+  }
   // Promoter regions: 2,000 bp unless clipped at a sequence end.
   auto prom = read_fasta(f / "Exam.GLOBIN.promoters.fasta");
   ASSERT_TRUE(prom.is_ok());
