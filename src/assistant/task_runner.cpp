@@ -1,8 +1,9 @@
 // ExecutionAgent with DiagnosisAgent and LearningAgent: a task checks the file
 // names (applying learned preventions first), repairs what the repair table
 // allows, waits for the parameter confirmation (defaults after the timeout),
-// runs the pipeline with progress events, retries a failed stage once with
-// the table's fix, validates, and records what it learned.
+// runs the pipeline with progress events (the engine applies each stage's
+// automatic repairs from the stage table), diagnoses what still failed,
+// validates, and records what it learned.
 #include <algorithm>
 #include <fstream>
 #include <thread>
@@ -287,7 +288,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     store->exec("UPDATE tasks SET params = ? WHERE id = ?", {tp.dump(), id});
   }
 
-  // 3. The pipeline, retried once per failed stage with the repair table's fix.
+  // 3. The pipeline; each stage's automatic repairs are the engine's (from the stage table).
   Json stage_params = Json::parse(o.tool_options.count("pipeline_params") ? o.tool_options.at("pipeline_params") : "{}",
                                   nullptr, false);
   if (!stage_params.is_object()) stage_params = Json::object();
@@ -296,9 +297,8 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   if (dialog.contains("method")) stage_params["phylogeny"]["method"] = dialog["method"];
   fs::path run_dir = session_dir(rt->session) / "runs" / id;
   store->exec("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?", {run_dir.string(), data_dir.string(), id});
-  std::set<std::string> retried;
   std::vector<StageStatus> outcome;
-  for (int round = 0; round < 3; ++round) {
+  {
     auto cfg = genefamily_run_config(prefix, fam_file, data_dir, stage_params);
     if (!cfg) {
       set_state(id, "failed", cfg.status().message());
@@ -319,14 +319,21 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     po.on_event = [&](const PipelineEvent& e) {
       emit(id, {{"type", "stage"},
                 {"stage", e.stage},
-                {"state", e.state},
+                {"state", to_string(e.state)},
                 {"message", e.message.substr(0, 2000)},
                 {"done", e.done},
                 {"total", e.total}});
-      if (e.state == "repairing") {  // the engine applied the stage's own repair: remember it
+      if (e.state == StageState::kRepairing) {  // the engine applied the stage's own repair: remember it
+        const DiagnosisRepair* applied = nullptr;
+        for (auto& r : repair_table())
+          if (r.stage == e.stage && r.strategy == e.message) applied = &r;
         Diagnosis d = classify_failure(e.stage, e.message, Json::array());
-        record_learning(d, find_repair(d.fix), Json::array({{{"stage", e.stage}, {"repair", e.message}}}),
-                        "applied by the stage");
+        if (applied) {
+          d.error_type = applied->error_type;
+          d.fix = applied->key;
+          if (!applied->root_cause.empty()) d.root_cause = applied->root_cause;
+        }
+        record_learning(d, applied, Json::array({{{"stage", e.stage}, {"repair", e.message}}}), "applied by the stage");
       }
     };
     auto runner = o.runner == "slurm" ? make_slurm_runner() : make_local_runner();
@@ -337,41 +344,26 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       return;
     }
     outcome = *r;
-    if (rt->cancel->load()) {
-      set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
-      return;
-    }
-    bool patched = false;
-    for (auto& s : outcome) {
-      if (s.state != "failed" || retried.count(s.stage)) continue;
-      Diagnosis d = classify_failure(s.stage, s.message, Json::array());
-      emit(id, {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}});
-      const DiagnosisRepair* repair = find_repair(d.fix);
-      Json change;
-      if (repair && repair->automatic) {
-        if (repair->key == "relax_evalue") change = {{"identify", {{"evalue", 1e-3}}}};
-        if (repair->key.rfind("fasttree", 0) == 0) change = {{"phylogeny", {{"method", "fasttree"}}}};
-      }
-      if (change.is_null()) {
-        record_learning(d, repair, Json::array(), "not applied");
-        continue;
-      }
-      stage_params.merge_patch(change);
-      retried.insert(s.stage);
-      patched = true;
-      set_state(id, "repairing", repair->strategy);
-      emit(id, {{"type", "repair"}, {"stage", s.stage}, {"fix", repair->key}, {"changes", change}});
-      record_learning(d, repair, change, "retried");
-    }
-    if (!patched) break;
+  }
+  if (rt->cancel->load()) {
+    set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
+    return;
+  }
+  for (auto& s : outcome) {  // what still failed: the diagnosis and what it proposes
+    if (s.state != StageState::kFailed) continue;
+    Diagnosis d = classify_failure(s.stage, s.message, Json::array(), s.failure);
+    emit(id, {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}});
+    const DiagnosisRepair* repair = find_repair(d.fix);
+    record_learning(d, repair, Json::array(),
+                    repair && repair->automatic ? "applied by the stage; it still failed" : "not applied");
   }
 
   // 4. Validation, durations for later estimates, the literature comparison.
   set_state(id, "validating", zh ? "验证结果" : "validating the results");
   bool all_ok = true;
   for (auto& s : outcome) {
-    all_ok &= s.state == "done" || s.state == "cached" || s.state == "skipped";
-    if (s.state == "done" && s.seconds > 0)
+    all_ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped says why
+    if ((s.state == StageState::kDone || s.state == StageState::kWarn) && s.seconds > 0)
       store->exec("INSERT INTO stage_durations (stage, seconds, genes, at) VALUES (?,?,?,?)",
                   {s.stage, s.seconds, 0, now_iso()});
   }

@@ -117,6 +117,7 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
                                                      {"cds", prefix + ".cds.fasta"},
                                                      {"pep", prefix + ".pep.fasta"},
                                                      {"hmm", family + ".hmm"}};
+  Json absent = Json::array();  // optional files the folder does not have
   for (auto& [kind, name] : wanted) {
     fs::path p = dir / name;
     if ((kind == "hmm" ? family : prefix).empty() || !fs::exists(p, ec)) {
@@ -124,6 +125,15 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
       bool fixable_elsewhere = std::any_of(problems.begin(), problems.end(), [&](const Json& pr) {
         return pr.value("kind", Json()) == k && pr.value("fixable", false);
       });
+      // Only the proteins and the profile are required; without the others the
+      // stages that need them are skipped with that reason.
+      const bool optional = kind == "genome" || kind == "gff3" || kind == "cds";
+      if (optional && !fixable_elsewhere && !prefix.empty()) {
+        absent.push_back({{"file", name},
+                          {"kind", kind},
+                          {"message", "no " + kind + " file " + name + ": the stages that need it are skipped"}});
+        continue;
+      }
       if (!fixable_elsewhere)
         problems.push_back(
             {{"file", name},
@@ -139,9 +149,10 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
     }
     files[kind] = fs::absolute(p).string();
   }
-  Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}};
+  Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}, {"absent", absent}};
   Json cons = Json::object();
-  if (consistency && files.size() == 5) {
+  if (consistency && files.contains("genome") && files.contains("gff3") && files.contains("pep") &&
+      files.contains("cds")) {
     auto genome = fasta_lengths(files["genome"].get<std::string>());
     auto gff = read_gff3(files["gff3"].get<std::string>());
     auto pep = read_fasta(files["pep"].get<std::string>());
@@ -212,7 +223,8 @@ Result<Json> genefamily_run_config(const std::string& prefix, const std::string&
   Json problems = Json::array();
   for (auto& p : (*check)["problems"])
     if (!(from_pfam && p.value("kind", Json()) == "hmm")) problems.push_back(p);
-  if ((*check)["files"].size() + (from_pfam && !(*check)["files"].contains("hmm") ? 1 : 0) != 5 || !problems.empty()) {
+  const bool has_profile = (*check)["files"].contains("hmm") || from_pfam;
+  if (!(*check)["files"].contains("pep") || !has_profile || !problems.empty()) {
     std::string why;
     for (auto& p : problems) why += "\n  - " + p.value("message", std::string());
     return Status(ErrorCode::kInvalidArgument, "the data folder " + data_dir.string() + " is not ready:" + why)

@@ -219,9 +219,16 @@ function onTaskEvent(taskId: string, e: any): void {
       showResults(taskId);
     }
   } else if (e.type === 'stage') {
+    // The engine's state as it is (done, cached, warn, skipped, failed, ...); the reason beside it.
     const li = stageItem(e.stage);
     li.dataset.state = e.state;
-    (li.querySelector('.stage-state') as HTMLElement).textContent = e.state;
+    const stateEl = li.querySelector('.stage-state') as HTMLElement;
+    stateEl.textContent = e.state;
+    stateEl.title = e.message || '';
+    li.querySelector('.stage-reason')?.remove();
+    if (['skipped', 'warn', 'failed'].includes(e.state) && e.message) {
+      li.append(el('span', 'stage-reason', String(e.message).slice(0, 200)));
+    }
   } else if (e.type === 'confirm') {
     openConfirmDialog(taskId, e.params, e.timeout_seconds, e.deadline, showError);
   } else if (e.type === 'confirmed') {
