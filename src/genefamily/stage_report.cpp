@@ -63,7 +63,8 @@ Json relative_to_run(const Json& value, const fs::path& run_dir) {
 // Every stage's state as the engine saw it when the report ran.
 Json stage_states(const StageContext& ctx) {
   Json out = Json::object();
-  for (auto& [name, st] : ctx.run.value("stage_states", Json::object()).items())
+  const Json states = ctx.run.value("stage_states", Json::object());  // kept alive: items() refers to it
+  for (auto& [name, st] : states.items())
     out[name] = {{"state", st.value("state", "")}, {"message", st.value("message", "")}};
   return out;
 }
