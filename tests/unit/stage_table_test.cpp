@@ -248,3 +248,22 @@ TEST(Chromosome, RedundantGeneModelsCollapseIntoOneLocus) {
   auto r2 = gf::collapse_redundant_models({m[0], m[1]}, pep);
   EXPECT_TRUE(r2.empty());
 }
+
+TEST(SpeciesCheck, TruncatedProfileInternalStopsAndGenesBeyondTheGenomeAreCaught) {
+  TempDir dir;
+  dir.write("Exam.genome.fasta", ">chr1\nACGTACGTAC\n");
+  dir.write("Exam.gff3", "##gff-version 3\nchr1\tx\tgene\t1\t500\t.\t+\t.\tID=g1\n");
+  dir.write("Exam.cds.fasta", ">p1\nATGAAA\n");
+  dir.write("Exam.pep.fasta", ">p1\nMK*LV\n>p2\nmkvl\n");
+  dir.write("FAM.hmm", "HMMER3/f [3.3.2]\nNAME  FAM\nLENG  10\n");
+  auto r = check_species_data(dir.path(), "Exam", "FAM", true);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  std::string all;
+  for (auto& p : (*r)["problems"]) all += p.value("message", std::string()) + "\n";
+  EXPECT_NE(all.find("FAM.hmm line 3"), std::string::npos) << all;
+  EXPECT_NE(all.find("protein p1 has a stop '*' at residue 3"), std::string::npos) << all;
+  EXPECT_NE(all.find("gene g1 ends at 500, beyond the 10 bp of chr1"), std::string::npos) << all;
+  ASSERT_EQ((*r)["warnings"].size(), 1u);
+  EXPECT_NE((*r)["warnings"][0]["message"].get<std::string>().find("p2"), std::string::npos);
+  EXPECT_FALSE((*r)["ok"].get<bool>());
+}
