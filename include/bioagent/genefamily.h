@@ -1,10 +1,11 @@
-// The plant gene-family pipeline of seed 004, part I: species data and its
-// naming rules, the stage table (check, identify, phylogeny, domain,
-// properties, validate), the validator, and the example genome generator.
+// The plant gene-family pipeline of seed 004: species data and its naming
+// rules, the stage table (one StageSpec per stage, src/genefamily/stage_*.cpp,
+// listed in genefamily_pipeline()), the validator, and the example genome.
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "bioagent/pipeline.h"
 
@@ -35,12 +36,17 @@ const Pipeline& genefamily_pipeline();
 // run.json (the configuration) and status.json (the stages' outcome) there.
 Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runner, const PipelineOptions& options);
 
-// The seed's validation checks over a finished run folder: {status: pass|warn|fail, checks: [...]}.
-struct ValidationThresholds {
-  int min_genes = 10, max_genes = 100;
-  double min_median_bootstrap = 70, min_domain_coverage = 0.8;
-};
-Result<Json> validate_run(const fs::path& run_dir, const ValidationThresholds& t = {});
+// The seed's validation over a finished run folder, from its status.json: the
+// identify stage's final files, every stage's state (skipped ones with their
+// reason) and every check the stage table ran on the results (thresholds of
+// their own kind): {status: pass|warn|fail, checks: [...]}; also written to
+// validation.json.
+Result<Json> validate_run(const fs::path& run_dir);
+
+// Collinear blocks (MCScanX's method) from MCScanX's two inputs, a gene table
+// ("chromosome gene start end") and BLAST tabular hits (-m 8 / outfmt 6):
+// {text (the .collinearity layout), blocks, collinear_genes, genes}.
+Result<Json> collinearity_from_text(std::string_view gene_table, std::string_view blast_m8);
 
 // Writes a small, realistic species folder (chromosomes, genes with exons and
 // introns, GFF3, CDS, proteins) whose family members carry domains emitted by

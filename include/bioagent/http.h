@@ -62,6 +62,17 @@ struct HttpOptions {
   std::chrono::seconds default_ttl{24 * 3600};
 };
 
+// The product's HTTP options, built in this one place for every caller: the
+// User-Agent ("bioagent/<version> (research assistant)", with the contact
+// address when one is set), the per-source rate limits and cache lifetimes,
+// and the settings every entry point shares, read through `option`:
+// offline ("1"), allow_private_urls ("1"), cache_dir (the persistent cache
+// goes there), contact_email, ncbi_api_key. A caller changes only what is its
+// own (a body limit, retries).
+HttpOptions http_options(const std::function<std::string(const std::string&)>& option);
+// The same from a map of those settings (absent keys: the defaults).
+HttpOptions http_options(const std::map<std::string, std::string>& settings);
+
 class HttpClient {
  public:
   static Result<std::unique_ptr<HttpClient>> create(HttpOptions options);

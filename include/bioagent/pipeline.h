@@ -57,6 +57,10 @@ class Runner {
  public:
   virtual ~Runner() = default;
   virtual std::string name() const = 0;
+  // The most CPUs one command can get from this runner (a local runner: the
+  // machine's cores); 0 when the runner cannot tell. Pipeline::run refuses a
+  // CPU budget above it.
+  virtual int max_cpus() const = 0;
   // Runs `cmd` in `work`, stderr appended to `log`; blocks until done.
   virtual ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
                             const std::atomic<bool>& cancel) = 0;
@@ -65,6 +69,45 @@ std::unique_ptr<Runner> make_local_runner();
 // Slurm through sbatch/squeue/sacct/scancel (`partition` may be empty);
 // memory requests are capped at `max_mem_mb` when it is set (small clusters).
 std::unique_ptr<Runner> make_slurm_runner(std::string partition = "", int poll_ms = 1000, int64_t max_mem_mb = 0);
+
+// A stage's state. Final: done (it produced what it promises), cached (done
+// by an earlier run with the same key), warn (it ran, a check of its results
+// failed), skipped (an input is absent or nothing applies; the message says
+// which), failed, cancelled. Transient: pending, running, repairing.
+enum class StageState { kPending, kRunning, kRepairing, kDone, kCached, kWarn, kSkipped, kFailed, kCancelled };
+std::string to_string(StageState s);
+Result<StageState> stage_state_from_string(const std::string& s);
+// done, cached or warn: its folder is complete and downstream stages may read it.
+bool finished_with_outputs(StageState s);
+bool is_final(StageState s);
+
+// Why a stage failed, from the exit status, the signal, the resource use and
+// the tool's own output (or the Status a stage's own code returned). The
+// strings are the learning records' error types.
+enum class FailureClass {
+  kNone,
+  kMissingProgram,   // "tool_missing"
+  kMissingInput,     // "missing_file"
+  kMalformedInput,   // "bad_format"
+  kTimeout,          // "time_limit"
+  kOutOfMemory,      // "out_of_memory"
+  kEmptyResult,      // "empty_result"
+  kCountOutOfRange,  // "gene_count_out_of_bounds"
+  kToolError,        // "tool_error": a program exited non-zero for another reason
+  kUnknown,          // "unknown"
+};
+std::string to_string(FailureClass c);
+Result<FailureClass> failure_class_from_string(const std::string& s);
+// A free-text failure message (a log tail, an error a user pasted) read by the
+// same rules the engine applies to a process: kUnknown when none matches.
+FailureClass classify_failure_text(const std::string& message);
+// A finished process: timeout, signal 9 / allocation failures, exit 126/127 or
+// "command not found", else kToolError (kNone when it succeeded).
+FailureClass classify_process(const ProcessResult& r);
+// The detail key a stage's Status carries its class under ("failure"), so a
+// stage function can say "empty result" rather than leave it to the text.
+inline constexpr const char* kFailureDetail = "failure";
+Status with_failure(Status s, FailureClass c);
 
 struct StageContext {
   Json run;                               // the run's configuration (species, family, data folder, ...)
@@ -78,15 +121,54 @@ struct StageContext {
 using StageFn = std::function<Status(const StageContext&)>;
 using Step = std::variant<Command, StageFn>;
 
+// A repair: for a failure of class `on` (and, when `when` is set, a message
+// containing it), the parameter patch that is retried. The key, root cause and
+// prevention are what the diagnosis shows and the learning records keep;
+// automatic repairs are applied by the engine, the others only proposed.
 struct Repair {
-  std::string when;         // a substring of the failure message or log tail
-  std::string description;  // what the repair does (recorded and shown)
-  Json param_patch;         // merged into the parameters before retrying
+  FailureClass on = FailureClass::kUnknown;
+  std::string when;                   // optional substring of the failure message or log tail
+  std::string key;                    // stable name ("relax_evalue")
+  std::string description;            // what the repair does (recorded and shown)
+  std::string root_cause;             // why the failure happens
+  std::string prevention;             // what to do up front next time
+  Json param_patch = Json::object();  // merged into the stage's parameters before retrying
+  bool automatic = true;
+  bool matches(FailureClass c, const std::string& message) const;
+};
+
+// One check of a stage's results: pass, warn (the stage state becomes warn)
+// or fail; `value` and `threshold` are what was compared.
+struct StageCheck {
+  std::string check, status, detail;
+  Json value, threshold;
+  Json to_json() const;
+};
+
+// A report section: a title, paragraphs, an optional table, figures (file
+// names under final/). A stage's report function builds its own section from
+// its outputs (the report stage adds the state line and any pre-written text).
+struct ReportSection {
+  std::string id, title;
+  std::vector<std::string> paragraphs;
+  std::vector<std::string> table_header;
+  std::vector<std::vector<std::string>> table;
+  std::vector<std::string> figures;
+};
+struct ReportContext {
+  const StageContext& ctx;                  // the report stage's context (run configuration, language)
+  StageState state = StageState::kPending;  // the stage's own state
+  std::string message;                      // its reason when skipped, error when failed, checks when warn
+  fs::path folder;                          // its finished folder; empty when it did not finish
+  bool zh = false;
 };
 
 struct StageSpec {
   std::string name, description;
-  std::vector<std::string> after;  // upstream stages
+  std::string label, label_zh;     // short names in plans, in English and Chinese
+  std::vector<std::string> after;  // upstream stages whose outputs it needs (not finished: this one is skipped)
+  std::vector<std::string> uses;   // upstream stages it reads when they finished (waited for, never required)
+  std::vector<std::string> needs;  // run["files"] keys it cannot run without (absent: skipped with the reason)
   Json params_schema = Json{{"type", "object"}, {"properties", Json::object()}};
   std::string resource = "small";
   std::vector<std::string> programs;    // static requirements
@@ -96,26 +178,38 @@ struct StageSpec {
   std::vector<std::string> outputs;  // files (relative) that mark the stage complete
                                      // (whatever it writes under final/ is copied to the run's final/)
   std::function<Result<Json>(const StageContext&)> parse;  // artifact summary, from the finished folder
+                                                           // {"skipped": true, "reason": ...} in it: nothing
+                                                           // applied, the state is skipped with that reason
   std::vector<Repair> repairs;
+  // Checks of the finished stage's results (thresholds of their own kind); a
+  // warn or fail makes the state warn, with the checks in the status.
+  std::function<std::vector<StageCheck>(const StageContext&, const Json& summary)> checks;
+  // Its report section, from its own outputs; empty: the stage has none.
+  std::function<ReportSection(const ReportContext&)> report;
   int revision = 1;  // part of the key: bump when the stage's own code changes what it writes
 };
 
 struct StageStatus {
-  std::string stage, state;  // pending, skipped, running, done, cached, failed, cancelled
-  std::string key, folder, message;
+  std::string stage;
+  StageState state = StageState::kPending;
+  std::string key, folder, message;  // message: the reason when skipped, the error when failed
   double seconds = 0;
   Json summary;
+  FailureClass failure = FailureClass::kNone;
+  std::vector<StageCheck> checks;
   Json to_json() const;
 };
 
 struct PipelineEvent {
-  std::string stage, state, message;
+  std::string stage;
+  StageState state = StageState::kPending;
+  std::string message;
   int done = 0, total = 0;
 };
 
 struct PipelineOptions {
   fs::path run_dir;
-  int cpus = 2;
+  int cpus = 0;  // 1 to the runner's max_cpus() (more is refused, the limit in the error); 0: all it has
   std::vector<std::string> stages;  // empty: all
   std::function<void(const PipelineEvent&)> on_event;
   std::shared_ptr<std::atomic<bool>> cancel;

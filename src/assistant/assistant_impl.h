@@ -14,8 +14,13 @@ namespace bioagent {
 class LlmClient;
 
 // The parameter dialog's values (cpu, evalue, max_target_seqs, method; the
-// display fields stage/species/family/prefix) merged over `base`, each checked.
-Result<Json> confirm_params(Json base, const Json& given);
+// display fields stage/species/family/prefix) merged over `base`, each checked;
+// cpu from 1 to `max_cpus` (the error names the limit).
+Result<Json> confirm_params(Json base, const Json& given, int max_cpus);
+
+// The CPUs a task may ask for: the configured budget, and on the local runner
+// no more than the machine's cores.
+int runner_cpu_limit(const AssistantOptions& o);
 
 // Whether a plan's run can start: the protein file is there (or a rename will make it).
 bool plan_executable(const Json& plan);

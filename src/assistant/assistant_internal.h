@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bioagent/assistant.h"
+#include "bioagent/pipeline.h"
 
 struct sqlite3;
 
@@ -64,12 +65,19 @@ struct Diagnosis {
 // The message with the user's paths and species prefixes taken out (what learning shares).
 std::string generalise(std::string message);
 
-Diagnosis classify_failure(const std::string& stage, const std::string& message, const Json& naming_problems);
+// The class comes from `failure` when the engine typed it, else from the
+// message; the repair is the stage table's for that class (the stage named,
+// else any stage's), or a data-folder repair (renaming, asking for a file).
+Diagnosis classify_failure(const std::string& stage, const std::string& message, const Json& naming_problems,
+                           FailureClass failure = FailureClass::kUnknown);
 
-// One row of the repair table.
+// One row of the repair table: the data-folder repairs and every stage's
+// repairs from the stage table.
 struct DiagnosisRepair {
   std::string key, error_type, strategy, prevention;
-  bool automatic;  // applied without asking (reversible, backed up)
+  bool automatic;          // applied without asking (reversible, backed up)
+  std::string stage = "";  // the stage whose table entry holds it; empty: a data-folder repair
+  std::string root_cause = "";
 };
 const std::vector<DiagnosisRepair>& repair_table();
 const DiagnosisRepair* find_repair(const std::string& key);

@@ -80,7 +80,7 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, bool zh) {
 
 Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::string& species, const std::string& family,
                                          bool zh) {
-  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), zh, o.cpus);
+  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), zh, runner_cpu_limit(o));
   if (!p) return p.status();
   std::string id = random_id("p_");
   BIOAGENT_RETURN_IF_ERROR(

@@ -1,9 +1,11 @@
-// DiagnosisAgent's rules: classify a failure, name its root cause, pick a fix
-// from the repair table (data, not code: the program itself is never changed),
-// and apply the reversible ones with a backup.
+// DiagnosisAgent's rules: a failure's class (typed by the engine, else read
+// from the text), its root cause and fix from the stage table's repairs (data,
+// not code: the program itself is never changed), the data-folder repairs, and
+// applying the reversible ones with a backup.
 #include <regex>
 
 #include "assistant/assistant_internal.h"
+#include "bioagent/genefamily.h"
 
 namespace bioagent {
 
@@ -16,43 +18,31 @@ Json Diagnosis::to_json() const {
 }
 
 const std::vector<DiagnosisRepair>& repair_table() {
-  static const std::vector<DiagnosisRepair> table = {
-      {"rename_extension_variant", "naming_mismatch",
-       "detect the extension variant (.fa, .fas, .faa, .gff) and give the file its rule name; the original is kept "
-       "in .backup/",
-       "check the file names for extension variants before the naming check and fix them up front", true},
-      {"relax_evalue", "empty_result", "relax the identify E-value from 1e-5 to 1e-3 and say so in the report",
-       "start identify at E-value 1e-3 for "
-       "this family when 1e-5 found nothing",
-       true},
-      {"fasttree_fallback", "out_of_memory", "build the tree with FastTree instead of IQ-TREE (less memory and time)",
-       "use FastTree for the phylogeny of large families", true},
-      {"fasttree_on_timeout", "time_limit", "build the tree with FastTree instead of IQ-TREE",
-       "use FastTree when IQ-TREE would exceed the time limit", true},
-      {"fasttree_if_iqtree_missing", "tool_missing", "build the tree with FastTree (IQ-TREE is not installed)",
-       "check installed programs before planning the phylogeny", true},
-      {"ask_for_file", "missing_file", "ask the user to upload the missing file under its rule name",
-       "list the required files and their naming rules in the plan", false},
-      {"ask_for_valid_file", "bad_format", "show the parse error and ask for a corrected file",
-       "validate file formats at upload time", false},
-      {"report_gene_count", "gene_count_out_of_bounds",
-       "report the count against the expected bounds; check the HMM and the E-value before trusting it",
-       "compare the member count with the knowledge base before the phylogeny", false},
-  };
+  static const std::vector<DiagnosisRepair> table = [] {
+    std::vector<DiagnosisRepair> t = {
+        {"rename_extension_variant", "naming_mismatch",
+         "detect the extension variant (.fa, .fas, .faa, .gff) and give the file its rule name; the original is "
+         "kept in .backup/",
+         "check the file names for extension variants before the naming check and fix them up front", true},
+        {"ask_for_file", to_string(FailureClass::kMissingInput),
+         "ask the user to upload the missing file under its rule name",
+         "list the required files and their naming rules in the plan", false},
+        {"ask_for_valid_file", to_string(FailureClass::kMalformedInput),
+         "show the parse error and ask for a corrected file", "validate file formats at upload time", false},
+    };
+    for (auto& spec : genefamily_pipeline().stages())
+      for (auto& r : spec.repairs)
+        t.push_back({r.key, to_string(r.on), r.description, r.prevention, r.automatic, spec.name, r.root_cause});
+    return t;
+  }();
   return table;
 }
 
 const DiagnosisRepair* find_repair(const std::string& key) {
   for (auto& r : repair_table())
-    if (r.key == key) return &r;
+    if (!key.empty() && r.key == key) return &r;
   return nullptr;
 }
-
-namespace {
-
-bool has(const std::string& text, const char* needle) { return lower_ascii(text).find(needle) != std::string::npos; }
-
-}  // namespace
 
 std::string generalise(std::string message) {
   static const std::regex path(R"((/[^\s'"]+/)+)");
@@ -62,7 +52,52 @@ std::string generalise(std::string message) {
   return message;
 }
 
-Diagnosis classify_failure(const std::string& stage, const std::string& message, const Json& naming_problems) {
+namespace {
+
+// The root cause of a class when no repair names one.
+std::string generic_cause(FailureClass c) {
+  switch (c) {
+    case FailureClass::kMissingProgram:
+      return "a program the stage needs is not installed";
+    case FailureClass::kMissingInput:
+      return "a required input file is missing";
+    case FailureClass::kMalformedInput:
+      return "an input file is not in the expected format";
+    case FailureClass::kTimeout:
+      return "the stage exceeded its time limit";
+    case FailureClass::kOutOfMemory:
+      return "the process ran out of memory";
+    case FailureClass::kEmptyResult:
+      return "the stage produced an empty result";
+    case FailureClass::kCountOutOfRange:
+      return "the number of members is outside the expected bounds";
+    case FailureClass::kToolError:
+      return "a program exited with an error; the stage log has its message";
+    default:
+      return "not recognised by the rules; the stage log has the details";
+  }
+}
+
+// The stage table's repair for (stage, class, message): the named stage's
+// first, else the first of any stage (a stage the table does not know, such
+// as the validation); a data-folder repair for missing or malformed input.
+const Repair* table_repair(const std::string& stage, FailureClass c, const std::string& message) {
+  const Pipeline& p = genefamily_pipeline();
+  if (const StageSpec* s = p.find(stage)) {
+    for (auto& r : s->repairs)
+      if (r.matches(c, message)) return &r;
+    return nullptr;
+  }
+  for (auto& spec : p.stages())
+    for (auto& r : spec.repairs)
+      if (r.matches(c, message)) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+Diagnosis classify_failure(const std::string& stage, const std::string& message, const Json& naming_problems,
+                           FailureClass failure) {
   Diagnosis d;
   d.error_message = message;
   bool fixable = false, unfixable = false;
@@ -75,54 +110,29 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
     std::string want_ext = want.substr(want.rfind('.') == std::string::npos ? want.size() : want.rfind('.'));
     d.root_cause =
         "file extension does not match the naming rule: expected " + want_ext + ", found " + ext + " (" + file + ")";
-    d.pattern = "extension variant " + ext + " for " + want_ext + " (" + p.value("kind", "") + ")";
+    d.pattern = generalise("extension variant " + ext + " for " + want_ext + " (" + p.value("kind", "") + ")");
     d.fix = "rename_extension_variant";
-  } else if (unfixable || has(message, "not found") || has(message, "no such file") || has(message, "missing")) {
-    d.error_type = "missing_file";
+    return d;
+  }
+  FailureClass c = failure != FailureClass::kUnknown && failure != FailureClass::kNone ? failure
+                   : unfixable                                                         ? FailureClass::kMissingInput
+                                                                                       : classify_failure_text(message);
+  d.error_type = to_string(c);
+  d.root_cause = generic_cause(c);
+  d.pattern = generalise(d.error_type + " in stage " + stage);
+  if (c == FailureClass::kUnknown) return d;
+  if (const Repair* r = table_repair(stage, c, message)) {
+    d.fix = r->key;
+    if (!r->root_cause.empty()) d.root_cause = r->root_cause;
+  } else if (c == FailureClass::kMissingInput) {
+    d.fix = "ask_for_file";
     std::string what;
     for (auto& p : naming_problems)
       if (!p.value("fixable", false)) what += (what.empty() ? "" : "; ") + p.value("message", p.value("file", ""));
-    d.root_cause = what.empty() ? "a required input file is missing" : what;
-    d.pattern = "missing input for stage " + stage;
-    d.fix = "ask_for_file";
-  } else if (has(message, "not installed") || has(message, "command not found") || has(message, "no such program")) {
-    d.error_type = "tool_missing";
-    d.root_cause = "a program the stage needs is not installed";
-    d.pattern = "program missing for stage " + stage;
-    d.fix = has(message, "iqtree") ? "fasttree_if_iqtree_missing" : "";
-  } else if (has(message, "out of memory") || has(message, "bad_alloc") || has(message, "exit code 137") ||
-             has(message, "killed by signal 9") || has(message, "oom")) {
-    d.error_type = "out_of_memory";
-    d.root_cause = "the process ran out of memory";
-    d.pattern = "out of memory in stage " + stage;
-    d.fix = stage == "phylogeny" ? "fasttree_fallback" : "";
-  } else if (has(message, "time limit") || has(message, "timed out") || has(message, "timeout")) {
-    d.error_type = "time_limit";
-    d.root_cause = "the stage exceeded its time limit";
-    d.pattern = "time limit in stage " + stage;
-    d.fix = stage == "phylogeny" ? "fasttree_on_timeout" : "";
-  } else if (has(message, "no member") || has(message, "found nothing") || has(message, "0 members") ||
-             has(message, "empty")) {
-    d.error_type = "empty_result";
-    d.root_cause = "the search found no family members at the current thresholds";
-    d.pattern = "empty result in stage " + stage;
-    d.fix = stage == "identify" ? "relax_evalue" : "";
-  } else if (has(message, "gene count") || has(message, "outside")) {
-    d.error_type = "gene_count_out_of_bounds";
-    d.root_cause = "the number of members is outside the expected bounds";
-    d.pattern = "gene count out of bounds";
-    d.fix = "report_gene_count";
-  } else if (has(message, "parse") || has(message, "format") || has(message, "malformed") || has(message, "invalid")) {
-    d.error_type = "bad_format";
-    d.root_cause = "an input file is not in the expected format";
-    d.pattern = "bad format in stage " + stage;
+    if (!what.empty()) d.root_cause = what;
+  } else if (c == FailureClass::kMalformedInput) {
     d.fix = "ask_for_valid_file";
-  } else {
-    d.error_type = "unknown";
-    d.root_cause = "not recognised by the rules; the stage log has the details";
-    d.pattern = "unrecognised failure in stage " + stage;
   }
-  d.pattern = generalise(d.pattern);
   return d;
 }
 

@@ -32,14 +32,11 @@ YAML::Node to_node(const Json& j) {
 // NCBI Datasets: the reference assembly of a taxon (online only; cached).
 Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
   if (env.offline()) return {{"status", "not checked (offline mode)"}};
-  HttpOptions ho;
-  auto opt = [&](const char* k) {
+  auto opt = [&](const std::string& k) {
     auto it = env.tool_options.find(k);
     return it == env.tool_options.end() ? std::string() : it->second;
   };
-  ho.allow_private_addresses = opt("allow_private_urls") == "1";
-  if (!opt("cache_dir").empty()) ho.cache_path = opt("cache_dir") + "/http_cache.sqlite";
-  auto http = HttpClient::create(ho);
+  auto http = HttpClient::create(http_options(opt));
   if (!http) return {{"status", "not checked: " + http.status().message()}};
   std::string base = opt("base_url.ncbi_datasets").empty() ? "https://api.ncbi.nlm.nih.gov/datasets/v2"
                                                            : opt("base_url.ncbi_datasets");
@@ -63,25 +60,6 @@ Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
           {"assembly_name", info.is_object() ? info.value("assembly_name", "") : ""},
           {"submitter", info.is_object() ? info.value("submitter", "") : ""},
           {"download_url", "https://www.ncbi.nlm.nih.gov/datasets/genome/" + acc + "/"}};
-}
-
-std::string stage_label(const std::string& s, bool zh) {
-  static const std::map<std::string, std::pair<const char*, const char*>> labels = {
-      {"identify", {"基因家族鉴定", "gene family identification"}},
-      {"phylogeny", {"系统发育分析", "phylogenetic analysis"}},
-      {"domain", {"结构域分析", "domain architecture"}},
-      {"properties", {"理化性质", "physico-chemical properties"}},
-      {"motif", {"motif分析", "motif discovery"}},
-      {"structure", {"基因结构", "gene structure"}},
-      {"chromosome", {"染色体定位", "chromosome map"}},
-      {"promoter", {"启动子分析", "promoter cis-elements"}},
-      {"synteny", {"共线性分析", "synteny and duplications"}},
-      {"kaks", {"Ka/Ks分析", "Ka/Ks of duplicated pairs"}},
-      {"ppi", {"蛋白互作网络", "protein interaction network"}},
-      {"expression", {"表达模式分析", "expression patterns"}},
-      {"report", {"分析报告", "report"}}};
-  auto it = labels.find(s);
-  return it == labels.end() ? s : (zh ? it->second.first : it->second.second);
 }
 
 }  // namespace
@@ -131,11 +109,16 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
     ref[kind + "_status"] = here ? "available" : "missing";
     return here;
   };
-  bool all = true;
-  all &= want("genome_fasta", prefix + ".genome.fasta");
-  all &= want("gff3", prefix + ".gff3");
-  all &= want("cds", prefix + ".cds.fasta");
-  all &= want("pep", prefix + ".pep.fasta");
+  // Only the proteins are required; the stages that need an absent file are skipped (listed below).
+  std::map<std::string, bool> have = {{"genome", want("genome_fasta", prefix + ".genome.fasta")},
+                                      {"gff3", want("gff3", prefix + ".gff3")},
+                                      {"cds", want("cds", prefix + ".cds.fasta")},
+                                      {"pep", want("pep", prefix + ".pep.fasta")}};
+  bool all = have["pep"];
+  if (have["pep"] && !(have["genome"] && have["gff3"] && have["cds"]))
+    ref["optional_files"] = zh ? "基因组、GFF3 与 CDS 为可选：缺少时，需要它们的阶段将跳过（见阶段列表）"
+                               : "the genome, GFF3 and CDS are optional: without one, the stages that need it are "
+                                 "skipped (see the stage list)";
   bool hmm = want("hmm", fam_file + ".hmm");
   Json problems = Json::array();
   if (!folder.empty()) {
@@ -143,7 +126,8 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
     auto check = check_species_data(folder, prefix, fam_file, false);
     if (check) problems = check->value("problems", Json::array());
   }
-  ref["status"] = all ? "available" : folder.empty() ? "missing" : "incomplete";
+  const bool complete = have["genome"] && have["gff3"] && have["cds"] && have["pep"];
+  ref["status"] = complete ? "available" : all ? "proteins only" : folder.empty() ? "missing" : "incomplete";
   ref["source"] = folder.empty() ? (zh ? "本地未找到；请按命名规范上传" : "not found locally; upload the files")
                                  : (zh ? "本地数据目录" : "local data folder");
   if (!hmm && fam && !fam->value("pfam", Json::array()).empty())
@@ -187,14 +171,24 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
   }
   transcriptome["sra"] = env.offline() ? "not searched (offline mode)" : "search NCBI SRA for " + latin + " RNA-seq";
 
-  std::vector<std::string> stages = {"identify",   "phylogeny", "domain",  "properties", "motif",      "structure",
-                                     "chromosome", "promoter",  "synteny", "kaks",       "expression", "report"};
+  // The stages from the stage table; one whose data file is absent is listed as skipped, with the file.
   Json stage_list = Json::array();
   double seconds = 0;
-  int known = 0;
-  for (auto& s : stages) {
-    stage_list.push_back({{s, stage_label(s, zh)}});
-    if (stage_seconds.contains(s)) seconds += stage_seconds[s].get<double>(), ++known;
+  int known = 0, planned = 0;
+  for (auto& spec : genefamily_pipeline().stages()) {
+    if (!spec.report && spec.needs.empty() && spec.after.empty()) continue;  // the data check runs beside every plan
+    std::string absent;
+    for (auto& f : spec.needs)
+      if (have.count(f) && !have[f]) absent += (absent.empty() ? "" : ", ") + f;
+    std::string label = zh ? spec.label_zh : spec.label;
+    if (!absent.empty()) {
+      stage_list.push_back(
+          {{spec.name, label + (zh ? "（跳过：缺少 " : " (skipped: no ") + absent + (zh ? " 文件）" : " file)")}});
+      continue;
+    }
+    stage_list.push_back({{spec.name, label}});
+    ++planned;
+    if (stage_seconds.contains(spec.name)) seconds += stage_seconds[spec.name].get<double>(), ++known;
   }
   std::string estimate;
   if (known == 0)
@@ -202,8 +196,8 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
                   : "no past runs to estimate from (the example genome takes a few minutes)";
   else
     estimate = (zh ? "约 " : "about ") + std::to_string(int(seconds / 60 + 1)) + (zh ? " 分钟" : " minutes") +
-               (zh ? "（依据 " : " (from past durations of ") + std::to_string(known) + "/" +
-               std::to_string(stages.size()) + (zh ? " 个阶段的历史运行时间）" : " stages)");
+               (zh ? "（依据 " : " (from past durations of ") + std::to_string(known) + "/" + std::to_string(planned) +
+               (zh ? " 个阶段的历史运行时间）" : " stages)");
 
   Json plan = {{"target_species", latin + " (" + common + ")"},
                {"species_prefix", prefix},

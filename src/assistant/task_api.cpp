@@ -17,7 +17,7 @@ Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_
   Json dialog = plan.value("defaults", Json::object());
   Json given = params.is_null() ? Json::object() : params;
   if (!given.is_object()) return invalid_argument("params must be an object");
-  auto confirmed = confirm_params(dialog, given);
+  auto confirmed = confirm_params(dialog, given, runner_cpu_limit(impl_->o));
   if (!confirmed) return confirmed.status();
   std::string id = random_id("t_");
   bool zh = has_cjk(plan["plan"]["analysis_plan"].value("next_action", ""));
@@ -62,7 +62,7 @@ Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_
   if (state != "awaiting_confirmation" && state != "checking")
     return invalid_argument("task " + task_id + " is " + state + ", not waiting for confirmation");
   Json dialog = (*row)["params"].value("dialog", Json::object());
-  auto merged = confirm_params(dialog, action == "modify" ? params : Json::object());
+  auto merged = confirm_params(dialog, action == "modify" ? params : Json::object(), runner_cpu_limit(impl_->o));
   if (!merged) return merged.status();
   std::lock_guard lock(rt->mu);
   rt->decision = action;

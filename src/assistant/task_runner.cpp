@@ -1,9 +1,12 @@
 // ExecutionAgent with DiagnosisAgent and LearningAgent: a task checks the file
 // names (applying learned preventions first), repairs what the repair table
 // allows, waits for the parameter confirmation (defaults after the timeout),
-// runs the pipeline with progress events, retries a failed stage once with
-// the table's fix, validates, and records what it learned.
+// runs the pipeline with progress events (the engine applies each stage's
+// automatic repairs from the stage table), diagnoses what still failed,
+// validates, and records what it learned.
+#include <algorithm>
 #include <fstream>
+#include <thread>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
@@ -18,15 +21,25 @@ double epoch_seconds() {
 
 }  // namespace
 
-Result<Json> confirm_params(Json base, const Json& given) {
+int runner_cpu_limit(const AssistantOptions& o) {
+  int limit = std::max(1, o.cpus);
+  if (o.runner != "slurm") limit = std::min(limit, int(std::max(1u, std::thread::hardware_concurrency())));
+  return limit;
+}
+
+Result<Json> confirm_params(Json base, const Json& given, int max_cpus) {
   if (given.is_null()) return base;
   if (!given.is_object()) return invalid_argument("params must be an object");
   for (auto it = given.begin(); it != given.end(); ++it) {
     const std::string& k = it.key();
     const Json& v = it.value();
     if (k == "cpu") {
-      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 256)
-        return Status(ErrorCode::kInvalidArgument, "params.cpu must be an integer from 1 to 256").with("field", "cpu");
+      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > max_cpus)
+        return Status(ErrorCode::kInvalidArgument, "params.cpu must be an integer from 1 to " +
+                                                       std::to_string(max_cpus) +
+                                                       " (the CPUs this server's runner has)")
+            .with("field", "cpu")
+            .with("limit", max_cpus);
     } else if (k == "evalue") {
       if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 10)
         return Status(ErrorCode::kInvalidArgument, "params.evalue must be a number in (0, 10]").with("field", "evalue");
@@ -276,7 +289,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     store->exec("UPDATE tasks SET params = ? WHERE id = ?", {tp.dump(), id});
   }
 
-  // 3. The pipeline, retried once per failed stage with the repair table's fix.
+  // 3. The pipeline; each stage's automatic repairs are the engine's (from the stage table).
   Json stage_params = Json::parse(o.tool_options.count("pipeline_params") ? o.tool_options.at("pipeline_params") : "{}",
                                   nullptr, false);
   if (!stage_params.is_object()) stage_params = Json::object();
@@ -285,9 +298,8 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   if (dialog.contains("method")) stage_params["phylogeny"]["method"] = dialog["method"];
   fs::path run_dir = session_dir(rt->session) / "runs" / id;
   store->exec("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?", {run_dir.string(), data_dir.string(), id});
-  std::set<std::string> retried;
   std::vector<StageStatus> outcome;
-  for (int round = 0; round < 3; ++round) {
+  {
     auto cfg = genefamily_run_config(prefix, fam_file, data_dir, stage_params);
     if (!cfg) {
       set_state(id, "failed", cfg.status().message());
@@ -300,7 +312,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     set_state(id, "running", zh ? "正在运行分析流程" : "running the pipeline");
     PipelineOptions po;
     po.run_dir = run_dir;
-    po.cpus = dialog.value("cpu", o.cpus);
+    po.cpus = std::min(dialog.value("cpu", o.cpus), runner_cpu_limit(o));
     po.cancel = rt->cancel;
     if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
       po.version_book =
@@ -308,14 +320,21 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     po.on_event = [&](const PipelineEvent& e) {
       emit(id, {{"type", "stage"},
                 {"stage", e.stage},
-                {"state", e.state},
+                {"state", to_string(e.state)},
                 {"message", e.message.substr(0, 2000)},
                 {"done", e.done},
                 {"total", e.total}});
-      if (e.state == "repairing") {  // the engine applied the stage's own repair: remember it
+      if (e.state == StageState::kRepairing) {  // the engine applied the stage's own repair: remember it
+        const DiagnosisRepair* applied = nullptr;
+        for (auto& r : repair_table())
+          if (r.stage == e.stage && r.strategy == e.message) applied = &r;
         Diagnosis d = classify_failure(e.stage, e.message, Json::array());
-        record_learning(d, find_repair(d.fix), Json::array({{{"stage", e.stage}, {"repair", e.message}}}),
-                        "applied by the stage");
+        if (applied) {
+          d.error_type = applied->error_type;
+          d.fix = applied->key;
+          if (!applied->root_cause.empty()) d.root_cause = applied->root_cause;
+        }
+        record_learning(d, applied, Json::array({{{"stage", e.stage}, {"repair", e.message}}}), "applied by the stage");
       }
     };
     auto runner = o.runner == "slurm" ? make_slurm_runner() : make_local_runner();
@@ -326,41 +345,26 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       return;
     }
     outcome = *r;
-    if (rt->cancel->load()) {
-      set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
-      return;
-    }
-    bool patched = false;
-    for (auto& s : outcome) {
-      if (s.state != "failed" || retried.count(s.stage)) continue;
-      Diagnosis d = classify_failure(s.stage, s.message, Json::array());
-      emit(id, {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}});
-      const DiagnosisRepair* repair = find_repair(d.fix);
-      Json change;
-      if (repair && repair->automatic) {
-        if (repair->key == "relax_evalue") change = {{"identify", {{"evalue", 1e-3}}}};
-        if (repair->key.rfind("fasttree", 0) == 0) change = {{"phylogeny", {{"method", "fasttree"}}}};
-      }
-      if (change.is_null()) {
-        record_learning(d, repair, Json::array(), "not applied");
-        continue;
-      }
-      stage_params.merge_patch(change);
-      retried.insert(s.stage);
-      patched = true;
-      set_state(id, "repairing", repair->strategy);
-      emit(id, {{"type", "repair"}, {"stage", s.stage}, {"fix", repair->key}, {"changes", change}});
-      record_learning(d, repair, change, "retried");
-    }
-    if (!patched) break;
+  }
+  if (rt->cancel->load()) {
+    set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
+    return;
+  }
+  for (auto& s : outcome) {  // what still failed: the diagnosis and what it proposes
+    if (s.state != StageState::kFailed) continue;
+    Diagnosis d = classify_failure(s.stage, s.message, Json::array(), s.failure);
+    emit(id, {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}});
+    const DiagnosisRepair* repair = find_repair(d.fix);
+    record_learning(d, repair, Json::array(),
+                    repair && repair->automatic ? "applied by the stage; it still failed" : "not applied");
   }
 
   // 4. Validation, durations for later estimates, the literature comparison.
   set_state(id, "validating", zh ? "验证结果" : "validating the results");
   bool all_ok = true;
   for (auto& s : outcome) {
-    all_ok &= s.state == "done" || s.state == "cached" || s.state == "skipped";
-    if (s.state == "done" && s.seconds > 0)
+    all_ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped says why
+    if ((s.state == StageState::kDone || s.state == StageState::kWarn) && s.seconds > 0)
       store->exec("INSERT INTO stage_durations (stage, seconds, genes, at) VALUES (?,?,?,?)",
                   {s.stage, s.seconds, 0, now_iso()});
   }

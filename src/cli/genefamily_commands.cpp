@@ -11,7 +11,6 @@
 #include "bioagent/genefamily_classify.h"
 #include "bioagent/json_text.h"
 #include "cli/commands.h"
-#include "genefamily/collinearity.h"
 
 namespace bioagent::cli {
 namespace {
@@ -110,7 +109,7 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     o.stage_time_limit_minutes = ra.time_limit;
     o.on_event = [](const PipelineEvent& e) {
       std::cerr << "[" << (e.done >= 0 ? std::to_string(e.done) : "-") << "/" << e.total << "] " << e.stage << ": "
-                << e.state << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << std::endl;
+                << to_string(e.state) << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << std::endl;
     };
     std::signal(SIGINT, on_sigint);
     std::signal(SIGTERM, on_sigint);
@@ -124,7 +123,7 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     bool ok = true;
     for (auto& s : *r) {
       stages.push_back(s.to_json());
-      ok &= s.state == "done" || s.state == "cached";
+      ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped has its reason
     }
     Json out = {{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner->name()}, {"stages", stages}};
     if (ok)
@@ -165,20 +164,17 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
       g.exit_code = print_error(gt ? bt.status() : gt.status());
       return;
     }
-    auto genes = parse_mcscanx_gff(*gt);
-    auto hits = parse_blast_m8(*bt);
-    if (!genes || !hits) {
-      g.exit_code = print_error(genes ? hits.status() : genes.status());
+    auto r = collinearity_from_text(*gt, *bt);
+    if (!r) {
+      g.exit_code = print_error(r.status());
       return;
     }
-    CollinearityParams p;
-    auto r = find_collinearity(*genes, *hits, p);
-    std::string text = collinearity_text(r, p);
     if (out_path.empty()) {
-      std::cout << text;
+      std::cout << (*r)["text"].get<std::string>();
     } else {
-      std::ofstream(out_path) << text;
-      std::cerr << r.blocks.size() << " blocks, " << r.collinear_genes << " collinear genes of " << r.genes << "\n";
+      std::ofstream(out_path) << (*r)["text"].get<std::string>();
+      std::cerr << (*r)["blocks"].get<size_t>() << " blocks, " << (*r)["collinear_genes"].get<size_t>()
+                << " collinear genes of " << (*r)["genes"].get<size_t>() << "\n";
     }
   });
 

@@ -28,13 +28,12 @@ Result<std::unique_ptr<PaperLibrary>> open_library(const GlobalOptions& g) {
 Result<std::filesystem::path> download_pdf(const GlobalOptions& g, const std::string& url) {
   auto s = Session::open(g);
   if (!s) return s.status();
-  HttpOptions o;
-  o.user_agent = "bioagent";
-  o.offline = s->tool_options["offline"] == "1";
-  o.allow_private_addresses = s->tool_options["allow_private_urls"] == "1";
-  o.max_body_bytes = size_t(256) << 20;
+  HttpOptions o = http_options([&](const std::string& k) {
+    auto it = s->tool_options.find(k);
+    return it == s->tool_options.end() ? std::string() : it->second;
+  });
+  o.max_body_bytes = size_t(256) << 20;  // whole PDFs
   std::string cache = s->tool_options["cache_dir"];
-  if (!cache.empty()) o.cache_path = cache + "/http_cache.sqlite";
   auto http = HttpClient::create(o);
   if (!http) return http.status();
   HttpRequest req;

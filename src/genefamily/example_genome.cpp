@@ -156,12 +156,20 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
   for (int i = 0; i < o.random_genes; ++i)
     drafts.push_back({"random", "M" + g.protein(size_t(g.uniform(120, 600))), -1});
   std::shuffle(drafts.begin(), drafts.end(), g.rng);
-  // Two members side by side: a tandem pair.
+  // Two members side by side: a tandem pair, the second a recent copy of the
+  // first (8% of residues changed), so the pair is adjacent and similar.
   auto is_member = [](const GeneDraft& d) { return d.kind == "member"; };
   auto first = std::find_if(drafts.begin(), drafts.end(), is_member);
   if (first != drafts.end() && first + 1 != drafts.end()) {
     auto next = std::find_if(first + 1, drafts.end(), is_member);
-    if (next != drafts.end()) std::iter_swap(first + 1, next);
+    if (next != drafts.end()) {
+      std::iter_swap(first + 1, next);
+      GeneDraft& copy = *(first + 1);
+      copy.protein = first->protein;
+      copy.alt_start = -1;
+      for (size_t k = 1; k < copy.protein.size(); ++k)
+        if (g.uniform(0, 99) < 8) copy.protein[k] = kAmino[g.uniform(0, 19)];
+    }
   }
   // A segmental duplication: eight consecutive genes around a member copied,
   // in order, with 8% of residues changed, to the end of the last chromosome.

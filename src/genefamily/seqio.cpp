@@ -59,6 +59,7 @@ std::string url_decode(std::string_view s) {
 
 Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::string& name) {
   std::vector<FastaRecord> out;
+  std::map<std::string, size_t> first_line;  // id -> the line of its header: ids are unique
   Status err;
   for_each_line(text, [&](size_t n, std::string_view line) {
     if (line.empty() || line[0] == ';') return true;
@@ -70,6 +71,12 @@ Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::s
       if (sp != std::string_view::npos) r.description = std::string(head.substr(sp + 1));
       if (r.id.empty()) {
         err = parse_error(name + " line " + std::to_string(n) + ": a FASTA header without a name");
+        return false;
+      }
+      if (auto [it, fresh] = first_line.emplace(r.id, n); !fresh) {
+        err = parse_error(name + " line " + std::to_string(n) + ": the id '" + r.id +
+                          "' was used already by the record at line " + std::to_string(it->second) +
+                          " (ids must be unique)");
         return false;
       }
       out.push_back(std::move(r));
@@ -160,6 +167,7 @@ Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
   };
   std::vector<Child> children;
   std::map<std::string, bool> seen_seqid;
+  std::map<std::string, size_t> gene_line, transcript_line;  // ids are unique per feature type
   for_each_line(text, [&](size_t n, std::string_view line) {
     if (line.empty() || line[0] == '#') return line.rfind("##FASTA", 0) != 0;  // stop at an embedded FASTA
     std::vector<std::string_view> f;
@@ -199,6 +207,8 @@ Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
     if (type == "gene") {
       GffGene g{attrs["ID"], seqid, attrs.count("Name") ? attrs["Name"] : attrs["ID"], strand, start, end, {}};
       if (g.id.empty()) return fail("a gene without an ID attribute");
+      if (auto [it, fresh] = gene_line.emplace(g.id, n); !fresh)
+        return fail("the gene ID '" + g.id + "' was used already by the gene at line " + std::to_string(it->second));
       m.genes[g.id] = g;
     } else if (type == "mRNA" || type == "transcript") {
       GffTranscript t;
@@ -209,6 +219,8 @@ Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
       t.start = start;
       t.end = end;
       if (t.id.empty()) return fail("an mRNA without an ID attribute");
+      if (auto [it, fresh] = transcript_line.emplace(t.id, n); !fresh)
+        return fail("the mRNA ID '" + t.id + "' was used already by the mRNA at line " + std::to_string(it->second));
       m.transcripts[t.id] = t;
     } else if (type == "CDS" || type == "exon" || type == "five_prime_UTR" || type == "three_prime_UTR" ||
                type == "protein" || type == "polypeptide") {

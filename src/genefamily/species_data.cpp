@@ -1,6 +1,8 @@
 // Species data folders: the seed's naming rules (with the common variants
 // recognised as fixable) and the consistency of genome, GFF3, CDS and proteins.
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -45,6 +47,62 @@ const std::vector<Variant>& variants() {
       {std::regex(R"(^(\w+)\.(gff|gff3\.txt|GFF3)$)"), "gff3", ".gff3"},
       {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
   return k;
+}
+
+// Content checks that need one file each (or the genome with the GFF3):
+// a truncated profile, proteins with internal stops, genes beyond their
+// sequence's end are problems; lowercase residues are warnings.
+void content_checks(const Json& files, Json& problems, Json& warnings) {
+  auto name_of = [&](const char* k) { return fs::path(files[k].get<std::string>()).filename().string(); };
+  if (files.contains("hmm")) {
+    std::ifstream in(files["hmm"].get<std::string>());
+    std::string line, last;
+    size_t n = 0, last_line = 0;
+    while (std::getline(in, line)) {
+      ++n;
+      if (line.find_first_not_of(" \t\r") != std::string::npos) last = line, last_line = n;
+    }
+    while (!last.empty() && (last.back() == '\r' || last.back() == ' ')) last.pop_back();
+    if (last != "//")
+      problems.push_back({{"file", name_of("hmm")},
+                          {"rule", "a complete HMMER3 profile"},
+                          {"message", name_of("hmm") + " line " + std::to_string(last_line) +
+                                          ": the profile does not end with '//' (truncated?)"}});
+  }
+  if (files.contains("pep"))
+    if (auto pep = read_fasta(files["pep"].get<std::string>())) {
+      size_t stops = 0, lower = 0;
+      for (auto& r : *pep) {
+        size_t star = r.seq.find('*');
+        if (star != std::string::npos && star + 1 < r.seq.size() && stops++ < 3)
+          problems.push_back({{"file", name_of("pep")},
+                              {"rule", "no internal stop codons"},
+                              {"message", name_of("pep") + ": protein " + r.id + " has a stop '*' at residue " +
+                                              std::to_string(star + 1) + " of " + std::to_string(r.seq.size())}});
+        if (std::any_of(r.seq.begin(), r.seq.end(),
+                        [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
+            lower++ < 3)
+          warnings.push_back(
+              {{"file", name_of("pep")},
+               {"message", name_of("pep") + ": protein " + r.id + " has lowercase residues (read as uppercase)"}});
+      }
+    }
+  if (files.contains("genome") && files.contains("gff3")) {
+    auto genome = fasta_lengths(files["genome"].get<std::string>());
+    auto gff = read_gff3(files["gff3"].get<std::string>());
+    if (genome && gff) {
+      size_t beyond = 0;
+      for (auto& [id, g] : gff->genes) {
+        auto it = genome->find(g.seqid);
+        if (it == genome->end() || g.end <= it->second || beyond++ >= 3) continue;
+        problems.push_back(
+            {{"file", name_of("gff3")},
+             {"rule", "genes lie within their sequence"},
+             {"message", name_of("gff3") + ": gene " + id + " ends at " + std::to_string(g.end) + ", beyond the " +
+                             std::to_string(it->second) + " bp of " + g.seqid + " in " + name_of("genome")}});
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -117,6 +175,7 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
                                                      {"cds", prefix + ".cds.fasta"},
                                                      {"pep", prefix + ".pep.fasta"},
                                                      {"hmm", family + ".hmm"}};
+  Json absent = Json::array();  // optional files the folder does not have
   for (auto& [kind, name] : wanted) {
     fs::path p = dir / name;
     if ((kind == "hmm" ? family : prefix).empty() || !fs::exists(p, ec)) {
@@ -124,6 +183,15 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
       bool fixable_elsewhere = std::any_of(problems.begin(), problems.end(), [&](const Json& pr) {
         return pr.value("kind", Json()) == k && pr.value("fixable", false);
       });
+      // Only the proteins and the profile are required; without the others the
+      // stages that need them are skipped with that reason.
+      const bool optional = kind == "genome" || kind == "gff3" || kind == "cds";
+      if (optional && !fixable_elsewhere && !prefix.empty()) {
+        absent.push_back({{"file", name},
+                          {"kind", kind},
+                          {"message", "no " + kind + " file " + name + ": the stages that need it are skipped"}});
+        continue;
+      }
       if (!fixable_elsewhere)
         problems.push_back(
             {{"file", name},
@@ -139,9 +207,10 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
     }
     files[kind] = fs::absolute(p).string();
   }
-  Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}};
+  Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}, {"absent", absent}};
   Json cons = Json::object();
-  if (consistency && files.size() == 5) {
+  if (consistency && files.contains("genome") && files.contains("gff3") && files.contains("pep") &&
+      files.contains("cds")) {
     auto genome = fasta_lengths(files["genome"].get<std::string>());
     auto gff = read_gff3(files["gff3"].get<std::string>());
     auto pep = read_fasta(files["pep"].get<std::string>());
@@ -197,7 +266,10 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
                                             mismatch_examples[0].get<std::string>()}});
     }
   }
+  Json warnings = Json::array();
+  if (consistency) content_checks(files, problems, warnings);
   out["consistency"] = cons;
+  out["warnings"] = warnings;
   out["problems"] = problems;
   out["ok"] = problems.empty();
   return out;
@@ -212,7 +284,8 @@ Result<Json> genefamily_run_config(const std::string& prefix, const std::string&
   Json problems = Json::array();
   for (auto& p : (*check)["problems"])
     if (!(from_pfam && p.value("kind", Json()) == "hmm")) problems.push_back(p);
-  if ((*check)["files"].size() + (from_pfam && !(*check)["files"].contains("hmm") ? 1 : 0) != 5 || !problems.empty()) {
+  const bool has_profile = (*check)["files"].contains("hmm") || from_pfam;
+  if (!(*check)["files"].contains("pep") || !has_profile || !problems.empty()) {
     std::string why;
     for (auto& p : problems) why += "\n  - " + p.value("message", std::string());
     return Status(ErrorCode::kInvalidArgument, "the data folder " + data_dir.string() + " is not ready:" + why)

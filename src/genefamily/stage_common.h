@@ -2,8 +2,11 @@
 // reading an upstream stage's files, and small TSV/JSON writers.
 #pragma once
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,44 @@ inline std::function<Result<Json>(const StageContext&)> summary_file(std::string
   };
 }
 
+// A JSON file's content, or an empty object when it is absent or not JSON
+// (a stage that did not finish has no files).
+inline Json read_json_or(const fs::path& p) {
+  if (p.empty()) return Json::object();
+  auto t = read_text(p);
+  if (!t) return Json::object();
+  Json j = Json::parse(*t, nullptr, false);
+  return j.is_discarded() ? Json::object() : j;
+}
+
+// A number for the report: `digits` decimals, "NA" when it is not finite.
+inline std::string fmt(double v, int digits = 2) {
+  if (!std::isfinite(v)) return "NA";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
+}
+
+// {"a": 1, "b": 2} as "a: 1, b: 2".
+inline std::string join_counts(const Json& obj) {
+  std::string out;
+  for (auto& [k, v] : obj.items()) out += (out.empty() ? "" : ", ") + k + ": " + v.dump();
+  return out;
+}
+
+// "<Prefix>.<Family>." of the run's final file names.
+inline std::string final_base(const StageContext& ctx) {
+  return ctx.run.value("species", std::string()) + "." + ctx.run.value("family", std::string()) + ".";
+}
+
+// A stage's report section with its title in the report's language.
+inline ReportSection section(const ReportContext& r, const char* id, const char* en, const char* zh) {
+  ReportSection s;
+  s.id = id;
+  s.title = r.zh ? zh : en;
+  return s;
+}
+
 // The product's HTTP client as the run's network settings ask (run["network"]:
 // offline, cache_dir, allow_private_urls), with a cache TTL for `source`.
 Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const std::string& source,
@@ -58,6 +99,21 @@ struct Member {
   double evalue = 0, score = 0, coverage = 0;
 };
 Result<std::vector<Member>> read_members(const fs::path& identify_folder);
+
+// Redundant gene models among the members: same strand, overlapping, and a
+// protein identical to or contained in the other's. Returns each redundant
+// gene -> the locus it is collapsed into (the longer protein's gene).
+std::map<std::string, std::string> collapse_redundant_models(const std::vector<Member>& members,
+                                                             const std::map<std::string, std::string>& protein);
+
+// yn00's output: a value it could not estimate (99, -99, NaN, -0) is NaN.
+double yn00_value(const std::string& field);
+// dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output.
+std::vector<std::pair<double, double>> parse_yn00(const std::string& out);
+// The Ka/Ks stage's summary from pairs.tsv and yn00.out in ctx.work: values
+// yn00 could not estimate and saturated Ks (above params.max_ks) are flagged
+// and left out of the dating and the selection counts.
+Status summarise_kaks(const StageContext& ctx);
 
 // Stage entries, one function per stage (stage_*.cpp).
 StageSpec check_stage();

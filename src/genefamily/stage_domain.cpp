@@ -68,11 +68,24 @@ Status properties(const StageContext& ctx) {
   return write_text(ctx.work / final_name(ctx, "properties.tsv"), tsv.str());
 }
 
+ReportSection domain_report(const ReportContext& r) {
+  ReportSection s = section(r, "domains", "Domains", "结构域分析");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "domain.json");
+  if (!j.empty())
+    s.paragraphs.push_back((r.zh ? "结构域平均覆盖度 " : "Mean HMM coverage of the domains ") +
+                           fmt(j.value("mean_coverage", 0.0)) +
+                           (r.zh ? "；完整结构域比例 " : "; with a full domain: ") +
+                           fmt(100 * j.value("fraction_full_domain", 0.0), 0) + "%.");
+  return s;
+}
+
 }  // namespace
 
 StageSpec domain_stage() {
   StageSpec s;
   s.name = "domain";
+  s.label = "domain architecture";
+  s.label_zh = "结构域分析";
   s.description = "Per-gene domain architecture and HMM coverage";
   s.after = {"identify"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
@@ -82,12 +95,20 @@ StageSpec domain_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(architecture)}; };
   s.outputs = {"domain.json"};
   s.parse = summary_file("domain.json");
+  s.checks = [](const StageContext&, const Json& summary) -> std::vector<StageCheck> {
+    const double cov = summary.value("mean_coverage", 0.0), want = 0.8;
+    return {{"domain coverage", cov >= want ? "pass" : "warn",
+             "mean HMM coverage " + fmt(cov) + " (threshold " + fmt(want) + ")", cov, want}};
+  };
+  s.report = domain_report;
   return s;
 }
 
 StageSpec properties_stage() {
   StageSpec s;
   s.name = "properties";
+  s.label = "physico-chemical properties";
+  s.label_zh = "理化性质";
   s.description = "Length, molecular weight, pI, instability index, aliphatic index and GRAVY of each member";
   s.after = {"identify"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(properties)}; };

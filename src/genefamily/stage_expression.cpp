@@ -95,6 +95,44 @@ Status salmon_matrix(const StageContext& ctx) {
   return write_text(ctx.work / final_name(ctx, "salmon_tpm.tsv"), out.str());
 }
 
+// Raw counts (every value a whole number, or params.units "counts") become
+// TPM when the CDS give a length for nearly every row, CPM otherwise; TPM or
+// FPKM tables are used as given. Returns what was done, for the summary.
+std::string normalise(const StageContext& ctx, const std::vector<std::string>& ids,
+                      std::vector<std::vector<double>>& values) {
+  if (!ctx.params.value("reads", Json::array()).empty()) return "TPM (salmon)";
+  const std::string units = ctx.params.value("units", std::string("auto"));
+  bool counts = units == "counts";
+  if (units == "auto") {
+    counts = !values.empty();
+    for (auto& row : values)
+      for (double x : row) counts &= x == std::floor(x);
+  }
+  if (!counts)
+    return units == "auto" ? "as given (TPM or FPKM assumed: not whole numbers)" : "as given (" + units + ")";
+  std::map<std::string, double> length_kb;
+  if (!ctx.data("cds").empty())
+    if (auto cds = read_fasta(ctx.data("cds")))
+      for (auto& r : *cds) {
+        length_kb[r.id] = double(r.seq.size()) / 1000;
+        length_kb.emplace(r.id.substr(0, r.id.rfind('.')), double(r.seq.size()) / 1000);
+      }
+  size_t with_length = 0;
+  for (auto& id : ids) with_length += length_kb.count(id) && length_kb[id] > 0;
+  const bool tpm = !ids.empty() && double(with_length) >= 0.9 * double(ids.size());
+  const size_t n_samples = values.empty() ? 0 : values[0].size();
+  for (size_t c = 0; c < n_samples; ++c) {
+    double total = 0;
+    for (size_t r = 0; r < ids.size(); ++r)
+      total += tpm ? (length_kb.count(ids[r]) ? values[r][c] / length_kb[ids[r]] : 0) : values[r][c];
+    for (size_t r = 0; r < ids.size(); ++r) {
+      double x = tpm ? (length_kb.count(ids[r]) ? values[r][c] / length_kb[ids[r]] : 0) : values[r][c];
+      values[r][c] = total > 0 ? x / total * 1e6 : 0;
+    }
+  }
+  return tpm ? "TPM from raw counts (CDS lengths)" : "CPM from raw counts (no CDS length for most rows)";
+}
+
 Status heatmap(const StageContext& ctx) {
   std::string path = ctx.params["matrix"];
   if (path.empty() && !ctx.params["reads"].empty()) path = (ctx.work / final_name(ctx, "salmon_tpm.tsv")).string();
@@ -120,17 +158,25 @@ Status heatmap(const StageContext& ctx) {
   }
   std::vector<std::string> samples;
   for (size_t c = 1; c < sheet->n_cols; ++c) samples.push_back(sheet->rows[0][c].to_text());
-  std::vector<std::string> genes;
-  std::vector<std::vector<double>> raw;
+  std::vector<std::string> ids;
+  std::vector<std::vector<double>> values;
   for (size_t r = 1; r < sheet->rows.size(); ++r) {
-    auto it = alias.find(sheet->rows[r][0].to_text());
-    if (it == alias.end() || std::find(genes.begin(), genes.end(), it->second) != genes.end()) continue;
     std::vector<double> v;
     for (size_t c = 1; c < sheet->n_cols; ++c) {
       const Cell& cell = sheet->rows[r][c];
-      double x = cell.kind == Cell::Kind::kNumber ? cell.number : std::atof(cell.to_text().c_str());
-      v.push_back(std::log2(std::max(0.0, x) + 1));
+      v.push_back(std::max(0.0, cell.kind == Cell::Kind::kNumber ? cell.number : std::atof(cell.to_text().c_str())));
     }
+    ids.push_back(sheet->rows[r][0].to_text());
+    values.push_back(std::move(v));
+  }
+  const std::string normalisation = normalise(ctx, ids, values);
+  std::vector<std::string> genes;
+  std::vector<std::vector<double>> raw;
+  for (size_t r = 0; r < ids.size(); ++r) {
+    auto it = alias.find(ids[r]);
+    if (it == alias.end() || std::find(genes.begin(), genes.end(), it->second) != genes.end()) continue;
+    std::vector<double> v;
+    for (double x : values[r]) v.push_back(std::log2(x + 1));
     genes.push_back(it->second);
     raw.push_back(v);
   }
@@ -165,9 +211,22 @@ Status heatmap(const StageContext& ctx) {
                                                        {"matrix", path},
                                                        {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},
                                                        {"samples", samples.size()},
+                                                       {"normalisation", normalisation},
                                                        {"members_with_expression", genes.size()},
                                                        {"members", members->size()}}
                                                       .dump(2));
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "expression", "Expression", "表达模式");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "expression.json");
+  if (j.empty() || j.value("skipped", false)) return s;
+  s.paragraphs.push_back(std::to_string(j.value("members_with_expression", 0)) +
+                         (r.zh ? " 个成员有表达数据，样本 " : " members with expression values across ") +
+                         std::to_string(j.value("samples", 0)) + (r.zh ? " 个；数值：" : " samples; values: ") +
+                         j.value("normalisation", std::string("as given")) + ".");
+  s.figures = {final_base(r.ctx) + "expression_heatmap.svg"};
+  return s;
 }
 
 }  // namespace
@@ -175,8 +234,11 @@ Status heatmap(const StageContext& ctx) {
 StageSpec expression_stage() {
   StageSpec s;
   s.name = "expression";
+  s.label = "expression patterns";
+  s.label_zh = "表达模式分析";
   s.description = "Members' expression from a user matrix: log2, z-scores, clustering, heatmap";
   s.after = {"identify"};
+  s.revision = 2;  // 2: raw counts normalised (TPM or CPM), said in the summary
   s.data_files = {"gff3", "cds"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "matrix": {"type": "string", "default": "", "description": "genes x samples table (TSV, CSV or xlsx)"},
@@ -184,6 +246,7 @@ StageSpec expression_stage() {
                 "items": {"type": "object", "properties": {"sample": {"type": "string"}, "r1": {"type": "string"},
                           "r2": {"type": "string"}}, "required": ["sample", "r1"], "additionalProperties": false}},
       "transcripts": {"type": "string", "default": "", "description": "transcript FASTA for salmon (default: the CDS)"},
+      "units": {"type": "string", "enum": ["auto", "counts", "tpm", "fpkm"], "default": "auto", "description": "auto: whole numbers are raw counts (normalised to TPM or CPM)"},
       "kmer": {"type": "integer", "minimum": 15, "maximum": 31, "default": 31, "description": "salmon index k"}
     }, "additionalProperties": false})JS");
   s.check = [](const StageContext& ctx) -> Status {
@@ -231,6 +294,7 @@ StageSpec expression_stage() {
   };
   s.outputs = {"expression.json"};
   s.parse = summary_file("expression.json");
+  s.report = report;
   return s;
 }
 

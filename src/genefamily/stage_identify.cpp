@@ -39,11 +39,15 @@ Status select_members(const StageContext& ctx) {
   if (!text) return text.status();
   auto hits = parse_domtblout(*text, "hits.domtbl");
   if (!hits) return hits.status();
-  auto gff = read_gff3(ctx.data("gff3"));
+  // The GFF3 and the CDS are optional: without a GFF3 each protein stands for
+  // its gene (no positions, no isoforms to collapse); without CDS no CDS file.
+  Result<GffModel> gff = GffModel{};
+  if (!ctx.data("gff3").empty()) gff = read_gff3(ctx.data("gff3"));
   if (!gff) return gff.status();
   auto pep = read_fasta(ctx.data("pep"));
   if (!pep) return pep.status();
-  auto cds = read_fasta(ctx.data("cds"));
+  Result<std::vector<FastaRecord>> cds = std::vector<FastaRecord>{};
+  if (!ctx.data("cds").empty()) cds = read_fasta(ctx.data("cds"));
   if (!cds) return cds.status();
   std::map<std::string, const FastaRecord*> pep_by, cds_by;
   for (auto& r : *pep) pep_by[r.id] = &r;
@@ -128,11 +132,17 @@ Status select_members(const StageContext& ctx) {
             << h.hmm_to << '\t' << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t'
             << h.i_evalue << '\t' << h.dom_score << '\n';
   }
+  if (members.empty())
+    return with_failure(
+        Status(ErrorCode::kNotFound, "found no member: " + std::to_string(cands.size()) + " proteins had hits, " +
+                                         std::to_string(rejected_evalue) + " failed the E-value and " +
+                                         std::to_string(rejected_coverage) + " the coverage filter"),
+        FailureClass::kEmptyResult);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "members.tsv", tsv.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "geneID.txt"), ids.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain.txt"), dom.str()));
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "pep.fasta"), pep_out));
-  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "cds.fasta"), cds_out));
+  if (!ctx.data("cds").empty()) BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "cds.fasta"), cds_out));
   Json summary = {{"members", members.size()},
                   {"proteins_with_hits", cands.size()},
                   {"rejected_by_evalue", rejected_evalue},
@@ -201,13 +211,10 @@ Status download_pfam(const StageContext& ctx) {
 Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const std::string& source,
                                                  std::chrono::hours ttl) {
   const Json net = ctx.run.value("network", Json::object());
-  HttpOptions ho;
-  ho.user_agent = "bioagent";
-  ho.offline = net.value("offline", false);
-  ho.allow_private_addresses = net.value("allow_private_urls", false);
-  if (!net.value("cache_dir", std::string()).empty())
-    ho.cache_path = net["cache_dir"].get<std::string>() + "/http_cache.sqlite";
-  ho.cache_ttl = {{source, ttl}};
+  HttpOptions ho = http_options({{"offline", net.value("offline", false) ? "1" : ""},
+                                 {"allow_private_urls", net.value("allow_private_urls", false) ? "1" : ""},
+                                 {"cache_dir", net.value("cache_dir", std::string())}});
+  ho.cache_ttl[source] = ttl;
   return HttpClient::create(ho);
 }
 
@@ -235,6 +242,8 @@ Result<std::vector<Member>> read_members(const fs::path& folder) {
 StageSpec check_stage() {
   StageSpec s;
   s.name = "check";
+  s.label = "data check";
+  s.label_zh = "数据检查";
   s.description = "Naming rules and consistency of the species data (GFF3 vs genome, proteins vs CDS)";
   s.data_files = {"genome", "gff3", "cds", "pep", "hmm"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
@@ -260,9 +269,12 @@ StageSpec check_stage() {
 StageSpec identify_stage() {
   StageSpec s;
   s.name = "identify";
+  s.label = "gene family identification";
+  s.label_zh = "基因家族鉴定";
   s.description = "hmmsearch with the family HMM; E-value and domain-coverage filters; one longest isoform per gene";
   s.resource = "medium";  // no upstream: the check stage reports beside it rather than holding it up
   s.programs = {"hmmsearch", "hmmbuild", "mafft", "diamond"};
+  s.needs = {"pep"};  // and <Family>.hmm or identify.pfam (the check says which is missing)
   s.data_files = {"pep", "gff3", "cds", "hmm"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "full-sequence E-value cut-off"},
@@ -328,6 +340,20 @@ StageSpec identify_stage() {
   };
   s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
   s.parse = summary_file("identify.json");
+  s.repairs = {{FailureClass::kEmptyResult, "", "relax_evalue",
+                "relax the identify E-value from 1e-5 to 1e-3 and say so in the report",
+                "the search found no family members at the current thresholds",
+                "start identify at E-value 1e-3 for this family when 1e-5 found nothing", Json{{"evalue", 1e-3}}, true},
+               {FailureClass::kCountOutOfRange, "", "report_gene_count",
+                "report the count against the expected bounds; check the HMM and the E-value before trusting it",
+                "the number of members is outside the expected bounds",
+                "compare the member count with the knowledge base before the phylogeny", Json::object(), false}};
+  s.checks = [](const StageContext&, const Json& summary) -> std::vector<StageCheck> {
+    const int n = summary.value("members", 0), lo = 10, hi = 100;
+    return {{"gene count", n >= lo && n <= hi ? "pass" : "warn",
+             std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
+             Json::array({lo, hi})}};
+  };
   return s;
 }
 

@@ -30,8 +30,10 @@ Result<std::vector<Pair>> find_pairs(const StageContext& ctx) {
     if (a > b) std::swap(a, b);
     if (seen.insert({a, b}).second) pairs.push_back({a, b, kind, id});
   };
-  // Tandem clusters from the chromosome stage: consecutive members in a cluster.
-  if (auto t = read_text(ctx.input.at("chromosome") / final_name(ctx, "chromosome_positions.tsv"))) {
+  // Tandem clusters from the chromosome stage (when it placed the members): consecutive members in a cluster.
+  if (auto t = ctx.input.count("chromosome")
+                   ? read_text(ctx.input.at("chromosome") / final_name(ctx, "chromosome_positions.tsv"))
+                   : Result<std::string>(not_found("no positions"))) {
     std::istringstream in(*t);
     std::string line, prev_gene, prev_cluster;
     std::getline(in, line);
@@ -95,6 +97,19 @@ Status prepare(const StageContext& ctx, const std::vector<Pair>& pairs) {
                         std::to_string(n) + "\n");
 }
 
+}  // namespace
+
+// yn00 writes 99 (or -99) where it could not estimate a value, and NaN or -0
+// on a degenerate pair: none of them is a value.
+double yn00_value(const std::string& field) {
+  char* end = nullptr;
+  double v = std::strtod(field.c_str(), &end);
+  if (end == field.c_str() || !std::isfinite(v) || std::fabs(std::fabs(v) - 99) < 1e-9 || v < 0 ||
+      (v == 0 && std::signbit(v)))
+    return NAN;
+  return v;
+}
+
 // dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output.
 std::vector<std::pair<double, double>> parse_yn00(const std::string& out) {
   std::vector<std::pair<double, double>> r;
@@ -109,8 +124,8 @@ std::vector<std::pair<double, double>> parse_yn00(const std::string& out) {
     for (std::string x; row >> x;) t.push_back(x);
     double dn = NAN, ds = NAN;
     if (t.size() >= 11) {
-      dn = std::atof(t[7].c_str());
-      ds = std::atof(t[10].c_str());
+      dn = yn00_value(t[7]);
+      ds = yn00_value(t[10]);
     }
     r.push_back({dn, ds});
     at = line_start;
@@ -118,7 +133,7 @@ std::vector<std::pair<double, double>> parse_yn00(const std::string& out) {
   return r;
 }
 
-Status summarise(const StageContext& ctx) {
+Status summarise_kaks(const StageContext& ctx) {
   auto list = read_text(ctx.work / "pairs.tsv");
   if (!list) return list.status();
   std::vector<std::array<std::string, 3>> pairs;
@@ -135,34 +150,80 @@ Status summarise(const StageContext& ctx) {
   }
   auto out = read_text(ctx.work / "yn00.out");
   auto values = out ? parse_yn00(*out) : std::vector<std::pair<double, double>>{};
-  const double rate = ctx.params["substitution_rate"];
+  const double rate = ctx.params["substitution_rate"], max_ks = ctx.params["max_ks"];
   std::ostringstream tsv;
-  tsv << "gene_a\tgene_b\tkind\tKa\tKs\tKa_Ks\tdivergence_mya\n";
+  tsv << "gene_a\tgene_b\tkind\tKa\tKs\tKa_Ks\tdivergence_mya\tstatus\n";
   std::vector<figures::KaKs> points;
   Json rows = Json::array();
+  size_t purifying = 0, estimated = 0, not_estimated = 0, saturated = 0;
+  auto na = [](double v) { return std::isfinite(v) ? fmt(v, 4) : std::string("NA"); };
   for (size_t i = 0; i < pairs.size(); ++i) {
     double ka = i < values.size() ? values[i].first : NAN, ks = i < values.size() ? values[i].second : NAN;
-    double ratio = ks > 0 ? ka / ks : NAN, mya = ks / (2 * rate) / 1e6;
-    tsv << pairs[i][0] << '\t' << pairs[i][1] << '\t' << pairs[i][2] << '\t' << ka << '\t' << ks << '\t' << ratio
-        << '\t' << mya << '\n';
-    points.push_back({pairs[i][0] + "/" + pairs[i][1], ka, ks});
+    // Ks above max_ks is saturated: too many substitutions to count, so no
+    // ratio and no date is trusted; it is shown, flagged, and left out.
+    std::string status = !std::isfinite(ka) || !std::isfinite(ks) || ks <= 0 ? "not estimated"
+                         : ks > max_ks                                       ? "saturated"
+                                                                             : "estimated";
+    double ratio = status == "estimated" ? ka / ks : NAN;
+    double mya = status == "estimated" ? ks / (2 * rate) / 1e6 : NAN;
+    if (status == "estimated") {
+      ++estimated;
+      purifying += ratio < 1;
+      points.push_back({pairs[i][0] + "/" + pairs[i][1], ka, ks});
+    } else {
+      ++(status == "saturated" ? saturated : not_estimated);
+    }
+    tsv << pairs[i][0] << '\t' << pairs[i][1] << '\t' << pairs[i][2] << '\t' << na(ka) << '\t' << na(ks) << '\t'
+        << na(ratio) << '\t' << (std::isfinite(mya) ? fmt(mya, 1) : "NA") << '\t' << status << '\n';
     rows.push_back({{"pair", pairs[i][0] + "/" + pairs[i][1]},
                     {"kind", pairs[i][2]},
                     {"ka", std::isfinite(ka) ? Json(ka) : Json()},
                     {"ks", std::isfinite(ks) ? Json(ks) : Json()},
-                    {"ka_ks", std::isfinite(ratio) ? Json(ratio) : Json()}});
+                    {"ka_ks", std::isfinite(ratio) ? Json(ratio) : Json()},
+                    {"divergence_mya", std::isfinite(mya) ? Json(mya) : Json()},
+                    {"status", status}});
   }
+  if (pairs.empty())
+    return write_text(ctx.work / "kaks.json",
+                      Json{{"skipped", true},
+                           {"reason",
+                            "no duplicated pairs among the members (no tandem cluster, no mutual best match "
+                            "at the identity threshold)"}}
+                          .dump(2));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.tsv"), tsv.str()));
   std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
                       " duplicated pairs: Ka vs Ks (yn00)";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(points, title)));
-  size_t purifying = 0;
-  for (auto& p : points)
-    if (p.ks > 0 && p.ka / p.ks < 1) ++purifying;
-  return write_text(
-      ctx.work / "kaks.json",
-      Json{{"pairs", pairs.size()}, {"purifying_selection", purifying}, {"substitution_rate", rate}, {"rows", rows}}
-          .dump(2));
+  return write_text(ctx.work / "kaks.json", Json{{"pairs", pairs.size()},
+                                                 {"estimated", estimated},
+                                                 {"not_estimated", not_estimated},
+                                                 {"saturated", saturated},
+                                                 {"max_ks", max_ks},
+                                                 {"purifying_selection", purifying},
+                                                 {"substitution_rate", rate},
+                                                 {"rows", rows}}
+                                                .dump(2));
+}
+
+namespace {
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "kaks", "Ka/Ks of duplicated pairs", "重复基因对的 Ka/Ks");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "kaks.json");
+  if (j.empty() || j.value("skipped", false)) return s;
+  const std::string est = std::to_string(j.value("estimated", 0)),
+                    pur = std::to_string(j.value("purifying_selection", 0));
+  const std::string ne = std::to_string(j.value("not_estimated", 0)), sat = std::to_string(j.value("saturated", 0));
+  s.paragraphs.push_back(r.zh
+                             ? std::to_string(j.value("pairs", 0)) + " 对；可估计 " + est +
+                                   " 对，其中纯化选择 (Ka/Ks < 1) " + pur + " 对；无法估计 " + ne + " 对；Ks 饱和 (> " +
+                                   fmt(j.value("max_ks", 0.0), 1) + ") " + sat + " 对，未用于分化时间与选择统计。"
+                             : std::to_string(j.value("pairs", 0)) + " pairs; " + est + " estimated, of which " + pur +
+                                   " under purifying selection (Ka/Ks < 1); " + ne + " not estimated by yn00; " + sat +
+                                   " with saturated Ks (> " + fmt(j.value("max_ks", 0.0), 1) +
+                                   "), left out of the dating and the selection summary.");
+  s.figures = {final_base(r.ctx) + "kaks.svg"};
+  return s;
 }
 
 }  // namespace
@@ -170,11 +231,17 @@ Status summarise(const StageContext& ctx) {
 StageSpec kaks_stage() {
   StageSpec s;
   s.name = "kaks";
+  s.label = "Ka/Ks of duplicated pairs";
+  s.label_zh = "Ka/Ks分析";
   s.description = "Ka, Ks and Ka/Ks of duplicated pairs (codon alignments, PAML yn00), divergence times";
-  s.after = {"identify", "chromosome"};
+  s.after = {"identify"};
+  s.uses = {"chromosome"};  // tandem pairs, when the members have positions
+  s.needs = {"cds"};
+  s.revision = 2;  // 2: values yn00 could not estimate and saturated Ks are flagged, not counted
   s.programs = {"yn00"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_identity": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "mutual best pairs below this identity are not duplicates"},
+      "max_ks": {"type": "number", "minimum": 0.5, "maximum": 10, "default": 2.5, "description": "Ks above this is saturated: flagged, not dated, not counted"},
       "substitution_rate": {"type": "number", "minimum": 1e-12, "maximum": 1e-6, "default": 1.5e-8, "description": "synonymous substitutions per site per year (Koch et al. 2000, Arabidopsis)"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
@@ -182,17 +249,19 @@ StageSpec kaks_stage() {
     if (!pairs) return pairs.status();
     std::vector<Step> steps = {StageFn([pairs = *pairs](const StageContext& c) { return prepare(c, pairs); })};
     if (!pairs->empty()) steps.push_back(Command{{"yn00", "yn00.ctl"}, "yn00.stdout", ""});
-    steps.push_back(StageFn(summarise));
+    steps.push_back(StageFn(summarise_kaks));
     return steps;
   };
   s.outputs = {"kaks.json"};
   s.parse = [](const StageContext& ctx) -> Result<Json> {
     auto t = read_text(ctx.work / "kaks.json");
     if (!t) return t.status();
-    Json j = Json::parse(*t);
+    Json j = Json::parse(*t, nullptr, false);
+    if (j.is_discarded()) return parse_error("kaks.json is not JSON");
     j.erase("rows");
     return j;
   };
+  s.report = report;
   return s;
 }
 

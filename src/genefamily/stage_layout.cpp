@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "genefamily/align.h"
 #include "genefamily/figures.h"
 #include "genefamily/genome_index.h"
 #include "genefamily/stage_common.h"
@@ -19,7 +20,8 @@ Status draw_structure(const StageContext& ctx) {
   auto gff = read_gff3(ctx.data("gff3"));
   if (!gff) return gff.status();
   std::vector<std::string> order;
-  if (auto text = read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk")))
+  if (auto text = ctx.input.count("phylogeny") ? read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk"))
+                                               : Result<std::string>(not_found("no tree")))
     if (auto tree = parse_newick(*text)) order = figures::leaf_order(*tree);
   std::map<std::string, const GffTranscript*> tx;
   std::ostringstream tsv;
@@ -47,6 +49,38 @@ Status draw_structure(const StageContext& ctx) {
                     Json{{"genes_drawn", genes.size()}, {"tree_order", !order.empty()}}.dump(2));
 }
 
+}  // namespace
+
+std::map<std::string, std::string> collapse_redundant_models(const std::vector<Member>& members,
+                                                             const std::map<std::string, std::string>& protein) {
+  std::map<std::string, std::string> out;  // redundant gene -> the locus it is collapsed into
+  auto seq = [&](const std::string& g) {
+    auto it = protein.find(g);
+    std::string s = it == protein.end() ? std::string() : it->second;
+    while (!s.empty() && s.back() == '*') s.pop_back();
+    return s;
+  };
+  for (size_t i = 0; i < members.size(); ++i)
+    for (size_t j = 0; j < members.size(); ++j) {
+      const Member &a = members[i], &b = members[j];
+      if (i == j || out.count(a.gene) || out.count(b.gene) || a.seqid.empty() || a.seqid != b.seqid ||
+          a.strand != b.strand || a.end < b.start || b.end < a.start)
+        continue;
+      std::string pa = seq(a.gene), pb = seq(b.gene);
+      // a is redundant when its protein lies inside b's (the longer, or the first of equals, is kept)
+      if (pa.empty() || pa.size() > pb.size() || (pa.size() == pb.size() && i < j)) continue;
+      if (pb.find(pa) != std::string::npos) out[a.gene] = b.gene;
+    }
+  for (auto& [gene, kept] : out) {  // a chain a -> b -> c collapses into c
+    std::string k = kept;
+    while (out.count(k)) k = out.at(k);
+    kept = k;
+  }
+  return out;
+}
+
+namespace {
+
 Status draw_chromosomes(const StageContext& ctx) {
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
@@ -63,17 +97,24 @@ Status draw_chromosomes(const StageContext& ctx) {
     for (size_t i = 0; i < v.size(); ++i) rank[v[i].second] = int(i);
   }
   const int window = ctx.params["tandem_window"];
+  const double min_identity = ctx.params["tandem_min_identity"];
+  std::map<std::string, std::string> protein;  // gene -> its member protein
+  if (auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta")))
+    for (auto& r : *pep) protein[r.id] = r.seq;
+  auto redundant = collapse_redundant_models(*members, protein);
   std::vector<figures::Placed> placed;
   for (auto& m : *members)
-    if (!m.seqid.empty()) placed.push_back({m.gene, m.seqid, m.start, -1});
+    if (!m.seqid.empty() && !redundant.count(m.gene)) placed.push_back({m.gene, m.seqid, m.start, -1});
   std::sort(placed.begin(), placed.end(),
             [&](auto& a, auto& b) { return std::tie(a.seqid, a.start) < std::tie(b.seqid, b.start); });
+  // Tandem duplicates need adjacency (gene ranks) and similarity (protein identity).
   int clusters = 0;
   for (size_t i = 1; i < placed.size(); ++i) {
     auto& a = placed[i - 1];
     auto& b = placed[i];
     if (a.seqid != b.seqid || !rank.count(a.gene) || !rank.count(b.gene)) continue;
-    if (rank[b.gene] - rank[a.gene] <= window) {
+    if (rank[b.gene] - rank[a.gene] <= window &&
+        align_proteins(protein[a.gene], protein[b.gene]).identity >= min_identity) {
       if (a.cluster < 0) a.cluster = clusters++;
       b.cluster = a.cluster;
     }
@@ -91,12 +132,51 @@ Status draw_chromosomes(const StageContext& ctx) {
                       " members on the chromosomes";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
                                       figures::chromosome_map((*genome)->lengths(), placed, title)));
+  if (placed.empty())
+    return write_text(
+        ctx.work / "chromosome.json",
+        Json{{"skipped", true}, {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
+            .dump(2));
   int in_clusters = int(std::count_if(placed.begin(), placed.end(), [](auto& p) { return p.cluster >= 0; }));
+  Json collapsed = Json::object();
+  for (auto& [gene, kept] : redundant) collapsed[gene] = kept;
   return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", (*genome)->lengths().size()},
                                                        {"per_chromosome", per_chr},
                                                        {"tandem_clusters", clusters},
-                                                       {"genes_in_tandem_clusters", in_clusters}}
+                                                       {"genes_in_tandem_clusters", in_clusters},
+                                                       {"redundant_models_collapsed", collapsed}}
                                                       .dump(2));
+}
+
+ReportSection structure_report(const ReportContext& r) {
+  ReportSection s = section(r, "structure", "Gene structure", "基因结构");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "structure.json");
+  if (!j.empty())
+    s.paragraphs.push_back(std::to_string(j.value("genes_drawn", 0)) +
+                           (r.zh ? " 个成员的外显子-内含子结构" : " members' exon-intron structures") +
+                           (j.value("tree_order", false) ? (r.zh ? "（按系统树顺序）。" : ", in tree order.")
+                                                         : (r.zh ? "（按基因组顺序）。" : ", in genome order.")));
+  s.figures = {final_base(r.ctx) + "gene_structure.svg"};
+  return s;
+}
+
+ReportSection chromosome_report(const ReportContext& r) {
+  ReportSection s = section(r, "chromosomes", "Chromosome distribution", "染色体分布");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "chromosome.json");
+  if (j.empty() || j.value("skipped", false)) return s;
+  s.paragraphs.push_back(join_counts(j.value("per_chromosome", Json::object())) +
+                         (r.zh ? "；串联重复簇（相邻且相似）" : "; tandem clusters (adjacent and similar): ") +
+                         std::to_string(j.value("tandem_clusters", 0)) + ".");
+  const Json collapsed = j.value("redundant_models_collapsed", Json::object());
+  if (!collapsed.empty())
+    s.paragraphs.push_back(
+        std::to_string(collapsed.size()) +
+        (r.zh ? " 个冗余基因模型（同链、重叠、蛋白相同或被包含）已合并为一个位点：" + join_counts(collapsed)
+              : " redundant gene models (same strand, overlapping, identical or contained "
+                "proteins) were collapsed into one locus: " +
+                    join_counts(collapsed)));
+  s.figures = {final_base(r.ctx) + "chromosome_map.svg"};
+  return s;
 }
 
 }  // namespace
@@ -104,29 +184,40 @@ Status draw_chromosomes(const StageContext& ctx) {
 StageSpec structure_stage() {
   StageSpec s;
   s.name = "structure";
+  s.label = "gene structure";
+  s.label_zh = "基因结构";
   s.description = "Exon-intron structure of each member (longest isoform) beside the tree order";
-  s.after = {"identify", "phylogeny"};
+  s.after = {"identify"};
+  s.uses = {"phylogeny"};  // the tree's order, when there is a tree
+  s.needs = {"gff3"};
   s.data_files = {"gff3"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_structure)}; };
   s.outputs = {"structure.json"};
   s.parse = summary_file("structure.json");
+  s.report = structure_report;
   return s;
 }
 
 StageSpec chromosome_stage() {
   StageSpec s;
   s.name = "chromosome";
+  s.label = "chromosome map";
+  s.label_zh = "染色体定位";
   s.description = "Members on the chromosomes (lengths from the genome index), tandem clusters";
   s.after = {"identify"};
+  s.needs = {"genome", "gff3"};
+  s.revision = 2;  // 2: redundant gene models collapsed; tandem pairs need similarity too
   s.data_files = {"genome", "gff3"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
-      "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"}
+      "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"},
+      "tandem_min_identity": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "adjacent members are tandem duplicates only when their proteins are at least this identical"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
     return std::vector<Step>{StageFn(draw_chromosomes)};
   };
   s.outputs = {"chromosome.json"};
   s.parse = summary_file("chromosome.json");
+  s.report = chromosome_report;
   return s;
 }
 

@@ -136,7 +136,8 @@ Status discover(const StageContext& ctx) {
                        {"evalue_like", motifs[n].evalue}});
   }
   std::vector<std::string> order;
-  if (auto text = read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk")))
+  if (auto text = ctx.input.count("phylogeny") ? read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk"))
+                                               : Result<std::string>(not_found("no tree")))
     if (auto tree = parse_newick(*text)) order = figures::leaf_order(*tree);
   for (auto& r : *pep)
     if (std::find(order.begin(), order.end(), r.id) == order.end()) order.push_back(r.id);
@@ -149,13 +150,29 @@ Status discover(const StageContext& ctx) {
   return write_text(ctx.work / "motif.json", Json{{"motifs", summary}, {"count", motifs.size()}}.dump(2));
 }
 
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "motifs", "Motifs", "Motif 分析");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "motif.json");
+  std::string p;
+  for (auto& m : j.value("motifs", Json::array()))
+    p += m.value("motif", "") + " " + m.value("consensus", "") + " (" + std::to_string(m.value("sites", 0)) +
+         (r.zh ? " 个位点); " : " sites); ");
+  if (!p.empty()) s.paragraphs.push_back(p);
+  const std::string base = final_base(r.ctx);
+  s.figures = {base + "motif_map.svg", base + "motif_logos.svg"};
+  return s;
+}
+
 }  // namespace
 
 StageSpec motif_stage() {
   StageSpec s;
   s.name = "motif";
+  s.label = "motif discovery";
+  s.label_zh = "motif分析";
   s.description = "Motif discovery (our ZOOPS/EM, MEME-style) on the members' proteins, motif map and logos";
-  s.after = {"identify", "phylogeny"};
+  s.after = {"identify"};
+  s.uses = {"phylogeny"};  // the tree's order for the map, when there is a tree
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "motifs": {"type": "integer", "minimum": 1, "maximum": 30, "default": 10},
       "min_width": {"type": "integer", "minimum": 4, "maximum": 50, "default": 6},
@@ -164,6 +181,7 @@ StageSpec motif_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(discover)}; };
   s.outputs = {"motif.json"};
   s.parse = summary_file("motif.json");
+  s.report = report;
   return s;
 }
 

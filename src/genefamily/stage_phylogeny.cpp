@@ -4,6 +4,7 @@
 // FASTA whose descriptions name their subfamily) join the tree and give each
 // member the subfamily of its nearest reference leaf.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -25,7 +26,20 @@ Status gather(const StageContext& ctx) {
     if (!r) return r.status();
     for (auto& rec : *r) all.push_back({"REF_" + rec.id, rec.description, rec.seq});
   }
-  for (auto& rec : all) rec.seq.erase(std::remove(rec.seq.begin(), rec.seq.end(), '*'), rec.seq.end());
+  // Stops ('*') and anything that is not a residue letter are stripped, and counted.
+  size_t stripped = 0, sequences_changed = 0;
+  for (auto& rec : all) {
+    size_t before = rec.seq.size();
+    rec.seq.erase(std::remove_if(rec.seq.begin(), rec.seq.end(),
+                                 [](char c) { return !std::isalpha(static_cast<unsigned char>(c)); }),
+                  rec.seq.end());
+    for (auto& c : rec.seq) c = char(std::toupper(static_cast<unsigned char>(c)));
+    stripped += before - rec.seq.size();
+    sequences_changed += before != rec.seq.size();
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / "gather.json",
+      Json{{"stripped_characters", stripped}, {"sequences_with_stripped_characters", sequences_changed}}.dump(2)));
   return write_fasta(ctx.work / "input.fasta", all);
 }
 
@@ -123,12 +137,56 @@ Status finish(const StageContext& ctx) {
       model = iq->substr(colon + 2, iq->find('\n', colon) - colon - 2);
     }
   }
+  Json gathered = read_json_or(ctx.work / "gather.json");
   return write_text(ctx.work / "phylogeny.json", Json{{"method", ft ? "FastTree" : "IQ-TREE"},
                                                       {"model", ft ? "JTT+CAT (FastTree default)" : model},
                                                       {"leaves", tree->leaves().size()},
                                                       {"supports", sup.size()},
-                                                      {"median_support", median}}
+                                                      {"support_kind", ft ? "sh_like" : "ufboot"},
+                                                      {"median_support", median},
+                                                      {"stripped_characters", gathered.value("stripped_characters", 0)},
+                                                      {"sequences_with_stripped_characters",
+                                                       gathered.value("sequences_with_stripped_characters", 0)}}
                                                      .dump(2));
+}
+
+// Support values compared with a threshold of their own kind (on a 0-100
+// scale): UFBoot (IQ-TREE; a clade is reliable at 95, Minh et al. 2013) and
+// FastTree's SH-like local supports (reliable at 80, as for SH-aLRT,
+// Guindon et al. 2010) are different measures.
+double support_threshold(const std::string& kind) { return kind == "ufboot" ? 95 : 80; }
+
+std::vector<StageCheck> check_support(const StageContext&, const Json& summary) {
+  const std::string kind = summary.value("support_kind", std::string("ufboot"));
+  const double median = summary.value("median_support", 0.0), want = support_threshold(kind);
+  const std::string label = kind == "ufboot" ? "UFBoot" : "SH-like";
+  return {{"median " + label + " support", median >= want ? "pass" : "warn",
+           "median " + label + " support " + fmt(median, 0) + " (threshold " + fmt(want, 0) + " for " + label + ")",
+           median, want}};
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "phylogeny", "Phylogeny", "系统发育分析");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "phylogeny.json");
+  if (j.empty()) return s;
+  const std::string kind = j.value("support_kind", std::string("ufboot"));
+  const std::string label = kind == "ufboot" ? (r.zh ? "UFBoot 支持率" : "UFBoot support")
+                                             : (r.zh ? "SH-like 局部支持率" : "SH-like local support");
+  s.paragraphs.push_back((r.zh ? "方法 " : "Method ") + j.value("method", std::string()) + ", " +
+                         (r.zh ? "模型 " : "model ") + j.value("model", std::string()) + ", " +
+                         (r.zh ? "中位数 " : "median ") + label + " " + fmt(j.value("median_support", 0.0), 0) +
+                         (r.zh ? "（阈值 " : " (threshold ") + fmt(support_threshold(kind), 0) +
+                         (r.zh ? "）。" : ")."));
+  if (int n = j.value("stripped_characters", 0); n > 0)
+    s.paragraphs.push_back(r.zh ? "建树前从 " + std::to_string(j.value("sequences_with_stripped_characters", 0)) +
+                                      " 条序列中去除了 " + std::to_string(n) + " 个非残基字符（终止符 * 等）。"
+                                : std::to_string(n) +
+                                      " characters that are not residues (stops '*' and others) were stripped from " +
+                                      std::to_string(j.value("sequences_with_stripped_characters", 0)) +
+                                      " sequences before the alignment.");
+  const std::string base = final_base(r.ctx);
+  s.figures = {base + "tree.svg", base + "tree_circular.svg"};
+  return s;
 }
 
 }  // namespace
@@ -136,7 +194,9 @@ Status finish(const StageContext& ctx) {
 StageSpec phylogeny_stage() {
   StageSpec s;
   s.name = "phylogeny";
-  s.revision = 2;  // 2: reproducible MAFFT refinement (--threadit 0)
+  s.label = "phylogenetic analysis";
+  s.label_zh = "系统发育分析";
+  s.revision = 3;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
   s.resource = "large";
@@ -185,7 +245,22 @@ StageSpec phylogeny_stage() {
   };
   s.outputs = {"phylogeny.json", "trimmed.fasta"};
   s.parse = summary_file("phylogeny.json");
-  s.repairs = {{"iqtree2", "IQ-TREE failed: build the tree with FastTree instead", Json{{"method", "fasttree"}}}};
+  const Json fasttree = {{"method", "fasttree"}};
+  s.repairs = {
+      {FailureClass::kOutOfMemory, "", "fasttree_fallback",
+       "build the tree with FastTree instead of IQ-TREE (less memory and time)", "IQ-TREE ran out of memory",
+       "use FastTree for the phylogeny of large families", fasttree, true},
+      {FailureClass::kTimeout, "", "fasttree_on_timeout", "build the tree with FastTree instead of IQ-TREE",
+       "IQ-TREE exceeded the stage's time limit", "use FastTree when IQ-TREE would exceed the time limit", fasttree,
+       true},
+      {FailureClass::kToolError, "iqtree2", "fasttree_after_iqtree_error",
+       "IQ-TREE failed: build the tree with FastTree instead", "IQ-TREE exited with an error on this alignment",
+       "look at the alignment (stage log) before trusting either tree", fasttree, true},
+      {FailureClass::kMissingProgram, "iqtree", "fasttree_if_iqtree_missing",
+       "build the tree with FastTree (IQ-TREE is not installed)", "IQ-TREE is not installed",
+       "check installed programs before planning the phylogeny", fasttree, false}};
+  s.checks = check_support;
+  s.report = report;
   return s;
 }
 

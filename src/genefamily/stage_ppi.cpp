@@ -121,11 +121,24 @@ Status interactions(const StageContext& ctx) {
                                                .dump(2));
 }
 
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "ppi", "Protein interactions (STRING)", "蛋白互作 (STRING)");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "ppi.json");
+  if (j.empty() || j.value("skipped", false)) return s;
+  s.paragraphs.push_back(
+      std::to_string(j.value("interactions", 0)) +
+      (r.zh ? " 条互作（拟南芥直系同源基因）。" : " interactions among the members' Arabidopsis orthologs."));
+  s.figures = {final_base(r.ctx) + "ppi_network.svg"};
+  return s;
+}
+
 }  // namespace
 
 StageSpec ppi_stage() {
   StageSpec s;
   s.name = "ppi";
+  s.label = "protein interaction network";
+  s.label_zh = "蛋白互作网络";
   s.description = "Interactions among the members' Arabidopsis orthologs (STRING API, cached; skipped offline)";
   s.after = {"identify"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
@@ -136,6 +149,7 @@ StageSpec ppi_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(interactions)}; };
   s.outputs = {"ppi.json"};
   s.parse = summary_file("ppi.json");
+  s.report = report;
   return s;
 }
 

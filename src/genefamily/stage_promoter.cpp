@@ -129,13 +129,27 @@ Status scan(const StageContext& ctx) {
                                                     .dump(2));
 }
 
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "promoters", "Promoter elements", "启动子顺式元件");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "promoter.json");
+  if (j.empty()) return s;
+  s.paragraphs.push_back((r.zh ? "各类元件位点数：" : "Sites by category: ") +
+                         join_counts(j.value("sites_by_category", Json::object())) + " (" +
+                         std::to_string(j.value("length", 0)) + (r.zh ? " bp 上游)" : " bp upstream)"));
+  s.figures = {final_base(r.ctx) + "promoter_heatmap.svg"};
+  return s;
+}
+
 }  // namespace
 
 StageSpec promoter_stage() {
   StageSpec s;
   s.name = "promoter";
+  s.label = "promoter cis-elements";
+  s.label_zh = "启动子分析";
   s.description = "Upstream regions (htslib faidx) scanned for plant cis-elements and optional PWMs";
   s.after = {"identify"};
+  s.needs = {"genome", "gff3"};
   s.data_files = {"genome", "gff3"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "length": {"type": "integer", "minimum": 50, "maximum": 10000, "default": 2000},
@@ -146,6 +160,7 @@ StageSpec promoter_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(scan)}; };
   s.outputs = {"promoter.json"};
   s.parse = summary_file("promoter.json");
+  s.report = report;
   return s;
 }
 

@@ -16,72 +16,90 @@ namespace bioagent::gf {
 namespace {
 
 struct Text {
-  const char *summary, *genes, *chromosomes, *phylogeny, *domains, *structure, *promoters, *kaks, *expression, *motifs,
-      *synteny, *function, *meaning, *methods, *title_suffix, *not_run, *found, *inputs, *commands, *timeline;
+  const char *summary, *genes, *function, *meaning, *methods, *title_suffix, *found, *inputs, *timeline, *skipped,
+      *failed, *warn, *cancelled, *not_run;
 };
 const Text kEn = {"Executive summary",
                   "Gene list",
-                  "Chromosome distribution",
-                  "Phylogeny",
-                  "Domains",
-                  "Gene structure",
-                  "Promoter elements",
-                  "Ka/Ks of duplicated pairs",
-                  "Expression",
-                  "Motifs",
-                  "Synteny",
                   "Function predictions",
                   "Biological meaning",
                   "Methods",
                   "gene family analysis",
-                  "This analysis did not run in this version or was not asked for.",
                   "identified",
                   "Input files",
-                  "Commands",
-                  "Timeline"};
-const Text kZh = {"执行摘要",
-                  "基因列表",
-                  "染色体分布",
-                  "系统发育分析",
-                  "结构域分析",
-                  "基因结构",
-                  "启动子顺式元件",
-                  "重复基因对的 Ka/Ks",
-                  "表达模式",
-                  "Motif 分析",
-                  "共线性分析",
-                  "功能预测",
-                  "生物学意义",
-                  "方法",
-                  "基因家族分析报告",
-                  "本版本未运行该分析，或未被请求。",
-                  "鉴定到",
-                  "输入文件",
-                  "命令",
-                  "时间线"};
+                  "Timeline",
+                  "Skipped: ",
+                  "Failed: ",
+                  "Ran with a warning: ",
+                  "Cancelled.",
+                  "Not run in this analysis."};
+const Text kZh = {
+    "执行摘要", "基因列表", "功能预测", "生物学意义",       "方法",     "基因家族分析报告",      "鉴定到", "输入文件",
+    "时间线",   "已跳过：", "失败：",   "已运行但有警告：", "已取消。", "本次分析未运行该阶段。"};
 
-struct Section {
-  std::string title;
-  std::vector<std::string> paragraphs;
-  std::vector<std::string> table_header;
-  std::vector<std::vector<std::string>> table;
-  std::vector<std::string> figures;  // file names under final/
-};
-
-Json read_json_or(const fs::path& p) {
-  auto t = read_text(p);
-  if (!t) return Json::object();
-  Json j = Json::parse(*t, nullptr, false);
-  return j.is_discarded() ? Json::object() : j;
-}
+using Section = ReportSection;
 
 std::string html_escape(const std::string& s) { return svg::esc(s); }
 
-std::string fmt(double v, int digits = 2) {
-  if (!std::isfinite(v)) return "NA";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.*f", digits, v);
-  return b;
+// An absolute path inside a command or parameter, printed relative to the
+// run folder (the run folder's own path names the session: sharing a report
+// must not share it); `key=/path` arguments keep their key.
+std::string relative_to_run(const std::string& text, const fs::path& run_dir) {
+  size_t at = text.empty() ? std::string::npos : text[0] == '/' ? 0 : text.find("=/");
+  if (at == std::string::npos || run_dir.empty()) return text;
+  if (text[at] == '=') ++at;
+  fs::path rel = fs::path(text.substr(at)).lexically_normal().lexically_relative(run_dir.lexically_normal());
+  return text.substr(0, at) + (rel.empty() ? fs::path(text.substr(at)).filename().string() : rel.string());
+}
+
+Json relative_to_run(const Json& value, const fs::path& run_dir) {
+  if (value.is_string()) return relative_to_run(value.get<std::string>(), run_dir);
+  if (!value.is_structured()) return value;
+  Json out = value;
+  for (auto& [k, v] : out.items()) v = relative_to_run(v, run_dir);
+  return out;
+}
+
+// Every stage's state as the engine saw it when the report ran.
+Json stage_states(const StageContext& ctx) {
+  Json out = Json::object();
+  const Json states = ctx.run.value("stage_states", Json::object());  // kept alive: items() refers to it
+  for (auto& [name, st] : states.items())
+    out[name] = {{"state", st.value("state", "")}, {"message", st.value("message", "")}};
+  return out;
+}
+
+// A stage's section from its table entry: the state line when it did not
+// simply finish, then what its own report function says of its outputs.
+Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text& T, bool zh) {
+  const Json st = ctx.run.value("stage_states", Json::object()).value(spec.name, Json::object());
+  auto state = stage_state_from_string(st.value("state", std::string("pending")));
+  ReportContext rc{ctx, state ? *state : StageState::kPending, st.value("message", std::string()),
+                   ctx.input.count(spec.name) ? ctx.input.at(spec.name) : fs::path(), zh};
+  Section s = spec.report(rc);
+  std::string line;
+  switch (rc.state) {
+    case StageState::kSkipped:
+      line = T.skipped + rc.message;
+      break;
+    case StageState::kFailed:
+      line = T.failed + rc.message.substr(0, 600);
+      break;
+    case StageState::kWarn:
+      line = T.warn + rc.message;
+      break;
+    case StageState::kCancelled:
+      line = T.cancelled;
+      break;
+    case StageState::kDone:
+    case StageState::kCached:
+      break;
+    default:
+      line = T.not_run;
+  }
+  if (!line.empty()) s.paragraphs.insert(s.paragraphs.begin(), line);
+  if (!finished_with_outputs(rc.state)) s.figures.clear();
+  return s;
 }
 
 Status build(const StageContext& ctx) {
@@ -89,14 +107,14 @@ Status build(const StageContext& ctx) {
   const Text& T = zh ? kZh : kEn;
   const std::string sp = ctx.run.value("species", std::string()), fam = ctx.run.value("family", std::string());
   auto in = [&](const char* stage) { return ctx.input.count(stage) ? ctx.input.at(stage) : fs::path(); };
+  auto json_of = [&](const char* stage) {
+    return in(stage).empty() ? Json::object() : read_json_or(in(stage) / (std::string(stage) + ".json"));
+  };
   auto members = read_members(in("identify"));
   if (!members) return members.status();
-  Json identify = read_json_or(in("identify") / "identify.json"),
-       phylo = read_json_or(in("phylogeny") / "phylogeny.json"), domain = read_json_or(in("domain") / "domain.json"),
-       chrom = read_json_or(in("chromosome") / "chromosome.json"),
-       promoter = read_json_or(in("promoter") / "promoter.json"), kaks = read_json_or(in("kaks") / "kaks.json"),
-       expr = read_json_or(in("expression") / "expression.json"), motif = read_json_or(in("motif") / "motif.json"),
-       synteny = read_json_or(in("synteny") / "synteny.json"), ppi = read_json_or(in("ppi") / "ppi.json");
+  Json phylo = json_of("phylogeny"), domain = json_of("domain"), chrom = json_of("chromosome"),
+       promoter = json_of("promoter"), kaks = json_of("kaks"), expr = json_of("expression"), motif = json_of("motif"),
+       synteny = json_of("synteny");
   auto pep = read_fasta(in("identify") / final_name(ctx, "pep.fasta"));
   std::map<std::string, ProteinProperties> props;
   if (pep)
@@ -117,9 +135,9 @@ Status build(const StageContext& ctx) {
     }
   }
   // Result parser: the key findings.
-  std::vector<double> ratios;
+  std::vector<double> ratios;  // estimated pairs only: not estimated and saturated ones are no values
   for (auto& r : kaks.value("rows", Json::array()))
-    if (r["ka_ks"].is_number()) ratios.push_back(r["ka_ks"]);
+    if (r.value("status", std::string()) == "estimated" && r["ka_ks"].is_number()) ratios.push_back(r["ka_ks"]);
   std::sort(ratios.begin(), ratios.end());
   double mw_min = 1e300, mw_max = 0, pi_min = 14, pi_max = 0;
   for (auto& [g, p] : props) {
@@ -142,10 +160,14 @@ Status build(const StageContext& ctx) {
                    {"kaks",
                     {{"pairs", ratios.size()},
                      {"median_ka_ks", ratios.empty() ? Json() : Json(ratios[ratios.size() / 2])},
-                     {"purifying", kaks.value("purifying_selection", 0)}}},
+                     {"purifying", kaks.value("purifying_selection", 0)},
+                     {"not_estimated", kaks.value("not_estimated", 0)},
+                     {"saturated", kaks.value("saturated", 0)}}},
+                   {"stage_states", stage_states(ctx)},
                    {"phylogeny",
                     {{"method", phylo.value("method", "")},
                      {"model", phylo.value("model", "")},
+                     {"support_kind", phylo.value("support_kind", "")},
                      {"median_support", phylo.value("median_support", 0.0)}}},
                    {"domain_coverage_mean", domain.value("mean_coverage", 0.0)},
                    {"protein_mw_kda_range", props.empty() ? Json() : Json::array({mw_min / 1000, mw_max / 1000})},
@@ -157,7 +179,7 @@ Status build(const StageContext& ctx) {
 
   std::vector<Section> sections;
   {
-    Section s{T.summary, {}, {}, {}, {}};
+    Section s{"summary", T.summary, {}, {}, {}, {}};
     std::ostringstream p;
     if (zh)
       p << T.found << " " << members->size() << " 个 " << fam << " 基因";
@@ -173,8 +195,9 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
   {
-    Section s{
-        T.genes, {}, {"gene", "chr", "start", "end", "strand", "aa", "MW (kDa)", "pI", "GRAVY", "subfamily"}, {}, {}};
+    Section s{"genes", T.genes,
+              {},      {"gene", "chr", "start", "end", "strand", "aa", "MW (kDa)", "pI", "GRAVY", "subfamily"},
+              {},      {}};
     for (auto& m : *members) {
       const ProteinProperties& p = props[m.gene];
       s.table.push_back({m.gene, m.seqid, std::to_string(m.start), std::to_string(m.end), std::string(1, m.strand),
@@ -183,73 +206,12 @@ Status build(const StageContext& ctx) {
     }
     sections.push_back(s);
   }
-  auto figure_section = [&](const char* title, std::string para, std::vector<std::string> figs) {
-    Section s{title, {std::move(para)}, {}, {}, {}};
-    s.figures = std::move(figs);  // figures a stage did not draw are left out when rendering
-    sections.push_back(s);
-  };
   std::string base = sp + "." + fam + ".";
-  auto join_counts = [](const Json& obj) {
-    std::string out;
-    for (auto& [k, v] : obj.items()) out += (out.empty() ? "" : ", ") + k + ": " + v.dump();
-    return out;
-  };
-  figure_section(T.chromosomes,
-                 join_counts(chrom.value("per_chromosome", Json::object())) +
-                     (zh ? "；串联重复簇 " : "; tandem clusters: ") +
-                     std::to_string(chrom.value("tandem_clusters", 0)) + ".",
-                 {base + "chromosome_map.svg"});
-  figure_section(T.phylogeny,
-                 (zh ? "方法 " : "Method ") + phylo.value("method", std::string()) + ", " + (zh ? "模型 " : "model ") +
-                     phylo.value("model", std::string()) + ", " + (zh ? "支持率中位数 " : "median support ") +
-                     fmt(phylo.value("median_support", 0.0), 0) + ".",
-                 {base + "tree.svg", base + "tree_circular.svg"});
-  figure_section(
-      T.domains,
-      (zh ? "结构域平均覆盖度 " : "Mean HMM coverage of the domains ") + fmt(domain.value("mean_coverage", 0.0)) + ".",
-      {});
+  // Each stage's own section, in table order, headed by its state when it is not done.
+  for (auto& spec : genefamily_pipeline().stages())
+    if (spec.report) sections.push_back(stage_section(ctx, spec, T, zh));
   {
-    std::string p;
-    for (auto& m : motif.value("motifs", Json::array()))
-      p += m.value("motif", "") + " " + m.value("consensus", "") + " (" + std::to_string(m.value("sites", 0)) +
-           (zh ? " 个位点); " : " sites); ");
-    figure_section(T.motifs, p.empty() ? std::string(T.not_run) : p,
-                   {base + "motif_map.svg", base + "motif_logos.svg"});
-  }
-  figure_section(T.structure, "", {base + "gene_structure.svg"});
-  figure_section(T.promoters,
-                 (zh ? "各类元件位点数：" : "Sites by category: ") +
-                     join_counts(promoter.value("sites_by_category", Json::object())) + " (" +
-                     std::to_string(promoter.value("length", 0)) + (zh ? " bp 上游)" : " bp upstream)"),
-                 {base + "promoter_heatmap.svg"});
-  figure_section(T.synteny,
-                 synteny.empty()
-                     ? std::string(T.not_run)
-                     : std::to_string(synteny.value("blocks", 0)) +
-                           (zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
-                           join_counts(synteny.value("member_duplication", Json::object())) + ".",
-                 {base + "synteny_circle.svg"});
-  figure_section(T.kaks,
-                 std::to_string(kaks.value("pairs", 0)) +
-                     (zh ? " 对；纯化选择 " : " pairs; under purifying selection: ") +
-                     std::to_string(kaks.value("purifying_selection", 0)) + ".",
-                 {base + "kaks.svg"});
-  figure_section(T.expression,
-                 expr.value("skipped", false)
-                     ? expr.value("reason", std::string())
-                     : std::to_string(expr.value("members_with_expression", 0)) +
-                           (zh ? " 个成员有表达数据，样本 " : " members with expression values across ") +
-                           std::to_string(expr.value("samples", 0)) + (zh ? " 个。" : " samples."),
-                 expr.value("skipped", false) ? std::vector<std::string>{}
-                                              : std::vector<std::string>{base + "expression_heatmap.svg"});
-  figure_section(zh ? "蛋白互作 (STRING)" : "Protein interactions (STRING)",
-                 ppi.value("skipped", true) ? ppi.value("reason", std::string(T.not_run))
-                                            : std::to_string(ppi.value("interactions", 0)) +
-                                                  (zh ? " 条互作（拟南芥直系同源基因）。"
-                                                      : " interactions among the members' Arabidopsis orthologs."),
-                 {base + "ppi_network.svg"});
-  {
-    Section s{T.function, {}, {}, {}, {}};
+    Section s{"function", T.function, {}, {}, {}, {}};
     if (per_group.empty())
       s.paragraphs.push_back(zh ? "未提供参考物种成员（phylogeny.references），无法按直系同源推断功能。"
                                 : "No reference members were given (phylogeny.references), so functions are not "
@@ -262,7 +224,7 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
   {
-    Section s{T.meaning, {}, {}, {}, {}};
+    Section s{"meaning", T.meaning, {}, {}, {}, {}};
     int tandem = chrom.value("genes_in_tandem_clusters", 0);
     s.paragraphs.push_back(
         zh ? (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")
@@ -276,8 +238,9 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
   {
-    Section s{T.methods, {}, {"stage", "command", "tool versions", "seconds", "exit"}, {}, {}};
-    auto history = pipeline_history(ctx.run.value("run_dir", std::string()));
+    Section s{"methods", T.methods, {}, {"stage", "command", "tool versions", "seconds", "exit"}, {}, {}};
+    const fs::path run_dir = fs::absolute(ctx.run.value("run_dir", std::string()));
+    auto history = pipeline_history(run_dir);
     std::vector<Json> rows;
     if (history)
       for (auto& a : *history) rows.push_back(a);
@@ -285,7 +248,7 @@ Status build(const StageContext& ctx) {
     for (auto& a : rows)
       if (a["argv"].is_array() && !a["argv"].empty()) {
         std::string argv;
-        for (auto& x : a["argv"]) argv += (argv.empty() ? "" : " ") + x.get<std::string>();
+        for (auto& x : a["argv"]) argv += (argv.empty() ? "" : " ") + relative_to_run(x.get<std::string>(), run_dir);
         s.table.push_back({a.value("stage", ""), argv, a["versions"].dump(), fmt(a.value("seconds", 0.0)),
                            std::to_string(a.value("exit_code", 0))});
       }
@@ -298,13 +261,19 @@ Status build(const StageContext& ctx) {
              << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
     }
     s.paragraphs.push_back(inputs.str());
-    s.paragraphs.push_back((zh ? "参数：" : "Parameters: ") + ctx.run.value("params", Json::object()).dump());
+    s.paragraphs.push_back((zh ? "参数：" : "Parameters: ") +
+                           relative_to_run(ctx.run.value("params", Json::object()), run_dir).dump());
     if (!rows.empty())
       s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +
                              rows.back().value("at", ""));
     sections.push_back(s);
   }
 
+  // Pre-written text (params.prewritten: section id -> text) opens its section.
+  const Json prewritten = ctx.params.value("prewritten", Json::object());
+  for (auto& sec : sections)
+    if (prewritten.contains(sec.id) && prewritten[sec.id].is_string())
+      sec.paragraphs.insert(sec.paragraphs.begin(), prewritten[sec.id].get<std::string>());
   // Markdown and HTML from the same sections.
   std::string title = sp + " " + fam + " " + T.title_suffix;
   std::ostringstream md, html;
@@ -406,11 +375,17 @@ Status build(const StageContext& ctx) {
 StageSpec report_stage() {
   StageSpec s;
   s.name = "report";
+  s.label = "report";
+  s.label_zh = "分析报告";
   s.description = "Key findings (JSON), report in Markdown and self-contained HTML (en or zh), outputs.md";
-  s.after = {"identify",  "phylogeny",  "domain",   "properties", "motif",
-             "structure", "chromosome", "promoter", "kaks",       "expression"};
+  s.after = {"identify"};
+  // Every stage with a report section; their states head their sections.
+  s.uses = {"phylogeny", "domain",  "properties", "motif", "structure", "chromosome",
+            "promoter",  "synteny", "kaks",       "ppi",   "expression"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
-      "lang": {"type": "string", "enum": ["en", "zh"], "default": "en"}
+      "lang": {"type": "string", "enum": ["en", "zh"], "default": "en"},
+      "prewritten": {"type": "object", "default": {}, "additionalProperties": {"type": "string", "maxLength": 20000},
+                     "description": "text written elsewhere (a model, a person) placed first in a section, by section id"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
   s.outputs = {"report.json"};

@@ -202,15 +202,29 @@ Status blocks(const StageContext& ctx) {
   return write_text(ctx.work / "synteny.json", summary.dump(2));
 }
 
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "synteny", "Synteny", "共线性分析");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "synteny.json");
+  if (j.empty()) return s;
+  s.paragraphs.push_back(std::to_string(j.value("blocks", 0)) +
+                         (r.zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
+                         join_counts(j.value("member_duplication", Json::object())) + ".");
+  s.figures = {final_base(r.ctx) + "synteny_circle.svg"};
+  return s;
+}
+
 }  // namespace
 
 StageSpec synteny_stage() {
   StageSpec s;
   s.name = "synteny";
+  s.label = "synteny and duplications";
+  s.label_zh = "共线性分析";
   s.description = "All-against-all DIAMOND, collinear blocks on gene order (MCScanX's method), duplicate classes";
   s.after = {"identify"};
   s.resource = "medium";
   s.programs = {"diamond"};
+  s.needs = {"pep", "gff3", "genome"};
   s.data_files = {"pep", "gff3", "genome"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
@@ -241,7 +255,25 @@ StageSpec synteny_stage() {
   };
   s.outputs = {"synteny.json"};
   s.parse = summary_file("synteny.json");
+  s.report = report;
   return s;
 }
 
 }  // namespace bioagent::gf
+
+namespace bioagent {
+
+Result<Json> collinearity_from_text(std::string_view gene_table, std::string_view blast_m8) {
+  auto genes = parse_mcscanx_gff(gene_table);
+  if (!genes) return genes.status();
+  auto hits = parse_blast_m8(blast_m8);
+  if (!hits) return hits.status();
+  CollinearityParams p;
+  auto r = find_collinearity(*genes, *hits, p);
+  return Json{{"text", collinearity_text(r, p)},
+              {"blocks", r.blocks.size()},
+              {"collinear_genes", r.collinear_genes},
+              {"genes", r.genes}};
+}
+
+}  // namespace bioagent

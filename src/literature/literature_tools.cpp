@@ -12,19 +12,7 @@
 namespace bioagent::tools {
 
 Result<std::unique_ptr<HttpClient>> http_client_for(const ToolContext& ctx) {
-  HttpOptions o;
-  o.user_agent = "bioagent/0.1 (research assistant)";
-  o.contact_email = ctx.option("contact_email");
-  o.offline = ctx.option("offline") == "1";
-  o.allow_private_addresses = ctx.option("allow_private_urls") == "1";
-  std::string dir = ctx.option("cache_dir");
-  if (!dir.empty()) o.cache_path = dir + "/http_cache.sqlite";
-  const bool ncbi_key = !ctx.option("ncbi_api_key").empty();
-  o.rate_per_second = {{"pubmed", ncbi_key ? 10.0 : 3.0}, {"arxiv", 1.0}, {"semantic_scholar", ncbi_key ? 1.0 : 1.0}};
-  o.cache_ttl = {{"pubmed", std::chrono::hours(24 * 7)},           {"europepmc", std::chrono::hours(24 * 7)},
-                 {"clinicaltrials", std::chrono::hours(24)},       {"arxiv", std::chrono::hours(24 * 7)},
-                 {"semantic_scholar", std::chrono::hours(24 * 7)}, {"fetch", std::chrono::hours(24 * 30)}};
-  return HttpClient::create(o);
+  return HttpClient::create(http_options([&](const std::string& k) { return ctx.option(k); }));
 }
 
 namespace {

@@ -199,8 +199,7 @@ LlmClient::~LlmClient() = default;
 Result<std::unique_ptr<LlmClient>> LlmClient::create(ModelConfig model, bool allow_private_addresses) {
   if (model.base_url.empty() || model.model.empty())
     return invalid_argument("model '" + model.name + "' needs a base_url and a model id");
-  HttpOptions o;
-  o.user_agent = "bioagent";
+  HttpOptions o = http_options(std::map<std::string, std::string>{});
   o.allow_private_addresses = allow_private_addresses;  // local model servers are the common case
   o.max_retries = 3;
   o.max_body_bytes = 32u << 20;

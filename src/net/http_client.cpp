@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "bioagent/http.h"
+#include "bioagent/version.h"
 #include "net/http_cache.h"
 
 namespace bioagent {
@@ -319,6 +320,30 @@ Result<HttpResponse> HttpClient::fetch(const HttpRequest& req) {
     m.cache->put(key, *last, ttl);
   }
   return last;
+}
+
+HttpOptions http_options(const std::function<std::string(const std::string&)>& option) {
+  HttpOptions o;
+  o.user_agent = std::string("bioagent/") + kVersion + " (research assistant)";
+  o.contact_email = option("contact_email");
+  o.offline = option("offline") == "1";
+  o.allow_private_addresses = option("allow_private_urls") == "1";
+  if (std::string dir = option("cache_dir"); !dir.empty()) o.cache_path = dir + "/http_cache.sqlite";
+  const bool ncbi_key = !option("ncbi_api_key").empty();
+  o.rate_per_second = {{"pubmed", ncbi_key ? 10.0 : 3.0}, {"arxiv", 1.0}, {"semantic_scholar", 1.0}};
+  o.cache_ttl = {{"pubmed", std::chrono::hours(24 * 7)},           {"europepmc", std::chrono::hours(24 * 7)},
+                 {"clinicaltrials", std::chrono::hours(24)},       {"arxiv", std::chrono::hours(24 * 7)},
+                 {"semantic_scholar", std::chrono::hours(24 * 7)}, {"fetch", std::chrono::hours(24 * 30)},
+                 {"ncbi_datasets", std::chrono::hours(24 * 30)},   {"interpro", std::chrono::hours(24 * 90)},
+                 {"string", std::chrono::hours(24 * 30)}};
+  return o;
+}
+
+HttpOptions http_options(const std::map<std::string, std::string>& settings) {
+  return http_options([&](const std::string& k) {
+    auto it = settings.find(k);
+    return it == settings.end() ? std::string() : it->second;
+  });
 }
 
 }  // namespace bioagent

@@ -21,8 +21,13 @@
 namespace bioagent {
 
 Json StageStatus::to_json() const {
-  return Json{{"stage", stage},     {"state", state},     {"key", key},        {"folder", folder},
-              {"message", message}, {"seconds", seconds}, {"summary", summary}};
+  Json c = Json::array();
+  for (auto& x : checks) c.push_back(x.to_json());
+  Json j = {{"stage", stage},     {"state", to_string(state)}, {"key", key},        {"folder", folder},
+            {"message", message}, {"seconds", seconds},        {"summary", summary}};
+  if (failure != FailureClass::kNone) j["failure"] = to_string(failure);
+  if (!checks.empty()) j["checks"] = c;
+  return j;
 }
 
 fs::path StageContext::data(const std::string& key) const {
@@ -86,6 +91,7 @@ Result<std::vector<std::string>> Pipeline::plan(const std::vector<std::string>& 
     }
     if (!need.insert(n).second) return Status::ok();
     for (auto& up : s->after) BIOAGENT_RETURN_IF_ERROR(add(up, depth + 1));
+    for (auto& up : s->uses) BIOAGENT_RETURN_IF_ERROR(add(up, depth + 1));
     return Status::ok();
   };
   if (wanted.empty())
@@ -94,9 +100,10 @@ Result<std::vector<std::string>> Pipeline::plan(const std::vector<std::string>& 
   std::vector<std::string> out;  // table order is a valid order when every stage follows its upstreams
   for (auto& s : stages_)
     if (need.count(s.name)) {
-      for (auto& up : s.after)
-        if (std::find(out.begin(), out.end(), up) == out.end())
-          return invalid_argument("stage '" + s.name + "' is listed before its upstream '" + up + "'");
+      for (const auto* ups : {&s.after, &s.uses})
+        for (auto& up : *ups)
+          if (std::find(out.begin(), out.end(), up) == out.end())
+            return invalid_argument("stage '" + s.name + "' is listed before its upstream '" + up + "'");
       out.push_back(s.name);
     }
   return out;
@@ -172,32 +179,60 @@ void publish(const fs::path& folder, const fs::path& run_dir) {
       fs::copy_file(e.path(), run_dir / "final" / e.path().filename(), fs::copy_options::overwrite_existing, ec);
 }
 
-// One attempt of a stage in a temporary folder; renamed into place on success.
-Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
-               RunStore& store, const PipelineOptions& o, const Json& versions) {
-  std::error_code ec;
-  const std::string tmp_prefix = "." + folder.filename().string() + ".tmp-";
-  fs::path tmp = folder.parent_path() / (tmp_prefix + std::to_string(::getpid()));
-  for (auto& e : fs::directory_iterator(folder.parent_path(), ec)) {  // leftovers of killed runs
-    std::string n = e.path().filename().string();
-    if (n.rfind(tmp_prefix, 0) != 0) continue;
-    pid_t owner = pid_t(std::atol(n.c_str() + tmp_prefix.size()));
-    if (owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+// The class a stage function's failure belongs to: its own word when it gave
+// one, else its error code, else the rules for free text.
+FailureClass class_of(const Status& s) {
+  const Json& d = s.details();
+  if (d.is_object() && d.contains(kFailureDetail))
+    if (auto c = failure_class_from_string(d[kFailureDetail].get<std::string>())) return *c;
+  switch (s.code()) {
+    case ErrorCode::kNotFound:
+      return classify_failure_text(s.message()) == FailureClass::kMissingProgram ? FailureClass::kMissingProgram
+                                                                                 : FailureClass::kMissingInput;
+    case ErrorCode::kParseError:
+      return FailureClass::kMalformedInput;
+    case ErrorCode::kTimeout:
+      return FailureClass::kTimeout;
+    default: {
+      FailureClass c = classify_failure_text(s.message());
+      return c == FailureClass::kUnknown ? FailureClass::kToolError : c;
+    }
   }
+}
+
+// A failed attempt's folder is removed; its log is kept beside the stage
+// folders as <stage>-<key>.failed.log, which the returned status names.
+Status discard_attempt(Status s, const fs::path& tmp, const fs::path& folder) {
+  std::error_code ec;
+  fs::path kept = folder.string() + ".failed.log";
+  fs::rename(tmp / "stage.log", kept, ec);
   fs::remove_all(tmp, ec);
-  fs::create_directories(tmp, ec);
-  ctx.work = tmp;
+  if (fs::exists(kept, ec)) s.with("log", kept.string());
+  return s;
+}
+
+// Runs the steps of one attempt in `tmp` (the stage's work folder).
+Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& key, Runner& runner, RunStore& store,
+                 const PipelineOptions& o, const Json& versions) {
+  const fs::path& tmp = ctx.work;
+  std::error_code ec;
   fs::path log = tmp / "stage.log";
-  auto fail = [&](const std::string& msg) {
-    store.record({{"stage", spec.name}, {"key", key}, {"state", "failed"}, {"message", msg}, {"log", log.string()}});
-    return Status(ErrorCode::kToolFailed, spec.name + ": " + msg).with("log", log.string());
+  auto fail = [&](const Status& s) {
+    FailureClass c = class_of(s);
+    store.record({{"stage", spec.name},
+                  {"key", key},
+                  {"state", "failed"},
+                  {"failure", to_string(c)},
+                  {"message", s.message()},
+                  {"log", log.string()}});
+    return with_failure(Status(ErrorCode::kToolFailed, spec.name + ": " + s.message()), c);
   };
   if (spec.check)
-    if (Status s = spec.check(ctx); !s.is_ok()) return fail(s.message());
+    if (Status s = spec.check(ctx); !s.is_ok()) return fail(s);
   std::vector<Step> steps;
   if (spec.steps) {
     auto st = spec.steps(ctx);
-    if (!st) return fail(st.status().message());
+    if (!st) return fail(st.status());
     steps = std::move(*st);
   }
   Resources res = resources_for(spec.resource, ctx.cpus);
@@ -228,56 +263,182 @@ Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, 
         return Status(ErrorCode::kCancelled, spec.name + ": cancelled");
       }
       if (r.timed_out || r.exit_code != 0) {
+        FailureClass c = classify_process(r);
         std::string why = r.timed_out         ? "timed out after " + std::to_string(res.time_minutes) + " min"
                           : r.exit_code == -1 ? "could not be started"
+                          : r.exit_code > 128 ? "was killed by signal " + std::to_string(r.exit_code - 128)
                                               : "exited with code " + std::to_string(r.exit_code);
         rec["state"] = "failed";
+        rec["failure"] = to_string(c);
         rec["message"] = cmd->argv[0] + " " + why;
         store.record(rec);
-        return Status(ErrorCode::kToolFailed, spec.name + ": " + cmd->argv[0] + " " + why + "\n" + r.log_tail)
-            .with("log", log.string());
+        return with_failure(
+            Status(ErrorCode::kToolFailed, spec.name + ": " + cmd->argv[0] + " " + why + "\n" + r.log_tail), c);
       }
       rec["state"] = "ok";
       store.record(rec);
     } else {
       Status s = std::get<StageFn>(steps[i])(ctx);
-      if (!s.is_ok()) return fail(s.message());
+      if (!s.is_ok()) return fail(s);
     }
   }
   for (auto& out : spec.outputs)
-    if (!fs::exists(tmp / out, ec)) return fail("did not produce " + out);
+    if (!fs::exists(tmp / out, ec))
+      return fail(with_failure(Status(ErrorCode::kToolFailed, "did not produce " + out), FailureClass::kEmptyResult));
+  return Status::ok();
+}
+
+// One attempt of a stage in a temporary folder; renamed into place on
+// success, removed (its log kept) on failure.
+Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
+               RunStore& store, const PipelineOptions& o, const Json& versions) {
+  std::error_code ec;
+  const std::string tmp_prefix = "." + folder.filename().string() + ".tmp-";
+  fs::path tmp = folder.parent_path() / (tmp_prefix + std::to_string(::getpid()));
+  for (auto& e : fs::directory_iterator(folder.parent_path(), ec)) {  // leftovers of killed runs
+    std::string n = e.path().filename().string();
+    if (n.rfind(tmp_prefix, 0) != 0) continue;
+    pid_t owner = pid_t(std::atol(n.c_str() + tmp_prefix.size()));
+    if (owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+  }
+  fs::remove_all(tmp, ec);
+  fs::create_directories(tmp, ec);
+  ctx.work = tmp;
+  Status s = run_steps(spec, ctx, key, runner, store, o, versions);
+  if (!s.is_ok()) return discard_attempt(s, tmp, folder);
   std::ofstream(tmp / ".complete") << json_text(
       Json{{"stage", spec.name}, {"key", key}, {"params", ctx.params}, {"versions", versions}}, 2);
   fs::remove_all(folder, ec);  // an incomplete leftover of a killed run
   fs::rename(tmp, folder, ec);
-  if (ec) return fail("could not move the finished folder into place: " + ec.message());
+  if (ec)
+    return discard_attempt(
+        Status(ErrorCode::kToolFailed, spec.name + ": could not move the finished folder into place: " + ec.message()),
+        tmp, folder);
   store.record({{"stage", spec.name}, {"key", key}, {"state", "done"}, {"runner", runner.name()}});
   return Status::ok();
 }
 
+// The final state of a finished stage from its summary and checks: skipped
+// when the summary says nothing applied, warn when a check did not pass.
+void settle(const StageSpec& spec, const StageContext& ctx, StageStatus& st) {
+  if (st.summary.is_object() && st.summary.value("skipped", false)) {
+    st.state = StageState::kSkipped;
+    st.message = st.summary.value("reason", std::string("nothing applied"));
+    return;
+  }
+  if (!spec.checks) return;
+  st.checks = spec.checks(ctx, st.summary);
+  std::string failed;
+  for (auto& c : st.checks)
+    if (c.status != "pass") failed += (failed.empty() ? "" : "; ") + c.check + ": " + c.detail;
+  if (!failed.empty()) {
+    st.state = StageState::kWarn;
+    st.message = (st.message.empty() ? "" : st.message + "; ") + failed;
+  }
+}
+
+// Why `spec` cannot run: a data file it needs is absent or an upstream whose
+// outputs it needs did not finish. Empty: it can run.
+std::string missing_input(const StageSpec& spec, const Json& run, const std::map<std::string, StageStatus>& status) {
+  const Json files = run.value("files", Json::object());
+  for (auto& f : spec.needs)
+    if (files.value(f, std::string()).empty()) return "needs the " + f + " file, which the data folder does not have";
+  for (auto& up : spec.after) {
+    const StageStatus& u = status.at(up);
+    if (!finished_with_outputs(u.state))
+      return "needs the outputs of " + up + ", which " +
+             (u.state == StageState::kSkipped ? "was skipped (" + u.message.substr(0, 200) + ")"
+                                              : "did not finish (" + to_string(u.state) + ")");
+  }
+  return "";
+}
+
+// A stage's attempts in its own thread: the first, then each automatic repair
+// its table entry has for the failure's class, once each, in order.
+void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
+               RunStore& store, const PipelineOptions& o, const Json& versions, Shared& sh, int total) {
+  auto t0 = std::chrono::steady_clock::now();
+  Status s = attempt(spec, ctx, key, folder, runner, store, o, versions);
+  std::string repaired;
+  for (auto& rep : spec.repairs) {
+    if (s.is_ok() || s.code() == ErrorCode::kCancelled) break;
+    if (!rep.automatic || !rep.matches(class_of(s), s.message())) continue;
+    StageContext patched = ctx;
+    patched.params.merge_patch(rep.param_patch);
+    store.record(
+        {{"stage", spec.name}, {"key", key}, {"state", "repair"}, {"repair", rep.key}, {"message", rep.description}});
+    if (o.on_event) o.on_event({spec.name, StageState::kRepairing, rep.description, -1, total});
+    s = attempt(spec, patched, key, folder, runner, store, o, versions);
+    if (s.is_ok()) {
+      repaired = rep.description;
+      ctx = patched;
+    }
+  }
+  StageStatus result;
+  if (s.is_ok()) {
+    ctx.work = folder;
+    if (spec.parse) {
+      auto sum = spec.parse(ctx);
+      result.summary = sum ? *sum : Json{{"parse_error", sum.status().message()}};
+    }
+    result.state = StageState::kDone;
+    result.message = repaired.empty() ? "" : "repaired: " + repaired;
+    settle(spec, ctx, result);
+    publish(folder, o.run_dir);
+  } else {
+    result.state = s.code() == ErrorCode::kCancelled ? StageState::kCancelled : StageState::kFailed;
+    result.failure = s.code() == ErrorCode::kCancelled ? FailureClass::kNone : class_of(s);
+    result.message = s.message();
+  }
+  std::lock_guard g(sh.mu);
+  StageStatus& st = sh.status[spec.name];
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  st.summary = result.summary;
+  st.state = result.state;
+  st.message = result.message;
+  st.failure = result.failure;
+  st.checks = result.checks;
+  sh.free_cpus += ctx.cpus;
+  --sh.running;
+  sh.cv.notify_all();
+}
+
 }  // namespace
 
-Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, const PipelineOptions& o) const {
-  auto order = plan(o.stages);
+Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, const PipelineOptions& given) const {
+  auto order = plan(given.stages);
   if (!order) return order.status();
+  PipelineOptions o = given;
+  const int most = runner.max_cpus();
+  if (o.cpus <= 0) o.cpus = most > 0 ? most : 2;
+  if (most > 0 && o.cpus > most)
+    return Status(ErrorCode::kInvalidArgument, "a CPU budget of " + std::to_string(o.cpus) + " is more than the " +
+                                                   std::to_string(most) + " CPUs the " + runner.name() +
+                                                   " runner has (allowed: 1 to " + std::to_string(most) + ")")
+        .with("field", "cpus");
   auto store = RunStore::open(o.run_dir);
   if (!store) return store.status();
   std::error_code ec;
   fs::create_directories(o.run_dir / "stages", ec);
   Shared sh;
   sh.free_cpus = std::max(1, o.cpus);
-  for (auto& n : *order) sh.status[n] = {n, "pending", "", "", "", 0, Json()};
+  for (auto& n : *order) sh.status[n].stage = n;
   std::map<std::string, std::string> keys;
   std::vector<std::thread> threads;
   std::set<std::string> announced;  // stages in a final state, announced once
   int finished = 0;
   const int total = int(order->size());
-  auto emit = [&](const std::string& stage, const std::string& state, const std::string& msg) {
-    if (state != "running" && state != "repairing") {
+  auto emit = [&](const std::string& stage, StageState state, const std::string& msg) {
+    if (is_final(state)) {
       announced.insert(stage);
       finished = int(announced.size());
     }
     if (o.on_event) o.on_event({stage, state, msg, finished, total});
+  };
+  auto conclude = [&](StageStatus& st, StageState state, const std::string& msg) {
+    st.state = state;
+    st.message = msg;
+    emit(st.stage, state, msg);
   };
   // Ready stages start small first, so quick stages are not held behind a
   // stage that takes every CPU.
@@ -292,30 +453,27 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
     bool started = false;
     for (auto& name : by_size) {
       StageStatus& st = sh.status[name];
-      if (st.state != "pending") continue;
+      if (st.state != StageState::kPending) continue;
       const StageSpec& spec = *find(name);
-      bool blocked = false, upstream_failed = false;
-      for (auto& up : spec.after) {
-        const std::string& us = sh.status[up].state;
-        if (us == "failed" || us == "skipped" || us == "cancelled")
-          upstream_failed = true;
-        else if (us != "done" && us != "cached")
-          blocked = true;
-      }
-      if (upstream_failed || (o.cancel && o.cancel->load())) {
-        st.state = o.cancel && o.cancel->load() ? "cancelled" : "skipped";
-        st.message = st.state == "skipped" ? "an upstream stage did not finish" : "cancelled";
-        emit(name, st.state, st.message);
+      bool blocked = false;
+      for (const auto* ups : {&spec.after, &spec.uses})
+        for (auto& up : *ups) blocked |= !is_final(sh.status[up].state);
+      if (o.cancel && o.cancel->load()) {
+        conclude(st, StageState::kCancelled, "cancelled");
         started = true;
         continue;
       }
       if (blocked) continue;
+      if (std::string why = missing_input(spec, run, sh.status); !why.empty()) {
+        conclude(st, StageState::kSkipped, why);
+        started = true;
+        continue;
+      }
       // Key: parameters, data digests, upstream keys, tool versions.
       Json params = apply_defaults(spec.params_schema, run.value("params", Json::object()).value(name, Json::object()));
       if (Status v = validate(spec.params_schema, params, name); !v.is_ok()) {
-        st.state = "failed";
-        st.message = v.message();
-        emit(name, "failed", st.message);
+        st.failure = FailureClass::kMalformedInput;
+        conclude(st, StageState::kFailed, v.message());
         started = true;
         continue;
       }
@@ -335,7 +493,10 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
         key_doc["data"][f] = d ? *d : "missing";
       }
       lock.lock();
-      for (auto& up : spec.after) key_doc["upstream"][up] = keys[up];
+      for (const auto* ups : {&spec.after, &spec.uses})
+        for (auto& up : *ups)
+          key_doc["upstream"][up] = finished_with_outputs(sh.status[up].state) ? keys[up] : "absent";
+      if (spec.revision != 1) key_doc["revision"] = spec.revision;
       std::string key = sha256_hex(key_doc.dump()).substr(0, 16);
       keys[name] = key;
       fs::path folder = o.run_dir / "stages" / (name + "-" + key);
@@ -344,22 +505,29 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
       StageContext ctx;
       ctx.run = run;
       ctx.run["run_dir"] = fs::absolute(o.run_dir).string();  // for stages that read the run record (not keyed)
+      ctx.run["stage_states"] = Json::object();               // every upstream's state and message, for the report
+      for (auto& [n, u] : sh.status)
+        if (is_final(u.state)) ctx.run["stage_states"][n] = u.to_json();
       ctx.params = params;
-      for (auto& up : spec.after) ctx.input[up] = sh.status[up].folder;
+      for (const auto* ups : {&spec.after, &spec.uses})
+        for (auto& up : *ups)
+          if (finished_with_outputs(sh.status[up].state)) ctx.input[up] = sh.status[up].folder;
       if (!missing.empty()) {
-        st.state = "failed";
-        st.message = "needs " + missing + " (not installed; scripts/setup.sh installs the Debian packages)";
-        emit(name, "failed", st.message);
+        st.failure = FailureClass::kMissingProgram;
+        conclude(st, StageState::kFailed,
+                 "needs " + missing + " (not installed; scripts/setup.sh installs the Debian packages)");
         started = true;
         continue;
       }
       if (fs::exists(folder / ".complete", ec)) {  // finished by an earlier run
-        st.state = "cached";
+        st.state = StageState::kCached;
+        st.message = "finished earlier with the same inputs, parameters and tool versions";
         ctx.work = folder;
         if (spec.parse)
           if (auto sum = spec.parse(ctx)) st.summary = *sum;
+        settle(spec, ctx, st);
         publish(folder, o.run_dir);
-        emit(name, "cached", "finished earlier with the same inputs, parameters and tool versions");
+        emit(name, st.state, st.message);
         started = true;
         continue;
       }
@@ -369,59 +537,22 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
       ctx.cpus = std::max(1, std::min(want, sh.free_cpus));
       sh.free_cpus -= ctx.cpus;
       ++sh.running;
-      st.state = "running";
-      emit(name, "running", "");
+      st.state = StageState::kRunning;
+      emit(name, StageState::kRunning, "");
       started = true;
       threads.emplace_back([&, name, ctx, key, folder, versions]() mutable {
-        const StageSpec& spec = *find(name);
-        auto t0 = std::chrono::steady_clock::now();
-        Status s = attempt(spec, ctx, key, folder, runner, **store, o, versions);
-        std::string repaired;
-        for (auto& rep : spec.repairs) {  // each matching repair once, in order
-          if (s.is_ok() || s.code() == ErrorCode::kCancelled) break;
-          if (s.message().find(rep.when) == std::string::npos) continue;
-          StageContext patched = ctx;
-          patched.params.merge_patch(rep.param_patch);
-          (*store)->record({{"stage", name}, {"key", key}, {"state", "repair"}, {"message", rep.description}});
-          if (o.on_event) o.on_event({name, "repairing", rep.description, -1, total});
-          s = attempt(spec, patched, key, folder, runner, **store, o, versions);
-          if (s.is_ok()) {
-            repaired = rep.description;
-            ctx = patched;
-          }
-        }
-        Json summary;
-        if (s.is_ok()) {
-          ctx.work = folder;
-          if (spec.parse) {
-            auto sum = spec.parse(ctx);
-            summary = sum ? *sum : Json{{"parse_error", sum.status().message()}};
-          }
-          publish(folder, o.run_dir);
-        }
-        std::lock_guard g(sh.mu);
-        StageStatus& st = sh.status[name];
-        st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        st.summary = summary;
-        st.state = s.is_ok() ? "done" : s.code() == ErrorCode::kCancelled ? "cancelled" : "failed";
-        st.message = s.is_ok() ? (repaired.empty() ? "" : "repaired: " + repaired) : s.message();
-        sh.free_cpus += ctx.cpus;
-        --sh.running;
-        sh.cv.notify_all();
+        run_stage(*find(name), ctx, key, folder, runner, **store, o, versions, sh, total);
       });
     }
     if (finished >= total) break;
     if (!started) sh.cv.wait(lock);
     for (auto& [n, st] : sh.status)
-      if ((st.state == "done" || st.state == "failed" || st.state == "cancelled") && !announced.count(n))
-        emit(n, st.state, st.message);
+      if (is_final(st.state) && !announced.count(n)) emit(n, st.state, st.message);
   }
   lock.unlock();
   for (auto& t : threads) t.join();
   std::vector<StageStatus> out;
-  for (auto& n : *order) {
-    out.push_back(sh.status[n]);
-  }
+  for (auto& n : *order) out.push_back(sh.status[n]);
   return out;
 }
 

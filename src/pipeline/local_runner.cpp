@@ -33,6 +33,7 @@ std::string tail_of(const fs::path& log, size_t max_bytes = 2000) {
 class LocalRunner : public Runner {
  public:
   std::string name() const override { return "local"; }
+  int max_cpus() const override { return int(std::max(1u, std::thread::hardware_concurrency())); }
 
   ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
                     const std::atomic<bool>& cancel) override {

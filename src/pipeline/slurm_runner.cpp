@@ -4,7 +4,9 @@
 // sacct when accounting keeps it), and cancelled with scancel.
 #include <chrono>
 #include <fstream>
+#include <mutex>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "bioagent/pipeline.h"
@@ -30,6 +32,18 @@ class SlurmRunner : public Runner {
   SlurmRunner(std::string partition, int poll_ms, int64_t max_mem_mb)
       : partition_(std::move(partition)), poll_ms_(poll_ms), max_mem_mb_(max_mem_mb) {}
   std::string name() const override { return "slurm"; }
+  // The largest node's CPUs (in the partition when one is named), asked once.
+  int max_cpus() const override {
+    std::call_once(cpus_once_, [this] {
+      std::vector<std::string> argv = {"sinfo", "-h", "-o", "%c"};
+      if (!partition_.empty()) argv.insert(argv.begin() + 1, {"-p", partition_});
+      auto c = capture(argv, 10000);
+      if (!c || c->exit_code != 0) return;
+      std::istringstream in(c->out);
+      for (std::string line; std::getline(in, line);) max_cpus_ = std::max(max_cpus_, std::atoi(line.c_str()));
+    });
+    return max_cpus_;
+  }
 
   ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
                     const std::atomic<bool>& cancel) override {
@@ -109,6 +123,8 @@ class SlurmRunner : public Runner {
   int poll_ms_;
   int64_t max_mem_mb_;
   std::atomic<int> counter_{0};
+  mutable std::once_flag cpus_once_;
+  mutable int max_cpus_ = 0;
 };
 
 }  // namespace

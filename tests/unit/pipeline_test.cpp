@@ -75,7 +75,7 @@ TEST(Pipeline, RunsTheDagCachesAndRerunsOnlyWhatChanged) {
   auto r = p.run(Json{{"params", Json::object()}}, *runner, o);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   auto m = by_name(*r);
-  for (auto& [n, s] : m) EXPECT_EQ(s.state, "done") << n << ": " << s.message;
+  for (auto& [n, s] : m) EXPECT_EQ(s.state, StageState::kDone) << n << ": " << s.message;
   // The versions of the programs the stages name are remembered for later runs.
   std::ifstream book_in(o.version_book);
   Json book = Json::parse(book_in, nullptr, false);
@@ -85,17 +85,17 @@ TEST(Pipeline, RunsTheDagCachesAndRerunsOnlyWhatChanged) {
   EXPECT_TRUE(has_true) << book.dump();
   EXPECT_EQ(m["d"].summary["text"], "d n=1 <b n=1 <a n=1>> <c n=1 <a n=1>>");
   auto again = by_name(*p.run(Json{{"params", Json::object()}}, *runner, o));
-  for (auto& [n, s] : again) EXPECT_EQ(s.state, "cached") << n;
+  for (auto& [n, s] : again) EXPECT_EQ(s.state, StageState::kCached) << n;
   auto changed = by_name(*p.run(Json{{"params", {{"c", {{"n", 2}}}}}}, *runner, o));
-  EXPECT_EQ(changed["a"].state, "cached");
-  EXPECT_EQ(changed["b"].state, "cached");
-  EXPECT_EQ(changed["c"].state, "done");
-  EXPECT_EQ(changed["d"].state, "done") << "downstream of a change re-runs";
+  EXPECT_EQ(changed["a"].state, StageState::kCached);
+  EXPECT_EQ(changed["b"].state, StageState::kCached);
+  EXPECT_EQ(changed["c"].state, StageState::kDone);
+  EXPECT_EQ(changed["d"].state, StageState::kDone) << "downstream of a change re-runs";
   EXPECT_NE(changed["d"].key, m["d"].key);
   auto bad = by_name(*p.run(Json{{"params", {{"a", {{"n", "x"}}}}}}, *runner, o));
-  EXPECT_EQ(bad["a"].state, "failed");
+  EXPECT_EQ(bad["a"].state, StageState::kFailed);
   EXPECT_NE(bad["a"].message.find("n"), std::string::npos);
-  EXPECT_EQ(bad["d"].state, "skipped");
+  EXPECT_EQ(bad["d"].state, StageState::kSkipped);
 }
 
 TEST(Pipeline, FailuresRepairsAndRequirements) {
@@ -111,7 +111,11 @@ TEST(Pipeline, FailuresRepairsAndRequirements) {
                                return Status::ok();
                              })};
   };
-  flaky.repairs = {{"false exited", "use true", Json{{"prog", "true"}}}};
+  flaky.repairs = {{.on = FailureClass::kToolError,
+                    .when = "false exited",
+                    .key = "use_true",
+                    .description = "use true",
+                    .param_patch = Json{{"prog", "true"}}}};
   StageSpec broken = write_stage("broken", {}, {"false"});
   StageSpec after_broken = write_stage("after", {"broken"});
   StageSpec missing = write_stage("missing", {});
@@ -122,13 +126,21 @@ TEST(Pipeline, FailuresRepairsAndRequirements) {
   o.run_dir = dir.path() / "run";
   auto runner = make_local_runner();
   auto m = by_name(*p.run(Json::object(), *runner, o));
-  EXPECT_EQ(m["flaky"].state, "done");
+  EXPECT_EQ(m["flaky"].state, StageState::kDone);
   EXPECT_NE(m["flaky"].message.find("repaired: use true"), std::string::npos) << m["flaky"].message;
-  EXPECT_EQ(m["broken"].state, "failed");
+  EXPECT_EQ(m["broken"].state, StageState::kFailed);
   EXPECT_NE(m["broken"].message.find("exited with code 1"), std::string::npos);
-  EXPECT_EQ(m["after"].state, "skipped");
-  EXPECT_EQ(m["missing"].state, "failed");
+  EXPECT_EQ(m["after"].state, StageState::kSkipped);
+  EXPECT_EQ(m["missing"].state, StageState::kFailed);
   EXPECT_NE(m["missing"].message.find("surely-not-installed-program"), std::string::npos);
+  // Typed failures; a failed attempt leaves no temporary folder, only its log.
+  EXPECT_EQ(m["broken"].failure, FailureClass::kToolError);
+  EXPECT_EQ(m["missing"].failure, FailureClass::kMissingProgram);
+  EXPECT_NE(m["after"].message.find("broken"), std::string::npos) << "the reason names the upstream";
+  for (auto& e : fs::directory_iterator(o.run_dir / "stages"))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  EXPECT_TRUE(fs::exists(m["broken"].folder + ".failed.log"));
+  EXPECT_FALSE(fs::exists(m["broken"].folder));
   // Cancellation stops a running command quickly.
   Pipeline ps({slow});
   PipelineOptions oc = o;
@@ -140,7 +152,7 @@ TEST(Pipeline, FailuresRepairsAndRequirements) {
   auto t0 = std::chrono::steady_clock::now();
   auto c = by_name(*ps.run(Json::object(), *runner, oc));
   stopper.join();
-  EXPECT_EQ(c["slow"].state, "cancelled");
+  EXPECT_EQ(c["slow"].state, StageState::kCancelled);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
   auto history = pipeline_history(o.run_dir);
   ASSERT_TRUE(history.is_ok());
@@ -166,8 +178,8 @@ TEST(Pipeline, AKilledRunResumesWithoutRedoingFinishedStages) {
   waitpid(pid, nullptr, 0);
   auto runner = make_local_runner();
   auto m = by_name(*p.run(Json::object(), *runner, o));
-  EXPECT_EQ(m["first"].state, "cached") << "finished before the kill: not redone";
-  EXPECT_EQ(m["second"].state, "done");
+  EXPECT_EQ(m["first"].state, StageState::kCached) << "finished before the kill: not redone";
+  EXPECT_EQ(m["second"].state, StageState::kDone);
   size_t leftovers = 0;
   for (auto& e : fs::directory_iterator(o.run_dir / "stages"))
     leftovers += e.path().filename().string().find(".tmp-") != std::string::npos;
@@ -191,4 +203,24 @@ TEST(Pipeline, VersionProbesLeaveTheCurrentFolderAlone) {
   ::setenv("PATH", old_path.c_str(), 1);
   EXPECT_EQ(v, "probe 1.2.3");
   EXPECT_FALSE(fs::exists(dir.path() / "probe-was-here"));
+}
+
+TEST(Pipeline, ACpuBudgetBeyondTheRunnersCoresIsRefusedWithTheLimit) {
+  TempDir dir;
+  Pipeline p({write_stage("a", {})});
+  auto runner = make_local_runner();
+  const int cores = runner->max_cpus();
+  ASSERT_GE(cores, 1);
+  PipelineOptions o;
+  o.run_dir = dir.path() / "run";
+  o.cpus = cores + 1;
+  auto r = p.run(Json{{"params", Json::object()}}, *runner, o);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("1 to " + std::to_string(cores)), std::string::npos) << r.status().message();
+  EXPECT_FALSE(fs::exists(o.run_dir / "stages")) << "nothing ran";
+  o.cpus = cores;
+  auto ok = p.run(Json{{"params", Json::object()}}, *runner, o);
+  ASSERT_TRUE(ok.is_ok()) << ok.status().to_string();
+  EXPECT_EQ((*ok)[0].state, StageState::kDone);
 }

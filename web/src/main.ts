@@ -238,9 +238,16 @@ function onTaskEvent(taskId: string, e: any): void {
       showResults(taskId);
     }
   } else if (e.type === 'stage') {
+    // The engine's state as it is (done, cached, warn, skipped, failed, ...); the reason beside it.
     const li = stageItem(e.stage);
     li.dataset.state = e.state;
-    (li.querySelector('.stage-state') as HTMLElement).textContent = stateName(e.state);
+    const stateEl = li.querySelector('.stage-state') as HTMLElement;
+    stateEl.textContent = stateName(e.state);
+    stateEl.title = e.message || '';
+    li.querySelector('.stage-reason')?.remove();
+    if (['skipped', 'warn', 'failed'].includes(e.state) && e.message) {
+      li.append(el('span', 'stage-reason', String(e.message).slice(0, 200)));
+    }
   } else if (e.type === 'outcome') {
     // The run's outcome, posted in the chat: members, warnings explained, links to the report and figures.
     const m = addMessage('assistant', e.text);
