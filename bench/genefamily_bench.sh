@@ -80,7 +80,7 @@ done
 import json, statistics, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
 ours = json.load(open(sys.argv[4]))
-ok = all(s["state"] == "done" for s in ours["stages"])
+ok = all(s["state"] in ("done", "warn") for s in ours["stages"])  # warn: ran, a check (support) below threshold
 cold = statistics.median(r[1] - r[0] for r in rows)
 warm = statistics.median(r[2] - r[1] for r in rows)
 base = statistics.median(r[3] - r[2] for r in rows)
