@@ -36,7 +36,7 @@ enum class ErrorCode {
 // Stable lower-case name used in JSON error bodies ("invalid_argument", ...).
 std::string_view error_code_name(ErrorCode code);
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
   Status(ErrorCode code, std::string message);
@@ -73,7 +73,7 @@ Status internal_error(std::string message);
 
 // Result<T>: either a value or a non-OK Status.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {  // NOLINT

@@ -2,6 +2,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <random>
@@ -108,6 +109,12 @@ Result<Json> AppStore::query(const std::string& sql, const std::vector<Json>& bi
 Status AppStore::exec(const std::string& sql, const std::vector<Json>& binds) {
   auto r = query(sql, binds);
   return r ? Status::ok() : r.status();
+}
+
+void AppStore::record(const std::string& sql, const std::vector<Json>& binds) {
+  if (Status s = exec(sql, binds); !s.is_ok())
+    std::fprintf(stderr, "bioagent: could not record in the app store (%s): %s\n", sql.substr(0, 40).c_str(),
+                 s.message().c_str());
 }
 
 }  // namespace bioagent

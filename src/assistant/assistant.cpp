@@ -272,10 +272,12 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
   }
   Json meta = reply;
   meta.erase("answer");
-  impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
-                     {sid, "user", message, Json::object().dump(), now_iso()});
-  impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
-                     {sid, "assistant", reply.value("answer", ""), meta.dump(), now_iso()});
+  BIOAGENT_RETURN_IF_ERROR(
+      impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
+                         {sid, "user", message, Json::object().dump(), now_iso()}));
+  BIOAGENT_RETURN_IF_ERROR(
+      impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
+                         {sid, "assistant", reply.value("answer", ""), meta.dump(), now_iso()}));
   emit({{"type", "done"}});
   return reply;
 }

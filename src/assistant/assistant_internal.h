@@ -46,6 +46,9 @@ class AppStore {
   // Runs one statement with positional bindings (strings, numbers, null, or JSON dumped); rows as objects.
   Result<Json> query(const std::string& sql, const std::vector<Json>& binds = {});
   Status exec(const std::string& sql, const std::vector<Json>& binds = {});
+  // For records whose loss must not stop the work that produced them (task events,
+  // stage timings, learning counters): a failure is reported on stderr, not dropped.
+  void record(const std::string& sql, const std::vector<Json>& binds = {});
 
  private:
   AppStore() = default;

@@ -103,8 +103,8 @@ void Assistant::Impl::announce_outcome(const std::string& task_id, const std::st
   std::string run_dir = row["run_dir"].is_string() ? row["run_dir"].get<std::string>() : "";
   std::string text = run_outcome_text(run_dir, task_id, state, message, zh, &links);
   Json meta = {{"agent", "execution"}, {"task_id", task_id}, {"state", state}, {"links", links}};
-  store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
-              {row["session"], "assistant", text, meta.dump(), now_iso()});
+  store->record("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
+                {row["session"], "assistant", text, meta.dump(), now_iso()});
   emit(task_id, {{"type", "outcome"}, {"ended", state}, {"text", text}, {"links", links}});
 }
 

@@ -131,14 +131,14 @@ void Assistant::Impl::emit(const std::string& task_id, Json event) {
   int64_t seq = last && !last->empty() ? (*last)[0]["n"].get<int64_t>() + 1 : 1;
   event["seq"] = seq;
   event["at"] = now_iso();
-  store->exec("INSERT INTO task_events (task, seq, event) VALUES (?,?,?)", {task_id, seq, event.dump()});
+  store->record("INSERT INTO task_events (task, seq, event) VALUES (?,?,?)", {task_id, seq, event.dump()});
   ++event_generation;
   events_cv.notify_all();
 }
 
 void Assistant::Impl::set_state(const std::string& task_id, const std::string& state, const std::string& message) {
-  store->exec("UPDATE tasks SET state = ?, message = ?, updated = ? WHERE id = ?",
-              {state, message, now_iso(), task_id});
+  store->record("UPDATE tasks SET state = ?, message = ?, updated = ? WHERE id = ?",
+                {state, message, now_iso(), task_id});
   announce_outcome(task_id, state, message);  // done, failed, cancelled: the chat hears how it ended
   emit(task_id, {{"type", "state"}, {"state", state}, {"message", message}});
 }
@@ -152,7 +152,7 @@ Json Assistant::Impl::learned_preventions() {
 
 void Assistant::Impl::record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
                                       const std::string& test_result) {
-  store->exec(
+  store->record(
       "INSERT INTO learning (timestamp, error_type, pattern, error_message, root_cause, fix_strategy, changes, "
       "test_result, future_prevention, fix, origin) VALUES (?,?,?,?,?,?,?,?,?,?,'local')",
       {now_iso(), d.error_type, d.pattern, d.error_message, d.root_cause,
@@ -213,7 +213,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     if (!any_fixable) break;
     auto changes = apply_naming_repair(data_dir, problems);
     if (!changes) break;
-    store->exec("UPDATE learning SET applied = applied + 1 WHERE id = ?", {p["id"]});
+    store->record("UPDATE learning SET applied = applied + 1 WHERE id = ?", {p["id"]});
     emit(id, {{"type", "prevention"},
               {"learning_id", p["id"]},
               {"changes", *changes},
@@ -286,7 +286,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
                                                 : (zh ? "参数已确认" : "parameters confirmed")}});
     tp["dialog"] = dialog;
     tp["confirmed"] = true;
-    store->exec("UPDATE tasks SET params = ? WHERE id = ?", {tp.dump(), id});
+    store->record("UPDATE tasks SET params = ? WHERE id = ?", {tp.dump(), id});
   }
 
   // 3. The pipeline; each stage's automatic repairs are the engine's (from the stage table).
@@ -297,7 +297,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   stage_params["synteny"]["max_target_seqs"] = dialog.value("max_target_seqs", 6);
   if (dialog.contains("method")) stage_params["phylogeny"]["method"] = dialog["method"];
   fs::path run_dir = session_dir(rt->session) / "runs" / id;
-  store->exec("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?", {run_dir.string(), data_dir.string(), id});
+  store->record("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?", {run_dir.string(), data_dir.string(), id});
   std::vector<StageStatus> outcome;
   {
     auto cfg = genefamily_run_config(prefix, fam_file, data_dir, stage_params);
@@ -365,8 +365,8 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   for (auto& s : outcome) {
     all_ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped says why
     if ((s.state == StageState::kDone || s.state == StageState::kWarn) && s.seconds > 0)
-      store->exec("INSERT INTO stage_durations (stage, seconds, genes, at) VALUES (?,?,?,?)",
-                  {s.stage, s.seconds, 0, now_iso()});
+      store->record("INSERT INTO stage_durations (stage, seconds, genes, at) VALUES (?,?,?,?)",
+                    {s.stage, s.seconds, 0, now_iso()});
   }
   auto v = validate_run(run_dir);
   if (v) emit(id, {{"type", "validation"}, {"validation", *v}});
