@@ -80,7 +80,7 @@ struct AssistantOptions {
   int cpus = 2;
   std::string runner = "local";  // local or slurm
   std::string model;             // model name from the catalog ("" = its default; none configured = offline agents)
-  size_t max_upload_bytes = size_t(2) << 30;
+  size_t max_upload_bytes = size_t(512) << 20;
   bool resume_tasks = true;  // false for tools that only read the store (learning export)
 };
 

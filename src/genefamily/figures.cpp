@@ -8,18 +8,9 @@
 #include "figures/svg.h"
 
 namespace bioagent::figures {
-namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-struct Layout {
-  std::vector<double> depth, pos;  // root distance; leaf order position (internal: mean of children)
-  double max_depth = 0;
-  std::vector<int> leaves;  // in order
-};
-
-Layout layout(const NewickTree& t) {
-  Layout l;
+TreeLayout tree_layout(const NewickTree& t) {
+  TreeLayout l;
   l.depth.assign(t.nodes.size(), 0);
   l.pos.assign(t.nodes.size(), 0);
   std::function<void(int, double)> walk = [&](int n, double d) {
@@ -43,6 +34,10 @@ Layout layout(const NewickTree& t) {
   return l;
 }
 
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
 std::map<std::string, std::string> group_colours(const std::map<std::string, std::string>& group) {
   std::map<std::string, std::string> colour;
   for (auto& [leaf, g] : group)
@@ -54,13 +49,13 @@ std::map<std::string, std::string> group_colours(const std::map<std::string, std
 
 std::vector<std::string> leaf_order(const NewickTree& t) {
   std::vector<std::string> out;
-  for (int l : layout(t).leaves) out.push_back(t.nodes[size_t(l)].name);
+  for (int l : tree_layout(t).leaves) out.push_back(t.nodes[size_t(l)].name);
   return out;
 }
 
 std::string tree(const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
                  const std::string& title) {
-  Layout l = layout(t);
+  TreeLayout l = tree_layout(t);
   auto colours = group_colours(group);
   auto leaf_colour = [&](const std::string& name) {
     auto g = group.find(name);

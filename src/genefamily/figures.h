@@ -16,6 +16,14 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
                  const std::string& title);
 // Leaf names in drawing order (top to bottom), for figures that follow the tree.
 std::vector<std::string> leaf_order(const NewickTree& t);
+// Node depths (distance from the root) and rows (a leaf's position in order; an
+// internal node's, the mean of its children's) of a rooted tree.
+struct TreeLayout {
+  std::vector<double> depth, pos;
+  double max_depth = 0;     // at least 1
+  std::vector<int> leaves;  // in order, top to bottom
+};
+TreeLayout tree_layout(const NewickTree& t);
 
 std::string gene_structure(const std::vector<std::string>& genes,
                            const std::map<std::string, const GffTranscript*>& transcript, const std::string& title);

@@ -15,39 +15,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Leaf rows and node depths of a rooted tree (leaves top to bottom).
-struct TreeRows {
-  std::vector<double> depth, pos;
-  std::vector<int> leaves;
-  double max_depth = 1;
-};
-
-TreeRows tree_rows(const NewickTree& t) {
-  TreeRows r;
-  r.depth.assign(t.nodes.size(), 0);
-  r.pos.assign(t.nodes.size(), 0);
-  std::function<void(int, double)> go = [&](int n, double d) {
-    r.depth[size_t(n)] = d;
-    r.max_depth = std::max(r.max_depth, d);
-    const auto& kids = t.nodes[size_t(n)].children;
-    if (kids.empty()) {
-      r.pos[size_t(n)] = double(r.leaves.size());
-      r.leaves.push_back(n);
-      return;
-    }
-    double sum = 0;
-    for (int k : kids) {
-      go(k, d + std::max(0.0, t.nodes[size_t(k)].length));
-      sum += r.pos[size_t(k)];
-    }
-    r.pos[size_t(n)] = sum / double(kids.size());
-  };
-  r.max_depth = 0;
-  if (!t.nodes.empty()) go(0, 0);
-  if (r.max_depth <= 0) r.max_depth = 1;
-  return r;
-}
-
 std::string bold() { return "font-weight=\"bold\""; }
 
 // A title line that fits: the document is at least this wide.
@@ -101,7 +68,7 @@ std::string renaming_table(const std::vector<Renamed>& renamed) {
 
 std::string combined_panel(const NewickTree& rooted, const std::map<std::string, std::string>& subfamily,
                            const std::map<std::string, PanelRow>& rows, const std::string& title) {
-  TreeRows tr = tree_rows(rooted);
+  TreeLayout tr = tree_layout(rooted);
   const double row = 20, top = 64, tree_w = 200, name_w = 150, col_w = 260, gap = 24;
   const double x_tree = 20, x_names = x_tree + tree_w + 6, x_motif = x_names + name_w, x_domain = x_motif + col_w + gap,
                x_gene = x_domain + col_w + gap;

@@ -11,6 +11,7 @@
 
 #include "genefamily/align.h"
 #include "genefamily/figures.h"
+#include "genefamily/figures_paper.h"
 #include "genefamily/stage_common.h"
 
 namespace bioagent::gf {
@@ -194,7 +195,21 @@ Status summarise_kaks(const StageContext& ctx) {
   std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
                       " duplicated pairs: Ka vs Ks (yn00)";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(points, title)));
+  // The Ks distribution and its peaks (for dating duplication events) from the estimated pairs only;
+  // with fewer than three there is no distribution to speak of, and no figure.
+  std::vector<double> ks_values;
+  for (auto& p : points) ks_values.push_back(p.ks);
+  Json peaks = Json::array();
+  if (ks_values.size() >= 3) {
+    for (auto& pk : figures::ks_peaks(ks_values, max_ks))
+      peaks.push_back({{"ks", pk.ks}, {"mya", pk.ks / (2 * rate) / 1e6}});
+    std::string ks_title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
+                           " Ks distribution of duplicated pairs";
+    BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ks_distribution.svg"),
+                                        figures::ks_distribution(ks_values, ks_title, max_ks)));
+  }
   return write_text(ctx.work / "kaks.json", Json{{"pairs", pairs.size()},
+                                                 {"ks_peaks", peaks},
                                                  {"estimated", estimated},
                                                  {"not_estimated", not_estimated},
                                                  {"saturated", saturated},
@@ -223,6 +238,15 @@ ReportSection report(const ReportContext& r) {
                                    " with saturated Ks (> " + fmt(j.value("max_ks", 0.0), 1) +
                                    "), left out of the dating and the selection summary.");
   s.figures = {final_base(r.ctx) + "kaks.svg"};
+  if (!j.value("ks_peaks", Json::array()).empty()) {
+    std::string peaks;
+    for (auto& pk : j["ks_peaks"])
+      peaks += (peaks.empty() ? "" : ", ") + ("Ks " + fmt(pk.value("ks", 0.0), 2) + " (~" +
+                                              fmt(pk.value("mya", 0.0), 0) + (r.zh ? " 百万年前)" : " Mya)"));
+    s.paragraphs.push_back(r.zh ? "Ks 分布的峰：" + peaks + "（每个峰可能对应一次复制事件）。"
+                                : "Peaks of the Ks distribution: " + peaks + " (each may mark a duplication event).");
+    s.figures.push_back(final_base(r.ctx) + "ks_distribution.svg");
+  }
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "genefamily/figures.h"
+#include "genefamily/figures_paper.h"
 #include "genefamily/newick.h"
 #include "genefamily/stage_common.h"
 
@@ -129,6 +130,14 @@ Status finish(const StageContext& ctx) {
                                       figures::tree(*tree, leaf_group, false, title + " phylogeny")));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
                                       figures::tree(*tree, leaf_group, true, title + " phylogeny (circular)")));
+  // Rooted as papers root it: on the reference members when they form one clade, else at the
+  // midpoint; the figure's title says which.
+  std::vector<std::string> outgroup;
+  for (int leaf : tree->leaves())
+    if (group.count(tree->nodes[size_t(leaf)].name)) outgroup.push_back(tree->nodes[size_t(leaf)].name);
+  auto rooted = figures::rooted_tree_figure(*tree, outgroup, leaf_group, title + " phylogeny");
+  if (!rooted) rooted = figures::rooted_tree_figure(*tree, {}, leaf_group, title + " phylogeny");
+  if (rooted) BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted));
   std::string model;
   if (auto iq = read_text(ctx.work / "tree.iqtree")) {
     auto at = iq->find("Best-fit model according to");
@@ -185,7 +194,7 @@ ReportSection report(const ReportContext& r) {
                                       std::to_string(j.value("sequences_with_stripped_characters", 0)) +
                                       " sequences before the alignment.");
   const std::string base = final_base(r.ctx);
-  s.figures = {base + "tree.svg", base + "tree_circular.svg"};
+  s.figures = {base + "tree_rooted.svg", base + "tree.svg", base + "tree_circular.svg"};
   return s;
 }
 

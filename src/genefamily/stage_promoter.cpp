@@ -37,7 +37,7 @@ Status scan(const StageContext& ctx) {
   for (auto& [id, g] : gff->genes) genes_on[g.seqid].push_back({g.start, g.end});
   std::vector<FastaRecord> promoters;
   std::ostringstream sites;
-  sites << "gene\telement\tcategory\tstrand\tposition\tmatch\n";
+  sites << "gene\telement\tcategory\tstrand\tposition\tmatch\tp_value\tq_value\n";
   std::map<std::string, std::map<std::string, int>> counts;  // gene -> element -> n
   std::map<std::string, std::string> category;
   for (auto& e : plant_cis_elements()) category[e.name] = e.category;
@@ -65,10 +65,20 @@ Status scan(const StageContext& ctx) {
          m.seqid + ":" + std::to_string(std::max<int64_t>(1, a)) + "-" + std::to_string(b) + "(" + m.strand + ")", p});
     std::vector<CisHit> hits = scan_elements(p);
     for (auto& [pwm, bg] : pwms)
-      for (auto& h : scan_pwm(pwm, bg, p, ctx.params["pwm_pvalue"].get<double>())) hits.push_back(h);
+      for (auto& h :
+           scan_pwm(pwm, bg, p, ctx.params["pwm_pvalue"].get<double>(), ctx.params["pwm_qvalue"].get<double>()))
+        hits.push_back(h);
     for (auto& h : hits) {
+      // Consensus matches have no p-value: "NA" (not estimated), never a number.
+      auto num = [](double v) {
+        if (v < 0) return std::string("NA");
+        char b[32];
+        std::snprintf(b, sizeof b, "%.3g", v);
+        return std::string(b);
+      };
       sites << m.gene << '\t' << h.element << '\t' << h.category << '\t' << h.strand << '\t'
-            << h.offset - int64_t(p.size()) << '\t' << h.match << '\n';
+            << h.offset - int64_t(p.size()) << '\t' << h.match << '\t' << num(h.p_value) << '\t' << num(h.q_value)
+            << '\n';
       ++counts[m.gene][h.element];
       category[h.element] = h.category;
     }
@@ -155,7 +165,9 @@ StageSpec promoter_stage() {
       "length": {"type": "integer", "minimum": 50, "maximum": 10000, "default": 2000},
       "stop_at_neighbour": {"type": "boolean", "default": false, "description": "end the region at the next gene upstream"},
       "pwm_meme": {"type": "string", "default": "", "description": "MEME-format motif file scanned as well"},
-      "pwm_pvalue": {"type": "number", "minimum": 0, "maximum": 0.01, "default": 1e-4}
+      "pwm_pvalue": {"type": "number", "minimum": 0, "maximum": 0.01, "default": 1e-4},
+      "pwm_qvalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.05,
+                     "description": "PWM matches kept at most this q-value (Benjamini-Hochberg over the promoter's positions, as FIMO)"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(scan)}; };
   s.outputs = {"promoter.json"};
