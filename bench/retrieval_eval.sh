@@ -6,11 +6,20 @@
 # at least the best single collection at every k, recall@1 >= 0.80,
 # recall@5 >= 0.95, key-term rate >= 0.80) and fails otherwise. Skips, saying
 # so, when the fixtures are absent.
-# Usage: retrieval_eval.sh BUILD_DIR [--check] [QUESTIONS.jsonl]
+# --tune measures the weight of a model's dense vote in ClassicRetrieve: with
+# BIOAGENT_EMBED_URL and BIOAGENT_EMBED_MODEL naming an OpenAI-compatible
+# embedding server, it ranks with each weight of RETRIEVAL_EVAL_WEIGHTS, keeps
+# the one with the best MRR among those no worse than BM25 alone (weight 0) at
+# recall@1 and @5, and records it for that model in the fusion-weights file
+# (BIOAGENT_FUSION_WEIGHTS, default <cache dir>/fusion_weights.json), which
+# ClassicRetrieve reads.
+# Usage: retrieval_eval.sh BUILD_DIR [--check|--tune] [QUESTIONS.jsonl]
 set -euo pipefail
 build=$(cd "$1" && pwd)
 check=0
+tune=0
 [ "${2:-}" = "--check" ] && check=1 && shift
+[ "${2:-}" = "--tune" ] && tune=1 && shift
 here=$(cd "$(dirname "$0")" && pwd)
 questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
 pdfs="$here/../../shared/fixtures/pdfs"
@@ -21,6 +30,18 @@ fi
 mapfile -t files < <(find "$pdfs" -name '*.pdf' | sort)
 work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] && cp "$work/per_question.jsonl" "$KEEP_WORK" ; rm -rf "$work"' EXIT
+if [ "$tune" = 1 ]; then
+  if [ -z "${BIOAGENT_EMBED_URL:-}" ] || [ -z "${BIOAGENT_EMBED_MODEL:-}" ]; then
+    echo "retrieval_eval.sh --tune: set BIOAGENT_EMBED_URL and BIOAGENT_EMBED_MODEL to the embedding server to measure" >&2
+    exit 2
+  fi
+  cache=${BIOAGENT_CACHE_DIR:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/bioagent}}
+  cache=${cache:-$HOME/.cache/bioagent}
+  weights_file=${BIOAGENT_FUSION_WEIGHTS:-$cache/fusion_weights.json}
+  "$build/bench/retrieval_eval" --weights "${RETRIEVAL_EVAL_WEIGHTS:-0,0.1,0.25,0.5,1,2}" \
+    "$work/papers.duckdb" "$questions" "$work" "${files[@]}" > "$work/scores.txt"
+  exec /usr/bin/python3 "$here/fusion_tune.py" "$work/scores.txt" "$weights_file" "$BIOAGENT_EMBED_MODEL" "$questions"
+fi
 "$build/bench/retrieval_eval" "$work/papers.duckdb" "$questions" "$work" "${files[@]}" > "$work/scores.txt"
 /usr/bin/python3 - "$work/scores.txt" "$check" "$work/per_question.jsonl" <<'PY'
 import json, sys

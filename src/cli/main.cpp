@@ -73,6 +73,11 @@ Result<Session> Session::open(const GlobalOptions& g) {
   // A dense collection from an OpenAI-compatible embedding server, when one is named.
   s.tool_options["embed_url"] = env("BIOAGENT_EMBED_URL");
   s.tool_options["embed_model"] = env("BIOAGENT_EMBED_MODEL");
+  // The weight of that model's vote in ClassicRetrieve: given, or measured by bench/retrieval_eval.sh --tune.
+  s.tool_options["embed_weight"] = env("BIOAGENT_EMBED_WEIGHT");
+  s.tool_options["fusion_weights"] = !env("BIOAGENT_FUSION_WEIGHTS").empty() ? env("BIOAGENT_FUSION_WEIGHTS")
+                                     : cache.empty()                         ? ""
+                                                                             : cache + "/fusion_weights.json";
   s.tool_options["semantic_scholar_api_key"] = env("SEMANTIC_SCHOLAR_API_KEY");
   for (const char* src : {"pubmed", "europepmc", "clinicaltrials", "arxiv", "semantic_scholar", "ncbi_datasets"}) {
     std::string var = "BIOAGENT_BASE_URL_";

@@ -4,6 +4,7 @@
 // ("literature_evidence"): what search_literature collected, searched offline.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -121,10 +122,45 @@ struct PageVotes {
   Json fields = Json::array();
 };
 
+// What a model's dense vote counts for, and where that number comes from:
+// the embed_weight option (BIOAGENT_EMBED_WEIGHT) when set, else the weight
+// `bench/retrieval_eval.sh --tune` measured for this model on the labelled dev
+// set (the fusion_weights file), else the tool's setting, which nobody measured.
+struct DenseWeight {
+  double value = 0.5;
+  std::string source;
+};
+
+DenseWeight neural_weight_for(const ToolSpec& spec, const ToolContext& ctx) {
+  const std::string model = ctx.option("embed_model");
+  std::string refused;  // a malformed given weight, said before the weight used instead
+  if (const std::string given = ctx.option("embed_weight"); !given.empty()) {
+    char* end = nullptr;
+    double v = std::strtod(given.c_str(), &end);
+    if (end && *end == '\0' && v >= 0 && v <= 10) return {v, "given by BIOAGENT_EMBED_WEIGHT"};
+    refused = "BIOAGENT_EMBED_WEIGHT '" + given + "' is not a number in [0, 10], ignored; ";
+  }
+  if (const std::string file = ctx.option("fusion_weights"); !file.empty() && !model.empty()) {
+    std::ifstream in(file);
+    Json j = in ? Json::parse(in, nullptr, false) : Json();
+    const Json* m =
+        j.is_object() && j.contains("models") && j["models"].contains(model) ? &j["models"][model] : nullptr;
+    if (m && m->is_object() && m->contains("weight") && (*m)["weight"].is_number()) {
+      const int n = m->value("questions", 0);
+      return {(*m)["weight"].get<double>(), refused + "measured for " + model + " on " + std::to_string(n) +
+                                                " labelled questions (MRR " +
+                                                std::to_string(m->value("mrr", 0.0)).substr(0, 5) + ")"};
+    }
+  }
+  return {spec.settings.value("neural_dense_weight", 0.5), refused + "not measured for " +
+                                                               (model.empty() ? std::string("this model") : model) +
+                                                               " (bench/retrieval_eval.sh --tune measures it)"};
+}
+
 struct FusionSettings {
   double caption_weight = 0.3;         // a matching caption, heading or table counts this much of a top chunk
   double second_chunk_weight = 0.25;   // a page's second matching chunk adds this share of its score
-  double neural_weight = 0.5;          // a model's dense vote (not estimated: no model on the dev set)
+  DenseWeight neural;                  // a model's dense vote
   double reference_density = 1.0;      // chunks this dense in citation marks are reference lists…
   double reference_factor = 0.5;       // …and count this much, unless the question asks for references
   double front_matter_factor = 1.5;    // questions about authors and affiliations favour first pages
@@ -214,7 +250,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   auto names = lib.collections->names();  // BM25 first, then hash, then a configured model
   const std::string bm25 = names.front(), dense = names.back();
   const std::string dense_kind = lib.collections->embed_type(dense);
-  const double dense_weight = dense_kind == "hash" ? 0.0 : fs.neural_weight;
+  const double dense_weight = dense_kind == "hash" ? 0.0 : fs.neural.value;
   std::map<PageKey, PageVotes> pages;
   auto page_of = [&](const SearchHit& h) -> PageVotes& { return pages[{h.entry.pdf_id, h.entry.page_number}]; };
 
@@ -273,7 +309,8 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
                       " x second, captions/headings/tables as fields); the hash n-gram collection is not semantic, "
                       "so it only orders pages BM25 ties on or did not find"
                 : "per page: BM25 (best chunk, second chunk, fields) + " +
-                      std::to_string(fs.neural_weight).substr(0, 4) + " x " + dense + " similarity";
+                      std::to_string(fs.neural.value).substr(0, 4) + " x " + dense + " similarity (weight " +
+                      fs.neural.source + ")";
   return out;
 }
 
@@ -308,7 +345,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   FusionSettings fs;
   fs.caption_weight = spec.settings.value("field_weight", fs.caption_weight);
   fs.second_chunk_weight = spec.settings.value("second_chunk_weight", fs.second_chunk_weight);
-  fs.neural_weight = spec.settings.value("neural_dense_weight", fs.neural_weight);
+  fs.neural = neural_weight_for(spec, ctx);
   fs.reference_factor = spec.settings.value("reference_list_factor", fs.reference_factor);
   fs.front_matter_factor = spec.settings.value("front_matter_factor", fs.front_matter_factor);
   fs.caption_question_factor = spec.settings.value("caption_question_factor", fs.caption_question_factor);
