@@ -20,7 +20,8 @@ std::vector<std::string> sentences_of(const std::string& text) {
     cur += text[i];
     bool cjk = text.compare(i, 3, "。") == 0 || text.compare(i, 3, "；") == 0;
     if (cjk) cur += text.substr(i + 1, 2), i += 2;
-    bool ascii = (text[i] == '.' || text[i] == ';') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
+    bool ascii =
+        (text[i] == '.' || text[i] == ';') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
     if (cjk || ascii || text[i] == '\n') {
       if (cur.find_first_not_of(" \n") != std::string::npos) out.push_back(cur);
       cur.clear();
@@ -40,9 +41,10 @@ bool says_absent(const std::string& sentence) {
 
 // Analyses a biologist may expect that no stage of the table performs.
 const std::vector<std::string>& analyses_not_in_the_table() {
-  static const std::vector<std::string> v = {"GO enrichment", "KEGG", "qRT-PCR", "qPCR", "subcellular localization",
-                                             "homology model", "3D structure", "miRNA target", "CRISPR",
-                                             "yeast two-hybrid", "GO 富集", "亚细胞定位", "三维结构"};
+  static const std::vector<std::string> v = {
+      "GO enrichment",  "KEGG",         "qRT-PCR",      "qPCR",   "subcellular localization",
+      "homology model", "3D structure", "miRNA target", "CRISPR", "yeast two-hybrid",
+      "GO 富集",        "亚细胞定位",   "三维结构"};
   return v;
 }
 
@@ -56,7 +58,8 @@ std::vector<std::string> plan_reasoning_problems(const std::string& sentence, co
     if (v.is_string() && ref.contains(k + "_status")) files[v.get<std::string>()] = ref[k + "_status"] == "available";
   for (auto& f : plan.value("transcriptome_data", Json::object()).value("files", Json::array()))
     if (f.is_string()) files[f.get<std::string>()] = true;
-  static const std::regex file_re(R"([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|fastq|fq|xlsx))");
+  static const std::regex file_re(
+      R"([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|fastq|fq|xlsx))");
   for (std::sregex_iterator it(sentence.begin(), sentence.end(), file_re), end; it != end; ++it) {
     std::string f = (*it)[0];
     if (!files.count(f))
@@ -85,8 +88,8 @@ std::vector<std::string> plan_reasoning_problems(const std::string& sentence, co
   static const std::regex number(R"((?:^|[^A-Za-z0-9.])(\d+(?:\.\d+)?))");
   for (std::sregex_iterator it(sentence.begin(), sentence.end(), number), end; it != end; ++it) {
     std::string n = (*it)[1];
-    if (!std::regex_search(plan_text, std::regex("(^|[^0-9])" + std::regex_replace(n, std::regex(R"(\.)"), R"(\.)") +
-                                                 "($|[^0-9])")))
+    if (!std::regex_search(
+            plan_text, std::regex("(^|[^0-9])" + std::regex_replace(n, std::regex(R"(\.)"), R"(\.)") + "($|[^0-9])")))
       problems.push_back("number " + n + " is not in the plan");
   }
   return problems;
@@ -102,8 +105,10 @@ std::string plan_reasoning_template(const Json& plan, bool zh) {
     }
   std::string status = plan.value("reference_genome", Json::object()).value("status", "");
   std::string out = zh ? "将运行的阶段：" + run + "。" : "Stages to run: " + run + ".";
-  if (!skipped.empty()) out += zh ? "因缺少文件而跳过：" + skipped + "。" : " Skipped for want of a file: " + skipped + ".";
-  out += zh ? "数据状态：" + status + "（只有蛋白序列是必需的）。" : " Data: " + status + " (only the proteins are required).";
+  if (!skipped.empty())
+    out += zh ? "因缺少文件而跳过：" + skipped + "。" : " Skipped for want of a file: " + skipped + ".";
+  out += zh ? "数据状态：" + status + "（只有蛋白序列是必需的）。"
+            : " Data: " + status + " (only the proteins are required).";
   out += zh ? "（模板说明：未使用语言模型。）" : " (Template: no language model was used.)";
   return out;
 }

@@ -29,7 +29,8 @@ std::vector<const DiagnosisRepair*> allowed_repairs(const std::string& stage, Fa
     }
   }
   for (auto& r : repair_table())
-    if (r.stage.empty() && r.key != "rename_extension_variant") (r.error_type == to_string(c) ? first : rest).push_back(&r);
+    if (r.stage.empty() && r.key != "rename_extension_variant")
+      (r.error_type == to_string(c) ? first : rest).push_back(&r);
   first.insert(first.end(), rest.begin(), rest.end());
   return first;
 }
@@ -65,7 +66,7 @@ RepairChoice choose_repair(LlmClient* llm, const Diagnosis& d, const std::string
   RepairChoice out;
   for (auto* r : allowed) out.allowed.push_back(r->key);
   for (auto* r : allowed)
-    if (r->key == d.fix) out.key = d.fix;  // the rules' choice: the table's first row for the class
+    if (r->key == d.fix) out.key = d.fix;      // the rules' choice: the table's first row for the class
   if (!llm || allowed.size() < 2) return out;  // nothing to choose between
   std::string list;
   for (auto* r : allowed)
@@ -75,8 +76,9 @@ RepairChoice choose_repair(LlmClient* llm, const Diagnosis& d, const std::string
       ChatMessage::system(
           "You choose one repair for a failed bioinformatics pipeline stage. You may only name one id from the "
           "allowed list; never write code, commands or parameters. Answer with JSON: {\"repair\": \"<id>\"}."),
-      ChatMessage::user("Stage: " + stage + "\nFailure class: " + d.error_type + "\nRoot cause (rules): " +
-                        d.root_cause + "\nLog tail:\n" + log_tail.substr(log_tail.size() > 2000 ? log_tail.size() - 2000 : 0) +
+      ChatMessage::user("Stage: " + stage + "\nFailure class: " + d.error_type +
+                        "\nRoot cause (rules): " + d.root_cause + "\nLog tail:\n" +
+                        log_tail.substr(log_tail.size() > 2000 ? log_tail.size() - 2000 : 0) +
                         "\n\nAllowed repairs:\n" + list)};
   rq.temperature = 0.0;
   auto resp = llm->chat(rq);
@@ -92,7 +94,8 @@ RepairChoice choose_repair(LlmClient* llm, const Diagnosis& d, const std::string
       out.decided_by = "model";
       return out;
     }
-  out.ignored = "the model named '" + named.substr(0, 120) + "', which is not an allowed repair; the table's order is used";
+  out.ignored =
+      "the model named '" + named.substr(0, 120) + "', which is not an allowed repair; the table's order is used";
   return out;
 }
 

@@ -70,13 +70,18 @@ std::string extractive_literature(const RunSubject& subject, const EvidenceSet& 
                                   bool zh) {
   const Json* fam = find_gene_family(subject.family);
   std::string out = searches_text(ev, offline, zh);
+  // A Chinese text takes the count alone: the knowledge base's notes on it are English.
+  auto count_zh = [&](const char* sp) {
+    std::string c = (*fam)["members"].value(sp, "?");
+    size_t digits = c.find_first_not_of("0123456789");
+    return digits == 0 || c.empty() ? c : c.substr(0, digits);
+  };
   if (fam)
     out += zh ? "本次鉴定到 " + std::to_string(members) + " 个 " + subject.family + " 成员 [1]；知识库：拟南芥 " +
-                    (*fam)["members"].value("Ath", "?") + " 个，水稻 " + (*fam)["members"].value("Osa", "?") +
-                    " 个 [2]。\n"
-              : "Found here: " + std::to_string(members) + " " + subject.family + " members [1]; knowledge base: " +
-                    "Arabidopsis " + (*fam)["members"].value("Ath", "?") + ", rice " +
-                    (*fam)["members"].value("Osa", "?") + " [2].\n";
+                    count_zh("Ath") + " 个，水稻 " + count_zh("Osa") + " 个 [2]。\n"
+              : "Found here: " + std::to_string(members) + " " + subject.family +
+                    " members [1]; knowledge base: " + "Arabidopsis " + (*fam)["members"].value("Ath", "?") +
+                    ", rice " + (*fam)["members"].value("Osa", "?") + " [2].\n";
   else
     out += zh ? "知识库中没有 " + subject.family + " 家族的条目。\n"
               : "The knowledge base has no entry for " + subject.family + ".\n";
@@ -86,8 +91,7 @@ std::string extractive_literature(const RunSubject& subject, const EvidenceSet& 
     out += "[" + std::to_string(i + 1) + "] " + ev.items[i].title + (ev.items[i].locator.empty() ? "" : ", ") +
            ev.items[i].locator + (kb ? "" : ": " + excerpt(ev.items[i].text, 240)) + "\n";
   }
-  if (ev.items.size() <= 2)
-    out += zh ? "本地文献中没有提及该家族的段落。\n" : "No local passage names this family.\n";
+  if (ev.items.size() <= 2) out += zh ? "本地文献中没有提及该家族的段落。\n" : "No local passage names this family.\n";
   return out;
 }
 
@@ -104,9 +108,10 @@ std::string no_model_note(const std::string& why, bool zh) {
   if (why.empty())
     return zh ? "未使用语言模型：本节只列出检索到的证据，不是撰写的比较。\n"
               : "No language model was used: this section lists the evidence found; it is not a written comparison.\n";
-  return (zh ? "模型撰写未采用（" : "The model's text was not used (") + why + (zh ? "）：本节只列出检索到的证据。\n"
-                                                                                   : "): this section lists the "
-                                                                                     "evidence found.\n");
+  return (zh ? "模型撰写未采用（" : "The model's text was not used (") + why +
+         (zh ? "）：本节只列出检索到的证据。\n"
+             : "): this section lists the "
+               "evidence found.\n");
 }
 
 struct Written {
@@ -171,11 +176,13 @@ ReportSections write_report_sections(const AgentEnv& env, LlmClient* llm, const 
   out.checks = {{"literature", lit.check}, {"significance", sig.check}};
   out.literature = lit.why_not.empty() ? lit.text + "\n\n" + sources_text(ev, zh) + searches_text(ev, env.offline(), zh)
                                        : no_model_note(lit.why_not, zh) + extractive;
-  out.significance = sig.why_not.empty()
-                         ? sig.text + "\n\n" + sources_text(ev, zh)
-                         : (zh ? "未采用模型撰写的生物学意义（" : "The model's biological significance was not used (") +
-                               sig.why_not + (zh ? "）；以下为本次结果的直接陈述。" : "); the statements below come "
-                                                                                     "straight from this run's results.");
+  out.significance =
+      sig.why_not.empty()
+          ? sig.text + "\n\n" + sources_text(ev, zh)
+          : (zh ? "未采用模型撰写的生物学意义（" : "The model's biological significance was not used (") + sig.why_not +
+                (zh ? "）；以下为本次结果的直接陈述。"
+                    : "); the statements below come "
+                      "straight from this run's results.");
   out.model_used = lit.why_not.empty() || sig.why_not.empty();
   return out;
 }
@@ -184,7 +191,8 @@ Json ReportSections::removed_sentences() const {
   Json out = Json::array();
   for (auto& [section, check] : checks.items())
     for (auto& s : check.value("sentences", Json::array()))
-      if (!s.value("kept", true)) out.push_back({{"section", section}, {"sentence", s["sentence"]}, {"why", s["problems"]}});
+      if (!s.value("kept", true))
+        out.push_back({{"section", section}, {"sentence", s["sentence"]}, {"why", s["problems"]}});
   return out;
 }
 

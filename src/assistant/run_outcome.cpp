@@ -3,6 +3,7 @@
 // key figures and the report by name (their URLs travel as links beside the text).
 #include <algorithm>
 #include <fstream>
+#include <regex>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
@@ -50,9 +51,16 @@ int count_lines(const fs::path& p) {
 
 namespace {
 
+// An English reason in a Chinese answer: translated when it is the engine's,
+// else the files it names and where the original is.
 std::string zh_or_pointer(const std::string& message) {
   std::string zh = stage_reason_zh(message, "");
-  return zh.empty() ? "原因的原文见任务事件" : zh;
+  if (!zh.empty()) return zh;
+  static const std::regex file(R"([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|txt))");
+  std::string files;
+  for (std::sregex_iterator it(message.begin(), message.end(), file), end; it != end; ++it)
+    if (files.find((*it)[0].str()) == std::string::npos) files += (files.empty() ? "" : "、") + (*it)[0].str();
+  return (files.empty() ? "" : "涉及文件：" + files + "；") + "原因的原文见任务事件";
 }
 
 }  // namespace
@@ -78,8 +86,9 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
     for (auto& s : status.value("stages", Json::array())) {
       std::string st = s.value("state", "");
       if (st != "failed" && st != "skipped") continue;
-      std::string why = zh ? stage_reason_zh(s.value("message", ""), st == "failed" ? s.value("failure", "unknown") : "")
-                           : s.value("message", "");
+      std::string why =
+          zh ? stage_reason_zh(s.value("message", ""), st == "failed" ? s.value("failure", "unknown") : "")
+             : s.value("message", "");
       if (zh && why.empty() && !s.value("message", "").empty()) why = "原因的原文见 status.json";
       text += zh ? "\n- " + stage_label_zh(s.value("stage", "")) + (st == "failed" ? "：失败" : "：跳过") +
                        (why.empty() ? "" : "（" + why + "）")
@@ -91,11 +100,13 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
       if (c.value("status", "") == "pass") continue;
       std::string why = explain_check(c.value("check", ""), zh);
       if (zh)  // the check's own detail is English: the explanation, or the values compared
-        text += "\n- 验证提示（" + c.value("check", "") + "）：" +
-                (why.empty() ? "数值 " + c.value("value", Json()).dump() + "，阈值 " + c.value("threshold", Json()).dump()
-                             : why);
+        text +=
+            "\n- 验证提示（" + c.value("check", "") + "）：" +
+            (why.empty() ? "数值 " + c.value("value", Json()).dump() + "，阈值 " + c.value("threshold", Json()).dump()
+                         : why);
       else
-        text += "\n- validation " + c.value("check", "") + ": " + c.value("detail", "") + (why.empty() ? "" : " — " + why);
+        text +=
+            "\n- validation " + c.value("check", "") + ": " + c.value("detail", "") + (why.empty() ? "" : " — " + why);
     }
   std::vector<std::string> figures, reports;
   for (auto& e : fs::directory_iterator(run_dir / "final", ec)) {

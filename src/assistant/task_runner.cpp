@@ -79,9 +79,9 @@ bool takes_prewritten(const std::string& stage) {
 
 // The sections as the run's final/literature_comparison.md (the results page shows it).
 void write_sections_file(const fs::path& run_dir, const ReportSections& r, bool zh) {
-  std::string md = std::string(zh ? "# 文献对比（KnowledgeAgent）\n\n" : "# Comparison with the literature (KnowledgeAgent)\n\n") +
-                   r.literature + "\n\n" + (zh ? "## 生物学意义\n\n" : "## Biological significance\n\n") +
-                   r.significance + "\n";
+  std::string md =
+      std::string(zh ? "# 文献对比（KnowledgeAgent）\n\n" : "# Comparison with the literature (KnowledgeAgent)\n\n") +
+      r.literature + "\n\n" + (zh ? "## 生物学意义\n\n" : "## Biological significance\n\n") + r.significance + "\n";
   std::error_code ec;
   fs::create_directories(run_dir / "final", ec);
   std::ofstream(run_dir / "final" / "literature_comparison.md") << md;
@@ -360,7 +360,8 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     FailureClass c = cls ? *cls : FailureClass::kUnknown;
     RepairChoice choice = choose_repair(llm.get(), d, s.stage, s.message, allowed_repairs(s.stage, c, s.message));
     if (!choice.key.empty()) d.fix = choice.key;
-    emit(id, {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}, {"repair_choice", choice.to_json()}});
+    emit(id,
+         {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}, {"repair_choice", choice.to_json()}});
     const DiagnosisRepair* repair = nullptr;
     for (auto& r : repair_table())
       if (!repair && r.key == d.fix && (r.stage.empty() || r.stage == s.stage)) repair = &r;

@@ -7,10 +7,14 @@
 namespace bioagent {
 
 std::string failure_class_zh(const std::string& failure) {
-  static const std::map<std::string, std::string> names = {
-      {"tool_missing", "缺少程序"},     {"missing_file", "缺少输入文件"}, {"bad_format", "输入文件格式错误"},
-      {"time_limit", "超出时间限制"},   {"out_of_memory", "内存不足"},    {"empty_result", "结果为空"},
-      {"gene_count_out_of_bounds", "成员数超出范围"}, {"tool_error", "程序出错"}};
+  static const std::map<std::string, std::string> names = {{"tool_missing", "缺少程序"},
+                                                           {"missing_file", "缺少输入文件"},
+                                                           {"bad_format", "输入文件格式错误"},
+                                                           {"time_limit", "超出时间限制"},
+                                                           {"out_of_memory", "内存不足"},
+                                                           {"empty_result", "结果为空"},
+                                                           {"gene_count_out_of_bounds", "成员数超出范围"},
+                                                           {"tool_error", "程序出错"}};
   auto it = names.find(failure);
   return it == names.end() ? "原因未能识别" : it->second;
 }

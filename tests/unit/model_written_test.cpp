@@ -104,8 +104,8 @@ TEST(ReportSections, TheModelWritesFromTheRunAndEvidenceAndInventionsAreRemoved)
   ToolEnv e;
   TempDir traj;
   auto client = scripted(llm);
-  ReportSections r =
-      write_report_sections(e.env(traj.path()), client.get(), {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), false);
+  ReportSections r = write_report_sections(e.env(traj.path()), client.get(), {"Lchi", "Litchi chinensis", "SPL"},
+                                           finished_stages(), false);
   EXPECT_EQ(r.model, "scripted");
   EXPECT_TRUE(r.model_used);
   EXPECT_NE(r.literature.find("This run found 20 SPL members [1]."), std::string::npos) << r.literature;
@@ -127,7 +127,8 @@ TEST(ReportSections, TheModelWritesFromTheRunAndEvidenceAndInventionsAreRemoved)
 
 TEST(ReportSections, WithoutAModelTheSectionsSaySoAndListTheEvidence) {
   ToolEnv e;
-  ReportSections en = write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), false);
+  ReportSections en =
+      write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), false);
   EXPECT_EQ(en.model, "none");
   EXPECT_FALSE(en.model_used);
   EXPECT_NE(en.literature.find("No language model was used"), std::string::npos) << en.literature;
@@ -137,7 +138,8 @@ TEST(ReportSections, WithoutAModelTheSectionsSaySoAndListTheEvidence) {
       << en.literature;
   EXPECT_NE(en.literature.find("No local passage names this family."), std::string::npos) << en.literature;
   EXPECT_NE(en.significance.find("No language model was used"), std::string::npos) << en.significance;
-  ReportSections zh = write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), true);
+  ReportSections zh =
+      write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), true);
   EXPECT_NE(zh.literature.find("未使用语言模型"), std::string::npos) << zh.literature;
   EXPECT_NE(zh.literature.find("本次鉴定到 20 个 SPL 成员 [1]"), std::string::npos) << zh.literature;
   // References ([n] lines) are names; everything else is Chinese.
@@ -148,19 +150,71 @@ TEST(ReportSections, WithoutAModelTheSectionsSaySoAndListTheEvidence) {
 
 TEST(ReportSections, AModelWhoseTextFailsTheCheckFallsBackToTheEvidenceList) {
   testing::ReplayServer llm(R"({"script": [
-      {"message": {"content": "Litchi has 99 SPL genes [1]."}},
-      {"status": 500, "body": "{\"error\": {\"message\": \"down\"}}"}]})",
+      {"message": {"content": "Litchi has 77 SPL genes [1]."}},
+      {"status": 400, "body": "{\"error\": {\"message\": \"down\"}}"}]})",
                             "scripted_llm.py");
   ASSERT_TRUE(llm.ok());
   ToolEnv e;
   auto client = scripted(llm);
   ReportSections r = write_report_sections(e.env(), client.get(), {"Lchi", "", "SPL"}, finished_stages(), false);
   EXPECT_FALSE(r.model_used);
-  EXPECT_EQ(r.literature.find("99"), std::string::npos) << r.literature;
+  EXPECT_EQ(r.literature.find("77"), std::string::npos) << r.literature;
   EXPECT_NE(r.literature.find("no sentence of the model's text passed the citation check"), std::string::npos)
       << r.literature;
   EXPECT_NE(r.literature.find("Found here: 20 SPL members [1]"), std::string::npos) << r.literature;
   EXPECT_NE(r.significance.find("the model call failed"), std::string::npos) << r.significance;
+}
+
+StageSpec toy_stage(const std::string& name, std::vector<std::string> after) {
+  StageSpec s;
+  s.name = name;
+  s.after = std::move(after);
+  s.params_schema = Json::parse(R"({"type": "object", "properties": {"text": {"type": "string", "default": ""}},
+                                    "additionalProperties": false})");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
+    return std::vector<Step>{StageFn([](const StageContext& c) {
+      std::ofstream(c.work / "out.txt") << c.params["text"].get<std::string>() << "\n";
+      return Status::ok();
+    })};
+  };
+  s.outputs = {"out.txt"};
+  s.parse = [](const StageContext& c) -> Result<Json> {
+    std::ifstream in(c.work / "out.txt");
+    std::string line;
+    std::getline(in, line);
+    return Json{{"text", line}};
+  };
+  return s;
+}
+
+// The engine asks the caller for a stage's parameters once its upstreams are final (how the
+// assistant writes the report's sections from the run's results in the same run).
+TEST(ReportSections, TheEngineLetsTheCallerWriteAStagesInputFromFinishedUpstreams) {
+  TempDir dir;
+  Pipeline p({toy_stage("a", {}), toy_stage("b", {"a"})});
+  PipelineOptions o;
+  o.run_dir = dir.path() / "run";
+  o.cpus = 1;
+  std::vector<std::string> seen;
+  o.patch_params = [&](const std::string& stage, const std::vector<StageStatus>& finished) -> Json {
+    std::string names;
+    for (auto& f : finished) names += f.stage + "=" + to_string(f.state) + " ";
+    seen.push_back(stage + ": " + names);
+    if (stage != "b") return nullptr;
+    return {{"text", "written after " + names}};
+  };
+  auto runner = make_local_runner();
+  auto r = p.run(Json{{"params", {{"a", {{"text", "from a"}}}}}}, *runner, o);
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].summary["text"], "from a") << "null leaves the parameters";
+  EXPECT_EQ((*r)[1].summary["text"], "written after a=done ");
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_EQ(seen.front(), "a: ");
+  auto again = p.run(Json{{"params", {{"a", {{"text", "from a"}}}}}}, *runner, o);
+  ASSERT_TRUE(again.is_ok());
+  EXPECT_EQ((*again)[1].state, StageState::kDone) << "the patch is part of the key: a=cached is new text";
+  EXPECT_EQ((*again)[1].summary["text"], "written after a=cached ");
 }
 
 // The report stage prints pre-written sections: the literature comparison as its own section
@@ -239,10 +293,9 @@ Json example_plan() {
             {"cds_status", "missing"},
             {"hmm", "SBP.hmm"},
             {"hmm_status", "available"}}},
-          {"analysis_stages",
-           Json::array({{{"identify", "identify members"}},
-                        {{"phylogeny", "phylogenetic tree"}},
-                        {{"kaks", "Ka/Ks (skipped: no cds file)"}}})},
+          {"analysis_stages", Json::array({{{"identify", "identify members"}},
+                                           {{"phylogeny", "phylogenetic tree"}},
+                                           {{"kaks", "Ka/Ks (skipped: no cds file)"}}})},
           {"estimated_time", "about 4 minutes"}};
 }
 
@@ -283,15 +336,19 @@ TEST(Bilingual, AChineseReportHasNoEnglishSentences) {
                                           << "g1\tp1\tChr1\t100\t900\t+\t200\t1e-30\t120\t0.9\n";
   StageSpec spec = gf::report_stage();
   StageContext ctx;
-  ctx.run = {{"species", "Lchi"},
-             {"family", "SPL"},
-             {"run_dir", d.path().string()},
-             {"stage_states",
-              {{"kaks", {{"state", "skipped"}, {"message", "needs the cds file, which the data folder does not have"}}},
-               {"motif",
-                {{"state", "failed"}, {"failure", "tool_missing"}, {"message", "needs streme (not installed; scripts/setup.sh installs the Debian packages)"}}},
-               {"ppi", {{"state", "skipped"}, {"message", "no Arabidopsis orthologs were given: set {\"ppi\": {}}"}}}}}};
-  ctx.params = {{"lang", "zh"}, {"prewritten", {{"literature-comparison", "未使用语言模型：本节只列出检索到的证据。"}}}};
+  ctx.run = {
+      {"species", "Lchi"},
+      {"family", "SPL"},
+      {"run_dir", d.path().string()},
+      {"stage_states",
+       {{"kaks", {{"state", "skipped"}, {"message", "needs the cds file, which the data folder does not have"}}},
+        {"motif",
+         {{"state", "failed"},
+          {"failure", "tool_missing"},
+          {"message", "needs streme (not installed; scripts/setup.sh installs the Debian packages)"}}},
+        {"ppi", {{"state", "skipped"}, {"message", "no Arabidopsis orthologs were given: set {\"ppi\": {}}"}}}}}};
+  ctx.params = {{"lang", "zh"},
+                {"prewritten", {{"literature-comparison", "未使用语言模型：本节只列出检索到的证据。"}}}};
   ctx.work = work;
   ctx.input["identify"] = identify;
   auto steps = spec.steps(ctx);
@@ -306,7 +363,8 @@ TEST(Bilingual, AChineseReportHasNoEnglishSentences) {
   std::string prose;  // table rows, paths and parameter dumps are names and values
   std::istringstream lines(m);
   for (std::string line; std::getline(lines, line);)
-    if (!line.empty() && line[0] != '|' && line.find("sha256:") == std::string::npos && line.find("{") == std::string::npos)
+    if (!line.empty() && line[0] != '|' && line.find("sha256:") == std::string::npos &&
+        line.find("{") == std::string::npos)
       prose += line + "\n";
   std::regex english_sentence(R"([A-Za-z]+[ ,:;]+[a-z]+[ ,:;]+[a-z]+[ ,:;]+[a-z]+)");
   std::smatch hit;
@@ -319,26 +377,28 @@ TEST(Bilingual, AChineseRunOutcomeHasNoEnglishSentences) {
   fs::create_directories(d.path() / "final");
   std::ofstream(d.path() / "run.json") << R"({"species": "Lchi", "family": "SPL"})";
   std::ofstream(d.path() / "final" / "Lchi.SPL.geneID.txt") << "g1\ng2\n";
-  Json status = {{"stages",
-                  Json::array({{{"stage", "kaks"},
-                                {"state", "skipped"},
-                                {"message", "needs the cds file, which the data folder does not have"}},
-                               {{"stage", "ppi"},
-                                {"state", "skipped"},
-                                {"message", "no Arabidopsis orthologs were given: set {\"ppi\": {\"orthologs\": TSV}}"}},
-                               {{"stage", "phylogeny"},
-                                {"state", "failed"},
-                                {"failure", "tool_missing"},
-                                {"message", "needs iqtree2 (not installed; scripts/setup.sh installs the Debian packages)"}},
-                               {{"stage", "motif"},
-                                {"state", "failed"},
-                                {"failure", "tool_error"},
-                                {"message", "motif: streme exited 1\nthe sequence file could not be read"}}})}};
+  Json status = {
+      {"stages",
+       Json::array({{{"stage", "kaks"},
+                     {"state", "skipped"},
+                     {"message", "needs the cds file, which the data folder does not have"}},
+                    {{"stage", "ppi"},
+                     {"state", "skipped"},
+                     {"message", "no Arabidopsis orthologs were given: set {\"ppi\": {\"orthologs\": TSV}}"}},
+                    {{"stage", "phylogeny"},
+                     {"state", "failed"},
+                     {"failure", "tool_missing"},
+                     {"message", "needs iqtree2 (not installed; scripts/setup.sh installs the Debian packages)"}},
+                    {{"stage", "motif"},
+                     {"state", "failed"},
+                     {"failure", "tool_error"},
+                     {"message", "motif: streme exited 1\nthe sequence file could not be read"}}})}};
   std::ofstream(d.path() / "status.json") << status.dump();
-  Json validation = {{"checks", Json::array({{{"check", "median bootstrap"},
-                                              {"status", "warn"},
-                                              {"detail", "median SH-like support 73 is below 80"}},
-                                             {{"check", "stage kaks"}, {"status", "skipped"}, {"detail", "skipped: needs"}}})}};
+  Json validation = {
+      {"checks",
+       Json::array(
+           {{{"check", "median bootstrap"}, {"status", "warn"}, {"detail", "median SH-like support 73 is below 80"}},
+            {{"check", "stage kaks"}, {"status", "skipped"}, {"detail", "skipped: needs"}}})}};
   std::ofstream(d.path() / "validation.json") << validation.dump();
   std::string zh = run_outcome_text(d.path(), "t_1", "failed", "some stages failed; validation: warn", true, nullptr);
   std::string no_ids = std::regex_replace(zh, std::regex(R"([A-Za-z0-9_.]+\.(txt|json|log|sh))"), "");
@@ -348,6 +408,8 @@ TEST(Bilingual, AChineseRunOutcomeHasNoEnglishSentences) {
   EXPECT_NE(zh.find("缺少 cds 文件"), std::string::npos) << zh;
   EXPECT_NE(zh.find("需要的程序 iqtree2 未安装"), std::string::npos) << zh;
   EXPECT_NE(zh.find("失败类别：程序出错"), std::string::npos) << zh;
+  std::string naming = run_outcome_text({}, "t_2", "failed", "Lchi.gff3: line 4 has 8 columns, not 9", true, nullptr);
+  EXPECT_EQ(naming, "分析未能完成：涉及文件：Lchi.gff3；原因的原文见任务事件");
   std::string en = run_outcome_text(d.path(), "t_1", "failed", "some stages failed; validation: warn", false, nullptr);
   EXPECT_NE(en.find("kaks: skipped (needs the cds file"), std::string::npos) << en;
 }
