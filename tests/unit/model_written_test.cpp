@@ -10,6 +10,7 @@
 
 #include "assistant/assistant_impl.h"
 #include "assistant/report_sections.h"
+#include "bioagent/genefamily.h"
 #include "bioagent/llm.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
@@ -412,6 +413,77 @@ TEST(Bilingual, AChineseRunOutcomeHasNoEnglishSentences) {
   EXPECT_EQ(naming, "分析未能完成：涉及文件：Lchi.gff3；原因的原文见任务事件");
   std::string en = run_outcome_text(d.path(), "t_1", "failed", "some stages failed; validation: warn", false, nullptr);
   EXPECT_NE(en.find("kaks: skipped (needs the cds file"), std::string::npos) << en;
+}
+
+// End to end: a protein-only run with the scripted model. The plan's reasoning and both report
+// sections are the model's, the invented sentences are gone, and the task's events say why.
+TEST(ReportSections, ARunsReportCarriesTheModelsCheckedSections) {
+  if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/hmmemit"))
+    GTEST_SKIP() << "hmmer is not installed (scripts/setup.sh installs it)";
+  testing::ReplayServer llm(R"({"script": [
+      {"expect": ["analysis plan", "Exam.pep.fasta"],
+       "message": {"content": "Only the proteins in Exam.pep.fasta are present, so the family is identified from them."}},
+      {"expect": ["comparison with the literature", "family GLOBIN"],
+       "message": {"content": "GLOBIN members were identified in this run [1]. Exam carries 250 GLOBIN genes [1]."}},
+      {"expect": ["biological significance"],
+       "message": {"content": "The GLOBIN family of this run is described by its stages [1]. It was shaped by 9 whole-genome duplications [4]."}}]})",
+                            "scripted_llm.py");
+  ASSERT_TRUE(llm.ok());
+  ToolEnv e;
+  fs::path shared = e.dir.path() / "shared" / "exam";
+  ASSERT_TRUE(write_example_genome(shared).is_ok());
+  for (const char* f : {"Exam.genome.fasta", "Exam.gff3", "Exam.cds.fasta"}) fs::remove(shared / f);
+  ::setenv("BIOAGENT_MODELS_FILE", (e.dir.path() / "none.json").c_str(), 1);
+  ::setenv("BIOAGENT_LLM_BASE_URL", llm.url("/v1").c_str(), 1);
+  ::setenv("BIOAGENT_LLM_MODEL", "scripted-model", 1);
+  AssistantOptions o;
+  o.state_dir = e.dir.path() / "state";
+  o.data_dir = e.dir.path() / "shared";
+  o.registry = &e.reg;
+  o.workspace = e.ws.get();
+  o.tool_options = {{"offline", "0"},  // a model is used only when not offline; the sections search locally
+                    {"allow_private_urls", "1"},
+                    {"pipeline_params", R"({"phylogeny": {"method": "fasttree"}})"},
+                    {"papers_db", (e.dir.path() / "papers.duckdb").string()},
+                    {"cache_dir", (e.dir.path() / "cache").string()}};
+  auto a = Assistant::open(o);
+  ::unsetenv("BIOAGENT_LLM_BASE_URL");
+  ::unsetenv("BIOAGENT_LLM_MODEL");
+  ::unsetenv("BIOAGENT_MODELS_FILE");
+  ASSERT_TRUE(a.is_ok()) << a.status().to_string();
+  std::string sid = (*(*a)->create_session())["session_id"];
+  auto p = (*a)->plan(sid, "Exam", "GLOBIN", "en");
+  ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+  const Json& reasoning = (*p)["plan"]["analysis_plan"]["reasoning"];
+  EXPECT_NE(reasoning["written_by"], "template") << reasoning.dump();
+  auto t = (*a)->execute(sid, (*p)["plan_id"], Json::object(), true);
+  ASSERT_TRUE(t.is_ok()) << t.status().to_string();
+  Json evs = Json::array();
+  for (int i = 0; i < 600; ++i) {
+    int64_t after = evs.empty() ? 0 : evs.back()["seq"].get<int64_t>();
+    for (auto& ev : (*a)->events(sid, (*t)["task_id"], after, std::chrono::milliseconds(200))) evs.push_back(ev);
+    if (!evs.empty() && evs.back()["type"] == "state" &&
+        (evs.back()["state"] == "done" || evs.back()["state"] == "failed"))
+      break;
+  }
+  Json sections;
+  for (auto& ev : evs)
+    if (ev["type"] == "report_sections") sections = ev;
+  ASSERT_TRUE(sections.is_object()) << evs.dump();
+  EXPECT_EQ(sections["model_used"], true) << sections.dump();
+  std::string removed = sections["removed"].dump();
+  EXPECT_NE(removed.find("number '250' is in none of the cited sources"), std::string::npos) << removed;
+  EXPECT_NE(removed.find("cites [4], which is no source"), std::string::npos) << removed;
+  auto st = (*a)->status(sid, (*t)["task_id"]);
+  ASSERT_TRUE(st.is_ok());
+  fs::path final_dir = o.state_dir / "sessions" / sid / "runs" / (*t)["task_id"].get<std::string>() / "final";
+  std::ifstream html_in(final_dir / "Exam.GLOBIN.report.html");
+  std::string html((std::istreambuf_iterator<char>(html_in)), {});
+  EXPECT_NE(html.find("<h2 id=\"literature-comparison\">"), std::string::npos);
+  EXPECT_NE(html.find("GLOBIN members were identified in this run [1]."), std::string::npos);
+  EXPECT_NE(html.find("The GLOBIN family of this run is described by its stages [1]."), std::string::npos);
+  EXPECT_EQ(html.find("carries 250"), std::string::npos);
+  EXPECT_EQ(html.find("whole-genome duplications [4]"), std::string::npos);
 }
 
 }  // namespace
