@@ -87,6 +87,25 @@ void write_sections_file(const fs::path& run_dir, const ReportSections& r, bool 
   std::ofstream(run_dir / "final" / "literature_comparison.md") << md;
 }
 
+// The report stage's parameters that carry the written sections (and the
+// session's language); the sections are recorded as a task event and in final/.
+Json report_sections_patch(const AgentEnv& env, LlmClient* llm, const RunSubject& subject,
+                           const std::vector<StageStatus>& finished, const fs::path& run_dir, bool zh,
+                           const std::function<void(Json)>& record) {
+  ReportSections r = write_report_sections(env, llm, subject, finished, zh);
+  record({{"type", "report_sections"},
+          {"model", r.model},
+          {"model_used", r.model_used},
+          {"searched", r.searched},
+          {"failed", r.failed},
+          {"sources", r.sources},
+          {"citation_check", r.checks},
+          {"removed", r.removed_sentences()}});
+  write_sections_file(run_dir, r, zh);
+  return Json{{"lang", zh ? "zh" : "en"},
+              {"prewritten", {{"literature-comparison", r.literature}, {"meaning", r.significance}}}};
+}
+
 std::string problems_text(const Json& problems) {
   std::string s;
   for (auto& p : problems) s += (s.empty() ? "" : "; ") + p.value("message", p.value("file", ""));
@@ -324,19 +343,8 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       if (!takes_prewritten(stage)) return nullptr;
       if (!sections_patch) {
         const Json* sp = find_species(prefix);
-        RunSubject subject{prefix, sp ? sp->value("latin", "") : "", family};
-        ReportSections r = write_report_sections(env, llm.get(), subject, finished, zh);
-        emit(id, {{"type", "report_sections"},
-                  {"model", r.model},
-                  {"model_used", r.model_used},
-                  {"searched", r.searched},
-                  {"failed", r.failed},
-                  {"sources", r.sources},
-                  {"citation_check", r.checks},
-                  {"removed", r.removed_sentences()}});
-        write_sections_file(run_dir, r, zh);
-        sections_patch = Json{{"lang", zh ? "zh" : "en"},
-                              {"prewritten", {{"literature-comparison", r.literature}, {"meaning", r.significance}}}};
+        sections_patch = report_sections_patch(env, llm.get(), {prefix, sp ? sp->value("latin", "") : "", family},
+                                               finished, run_dir, zh, [&](Json ev) { emit(id, std::move(ev)); });
       }
       return *sections_patch;
     };
