@@ -94,7 +94,7 @@ Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text
       line = T.failed + reason_shown(rc.message.substr(0, 600), st.value("failure", std::string("unknown")), zh);
       break;
     case StageState::kWarn:
-      line = T.warn + rc.message;
+      line = T.warn + (zh ? std::string("部分检查未达阈值（数值与阈值见 validation.json）") : rc.message);
       break;
     case StageState::kCancelled:
       line = T.cancelled;

@@ -337,17 +337,17 @@ TEST(Bilingual, AChineseReportHasNoEnglishSentences) {
                                           << "g1\tp1\tChr1\t100\t900\t+\t200\t1e-30\t120\t0.9\n";
   StageSpec spec = gf::report_stage();
   StageContext ctx;
-  ctx.run = {
-      {"species", "Lchi"},
-      {"family", "SPL"},
-      {"run_dir", d.path().string()},
-      {"stage_states",
-       {{"kaks", {{"state", "skipped"}, {"message", "needs the cds file, which the data folder does not have"}}},
-        {"motif",
-         {{"state", "failed"},
-          {"failure", "tool_missing"},
-          {"message", "needs streme (not installed; scripts/setup.sh installs the Debian packages)"}}},
-        {"ppi", {{"state", "skipped"}, {"message", "no Arabidopsis orthologs were given: set {\"ppi\": {}}"}}}}}};
+  ctx.run = {{"species", "Lchi"},
+             {"family", "SPL"},
+             {"run_dir", d.path().string()},
+             {"stage_states",
+              {{"kaks", {{"state", "skipped"}, {"message", "needs the cds file, which the data folder does not have"}}},
+               {"motif",
+                {{"state", "failed"},
+                 {"failure", "tool_missing"},
+                 {"message", "needs streme (not installed; scripts/setup.sh installs the Debian packages)"}}},
+               {"ppi", {{"state", "skipped"}, {"message", "no Arabidopsis orthologs were given: set {\"ppi\": {}}"}}},
+               {"domain", {{"state", "warn"}, {"message", "domain coverage: mean coverage 0.41 is below 0.5"}}}}}};
   ctx.params = {{"lang", "zh"},
                 {"prewritten", {{"literature-comparison", "未使用语言模型：本节只列出检索到的证据。"}}}};
   ctx.work = work;
@@ -361,6 +361,7 @@ TEST(Bilingual, AChineseReportHasNoEnglishSentences) {
   EXPECT_NE(m.find("已跳过：缺少 cds 文件"), std::string::npos) << m;
   EXPECT_NE(m.find("需要的程序 streme 未安装"), std::string::npos) << m;
   EXPECT_EQ(m.find("no Arabidopsis orthologs were given"), std::string::npos) << m;
+  EXPECT_NE(m.find("已运行但有警告：部分检查未达阈值"), std::string::npos) << m;
   std::string prose;  // table rows, paths and parameter dumps are names and values
   std::istringstream lines(m);
   for (std::string line; std::getline(lines, line);)
