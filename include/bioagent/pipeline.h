@@ -215,6 +215,12 @@ struct PipelineOptions {
   std::shared_ptr<std::atomic<bool>> cancel;
   int stage_time_limit_minutes = 0;  // 0: the resource label's
   fs::path version_book;             // JSON file remembering program versions across runs; empty: none
+  // Called (without the engine's lock) when a stage is about to be keyed, with
+  // every stage that has reached a final state; a JSON object it returns is
+  // merged into that stage's parameters (and so into its key), null leaves them.
+  // Lets a caller write a stage's input from upstream results (a report's
+  // pre-written sections) without running the pipeline twice.
+  std::function<Json(const std::string& stage, const std::vector<StageStatus>& finished)> patch_params;
 };
 
 // Versions of programs, asked once per process ("hmmsearch" -> "HMMER 3.3.2").

@@ -85,6 +85,27 @@ struct DiagnosisRepair {
 const std::vector<DiagnosisRepair>& repair_table();
 const DiagnosisRepair* find_repair(const std::string& key);
 
+// The repairs allowed for a failure of class `c` in `stage`: the stage's own
+// rows of the stage table and the data-folder repairs, those for `c` (and the
+// message, when a row names its cause) first; for a stage the table does not
+// know, any stage's rows for `c`.
+std::vector<const DiagnosisRepair*> allowed_repairs(const std::string& stage, FailureClass c,
+                                                    const std::string& message);
+
+class LlmClient;
+// Which allowed repair a diagnosis proposes and who decided: "table" (the
+// rules' fix, d.fix: no model, one choice, a failed call or an answer outside
+// the list, recorded in `ignored`) or "model" (the model named an allowed id).
+struct RepairChoice {
+  std::string key;  // empty: nothing allowed
+  std::string decided_by = "table";
+  std::vector<std::string> allowed;
+  std::string model_answer, ignored;
+  Json to_json() const;
+};
+RepairChoice choose_repair(LlmClient* llm, const Diagnosis& d, const std::string& stage, const std::string& log_tail,
+                           const std::vector<const DiagnosisRepair*>& allowed);
+
 // Applies a naming repair in `data_dir`: each fixable file gets the correct
 // name (the original is kept in data_dir/.backup). Returns the changes made.
 Result<Json> apply_naming_repair(const fs::path& data_dir, const Json& naming_problems);

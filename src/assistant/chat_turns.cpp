@@ -74,6 +74,8 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, bool zh) {
   auto fresh = make_plan(env, species.empty() ? row["species"].get<std::string>() : species, row["family"],
                          data_dirs(sid), stage_seconds(), zh, o.cpus);
   Json out = fresh ? *fresh : stored;
+  if (fresh && stored.is_object() && stored["plan"]["analysis_plan"].contains("reasoning"))
+    out["plan"]["analysis_plan"]["reasoning"] = stored["plan"]["analysis_plan"]["reasoning"];
   out["plan_id"] = row["id"];
   return out;
 }
@@ -82,6 +84,9 @@ Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::stri
                                          bool zh) {
   auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), zh, runner_cpu_limit(o));
   if (!p) return p.status();
+  Json& analysis = (*p)["plan"]["analysis_plan"];
+  analysis["reasoning"] = plan_reasoning(analysis, llm.get(), zh);
+  (*p)["yaml"] = to_yaml((*p)["plan"]);
   std::string id = random_id("p_");
   BIOAGENT_RETURN_IF_ERROR(
       store->exec("INSERT INTO plans (id, session, species, family, yaml, plan, at) VALUES (?,?,?,?,?,?,?)",

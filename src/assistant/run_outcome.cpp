@@ -3,8 +3,11 @@
 // key figures and the report by name (their URLs travel as links beside the text).
 #include <algorithm>
 #include <fstream>
+#include <regex>
 
 #include "assistant/assistant_impl.h"
+#include "bioagent/genefamily.h"
+#include "pipeline/stage_reasons.h"
 
 namespace bioagent {
 namespace {
@@ -31,11 +34,33 @@ std::string explain_check(const std::string& check, bool zh) {
   return "";
 }
 
+// The stage's name as the table labels it in Chinese (the name itself when the table lacks it).
+std::string stage_label_zh(const std::string& stage) {
+  const StageSpec* spec = genefamily_pipeline().find(stage);
+  return spec && !spec->label_zh.empty() ? spec->label_zh + "（" + stage + "）" : stage;
+}
+
 int count_lines(const fs::path& p) {
   std::ifstream in(p);
   int n = 0;
   for (std::string l; std::getline(in, l);) n += !l.empty();
   return n;
+}
+
+}  // namespace
+
+namespace {
+
+// An English reason in a Chinese answer: translated when it is the engine's,
+// else the files it names and where the original is.
+std::string zh_or_pointer(const std::string& message) {
+  std::string zh = stage_reason_zh(message, "");
+  if (!zh.empty()) return zh;
+  static const std::regex file(R"([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|txt))");
+  std::string files;
+  for (std::sregex_iterator it(message.begin(), message.end(), file), end; it != end; ++it)
+    if (files.find((*it)[0].str()) == std::string::npos) files += (files.empty() ? "" : "、") + (*it)[0].str();
+  return (files.empty() ? "" : "涉及文件：" + files + "；") + "原因的原文见任务事件";
 }
 
 }  // namespace
@@ -46,7 +71,8 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
   std::string text;
   if (state == "cancelled") return zh ? "分析已取消。" : "The run was cancelled.";
   text = state == "done" ? (zh ? "分析已完成。" : "The run finished.")
-                         : (zh ? "分析未能完成：" : "The run did not finish: ") + message;
+                         : (zh ? "分析未能完成：" + (has_cjk(message) ? message : zh_or_pointer(message))
+                               : "The run did not finish: " + message);
   if (run_dir.empty()) return text;  // stopped before its run folder existed
   Json run = read_json(run_dir / "run.json");
   std::string base = run.is_object() ? run.value("species", "") + "." + run.value("family", "") : "";
@@ -59,17 +85,28 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
   if (status.is_object())
     for (auto& s : status.value("stages", Json::array())) {
       std::string st = s.value("state", "");
-      if (st == "failed" || st == "skipped")
-        text += "\n- " + s.value("stage", "") + (zh ? (st == "failed" ? "：失败" : "：跳过") : ": " + st) +
-                (s.value("message", "").empty() ? "" : (zh ? "（" : " (") + s.value("message", "") + (zh ? "）" : ")"));
+      if (st != "failed" && st != "skipped") continue;
+      std::string why =
+          zh ? stage_reason_zh(s.value("message", ""), st == "failed" ? s.value("failure", "unknown") : "")
+             : s.value("message", "");
+      if (zh && why.empty() && !s.value("message", "").empty()) why = "原因的原文见 status.json";
+      text += zh ? "\n- " + stage_label_zh(s.value("stage", "")) + (st == "failed" ? "：失败" : "：跳过") +
+                       (why.empty() ? "" : "（" + why + "）")
+                 : "\n- " + s.value("stage", "") + ": " + st + (why.empty() ? "" : " (" + why + ")");
     }
   Json v = read_json(run_dir / "validation.json");
   if (v.is_object())
     for (auto& c : v.value("checks", Json::array())) {
       if (c.value("status", "") == "pass") continue;
       std::string why = explain_check(c.value("check", ""), zh);
-      text += "\n- " + std::string(zh ? "验证提示 " : "validation ") + c.value("check", "") + ": " +
-              c.value("detail", "") + (why.empty() ? "" : (zh ? "。" : " — ") + why);
+      if (zh)  // the check's own detail is English: the explanation, or the values compared
+        text +=
+            "\n- 验证提示（" + c.value("check", "") + "）：" +
+            (why.empty() ? "数值 " + c.value("value", Json()).dump() + "，阈值 " + c.value("threshold", Json()).dump()
+                         : why);
+      else
+        text +=
+            "\n- validation " + c.value("check", "") + ": " + c.value("detail", "") + (why.empty() ? "" : " — " + why);
     }
   std::vector<std::string> figures, reports;
   for (auto& e : fs::directory_iterator(run_dir / "final", ec)) {

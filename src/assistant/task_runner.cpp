@@ -6,11 +6,12 @@
 // validates, and records what it learned.
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "assistant/assistant_impl.h"
+#include "assistant/report_sections.h"
 #include "bioagent/genefamily.h"
-#include "core/xml_escape.h"
 
 namespace bioagent {
 namespace {
@@ -70,41 +71,39 @@ Json problems_of(const Result<Json>& check) {
   return check->value("problems", Json::array());
 }
 
-// KnowledgeAgent's addition to the report: the count found against the
-// knowledge base's counts in Arabidopsis and rice, its functions and reference.
-void write_literature_comparison(const fs::path& run_dir, const std::string& prefix, const std::string& family,
-                                 bool zh) {
-  const Json* fam = find_gene_family(family);
-  std::ifstream ids(run_dir / "final" / (prefix + "." + family_file_name(family) + ".geneID.txt"));
-  int found = 0;
-  for (std::string line; std::getline(ids, line);) found += !line.empty();
-  std::string md = zh ? "# 文献对比（KnowledgeAgent）\n\n" : "# Comparison with the literature (KnowledgeAgent)\n\n";
-  if (!fam) {
-    md += zh ? "知识库中没有 " + family + " 家族的条目，无法对比。\n"
-             : "The knowledge base has no entry for " + family + "; nothing to compare with.\n";
-  } else {
-    md += zh ? "- 本次鉴定到 " + std::to_string(found) + " 个 " + family + " 成员；拟南芥 " +
-                   (*fam)["members"].value("Ath", "?") + " 个，水稻 " + (*fam)["members"].value("Osa", "?") +
-                   " 个 [1]\n"
-             : "- Found here: " + std::to_string(found) + " " + family + " members; Arabidopsis " +
-                   (*fam)["members"].value("Ath", "?") + ", rice " + (*fam)["members"].value("Osa", "?") + " [1]\n";
-    md += family_summary(*fam, zh);
-    md += "\n[1] " + fam->value("reference", "") + "\n";
-  }
+// Whether a stage prints pre-written sections (its parameters take "prewritten").
+bool takes_prewritten(const std::string& stage) {
+  const StageSpec* spec = genefamily_pipeline().find(stage);
+  return spec && spec->params_schema.contains("properties") && spec->params_schema["properties"].contains("prewritten");
+}
+
+// The sections as the run's final/literature_comparison.md (the results page shows it).
+void write_sections_file(const fs::path& run_dir, const ReportSections& r, bool zh) {
+  std::string md =
+      std::string(zh ? "# 文献对比（KnowledgeAgent）\n\n" : "# Comparison with the literature (KnowledgeAgent)\n\n") +
+      r.literature + "\n\n" + (zh ? "## 生物学意义\n\n" : "## Biological significance\n\n") + r.significance + "\n";
   std::error_code ec;
   fs::create_directories(run_dir / "final", ec);
   std::ofstream(run_dir / "final" / "literature_comparison.md") << md;
-  // The report gets the comparison as its last section (the run's published copy).
-  std::string base = (run_dir / "final" / (prefix + "." + family_file_name(family) + ".report")).string();
-  if (fs::exists(base + ".md", ec)) std::ofstream(base + ".md", std::ios::app) << "\n" << md;
-  std::ifstream hin(base + ".html");
-  std::string html((std::istreambuf_iterator<char>(hin)), {});
-  size_t end = html.rfind("</body>");
-  if (end != std::string::npos && html.find("id=\"literature-comparison\"") == std::string::npos) {
-    html.insert(end, "<section id=\"literature-comparison\"><pre style=\"white-space:pre-wrap\">" + xml_escape(md) +
-                         "</pre></section>\n");
-    std::ofstream(base + ".html") << html;
-  }
+}
+
+// The report stage's parameters that carry the written sections (and the
+// session's language); the sections are recorded as a task event and in final/.
+Json report_sections_patch(const AgentEnv& env, LlmClient* llm, const RunSubject& subject,
+                           const std::vector<StageStatus>& finished, const fs::path& run_dir, bool zh,
+                           const std::function<void(Json)>& record) {
+  ReportSections r = write_report_sections(env, llm, subject, finished, zh);
+  record({{"type", "report_sections"},
+          {"model", r.model},
+          {"model_used", r.model_used},
+          {"searched", r.searched},
+          {"failed", r.failed},
+          {"sources", r.sources},
+          {"citation_check", r.checks},
+          {"removed", r.removed_sentences()}});
+  write_sections_file(run_dir, r, zh);
+  return Json{{"lang", zh ? "zh" : "en"},
+              {"prewritten", {{"literature-comparison", r.literature}, {"meaning", r.significance}}}};
 }
 
 std::string problems_text(const Json& problems) {
@@ -337,6 +336,18 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
         record_learning(d, applied, Json::array({{{"stage", e.stage}, {"repair", e.message}}}), "applied by the stage");
       }
     };
+    // The report's literature comparison and biological significance, written once every
+    // stage it reads has finished (the gene-family report prints them).
+    std::optional<Json> sections_patch;
+    po.patch_params = [&](const std::string& stage, const std::vector<StageStatus>& finished) -> Json {
+      if (!takes_prewritten(stage)) return nullptr;
+      if (!sections_patch) {
+        const Json* sp = find_species(prefix);
+        sections_patch = report_sections_patch(env, llm.get(), {prefix, sp ? sp->value("latin", "") : "", family},
+                                               finished, run_dir, zh, [&](Json ev) { emit(id, std::move(ev)); });
+      }
+      return *sections_patch;
+    };
     auto runner = o.runner == "slurm" ? make_slurm_runner() : make_local_runner();
     auto r = run_genefamily(*cfg, *runner, po);
     if (stopping.load()) return;  // killed or shutting down: resume later
@@ -350,13 +361,23 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
     return;
   }
-  for (auto& s : outcome) {  // what still failed: the diagnosis and what it proposes
+  for (auto& s : outcome) {  // what still failed: the diagnosis and the repair it proposes
     if (s.state != StageState::kFailed) continue;
     Diagnosis d = classify_failure(s.stage, s.message, Json::array(), s.failure);
-    emit(id, {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}});
-    const DiagnosisRepair* repair = find_repair(d.fix);
-    record_learning(d, repair, Json::array(),
-                    repair && repair->automatic ? "applied by the stage; it still failed" : "not applied");
+    auto cls = failure_class_from_string(d.error_type);
+    FailureClass c = cls ? *cls : FailureClass::kUnknown;
+    RepairChoice choice = choose_repair(llm.get(), d, s.stage, s.message, allowed_repairs(s.stage, c, s.message));
+    if (!choice.key.empty()) d.fix = choice.key;
+    emit(id,
+         {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}, {"repair_choice", choice.to_json()}});
+    const DiagnosisRepair* repair = nullptr;
+    for (auto& r : repair_table())
+      if (!repair && r.key == d.fix && (r.stage.empty() || r.stage == s.stage)) repair = &r;
+    // The engine tried the stage's automatic repairs for this class; one the model chose for another is proposed.
+    bool tried = false;
+    if (const StageSpec* spec = genefamily_pipeline().find(s.stage))
+      for (auto& r : spec->repairs) tried |= r.key == d.fix && r.automatic && r.matches(c, s.message);
+    record_learning(d, repair, Json::array(), tried ? "applied by the stage; it still failed" : "not applied");
   }
 
   // 4. Validation, durations for later estimates, the literature comparison.
@@ -370,11 +391,11 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   }
   auto v = validate_run(run_dir);
   if (v) emit(id, {{"type", "validation"}, {"validation", *v}});
-  write_literature_comparison(run_dir, prefix, family, zh);
-  std::string verdict = v ? v->value("status", "") : "not validated: " + v.status().message();
+  std::string verdict = v ? v->value("status", "") : (zh ? "未验证" : "not validated: " + v.status().message());
+  if (zh && v) verdict = verdict == "pass" ? "通过" : verdict == "warn" ? "有警告" : "未通过";
   set_state(id, all_ok ? "done" : "failed",
-            (all_ok ? (zh ? "完成；验证: " : "finished; validation: ")
-                    : (zh ? "部分阶段失败；验证: " : "some stages failed; validation: ")) +
+            (all_ok ? (zh ? "完成；验证：" : "finished; validation: ")
+                    : (zh ? "部分阶段失败；验证：" : "some stages failed; validation: ")) +
                 verdict);
 }
 

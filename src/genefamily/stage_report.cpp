@@ -11,6 +11,7 @@
 #include "figures/svg.h"
 #include "genefamily/protein_properties.h"
 #include "genefamily/stage_common.h"
+#include "pipeline/stage_reasons.h"
 
 namespace bioagent::gf {
 namespace {
@@ -69,6 +70,13 @@ Json stage_states(const StageContext& ctx) {
   return out;
 }
 
+// A stage's reason in the report's language: a Chinese report never prints the engine's English text.
+std::string reason_shown(const std::string& message, const std::string& failure, bool zh) {
+  if (!zh) return message;
+  std::string r = stage_reason_zh(message, failure);
+  return r.empty() ? "原因的原文见 status.json" : r;
+}
+
 // A stage's section from its table entry: the state line when it did not
 // simply finish, then what its own report function says of its outputs.
 Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text& T, bool zh) {
@@ -80,13 +88,13 @@ Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text
   std::string line;
   switch (rc.state) {
     case StageState::kSkipped:
-      line = T.skipped + rc.message;
+      line = T.skipped + reason_shown(rc.message, "", zh);
       break;
     case StageState::kFailed:
-      line = T.failed + rc.message.substr(0, 600);
+      line = T.failed + reason_shown(rc.message.substr(0, 600), st.value("failure", std::string("unknown")), zh);
       break;
     case StageState::kWarn:
-      line = T.warn + rc.message;
+      line = T.warn + (zh ? std::string("部分检查未达阈值（数值与阈值见 validation.json）") : rc.message);
       break;
     case StageState::kCancelled:
       line = T.cancelled;
@@ -100,6 +108,33 @@ Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text
   if (!line.empty()) s.paragraphs.insert(s.paragraphs.begin(), line);
   if (!finished_with_outputs(rc.state)) s.figures.clear();
   return s;
+}
+
+// Pre-written text (params.prewritten: section id -> text, written elsewhere)
+// opens its section, one paragraph per blank-line-separated block; the
+// literature comparison, which no stage writes, gets its own section before
+// the biological meaning.
+void add_prewritten(std::vector<Section>& sections, const Json& prewritten, bool zh) {
+  auto paragraphs = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (size_t at = 0; at < text.size();) {
+      size_t end = text.find("\n\n", at);
+      std::string p = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      if (p.find_first_not_of(" \n") != std::string::npos) out.push_back(p);
+      at = end == std::string::npos ? text.size() : end + 2;
+    }
+    return out;
+  };
+  const char* kLiterature = "literature-comparison";
+  if (prewritten.contains(kLiterature)) {
+    auto meaning = std::find_if(sections.begin(), sections.end(), [](auto& s) { return s.id == "meaning"; });
+    sections.insert(meaning, Section{kLiterature, zh ? "文献对比" : "Comparison with the literature", {}, {}, {}, {}});
+  }
+  for (auto& sec : sections)
+    if (prewritten.contains(sec.id) && prewritten[sec.id].is_string()) {
+      auto ps = paragraphs(prewritten[sec.id].get<std::string>());
+      sec.paragraphs.insert(sec.paragraphs.begin(), ps.begin(), ps.end());
+    }
 }
 
 Status build(const StageContext& ctx) {
@@ -269,11 +304,7 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
 
-  // Pre-written text (params.prewritten: section id -> text) opens its section.
-  const Json prewritten = ctx.params.value("prewritten", Json::object());
-  for (auto& sec : sections)
-    if (prewritten.contains(sec.id) && prewritten[sec.id].is_string())
-      sec.paragraphs.insert(sec.paragraphs.begin(), prewritten[sec.id].get<std::string>());
+  add_prewritten(sections, ctx.params.value("prewritten", Json::object()), zh);
   // Markdown and HTML from the same sections.
   std::string title = sp + " " + fam + " " + T.title_suffix;
   std::ostringstream md, html;
@@ -288,10 +319,11 @@ Status build(const StageContext& ctx) {
   const fs::path final_dir = fs::path(ctx.run.value("run_dir", std::string())) / "final";
   for (auto& s : sections) {
     md << "## " << s.title << "\n\n";
-    html << "<h2>" << html_escape(s.title) << "</h2>\n";
+    html << "<h2 id=\"" << html_escape(s.id) << "\">" << html_escape(s.title) << "</h2>\n";
     for (auto& p : s.paragraphs) {
       md << p << "\n\n";
-      html << "<p>" << html_escape(p) << "</p>\n";
+      html << (p.find('\n') == std::string::npos ? "<p>" : "<p style=\"white-space:pre-line\">") << html_escape(p)
+           << "</p>\n";
     }
     if (!s.table_header.empty()) {
       md << "|";
@@ -392,6 +424,7 @@ StageSpec report_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
   s.outputs = {"report.json"};
   s.parse = summary_file("report.json");
+  s.revision = 2;  // section ids on the headings; pre-written paragraphs
   return s;
 }
 

@@ -470,7 +470,17 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
         continue;
       }
       // Key: parameters, data digests, upstream keys, tool versions.
-      Json params = apply_defaults(spec.params_schema, run.value("params", Json::object()).value(name, Json::object()));
+      Json given = run.value("params", Json::object()).value(name, Json::object());
+      if (o.patch_params) {
+        std::vector<StageStatus> finished_so_far;
+        for (auto& [n, u] : sh.status)
+          if (is_final(u.state)) finished_so_far.push_back(u);
+        lock.unlock();
+        Json patch = o.patch_params(name, finished_so_far);
+        lock.lock();
+        if (patch.is_object()) given.merge_patch(patch);
+      }
+      Json params = apply_defaults(spec.params_schema, given);
       if (Status v = validate(spec.params_schema, params, name); !v.is_ok()) {
         st.failure = FailureClass::kMalformedInput;
         conclude(st, StageState::kFailed, v.message());
