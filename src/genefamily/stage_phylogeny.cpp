@@ -64,7 +64,7 @@ Status fetch_references(const StageContext& ctx) {
   };
   const std::string acc = family_pfam(ctx);
   if (acc.empty())
-    return unavailable("the family has no Pfam accession (no identify.pfam and no ACC line in its HMM)");
+    return unavailable("the family has no Pfam accession: no identify.pfam parameter and no ACC line in its HMM");
   if (!net.contains("offline"))
     return unavailable("the run did not say whether it may use the network, so UniProt was not asked");
   auto http = http_for_run(ctx, "uniprot", std::chrono::hours(24 * 90));

@@ -14,6 +14,7 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/figures_paper.h"
 #include "genefamily/protein_properties.h"
 #include "replay_server.h"
 #include "test_util.h"
@@ -307,4 +308,38 @@ TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
         << text;
     EXPECT_NE(text.find("rooted at its midpoint"), std::string::npos);
   }
+}
+
+// The labelled chromosome map keeps every label inside the figure and inside
+// its chromosome's column, however crowded the chromosome and long the names.
+TEST(ChromosomeMapLabelled, CrowdedChromosomesAndLongNamesStayInside) {
+  std::vector<figures::Placed> genes;
+  for (int i = 0; i < 60; ++i)
+    genes.push_back({"AmborellaTrichopodaGLOBIN" + std::to_string(i + 1), "chr1", 1000 + 100 * i, -1});
+  genes.push_back({"AmborellaTrichopodaGLOBIN61", "chr2", 5000, -1});
+  std::string svg = figures::chromosome_map_labelled({{"chr1", 10000}, {"chr2", 2000000}}, genes, "crowded");
+  auto attr = [](const std::string& tag, const std::string& name) {
+    auto at = tag.find(" " + name + "=\"");
+    return at == std::string::npos ? -1.0 : std::stod(tag.substr(at + name.size() + 3));
+  };
+  const double height = attr(svg.substr(0, svg.find('>')), "height"), width = attr(svg.substr(0, svg.find('>')), "width");
+  ASSERT_GT(height, 0);
+  std::vector<double> chr1_label_y;
+  double chr2_x = 1e9, chr1_label_end = 0;
+  for (size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
+    std::string tag = svg.substr(at, svg.find("</text>", at) - at);
+    std::string text = tag.substr(tag.find('>') + 1);
+    double x = attr(tag, "x"), y = attr(tag, "y");
+    EXPECT_LE(y, height) << text;
+    EXPECT_LE(x, width) << text;
+    if (text == "chr2") chr2_x = x - 6;
+    if (text.rfind("AmborellaTrichopodaGLOBIN", 0) == 0 && text != "AmborellaTrichopodaGLOBIN61") {
+      chr1_label_y.push_back(y);
+      chr1_label_end = std::max(chr1_label_end, x + figures::text_width(text, 9));
+    }
+  }
+  ASSERT_EQ(chr1_label_y.size(), 60u);
+  std::sort(chr1_label_y.begin(), chr1_label_y.end());
+  for (size_t i = 1; i < chr1_label_y.size(); ++i) EXPECT_GE(chr1_label_y[i] - chr1_label_y[i - 1], 10.9);
+  EXPECT_LT(chr1_label_end, chr2_x) << "labels end before the next chromosome";
 }
