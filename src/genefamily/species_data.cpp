@@ -191,12 +191,12 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
     std::sort(by_kind["hmm_set"].begin(), by_kind["hmm_set"].end());
     files["hmm_set"] = fs::absolute(dir / by_kind["hmm_set"][0]).string();
     if (by_kind["hmm_set"].size() > 1)
-      problems.push_back({{"file", by_kind["hmm_set"][1]},
-                          {"kind", "hmm_set"},
-                          {"rule", "at most one set of domain profiles"},
-                          {"message", "more than one HMM file holds several profiles (" + by_kind["hmm_set"][0] +
-                                          ", " + by_kind["hmm_set"][1] +
-                                          "): keep one domain set for classification in the folder"}});
+      problems.push_back(
+          {{"file", by_kind["hmm_set"][1]},
+           {"kind", "hmm_set"},
+           {"rule", "at most one set of domain profiles"},
+           {"message", "more than one HMM file holds several profiles (" + by_kind["hmm_set"][0] + ", " +
+                           by_kind["hmm_set"][1] + "): keep one domain set for classification in the folder"}});
   }
   const std::map<std::string, std::string> wanted = {{"genome", prefix + ".genome.fasta"},
                                                      {"gff3", prefix + ".gff3"},

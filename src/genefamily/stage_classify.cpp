@@ -2,8 +2,8 @@
 // .hmm file with several models, e.g. TAPscan's 53 Pfam profiles), every
 // profile is searched once over the proteome and each protein is assigned to
 // a family by the rules table (TAPscan's built in, or params.rules); writes
-// the per-protein assignments and the per-family counts. Without a set:
-// skipped with that reason.
+// the per-protein assignments and the per-family counts. Without a set
+// (files.hmm_set): skipped with that reason.
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
@@ -22,13 +22,6 @@ std::string lower(std::string s) {
 }
 
 Status classify(const StageContext& ctx) {
-  if (ctx.data("hmm_set").empty())
-    return write_text(ctx.work / "classify.json",
-                      Json{{"skipped", true},
-                           {"reason",
-                            "the data folder holds no set of domain profiles (a .hmm file with several models, e.g. "
-                            "TAPscan's Pfam profiles)"}}
-                          .dump(2));
   ClassifyOptions o;
   o.hmm_files = {ctx.data("hmm_set").string()};
   o.proteomes = {ctx.data("pep").string()};
@@ -46,7 +39,8 @@ Status classify(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "family_assignments.tsv"), *table));
   std::vector<std::pair<std::string, int>> counts;
   for (auto& [f, n] : p["families"].items()) counts.push_back({f, n.get<int>()});
-  std::sort(counts.begin(), counts.end(), [](auto& a, auto& b) { return std::tie(b.second, a.first) < std::tie(a.second, b.first); });
+  std::sort(counts.begin(), counts.end(),
+            [](auto& a, auto& b) { return std::tie(b.second, a.first) < std::tie(a.second, b.first); });
   std::ostringstream tsv;
   tsv << "family\tproteins\tmodelled\n";
   for (auto& [f, n] : counts)
@@ -72,16 +66,17 @@ Status classify(const StageContext& ctx) {
       for (auto& m : *members) both += called.count(m.protein);
       agreement = {{"family", fam_name}, {"members", members->size()}, {"classified", called.size()}, {"both", both}};
     }
-  return write_text(ctx.work / "classify.json",
-                    Json{{"profiles", fs::path(o.hmm_files[0]).filename().string()},
-                         {"threshold_mode", r->summary["threshold_mode"].begin().value()},
-                         {"rules", o.rules_file.empty() ? "built-in (TAPscan v4)" : fs::path(o.rules_file).filename().string()},
-                         {"proteins_with_domains", p["proteins_with_domains"]},
-                         {"classified", p["classified"]},
-                         {"families", p["families"]},
-                         {"unexpressible_rules", r->summary["unexpressible_rules"].size()},
-                         {"run_family", agreement}}
-                        .dump(2));
+  return write_text(
+      ctx.work / "classify.json",
+      Json{{"profiles", fs::path(o.hmm_files[0]).filename().string()},
+           {"threshold_mode", r->summary["threshold_mode"].begin().value()},
+           {"rules", o.rules_file.empty() ? "built-in (TAPscan v4)" : fs::path(o.rules_file).filename().string()},
+           {"proteins_with_domains", p["proteins_with_domains"]},
+           {"classified", p["classified"]},
+           {"families", p["families"]},
+           {"unexpressible_rules", r->summary["unexpressible_rules"].size()},
+           {"run_family", agreement}}
+          .dump(2));
 }
 
 // The members identify found that the classifier also puts in the run's
@@ -101,16 +96,16 @@ ReportSection classify_report(const ReportContext& r) {
   ReportSection s = section(r, "classify", "Family classification", "基因家族分类");
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "classify.json");
   if (j.empty() || j.value("skipped", false)) return s;
-  s.paragraphs.push_back(
-      r.zh ? "用 " + j.value("profiles", std::string()) + " 中的结构域模型对蛋白组搜索一次，按规则表（" +
-                 j.value("rules", std::string()) + "）分类：" + std::to_string(j.value("classified", 0)) + " 个蛋白（" +
-                 std::to_string(j.value("proteins_with_domains", 0)) + " 个含结构域）。阈值：" +
-                 j.value("threshold_mode", std::string()) + "。"
-           : "Every profile of " + j.value("profiles", std::string()) +
-                 " searched once over the proteome, families assigned by the rules (" + j.value("rules", std::string()) +
-                 "): " + std::to_string(j.value("classified", 0)) + " proteins classified of " +
-                 std::to_string(j.value("proteins_with_domains", 0)) + " with domains; thresholds: " +
-                 j.value("threshold_mode", std::string()) + ".");
+  s.paragraphs.push_back(r.zh ? "用 " + j.value("profiles", std::string()) +
+                                    " 中的结构域模型对蛋白组搜索一次，按规则表（" + j.value("rules", std::string()) +
+                                    "）分类：" + std::to_string(j.value("classified", 0)) + " 个蛋白（" +
+                                    std::to_string(j.value("proteins_with_domains", 0)) + " 个含结构域）。阈值：" +
+                                    j.value("threshold_mode", std::string()) + "。"
+                              : "Every profile of " + j.value("profiles", std::string()) +
+                                    " searched once over the proteome, families assigned by the rules (" +
+                                    j.value("rules", std::string()) + "): " + std::to_string(j.value("classified", 0)) +
+                                    " proteins classified of " + std::to_string(j.value("proteins_with_domains", 0)) +
+                                    " with domains; thresholds: " + j.value("threshold_mode", std::string()) + ".");
   if (int n = j.value("unexpressible_rules", 0); n > 0)
     s.paragraphs.push_back(r.zh ? std::to_string(n) + " 条规则所需的结构域没有模型，无法判断（见 classify 的输出）。"
                                 : std::to_string(n) + " rules need domains the profiles lack and cannot be decided.");
@@ -131,8 +126,8 @@ StageSpec classify_stage() {
   s.label = "family classification";
   s.label_zh = "基因家族分类";
   s.description = "A set of domain HMMs searched once over the proteome; each protein assigned to a family by rules";
-  s.uses = {"identify"};  // its members are compared with the calls of the run's family
-  s.needs = {"pep"};
+  s.uses = {"identify"};         // its members are compared with the calls of the run's family
+  s.needs = {"pep", "hmm_set"};  // hmm_set: a .hmm file of the data folder with several profiles
   s.data_files = {"pep", "hmm_set"};
   s.programs = {"hmmsearch"};
   s.resource = "medium";

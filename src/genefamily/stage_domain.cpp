@@ -135,13 +135,14 @@ StageSpec properties_stage() {
   s.report = [](const ReportContext& r) {
     ReportSection sec = section(r, "properties", "Physico-chemical properties", "理化性质");
     if (r.folder.empty()) return sec;
-    const bool emboss = pk_scale(r.ctx.run.value("params", Json::object()).value("properties", Json::object())) ==
-                        PkScale::kEmboss;
-    sec.paragraphs.push_back(r.zh ? (emboss ? "等电点用 EMBOSS iep 的 pK 值计算（properties.tsv）。"
-                                            : "等电点用 ExPASy ProtParam 的 pK 值（Bjellqvist）计算（properties.tsv）。")
-                                  : (emboss ? "Isoelectric points use EMBOSS iep's pK values (properties.tsv)."
-                                            : "Isoelectric points use ExPASy ProtParam's (Bjellqvist) pK values "
-                                              "(properties.tsv)."));
+    const bool emboss =
+        pk_scale(r.ctx.run.value("params", Json::object()).value("properties", Json::object())) == PkScale::kEmboss;
+    sec.paragraphs.push_back(r.zh
+                                 ? (emboss ? "等电点用 EMBOSS iep 的 pK 值计算（properties.tsv）。"
+                                           : "等电点用 ExPASy ProtParam 的 pK 值（Bjellqvist）计算（properties.tsv）。")
+                                 : (emboss ? "Isoelectric points use EMBOSS iep's pK values (properties.tsv)."
+                                           : "Isoelectric points use ExPASy ProtParam's (Bjellqvist) pK values "
+                                             "(properties.tsv)."));
     return sec;
   };
   return s;

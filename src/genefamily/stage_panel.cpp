@@ -38,8 +38,7 @@ bool add_motifs(const StageContext& ctx, std::map<std::string, figures::PanelRow
   auto t = read_text(upstream_file(ctx, "motif", "motif_sites.tsv"));
   if (!t) return false;
   for (auto& c : tsv_rows(*t))
-    if (c.size() >= 4 && rows.count(c[0]))
-      rows[c[0]].motifs.push_back({std::stoll(c[2]), std::stoll(c[3]), c[1]});
+    if (c.size() >= 4 && rows.count(c[0])) rows[c[0]].motifs.push_back({std::stoll(c[2]), std::stoll(c[3]), c[1]});
   return true;
 }
 
@@ -108,8 +107,7 @@ Status draw_panel(const StageContext& ctx) {
                             ": phylogeny (rooted at the " + root + "), motifs, domains and gene structure";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "combined_panel.svg"),
                                       figures::combined_panel(rooted, subfamily, rows, title)));
-  return write_text(ctx.work / "panel.json",
-                    Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}}.dump(2));
+  return write_text(ctx.work / "panel.json", Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}}.dump(2));
 }
 
 ReportSection panel_report(const ReportContext& r) {
@@ -126,11 +124,11 @@ ReportSection panel_report(const ReportContext& r) {
   for (auto& [key, en, zh] : kColumns)
     if (!cols.value(key, false)) missing += std::string(missing.empty() ? "" : r.zh ? "；" : "; ") + (r.zh ? zh : en);
   const bool mid = j.value("root", std::string()) == "midpoint";
-  s.paragraphs.push_back(
-      r.zh ? std::to_string(j.value("rows", 0)) + " 个成员：系统树（" + (mid ? "中点定根" : "以参考成员定根") +
-                 "）、保守基序、结构域与基因结构按行对齐。"
-           : std::to_string(j.value("rows", 0)) + " members: the tree (rooted at the " +
-                 j.value("root", std::string()) + ") beside their motifs, domains and gene structures, row by row.");
+  s.paragraphs.push_back(r.zh ? std::to_string(j.value("rows", 0)) + " 个成员：系统树（" +
+                                    (mid ? "中点定根" : "以参考成员定根") + "）、保守基序、结构域与基因结构按行对齐。"
+                              : std::to_string(j.value("rows", 0)) + " members: the tree (rooted at the " +
+                                    j.value("root", std::string()) +
+                                    ") beside their motifs, domains and gene structures, row by row.");
   if (!missing.empty()) s.paragraphs.push_back((r.zh ? "空列：" : "Empty columns: ") + missing + (r.zh ? "。" : "."));
   s.figures = {final_base(r.ctx) + "combined_panel.svg"};
   return s;

@@ -253,12 +253,11 @@ ReportSection report(const ReportContext& r) {
   s.figures = {final_base(r.ctx) + "synteny_circle.svg"};
   const Json inter = j.value("interspecies", Json::object());  // kept alive: items() refers to it
   for (auto& [prefix, o] : inter.items()) {
-    s.paragraphs.push_back(r.zh ? "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
-                                      std::to_string(o.value("members_with_syntenic_ortholog", 0)) +
-                                      " 个成员有共线直系同源基因。"
-                                : "With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
-                                      std::to_string(o.value("members_with_syntenic_ortholog", 0)) +
-                                      " members have a syntenic ortholog.");
+    s.paragraphs.push_back(
+        r.zh ? "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " 个成员有共线直系同源基因。"
+             : "With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " members have a syntenic ortholog.");
     if (o.contains("figure")) s.figures.push_back(final_base(r.ctx) + o["figure"].get<std::string>());
   }
   return s;
