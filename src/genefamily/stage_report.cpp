@@ -364,6 +364,7 @@ Status build(const StageContext& ctx) {
       {"duplication.tsv",
        "each member's duplication type (singleton, dispersed, proximal, tandem, segmental) and block partners"},
       {"synteny_circle.svg", "chromosomes in a circle with links between duplicated members"},
+      {"dual_synteny_<Prefix>.svg", "with synteny.comparative: collinear genes between this species and <Prefix>"},
       {"kaks.tsv", "Ka, Ks, Ka/Ks and divergence time of duplicated pairs"},
       {"kaks.svg", "Ka against Ks"},
       {"ks_distribution.svg", "the Ks distribution of the estimated pairs, its peaks marked"},
