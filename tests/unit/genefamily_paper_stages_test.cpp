@@ -111,6 +111,15 @@ TEST(ClassifyStage, AssignsEveryProteinOfTheProteomeByTheRules) {
   ASSERT_TRUE(check.is_ok());
   EXPECT_EQ((*check)["family"], "GLOBIN") << "the set is not the family's profile";
   EXPECT_EQ((*check)["files"].value("hmm_set", std::string()), (data.path() / "domains.hmm").string());
+  // A folder with the set but not the family's own profile is not ready, and says what the set is for.
+  TempDir only_set;
+  fs::copy(data.path() / "Exam.pep.fasta", only_set.path() / "Exam.pep.fasta");
+  fs::copy(data.path() / "domains.hmm", only_set.path() / "domains.hmm");
+  auto not_ready = genefamily_run_config("", "", only_set.path(), Json::object());
+  ASSERT_FALSE(not_ready.is_ok());
+  EXPECT_NE(not_ready.status().message().find("domains.hmm holds several domain profiles: it is used by the classify"),
+            std::string::npos)
+      << not_ready.status().message();
   TempDir run;
   auto r = run_stages(data.path(), Json{{"classify", {{"rules", rules.string()}}}}, run.path() / "run",
                       {"identify", "classify"});
@@ -226,9 +235,17 @@ TEST(PropertiesStage, PkScaleOptionChangesThePiAsThePublishedSetsSay) {
 TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
   if (!fs::exists("/usr/bin/mafft") || !fs::exists("/usr/bin/FastTree"))
     GTEST_SKIP() << "mafft/FastTree are not installed";
-  auto pep = read_fasta(example_copy() / "Exam.pep.fasta");
+  TempDir small;  // a small family keeps the four trees quick
+  ExampleGenomeOptions eo;
+  eo.members = 6;
+  eo.decoys = 4;
+  eo.random_genes = 20;
+  eo.chromosomes = 2;
+  ASSERT_TRUE(write_example_genome(small.path() / "data", eo).is_ok());
+  const fs::path data = small.path() / "data";
+  auto pep = read_fasta(data / "Exam.pep.fasta");
   ASSERT_TRUE(pep.is_ok());
-  Json truth = Json::parse(slurp(example_copy() / "truth.json"));
+  Json truth = Json::parse(slurp(data / "truth.json"));
   std::map<std::string, std::string> seq;
   for (auto& r : *pep) seq[r.id] = r.seq;
   auto member_seq = [&](size_t i) {  // a member's protein (its gene's first transcript)
@@ -247,7 +264,7 @@ TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
   auto run_with = [&](const Json& network, const fs::path& run_dir, const std::string& url) {
     Json p = params;
     p["phylogeny"]["uniprot_url"] = url;
-    auto cfg = genefamily_run_config("", "", example_copy(), p);
+    auto cfg = genefamily_run_config("", "", data, p);
     EXPECT_TRUE(cfg.is_ok());
     (*cfg)["network"] = network;
     PipelineOptions o;
