@@ -14,7 +14,9 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/figures.h"
 #include "genefamily/figures_paper.h"
+#include "genefamily/newick.h"
 #include "genefamily/protein_properties.h"
 #include "replay_server.h"
 #include "test_util.h"
@@ -362,4 +364,21 @@ TEST(ChromosomeMapLabelled, CrowdedChromosomesAndLongNamesStayInside) {
   std::sort(chr1_label_y.begin(), chr1_label_y.end());
   for (size_t i = 1; i < chr1_label_y.size(); ++i) EXPECT_GE(chr1_label_y[i] - chr1_label_y[i - 1], 10.9);
   EXPECT_LT(chr1_label_end, chr2_x) << "labels end before the next chromosome";
+}
+
+// Support labels are drawn left of their node: the ones next to the root stay inside the figure.
+TEST(TreeFigure, SupportLabelsNextToTheRootAreNotCut) {
+  auto t = parse_newick("((A:0.1,B:0.2)0.723:0.0001,(C:0.3,D:0.1)0.999:0.0001);");
+  ASSERT_TRUE(t.is_ok());
+  std::string svg = figures::tree(*t, {}, false, "support");
+  size_t labels = 0;
+  for (size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
+    std::string tag = svg.substr(at, svg.find("</text>", at) - at), text = tag.substr(tag.find('>') + 1);
+    if (text != "0.723" && text != "0.999") continue;
+    ++labels;
+    double x = std::stod(tag.substr(tag.find(" x=\"") + 4));
+    EXPECT_NE(tag.find("text-anchor=\"end\""), std::string::npos);
+    EXPECT_GE(x - figures::text_width(text, 8), 0) << text << " starts left of the figure";
+  }
+  EXPECT_EQ(labels, 2u);
 }
