@@ -67,9 +67,10 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
   };
   size_t n = std::max<size_t>(1, l.leaves.size());
   if (!circular) {
-    double row = 16, left = 20, width = 520, top = 40;
-    svg::Doc d(width + 320, top + row * double(n) + 60, title);
-    d.text(left, 22, title, 14, "start", "font-weight=\"bold\"");
+    // left: room for the support labels of the branches next to the root (drawn left of their node)
+    double row = 16, left = 48, width = 520, top = 40;
+    svg::Doc d(width + 348, top + row * double(n) + 60, title);
+    d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
     auto X = [&](double depth) { return left + depth / l.max_depth * width; };
     auto Y = [&](double pos) { return top + pos * row; };
     for (size_t i = 1; i < t.nodes.size(); ++i) {

@@ -134,8 +134,12 @@ std::string combined_panel(const NewickTree& rooted, const std::map<std::string,
   }
   double ly = top + row * double(n) + 30;
   auto legend = [&](double x, const char* head, const std::map<std::string, std::string>& c) {
+    if (c.empty()) return;  // nothing to name (e.g. no subfamilies without references)
     d.text(x, ly, head, 10, "start", bold());
     std::vector<std::pair<std::string, std::string>> items(c.begin(), c.end());
+    std::stable_sort(items.begin(), items.end(), [](auto& a, auto& b) {  // MEME-2 before MEME-10
+      return std::make_pair(a.first.size(), a.first) < std::make_pair(b.first.size(), b.first);
+    });
     d.legend(x, ly + 8, items);
   };
   legend(x_tree, "Subfamilies", sub_colour);
@@ -167,7 +171,15 @@ std::string chromosome_map_labelled(const std::vector<std::pair<std::string, int
                                     const std::vector<Placed>& genes, const std::string& title) {
   int64_t longest = 1;
   for (auto& [c, len] : chromosomes) longest = std::max(longest, len);
-  const double top = 60, height = 420, col = 150, label_gap = 11;
+  // Columns wide enough for the longest label; tall enough for the most crowded chromosome's labels.
+  double widest = 0, crowded = 0;
+  std::map<std::string, size_t> per_chr;
+  for (auto& g : genes) {
+    widest = std::max(widest, text_width(g.gene, 9));
+    crowded = std::max(crowded, double(++per_chr[g.seqid]));
+  }
+  const double top = 60, label_gap = 11, height = std::max(420.0, label_gap * crowded),
+               col = std::max(150.0, 40 + widest);
   double width = titled_width(title, 40 + col * double(std::max<size_t>(1, chromosomes.size())));
   svg::Doc d(width, top + height + 50, title);
   d.text(20, 24, title, 14, "start", bold());

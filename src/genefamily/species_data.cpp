@@ -105,6 +105,14 @@ void content_checks(const Json& files, Json& problems, Json& warnings) {
   }
 }
 
+// The number of profiles (NAME lines) in a HMMER3 file; 0 when unreadable.
+size_t hmm_profile_count(const fs::path& p) {
+  std::ifstream in(p);
+  size_t n = 0;
+  for (std::string line; std::getline(in, line);) n += line.rfind("NAME ", 0) == 0;
+  return n;
+}
+
 }  // namespace
 
 Json naming_rules() {
@@ -169,7 +177,27 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
     auto& v = by_kind[kind];
     if (prefix.empty() && v.size() == 1) prefix = stem(v[0]);
   }
+  // A file of several profiles is a domain set for the classify stage, not a
+  // family's profile (unless it is named <Family>.hmm: identify then refuses it).
+  for (auto it = by_kind["hmm"].begin(); it != by_kind["hmm"].end();)
+    if (stem(*it) != family && hmm_profile_count(dir / *it) > 1) {
+      by_kind["hmm_set"].push_back(*it);
+      it = by_kind["hmm"].erase(it);
+    } else {
+      ++it;
+    }
   if (family.empty() && by_kind["hmm"].size() == 1) family = stem(by_kind["hmm"][0]);
+  if (!by_kind["hmm_set"].empty()) {
+    std::sort(by_kind["hmm_set"].begin(), by_kind["hmm_set"].end());
+    files["hmm_set"] = fs::absolute(dir / by_kind["hmm_set"][0]).string();
+    if (by_kind["hmm_set"].size() > 1)
+      problems.push_back(
+          {{"file", by_kind["hmm_set"][1]},
+           {"kind", "hmm_set"},
+           {"rule", "at most one set of domain profiles"},
+           {"message", "more than one HMM file holds several profiles (" + by_kind["hmm_set"][0] + ", " +
+                           by_kind["hmm_set"][1] + "): keep one domain set for classification in the folder"}});
+  }
   const std::map<std::string, std::string> wanted = {{"genome", prefix + ".genome.fasta"},
                                                      {"gff3", prefix + ".gff3"},
                                                      {"cds", prefix + ".cds.fasta"},
@@ -198,7 +226,12 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
              {"kind", kind},
              {"rule", "required file"},
              {"fixable", false},
-             {"message", "the " + kind + " file " + name + " is missing (expected in " + dir.string() + ")"}});
+             {"message", "the " + kind + " file " + name + " is missing (expected in " + dir.string() + ")" +
+                             (kind == "hmm" && files.contains("hmm_set")
+                                  ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
+                                        " holds several domain profiles: it is used by the classify stage, and the "
+                                        "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
+                                  : std::string())}});
       continue;
     }
     if (fs::file_size(p, ec) == 0) {

@@ -13,6 +13,7 @@
 #include "bioagent/genefamily.h"
 #include "bioagent/http.h"
 #include "bioagent/seqio.h"
+#include "genefamily/protein_properties.h"
 
 namespace bioagent::gf {
 
@@ -115,6 +116,9 @@ std::vector<std::pair<double, double>> parse_yn00(const std::string& out);
 // and left out of the dating and the selection counts.
 Status summarise_kaks(const StageContext& ctx);
 
+// The properties stage's pK scale from its parameters ({"pk_scale": "expasy"|"emboss"}).
+PkScale pk_scale(const Json& properties_params);
+
 // Stage entries, one function per stage (stage_*.cpp).
 StageSpec check_stage();
 StageSpec identify_stage();
@@ -129,6 +133,8 @@ StageSpec expression_stage();
 StageSpec motif_stage();
 StageSpec synteny_stage();
 StageSpec ppi_stage();
+StageSpec classify_stage();
+StageSpec panel_stage();
 StageSpec report_stage();
 
 }  // namespace bioagent::gf

@@ -8,6 +8,7 @@
 
 #include "genefamily/align.h"
 #include "genefamily/figures.h"
+#include "genefamily/figures_paper.h"
 #include "genefamily/genome_index.h"
 #include "genefamily/stage_common.h"
 
@@ -81,6 +82,25 @@ std::map<std::string, std::string> collapse_redundant_models(const std::vector<M
 
 namespace {
 
+// The members renamed as papers do (<Prefix><Family>1..n in the genome's
+// chromosome order, then by start; the mapping kept as renaming.tsv) and the
+// chromosome map labelled with the new names, labels spread so none overlap.
+Status write_renamed_map(const StageContext& ctx, const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                         const std::vector<figures::Placed>& placed) {
+  std::vector<std::string> order;
+  for (auto& [name, len] : chromosomes) order.push_back(name);
+  const std::string sp = ctx.run.value("species", std::string()), fam = ctx.run.value("family", std::string());
+  auto renamed = figures::rename_by_chromosome_order(placed, order, sp, fam);
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "renaming.tsv"), figures::renaming_table(renamed)));
+  std::map<std::string, std::string> new_name;
+  for (auto& r : renamed) new_name[r.gene] = r.name;
+  std::vector<figures::Placed> labelled = placed;
+  for (auto& p : labelled) p.gene = new_name[p.gene];
+  return write_text(ctx.work / final_name(ctx, "chromosome_map_labelled.svg"),
+                    figures::chromosome_map_labelled(chromosomes, labelled,
+                                                     sp + " " + fam + " members on the chromosomes (renamed)"));
+}
+
 Status draw_chromosomes(const StageContext& ctx) {
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
@@ -137,6 +157,7 @@ Status draw_chromosomes(const StageContext& ctx) {
         ctx.work / "chromosome.json",
         Json{{"skipped", true}, {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
             .dump(2));
+  BIOAGENT_RETURN_IF_ERROR(write_renamed_map(ctx, (*genome)->lengths(), placed));
   int in_clusters = int(std::count_if(placed.begin(), placed.end(), [](auto& p) { return p.cluster >= 0; }));
   Json collapsed = Json::object();
   for (auto& [gene, kept] : redundant) collapsed[gene] = kept;
@@ -144,7 +165,8 @@ Status draw_chromosomes(const StageContext& ctx) {
                                                        {"per_chromosome", per_chr},
                                                        {"tandem_clusters", clusters},
                                                        {"genes_in_tandem_clusters", in_clusters},
-                                                       {"redundant_models_collapsed", collapsed}}
+                                                       {"redundant_models_collapsed", collapsed},
+                                                       {"renamed", placed.size()}}
                                                       .dump(2));
 }
 
@@ -175,7 +197,23 @@ ReportSection chromosome_report(const ReportContext& r) {
               : " redundant gene models (same strand, overlapping, identical or contained "
                 "proteins) were collapsed into one locus: " +
                     join_counts(collapsed)));
-  s.figures = {final_base(r.ctx) + "chromosome_map.svg"};
+  if (auto t = read_text(r.folder / final_name(r.ctx, "renaming.tsv"))) {
+    s.paragraphs.push_back(r.zh ? "成员按染色体顺序重命名（<前缀><家族>1..n），对照表见 renaming.tsv："
+                                : "Members renamed by chromosome order (<Prefix><Family>1..n), the mapping kept in "
+                                  "renaming.tsv:");
+    s.table_header = {r.zh ? "新名称" : "new name", r.zh ? "基因" : "gene", r.zh ? "染色体" : "chromosome",
+                      r.zh ? "起始" : "start"};
+    std::istringstream rows(*t);
+    std::string row;
+    std::getline(rows, row);  // header
+    while (std::getline(rows, row)) {
+      std::vector<std::string> cells;
+      std::istringstream cs(row);
+      for (std::string c; std::getline(cs, c, '\t');) cells.push_back(c);
+      if (cells.size() == 4) s.table.push_back(cells);
+    }
+  }
+  s.figures = {final_base(r.ctx) + "chromosome_map_labelled.svg", final_base(r.ctx) + "chromosome_map.svg"};
   return s;
 }
 
@@ -206,7 +244,7 @@ StageSpec chromosome_stage() {
   s.description = "Members on the chromosomes (lengths from the genome index), tandem clusters";
   s.after = {"identify"};
   s.needs = {"genome", "gff3"};
-  s.revision = 2;  // 2: redundant gene models collapsed; tandem pairs need similarity too
+  s.revision = 3;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map
   s.data_files = {"genome", "gff3"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"},

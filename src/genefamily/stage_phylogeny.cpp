@@ -2,9 +2,13 @@
 // trimming of gappy columns, IQ-TREE 2 (ModelFinder + UFBoot) with FastTree as
 // the fallback for large sets or when IQ-TREE fails; reference members (a
 // FASTA whose descriptions name their subfamily) join the tree and give each
-// member the subfamily of its nearest reference leaf.
+// member the subfamily of its nearest reference leaf. Without references, the
+// reviewed Arabidopsis and rice members of the family's Pfam domain are
+// fetched from UniProt when the run may use the network (cached; offline, the
+// cache only), else the report says why there are none.
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -17,11 +21,90 @@
 namespace bioagent::gf {
 namespace {
 
+// The family's Pfam accession: identify.pfam, else the ACC line of <Family>.hmm.
+std::string family_pfam(const StageContext& ctx) {
+  std::string acc = ctx.run.value("params", Json::object()).value("identify", Json::object()).value("pfam", "");
+  if (!acc.empty() || ctx.data("hmm").empty()) return acc;
+  std::ifstream in(ctx.data("hmm"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("ACC", 0) == 0) {
+      std::istringstream f(line.substr(3));
+      f >> acc;
+      return acc.substr(0, acc.find('.'));
+    }
+    if (line.rfind("HMM ", 0) == 0) break;
+  }
+  return "";
+}
+
+// UniProt FASTA ("sp|Q9S840|SPL1_ARATH Squamosa ... GN=SPL1 PE=1") as reference
+// members named by their entry name, grouped by species code and gene name.
+std::vector<FastaRecord> uniprot_references(const std::string& body, const std::string& code, size_t at_most) {
+  std::vector<FastaRecord> out;
+  auto recs = parse_fasta(body, "UniProt answer");
+  if (!recs) return out;
+  for (auto& r : *recs) {
+    if (out.size() >= at_most) break;
+    std::string entry = r.id.substr(r.id.rfind('|') + 1), gene = entry;
+    if (auto gn = r.description.find("GN="); gn != std::string::npos)
+      gene = r.description.substr(gn + 3, r.description.find(' ', gn) - gn - 3);
+    out.push_back({entry, code + " " + gene, r.seq});
+  }
+  return out;
+}
+
+// With no references given: the reviewed Arabidopsis and rice members of the
+// family's Pfam domain from UniProt, only when the run allows the network
+// (network.offline set and false; offline, only what the cache holds).
+// Writes references.json (fetched, or why not) and references.fasta.
+Status fetch_references(const StageContext& ctx) {
+  const Json net = ctx.run.value("network", Json::object());
+  auto unavailable = [&](const std::string& why) {
+    return write_text(ctx.work / "references.json", Json{{"status", "not available"}, {"reason", why}}.dump(2));
+  };
+  const std::string acc = family_pfam(ctx);
+  if (acc.empty())
+    return unavailable("the family has no Pfam accession: no identify.pfam parameter and no ACC line in its HMM");
+  if (!net.contains("offline"))
+    return unavailable("the run did not say whether it may use the network, so UniProt was not asked");
+  auto http = http_for_run(ctx, "uniprot", std::chrono::hours(24 * 90));
+  if (!http) return http.status();
+  std::vector<FastaRecord> refs;
+  Json counts = Json::object();
+  const size_t at_most = ctx.params["max_references"].get<size_t>();
+  for (auto [code, taxon] : {std::pair<const char*, const char*>{"Ath", "3702"}, {"Osa", "39947"}}) {
+    HttpRequest req;
+    req.url = ctx.params["uniprot_url"].get<std::string>() + "/uniprotkb/stream?format=fasta&query=%28xref%3Apfam-" +
+              acc + "%29%20AND%20%28organism_id%3A" + taxon + "%29%20AND%20%28reviewed%3Atrue%29";
+    req.source = "uniprot";
+    auto resp = (*http)->fetch(req);
+    if (!resp)
+      return unavailable(std::string(net.value("offline", false) ? "offline, and UniProt's answer is not cached: "
+                                                                 : "UniProt could not be reached: ") +
+                         resp.status().message());
+    if (resp->status != 200) return unavailable("UniProt answered HTTP " + std::to_string(resp->status));
+    auto got = uniprot_references(resp->body, code, at_most);
+    counts[code] = got.size();
+    refs.insert(refs.end(), got.begin(), got.end());
+  }
+  if (refs.empty()) return unavailable("UniProt lists no reviewed Arabidopsis or rice protein with " + acc);
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "references.fasta", refs));
+  return write_text(ctx.work / "references.json",
+                    Json{{"status", "fetched"}, {"pfam", acc}, {"counts", counts}, {"source", "UniProt"}}.dump(2));
+}
+
+// The reference members: the given FASTA, else the ones fetched into the stage folder.
+std::string reference_fasta(const StageContext& ctx) {
+  std::string refs = ctx.params.value("references", std::string());
+  if (refs.empty() && fs::exists(ctx.work / "references.fasta")) refs = (ctx.work / "references.fasta").string();
+  return refs;
+}
+
 Status gather(const StageContext& ctx) {
   auto members = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
   if (!members) return members.status();
   std::vector<FastaRecord> all = *members;
-  std::string refs = ctx.params.value("references", std::string());
+  std::string refs = reference_fasta(ctx);
   if (!refs.empty()) {
     auto r = read_fasta(refs);
     if (!r) return r.status();
@@ -88,7 +171,7 @@ Status finish(const StageContext& ctx) {
   double median = sup.empty() ? 0 : sup[sup.size() / 2];
   // Subfamilies: each member takes the group of its nearest reference leaf.
   std::map<std::string, std::string> group;
-  std::string refs = ctx.params.value("references", std::string());
+  std::string refs = reference_fasta(ctx);
   if (!refs.empty())
     if (auto r = read_fasta(refs))
       for (auto& rec : *r) group["REF_" + rec.id] = rec.description.empty() ? rec.id : rec.description;
@@ -193,6 +276,21 @@ ReportSection report(const ReportContext& r) {
                                       " characters that are not residues (stops '*' and others) were stripped from " +
                                       std::to_string(j.value("sequences_with_stripped_characters", 0)) +
                                       " sequences before the alignment.");
+  Json refs = read_json_or(r.folder / "references.json");
+  if (refs.value("status", std::string()) == "fetched") {
+    const Json c = refs.value("counts", Json::object());
+    s.paragraphs.push_back(r.zh ? "参考成员：从 UniProt 获取的拟南芥 " + c.value("Ath", Json(0)).dump() + " 个、水稻 " +
+                                      c.value("Osa", Json(0)).dump() + " 个已审阅蛋白（Pfam " +
+                                      refs.value("pfam", std::string()) + "），亚家族以最近的参考成员命名。"
+                                : "Reference members: " + c.value("Ath", Json(0)).dump() + " Arabidopsis and " +
+                                      c.value("Osa", Json(0)).dump() + " rice reviewed proteins with Pfam " +
+                                      refs.value("pfam", std::string()) +
+                                      " from UniProt; subfamilies are named after the nearest reference member.");
+  } else if (refs.contains("reason")) {
+    s.paragraphs.push_back(r.zh ? "参考成员不可用（" + refs.value("reason", std::string()) + "），系统树以中点定根。"
+                                : "Reference members were not available (" + refs.value("reason", std::string()) +
+                                      "): the tree is rooted at its midpoint.");
+  }
   const std::string base = final_base(r.ctx);
   s.figures = {base + "tree_rooted.svg", base + "tree.svg", base + "tree_circular.svg"};
   return s;
@@ -205,7 +303,8 @@ StageSpec phylogeny_stage() {
   s.name = "phylogeny";
   s.label = "phylogenetic analysis";
   s.label_zh = "系统发育分析";
-  s.revision = 3;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters
+  s.revision = 4;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
+                   // 4: reference members fetched from UniProt
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
   s.resource = "large";
@@ -216,7 +315,10 @@ StageSpec phylogeny_stage() {
       "bootstrap": {"type": "integer", "minimum": 1000, "maximum": 100000, "default": 1000, "description": "UFBoot replicates (-B)"},
       "max_gap_fraction": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
       "fasttree_above": {"type": "integer", "minimum": 4, "default": 500, "description": "use FastTree for more sequences than this"},
-      "references": {"type": "string", "default": "", "description": "FASTA of reference members; descriptions name subfamilies"}
+      "references": {"type": "string", "default": "", "description": "FASTA of reference members; descriptions name subfamilies"},
+      "fetch_references": {"type": "boolean", "default": true, "description": "without references: fetch the reviewed Arabidopsis and rice members of the family's Pfam domain from UniProt (cached), when the run may use the network"},
+      "uniprot_url": {"type": "string", "default": "https://rest.uniprot.org"},
+      "max_references": {"type": "integer", "minimum": 1, "maximum": 200, "default": 40, "description": "reference members kept per species"}
     }, "additionalProperties": false})JS");
   s.check = [](const StageContext& ctx) -> Status {
     auto m = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
@@ -226,7 +328,10 @@ StageSpec phylogeny_stage() {
     return Status::ok();
   };
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
-    std::vector<Step> steps = {StageFn(gather)};
+    std::vector<Step> steps;
+    if (ctx.params["references"].get<std::string>().empty() && ctx.params["fetch_references"].get<bool>())
+      steps.push_back(StageFn(fetch_references));
+    steps.push_back(StageFn(gather));
     auto n = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
     size_t count = n ? n->size() : 0;
     // --threadit 0: MAFFT's threaded iterative refinement gives a different

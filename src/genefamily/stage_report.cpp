@@ -153,7 +153,9 @@ Status build(const StageContext& ctx) {
   auto pep = read_fasta(in("identify") / final_name(ctx, "pep.fasta"));
   std::map<std::string, ProteinProperties> props;
   if (pep)
-    for (auto& r : *pep) props[r.id] = protein_properties(r.seq);
+    for (auto& r : *pep)
+      props[r.id] = protein_properties(
+          r.seq, pk_scale(ctx.run.value("params", Json::object()).value("properties", Json::object())));
   // Subfamilies from the phylogeny stage.
   std::map<std::string, std::string> subfamily;
   std::map<std::string, int> per_group;
@@ -381,6 +383,11 @@ Status build(const StageContext& ctx) {
       {"gene_structure.svg", "exon-intron structures in tree order"},
       {"chromosome_positions.tsv", "chromosome, position, gene rank and tandem cluster of each member"},
       {"chromosome_map.svg", "members on the chromosomes, tandem clusters highlighted"},
+      {"chromosome_map_labelled.svg", "members on the chromosomes under their new names, labels never overlapping"},
+      {"renaming.tsv", "members renamed by chromosome order (<Prefix><Family>1..n): new name, gene, chromosome, start"},
+      {"combined_panel.svg", "rooted tree, conserved motifs, domain architecture and gene structure on shared rows"},
+      {"family_assignments.tsv", "classify: each protein with domains of the set, its family, subfamily and rule"},
+      {"family_counts.tsv", "classify: proteins per family and how far the profiles decide each family"},
       {"promoters.fasta", "upstream regions (5'->3', ending at the gene)"},
       {"promoter_sites.tsv", "every cis-element or PWM match (position relative to the gene start)"},
       {"promoter_counts.tsv", "element counts per gene"},
@@ -389,6 +396,7 @@ Status build(const StageContext& ctx) {
       {"duplication.tsv",
        "each member's duplication type (singleton, dispersed, proximal, tandem, segmental) and block partners"},
       {"synteny_circle.svg", "chromosomes in a circle with links between duplicated members"},
+      {"dual_synteny_<Prefix>.svg", "with synteny.comparative: collinear genes between this species and <Prefix>"},
       {"kaks.tsv", "Ka, Ks, Ka/Ks and divergence time of duplicated pairs"},
       {"kaks.svg", "Ka against Ks"},
       {"ks_distribution.svg", "the Ks distribution of the estimated pairs, its peaks marked"},
@@ -414,8 +422,8 @@ StageSpec report_stage() {
   s.description = "Key findings (JSON), report in Markdown and self-contained HTML (en or zh), outputs.md";
   s.after = {"identify"};
   // Every stage with a report section; their states head their sections.
-  s.uses = {"phylogeny", "domain",  "properties", "motif", "structure", "chromosome",
-            "promoter",  "synteny", "kaks",       "ppi",   "expression"};
+  s.uses = {"classify",   "phylogeny", "domain",  "properties", "motif", "structure", "panel",
+            "chromosome", "promoter",  "synteny", "kaks",       "ppi",   "expression"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "lang": {"type": "string", "enum": ["en", "zh"], "default": "en"},
       "prewritten": {"type": "object", "default": {}, "additionalProperties": {"type": "string", "maxLength": 20000},

@@ -12,6 +12,7 @@
 #include "bioagent/genefamily.h"
 #include "genefamily/collinearity.h"
 #include "genefamily/figures.h"
+#include "genefamily/figures_paper.h"
 #include "genefamily/genome_index.h"
 #include "genefamily/stage_common.h"
 
@@ -79,6 +80,41 @@ Status prepare(const StageContext& ctx) {
   return write_text(ctx.work / "species.json", species.dump(2));
 }
 
+// The dual-synteny plot of the run's species (top) against one comparative
+// species (bottom): every anchor pair of their blocks, members' pairs on top
+// in colour. Chromosome lengths are the last gene's end (the comparative
+// folder need not hold a genome).
+Status draw_dual_synteny(const StageContext& ctx, const std::vector<GenePos>& genes, const std::vector<Block>& blocks,
+                         const std::function<std::string(const std::string&)>& species_of,
+                         const std::set<std::string>& members, const std::string& other, const std::string& file) {
+  std::map<std::string, const GenePos*> by_id;
+  std::map<std::string, int64_t> top_len, bottom_len;
+  const std::string strip = other + "_";
+  for (auto& g : genes) {
+    by_id[g.id] = &g;
+    const std::string sp = species_of(g.chr);
+    if (sp.empty()) top_len[g.chr] = std::max(top_len[g.chr], g.end);
+    if (sp == other) bottom_len[g.chr.substr(strip.size())] = std::max(bottom_len[g.chr.substr(strip.size())], g.end);
+  }
+  figures::Genome top{ctx.run.value("species", std::string()), {top_len.begin(), top_len.end()}};
+  figures::Genome bottom{other, {bottom_len.begin(), bottom_len.end()}};
+  std::vector<figures::SyntenyPair> pairs;
+  for (auto& b : blocks) {
+    std::string sa = species_of(b.chr_a), sb = species_of(b.chr_b);
+    if (!((sa.empty() && sb == other) || (sb.empty() && sa == other))) continue;
+    for (auto& a : b.anchors) {
+      const std::string& mine = sa.empty() ? a.a : a.b;
+      const std::string& theirs = sa.empty() ? a.b : a.a;
+      if (!by_id.count(mine) || !by_id.count(theirs)) continue;
+      const GenePos &m = *by_id[mine], &t = *by_id[theirs];
+      pairs.push_back({m.chr, m.start, t.chr.substr(strip.size()), t.start, members.count(mine) > 0});
+    }
+  }
+  const std::string title = top.species + " and " + other + ": collinear genes, " +
+                            ctx.run.value("family", std::string()) + " members in colour";
+  return write_text(ctx.work / final_name(ctx, file), figures::dual_synteny(top, bottom, pairs, title));
+}
+
 // Blocks between the species and each member's syntenic orthologs.
 Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& members, const CollinearityParams& p) {
   auto gt = read_text(ctx.work / "all_species.gff");
@@ -122,6 +158,11 @@ Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& 
       out[prefix]["members_with_syntenic_ortholog"] = out[prefix]["members_with_syntenic_ortholog"].get<int>() + 1;
     }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "syntenic_orthologs.tsv"), tsv.str()));
+  for (auto& s : species) {
+    const std::string prefix = s["prefix"], file = "dual_synteny_" + prefix + ".svg";
+    BIOAGENT_RETURN_IF_ERROR(draw_dual_synteny(ctx, *genes, r.blocks, species_of, members, prefix, file));
+    out[prefix]["figure"] = file;
+  }
   return out;
 }
 
@@ -210,6 +251,15 @@ ReportSection report(const ReportContext& r) {
                          (r.zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
                          join_counts(j.value("member_duplication", Json::object())) + ".");
   s.figures = {final_base(r.ctx) + "synteny_circle.svg"};
+  const Json inter = j.value("interspecies", Json::object());  // kept alive: items() refers to it
+  for (auto& [prefix, o] : inter.items()) {
+    s.paragraphs.push_back(
+        r.zh ? "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " 个成员有共线直系同源基因。"
+             : "With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " members have a syntenic ortholog.");
+    if (o.contains("figure")) s.figures.push_back(final_base(r.ctx) + o["figure"].get<std::string>());
+  }
   return s;
 }
 
@@ -226,12 +276,13 @@ StageSpec synteny_stage() {
   s.programs = {"diamond"};
   s.needs = {"pep", "gff3", "genome"};
   s.data_files = {"pep", "gff3", "genome"};
+  s.revision = 2;  // 2: a dual-synteny plot per comparative species
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
       "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5},
       "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 6, "description": "hits kept per gene (MCScanX suggests 5 besides itself)"},
-      "comparative": {"type": "array", "items": {"type": "string"}, "maxItems": 20, "default": [], "description": "species folders (<Prefix>.gff3, <Prefix>.pep.fasta) for blocks between species"}
+      "comparative": {"type": "array", "items": {"type": "string"}, "maxItems": 20, "default": [], "description": "species folders (<Prefix>.gff3, <Prefix>.pep.fasta) for blocks between species, each drawn as a dual-synteny plot against this one"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
     char ev[32];

@@ -162,6 +162,17 @@ Result<std::vector<StageStatus>> run_stages(const fs::path& d, const Json& param
   return run_genefamily(*cfg, *runner, o);
 }
 
+// A second species: the example's genes under new names ("Exam" -> "Comp"), order kept.
+void write_second_species(const fs::path& d, const TempDir& other) {
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"Exam.gff3", "Comp.gff3"}, {"Exam.pep.fasta", "Comp.pep.fasta"}}) {
+    std::ifstream in(d / from);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    for (size_t p = text.find("Exam"); p != std::string::npos; p = text.find("Exam", p)) text.replace(p, 4, "Comp");
+    other.write(to, text);
+  }
+}
+
 }  // namespace
 
 TEST(ExampleGenome, GffCoordinatesSpliceToTheCds) {
@@ -397,8 +408,11 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   for (size_t i = 0; i < 6; ++i) m << truth["members"][i].get<std::string>() << '\t' << i << '\t' << 10 * i << "\t3\n";
   m << "not_a_member\t1\t2\t3\n";
   m.close();
+  TempDir other;  // a second species: the run draws the dual-synteny plot in its report
+  write_second_species(d, other);
   auto cfg = genefamily_run_config("", "", d,
                                    Json{{"phylogeny", {{"method", "fasttree"}}},
+                                        {"synteny", {{"comparative", Json::array({other.path().string()})}}},
                                         {"expression", {{"matrix", (run.path() / "expr.tsv").string()}}},
                                         {"report", {{"lang", "zh"}}}});
   ASSERT_TRUE(cfg.is_ok());
@@ -412,13 +426,17 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
     if (s.stage == "ppi") {  // no orthologs were given: skipped, saying so
       EXPECT_EQ(s.state, StageState::kSkipped);
       EXPECT_NE(s.message.find("orthologs"), std::string::npos) << s.message;
+    } else if (s.stage == "classify") {  // no set of domain profiles in the folder
+      EXPECT_EQ(s.state, StageState::kSkipped);
+      EXPECT_NE(s.message.find("hmm_set"), std::string::npos) << s.message;
     } else {
       EXPECT_TRUE(finished_with_outputs(s.state)) << s.stage << ": " << to_string(s.state) << " " << s.message;
     }
   }
   fs::path f = o.run_dir / "final";
   for (const char* name : {"gene_structure.svg", "chromosome_map.svg", "promoter_heatmap.svg", "kaks.tsv", "kaks.svg",
-                           "expression_heatmap.svg", "report.md", "report.html", "findings.json", "tree_circular.svg"})
+                           "expression_heatmap.svg", "report.md", "report.html", "findings.json", "tree_circular.svg",
+                           "combined_panel.svg", "chromosome_map_labelled.svg", "renaming.tsv"})
     EXPECT_TRUE(fs::exists(f / (std::string("Exam.GLOBIN.") + name))) << name;
   EXPECT_TRUE(fs::exists(f / "outputs.md"));
   std::ifstream fin(f / "Exam.GLOBIN.findings.json");
@@ -438,6 +456,29 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   std::ifstream hin(f / "Exam.GLOBIN.report.html");
   std::string html((std::istreambuf_iterator<char>(hin)), std::istreambuf_iterator<char>());
   EXPECT_NE(html.find("执行摘要"), std::string::npos) << "Chinese report";
+  // The paper figures are in the report, and the renaming table: ExamGLOBIN1..n in chromosome order.
+  for (const char* fig :
+       {"combined_panel.svg", "chromosome_map_labelled.svg", "tree_rooted.svg", "dual_synteny_Comp.svg"})
+    EXPECT_NE(html.find(std::string("<figcaption>Exam.GLOBIN.") + fig), std::string::npos) << fig;
+  EXPECT_NE(html.find("<td>ExamGLOBIN1</td>"), std::string::npos) << "the renaming table is shown";
+  std::ifstream ren_in(f / "Exam.GLOBIN.renaming.tsv");
+  std::string ren_line, last_chr;
+  std::getline(ren_in, ren_line);
+  int renamed = 0;
+  int64_t last_start = -1;
+  while (std::getline(ren_in, ren_line)) {
+    std::istringstream cells(ren_line);
+    std::string name, gene, chr, start;
+    std::getline(cells, name, '\t');
+    std::getline(cells, gene, '\t');
+    std::getline(cells, chr, '\t');
+    std::getline(cells, start, '\t');
+    EXPECT_EQ(name, "ExamGLOBIN" + std::to_string(++renamed));
+    EXPECT_TRUE(chr > last_chr || (chr == last_chr && std::stoll(start) > last_start)) << ren_line;
+    last_chr = chr;
+    last_start = std::stoll(start);
+  }
+  EXPECT_EQ(renamed, int(truth["members"].size()));
   EXPECT_GE(std::count(html.begin(), html.end(), '<') - 0, 100);
   size_t svgs = 0;
   for (size_t at = 0; (at = html.find("<svg", at)) != std::string::npos; ++at) ++svgs;
@@ -563,20 +604,25 @@ TEST(Collinearity, FindsBlocksInBothOrientationsAndClassifiesDuplicates) {
 TEST(GenefamilyPipeline, SyntenyBetweenSpeciesFindsEachMembersOrtholog) {
   if (!fs::exists("/usr/bin/diamond")) GTEST_SKIP() << "diamond is not installed";
   const fs::path& d = example_dir();
-  // A second species: the example's genes under new names ("Exam" -> "Comp"), order kept.
   TempDir other;
-  for (auto [from, to] :
-       {std::pair<std::string, std::string>{"Exam.gff3", "Comp.gff3"}, {"Exam.pep.fasta", "Comp.pep.fasta"}}) {
-    std::ifstream in(d / from);
-    std::string text((std::istreambuf_iterator<char>(in)), {});
-    for (size_t p = text.find("Exam"); p != std::string::npos; p = text.find("Exam", p)) text.replace(p, 4, "Comp");
-    other.write(to, text);
-  }
+  write_second_species(d, other);
   TempDir run;
   fs::path run_dir = run.path() / "run";
   auto r = run_stages(d, {{"synteny", {{"comparative", Json::array({other.path().string()})}}}}, run_dir, {"synteny"});
   ASSERT_TRUE(r.is_ok());
   for (auto& s : *r) ASSERT_TRUE(finished_with_outputs(s.state)) << s.stage << ": " << s.message;
+  // The dual-synteny plot of the two species is drawn, and the stage's report section shows it.
+  EXPECT_TRUE(fs::exists(run_dir / "final/Exam.GLOBIN.dual_synteny_Comp.svg"));
+  for (auto& s : *r)
+    if (s.stage == "synteny") {
+      StageContext sc;
+      sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
+      ReportSection sec = genefamily_pipeline().find("synteny")->report({sc, s.state, "", fs::path(s.folder), false});
+      EXPECT_NE(std::find(sec.figures.begin(), sec.figures.end(), "Exam.GLOBIN.dual_synteny_Comp.svg"),
+                sec.figures.end());
+      ASSERT_GE(sec.paragraphs.size(), 2u);
+      EXPECT_EQ(sec.paragraphs[1].rfind("With Comp: ", 0), 0u) << sec.paragraphs[1];
+    }
   Json summary;
   for (auto& s : *r)
     if (s.stage == "synteny") summary = s.summary;
@@ -778,7 +824,7 @@ TEST(GenefamilyPipeline, ProteinOnlyAndNoCdsFoldersRunAndTheStatesAgree) {
     ASSERT_TRUE(r.is_ok()) << r.status().to_string();
     std::map<std::string, StageStatus> m;
     for (auto& s : *r) m[s.stage] = s;
-    for (const char* ran : {"identify", "phylogeny", "domain", "motif", "properties", "report"})
+    for (const char* ran : {"identify", "phylogeny", "domain", "motif", "properties", "panel", "report"})
       EXPECT_TRUE(finished_with_outputs(m[ran].state))
           << ran << ": " << to_string(m[ran].state) << " " << m[ran].message;
     for (auto& sk : c.skipped) {
