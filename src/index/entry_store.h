@@ -31,6 +31,9 @@ class EntryStore {
  public:
   // The documents for `entries` (fields, terms); any thread.
   static void make_documents(const std::vector<IndexEntry>& entries, PreparedEntries& out);
+  // A writable open sets XAPIAN_FLUSH_THRESHOLD to this (documents added
+  // between Xapian's in-memory flushes) unless the environment already has it.
+  static constexpr const char* kDefaultFlushThreshold = "2000";
   static Result<std::unique_ptr<EntryStore>> open(const std::string& path, bool writable);
   ~EntryStore();
 

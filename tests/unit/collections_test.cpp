@@ -15,6 +15,7 @@
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "index/dense_index.h"
+#include "index/entry_store.h"
 #include "replay_server.h"
 #include "test_util.h"
 
@@ -101,6 +102,65 @@ TEST(Collections, Bm25FindsAndFiltersBeforeRanking) {
   ASSERT_TRUE(titles.is_ok());
   EXPECT_EQ(titles->size(), 2u);
   for (auto& h : *titles) EXPECT_EQ(h.entry.column_name, "title");
+}
+
+TEST(Collections, Bm25ReturnsOnlyVisiblePapersWithAndWithoutAFilter) {
+  TempDir dir;
+  auto c = open_rw(dir.path());
+  fill(*c);
+  // "SBP box" ranks A-c0 first when both are visible; with only B visible, A never shows.
+  auto only_b = c->search(chunks_query("text_bm25_en", "SBP box transcription"), {"B"});
+  ASSERT_TRUE(only_b.is_ok()) << only_b.status().to_string();
+  ASSERT_FALSE(only_b->empty());
+  for (auto& h : *only_b) EXPECT_EQ(h.entry.pdf_id, "B");
+  auto filtered = c->search(chunks_query("text_bm25_en", "IQ-TREE SBP", "page_number in [1, 3]"), {"A"});
+  ASSERT_TRUE(filtered.is_ok());
+  ASSERT_EQ(filtered->size(), 2u);
+  for (auto& h : *filtered) EXPECT_EQ(h.entry.pdf_id, "A");
+  auto none = c->search(chunks_query("text_bm25_en", "SBP box transcription"), {});
+  ASSERT_TRUE(none.is_ok());
+  EXPECT_TRUE(none->empty()) << "no visible paper: nothing matches";
+  auto unknown = c->search(chunks_query("text_bm25_en", "SBP box transcription"), {"not-indexed"});
+  ASSERT_TRUE(unknown.is_ok());
+  EXPECT_TRUE(unknown->empty());
+}
+
+TEST(EntryStore, WriterSetsXapianFlushThresholdUnlessTheUserDid) {
+  TempDir dir;
+  const char* before = std::getenv("XAPIAN_FLUSH_THRESHOLD");
+  std::string saved = before ? before : "";
+  unsetenv("XAPIAN_FLUSH_THRESHOLD");
+  ASSERT_TRUE(EntryStore::open((dir.path() / "a").string(), true).is_ok());
+  ASSERT_NE(std::getenv("XAPIAN_FLUSH_THRESHOLD"), nullptr);
+  EXPECT_STREQ(std::getenv("XAPIAN_FLUSH_THRESHOLD"), EntryStore::kDefaultFlushThreshold);
+  setenv("XAPIAN_FLUSH_THRESHOLD", "123", 1);
+  ASSERT_TRUE(EntryStore::open((dir.path() / "b").string(), true).is_ok());
+  EXPECT_STREQ(std::getenv("XAPIAN_FLUSH_THRESHOLD"), "123") << "the user's setting wins";
+  if (before)
+    setenv("XAPIAN_FLUSH_THRESHOLD", saved.c_str(), 1);
+  else
+    unsetenv("XAPIAN_FLUSH_THRESHOLD");
+}
+
+TEST(EntryStore, LargeBatchesAreAnalysedOnTwoThreadsIntoTheirOwnDocuments) {
+  std::vector<IndexEntry> entries;
+  for (int i = 0; i < 9000; ++i)  // above the two-thread threshold
+    entries.push_back({"chunks", "text_content", "k" + std::to_string(i), "P", i, "shared word" + std::to_string(i)});
+  entries[4500].text = "  ";  // no text: no document, in either half
+  PreparedEntries out;
+  EntryStore::make_documents(entries, out);
+  ASSERT_EQ(out.docs.size(), entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (i == 4500) {
+      EXPECT_FALSE(out.has_text[i]);
+      continue;
+    }
+    ASSERT_TRUE(out.has_text[i]) << i;
+    std::set<std::string> terms(out.docs[i].termlist_begin(), out.docs[i].termlist_end());
+    std::set<std::string> want = {"XKchunks/text_content", "XPP", "share", "word" + std::to_string(i)};
+    ASSERT_EQ(terms, want) << "entry " << i;
+    ASSERT_EQ(out.docs[i].get_value(4), "k" + std::to_string(i));
+  }
 }
 
 TEST(Collections, DenseSearchRespectsFilterAndVisibility) {
