@@ -159,8 +159,64 @@ TEST(EntryStore, LargeBatchesAreAnalysedOnTwoThreadsIntoTheirOwnDocuments) {
     std::set<std::string> terms(out.docs[i].termlist_begin(), out.docs[i].termlist_end());
     std::set<std::string> want = {"XKchunks/text_content", "XPP", "share", "word" + std::to_string(i)};
     ASSERT_EQ(terms, want) << "entry " << i;
-    ASSERT_EQ(out.docs[i].get_value(4), "k" + std::to_string(i));
   }
+  TempDir dir;
+  auto store = EntryStore::open((dir.path() / "e").string(), true);
+  ASSERT_TRUE(store.is_ok());
+  auto ids = (*store)->replace_paper("P", out);
+  ASSERT_TRUE(ids.is_ok()) << ids.status().to_string();
+  for (size_t i : {size_t(0), size_t(4499), size_t(4501), size_t(8999)}) {
+    auto e = (*store)->entry((*ids)[i]);
+    ASSERT_TRUE(e.is_ok());
+    EXPECT_EQ(e->primary_key, "k" + std::to_string(i));
+    EXPECT_EQ(e->page_number, int(i));
+  }
+}
+
+TEST(EntryStore, ReadsAndFiltersDocumentsWrittenWithOneValueSlotPerField) {
+  TempDir dir;
+  const std::string path = (dir.path() / "e").string();
+  {  // the layout of stores written before the fields were packed into one value
+    Xapian::WritableDatabase db(path, Xapian::DB_CREATE_OR_OPEN);
+    Xapian::Document d;
+    d.add_value(0, "OLD");
+    d.add_value(1, "-1");
+    d.add_value(2, "chunks");
+    d.add_value(3, "text_content");
+    d.add_value(4, "OLD-c0");
+    d.add_boolean_term("XPOLD");
+    d.add_boolean_term("XKchunks/text_content");
+    d.add_term("legaci");
+    db.add_document(d);
+    db.commit();
+  }
+  auto store = EntryStore::open(path, true);
+  ASSERT_TRUE(store.is_ok());
+  PreparedEntries fresh;
+  EntryStore::make_documents({{"chunks", "text_content", "NEW-c0", "NEW", 7, "legacy text"}}, fresh);
+  ASSERT_TRUE((*store)->replace_paper("NEW", fresh).is_ok());
+  auto all = FilterExpr::parse("", Collections::filter_fields());
+  auto hits = (*store)->bm25("legacy", "chunks", "text_content", *all, {"OLD", "NEW"}, 5);
+  ASSERT_TRUE(hits.is_ok()) << hits.status().to_string();
+  ASSERT_EQ(hits->size(), 2u);
+  std::map<std::string, int> pages;
+  for (auto& h : *hits) pages[h.entry.primary_key] = h.entry.page_number;
+  EXPECT_EQ(pages, (std::map<std::string, int>{{"OLD-c0", -1}, {"NEW-c0", 7}}));
+  for (const char* f : {"page_number == -1", "primary_key like 'OLD%'", "pdf_id == 'OLD'"}) {
+    auto only_old = FilterExpr::parse(f, Collections::filter_fields());
+    ASSERT_TRUE(only_old.is_ok()) << f;
+    auto h = (*store)->bm25("legacy", "chunks", "text_content", *only_old, {"OLD", "NEW"}, 5);
+    ASSERT_TRUE(h.is_ok());
+    ASSERT_EQ(h->size(), 1u) << f;
+    EXPECT_EQ((*h)[0].entry.table_name, "chunks");
+    EXPECT_EQ((*h)[0].entry.primary_key, "OLD-c0") << f;
+  }
+  auto new_only = FilterExpr::parse("page_number == 7 and column_name == 'text_content'", Collections::filter_fields());
+  ASSERT_TRUE(new_only.is_ok());
+  auto h = (*store)->bm25("legacy", "chunks", "text_content", *new_only, {"OLD", "NEW"}, 5);
+  ASSERT_TRUE(h.is_ok());
+  ASSERT_EQ(h->size(), 1u);
+  EXPECT_EQ((*h)[0].entry.primary_key, "NEW-c0");
 }
 
 TEST(Collections, DenseSearchRespectsFilterAndVisibility) {
