@@ -324,7 +324,9 @@ Result<std::vector<SearchHit>> EntryStore::bm25(const std::string& query, const 
   if (!db) return out;
   try {
     std::vector<std::string> words;  // plain words: no query syntax to trip over
-    thread_analyser().terms(query, [&](const std::string& t) { words.push_back(t); });
+    Analyser& analyser = thread_analyser();
+    analyser.terms(query, [&](const std::string& t) { words.push_back(t); });
+    analyser.trim();  // the words are copies: the cache stays bounded in a query-only process
     Xapian::Query q(Xapian::Query::OP_OR, words.begin(), words.end());
     Xapian::Enquire enq(*db);
     enq.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, restriction(table, column, visible)));
