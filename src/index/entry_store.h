@@ -1,6 +1,7 @@
 // The Xapian database behind every collection: one document per encodable
-// cell (table_name, column_name, primary_key, pdf_id, page_number as values
-// and boolean terms; English-stemmed BM25 terms). Its document ids are the ids
+// cell (table_name, column_name, primary_key, pdf_id, page_number packed in
+// one value, paper and table/column as boolean terms; English-stemmed BM25
+// terms, no positions). Its document ids are the ids
 // of the dense (FAISS) collections too. It keeps no text: the paper database
 // holds every indexed cell, and storing it again cost Xapian a zlib pass per
 // entry (~14% of one-core ingestion); entries come back with empty text.
@@ -31,6 +32,9 @@ class EntryStore {
  public:
   // The documents for `entries` (fields, terms); any thread.
   static void make_documents(const std::vector<IndexEntry>& entries, PreparedEntries& out);
+  // A writable open sets XAPIAN_FLUSH_THRESHOLD to this (documents added
+  // between Xapian's in-memory flushes) unless the environment already has it.
+  static constexpr const char* kDefaultFlushThreshold = "2000";
   static Result<std::unique_ptr<EntryStore>> open(const std::string& path, bool writable);
   ~EntryStore();
 

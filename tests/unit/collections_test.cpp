@@ -15,6 +15,7 @@
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "index/dense_index.h"
+#include "index/entry_store.h"
 #include "replay_server.h"
 #include "test_util.h"
 
@@ -101,6 +102,121 @@ TEST(Collections, Bm25FindsAndFiltersBeforeRanking) {
   ASSERT_TRUE(titles.is_ok());
   EXPECT_EQ(titles->size(), 2u);
   for (auto& h : *titles) EXPECT_EQ(h.entry.column_name, "title");
+}
+
+TEST(Collections, Bm25ReturnsOnlyVisiblePapersWithAndWithoutAFilter) {
+  TempDir dir;
+  auto c = open_rw(dir.path());
+  fill(*c);
+  // "SBP box" ranks A-c0 first when both are visible; with only B visible, A never shows.
+  auto only_b = c->search(chunks_query("text_bm25_en", "SBP box transcription"), {"B"});
+  ASSERT_TRUE(only_b.is_ok()) << only_b.status().to_string();
+  ASSERT_FALSE(only_b->empty());
+  for (auto& h : *only_b) EXPECT_EQ(h.entry.pdf_id, "B");
+  auto filtered = c->search(chunks_query("text_bm25_en", "IQ-TREE SBP", "page_number in [1, 3]"), {"A"});
+  ASSERT_TRUE(filtered.is_ok());
+  ASSERT_EQ(filtered->size(), 2u);
+  for (auto& h : *filtered) EXPECT_EQ(h.entry.pdf_id, "A");
+  auto none = c->search(chunks_query("text_bm25_en", "SBP box transcription"), {});
+  ASSERT_TRUE(none.is_ok());
+  EXPECT_TRUE(none->empty()) << "no visible paper: nothing matches";
+  auto unknown = c->search(chunks_query("text_bm25_en", "SBP box transcription"), {"not-indexed"});
+  ASSERT_TRUE(unknown.is_ok());
+  EXPECT_TRUE(unknown->empty());
+}
+
+TEST(EntryStore, WriterSetsXapianFlushThresholdUnlessTheUserDid) {
+  TempDir dir;
+  const char* before = std::getenv("XAPIAN_FLUSH_THRESHOLD");
+  std::string saved = before ? before : "";
+  unsetenv("XAPIAN_FLUSH_THRESHOLD");
+  ASSERT_TRUE(EntryStore::open((dir.path() / "a").string(), true).is_ok());
+  ASSERT_NE(std::getenv("XAPIAN_FLUSH_THRESHOLD"), nullptr);
+  EXPECT_STREQ(std::getenv("XAPIAN_FLUSH_THRESHOLD"), EntryStore::kDefaultFlushThreshold);
+  setenv("XAPIAN_FLUSH_THRESHOLD", "123", 1);
+  ASSERT_TRUE(EntryStore::open((dir.path() / "b").string(), true).is_ok());
+  EXPECT_STREQ(std::getenv("XAPIAN_FLUSH_THRESHOLD"), "123") << "the user's setting wins";
+  if (before)
+    setenv("XAPIAN_FLUSH_THRESHOLD", saved.c_str(), 1);
+  else
+    unsetenv("XAPIAN_FLUSH_THRESHOLD");
+}
+
+TEST(EntryStore, LargeBatchesAreAnalysedOnTwoThreadsIntoTheirOwnDocuments) {
+  std::vector<IndexEntry> entries;
+  for (int i = 0; i < 9000; ++i)  // above the two-thread threshold
+    entries.push_back({"chunks", "text_content", "k" + std::to_string(i), "P", i, "shared word" + std::to_string(i)});
+  entries[4500].text = "  ";  // no text: no document, in either half
+  PreparedEntries out;
+  EntryStore::make_documents(entries, out);
+  ASSERT_EQ(out.docs.size(), entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (i == 4500) {
+      EXPECT_FALSE(out.has_text[i]);
+      continue;
+    }
+    ASSERT_TRUE(out.has_text[i]) << i;
+    std::set<std::string> terms(out.docs[i].termlist_begin(), out.docs[i].termlist_end());
+    std::set<std::string> want = {"XKchunks/text_content", "XPP", "share", "word" + std::to_string(i)};
+    ASSERT_EQ(terms, want) << "entry " << i;
+  }
+  TempDir dir;
+  auto store = EntryStore::open((dir.path() / "e").string(), true);
+  ASSERT_TRUE(store.is_ok());
+  auto ids = (*store)->replace_paper("P", out);
+  ASSERT_TRUE(ids.is_ok()) << ids.status().to_string();
+  for (size_t i : {size_t(0), size_t(4499), size_t(4501), size_t(8999)}) {
+    auto e = (*store)->entry((*ids)[i]);
+    ASSERT_TRUE(e.is_ok());
+    EXPECT_EQ(e->primary_key, "k" + std::to_string(i));
+    EXPECT_EQ(e->page_number, int(i));
+  }
+}
+
+TEST(EntryStore, ReadsAndFiltersDocumentsWrittenWithOneValueSlotPerField) {
+  TempDir dir;
+  const std::string path = (dir.path() / "e").string();
+  {  // the layout of stores written before the fields were packed into one value
+    Xapian::WritableDatabase db(path, Xapian::DB_CREATE_OR_OPEN);
+    Xapian::Document d;
+    d.add_value(0, "OLD");
+    d.add_value(1, "-1");
+    d.add_value(2, "chunks");
+    d.add_value(3, "text_content");
+    d.add_value(4, "OLD-c0");
+    d.add_boolean_term("XPOLD");
+    d.add_boolean_term("XKchunks/text_content");
+    d.add_term("legaci");
+    db.add_document(d);
+    db.commit();
+  }
+  auto store = EntryStore::open(path, true);
+  ASSERT_TRUE(store.is_ok());
+  PreparedEntries fresh;
+  EntryStore::make_documents({{"chunks", "text_content", "NEW-c0", "NEW", 7, "legacy text"}}, fresh);
+  ASSERT_TRUE((*store)->replace_paper("NEW", fresh).is_ok());
+  auto all = FilterExpr::parse("", Collections::filter_fields());
+  auto hits = (*store)->bm25("legacy", "chunks", "text_content", *all, {"OLD", "NEW"}, 5);
+  ASSERT_TRUE(hits.is_ok()) << hits.status().to_string();
+  ASSERT_EQ(hits->size(), 2u);
+  std::map<std::string, int> pages;
+  for (auto& h : *hits) pages[h.entry.primary_key] = h.entry.page_number;
+  EXPECT_EQ(pages, (std::map<std::string, int>{{"OLD-c0", -1}, {"NEW-c0", 7}}));
+  for (const char* f : {"page_number == -1", "primary_key like 'OLD%'", "pdf_id == 'OLD'"}) {
+    auto only_old = FilterExpr::parse(f, Collections::filter_fields());
+    ASSERT_TRUE(only_old.is_ok()) << f;
+    auto h = (*store)->bm25("legacy", "chunks", "text_content", *only_old, {"OLD", "NEW"}, 5);
+    ASSERT_TRUE(h.is_ok());
+    ASSERT_EQ(h->size(), 1u) << f;
+    EXPECT_EQ((*h)[0].entry.table_name, "chunks");
+    EXPECT_EQ((*h)[0].entry.primary_key, "OLD-c0") << f;
+  }
+  auto new_only = FilterExpr::parse("page_number == 7 and column_name == 'text_content'", Collections::filter_fields());
+  ASSERT_TRUE(new_only.is_ok());
+  auto h = (*store)->bm25("legacy", "chunks", "text_content", *new_only, {"OLD", "NEW"}, 5);
+  ASSERT_TRUE(h.is_ok());
+  ASSERT_EQ(h->size(), 1u);
+  EXPECT_EQ((*h)[0].entry.primary_key, "NEW-c0");
 }
 
 TEST(Collections, DenseSearchRespectsFilterAndVisibility) {
