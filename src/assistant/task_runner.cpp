@@ -304,6 +304,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       set_state(id, "failed", cfg.status().message());
       return;
     }
+    (*cfg)["lang"] = zh ? "zh" : "en";  // figure text; the report's language comes with its params
     (*cfg)["network"] = {{"offline", env.offline()},
                          {"cache_dir", o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : ""},
                          {"allow_private_urls", o.tool_options.count("allow_private_urls") &&

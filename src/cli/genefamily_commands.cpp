@@ -19,7 +19,7 @@ std::shared_ptr<std::atomic<bool>> g_cancel = std::make_shared<std::atomic<bool>
 void on_sigint(int) { g_cancel->store(true); }
 
 struct RunArgs {
-  std::string species, family, data, runner = "local", run_dir, params = "{}", partition;
+  std::string species, family, data, runner = "local", run_dir, params = "{}", partition, lang = "en";
   std::vector<std::string> stages;
   int cpus = 0;
   int time_limit = 0;
@@ -80,17 +80,22 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   run->add_option("--run-dir", ra.run_dir, "Run folder (default: runs/<Species>.<Family>)");
   run->add_option("--params", ra.params, "Stage parameters as JSON, e.g. {\"identify\": {\"evalue\": 1e-10}}");
   run->add_option("--stage-time-limit", ra.time_limit, "Minutes per stage (default: by resource label)");
+  run->add_option("--lang", ra.lang, "Language of the report and the figures: en or zh")
+      ->check(CLI::IsMember({"en", "zh"}));
   run->callback([&g] {
     Json params = Json::parse(ra.params, nullptr, false);
     if (!params.is_object()) {
       g.exit_code = print_error(parse_error("--params is not a JSON object"));
       return;
     }
+    if (ra.lang != "en" && (!params.contains("report") || !params["report"].contains("lang")))
+      params["report"]["lang"] = ra.lang;
     auto cfg = genefamily_run_config(ra.species, ra.family, ra.data, params);
     if (!cfg) {
       g.exit_code = print_error(cfg.status());
       return;
     }
+    (*cfg)["lang"] = ra.lang;
     PipelineOptions o;
     if (auto s = Session::open(g)) {  // the network settings of the stages that go online (ppi)
       if (!s->tool_options["cache_dir"].empty())

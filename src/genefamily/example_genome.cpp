@@ -2,8 +2,9 @@
 // and introns on both strands; family members carry domains that hmmemit
 // samples from a real Pfam-style HMM, decoys carry other domains, the rest are
 // random proteins. Some members have a second, shorter isoform (an internal
-// start codon) so "one longest isoform per gene" is exercised; two members sit
-// in tandem. truth.json lists which genes are members.
+// start codon) so "one longest isoform per gene" is exercised; two pairs of
+// members sit in tandem and a segment is duplicated, their coding sequences
+// evolved from the originals so Ks is estimable. truth.json lists the members.
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -67,6 +68,24 @@ struct Gen {
     }
     return s;
   }
+  // A duplicate's coding sequence after point substitutions at `rate` per site (the start codon kept, no
+  // stop codon made); a substitution that changes the amino acid is kept with probability `nonsyn_kept`
+  // (purifying selection), so the pair has an estimable Ks near `rate` and Ka/Ks near `nonsyn_kept`.
+  std::string evolve(const std::string& cds, double rate, double nonsyn_kept) {
+    static const char* b = "ACGT";
+    std::uniform_real_distribution<double> u(0, 1);
+    std::string out = cds;
+    for (size_t pos = 3; pos < out.size(); ++pos) {
+      if (u(rng) >= rate) continue;
+      std::string codon = out.substr(pos - pos % 3, 3);
+      const std::string before = translate(codon);
+      codon[pos % 3] = b[uniform(0, 3)];
+      const std::string after = translate(codon);
+      if (after == "*" || (after != before && u(rng) >= nonsyn_kept)) continue;
+      out[pos] = codon[pos % 3];
+    }
+    return out;
+  }
 };
 
 struct GeneDraft {
@@ -74,6 +93,7 @@ struct GeneDraft {
   std::string protein;
   int alt_start = -1;  // codon index of an internal ATG giving a second isoform
   int copy_of = -1;    // index of the draft this one is a segmental copy of
+  std::string cds;     // its codons (no stop); a copy's evolve from the original's
 };
 
 Result<std::vector<std::string>> emit(const fs::path& hmm, int n, unsigned seed) {
@@ -135,7 +155,7 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
   auto members = emit_detectable(o.family_hmm, o.members, o.seed, dir);
   if (!members) return members.status();
   for (size_t i = 0; i < members->size(); ++i) {
-    GeneDraft d{"member", "", -1};
+    GeneDraft d{"member", "", -1, -1, ""};
     std::string nflank = g.protein(size_t(g.uniform(30, 120)));
     if (i % 3 == 0) {  // a second isoform from an internal start codon
       d.alt_start = g.uniform(8, 20);
@@ -150,39 +170,42 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
     auto dom = emit(o.decoy_hmms[h], n, o.seed + unsigned(h) + 1);
     if (!dom) return dom.status();
     for (auto& s : *dom)
-      drafts.push_back(
-          {"decoy", "M" + g.protein(size_t(g.uniform(20, 100))) + s + g.protein(size_t(g.uniform(20, 100))), -1});
+      drafts.push_back({"decoy",
+                        "M" + g.protein(size_t(g.uniform(20, 100))) + s + g.protein(size_t(g.uniform(20, 100))), -1, -1,
+                        ""});
   }
   for (int i = 0; i < o.random_genes; ++i)
-    drafts.push_back({"random", "M" + g.protein(size_t(g.uniform(120, 600))), -1});
+    drafts.push_back({"random", "M" + g.protein(size_t(g.uniform(120, 600))), -1, -1, ""});
   std::shuffle(drafts.begin(), drafts.end(), g.rng);
-  // Two members side by side: a tandem pair, the second a recent copy of the
-  // first (8% of residues changed), so the pair is adjacent and similar.
+  for (auto& d : drafts) d.cds = g.back_translate(d.protein);
+  auto copy_from = [&](GeneDraft& copy, const GeneDraft& original, double rate) {
+    copy.cds = g.evolve(original.cds, rate, 0.3);
+    copy.protein = translate(copy.cds);
+    copy.alt_start = -1;
+  };
+  // Two tandem pairs: members side by side, the second of each a copy of the
+  // first (a recent one at 3% substitutions per site, an older one at 8%), so
+  // each pair is adjacent and similar and its Ks is estimable.
   auto is_member = [](const GeneDraft& d) { return d.kind == "member"; };
   auto first = std::find_if(drafts.begin(), drafts.end(), is_member);
-  if (first != drafts.end() && first + 1 != drafts.end()) {
+  for (double rate : {0.03, 0.08}) {
+    if (first == drafts.end() || first + 1 == drafts.end()) break;
     auto next = std::find_if(first + 1, drafts.end(), is_member);
-    if (next != drafts.end()) {
-      std::iter_swap(first + 1, next);
-      GeneDraft& copy = *(first + 1);
-      copy.protein = first->protein;
-      copy.alt_start = -1;
-      for (size_t k = 1; k < copy.protein.size(); ++k)
-        if (g.uniform(0, 99) < 8) copy.protein[k] = kAmino[g.uniform(0, 19)];
-    }
+    if (next == drafts.end()) break;
+    std::iter_swap(first + 1, next);
+    copy_from(*(first + 1), *first, rate);
+    first = std::find_if(first + 2, drafts.end(), is_member);
   }
   // A segmental duplication: eight consecutive genes around a member copied,
-  // in order, with 8% of residues changed, to the end of the last chromosome.
+  // in order, at 15% substitutions per site, to the end of the last chromosome.
   size_t seg =
       size_t(std::find_if(drafts.begin() + long(std::min<size_t>(10, drafts.size() - 1)), drafts.end(), is_member) -
              drafts.begin());
   if (seg + 8 <= drafts.size() && seg >= 3) {
     for (size_t i = seg - 3; i < seg + 5; ++i) {
       GeneDraft copy = drafts[i];
-      copy.alt_start = -1;
       copy.copy_of = int(i);
-      for (size_t k = 1; k < copy.protein.size(); ++k)
-        if (g.uniform(0, 99) < 8) copy.protein[k] = kAmino[g.uniform(0, 19)];
+      copy_from(copy, drafts[i], 0.15);
       drafts.push_back(copy);
     }
   }
@@ -202,7 +225,7 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
     std::string& seq = chrom[c];
     bool tandem = i > 0 && i % per_chrom != 0 && is_member(d) && is_member(drafts[i - 1]);
     seq += g.dna(size_t(tandem ? g.uniform(300, 600) : g.uniform(1500, 6000)));
-    std::string cds = g.back_translate(d.protein) + (g.uniform(0, 1) ? "TAA" : "TGA");
+    std::string cds = d.cds + (g.uniform(0, 1) ? "TAA" : "TGA");
     // Exons: the CDS cut into 1-5 pieces, introns GT...AG between them, UTRs around.
     int n_exons = g.uniform(1, 5);
     std::vector<size_t> cuts = {0};

@@ -158,7 +158,7 @@ std::string gene_structure(const std::vector<std::string>& genes,
   double ly = top + row * double(genes.size()) + 10;
   d.legend(left, ly, {{"CDS", "#E69F00"}, {"UTR", "#56B4E9"}});
   d.line(left + 200, ly + 6, left + 240, ly + 6, "#777777", 1);
-  d.text(left + 246, ly + 10, "intron", 11);
+  d.text(left + 246, ly + 10, svg::tr("intron", "内含子"), 11);
   double kb = std::pow(10.0, std::floor(std::log10(double(longest))));
   d.line(left + 360, ly + 6, left + 360 + kb / double(longest) * width, ly + 6, "#000000", 1.5);
   d.text(left + 366 + kb / double(longest) * width, ly + 10, std::to_string(int64_t(kb)) + " bp", 11);
@@ -187,7 +187,9 @@ std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& c
       d.text(x + 24, y + 3, g.gene, 8, "start", std::string("fill=\"") + colour + "\"");
     }
   }
-  d.legend(50, top + height + 30, {{"member", "#0072B2"}, {"tandem cluster member", "#D55E00"}});
+  d.legend(
+      50, top + height + 30,
+      {{svg::tr("member", "家族成员"), "#0072B2"}, {svg::tr("tandem cluster member", "串联重复簇成员"), "#D55E00"}});
   return d.str();
 }
 
@@ -233,7 +235,9 @@ std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& c
                svg::num(cy + (r - 10) * std::sin(a2)),
            colour, 1.2);
   }
-  d.legend(2 * cx, 40, {{"segmental / WGD pair (collinear block)", "#0072B2"}, {"tandem pair", "#D55E00"}});
+  d.legend(2 * cx, 40,
+           {{svg::tr("segmental / WGD pair (collinear block)", "片段/全基因组复制对（共线性区块）"), "#0072B2"},
+            {svg::tr("tandem pair", "串联重复对"), "#D55E00"}});
   return d.str();
 }
 
@@ -290,7 +294,8 @@ std::string kaks(const std::vector<KaKs>& pairs, const std::string& title) {
     d.text(left + w * k / 4, top + h + 14, svg::num(v), 9, "middle");
     d.text(left - 6, top + h - h * k / 4 + 3, svg::num(v), 9, "end");
   }
-  d.text(left + w / 2, top + h + 34, "Ks (synonymous substitutions per site)", 11, "middle");
+  d.text(left + w / 2, top + h + 34, svg::tr("Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"),
+         11, "middle");
   d.text(18, top + h / 2, "Ka", 11, "middle", "transform=\"rotate(-90 18 " + svg::num(top + h / 2) + ")\"");
   for (auto& p : pairs) {
     if (!std::isfinite(p.ka) || !std::isfinite(p.ks)) continue;
@@ -299,7 +304,9 @@ std::string kaks(const std::vector<KaKs>& pairs, const std::string& title) {
     d.circle(x, y, 4, positive ? "#D55E00" : "#0072B2");
     d.text(x + 6, y - 4, p.pair, 8);
   }
-  d.legend(left + w + 20, top, {{"Ka/Ks < 1 (purifying)", "#0072B2"}, {"Ka/Ks > 1 (positive)", "#D55E00"}});
+  d.legend(left + w + 20, top,
+           {{svg::tr("Ka/Ks < 1 (purifying)", "Ka/Ks < 1（纯化选择）"), "#0072B2"},
+            {svg::tr("Ka/Ks > 1 (positive)", "Ka/Ks > 1（正选择）"), "#D55E00"}});
   return d.str();
 }
 

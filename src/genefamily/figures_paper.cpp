@@ -29,18 +29,27 @@ const char* distinct_colour(size_t i) {
 }
 
 double text_width(const std::string& s, double size) {
-  double units = 0;  // DejaVu Sans advances are at most ~0.72 em for capitals, ~0.6 for lower case
-  for (unsigned char c : s) units += (c >= 'A' && c <= 'Z') || c == 'W' || c == 'm' ? 0.72 : c < 0x80 ? 0.6 : 0.3;
+  // DejaVu Sans advances are at most ~0.72 em for capitals, ~0.6 for lower case; a CJK character (a
+  // three- or four-byte UTF-8 sequence) is a full em; a continuation byte adds nothing.
+  double units = 0;
+  for (unsigned char c : s)
+    units += c >= 0xE0                                        ? 1.0
+             : c >= 0xC0                                      ? 0.6
+             : c >= 0x80                                      ? 0.0
+             : (c >= 'A' && c <= 'Z') || c == 'W' || c == 'm' ? 0.72
+                                                              : 0.6;
   return units * size;
 }
 
 Result<std::string> rooted_tree_figure(const NewickTree& t, const std::vector<std::string>& outgroup,
                                        const std::map<std::string, std::string>& subfamily, const std::string& title) {
-  if (outgroup.empty()) return tree(midpoint_rooted(t), subfamily, false, title + " (midpoint-rooted)");
+  if (outgroup.empty())
+    return tree(midpoint_rooted(t), subfamily, false, title + svg::tr(" (midpoint-rooted)", "（中点定根）"));
   auto rooted = outgroup_rooted(t, outgroup);
   if (!rooted) return rooted.status();
   return tree(*rooted, subfamily, false,
-              title + " (rooted on " + std::to_string(outgroup.size()) + " outgroup members)");
+              title + svg::tr(" (rooted on " + std::to_string(outgroup.size()) + " outgroup members)",
+                              "（以 " + std::to_string(outgroup.size()) + " 个外类群成员定根）"));
 }
 
 std::vector<Renamed> rename_by_chromosome_order(const std::vector<Placed>& genes,
@@ -92,10 +101,10 @@ std::string combined_panel(const NewickTree& rooted, const std::map<std::string,
   double width = titled_width(title, x_gene + col_w + 30);
   svg::Doc d(width, top + row * double(n) + 40 + 16 * legend_rows + 30, title);
   d.text(20, 24, title, 14, "start", bold());
-  for (auto [x, label] : {std::pair<double, const char*>{x_tree, "Phylogeny"},
-                          {x_motif, "Conserved motifs"},
-                          {x_domain, "Domains"},
-                          {x_gene, "Gene structure (exons)"}})
+  for (auto [x, label] : {std::pair<double, std::string>{x_tree, svg::tr("Phylogeny", "系统发育树")},
+                          {x_motif, svg::tr("Conserved motifs", "保守基序")},
+                          {x_domain, svg::tr("Domains", "结构域")},
+                          {x_gene, svg::tr("Gene structure (exons)", "基因结构（外显子）")}})
     d.text(x, 48, label, 11, "start", bold());
   auto X = [&](double depth) { return x_tree + depth / tr.max_depth * tree_w; };
   auto Y = [&](double pos) { return top + pos * row + row / 2; };
@@ -133,7 +142,7 @@ std::string combined_panel(const NewickTree& rooted, const std::map<std::string,
     }
   }
   double ly = top + row * double(n) + 30;
-  auto legend = [&](double x, const char* head, const std::map<std::string, std::string>& c) {
+  auto legend = [&](double x, const std::string& head, const std::map<std::string, std::string>& c) {
     if (c.empty()) return;  // nothing to name (e.g. no subfamilies without references)
     d.text(x, ly, head, 10, "start", bold());
     std::vector<std::pair<std::string, std::string>> items(c.begin(), c.end());
@@ -142,11 +151,14 @@ std::string combined_panel(const NewickTree& rooted, const std::map<std::string,
     });
     d.legend(x, ly + 8, items);
   };
-  legend(x_tree, "Subfamilies", sub_colour);
-  legend(x_motif, "Motifs", motif_colour);
-  legend(x_domain, "Domains", domain_colour);
+  legend(x_tree, svg::tr("Subfamilies", "亚家族"), sub_colour);
+  legend(x_motif, svg::tr("Motifs", "基序"), motif_colour);
+  legend(x_domain, svg::tr("Domains", "结构域"), domain_colour);
   d.text(x_gene, ly,
-         "Scale: " + std::to_string(max_protein) + " aa (motifs, domains); " + std::to_string(max_gene) + " bp (genes)",
+         svg::tr("Scale: " + std::to_string(max_protein) + " aa (motifs, domains); " + std::to_string(max_gene) +
+                     " bp (genes)",
+                 "比例尺：" + std::to_string(max_protein) + " aa（基序、结构域）；" + std::to_string(max_gene) +
+                     " bp（基因）"),
          9);
   return d.str();
 }
@@ -251,9 +263,9 @@ std::string dual_synteny(const Genome& top, const Genome& bottom, const std::vec
   draw_genome(top, ta, y_top, true);
   draw_genome(bottom, ba, y_bottom, false);
   d.line(left, y_bottom + 44, left + 20, y_bottom + 44, "#D55E00", 1.4);
-  d.text(left + 26, y_bottom + 48, "family member pairs", 9);
+  d.text(left + 26, y_bottom + 48, svg::tr("family member pairs", "家族成员基因对"), 9);
   d.line(left + 170, y_bottom + 44, left + 190, y_bottom + 44, "#bbbbbb", 1);
-  d.text(left + 196, y_bottom + 48, "collinear gene pairs", 9);
+  d.text(left + 196, y_bottom + 48, svg::tr("collinear gene pairs", "共线性基因对"), 9);
   return d.str();
 }
 
@@ -311,14 +323,15 @@ std::string ks_distribution(const std::vector<double>& ks, const std::string& ti
     double k = max_ks * t / 6;
     d.text(X(k), top + height + 14, svg::num(k).substr(0, 4), 9, "middle");
   }
-  d.text(left + width / 2, top + height + 32, "Ks (synonymous substitutions per site)", 10, "middle");
+  d.text(left + width / 2, top + height + 32,
+         svg::tr("Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"), 10, "middle");
   d.text(left - 8, top + 6, std::to_string(most), 9, "end");
   d.text(left - 8, top + height, "0", 9, "end");
   // Peaks: a dashed line at each, its label in a row above the plot (a second
   // row when two labels would touch).
   double last_end[2] = {-1e9, -1e9};
   for (auto& p : ks_peaks(ks, max_ks)) {
-    std::string label = "peak Ks " + svg::num(p.ks);
+    std::string label = svg::tr("peak Ks ", "峰值 Ks ") + svg::num(p.ks);
     double w = text_width(label, 9), x = X(p.ks);
     int row_i = x - w / 2 > last_end[0] + 4 ? 0 : 1;
     last_end[row_i] = x + w / 2;
@@ -327,8 +340,10 @@ std::string ks_distribution(const std::vector<double>& ks, const std::string& ti
     d.text(x, y, label, 9, "middle", "fill=\"#D55E00\"");
   }
   d.text(left, top + height + 52,
-         std::to_string(used) + " pairs; " + std::to_string(outside) + " not estimated or above Ks " +
-             svg::num(max_ks).substr(0, 4) + " (saturated) left out",
+         svg::tr(std::to_string(used) + " pairs; " + std::to_string(outside) + " not estimated or above Ks " +
+                     svg::num(max_ks).substr(0, 4) + " (saturated) left out",
+                 std::to_string(used) + " 对；" + std::to_string(outside) + " 对未估计或 Ks 高于 " +
+                     svg::num(max_ks).substr(0, 4) + "（饱和）未计入"),
          9);
   return d.str();
 }

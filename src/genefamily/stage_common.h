@@ -13,6 +13,7 @@
 #include "bioagent/genefamily.h"
 #include "bioagent/http.h"
 #include "bioagent/seqio.h"
+#include "figures/svg.h"
 #include "genefamily/protein_properties.h"
 
 namespace bioagent::gf {
@@ -80,6 +81,12 @@ inline std::string final_base(const StageContext& ctx) {
 }
 
 // A stage's report section with its title in the report's language.
+// "<species> <family><what>" with `what` in the figure language of this thread
+// (svg::FigureLanguage, held by the engine while a stage runs).
+inline std::string figure_title(const StageContext& ctx, std::string_view en, std::string_view zh) {
+  return ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) + svg::tr(en, zh);
+}
+
 inline ReportSection section(const ReportContext& r, const char* id, const char* en, const char* zh) {
   ReportSection s;
   s.id = id;

@@ -203,10 +203,9 @@ Status heatmap(const StageContext& ctx) {
     tsv << '\n';
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_log2.tsv"), tsv.str()));
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                      " expression (log2(x+1), row z-scores)";
+  std::string title = figure_title(ctx, " expression (log2(x+1), row z-scores)", " 表达量（log2(x+1)，按行 z 分数）");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_heatmap.svg"),
-                                      figures::heatmap(og, samples, oz, true, title, "z-score")));
+                                      figures::heatmap(og, samples, oz, true, title, svg::tr("z-score", "z 分数"))));
   return write_text(ctx.work / "expression.json", Json{{"skipped", false},
                                                        {"matrix", path},
                                                        {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},

@@ -192,8 +192,7 @@ Status summarise_kaks(const StageContext& ctx) {
                             "at the identity threshold)"}}
                           .dump(2));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.tsv"), tsv.str()));
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                      " duplicated pairs: Ka vs Ks (yn00)";
+  std::string title = figure_title(ctx, " duplicated pairs: Ka vs Ks (yn00)", " 重复基因对的 Ka 与 Ks（yn00）");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(points, title)));
   // The Ks distribution and its peaks (for dating duplication events) from the estimated pairs only;
   // with fewer than three there is no distribution to speak of, and no figure.
@@ -203,8 +202,7 @@ Status summarise_kaks(const StageContext& ctx) {
   if (ks_values.size() >= 3) {
     for (auto& pk : figures::ks_peaks(ks_values, max_ks))
       peaks.push_back({{"ks", pk.ks}, {"mya", pk.ks / (2 * rate) / 1e6}});
-    std::string ks_title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                           " Ks distribution of duplicated pairs";
+    std::string ks_title = figure_title(ctx, " Ks distribution of duplicated pairs", " 重复基因对的 Ks 分布");
     BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ks_distribution.svg"),
                                         figures::ks_distribution(ks_values, ks_title, max_ks)));
   }

@@ -42,8 +42,7 @@ Status draw_structure(const StageContext& ctx) {
   for (auto& m : *members)  // members missing from the tree (or no tree): after it, in genome order
     if (tx.count(m.gene) && std::find(genes.begin(), genes.end(), m.gene) == genes.end()) genes.push_back(m.gene);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.tsv"), tsv.str()));
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                      " gene structure (tree order)";
+  std::string title = figure_title(ctx, " gene structure (tree order)", " 基因结构（按系统树顺序）");
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "gene_structure.svg"), figures::gene_structure(genes, tx, title)));
   return write_text(ctx.work / "structure.json",
@@ -97,8 +96,9 @@ Status write_renamed_map(const StageContext& ctx, const std::vector<std::pair<st
   std::vector<figures::Placed> labelled = placed;
   for (auto& p : labelled) p.gene = new_name[p.gene];
   return write_text(ctx.work / final_name(ctx, "chromosome_map_labelled.svg"),
-                    figures::chromosome_map_labelled(chromosomes, labelled,
-                                                     sp + " " + fam + " members on the chromosomes (renamed)"));
+                    figures::chromosome_map_labelled(
+                        chromosomes, labelled,
+                        figure_title(ctx, " members on the chromosomes (renamed)", " 成员的染色体定位（重命名后）")));
 }
 
 Status draw_chromosomes(const StageContext& ctx) {
@@ -148,8 +148,7 @@ Status draw_chromosomes(const StageContext& ctx) {
     ++per_chr[p.seqid];
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_positions.tsv"), tsv.str()));
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                      " members on the chromosomes";
+  std::string title = figure_title(ctx, " members on the chromosomes", " 成员的染色体定位");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
                                       figures::chromosome_map((*genome)->lengths(), placed, title)));
   if (placed.empty())

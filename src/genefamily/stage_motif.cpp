@@ -141,12 +141,13 @@ Status discover(const StageContext& ctx) {
     if (auto tree = parse_newick(*text)) order = figures::leaf_order(*tree);
   for (auto& r : *pep)
     if (std::find(order.begin(), order.end(), r.id) == order.end()) order.push_back(r.id);
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string());
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_sites.tsv"), tsv.str()));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_map.svg"),
-                                      motif_map(order, length, by_gene, motifs, title + " motifs (tree order)")));
   BIOAGENT_RETURN_IF_ERROR(
-      write_text(ctx.work / final_name(ctx, "motif_logos.svg"), logos(motifs, bg, title + " motif logos")));
+      write_text(ctx.work / final_name(ctx, "motif_map.svg"),
+                 motif_map(order, length, by_gene, motifs,
+                           figure_title(ctx, " motifs (tree order)", " 保守基序（按系统树顺序）"))));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
+                                      logos(motifs, bg, figure_title(ctx, " motif logos", " 基序标识图"))));
   return write_text(ctx.work / "motif.json", Json{{"motifs", summary}, {"count", motifs.size()}}.dump(2));
 }
 

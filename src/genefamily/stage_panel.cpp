@@ -103,8 +103,10 @@ Status draw_panel(const StageContext& ctx) {
   Json columns = {{"motifs", add_motifs(ctx, rows)},
                   {"domains", add_domains(ctx, rows)},
                   {"gene_structure", add_exons(ctx, *members, rows)}};
-  const std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                            ": phylogeny (rooted at the " + root + "), motifs, domains and gene structure";
+  const bool at_midpoint = root == "midpoint";
+  const std::string title = figure_title(
+      ctx, ": phylogeny (rooted at the " + root + "), motifs, domains and gene structure",
+      std::string("：系统发育树（") + (at_midpoint ? "中点定根" : "以参考成员定根") + "）、基序、结构域与基因结构");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "combined_panel.svg"),
                                       figures::combined_panel(rooted, subfamily, rows, title)));
   return write_text(ctx.work / "panel.json", Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}}.dump(2));

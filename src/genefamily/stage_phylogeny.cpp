@@ -208,18 +208,19 @@ Status finish(const StageContext& ctx) {
     std::string g = row.substr(tab + 1, row.find('\t', tab + 1) - tab - 1);
     if (g != "unassigned") leaf_group[row.substr(0, tab)] = g;
   }
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string());
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree.svg"),
-                                      figures::tree(*tree, leaf_group, false, title + " phylogeny")));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
-                                      figures::tree(*tree, leaf_group, true, title + " phylogeny (circular)")));
+  const std::string title = figure_title(ctx, " phylogeny", " 系统发育树");
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "tree.svg"), figures::tree(*tree, leaf_group, false, title)));
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
+                 figures::tree(*tree, leaf_group, true, title + svg::tr(" (circular)", "（环形）"))));
   // Rooted as papers root it: on the reference members when they form one clade, else at the
   // midpoint; the figure's title says which.
   std::vector<std::string> outgroup;
   for (int leaf : tree->leaves())
     if (group.count(tree->nodes[size_t(leaf)].name)) outgroup.push_back(tree->nodes[size_t(leaf)].name);
-  auto rooted = figures::rooted_tree_figure(*tree, outgroup, leaf_group, title + " phylogeny");
-  if (!rooted) rooted = figures::rooted_tree_figure(*tree, {}, leaf_group, title + " phylogeny");
+  auto rooted = figures::rooted_tree_figure(*tree, outgroup, leaf_group, title);
+  if (!rooted) rooted = figures::rooted_tree_figure(*tree, {}, leaf_group, title);
   if (rooted) BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted));
   std::string model;
   if (auto iq = read_text(ctx.work / "tree.iqtree")) {

@@ -110,8 +110,8 @@ Status interactions(const StageContext& ctx) {
         << '\n';
   }
   std::vector<std::string> nodes(nodes_set.begin(), nodes_set.end());
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                      " interactions of Arabidopsis orthologs (STRING)";
+  std::string title =
+      figure_title(ctx, " interactions of Arabidopsis orthologs (STRING)", " 拟南芥直系同源蛋白的互作（STRING）");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi.tsv"), tsv.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi_network.svg"), network_svg(nodes, edges, title)));
   return write_text(ctx.work / "ppi.json", Json{{"skipped", false},

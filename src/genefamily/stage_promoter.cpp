@@ -115,10 +115,10 @@ Status scan(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "promoters.fasta"), promoters));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_sites.tsv"), sites.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_counts.tsv"), matrix.str()));
-  std::string title = ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
-                      " promoter elements (" + std::to_string(length) + " bp upstream)";
+  std::string title = figure_title(ctx, " promoter elements (" + std::to_string(length) + " bp upstream)",
+                                   " 启动子顺式作用元件（上游 " + std::to_string(length) + " bp）");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_heatmap.svg"),
-                                      figures::heatmap(rows, cols, values, false, title, "sites")));
+                                      figures::heatmap(rows, cols, values, false, title, svg::tr("sites", "位点数"))));
   std::map<std::string, int> by_category, by_element;
   for (auto& [g, row] : counts)
     for (auto& [e, n] : row) {

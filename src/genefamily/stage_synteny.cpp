@@ -110,8 +110,10 @@ Status draw_dual_synteny(const StageContext& ctx, const std::vector<GenePos>& ge
       pairs.push_back({m.chr, m.start, t.chr.substr(strip.size()), t.start, members.count(mine) > 0});
     }
   }
-  const std::string title = top.species + " and " + other + ": collinear genes, " +
-                            ctx.run.value("family", std::string()) + " members in colour";
+  const std::string family = ctx.run.value("family", std::string());
+  const std::string title =
+      svg::tr(top.species + " and " + other + ": collinear genes, " + family + " members in colour",
+              top.species + " 与 " + other + " 的共线性基因（" + family + " 成员以颜色标出）");
   return write_text(ctx.work / final_name(ctx, file), figures::dual_synteny(top, bottom, pairs, title));
 }
 
@@ -220,8 +222,7 @@ Status blocks(const StageContext& ctx) {
   if (!genome) return genome.status();
   std::vector<figures::Placed> placed;
   for (auto& m : *members) placed.push_back({m.gene, m.seqid, m.start, -1});
-  std::string title =
-      ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) + " duplicated members";
+  std::string title = figure_title(ctx, " duplicated members", " 重复成员");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "synteny_circle.svg"),
                                       figures::synteny_circle((*genome)->lengths(), placed, links, title)));
   size_t member_blocks = 0;

@@ -15,6 +15,7 @@
 #include "bioagent/pipeline.h"
 #include "bioagent/schema.h"
 #include "bioagent/version.h"
+#include "figures/svg.h"
 #include "pipeline/run_store.h"
 #include "pipeline/subprocess.h"
 
@@ -217,6 +218,8 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
   const fs::path& tmp = ctx.work;
   std::error_code ec;
   fs::path log = tmp / "stage.log";
+  // Figures drawn by the stage's own code (on this thread) speak the run's language.
+  svg::FigureLanguage figure_language(ctx.run.value("lang", std::string()) == "zh");
   auto fail = [&](const Status& s) {
     FailureClass c = class_of(s);
     store.record({{"stage", spec.name},
