@@ -416,6 +416,7 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
                                         {"expression", {{"matrix", (run.path() / "expr.tsv").string()}}},
                                         {"report", {{"lang", "zh"}}}});
   ASSERT_TRUE(cfg.is_ok());
+  (*cfg)["lang"] = "zh";  // the figures too, as a Chinese session's run
   PipelineOptions o;
   o.run_dir = run.path() / "run";
   o.cpus = 2;
@@ -443,10 +444,10 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   Json findings = Json::parse(fin);
   EXPECT_EQ(findings["member_count"], truth["members"].size());
   EXPECT_GE(findings["tandem_clusters"].get<int>(), 1) << "the generator plants a tandem pair";
-  // The generator's CDS are random back-translations: synonymous sites are unrelated, so yn00's
-  // values are mostly "could not estimate" or saturated. Each pair is counted under one of them.
+  // The generator's duplicates evolve from their originals' coding sequences, so their Ks is
+  // estimable and the Ks distribution is drawn; each pair is counted once.
   const Json& kk = findings["kaks"];
-  EXPECT_GE(findings["duplication"]["pairs_with_kaks"].get<int>(), 1) << findings.dump();
+  EXPECT_GE(findings["duplication"]["pairs_with_kaks"].get<int>(), 3) << findings.dump();
   EXPECT_EQ(kk["pairs"].get<int>() + kk["not_estimated"].get<int>() + kk["saturated"].get<int>(),
             findings["duplication"]["pairs_with_kaks"].get<int>())
       << kk.dump();
@@ -457,9 +458,13 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   std::string html((std::istreambuf_iterator<char>(hin)), std::istreambuf_iterator<char>());
   EXPECT_NE(html.find("执行摘要"), std::string::npos) << "Chinese report";
   // The paper figures are in the report, and the renaming table: ExamGLOBIN1..n in chromosome order.
-  for (const char* fig :
-       {"combined_panel.svg", "chromosome_map_labelled.svg", "tree_rooted.svg", "dual_synteny_Comp.svg"})
+  for (const char* fig : {"combined_panel.svg", "chromosome_map_labelled.svg", "tree_rooted.svg",
+                          "dual_synteny_Comp.svg", "ks_distribution.svg"})
     EXPECT_NE(html.find(std::string("<figcaption>Exam.GLOBIN.") + fig), std::string::npos) << fig;
+  std::ifstream ks_in(f / "Exam.GLOBIN.ks_distribution.svg");
+  std::string ks_svg((std::istreambuf_iterator<char>(ks_in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(ks_svg.find("重复基因对的 Ks 分布"), std::string::npos) << "a Chinese title in a Chinese run";
+  EXPECT_EQ(ks_svg.find("synonymous"), std::string::npos) << "and Chinese axes";
   EXPECT_NE(html.find("<td>ExamGLOBIN1</td>"), std::string::npos) << "the renaming table is shown";
   std::ifstream ren_in(f / "Exam.GLOBIN.renaming.tsv");
   std::string ren_line, last_chr;
