@@ -198,9 +198,23 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
   }
   // A segmental duplication: eight consecutive genes around a member copied,
   // in order, at 15% substitutions per site, to the end of the last chromosome.
-  size_t seg =
-      size_t(std::find_if(drafts.begin() + long(std::min<size_t>(10, drafts.size() - 1)), drafts.end(), is_member) -
-             drafts.begin());
+  // The segment is centred on the first member (from the tenth gene on) whose eight genes lie on
+  // one chromosome and hold two members, else on the first member from there.
+  const size_t per_chromosome = (drafts.size() + 8 + size_t(o.chromosomes) - 1) / size_t(o.chromosomes);
+  auto members_in_window = [&](size_t c) {
+    if (c < 3 || c + 5 > drafts.size() || (c - 3) / per_chromosome != (c + 4) / per_chromosome) return 0L;
+    return long(std::count_if(drafts.begin() + long(c - 3), drafts.begin() + long(c + 5), is_member));
+  };
+  size_t seg = drafts.size(), first_member = drafts.size();
+  for (size_t c = std::min<size_t>(10, drafts.size()); c < drafts.size(); ++c) {
+    if (!is_member(drafts[c])) continue;
+    if (first_member == drafts.size()) first_member = c;
+    if (members_in_window(c) >= 2) {
+      seg = c;
+      break;
+    }
+  }
+  if (seg == drafts.size()) seg = first_member;
   if (seg + 8 <= drafts.size() && seg >= 3) {
     for (size_t i = seg - 3; i < seg + 5; ++i) {
       GeneDraft copy = drafts[i];
