@@ -11,6 +11,7 @@
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "bioagent/registry.h"
+#include "papers/proximity.h"
 #include "test_util.h"
 
 using namespace bioagent;
@@ -147,4 +148,21 @@ TEST_F(ClassicRetrieveOnPdfs, OfflineAnswerCarriesTheAnswerAndSaysNoModelWasUsed
   ASSERT_TRUE(a.is_ok()) << a.status().to_string();
   EXPECT_NE(a->answer.find("No language model was used"), std::string::npos) << a->answer;
   EXPECT_NE(a->answer.find("450"), std::string::npos) << a->answer;
+}
+
+// The question's words side by side score highest; spread out, less; one word or none, nothing.
+TEST(Proximity, ScoresHowCloseTheQuestionsWordsStand) {
+  const std::string q = "Which randomised trials measured ferritin levels?";
+  const double tight = proximity(q, "Eight randomised trials measured serum ferritin levels in anaemic children.");
+  const double spread = proximity(q,
+                                  "Trials were many. In Asia, where anaemia is common, clinicians often measured "
+                                  "haemoglobin, and some of them, later, the ferritin of each patient.");
+  EXPECT_GT(tight, 0.7);
+  EXPECT_GT(spread, 0);
+  EXPECT_LT(spread, tight / 2);
+  EXPECT_EQ(proximity(q, "Ferritin alone."), 0) << "one word is not proximity";
+  EXPECT_EQ(proximity(q, ""), 0);
+  EXPECT_EQ(proximity("the and of", "the and of"), 0) << "function words are not counted";
+  EXPECT_EQ(proximity(std::string(100000, 'x'), std::string(100000, 'y')), 0);
+  EXPECT_LE(proximity(q, q + " " + q), 1.0);
 }

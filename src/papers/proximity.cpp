@@ -1,0 +1,76 @@
+// proximity() (see proximity.h).
+#include "papers/proximity.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <string_view>
+#include <vector>
+
+namespace bioagent {
+namespace {
+
+constexpr size_t kStem = 5, kMaxQuestionWords = 16;
+
+bool function_word(std::string_view w) {
+  static const std::set<std::string_view> k = {
+      "the",  "and",  "for",   "with",  "what",  "which", "when", "where", "who",   "whom",   "why",    "how",
+      "does", "did",  "was",   "were",  "are",   "is",    "been", "being", "have",  "has",    "had",    "from",
+      "that", "this", "these", "those", "their", "there", "into", "onto",  "about", "after",  "over",   "under",
+      "than", "then", "they",  "them",  "its",   "not",   "but",  "can",   "could", "would",  "should", "may",
+      "such", "some", "any",   "all",   "each",  "other", "also", "paper", "study", "article"};
+  return k.count(w) > 0;
+}
+
+// Lower-cased alphanumeric words of at least three characters, cut to kStem.
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> out;
+  std::string w;
+  auto flush = [&] {
+    if (w.size() >= 3 && !function_word(w)) out.push_back(w.substr(0, kStem));
+    w.clear();
+  };
+  for (unsigned char c : s) {
+    if (std::isalnum(c))
+      w += char(std::tolower(c));
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+double proximity(const std::string& question, const std::string& passage) {
+  std::vector<std::string> asked;
+  for (auto& w : words(question))
+    if (std::find(asked.begin(), asked.end(), w) == asked.end() && asked.size() < kMaxQuestionWords) asked.push_back(w);
+  if (asked.size() < 2) return 0;
+  std::map<std::string, int> index;
+  for (size_t i = 0; i < asked.size(); ++i) index[asked[i]] = int(i);
+  std::vector<std::pair<size_t, int>> hits;  // (position in the passage, which asked word)
+  const auto text = words(passage);
+  for (size_t pos = 0; pos < text.size(); ++pos)
+    if (auto it = index.find(text[pos]); it != index.end()) hits.push_back({pos, it->second});
+  std::set<int> distinct;
+  for (auto& h : hits) distinct.insert(h.second);
+  const size_t found = distinct.size();
+  if (found < 2) return 0;
+  // The shortest window holding every found word (two pointers over the hits).
+  std::vector<int> count(asked.size(), 0);
+  size_t have = 0, best = SIZE_MAX, left = 0;
+  for (size_t right = 0; right < hits.size(); ++right) {
+    if (count[size_t(hits[right].second)]++ == 0) ++have;
+    while (have == found) {
+      best = std::min(best, hits[right].first - hits[left].first + 1);
+      if (--count[size_t(hits[left].second)] == 0) --have;
+      ++left;
+    }
+  }
+  const double tightness = std::min(1.0, double(found) / double(best));
+  return double(found - 1) / double(asked.size() - 1) * tightness;
+}
+
+}  // namespace bioagent
