@@ -41,7 +41,51 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
+// Lower-cased ASCII, every whitespace run one space, trimmed.
+std::string normalised(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isspace(c)) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += char(std::tolower(c));
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> quoted_phrases(const std::string& question) {
+  static const std::pair<std::string_view, std::string_view> kQuotes[] = {
+      {"\"", "\""}, {"\u201c", "\u201d"}, {"\u300c", "\u300d"}};
+  std::vector<std::string> out;
+  for (auto [open, close] : kQuotes) {
+    size_t at = 0;
+    while (out.size() < 8) {
+      size_t a = question.find(open, at);
+      if (a == std::string::npos) break;
+      size_t b = question.find(close, a + open.size());
+      if (b == std::string::npos) break;
+      std::string p = normalised(std::string_view(question).substr(a + open.size(), b - a - open.size()));
+      if (p.find(' ') != std::string::npos) out.push_back(p);
+      at = b + close.size();
+    }
+  }
+  return out;
+}
+
+bool holds_phrase(const std::string& passage, const std::string& phrase) {
+  if (phrase.empty()) return false;
+  const std::string text = normalised(passage);
+  auto word = [&](size_t i) { return std::isalnum(static_cast<unsigned char>(text[i])) != 0; };
+  for (size_t at = text.find(phrase); at != std::string::npos; at = text.find(phrase, at + 1)) {
+    const size_t end = at + phrase.size();
+    if ((at == 0 || !word(at - 1)) && (end == text.size() || !word(end))) return true;  // whole words only
+  }
+  return false;
+}
 
 double proximity(const std::string& question, const std::string& passage) {
   std::vector<std::string> asked;

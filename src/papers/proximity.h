@@ -1,11 +1,12 @@
 // How close together a question's words stand in a passage: the share of the
 // question's content words found within one short window of the passage.
-// Words are compared lower-cased on their first five letters (a crude stem:
-// "trials" meets "trial", "randomised" meets "randomized" only by luck), and
-// common function words are ignored. Pure; thread-safe.
+// (Quoted phrases are matched exactly, see quoted_phrases.) Words are compared lower-cased on their first five letters
+// (a crude stem: "trials" meets "trial", "randomised" meets "randomized" only by luck), and common function words are
+// ignored. Pure; thread-safe.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace bioagent {
 
@@ -14,5 +15,12 @@ namespace bioagent {
 // found words sit together (found / the shortest window holding them all,
 // at most 1). The question's words beyond its first 16 are not considered.
 double proximity(const std::string& question, const std::string& passage);
+
+// The phrases a question quotes ("...", “...” or 「...」) of two words or more,
+// lower-cased, whitespace runs as one space; at most 8.
+std::vector<std::string> quoted_phrases(const std::string& question);
+// True when `passage`, lower-cased with whitespace runs as one space, holds `phrase`
+// (as quoted_phrases gives it) as whole words.
+bool holds_phrase(const std::string& passage, const std::string& phrase);
 
 }  // namespace bioagent

@@ -162,6 +162,7 @@ struct FusionSettings {
   double caption_weight = 0.3;         // a matching caption, heading or table counts this much of a top chunk
   double second_chunk_weight = 0.25;   // a page's second matching chunk adds this share of its score
   double proximity_weight = 0;         // the question's words close together in the best chunk add this much
+  double phrase_weight = 1.0;          // a best chunk holding every phrase the question quotes adds this much
   DenseWeight neural;                  // a model's dense vote
   double reference_density = 1.0;      // chunks this dense in citation marks are reference lists…
   double reference_factor = 0.5;       // …and count this much, unless the question asks for references
@@ -275,10 +276,14 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
       p.second_chunk = std::max(p.second_chunk, s);
     }
   }
+  const std::vector<std::string> phrases = quoted_phrases(query);
   for (auto& [k, p] : pages) {
     p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
-    if (fs.proximity_weight > 0 && p.best_chunk > 0)
-      p.lexical += fs.proximity_weight * proximity(lexical_query, p.shown.entry.text);
+    if (p.best_chunk <= 0) continue;
+    if (fs.proximity_weight > 0) p.lexical += fs.proximity_weight * proximity(lexical_query, p.shown.entry.text);
+    size_t held = 0;
+    for (auto& phrase : phrases) held += holds_phrase(p.shown.entry.text, phrase);
+    if (!phrases.empty()) p.lexical += fs.phrase_weight * double(held) / double(phrases.size());
   }
 
   add_field_votes(lib, query, lexical_query, top, fs, pages);
@@ -352,6 +357,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.caption_weight = spec.settings.value("field_weight", fs.caption_weight);
   fs.second_chunk_weight = spec.settings.value("second_chunk_weight", fs.second_chunk_weight);
   fs.proximity_weight = spec.settings.value("proximity_weight", fs.proximity_weight);
+  fs.phrase_weight = spec.settings.value("phrase_weight", fs.phrase_weight);
   fs.neural = neural_weight_for(spec, ctx);
   fs.reference_factor = spec.settings.value("reference_list_factor", fs.reference_factor);
   fs.front_matter_factor = spec.settings.value("front_matter_factor", fs.front_matter_factor);

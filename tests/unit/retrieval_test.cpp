@@ -166,3 +166,23 @@ TEST(Proximity, ScoresHowCloseTheQuestionsWordsStand) {
   EXPECT_EQ(proximity(std::string(100000, 'x'), std::string(100000, 'y')), 0);
   EXPECT_LE(proximity(q, q + " " + q), 1.0);
 }
+
+TEST(QuotedPhrases, AreFoundAsWrittenWhateverTheQuotesAndSpacing) {
+  auto p = quoted_phrases("Who wrote \"as   Prescribed\" and \u201cthe discipline of\u201d, not \"one\"? \"open");
+  ASSERT_EQ(p.size(), 2u) << Json(p).dump();
+  EXPECT_EQ(p[0], "as prescribed");
+  EXPECT_EQ(p[1], "the discipline of");
+  EXPECT_TRUE(holds_phrase("medication AS\n prescribed.", "as prescribed"));
+  EXPECT_FALSE(holds_phrase("as it was prescribed", "as prescribed"));
+  EXPECT_FALSE(holds_phrase("anything", ""));
+  EXPECT_TRUE(quoted_phrases(std::string(100000, '"')).empty());
+}
+
+// A quoted phrase raises the page that holds it as written.
+TEST_F(ClassicRetrieveOnPdfs, AQuotedPhraseRaisesThePageThatHoldsIt) {
+  // Unquoted, the medication page (p4, "why it is prescribed") comes first; quoted, p5 ("took
+  // their medication as prescribed").
+  Json r = classic("medication \"as prescribed\" exercise regimen", 5);
+  ASSERT_FALSE(r["results"].empty());
+  EXPECT_TRUE(holds_phrase(r["results"][0]["text"].get<std::string>(), "as prescribed")) << r["results"][0].dump();
+}
