@@ -3,13 +3,12 @@
 // figure functions then write their titles, axes and legends in Chinese.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "bioagent/pipeline.h"
 #include "figures/svg.h"
 #include "genefamily/figures.h"
 #include "genefamily/figures_paper.h"
 #include "test_util.h"
+#include "toy_stage.h"
 
 namespace bioagent {
 namespace {
@@ -47,23 +46,8 @@ TEST(FigureLanguage, ChineseTitlesAreMeasuredAtAFullEmPerCharacter) {
 }
 
 StageSpec language_probe() {
-  StageSpec s;
-  s.name = "probe";
-  s.params_schema = Json::parse(R"({"type": "object", "properties": {}, "additionalProperties": false})");
-  s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
-    return std::vector<Step>{StageFn([](const StageContext& c) {
-      std::ofstream(c.work / "out.txt") << svg::tr("english", "chinese") << "\n";
-      return Status::ok();
-    })};
-  };
-  s.outputs = {"out.txt"};
-  s.parse = [](const StageContext& c) -> Result<Json> {
-    std::ifstream in(c.work / "out.txt");
-    std::string line;
-    std::getline(in, line);
-    return Json{{"text", line}};
-  };
-  return s;
+  return testing::text_stage("probe", {}, R"({"type": "object", "properties": {}, "additionalProperties": false})",
+                             [](const StageContext&) { return svg::tr("english", "chinese"); });
 }
 
 TEST(FigureLanguage, TheEngineDrawsAStageInTheRunsLanguage) {

@@ -17,6 +17,7 @@
 #include "genefamily/stage_common.h"
 #include "replay_server.h"
 #include "test_util.h"
+#include "toy_stage.h"
 
 namespace bioagent {
 namespace {
@@ -167,25 +168,10 @@ TEST(ReportSections, AModelWhoseTextFailsTheCheckFallsBackToTheEvidenceList) {
 }
 
 StageSpec toy_stage(const std::string& name, std::vector<std::string> after) {
-  StageSpec s;
-  s.name = name;
-  s.after = std::move(after);
-  s.params_schema = Json::parse(R"({"type": "object", "properties": {"text": {"type": "string", "default": ""}},
-                                    "additionalProperties": false})");
-  s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
-    return std::vector<Step>{StageFn([](const StageContext& c) {
-      std::ofstream(c.work / "out.txt") << c.params["text"].get<std::string>() << "\n";
-      return Status::ok();
-    })};
-  };
-  s.outputs = {"out.txt"};
-  s.parse = [](const StageContext& c) -> Result<Json> {
-    std::ifstream in(c.work / "out.txt");
-    std::string line;
-    std::getline(in, line);
-    return Json{{"text", line}};
-  };
-  return s;
+  return testing::text_stage(name, std::move(after),
+                             R"({"type": "object", "properties": {"text": {"type": "string", "default": ""}},
+                                 "additionalProperties": false})",
+                             [](const StageContext& c) { return c.params["text"].get<std::string>(); });
 }
 
 // The engine asks the caller for a stage's parameters once its upstreams are final (how the
