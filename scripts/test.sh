@@ -18,7 +18,7 @@ ninja -C build/sanitize unit_tests write_xlsxwriter_fixture fuzz_all
 
 echo "== release build"
 ./scripts/build.sh -DBIOAGENT_SANITIZE_BUILD="$PWD/build/sanitize" \
-  -DBIOAGENT_FUZZ_SECONDS="${BIOAGENT_FUZZ_SECONDS:-30}"
+  -DBIOAGENT_FUZZ_SECONDS="${BIOAGENT_FUZZ_SECONDS:-20}"
 
 echo "== tests (set-up and builds took $(( $(date +%s) - start )) s)"
 cd build/release
