@@ -6,7 +6,7 @@
 #include <map>
 #include <random>
 
-#include "genefamily/motif_em.h"
+#include "genefamily/algo/motif_em.h"
 
 using namespace bioagent;
 

@@ -1,22 +1,13 @@
-// The gene-family stage table and the validator (seed 004's ValidatorAgent:
+// The validator (seed 004's ValidatorAgent: required files present and
 // required files present and non-empty, every stage's state, the checks the
 // stage table ran on each stage's results).
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "genefamily/stage_common.h"
+#include "genefamily/stages/stage_common.h"
 
 namespace bioagent {
-
-const Pipeline& genefamily_pipeline() {
-  static const Pipeline kPipeline({gf::check_stage(), gf::identify_stage(), gf::phylogeny_stage(), gf::domain_stage(),
-                                   gf::properties_stage(), gf::classify_stage(), gf::motif_stage(),
-                                   gf::structure_stage(), gf::panel_stage(), gf::chromosome_stage(),
-                                   gf::promoter_stage(), gf::synteny_stage(), gf::kaks_stage(), gf::ppi_stage(),
-                                   gf::expression_stage(), gf::report_stage()});
-  return kPipeline;
-}
 
 Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runner, const PipelineOptions& o) {
   std::error_code ec;

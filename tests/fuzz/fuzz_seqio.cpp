@@ -7,7 +7,7 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
-#include "genefamily/newick.h"
+#include "genefamily/algo/newick.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "bioagent/seqio.h"
-#include "genefamily/cis_scan.h"
+#include "genefamily/algo/cis_scan.h"
 
 using namespace bioagent;
 

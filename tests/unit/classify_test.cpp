@@ -11,7 +11,7 @@
 #include <set>
 
 #include "bioagent/genefamily_classify.h"
-#include "genefamily/classify.h"
+#include "genefamily/classify/classify.h"
 
 namespace fs = std::filesystem;
 using namespace bioagent;

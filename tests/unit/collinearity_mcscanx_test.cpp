@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "genefamily/collinearity.h"
+#include "genefamily/algo/collinearity.h"
 
 using namespace bioagent;
 

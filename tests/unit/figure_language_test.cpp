@@ -5,8 +5,8 @@
 
 #include "bioagent/pipeline.h"
 #include "figures/svg.h"
-#include "genefamily/figures.h"
-#include "genefamily/figures_paper.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
 #include "test_util.h"
 #include "toy_stage.h"
 

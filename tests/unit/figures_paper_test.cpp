@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "genefamily/figures_paper.h"
+#include "genefamily/figures/figures_paper.h"
 
 namespace fs = std::filesystem;
 using namespace bioagent;

@@ -16,12 +16,12 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
-#include "genefamily/align.h"
-#include "genefamily/cis_scan.h"
-#include "genefamily/collinearity.h"
-#include "genefamily/motif_em.h"
-#include "genefamily/newick.h"
-#include "genefamily/protein_properties.h"
+#include "genefamily/algo/align.h"
+#include "genefamily/algo/cis_scan.h"
+#include "genefamily/algo/collinearity.h"
+#include "genefamily/algo/motif_em.h"
+#include "genefamily/algo/newick.h"
+#include "genefamily/algo/protein_properties.h"
 #include "replay_server.h"
 #include "test_util.h"
 

@@ -14,7 +14,7 @@
 #include "bioagent/llm.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
-#include "genefamily/stage_common.h"
+#include "genefamily/stages/stage_common.h"
 #include "replay_server.h"
 #include "test_util.h"
 #include "toy_stage.h"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "genefamily/protein_properties.h"
+#include "genefamily/algo/protein_properties.h"
 
 using namespace bioagent;
 

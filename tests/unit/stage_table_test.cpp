@@ -12,7 +12,7 @@
 #include "assistant/assistant_internal.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
-#include "genefamily/stage_common.h"
+#include "genefamily/stages/stage_common.h"
 #include "test_util.h"
 
 using namespace bioagent;

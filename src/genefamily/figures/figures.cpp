@@ -1,0 +1,313 @@
+// Gene-family figures (see figures.h).
+#include "genefamily/figures/figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "figures/svg.h"
+
+namespace bioagent::figures {
+
+TreeLayout tree_layout(const NewickTree& t) {
+  TreeLayout l;
+  l.depth.assign(t.nodes.size(), 0);
+  l.pos.assign(t.nodes.size(), 0);
+  std::function<void(int, double)> walk = [&](int n, double d) {
+    l.depth[size_t(n)] = d;
+    l.max_depth = std::max(l.max_depth, d);
+    const auto& kids = t.nodes[size_t(n)].children;
+    if (kids.empty()) {
+      l.pos[size_t(n)] = double(l.leaves.size());
+      l.leaves.push_back(n);
+      return;
+    }
+    double sum = 0;
+    for (int k : kids) {
+      walk(k, d + std::max(0.0, t.nodes[size_t(k)].length));
+      sum += l.pos[size_t(k)];
+    }
+    l.pos[size_t(n)] = sum / double(kids.size());
+  };
+  if (!t.nodes.empty()) walk(0, 0);
+  if (l.max_depth <= 0) l.max_depth = 1;
+  return l;
+}
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::map<std::string, std::string> group_colours(const std::map<std::string, std::string>& group) {
+  std::map<std::string, std::string> colour;
+  for (auto& [leaf, g] : group)
+    if (!colour.count(g)) colour[g] = svg::palette(colour.size());
+  return colour;
+}
+
+}  // namespace
+
+std::vector<std::string> leaf_order(const NewickTree& t) {
+  std::vector<std::string> out;
+  for (int l : tree_layout(t).leaves) out.push_back(t.nodes[size_t(l)].name);
+  return out;
+}
+
+std::string tree(const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
+                 const std::string& title) {
+  TreeLayout l = tree_layout(t);
+  auto colours = group_colours(group);
+  auto leaf_colour = [&](const std::string& name) {
+    auto g = group.find(name);
+    return g == group.end() ? std::string("#333333") : colours[g->second];
+  };
+  auto support = [&](const NewickNode& n) -> std::string {
+    if (n.children.empty() || n.name.empty()) return "";
+    return n.name.substr(n.name.find('/') == std::string::npos ? 0 : n.name.find('/') + 1);
+  };
+  size_t n = std::max<size_t>(1, l.leaves.size());
+  if (!circular) {
+    // left: room for the support labels of the branches next to the root (drawn left of their node)
+    double row = 16, left = 48, width = 520, top = 40;
+    svg::Doc d(width + 348, top + row * double(n) + 60, title);
+    d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+    auto X = [&](double depth) { return left + depth / l.max_depth * width; };
+    auto Y = [&](double pos) { return top + pos * row; };
+    for (size_t i = 1; i < t.nodes.size(); ++i) {
+      int p = t.nodes[i].parent;
+      d.line(X(l.depth[size_t(p)]), Y(l.pos[i]), X(l.depth[i]), Y(l.pos[i]), "#444444", 1.2);  // horizontal
+      d.line(X(l.depth[size_t(p)]), Y(l.pos[size_t(p)]), X(l.depth[size_t(p)]), Y(l.pos[i]), "#444444", 1.2);
+      std::string s = support(t.nodes[i]);
+      if (!s.empty()) d.text(X(l.depth[i]) - 3, Y(l.pos[i]) - 3, s, 8, "end", "fill=\"#777777\"");
+    }
+    for (int leaf : l.leaves) {
+      const std::string& name = t.nodes[size_t(leaf)].name;
+      d.text(X(l.depth[size_t(leaf)]) + 4, Y(l.pos[size_t(leaf)]) + 4, name, 10, "start",
+             "fill=\"" + leaf_colour(name) + "\"");
+    }
+    std::vector<std::pair<std::string, std::string>> items(colours.begin(), colours.end());
+    d.legend(width + 180, top, items);
+    double bar = width * 0.1;  // scale bar: 10% of the deepest leaf's distance
+    d.line(left, Y(double(n)) + 20, left + bar, Y(double(n)) + 20, "#000000", 1.5);
+    d.text(left + bar + 6, Y(double(n)) + 24, svg::num(l.max_depth * 0.1) + " substitutions/site", 9);
+    return d.str();
+  }
+  double r_max = 260, cx = 340, cy = 330;
+  svg::Doc d(2 * cx + 160, 2 * cy, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  auto angle = [&](double pos) { return 2 * kPi * pos / double(n); };
+  auto R = [&](double depth) { return 20 + depth / l.max_depth * r_max; };
+  auto pt = [&](double r, double a) { return std::pair<double, double>(cx + r * std::cos(a), cy + r * std::sin(a)); };
+  for (size_t i = 1; i < t.nodes.size(); ++i) {
+    int p = t.nodes[i].parent;
+    double a = angle(l.pos[i]), rp = R(l.depth[size_t(p)]);
+    auto [x1, y1] = pt(rp, a);
+    auto [x2, y2] = pt(R(l.depth[i]), a);
+    d.line(x1, y1, x2, y2, "#444444", 1.2);
+    double ap = angle(l.pos[size_t(p)]);  // arc at the parent's radius from the parent's angle to this child's
+    auto [ax, ay] = pt(rp, ap);
+    d.path("M" + svg::num(ax) + "," + svg::num(ay) + " A" + svg::num(rp) + "," + svg::num(rp) + " 0 0," +
+               (a > ap ? "1 " : "0 ") + svg::num(x1) + "," + svg::num(y1),
+           "#444444", 1.2);
+  }
+  for (int leaf : l.leaves) {
+    const std::string& name = t.nodes[size_t(leaf)].name;
+    double a = angle(l.pos[size_t(leaf)]);
+    auto [x, y] = pt(R(l.depth[size_t(leaf)]) + 6, a);
+    double deg = a * 180 / kPi;
+    bool flip = deg > 90 && deg < 270;
+    d.text(x, y, name, 9, flip ? "end" : "start",
+           "fill=\"" + leaf_colour(name) + "\" transform=\"rotate(" + svg::num(flip ? deg + 180 : deg) + " " +
+               svg::num(x) + " " + svg::num(y) + ")\" dominant-baseline=\"middle\"");
+  }
+  std::vector<std::pair<std::string, std::string>> items(colours.begin(), colours.end());
+  d.legend(2 * cx, 40, items);
+  return d.str();
+}
+
+std::string gene_structure(const std::vector<std::string>& genes,
+                           const std::map<std::string, const GffTranscript*>& transcript, const std::string& title) {
+  int64_t longest = 1;
+  for (auto& g : genes)
+    if (auto it = transcript.find(g); it != transcript.end())
+      longest = std::max(longest, it->second->end - it->second->start + 1);
+  double row = 22, left = 130, width = 600, top = 44;
+  svg::Doc d(left + width + 40, top + row * double(genes.size()) + 60, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  for (size_t i = 0; i < genes.size(); ++i) {
+    double y = top + double(i) * row;
+    d.text(left - 8, y + 4, genes[i], 10, "end");
+    auto it = transcript.find(genes[i]);
+    if (it == transcript.end()) continue;
+    const GffTranscript& t = *it->second;
+    auto X = [&](int64_t pos) {  // 5' end of the transcript on the left, whatever the strand
+      double off = t.strand == '-' ? double(t.end - pos) : double(pos - t.start);
+      return left + off / double(longest) * width;
+    };
+    d.line(X(t.start), y, X(t.end), y, "#777777", 1);  // introns as the line beneath
+    auto box = [&](const std::vector<GffSegment>& segs, const char* colour, double h) {
+      for (auto& s : segs) {
+        double a = X(s.start), b = X(s.end);
+        d.rect(std::min(a, b), y - h / 2, std::fabs(b - a) + 0.5, h, colour);
+      }
+    };
+    box(t.utr5, "#56B4E9", 8);
+    box(t.utr3, "#56B4E9", 8);
+    box(t.cds, "#E69F00", 12);
+  }
+  double ly = top + row * double(genes.size()) + 10;
+  d.legend(left, ly, {{"CDS", "#E69F00"}, {"UTR", "#56B4E9"}});
+  d.line(left + 200, ly + 6, left + 240, ly + 6, "#777777", 1);
+  d.text(left + 246, ly + 10, svg::tr("intron", "内含子"), 11);
+  double kb = std::pow(10.0, std::floor(std::log10(double(longest))));
+  d.line(left + 360, ly + 6, left + 360 + kb / double(longest) * width, ly + 6, "#000000", 1.5);
+  d.text(left + 366 + kb / double(longest) * width, ly + 10, std::to_string(int64_t(kb)) + " bp", 11);
+  return d.str();
+}
+
+std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                           const std::vector<Placed>& genes, const std::string& title) {
+  int64_t longest = 1;
+  for (auto& [c, len] : chromosomes) longest = std::max(longest, len);
+  double col = 110, top = 60, height = 420;
+  svg::Doc d(60 + col * double(chromosomes.size()) + 40, top + height + 70, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  for (size_t i = 0; i < chromosomes.size(); ++i) {
+    double x = 50 + col * double(i);
+    double h = double(chromosomes[i].second) / double(longest) * height;
+    d.rect(x, top, 14, h, "#DDDDDD", "#666666", "rx=\"7\"");
+    d.text(x + 7, top - 10, chromosomes[i].first, 11, "middle");
+    d.text(x + 7, top + h + 16, svg::num(double(chromosomes[i].second) / 1e6) + " Mb", 9, "middle");
+    for (auto& g : genes) {
+      if (g.seqid != chromosomes[i].first) continue;
+      double y = top + double(g.start) / double(longest) * height;
+      const char* colour = g.cluster >= 0 ? "#D55E00" : "#0072B2";
+      d.line(x, y, x + 14, y, colour, 2);
+      d.line(x + 14, y, x + 22, y, colour, 0.8);
+      d.text(x + 24, y + 3, g.gene, 8, "start", std::string("fill=\"") + colour + "\"");
+    }
+  }
+  d.legend(
+      50, top + height + 30,
+      {{svg::tr("member", "家族成员"), "#0072B2"}, {svg::tr("tandem cluster member", "串联重复簇成员"), "#D55E00"}});
+  return d.str();
+}
+
+std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title) {
+  double cx = 330, cy = 330, r = 240;
+  svg::Doc d(2 * cx + 300, 2 * cy, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  int64_t total = 0;
+  for (auto& [c, len] : chromosomes) total += len;
+  if (total <= 0) return d.str();
+  const double gap = 0.02 * 2 * kPi / double(std::max<size_t>(1, chromosomes.size()));
+  const double usable = 2 * kPi - gap * double(chromosomes.size());
+  std::map<std::string, std::pair<double, double>> arc;  // chromosome -> (start angle, radians per bp)
+  double a = -kPi / 2;
+  for (size_t i = 0; i < chromosomes.size(); ++i) {
+    double span = usable * double(chromosomes[i].second) / double(total);
+    arc[chromosomes[i].first] = {a, span / double(std::max<int64_t>(1, chromosomes[i].second))};
+    auto p0 = std::pair(cx + r * std::cos(a), cy + r * std::sin(a));
+    auto p1 = std::pair(cx + r * std::cos(a + span), cy + r * std::sin(a + span));
+    d.path("M" + svg::num(p0.first) + "," + svg::num(p0.second) + " A" + svg::num(r) + "," + svg::num(r) + " 0 " +
+               (span > kPi ? "1" : "0") + ",1 " + svg::num(p1.first) + "," + svg::num(p1.second),
+           i % 2 ? "#BBBBBB" : "#888888", 10);  // greys: the colours are for the links
+    double mid = a + span / 2;
+    d.text(cx + (r + 26) * std::cos(mid), cy + (r + 26) * std::sin(mid) + 4, chromosomes[i].first, 11, "middle");
+    a += span + gap;
+  }
+  std::map<std::string, std::pair<double, double>> at;  // gene -> point on the circle
+  for (auto& g : genes) {
+    auto it = arc.find(g.seqid);
+    if (it == arc.end()) continue;
+    double ang = it->second.first + it->second.second * double(g.start);
+    at[g.gene] = {ang, 0};
+    d.line(cx + (r - 8) * std::cos(ang), cy + (r - 8) * std::sin(ang), cx + (r + 6) * std::cos(ang),
+           cy + (r + 6) * std::sin(ang), "#333333", 1);
+  }
+  for (auto& l : links) {
+    if (!at.count(l.a) || !at.count(l.b)) continue;
+    double a1 = at[l.a].first, a2 = at[l.b].first;
+    const char* colour = l.kind == "tandem" ? "#D55E00" : "#0072B2";
+    d.path("M" + svg::num(cx + (r - 10) * std::cos(a1)) + "," + svg::num(cy + (r - 10) * std::sin(a1)) + " Q" +
+               svg::num(cx) + "," + svg::num(cy) + " " + svg::num(cx + (r - 10) * std::cos(a2)) + "," +
+               svg::num(cy + (r - 10) * std::sin(a2)),
+           colour, 1.2);
+  }
+  d.legend(2 * cx, 40,
+           {{svg::tr("segmental / WGD pair (collinear block)", "片段/全基因组复制对（共线性区块）"), "#0072B2"},
+            {svg::tr("tandem pair", "串联重复对"), "#D55E00"}});
+  return d.str();
+}
+
+std::string heatmap(const std::vector<std::string>& rows, const std::vector<std::string>& cols,
+                    const std::vector<std::vector<double>>& values, bool diverging, const std::string& title,
+                    const std::string& scale_label) {
+  size_t longest_label = 0;
+  for (auto& c : cols) longest_label = std::max(longest_label, c.size());
+  double cell = 16, left = 130, top = 50 + double(longest_label) * 5.5;  // room for the slanted column labels
+  double max = 0;
+  for (auto& r : values)
+    for (double v : r) max = std::max(max, std::fabs(v));
+  svg::Doc d(left + cell * double(cols.size()) + 140, top + cell * double(rows.size()) + 40, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  for (size_t j = 0; j < cols.size(); ++j) {
+    double x = left + cell * double(j) + cell / 2;
+    d.text(x, top - 6, cols[j], 9, "start", "transform=\"rotate(-60 " + svg::num(x) + " " + svg::num(top - 6) + ")\"");
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    double y = top + cell * double(i);
+    d.text(left - 6, y + cell * 0.7, rows[i], 9, "end");
+    for (size_t j = 0; j < cols.size() && j < values[i].size(); ++j) {
+      double v = values[i][j];
+      d.rect(left + cell * double(j), y, cell, cell, diverging ? svg::diverging(v) : svg::sequential(v, max), "white",
+             "stroke-width=\"0.5\"><title>" + svg::esc(rows[i] + " / " + cols[j] + ": " + svg::num(v)) +
+                 "</title></rect><rect width=\"0\" height=\"0\"");
+    }
+  }
+  double lx = left + cell * double(cols.size()) + 20;
+  for (int k = 0; k <= 10; ++k) {  // colour scale
+    double v = diverging ? -2.5 + 0.5 * k : max * k / 10.0;
+    d.rect(lx, top + 12.0 * (10 - k), 14, 12, diverging ? svg::diverging(v) : svg::sequential(v, max));
+    if (k % 5 == 0) d.text(lx + 18, top + 12.0 * (10 - k) + 10, svg::num(v), 9);
+  }
+  d.text(lx, top - 8, scale_label, 10);
+  return d.str();
+}
+
+std::string kaks(const std::vector<KaKs>& pairs, const std::string& title) {
+  double left = 70, top = 50, w = 420, h = 320;
+  double max_ks = 0.1, max_ka = 0.1;
+  for (auto& p : pairs) {
+    if (std::isfinite(p.ks)) max_ks = std::max(max_ks, p.ks);
+    if (std::isfinite(p.ka)) max_ka = std::max(max_ka, p.ka);
+  }
+  double m = std::max(max_ks, max_ka) * 1.1;
+  svg::Doc d(left + w + 200, top + h + 60, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  d.rect(left, top, w, h, "none", "#333333");
+  d.line(left, top + h, left + w, top, "#999999", 1, "stroke-dasharray=\"4 3\"");  // Ka = Ks
+  d.text(left + w - 4, top + 14, "Ka/Ks = 1", 9, "end", "fill=\"#777777\"");
+  for (int k = 0; k <= 4; ++k) {
+    double v = m * k / 4;
+    d.text(left + w * k / 4, top + h + 14, svg::num(v), 9, "middle");
+    d.text(left - 6, top + h - h * k / 4 + 3, svg::num(v), 9, "end");
+  }
+  d.text(left + w / 2, top + h + 34, svg::tr("Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"),
+         11, "middle");
+  d.text(18, top + h / 2, "Ka", 11, "middle", "transform=\"rotate(-90 18 " + svg::num(top + h / 2) + ")\"");
+  for (auto& p : pairs) {
+    if (!std::isfinite(p.ka) || !std::isfinite(p.ks)) continue;
+    double x = left + p.ks / m * w, y = top + h - p.ka / m * h;
+    bool positive = p.ks > 0 && p.ka / p.ks > 1;
+    d.circle(x, y, 4, positive ? "#D55E00" : "#0072B2");
+    d.text(x + 6, y - 4, p.pair, 8);
+  }
+  d.legend(left + w + 20, top,
+           {{svg::tr("Ka/Ks < 1 (purifying)", "Ka/Ks < 1（纯化选择）"), "#0072B2"},
+            {svg::tr("Ka/Ks > 1 (positive)", "Ka/Ks > 1（正选择）"), "#D55E00"}});
+  return d.str();
+}
+
+}  // namespace bioagent::figures

@@ -1,0 +1,57 @@
+// The gene-family figures (SVG): tree (rectangular or circular, groups and
+// supports), gene structure beside the tree order, chromosome map with tandem
+// clusters, heatmaps, and the Ka/Ks plot.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bioagent/seqio.h"
+#include "genefamily/algo/newick.h"
+
+namespace bioagent::figures {
+
+std::string tree(const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
+                 const std::string& title);
+// Leaf names in drawing order (top to bottom), for figures that follow the tree.
+std::vector<std::string> leaf_order(const NewickTree& t);
+// Node depths (distance from the root) and rows (a leaf's position in order; an
+// internal node's, the mean of its children's) of a rooted tree.
+struct TreeLayout {
+  std::vector<double> depth, pos;
+  double max_depth = 0;     // at least 1
+  std::vector<int> leaves;  // in order, top to bottom
+};
+TreeLayout tree_layout(const NewickTree& t);
+
+std::string gene_structure(const std::vector<std::string>& genes,
+                           const std::map<std::string, const GffTranscript*>& transcript, const std::string& title);
+
+struct Placed {
+  std::string gene, seqid;
+  int64_t start = 0;
+  int cluster = -1;  // tandem cluster index, -1 when alone
+};
+std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                           const std::vector<Placed>& genes, const std::string& title);
+
+// values[row][col]; diverging (z-scores) or sequential (counts) colours.
+std::string heatmap(const std::vector<std::string>& rows, const std::vector<std::string>& cols,
+                    const std::vector<std::vector<double>>& values, bool diverging, const std::string& title,
+                    const std::string& scale_label);
+
+struct Link {
+  std::string a, b, kind;  // kind: segmental, tandem, ...
+};
+// Chromosomes around a circle, members as ticks, links between duplicated members.
+std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title);
+
+struct KaKs {
+  std::string pair;
+  double ka = 0, ks = 0;
+};
+std::string kaks(const std::vector<KaKs>& pairs, const std::string& title);
+
+}  // namespace bioagent::figures

@@ -1,0 +1,194 @@
+// The chromosome stage: members on the chromosomes from the genome index,
+// tandem clusters by gene rank, redundant models collapsed, members renamed.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "genefamily/algo/align.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/io/genome_index.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+std::map<std::string, std::string> collapse_redundant_models(const std::vector<Member>& members,
+                                                             const std::map<std::string, std::string>& protein) {
+  std::map<std::string, std::string> out;  // redundant gene -> the locus it is collapsed into
+  auto seq = [&](const std::string& g) {
+    auto it = protein.find(g);
+    std::string s = it == protein.end() ? std::string() : it->second;
+    while (!s.empty() && s.back() == '*') s.pop_back();
+    return s;
+  };
+  for (size_t i = 0; i < members.size(); ++i)
+    for (size_t j = 0; j < members.size(); ++j) {
+      const Member &a = members[i], &b = members[j];
+      if (i == j || out.count(a.gene) || out.count(b.gene) || a.seqid.empty() || a.seqid != b.seqid ||
+          a.strand != b.strand || a.end < b.start || b.end < a.start)
+        continue;
+      std::string pa = seq(a.gene), pb = seq(b.gene);
+      // a is redundant when its protein lies inside b's (the longer, or the first of equals, is kept)
+      if (pa.empty() || pa.size() > pb.size() || (pa.size() == pb.size() && i < j)) continue;
+      if (pb.find(pa) != std::string::npos) out[a.gene] = b.gene;
+    }
+  for (auto& [gene, kept] : out) {  // a chain a -> b -> c collapses into c
+    std::string k = kept;
+    while (out.count(k)) k = out.at(k);
+    kept = k;
+  }
+  return out;
+}
+
+namespace {
+
+// The members renamed as papers do (<Prefix><Family>1..n in the genome's
+// chromosome order, then by start; the mapping kept as renaming.tsv) and the
+// chromosome map labelled with the new names, labels spread so none overlap.
+Status write_renamed_map(const StageContext& ctx, const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+                         const std::vector<figures::Placed>& placed) {
+  std::vector<std::string> order;
+  for (auto& [name, len] : chromosomes) order.push_back(name);
+  const std::string sp = ctx.run.value("species", std::string()), fam = ctx.run.value("family", std::string());
+  auto renamed = figures::rename_by_chromosome_order(placed, order, sp, fam);
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "renaming.tsv"), figures::renaming_table(renamed)));
+  std::map<std::string, std::string> new_name;
+  for (auto& r : renamed) new_name[r.gene] = r.name;
+  std::vector<figures::Placed> labelled = placed;
+  for (auto& p : labelled) p.gene = new_name[p.gene];
+  return write_text(ctx.work / final_name(ctx, "chromosome_map_labelled.svg"),
+                    figures::chromosome_map_labelled(
+                        chromosomes, labelled,
+                        figure_title(ctx, " members on the chromosomes (renamed)", " 成员的染色体定位（重命名后）")));
+}
+
+Status draw_chromosomes(const StageContext& ctx) {
+  auto members = read_members(ctx.input.at("identify"));
+  if (!members) return members.status();
+  auto gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return gff.status();
+  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
+  if (!genome) return genome.status();
+  // Gene ranks along each chromosome, from every gene of the GFF3.
+  std::map<std::string, std::vector<std::pair<int64_t, std::string>>> by_chr;
+  for (auto& [id, g] : gff->genes) by_chr[g.seqid].push_back({g.start, id});
+  std::map<std::string, int> rank;
+  for (auto& [c, v] : by_chr) {
+    std::sort(v.begin(), v.end());
+    for (size_t i = 0; i < v.size(); ++i) rank[v[i].second] = int(i);
+  }
+  const int window = ctx.params["tandem_window"];
+  const double min_identity = ctx.params["tandem_min_identity"];
+  std::map<std::string, std::string> protein;  // gene -> its member protein
+  if (auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta")))
+    for (auto& r : *pep) protein[r.id] = r.seq;
+  auto redundant = collapse_redundant_models(*members, protein);
+  std::vector<figures::Placed> placed;
+  for (auto& m : *members)
+    if (!m.seqid.empty() && !redundant.count(m.gene)) placed.push_back({m.gene, m.seqid, m.start, -1});
+  std::sort(placed.begin(), placed.end(),
+            [&](auto& a, auto& b) { return std::tie(a.seqid, a.start) < std::tie(b.seqid, b.start); });
+  // Tandem duplicates need adjacency (gene ranks) and similarity (protein identity).
+  int clusters = 0;
+  for (size_t i = 1; i < placed.size(); ++i) {
+    auto& a = placed[i - 1];
+    auto& b = placed[i];
+    if (a.seqid != b.seqid || !rank.count(a.gene) || !rank.count(b.gene)) continue;
+    if (rank[b.gene] - rank[a.gene] <= window &&
+        align_proteins(protein[a.gene], protein[b.gene]).identity >= min_identity) {
+      if (a.cluster < 0) a.cluster = clusters++;
+      b.cluster = a.cluster;
+    }
+  }
+  std::ostringstream tsv;
+  tsv << "gene\tchromosome\tstart\trank\ttandem_cluster\n";
+  std::map<std::string, int> per_chr;
+  for (auto& p : placed) {
+    tsv << p.gene << '\t' << p.seqid << '\t' << p.start << '\t' << rank[p.gene] << '\t'
+        << (p.cluster >= 0 ? "T" + std::to_string(p.cluster + 1) : "") << '\n';
+    ++per_chr[p.seqid];
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_positions.tsv"), tsv.str()));
+  std::string title = figure_title(ctx, " members on the chromosomes", " 成员的染色体定位");
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
+                                      figures::chromosome_map((*genome)->lengths(), placed, title)));
+  if (placed.empty())
+    return write_text(
+        ctx.work / "chromosome.json",
+        Json{{"skipped", true}, {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
+            .dump(2));
+  BIOAGENT_RETURN_IF_ERROR(write_renamed_map(ctx, (*genome)->lengths(), placed));
+  int in_clusters = int(std::count_if(placed.begin(), placed.end(), [](auto& p) { return p.cluster >= 0; }));
+  Json collapsed = Json::object();
+  for (auto& [gene, kept] : redundant) collapsed[gene] = kept;
+  return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", (*genome)->lengths().size()},
+                                                       {"per_chromosome", per_chr},
+                                                       {"tandem_clusters", clusters},
+                                                       {"genes_in_tandem_clusters", in_clusters},
+                                                       {"redundant_models_collapsed", collapsed},
+                                                       {"renamed", placed.size()}}
+                                                      .dump(2));
+}
+
+ReportSection chromosome_report(const ReportContext& r) {
+  ReportSection s = section(r, "chromosomes", "Chromosome distribution", "染色体分布");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "chromosome.json");
+  if (j.empty() || j.value("skipped", false)) return s;
+  s.paragraphs.push_back(join_counts(j.value("per_chromosome", Json::object())) +
+                         (r.zh ? "；串联重复簇（相邻且相似）" : "; tandem clusters (adjacent and similar): ") +
+                         std::to_string(j.value("tandem_clusters", 0)) + ".");
+  const Json collapsed = j.value("redundant_models_collapsed", Json::object());
+  if (!collapsed.empty())
+    s.paragraphs.push_back(
+        std::to_string(collapsed.size()) +
+        (r.zh ? " 个冗余基因模型（同链、重叠、蛋白相同或被包含）已合并为一个位点：" + join_counts(collapsed)
+              : " redundant gene models (same strand, overlapping, identical or contained "
+                "proteins) were collapsed into one locus: " +
+                    join_counts(collapsed)));
+  if (auto t = read_text(r.folder / final_name(r.ctx, "renaming.tsv"))) {
+    s.paragraphs.push_back(r.zh ? "成员按染色体顺序重命名（<前缀><家族>1..n），对照表见 renaming.tsv："
+                                : "Members renamed by chromosome order (<Prefix><Family>1..n), the mapping kept in "
+                                  "renaming.tsv:");
+    s.table_header = {r.zh ? "新名称" : "new name", r.zh ? "基因" : "gene", r.zh ? "染色体" : "chromosome",
+                      r.zh ? "起始" : "start"};
+    std::istringstream rows(*t);
+    std::string row;
+    std::getline(rows, row);  // header
+    while (std::getline(rows, row)) {
+      std::vector<std::string> cells;
+      std::istringstream cs(row);
+      for (std::string c; std::getline(cs, c, '\t');) cells.push_back(c);
+      if (cells.size() == 4) s.table.push_back(cells);
+    }
+  }
+  s.figures = {final_base(r.ctx) + "chromosome_map_labelled.svg", final_base(r.ctx) + "chromosome_map.svg"};
+  return s;
+}
+
+}  // namespace
+
+StageSpec chromosome_stage() {
+  StageSpec s;
+  s.name = "chromosome";
+  s.label = "chromosome map";
+  s.label_zh = "染色体定位";
+  s.description = "Members on the chromosomes (lengths from the genome index), tandem clusters";
+  s.after = {"identify"};
+  s.needs = {"genome", "gff3"};
+  s.revision = 3;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map
+  s.data_files = {"genome", "gff3"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"},
+      "tandem_min_identity": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "adjacent members are tandem duplicates only when their proteins are at least this identical"}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
+    return std::vector<Step>{StageFn(draw_chromosomes)};
+  };
+  s.outputs = {"chromosome.json"};
+  s.parse = summary_file("chromosome.json");
+  s.report = chromosome_report;
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,333 @@
+// The identify stage: hmmsearch of the proteome with the family HMM
+// (--domtblout), members kept when the full-sequence E-value passes and the
+// domain hits cover enough of the HMM, one longest isoform per gene (from the
+// GFF3), and the seed's final files.
+#include <zlib.h>
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "bioagent/http.h"
+#include "genefamily/classify/classify.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+// Fraction of the HMM's match states covered by the union of the domain hits.
+double coverage(std::vector<std::pair<int64_t, int64_t>> spans, int64_t hmm_len) {
+  if (hmm_len <= 0 || spans.empty()) return 0;
+  std::sort(spans.begin(), spans.end());
+  int64_t covered = 0, cur_a = spans[0].first, cur_b = spans[0].second;
+  for (size_t i = 1; i < spans.size(); ++i) {
+    if (spans[i].first <= cur_b + 1) {
+      cur_b = std::max(cur_b, spans[i].second);
+    } else {
+      covered += cur_b - cur_a + 1;
+      cur_a = spans[i].first;
+      cur_b = spans[i].second;
+    }
+  }
+  covered += cur_b - cur_a + 1;
+  return std::min(1.0, double(covered) / double(hmm_len));
+}
+
+Status select_members(const StageContext& ctx) {
+  auto text = read_text(ctx.work / "hits.domtbl");
+  if (!text) return text.status();
+  auto hits = parse_domtblout(*text, "hits.domtbl");
+  if (!hits) return hits.status();
+  // The GFF3 and the CDS are optional: without a GFF3 each protein stands for
+  // its gene (no positions, no isoforms to collapse); without CDS no CDS file.
+  Result<GffModel> gff = GffModel{};
+  if (!ctx.data("gff3").empty()) gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return gff.status();
+  auto pep = read_fasta(ctx.data("pep"));
+  if (!pep) return pep.status();
+  Result<std::vector<FastaRecord>> cds = std::vector<FastaRecord>{};
+  if (!ctx.data("cds").empty()) cds = read_fasta(ctx.data("cds"));
+  if (!cds) return cds.status();
+  std::map<std::string, const FastaRecord*> pep_by, cds_by;
+  for (auto& r : *pep) pep_by[r.id] = &r;
+  for (auto& r : *cds) cds_by[r.id] = &r;
+  const double evalue = ctx.params["evalue"], dom_evalue = ctx.params["domain_evalue"];
+  const double min_cov = ctx.params["min_coverage"];
+  struct Cand {
+    double evalue = 1e9, score = 0;
+    std::vector<std::pair<int64_t, int64_t>> spans;
+    int64_t hmm_len = 0;
+  };
+  std::map<std::string, Cand> cands;
+  for (auto& h : *hits) {
+    Cand& c = cands[h.target];
+    c.evalue = h.seq_evalue;
+    c.score = h.seq_score;
+    c.hmm_len = h.query_len;
+    if (h.i_evalue <= dom_evalue) c.spans.push_back({h.hmm_from, h.hmm_to});
+  }
+  std::set<std::string> blast_hits;  // proteins DIAMOND matched to a reference member
+  if (auto b = read_text(ctx.work / "blast.tsv"))
+    for (std::istringstream in(*b); in;) {
+      std::string line;
+      if (!std::getline(in, line)) break;
+      blast_hits.insert(line.substr(0, line.find('\t')));
+    }
+  std::map<std::string, Member> best;  // gene -> longest passing isoform
+  size_t rejected_evalue = 0, rejected_coverage = 0, unmapped = 0;
+  for (auto& [prot, c] : cands) {
+    if (c.evalue > evalue && !blast_hits.count(prot)) {
+      ++rejected_evalue;
+      continue;
+    }
+    double cov = coverage(c.spans, c.hmm_len);
+    if (cov < min_cov) {
+      ++rejected_coverage;
+      continue;
+    }
+    std::string tid = gff->transcript_of(prot);
+    Member m;
+    m.protein = prot;
+    m.evalue = c.evalue;
+    m.score = c.score;
+    m.coverage = cov;
+    m.length = pep_by.count(prot) ? int64_t(pep_by[prot]->seq.size()) : 0;
+    if (tid.empty()) {
+      ++unmapped;
+      m.gene = prot;  // no GFF record: the protein stands for its gene
+    } else {
+      const GffTranscript& t = gff->transcripts.at(tid);
+      m.gene = t.gene_id.empty() ? tid : t.gene_id;
+      m.seqid = t.seqid;
+      m.strand = t.strand;
+      m.start = t.start;
+      m.end = t.end;
+      if (auto g = gff->genes.find(m.gene); g != gff->genes.end()) {
+        m.start = g->second.start;
+        m.end = g->second.end;
+      }
+    }
+    auto it = best.find(m.gene);
+    if (it == best.end() || m.length > it->second.length) best[m.gene] = m;
+  }
+  std::vector<Member> members;
+  for (auto& [g, m] : best) members.push_back(m);
+  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
+    return std::tie(a.seqid, a.start, a.gene) < std::tie(b.seqid, b.start, b.gene);
+  });
+  std::ostringstream tsv, ids, dom;
+  std::vector<FastaRecord> pep_out, cds_out;
+  tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\n";
+  dom << "gene\tprotein\thmm\tdomain\thmm_from\thmm_to\tali_from\tali_to\tenv_from\tenv_to\ti_evalue\tscore\n";
+  for (auto& m : members) {
+    tsv << m.gene << '\t' << m.protein << '\t' << m.seqid << '\t' << m.start << '\t' << m.end << '\t' << m.strand
+        << '\t' << m.length << '\t' << m.evalue << '\t' << m.score << '\t' << m.coverage << '\n';
+    ids << m.gene << '\n';
+    if (pep_by.count(m.protein)) pep_out.push_back({m.gene, m.protein, pep_by[m.protein]->seq});
+    if (cds_by.count(m.protein)) cds_out.push_back({m.gene, m.protein, cds_by[m.protein]->seq});
+    for (auto& h : *hits)
+      if (h.target == m.protein && h.i_evalue <= dom_evalue)
+        dom << m.gene << '\t' << m.protein << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t'
+            << h.hmm_to << '\t' << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t'
+            << h.i_evalue << '\t' << h.dom_score << '\n';
+  }
+  if (members.empty())
+    return with_failure(
+        Status(ErrorCode::kNotFound, "found no member: " + std::to_string(cands.size()) + " proteins had hits, " +
+                                         std::to_string(rejected_evalue) + " failed the E-value and " +
+                                         std::to_string(rejected_coverage) + " the coverage filter"),
+        FailureClass::kEmptyResult);
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "members.tsv", tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "geneID.txt"), ids.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain.txt"), dom.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "pep.fasta"), pep_out));
+  if (!ctx.data("cds").empty()) BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "cds.fasta"), cds_out));
+  Json summary = {{"members", members.size()},
+                  {"proteins_with_hits", cands.size()},
+                  {"rejected_by_evalue", rejected_evalue},
+                  {"rejected_by_coverage", rejected_coverage},
+                  {"proteins_without_gff_record", unmapped},
+                  {"blast_candidates", blast_hits.size()},
+                  {"isoforms_collapsed", cands.size() - rejected_evalue - rejected_coverage - members.size()}};
+  return write_text(ctx.work / "identify.json", summary.dump(2));
+}
+
+// gzip-compressed bytes, inflated with zlib up to `limit` bytes.
+Result<std::string> gunzip(const std::string& in, size_t limit) {
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return internal_error("zlib could not start");
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = uInt(in.size());
+  std::string out;
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&z);
+      return parse_error("the download is not valid gzip data");
+    }
+    out.append(buf, sizeof buf - z.avail_out);
+    if (out.size() > limit) {
+      inflateEnd(&z);
+      return resource_exhausted("the download inflates beyond " + std::to_string(limit) + " bytes");
+    }
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+// The Pfam profile of params.pfam from InterPro (gzip), through the cached,
+// guarded HTTP client; offline it comes from the cache or not at all.
+Status download_pfam(const StageContext& ctx) {
+  std::string acc = ctx.params["pfam"];
+  if (acc.empty())
+    return invalid_argument("no <Family>.hmm in the data folder and no identify.pfam accession to download");
+  auto http = http_for_run(ctx, "interpro", std::chrono::hours(24 * 90));
+  if (!http) return http.status();
+  HttpRequest req;
+  req.url = ctx.params["interpro_url"].get<std::string>() + "/entry/pfam/" + acc + "/?annotation=hmm";
+  req.source = "interpro";
+  auto resp = (*http)->fetch(req);
+  if (!resp)
+    return Status(resp.status().code(), "the " + acc + " profile could not be downloaded: " + resp.status().message());
+  if (resp->status != 200)
+    return Status(ErrorCode::kUnavailable, "InterPro answered HTTP " + std::to_string(resp->status) + " for " + acc);
+  std::string hmm = resp->body;
+  if (hmm.size() > 2 && static_cast<unsigned char>(hmm[0]) == 0x1f && static_cast<unsigned char>(hmm[1]) == 0x8b) {
+    auto plain = gunzip(hmm, size_t(64) << 20);
+    if (!plain) return plain.status();
+    hmm = std::move(*plain);
+  }
+  if (hmm.rfind("HMMER3", 0) != 0) return parse_error("InterPro's answer for " + acc + " is not a HMMER3 profile");
+  return write_text(ctx.work / "pfam.hmm", hmm);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const std::string& source,
+                                                 std::chrono::hours ttl) {
+  const Json net = ctx.run.value("network", Json::object());
+  HttpOptions ho = http_options({{"offline", net.value("offline", false) ? "1" : ""},
+                                 {"allow_private_urls", net.value("allow_private_urls", false) ? "1" : ""},
+                                 {"cache_dir", net.value("cache_dir", std::string())}});
+  ho.cache_ttl[source] = ttl;
+  return HttpClient::create(ho);
+}
+
+Result<std::vector<Member>> read_members(const fs::path& folder) {
+  auto text = read_text(folder / "members.tsv");
+  if (!text) return text.status();
+  std::vector<Member> out;
+  std::istringstream in(*text);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    Member m;
+    std::string strand;
+    std::getline(f, m.gene, '\t');
+    std::getline(f, m.protein, '\t');
+    std::getline(f, m.seqid, '\t');
+    f >> m.start >> m.end >> strand >> m.length >> m.evalue >> m.score >> m.coverage;
+    m.strand = strand.empty() ? '+' : strand[0];
+    out.push_back(m);
+  }
+  return out;
+}
+
+StageSpec identify_stage() {
+  StageSpec s;
+  s.name = "identify";
+  s.label = "gene family identification";
+  s.label_zh = "基因家族鉴定";
+  s.description = "hmmsearch with the family HMM; E-value and domain-coverage filters; one longest isoform per gene";
+  s.resource = "medium";  // no upstream: the check stage reports beside it rather than holding it up
+  s.programs = {"hmmsearch", "hmmbuild", "mafft", "diamond"};
+  s.needs = {"pep"};  // and <Family>.hmm or identify.pfam (the check says which is missing)
+  s.data_files = {"pep", "gff3", "cds", "hmm"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "full-sequence E-value cut-off"},
+      "domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-3, "description": "per-domain i-Evalue for coverage"},
+      "min_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "fraction of the HMM the domains must cover"},
+      "blast_references": {"type": "string", "default": "", "description": "FASTA of known members: DIAMOND hits become candidates too (their domains must still be confirmed)"},
+      "blast_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-10},
+      "pfam": {"type": "string", "default": "", "pattern": "^(PF[0-9]{5})?$", "description": "Pfam accession: the profile is downloaded from InterPro (cached) when the data folder has no <Family>.hmm"},
+      "interpro_url": {"type": "string", "default": "https://www.ebi.ac.uk/interpro/api"},
+      "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"}
+    }, "additionalProperties": false})JS");
+  s.check = [](const StageContext& ctx) -> Status {
+    if (ctx.data("hmm").empty()) return Status::ok();  // downloaded from InterPro in the first step
+    auto head = read_text(ctx.data("hmm"));
+    if (!head) return head.status();
+    if (head->rfind("HMMER3", 0) != 0)
+      return invalid_argument(ctx.data("hmm").filename().string() +
+                              " is not a HMMER3 profile (it must start with 'HMMER3/f'); build one with hmmbuild");
+    auto one_family = single_family_profile_uses_ga(ctx.data("hmm").string());  // a domain set is refused
+    return one_family ? Status::ok() : one_family.status();
+  };
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    char ev[32], dev[32], bev[32];
+    const std::string refs = ctx.params["blast_references"], build_from = ctx.params["hmm_from_references"];
+    // With BLAST rescue, hmmsearch reports weak hits too: their domains may still confirm a BLAST candidate.
+    std::snprintf(ev, sizeof ev, "%g", refs.empty() ? ctx.params["evalue"].get<double>() : 10.0);
+    std::snprintf(dev, sizeof dev, "%g", ctx.params["domain_evalue"].get<double>());
+    std::snprintf(bev, sizeof bev, "%g",
+                  ctx.params["blast_evalue"].get<double>());  // not to_string: 1e-10 is not 0.000000
+    std::vector<Step> steps;
+    std::string hmm = ctx.data("hmm").string();
+    if (hmm.empty()) {
+      steps.push_back(StageFn(download_pfam));
+      hmm = "pfam.hmm";
+    }
+    if (!build_from.empty()) {  // the profile built from reference members instead of the given one
+      steps.push_back(Command{{"mafft", "--auto", "--quiet", "--thread", std::to_string(ctx.cpus), build_from},
+                              "references.aln.fasta",
+                              ""});
+      steps.push_back(Command{{"hmmbuild", "--informat", "afa", "--cpu", std::to_string(ctx.cpus), "-n",
+                               ctx.run.value("family", std::string("family")), "built.hmm", "references.aln.fasta"},
+                              "hmmbuild.txt",
+                              ""});
+      hmm = "built.hmm";
+    }
+    std::vector<std::string> search = {"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev};
+    if (auto ga = single_family_profile_uses_ga(hmm); ga && *ga && refs.empty())
+      search.resize(4), search.push_back("--cut_ga");
+    for (const std::string& a : {std::string("--cpu"), std::to_string(ctx.cpus), std::string("-o"),
+                                 std::string("hmmsearch.txt"), hmm, ctx.data("pep").string()})
+      search.push_back(a);
+    steps.push_back(Command{search, "", ""});
+    if (!refs.empty()) {
+      steps.push_back(Command{{"diamond", "makedb", "--in", refs, "-d", "references", "--quiet"}, "", ""});
+      steps.push_back(
+          Command{{"diamond", "blastp", "-d", "references", "-q", ctx.data("pep").string(), "-o", "blast.tsv",
+                   "--outfmt", "6", "--evalue", bev, "--threads", std::to_string(ctx.cpus), "--quiet"},
+                  "",
+                  ""});
+    }
+    steps.push_back(StageFn(select_members));
+    return steps;
+  };
+  s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
+  s.parse = summary_file("identify.json");
+  s.repairs = {{FailureClass::kEmptyResult, "", "relax_evalue",
+                "relax the identify E-value from 1e-5 to 1e-3 and say so in the report",
+                "the search found no family members at the current thresholds",
+                "start identify at E-value 1e-3 for this family when 1e-5 found nothing", Json{{"evalue", 1e-3}}, true},
+               {FailureClass::kCountOutOfRange, "", "report_gene_count",
+                "report the count against the expected bounds; check the HMM and the E-value before trusting it",
+                "the number of members is outside the expected bounds",
+                "compare the member count with the knowledge base before the phylogeny", Json::object(), false}};
+  s.checks = [](const StageContext&, const Json& summary) -> std::vector<StageCheck> {
+    const int n = summary.value("members", 0), lo = 10, hi = 100;
+    return {{"gene count", n >= lo && n <= hi ? "pass" : "warn",
+             std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
+             Json::array({lo, hi})}};
+  };
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,290 @@
+// The Ka/Ks stage: duplicated pairs (tandem clusters, and mutual best matches
+// among the members by global protein alignment), codon alignments (the
+// protein alignment laid back onto the CDS), Ka, Ks and Ka/Ks by PAML yn00
+// (Yang & Nielsen 2000), and divergence times T = Ks / 2r.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "genefamily/algo/align.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+struct Pair {
+  std::string a, b, kind;
+  double identity = 0;
+};
+
+Result<std::vector<Pair>> find_pairs(const StageContext& ctx) {
+  auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+  if (!pep) return pep.status();
+  std::vector<Pair> pairs;
+  std::set<std::pair<std::string, std::string>> seen;
+  auto add = [&](std::string a, std::string b, const std::string& kind, double id) {
+    if (a > b) std::swap(a, b);
+    if (seen.insert({a, b}).second) pairs.push_back({a, b, kind, id});
+  };
+  // Tandem clusters from the chromosome stage (when it placed the members): consecutive members in a cluster.
+  if (auto t = ctx.input.count("chromosome")
+                   ? read_text(ctx.input.at("chromosome") / final_name(ctx, "chromosome_positions.tsv"))
+                   : Result<std::string>(not_found("no positions"))) {
+    std::istringstream in(*t);
+    std::string line, prev_gene, prev_cluster;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::istringstream row(line);
+      for (std::string x; std::getline(row, x, '\t');) f.push_back(x);
+      std::string cluster = f.size() > 4 ? f[4] : "";
+      if (!cluster.empty() && cluster == prev_cluster) add(prev_gene, f[0], "tandem", 0);
+      prev_gene = f.empty() ? "" : f[0];
+      prev_cluster = cluster;
+    }
+  }
+  // Mutual best matches by identity of global alignments.
+  const auto& v = *pep;
+  std::vector<std::vector<double>> id(v.size(), std::vector<double>(v.size(), 0));
+  for (size_t i = 0; i < v.size(); ++i)
+    for (size_t j = i + 1; j < v.size(); ++j) id[i][j] = id[j][i] = align_proteins(v[i].seq, v[j].seq).identity;
+  std::vector<size_t> best(v.size(), SIZE_MAX);
+  for (size_t i = 0; i < v.size(); ++i)
+    for (size_t j = 0; j < v.size(); ++j)
+      if (j != i && (best[i] == SIZE_MAX || id[i][j] > id[i][best[i]])) best[i] = j;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (best[i] != SIZE_MAX && best[best[i]] == i && id[i][best[i]] >= ctx.params["min_identity"].get<double>())
+      add(v[i].id, v[best[i]].id, "mutual best", id[i][best[i]]);
+  return pairs;
+}
+
+Status prepare(const StageContext& ctx, const std::vector<Pair>& pairs) {
+  auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+  auto cds = read_fasta(ctx.input.at("identify") / final_name(ctx, "cds.fasta"));
+  if (!pep || !cds) return pep ? cds.status() : pep.status();
+  std::map<std::string, std::string> p, c;
+  for (auto& r : *pep) p[r.id] = r.seq;
+  for (auto& r : *cds) c[r.id] = r.seq;
+  std::ostringstream phy, list;
+  list << "gene_a\tgene_b\tkind\n";
+  int n = 0;
+  for (auto& pr : pairs) {
+    std::string pa = p[pr.a], pb = p[pr.b], ca = c[pr.a], cb = c[pr.b];
+    while (!pa.empty() && pa.back() == '*') pa.pop_back();
+    while (!pb.empty() && pb.back() == '*') pb.pop_back();
+    ca = ca.substr(0, pa.size() * 3);  // without the stop codon
+    cb = cb.substr(0, pb.size() * 3);
+    auto al = align_proteins(pa, pb);
+    auto xa = codon_align(al.a, ca), xb = codon_align(al.b, cb);
+    if (!xa || !xb) continue;  // a CDS that does not encode its protein: left out, listed below
+    phy << "  2  " << xa->size() << "\n" << pr.a << "  " << *xa << "\n" << pr.b << "  " << *xb << "\n\n";
+    list << pr.a << '\t' << pr.b << '\t' << pr.kind << '\n';
+    ++n;
+  }
+  if (n == 0) {
+    BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "pairs.tsv", list.str()));
+    return write_text(ctx.work / "pairs.phy", "");
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "pairs.phy", phy.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "pairs.tsv", list.str()));
+  return write_text(ctx.work / "yn00.ctl",
+                    "seqfile = pairs.phy\noutfile = yn00.out\nverbose = 0\nicode = 0\n"
+                    "weighting = 0\ncommonf3x4 = 0\nndata = " +
+                        std::to_string(n) + "\n");
+}
+
+}  // namespace
+
+// yn00 writes 99 (or -99) where it could not estimate a value, and NaN or -0
+// on a degenerate pair: none of them is a value.
+double yn00_value(const std::string& field) {
+  char* end = nullptr;
+  double v = std::strtod(field.c_str(), &end);
+  if (end == field.c_str() || !std::isfinite(v) || std::fabs(std::fabs(v) - 99) < 1e-9 || v < 0 ||
+      (v == 0 && std::signbit(v)))
+    return NAN;
+  return v;
+}
+
+// dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output.
+std::vector<std::pair<double, double>> parse_yn00(const std::string& out) {
+  std::vector<std::pair<double, double>> r;
+  size_t at = 0;
+  while ((at = out.find("Yang & Nielsen (2000) method", at)) != std::string::npos) {
+    size_t header = out.find("seq. seq.", at);
+    if (header == std::string::npos) break;
+    size_t line_start = out.find('\n', header) + 1;
+    while (line_start < out.size() && out[line_start] == '\n') ++line_start;
+    std::istringstream row(out.substr(line_start, out.find('\n', line_start) - line_start));
+    std::vector<std::string> t;
+    for (std::string x; row >> x;) t.push_back(x);
+    double dn = NAN, ds = NAN;
+    if (t.size() >= 11) {
+      dn = yn00_value(t[7]);
+      ds = yn00_value(t[10]);
+    }
+    r.push_back({dn, ds});
+    at = line_start;
+  }
+  return r;
+}
+
+Status summarise_kaks(const StageContext& ctx) {
+  auto list = read_text(ctx.work / "pairs.tsv");
+  if (!list) return list.status();
+  std::vector<std::array<std::string, 3>> pairs;
+  std::istringstream in(*list);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::array<std::string, 3> f;
+    std::istringstream row(line);
+    std::getline(row, f[0], '\t');
+    std::getline(row, f[1], '\t');
+    std::getline(row, f[2], '\t');
+    pairs.push_back(f);
+  }
+  auto out = read_text(ctx.work / "yn00.out");
+  auto values = out ? parse_yn00(*out) : std::vector<std::pair<double, double>>{};
+  const double rate = ctx.params["substitution_rate"], max_ks = ctx.params["max_ks"];
+  std::ostringstream tsv;
+  tsv << "gene_a\tgene_b\tkind\tKa\tKs\tKa_Ks\tdivergence_mya\tstatus\n";
+  std::vector<figures::KaKs> points;
+  Json rows = Json::array();
+  size_t purifying = 0, estimated = 0, not_estimated = 0, saturated = 0;
+  auto na = [](double v) { return std::isfinite(v) ? fmt(v, 4) : std::string("NA"); };
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    double ka = i < values.size() ? values[i].first : NAN, ks = i < values.size() ? values[i].second : NAN;
+    // Ks above max_ks is saturated: too many substitutions to count, so no
+    // ratio and no date is trusted; it is shown, flagged, and left out.
+    std::string status = !std::isfinite(ka) || !std::isfinite(ks) || ks <= 0 ? "not estimated"
+                         : ks > max_ks                                       ? "saturated"
+                                                                             : "estimated";
+    double ratio = status == "estimated" ? ka / ks : NAN;
+    double mya = status == "estimated" ? ks / (2 * rate) / 1e6 : NAN;
+    if (status == "estimated") {
+      ++estimated;
+      purifying += ratio < 1;
+      points.push_back({pairs[i][0] + "/" + pairs[i][1], ka, ks});
+    } else {
+      ++(status == "saturated" ? saturated : not_estimated);
+    }
+    tsv << pairs[i][0] << '\t' << pairs[i][1] << '\t' << pairs[i][2] << '\t' << na(ka) << '\t' << na(ks) << '\t'
+        << na(ratio) << '\t' << (std::isfinite(mya) ? fmt(mya, 1) : "NA") << '\t' << status << '\n';
+    rows.push_back({{"pair", pairs[i][0] + "/" + pairs[i][1]},
+                    {"kind", pairs[i][2]},
+                    {"ka", std::isfinite(ka) ? Json(ka) : Json()},
+                    {"ks", std::isfinite(ks) ? Json(ks) : Json()},
+                    {"ka_ks", std::isfinite(ratio) ? Json(ratio) : Json()},
+                    {"divergence_mya", std::isfinite(mya) ? Json(mya) : Json()},
+                    {"status", status}});
+  }
+  if (pairs.empty())
+    return write_text(ctx.work / "kaks.json",
+                      Json{{"skipped", true},
+                           {"reason",
+                            "no duplicated pairs among the members (no tandem cluster, no mutual best match "
+                            "at the identity threshold)"}}
+                          .dump(2));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.tsv"), tsv.str()));
+  std::string title = figure_title(ctx, " duplicated pairs: Ka vs Ks (yn00)", " 重复基因对的 Ka 与 Ks（yn00）");
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(points, title)));
+  // The Ks distribution and its peaks (for dating duplication events) from the estimated pairs only;
+  // with fewer than three there is no distribution to speak of, and no figure.
+  std::vector<double> ks_values;
+  for (auto& p : points) ks_values.push_back(p.ks);
+  Json peaks = Json::array();
+  if (ks_values.size() >= 3) {
+    for (auto& pk : figures::ks_peaks(ks_values, max_ks))
+      peaks.push_back({{"ks", pk.ks}, {"mya", pk.ks / (2 * rate) / 1e6}});
+    std::string ks_title = figure_title(ctx, " Ks distribution of duplicated pairs", " 重复基因对的 Ks 分布");
+    BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ks_distribution.svg"),
+                                        figures::ks_distribution(ks_values, ks_title, max_ks)));
+  }
+  return write_text(ctx.work / "kaks.json", Json{{"pairs", pairs.size()},
+                                                 {"ks_peaks", peaks},
+                                                 {"estimated", estimated},
+                                                 {"not_estimated", not_estimated},
+                                                 {"saturated", saturated},
+                                                 {"max_ks", max_ks},
+                                                 {"purifying_selection", purifying},
+                                                 {"substitution_rate", rate},
+                                                 {"rows", rows}}
+                                                .dump(2));
+}
+
+namespace {
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "kaks", "Ka/Ks of duplicated pairs", "重复基因对的 Ka/Ks");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "kaks.json");
+  if (j.empty() || j.value("skipped", false)) return s;
+  const std::string est = std::to_string(j.value("estimated", 0)),
+                    pur = std::to_string(j.value("purifying_selection", 0));
+  const std::string ne = std::to_string(j.value("not_estimated", 0)), sat = std::to_string(j.value("saturated", 0));
+  s.paragraphs.push_back(r.zh
+                             ? std::to_string(j.value("pairs", 0)) + " 对；可估计 " + est +
+                                   " 对，其中纯化选择 (Ka/Ks < 1) " + pur + " 对；无法估计 " + ne + " 对；Ks 饱和 (> " +
+                                   fmt(j.value("max_ks", 0.0), 1) + ") " + sat + " 对，未用于分化时间与选择统计。"
+                             : std::to_string(j.value("pairs", 0)) + " pairs; " + est + " estimated, of which " + pur +
+                                   " under purifying selection (Ka/Ks < 1); " + ne + " not estimated by yn00; " + sat +
+                                   " with saturated Ks (> " + fmt(j.value("max_ks", 0.0), 1) +
+                                   "), left out of the dating and the selection summary.");
+  s.figures = {final_base(r.ctx) + "kaks.svg"};
+  if (!j.value("ks_peaks", Json::array()).empty()) {
+    std::string peaks;
+    for (auto& pk : j["ks_peaks"])
+      peaks += (peaks.empty() ? "" : ", ") + ("Ks " + fmt(pk.value("ks", 0.0), 2) + " (~" +
+                                              fmt(pk.value("mya", 0.0), 0) + (r.zh ? " 百万年前)" : " Mya)"));
+    s.paragraphs.push_back(r.zh ? "Ks 分布的峰：" + peaks + "（每个峰可能对应一次复制事件）。"
+                                : "Peaks of the Ks distribution: " + peaks + " (each may mark a duplication event).");
+    s.figures.push_back(final_base(r.ctx) + "ks_distribution.svg");
+  }
+  return s;
+}
+
+}  // namespace
+
+StageSpec kaks_stage() {
+  StageSpec s;
+  s.name = "kaks";
+  s.label = "Ka/Ks of duplicated pairs";
+  s.label_zh = "Ka/Ks分析";
+  s.description = "Ka, Ks and Ka/Ks of duplicated pairs (codon alignments, PAML yn00), divergence times";
+  s.after = {"identify"};
+  s.uses = {"chromosome"};  // tandem pairs, when the members have positions
+  s.needs = {"cds"};
+  s.revision = 2;  // 2: values yn00 could not estimate and saturated Ks are flagged, not counted
+  s.programs = {"yn00"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "min_identity": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "mutual best pairs below this identity are not duplicates"},
+      "max_ks": {"type": "number", "minimum": 0.5, "maximum": 10, "default": 2.5, "description": "Ks above this is saturated: flagged, not dated, not counted"},
+      "substitution_rate": {"type": "number", "minimum": 1e-12, "maximum": 1e-6, "default": 1.5e-8, "description": "synonymous substitutions per site per year (Koch et al. 2000, Arabidopsis)"}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    auto pairs = find_pairs(ctx);  // yn00 runs only when there is a pair
+    if (!pairs) return pairs.status();
+    std::vector<Step> steps = {StageFn([pairs = *pairs](const StageContext& c) { return prepare(c, pairs); })};
+    if (!pairs->empty()) steps.push_back(Command{{"yn00", "yn00.ctl"}, "yn00.stdout", ""});
+    steps.push_back(StageFn(summarise_kaks));
+    return steps;
+  };
+  s.outputs = {"kaks.json"};
+  s.parse = [](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / "kaks.json");
+    if (!t) return t.status();
+    Json j = Json::parse(*t, nullptr, false);
+    if (j.is_discarded()) return parse_error("kaks.json is not JSON");
+    j.erase("rows");
+    return j;
+  };
+  s.report = report;
+  return s;
+}
+
+}  // namespace bioagent::gf

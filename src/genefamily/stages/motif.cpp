@@ -1,0 +1,189 @@
+// The motif stage: our ZOOPS/EM motif discovery on the members' proteins
+// (default 10 motifs of width 6-50), MEME-format output, a per-gene motif map
+// in tree order, and sequence logos.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "figures/svg.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/algo/motif_em.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+constexpr const char* kProtein = "ACDEFGHIKLMNPQRSTVWY";
+
+const char* residue_colour(char c) {  // by chemistry, colour-blind-safe hues
+  switch (c) {
+    case 'D':
+    case 'E':
+      return "#D55E00";  // acidic
+    case 'K':
+    case 'R':
+    case 'H':
+      return "#0072B2";  // basic
+    case 'S':
+    case 'T':
+    case 'N':
+    case 'Q':
+    case 'C':
+    case 'Y':
+      return "#009E73";  // polar
+    case 'G':
+    case 'P':
+      return "#E69F00";  // special
+    default:
+      return "#000000";  // hydrophobic
+  }
+}
+
+std::string logos(const std::vector<Motif>& motifs, const std::vector<double>& bg, const std::string& title) {
+  double col_w = 14, height = 80, gap = 40;
+  size_t widest = 1;
+  for (auto& m : motifs) widest = std::max(widest, m.width);
+  svg::Doc d(100 + col_w * double(widest), 40 + double(motifs.size()) * (height + gap), title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  const double max_bits = std::log2(20.0);
+  for (size_t n = 0; n < motifs.size(); ++n) {
+    double y0 = 40 + double(n) * (height + gap) + height;
+    d.text(10, y0 - height / 2, "MEME-" + std::to_string(n + 1), 10);
+    d.line(80, y0, 80 + col_w * double(motifs[n].width), y0, "#999999", 0.5);
+    for (size_t k = 0; k < motifs[n].width; ++k) {
+      const auto& col = motifs[n].pwm[k];
+      double h = 0;
+      for (double p : col)
+        if (p > 0) h -= p * std::log2(p);
+      double ic = std::max(0.0, max_bits - h);
+      std::vector<std::pair<double, char>> letters;
+      for (size_t a = 0; a < col.size(); ++a) letters.push_back({col[a] * ic, kProtein[a]});
+      std::sort(letters.begin(), letters.end());
+      double y = y0;
+      for (auto& [bits, c] : letters) {
+        double px = bits / max_bits * height;
+        if (px < 1) continue;
+        double x = 80 + col_w * double(k);
+        // A 14 px glyph scaled to the letter's height.
+        d.text(0, 0, std::string(1, c), 14, "middle",
+               "fill=\"" + std::string(residue_colour(c)) + "\" font-weight=\"bold\" transform=\"translate(" +
+                   svg::num(x + col_w / 2) + " " + svg::num(y) + ") scale(1 " + svg::num(px / 10.5) + ")\"");
+        y -= px;
+      }
+    }
+    d.text(80 + col_w * double(motifs[n].width) + 8, y0 - 4, motifs[n].consensus.substr(0, 20), 9);
+  }
+  (void)bg;
+  return d.str();
+}
+
+std::string motif_map(const std::vector<std::string>& genes, const std::map<std::string, size_t>& length,
+                      const std::map<std::string, std::vector<std::pair<size_t, MotifSite>>>& sites,
+                      const std::vector<Motif>& motifs, const std::string& title) {
+  size_t longest = 1;
+  for (auto& [g, l] : length) longest = std::max(longest, l);
+  double row = 20, left = 130, width = 560, top = 44;
+  svg::Doc d(left + width + 160, top + row * double(genes.size()) + 30, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  for (size_t i = 0; i < genes.size(); ++i) {
+    double y = top + double(i) * row;
+    d.text(left - 8, y + 4, genes[i], 10, "end");
+    double len = double(length.count(genes[i]) ? length.at(genes[i]) : 0);
+    d.line(left, y, left + len / double(longest) * width, y, "#777777", 1.5);
+    if (auto it = sites.find(genes[i]); it != sites.end())
+      for (auto& [motif, s] : it->second)
+        d.rect(left + double(s.start) / double(longest) * width, y - 6,
+               double(motifs[motif].width) / double(longest) * width, 12, svg::palette(motif), "#333333",
+               "stroke-width=\"0.3\"");
+  }
+  std::vector<std::pair<std::string, std::string>> legend;
+  for (size_t n = 0; n < motifs.size(); ++n) legend.push_back({"MEME-" + std::to_string(n + 1), svg::palette(n)});
+  d.legend(left + width + 20, top, legend);
+  return d.str();
+}
+
+Status discover(const StageContext& ctx) {
+  auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+  if (!pep) return pep.status();
+  for (auto& r : *pep) r.seq.erase(std::remove(r.seq.begin(), r.seq.end(), '*'), r.seq.end());
+  MotifOptions o;
+  o.motifs = ctx.params["motifs"];
+  o.min_width = ctx.params["min_width"];
+  o.max_width = ctx.params["max_width"];
+  auto motifs = discover_motifs(*pep, kProtein, o);
+  auto bg = background_frequencies(*pep, kProtein);
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "motifs.meme.txt"), motifs_to_meme(motifs, kProtein, bg)));
+  std::ostringstream tsv;
+  tsv << "gene\tmotif\tstart\tend\tsite\tprobability\n";
+  std::map<std::string, std::vector<std::pair<size_t, MotifSite>>> by_gene;
+  std::map<std::string, size_t> length;
+  for (auto& r : *pep) length[r.id] = r.seq.size();
+  Json summary = Json::array();
+  for (size_t n = 0; n < motifs.size(); ++n) {
+    for (auto& s : motifs[n].sites) {
+      const auto& r = (*pep)[s.sequence];
+      tsv << r.id << "\tMEME-" << n + 1 << '\t' << s.start + 1 << '\t' << s.start + motifs[n].width << '\t'
+          << r.seq.substr(s.start, motifs[n].width) << '\t' << s.probability << '\n';
+      by_gene[r.id].push_back({n, s});
+    }
+    summary.push_back({{"motif", "MEME-" + std::to_string(n + 1)},
+                       {"consensus", motifs[n].consensus},
+                       {"width", motifs[n].width},
+                       {"sites", motifs[n].sites.size()},
+                       {"evalue_like", motifs[n].evalue}});
+  }
+  std::vector<std::string> order;
+  if (auto text = ctx.input.count("phylogeny") ? read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk"))
+                                               : Result<std::string>(not_found("no tree")))
+    if (auto tree = parse_newick(*text)) order = figures::leaf_order(*tree);
+  for (auto& r : *pep)
+    if (std::find(order.begin(), order.end(), r.id) == order.end()) order.push_back(r.id);
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_sites.tsv"), tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "motif_map.svg"),
+                 motif_map(order, length, by_gene, motifs,
+                           figure_title(ctx, " motifs (tree order)", " 保守基序（按系统树顺序）"))));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
+                                      logos(motifs, bg, figure_title(ctx, " motif logos", " 基序标识图"))));
+  return write_text(ctx.work / "motif.json", Json{{"motifs", summary}, {"count", motifs.size()}}.dump(2));
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "motifs", "Motifs", "Motif 分析");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "motif.json");
+  std::string p;
+  for (auto& m : j.value("motifs", Json::array()))
+    p += m.value("motif", "") + " " + m.value("consensus", "") + " (" + std::to_string(m.value("sites", 0)) +
+         (r.zh ? " 个位点); " : " sites); ");
+  if (!p.empty()) s.paragraphs.push_back(p);
+  const std::string base = final_base(r.ctx);
+  s.figures = {base + "motif_map.svg", base + "motif_logos.svg"};
+  return s;
+}
+
+}  // namespace
+
+StageSpec motif_stage() {
+  StageSpec s;
+  s.name = "motif";
+  s.label = "motif discovery";
+  s.label_zh = "motif分析";
+  s.description = "Motif discovery (our ZOOPS/EM, MEME-style) on the members' proteins, motif map and logos";
+  s.after = {"identify"};
+  s.uses = {"phylogeny"};  // the tree's order for the map, when there is a tree
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "motifs": {"type": "integer", "minimum": 1, "maximum": 30, "default": 10},
+      "min_width": {"type": "integer", "minimum": 4, "maximum": 50, "default": 6},
+      "max_width": {"type": "integer", "minimum": 4, "maximum": 100, "default": 50}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(discover)}; };
+  s.outputs = {"motif.json"};
+  s.parse = summary_file("motif.json");
+  s.report = report;
+  return s;
+}
+
+}  // namespace bioagent::gf

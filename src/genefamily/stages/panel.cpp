@@ -1,0 +1,157 @@
+// The panel stage: the combined figure of gene-family papers, the rooted tree
+// beside each member's conserved motifs, domain architecture and gene
+// structure on shared rows (rooted on the reference members when they form one
+// clade, else at the midpoint). A column whose stage did not finish is left
+// empty and the report says which and why.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/algo/newick.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> out;
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream cs(line);
+    for (std::string c; std::getline(cs, c, '\t');) cells.push_back(c);
+    out.push_back(cells);
+  }
+  return out;
+}
+
+fs::path upstream_file(const StageContext& ctx, const char* stage, const std::string& suffix) {
+  return ctx.input.count(stage) ? ctx.input.at(stage) / final_name(ctx, suffix) : fs::path();
+}
+
+// motif_sites.tsv: gene motif start end site probability
+bool add_motifs(const StageContext& ctx, std::map<std::string, figures::PanelRow>& rows) {
+  auto t = read_text(upstream_file(ctx, "motif", "motif_sites.tsv"));
+  if (!t) return false;
+  for (auto& c : tsv_rows(*t))
+    if (c.size() >= 4 && rows.count(c[0])) rows[c[0]].motifs.push_back({std::stoll(c[2]), std::stoll(c[3]), c[1]});
+  return true;
+}
+
+// domain_architecture.tsv: gene protein length domains architecture(name:from-to;...) coverage
+bool add_domains(const StageContext& ctx, std::map<std::string, figures::PanelRow>& rows) {
+  auto t = read_text(upstream_file(ctx, "domain", "domain_architecture.tsv"));
+  if (!t) return false;
+  for (auto& c : tsv_rows(*t)) {
+    if (c.size() < 5 || !rows.count(c[0])) continue;
+    std::istringstream parts(c[4]);
+    for (std::string d; std::getline(parts, d, ';');) {
+      auto colon = d.rfind(':'), dash = d.rfind('-');
+      if (colon == std::string::npos || dash == std::string::npos || dash < colon) continue;
+      rows[c[0]].domains.push_back(
+          {std::stoll(d.substr(colon + 1, dash - colon - 1)), std::stoll(d.substr(dash + 1)), d.substr(0, colon)});
+    }
+  }
+  return true;
+}
+
+// Exons of each member's transcript, from the gene's 5' end.
+bool add_exons(const StageContext& ctx, const std::vector<Member>& members,
+               std::map<std::string, figures::PanelRow>& rows) {
+  if (ctx.data("gff3").empty() || !ctx.input.count("structure")) return false;
+  auto gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return false;
+  for (auto& m : members) {
+    std::string tid = gff->transcript_of(m.protein);
+    if (tid.empty() || !rows.count(m.gene)) continue;
+    const GffTranscript& t = gff->transcripts.at(tid);
+    auto& row = rows[m.gene];
+    row.gene_length = t.end - t.start + 1;
+    for (auto& e : t.exons.empty() ? t.cds : t.exons)
+      row.exons.push_back(t.strand == '-' ? figures::Span{t.end - e.end + 1, t.end - e.start + 1, "exon"}
+                                          : figures::Span{e.start - t.start + 1, e.end - t.start + 1, "exon"});
+    std::sort(row.exons.begin(), row.exons.end(), [](auto& a, auto& b) { return a.start < b.start; });
+  }
+  return true;
+}
+
+Status draw_panel(const StageContext& ctx) {
+  auto members = read_members(ctx.input.at("identify"));
+  if (!members) return members.status();
+  auto text = read_text(upstream_file(ctx, "phylogeny", "tree.nwk"));
+  if (!text) return text.status();
+  auto tree = parse_newick(*text);
+  if (!tree) return tree.status();
+  std::map<std::string, std::string> subfamily;
+  if (auto t = read_text(upstream_file(ctx, "phylogeny", "subfamilies.tsv")))
+    for (auto& c : tsv_rows(*t))
+      if (c.size() >= 2 && c[1] != "unassigned") subfamily[c[0]] = c[1];
+  std::vector<std::string> outgroup;  // reference members, named REF_<id> in the tree
+  for (int leaf : tree->leaves())
+    if (tree->nodes[size_t(leaf)].name.rfind("REF_", 0) == 0) outgroup.push_back(tree->nodes[size_t(leaf)].name);
+  std::string root = "midpoint";
+  NewickTree rooted = figures::midpoint_rooted(*tree);
+  if (!outgroup.empty())
+    if (auto r = figures::outgroup_rooted(*tree, outgroup)) rooted = *r, root = "reference members";
+  std::map<std::string, figures::PanelRow> rows;
+  if (auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta")))
+    for (auto& r : *pep) rows[r.id].protein_length = int64_t(r.seq.size());
+  Json columns = {{"motifs", add_motifs(ctx, rows)},
+                  {"domains", add_domains(ctx, rows)},
+                  {"gene_structure", add_exons(ctx, *members, rows)}};
+  const bool at_midpoint = root == "midpoint";
+  const std::string title = figure_title(
+      ctx, ": phylogeny (rooted at the " + root + "), motifs, domains and gene structure",
+      std::string("：系统发育树（") + (at_midpoint ? "中点定根" : "以参考成员定根") + "）、基序、结构域与基因结构");
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "combined_panel.svg"),
+                                      figures::combined_panel(rooted, subfamily, rows, title)));
+  return write_text(ctx.work / "panel.json", Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}}.dump(2));
+}
+
+ReportSection panel_report(const ReportContext& r) {
+  ReportSection s = section(r, "panel", "Combined figure", "综合图");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "panel.json");
+  if (j.empty()) return s;
+  const Json cols = j.value("columns", Json::object());
+  std::string missing;
+  const std::vector<std::tuple<const char*, const char*, const char*>> kColumns = {
+      {"motifs", "conserved motifs (the motif stage did not finish)", "保守基序（motif 阶段未完成）"},
+      {"domains", "domains (the domain stage did not finish)", "结构域（domain 阶段未完成）"},
+      {"gene_structure", "gene structure (no GFF3, or the structure stage did not finish)",
+       "基因结构（无 GFF3 或 structure 阶段未完成）"}};
+  for (auto& [key, en, zh] : kColumns)
+    if (!cols.value(key, false)) missing += std::string(missing.empty() ? "" : r.zh ? "；" : "; ") + (r.zh ? zh : en);
+  const bool mid = j.value("root", std::string()) == "midpoint";
+  s.paragraphs.push_back(r.zh ? std::to_string(j.value("rows", 0)) + " 个成员：系统树（" +
+                                    (mid ? "中点定根" : "以参考成员定根") + "）、保守基序、结构域与基因结构按行对齐。"
+                              : std::to_string(j.value("rows", 0)) + " members: the tree (rooted at the " +
+                                    j.value("root", std::string()) +
+                                    ") beside their motifs, domains and gene structures, row by row.");
+  if (!missing.empty()) s.paragraphs.push_back((r.zh ? "空列：" : "Empty columns: ") + missing + (r.zh ? "。" : "."));
+  s.figures = {final_base(r.ctx) + "combined_panel.svg"};
+  return s;
+}
+
+}  // namespace
+
+StageSpec panel_stage() {
+  StageSpec s;
+  s.name = "panel";
+  s.label = "combined figure";
+  s.label_zh = "综合图";
+  s.description = "Tree, conserved motifs, domain architecture and gene structure side by side in one aligned panel";
+  s.after = {"identify", "phylogeny"};
+  s.uses = {"motif", "domain", "structure"};  // their columns, when they finished
+  s.data_files = {"gff3"};
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_panel)}; };
+  s.outputs = {"panel.json"};
+  s.parse = summary_file("panel.json");
+  s.report = panel_report;
+  return s;
+}
+
+}  // namespace bioagent::gf

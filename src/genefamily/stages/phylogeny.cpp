@@ -1,0 +1,382 @@
+// The phylogeny stage: MAFFT (L-INS-i below 200 sequences, --auto above), our
+// trimming of gappy columns, IQ-TREE 2 (ModelFinder + UFBoot) with FastTree as
+// the fallback for large sets or when IQ-TREE fails; reference members (a
+// FASTA whose descriptions name their subfamily) join the tree and give each
+// member the subfamily of its nearest reference leaf. Without references, the
+// reviewed Arabidopsis and rice members of the family's Pfam domain are
+// fetched from UniProt when the run may use the network (cached; offline, the
+// cache only), else the report says why there are none.
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/algo/newick.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+// The family's Pfam accession: identify.pfam, else the ACC line of <Family>.hmm.
+std::string family_pfam(const StageContext& ctx) {
+  std::string acc = ctx.run.value("params", Json::object()).value("identify", Json::object()).value("pfam", "");
+  if (!acc.empty() || ctx.data("hmm").empty()) return acc;
+  std::ifstream in(ctx.data("hmm"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("ACC", 0) == 0) {
+      std::istringstream f(line.substr(3));
+      f >> acc;
+      return acc.substr(0, acc.find('.'));
+    }
+    if (line.rfind("HMM ", 0) == 0) break;
+  }
+  return "";
+}
+
+// UniProt FASTA ("sp|Q9S840|SPL1_ARATH Squamosa ... GN=SPL1 PE=1") as reference
+// members named by their entry name, grouped by species code and gene name.
+std::vector<FastaRecord> uniprot_references(const std::string& body, const std::string& code, size_t at_most) {
+  std::vector<FastaRecord> out;
+  auto recs = parse_fasta(body, "UniProt answer");
+  if (!recs) return out;
+  for (auto& r : *recs) {
+    if (out.size() >= at_most) break;
+    std::string entry = r.id.substr(r.id.rfind('|') + 1), gene = entry;
+    if (auto gn = r.description.find("GN="); gn != std::string::npos)
+      gene = r.description.substr(gn + 3, r.description.find(' ', gn) - gn - 3);
+    out.push_back({entry, code + " " + gene, r.seq});
+  }
+  return out;
+}
+
+// With no references given: the reviewed Arabidopsis and rice members of the
+// family's Pfam domain from UniProt, only when the run allows the network
+// (network.offline set and false; offline, only what the cache holds).
+// Writes references.json (fetched, or why not) and references.fasta.
+Status fetch_references(const StageContext& ctx) {
+  const Json net = ctx.run.value("network", Json::object());
+  auto unavailable = [&](const std::string& why) {
+    return write_text(ctx.work / "references.json", Json{{"status", "not available"}, {"reason", why}}.dump(2));
+  };
+  const std::string acc = family_pfam(ctx);
+  if (acc.empty())
+    return unavailable("the family has no Pfam accession: no identify.pfam parameter and no ACC line in its HMM");
+  if (!net.contains("offline"))
+    return unavailable("the run did not say whether it may use the network, so UniProt was not asked");
+  auto http = http_for_run(ctx, "uniprot", std::chrono::hours(24 * 90));
+  if (!http) return http.status();
+  std::vector<FastaRecord> refs;
+  Json counts = Json::object();
+  const size_t at_most = ctx.params["max_references"].get<size_t>();
+  for (auto [code, taxon] : {std::pair<const char*, const char*>{"Ath", "3702"}, {"Osa", "39947"}}) {
+    HttpRequest req;
+    req.url = ctx.params["uniprot_url"].get<std::string>() + "/uniprotkb/stream?format=fasta&query=%28xref%3Apfam-" +
+              acc + "%29%20AND%20%28organism_id%3A" + taxon + "%29%20AND%20%28reviewed%3Atrue%29";
+    req.source = "uniprot";
+    auto resp = (*http)->fetch(req);
+    if (!resp)
+      return unavailable(std::string(net.value("offline", false) ? "offline, and UniProt's answer is not cached: "
+                                                                 : "UniProt could not be reached: ") +
+                         resp.status().message());
+    if (resp->status != 200) return unavailable("UniProt answered HTTP " + std::to_string(resp->status));
+    auto got = uniprot_references(resp->body, code, at_most);
+    counts[code] = got.size();
+    refs.insert(refs.end(), got.begin(), got.end());
+  }
+  if (refs.empty()) return unavailable("UniProt lists no reviewed Arabidopsis or rice protein with " + acc);
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "references.fasta", refs));
+  return write_text(ctx.work / "references.json",
+                    Json{{"status", "fetched"}, {"pfam", acc}, {"counts", counts}, {"source", "UniProt"}}.dump(2));
+}
+
+// The reference members: the given FASTA, else the ones fetched into the stage folder.
+std::string reference_fasta(const StageContext& ctx) {
+  std::string refs = ctx.params.value("references", std::string());
+  if (refs.empty() && fs::exists(ctx.work / "references.fasta")) refs = (ctx.work / "references.fasta").string();
+  return refs;
+}
+
+Status gather(const StageContext& ctx) {
+  auto members = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+  if (!members) return members.status();
+  std::vector<FastaRecord> all = *members;
+  std::string refs = reference_fasta(ctx);
+  if (!refs.empty()) {
+    auto r = read_fasta(refs);
+    if (!r) return r.status();
+    for (auto& rec : *r) all.push_back({"REF_" + rec.id, rec.description, rec.seq});
+  }
+  // Stops ('*') and anything that is not a residue letter are stripped, and counted.
+  size_t stripped = 0, sequences_changed = 0;
+  for (auto& rec : all) {
+    size_t before = rec.seq.size();
+    rec.seq.erase(std::remove_if(rec.seq.begin(), rec.seq.end(),
+                                 [](char c) { return !std::isalpha(static_cast<unsigned char>(c)); }),
+                  rec.seq.end());
+    for (auto& c : rec.seq) c = char(std::toupper(static_cast<unsigned char>(c)));
+    stripped += before - rec.seq.size();
+    sequences_changed += before != rec.seq.size();
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / "gather.json",
+      Json{{"stripped_characters", stripped}, {"sequences_with_stripped_characters", sequences_changed}}.dump(2)));
+  return write_fasta(ctx.work / "input.fasta", all);
+}
+
+Status trim(const StageContext& ctx) {
+  auto aln = read_fasta(ctx.work / "aln.fasta");
+  if (!aln) return aln.status();
+  if (aln->empty()) return invalid_argument("MAFFT produced an empty alignment");
+  size_t cols = (*aln)[0].seq.size();
+  for (auto& r : *aln)
+    if (r.seq.size() != cols) return parse_error("the alignment's rows differ in length");
+  double max_gap = ctx.params["max_gap_fraction"];
+  std::vector<bool> keep(cols);
+  size_t kept = 0;
+  for (size_t c = 0; c < cols; ++c) {
+    size_t gaps = 0;
+    for (auto& r : *aln) gaps += (r.seq[c] == '-' || r.seq[c] == '.');
+    keep[c] = double(gaps) / double(aln->size()) <= max_gap;
+    kept += keep[c];
+  }
+  if (kept < 10) return invalid_argument("only " + std::to_string(kept) + " alignment columns survive trimming");
+  for (auto& r : *aln) {
+    std::string s;
+    for (size_t c = 0; c < cols; ++c)
+      if (keep[c]) s += r.seq[c];
+    r.seq = s;
+    r.description.clear();
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "trimmed.fasta", *aln));
+  return write_text(ctx.work / "trim.json",
+                    Json{{"columns", cols}, {"kept", kept}, {"max_gap_fraction", max_gap}}.dump(2));
+}
+
+// Copies the tree to its final name and assigns subfamilies from references.
+Status finish(const StageContext& ctx) {
+  bool ft = fs::exists(ctx.work / "fasttree.nwk");
+  auto text = read_text(ctx.work / (ft ? "fasttree.nwk" : "tree.treefile"));
+  if (!text) return text.status();
+  auto tree = parse_newick(*text);
+  if (!tree) return tree.status();
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree.nwk"), *text));
+  std::vector<double> sup = tree->supports();
+  if (ft)
+    for (double& v : sup) v *= 100;  // FastTree's local supports are 0-1
+  std::sort(sup.begin(), sup.end());
+  double median = sup.empty() ? 0 : sup[sup.size() / 2];
+  // Subfamilies: each member takes the group of its nearest reference leaf.
+  std::map<std::string, std::string> group;
+  std::string refs = reference_fasta(ctx);
+  if (!refs.empty())
+    if (auto r = read_fasta(refs))
+      for (auto& rec : *r) group["REF_" + rec.id] = rec.description.empty() ? rec.id : rec.description;
+  std::ostringstream clades;
+  clades << "gene\tsubfamily\tnearest_reference\tdistance\n";
+  for (int leaf : tree->leaves()) {
+    const std::string& name = tree->nodes[size_t(leaf)].name;
+    if (name.rfind("REF_", 0) == 0) continue;
+    std::string best, best_group = "unassigned";
+    double best_d = 1e300;
+    for (int other : tree->leaves()) {
+      const std::string& on = tree->nodes[size_t(other)].name;
+      if (!group.count(on)) continue;
+      double d = tree->distance(leaf, other);
+      if (d >= 0 && d < best_d) {
+        best_d = d;
+        best = on.substr(4);
+        best_group = group[on];
+      }
+    }
+    clades << name << '\t' << best_group << '\t' << best << '\t' << (best.empty() ? 0 : best_d) << '\n';
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "subfamilies.tsv"), clades.str()));
+  std::map<std::string, std::string> leaf_group;  // members by subfamily, references by their group
+  for (int leaf : tree->leaves()) {
+    const std::string& name = tree->nodes[size_t(leaf)].name;
+    if (group.count(name)) leaf_group[name] = group[name];
+  }
+  std::istringstream rows(clades.str());
+  std::string row;
+  std::getline(rows, row);
+  while (std::getline(rows, row)) {
+    auto tab = row.find('\t');
+    std::string g = row.substr(tab + 1, row.find('\t', tab + 1) - tab - 1);
+    if (g != "unassigned") leaf_group[row.substr(0, tab)] = g;
+  }
+  const std::string title = figure_title(ctx, " phylogeny", " 系统发育树");
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "tree.svg"), figures::tree(*tree, leaf_group, false, title)));
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
+                 figures::tree(*tree, leaf_group, true, title + svg::tr(" (circular)", "（环形）"))));
+  // Rooted as papers root it: on the reference members when they form one clade, else at the
+  // midpoint; the figure's title says which.
+  std::vector<std::string> outgroup;
+  for (int leaf : tree->leaves())
+    if (group.count(tree->nodes[size_t(leaf)].name)) outgroup.push_back(tree->nodes[size_t(leaf)].name);
+  auto rooted = figures::rooted_tree_figure(*tree, outgroup, leaf_group, title);
+  if (!rooted) rooted = figures::rooted_tree_figure(*tree, {}, leaf_group, title);
+  if (rooted) BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted));
+  std::string model;
+  if (auto iq = read_text(ctx.work / "tree.iqtree")) {
+    auto at = iq->find("Best-fit model according to");
+    if (at != std::string::npos) {
+      auto colon = iq->find(':', at);
+      model = iq->substr(colon + 2, iq->find('\n', colon) - colon - 2);
+    }
+  }
+  Json gathered = read_json_or(ctx.work / "gather.json");
+  return write_text(ctx.work / "phylogeny.json", Json{{"method", ft ? "FastTree" : "IQ-TREE"},
+                                                      {"model", ft ? "JTT+CAT (FastTree default)" : model},
+                                                      {"leaves", tree->leaves().size()},
+                                                      {"supports", sup.size()},
+                                                      {"support_kind", ft ? "sh_like" : "ufboot"},
+                                                      {"median_support", median},
+                                                      {"stripped_characters", gathered.value("stripped_characters", 0)},
+                                                      {"sequences_with_stripped_characters",
+                                                       gathered.value("sequences_with_stripped_characters", 0)}}
+                                                     .dump(2));
+}
+
+// Support values compared with a threshold of their own kind (on a 0-100
+// scale): UFBoot (IQ-TREE; a clade is reliable at 95, Minh et al. 2013) and
+// FastTree's SH-like local supports (reliable at 80, as for SH-aLRT,
+// Guindon et al. 2010) are different measures.
+double support_threshold(const std::string& kind) { return kind == "ufboot" ? 95 : 80; }
+
+std::vector<StageCheck> check_support(const StageContext&, const Json& summary) {
+  const std::string kind = summary.value("support_kind", std::string("ufboot"));
+  const double median = summary.value("median_support", 0.0), want = support_threshold(kind);
+  const std::string label = kind == "ufboot" ? "UFBoot" : "SH-like";
+  return {{"median " + label + " support", median >= want ? "pass" : "warn",
+           "median " + label + " support " + fmt(median, 0) + " (threshold " + fmt(want, 0) + " for " + label + ")",
+           median, want}};
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "phylogeny", "Phylogeny", "系统发育分析");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "phylogeny.json");
+  if (j.empty()) return s;
+  const std::string kind = j.value("support_kind", std::string("ufboot"));
+  const std::string label = kind == "ufboot" ? (r.zh ? "UFBoot 支持率" : "UFBoot support")
+                                             : (r.zh ? "SH-like 局部支持率" : "SH-like local support");
+  s.paragraphs.push_back((r.zh ? "方法 " : "Method ") + j.value("method", std::string()) + ", " +
+                         (r.zh ? "模型 " : "model ") + j.value("model", std::string()) + ", " +
+                         (r.zh ? "中位数 " : "median ") + label + " " + fmt(j.value("median_support", 0.0), 0) +
+                         (r.zh ? "（阈值 " : " (threshold ") + fmt(support_threshold(kind), 0) +
+                         (r.zh ? "）。" : ")."));
+  if (int n = j.value("stripped_characters", 0); n > 0)
+    s.paragraphs.push_back(r.zh ? "建树前从 " + std::to_string(j.value("sequences_with_stripped_characters", 0)) +
+                                      " 条序列中去除了 " + std::to_string(n) + " 个非残基字符（终止符 * 等）。"
+                                : std::to_string(n) +
+                                      " characters that are not residues (stops '*' and others) were stripped from " +
+                                      std::to_string(j.value("sequences_with_stripped_characters", 0)) +
+                                      " sequences before the alignment.");
+  Json refs = read_json_or(r.folder / "references.json");
+  if (refs.value("status", std::string()) == "fetched") {
+    const Json c = refs.value("counts", Json::object());
+    s.paragraphs.push_back(r.zh ? "参考成员：从 UniProt 获取的拟南芥 " + c.value("Ath", Json(0)).dump() + " 个、水稻 " +
+                                      c.value("Osa", Json(0)).dump() + " 个已审阅蛋白（Pfam " +
+                                      refs.value("pfam", std::string()) + "），亚家族以最近的参考成员命名。"
+                                : "Reference members: " + c.value("Ath", Json(0)).dump() + " Arabidopsis and " +
+                                      c.value("Osa", Json(0)).dump() + " rice reviewed proteins with Pfam " +
+                                      refs.value("pfam", std::string()) +
+                                      " from UniProt; subfamilies are named after the nearest reference member.");
+  } else if (refs.contains("reason")) {
+    s.paragraphs.push_back(r.zh ? "参考成员不可用（" + refs.value("reason", std::string()) + "），系统树以中点定根。"
+                                : "Reference members were not available (" + refs.value("reason", std::string()) +
+                                      "): the tree is rooted at its midpoint.");
+  }
+  const std::string base = final_base(r.ctx);
+  s.figures = {base + "tree_rooted.svg", base + "tree.svg", base + "tree_circular.svg"};
+  return s;
+}
+
+}  // namespace
+
+StageSpec phylogeny_stage() {
+  StageSpec s;
+  s.name = "phylogeny";
+  s.label = "phylogenetic analysis";
+  s.label_zh = "系统发育分析";
+  s.revision = 4;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
+                   // 4: reference members fetched from UniProt
+  s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
+  s.after = {"identify"};
+  s.resource = "large";
+  s.programs = {"mafft", "iqtree2", "FastTree"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "method": {"type": "string", "enum": ["iqtree", "fasttree"], "default": "iqtree"},
+      "model": {"type": "string", "default": "MFP", "description": "IQ-TREE -m (MFP: ModelFinder)"},
+      "bootstrap": {"type": "integer", "minimum": 1000, "maximum": 100000, "default": 1000, "description": "UFBoot replicates (-B)"},
+      "max_gap_fraction": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
+      "fasttree_above": {"type": "integer", "minimum": 4, "default": 500, "description": "use FastTree for more sequences than this"},
+      "references": {"type": "string", "default": "", "description": "FASTA of reference members; descriptions name subfamilies"},
+      "fetch_references": {"type": "boolean", "default": true, "description": "without references: fetch the reviewed Arabidopsis and rice members of the family's Pfam domain from UniProt (cached), when the run may use the network"},
+      "uniprot_url": {"type": "string", "default": "https://rest.uniprot.org"},
+      "max_references": {"type": "integer", "minimum": 1, "maximum": 200, "default": 40, "description": "reference members kept per species"}
+    }, "additionalProperties": false})JS");
+  s.check = [](const StageContext& ctx) -> Status {
+    auto m = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+    if (!m) return m.status();
+    if (m->size() < 4)
+      return invalid_argument("a tree needs at least 4 sequences; identify found " + std::to_string(m->size()));
+    return Status::ok();
+  };
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    std::vector<Step> steps;
+    if (ctx.params["references"].get<std::string>().empty() && ctx.params["fetch_references"].get<bool>())
+      steps.push_back(StageFn(fetch_references));
+    steps.push_back(StageFn(gather));
+    auto n = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));
+    size_t count = n ? n->size() : 0;
+    // --threadit 0: MAFFT's threaded iterative refinement gives a different
+    // alignment on every run (and then IQ-TREE's model search takes 6 s or
+    // 70 s); a keyed, resumable pipeline needs the same output for the same input.
+    std::vector<std::string> mafft = {"mafft", "--thread", std::to_string(ctx.cpus), "--threadit", "0", "--quiet"};
+    if (count < 200)
+      mafft.insert(mafft.end(), {"--localpair", "--maxiterate", "1000"});
+    else
+      mafft.push_back("--auto");
+    mafft.push_back("input.fasta");
+    steps.push_back(Command{mafft, "aln.fasta", ""});
+    steps.push_back(StageFn(trim));
+    if (ctx.params["method"] == "fasttree" || int(count) > ctx.params["fasttree_above"].get<int>()) {
+      steps.push_back(Command{{"FastTree", "-quiet", "trimmed.fasta"}, "fasttree.nwk", ""});
+    } else {
+      steps.push_back(Command{{"iqtree2", "-s", "trimmed.fasta", "-m", ctx.params["model"].get<std::string>(), "-B",
+                               std::to_string(ctx.params["bootstrap"].get<int>()), "-T", std::to_string(ctx.cpus),
+                               "--prefix", "tree", "--seed", "12345", "-redo"},
+                              "iqtree.out",
+                              ""});
+    }
+    steps.push_back(StageFn(finish));
+    return steps;
+  };
+  s.outputs = {"phylogeny.json", "trimmed.fasta"};
+  s.parse = summary_file("phylogeny.json");
+  const Json fasttree = {{"method", "fasttree"}};
+  s.repairs = {
+      {FailureClass::kOutOfMemory, "", "fasttree_fallback",
+       "build the tree with FastTree instead of IQ-TREE (less memory and time)", "IQ-TREE ran out of memory",
+       "use FastTree for the phylogeny of large families", fasttree, true},
+      {FailureClass::kTimeout, "", "fasttree_on_timeout", "build the tree with FastTree instead of IQ-TREE",
+       "IQ-TREE exceeded the stage's time limit", "use FastTree when IQ-TREE would exceed the time limit", fasttree,
+       true},
+      {FailureClass::kToolError, "iqtree2", "fasttree_after_iqtree_error",
+       "IQ-TREE failed: build the tree with FastTree instead", "IQ-TREE exited with an error on this alignment",
+       "look at the alignment (stage log) before trusting either tree", fasttree, true},
+      {FailureClass::kMissingProgram, "iqtree", "fasttree_if_iqtree_missing",
+       "build the tree with FastTree (IQ-TREE is not installed)", "IQ-TREE is not installed",
+       "check installed programs before planning the phylogeny", fasttree, false}};
+  s.checks = check_support;
+  s.report = report;
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,156 @@
+// The ppi stage (named in seed 004's addendum): interactions among the
+// members' Arabidopsis orthologs from the STRING API, through the product's
+// HTTP client (cache, offline mode, address guard), drawn as a network. No
+// ortholog table, or offline with nothing cached: the stage says why and
+// finishes without a network.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "bioagent/http.h"
+#include "figures/svg.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::string network_svg(const std::vector<std::string>& nodes,
+                        const std::vector<std::tuple<std::string, std::string, double>>& edges,
+                        const std::string& title) {
+  double cx = 300, cy = 300, r = 220;
+  svg::Doc d(2 * cx + 40, 2 * cy + 20, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  std::map<std::string, std::pair<double, double>> at;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    double a = 2 * kPi * double(i) / double(std::max<size_t>(1, nodes.size())) - kPi / 2;
+    at[nodes[i]] = {cx + r * std::cos(a), cy + r * std::sin(a)};
+  }
+  for (auto& [a, b, score] : edges)
+    if (at.count(a) && at.count(b))
+      d.line(at[a].first, at[a].second, at[b].first, at[b].second, "#0072B2", 0.5 + 3 * score,
+             "stroke-opacity=\"0.7\"");
+  for (auto& n : nodes) {
+    d.circle(at[n].first, at[n].second, 6, "#E69F00", "#333333");
+    d.text(at[n].first, at[n].second - 10, n, 9, "middle");
+  }
+  return d.str();
+}
+
+Status interactions(const StageContext& ctx) {
+  auto skip = [&](const std::string& why) {
+    return write_text(ctx.work / "ppi.json", Json{{"skipped", true}, {"reason", why}}.dump(2));
+  };
+  std::string table = ctx.params["orthologs"];
+  if (table.empty())
+    return skip(
+        "no Arabidopsis orthologs were given: set {\"ppi\": {\"orthologs\": TSV}} with member gene and AGI "
+        "(e.g. AT1G27370) per line");
+  auto text = read_text(table);
+  if (!text) return text.status();
+  std::map<std::string, std::string> agi_to_gene;
+  std::istringstream in(*text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream f(line);
+    std::string gene, agi;
+    if (f >> gene >> agi && agi.size() >= 9) {
+      for (char& c : agi) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      agi_to_gene[agi.substr(0, 9)] = gene;  // AT1G27370(.1) -> AT1G27370
+    }
+  }
+  if (agi_to_gene.empty()) return invalid_argument(table + " holds no 'gene AGI' lines");
+  const bool offline = ctx.run.value("network", Json::object()).value("offline", false);
+  auto http = http_for_run(ctx, "string", std::chrono::hours(24 * 30));
+  if (!http) return http.status();
+  std::string ids;
+  for (auto& [agi, g] : agi_to_gene) ids += (ids.empty() ? "" : "%0d") + agi;
+  HttpRequest req;
+  req.method = "POST";
+  req.url = ctx.params["string_url"].get<std::string>() + "/api/json/network";
+  req.headers = {{"Content-Type", "application/x-www-form-urlencoded"}};
+  req.body = "identifiers=" + ids +
+             "&species=3702&required_score=" + std::to_string(ctx.params["min_score"].get<int>()) +
+             "&caller_identity=bioagent";
+  req.source = "string";
+  auto resp = (*http)->fetch(req);
+  if (!resp) {
+    if (resp.status().code() == ErrorCode::kUnavailable && offline)
+      return skip("offline, and STRING's answer for these genes is not in the cache: " + resp.status().message());
+    return skip("STRING could not be reached: " + resp.status().message());
+  }
+  if (resp->status != 200) return skip("STRING answered HTTP " + std::to_string(resp->status));
+  Json edges_json = Json::parse(resp->body, nullptr, false);
+  if (!edges_json.is_array()) return parse_error("STRING's answer is not a JSON list of interactions");
+  std::vector<std::tuple<std::string, std::string, double>> edges;
+  std::set<std::string> nodes_set;
+  std::ostringstream tsv;
+  tsv << "gene_a\tgene_b\tagi_a\tagi_b\tscore\n";
+  auto gene_of = [&](const Json& e, const char* id_key, const char* name_key) -> std::string {
+    std::string sid = e.value(id_key, std::string());  // "3702.AT1G27370.1"
+    auto dot = sid.find('.');
+    std::string agi = dot == std::string::npos ? "" : sid.substr(dot + 1, 9);
+    if (agi_to_gene.count(agi)) return agi_to_gene[agi];
+    std::string name = e.value(name_key, std::string());
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return agi_to_gene.count(name.substr(0, 9)) ? agi_to_gene[name.substr(0, 9)] : "";
+  };
+  for (auto& e : edges_json) {
+    if (!e.is_object()) continue;
+    std::string a = gene_of(e, "stringId_A", "preferredName_A"), b = gene_of(e, "stringId_B", "preferredName_B");
+    if (a.empty() || b.empty() || a == b) continue;
+    double score = e.value("score", 0.0);
+    edges.emplace_back(a, b, score);
+    nodes_set.insert(a);
+    nodes_set.insert(b);
+    tsv << a << '\t' << b << '\t' << e.value("stringId_A", "") << '\t' << e.value("stringId_B", "") << '\t' << score
+        << '\n';
+  }
+  std::vector<std::string> nodes(nodes_set.begin(), nodes_set.end());
+  std::string title =
+      figure_title(ctx, " interactions of Arabidopsis orthologs (STRING)", " 拟南芥直系同源蛋白的互作（STRING）");
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi.tsv"), tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi_network.svg"), network_svg(nodes, edges, title)));
+  return write_text(ctx.work / "ppi.json", Json{{"skipped", false},
+                                                {"orthologs", agi_to_gene.size()},
+                                                {"interactions", edges.size()},
+                                                {"from_cache", resp->from_cache}}
+                                               .dump(2));
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "ppi", "Protein interactions (STRING)", "蛋白互作 (STRING)");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "ppi.json");
+  if (j.empty() || j.value("skipped", false)) return s;
+  s.paragraphs.push_back(
+      std::to_string(j.value("interactions", 0)) +
+      (r.zh ? " 条互作（拟南芥直系同源基因）。" : " interactions among the members' Arabidopsis orthologs."));
+  s.figures = {final_base(r.ctx) + "ppi_network.svg"};
+  return s;
+}
+
+}  // namespace
+
+StageSpec ppi_stage() {
+  StageSpec s;
+  s.name = "ppi";
+  s.label = "protein interaction network";
+  s.label_zh = "蛋白互作网络";
+  s.description = "Interactions among the members' Arabidopsis orthologs (STRING API, cached; skipped offline)";
+  s.after = {"identify"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "orthologs": {"type": "string", "default": "", "description": "TSV: member gene, Arabidopsis AGI"},
+      "string_url": {"type": "string", "default": "https://string-db.org"},
+      "min_score": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 400}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(interactions)}; };
+  s.outputs = {"ppi.json"};
+  s.parse = summary_file("ppi.json");
+  s.report = report;
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,439 @@
+// The report stage: the result parser (key findings as JSON) and the report
+// in Markdown and as one self-contained HTML file (figures inline), in English
+// or Chinese, with the seed's structure; outputs.md explains every file.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bioagent/digest.h"
+#include "figures/svg.h"
+#include "genefamily/algo/protein_properties.h"
+#include "genefamily/stages/stage_common.h"
+#include "pipeline/stage_reasons.h"
+
+namespace bioagent::gf {
+namespace {
+
+struct Text {
+  const char *summary, *genes, *function, *meaning, *methods, *title_suffix, *found, *inputs, *timeline, *skipped,
+      *failed, *warn, *cancelled, *not_run;
+};
+const Text kEn = {"Executive summary",
+                  "Gene list",
+                  "Function predictions",
+                  "Biological meaning",
+                  "Methods",
+                  "gene family analysis",
+                  "identified",
+                  "Input files",
+                  "Timeline",
+                  "Skipped: ",
+                  "Failed: ",
+                  "Ran with a warning: ",
+                  "Cancelled.",
+                  "Not run in this analysis."};
+const Text kZh = {
+    "执行摘要", "基因列表", "功能预测", "生物学意义",       "方法",     "基因家族分析报告",      "鉴定到", "输入文件",
+    "时间线",   "已跳过：", "失败：",   "已运行但有警告：", "已取消。", "本次分析未运行该阶段。"};
+
+using Section = ReportSection;
+
+std::string html_escape(const std::string& s) { return svg::esc(s); }
+
+// An absolute path inside a command or parameter, printed relative to the
+// run folder (the run folder's own path names the session: sharing a report
+// must not share it); `key=/path` arguments keep their key.
+std::string relative_to_run(const std::string& text, const fs::path& run_dir) {
+  size_t at = text.empty() ? std::string::npos : text[0] == '/' ? 0 : text.find("=/");
+  if (at == std::string::npos || run_dir.empty()) return text;
+  if (text[at] == '=') ++at;
+  fs::path rel = fs::path(text.substr(at)).lexically_normal().lexically_relative(run_dir.lexically_normal());
+  return text.substr(0, at) + (rel.empty() ? fs::path(text.substr(at)).filename().string() : rel.string());
+}
+
+Json relative_to_run(const Json& value, const fs::path& run_dir) {
+  if (value.is_string()) return relative_to_run(value.get<std::string>(), run_dir);
+  if (!value.is_structured()) return value;
+  Json out = value;
+  for (auto& [k, v] : out.items()) v = relative_to_run(v, run_dir);
+  return out;
+}
+
+// Every stage's state as the engine saw it when the report ran.
+Json stage_states(const StageContext& ctx) {
+  Json out = Json::object();
+  const Json states = ctx.run.value("stage_states", Json::object());  // kept alive: items() refers to it
+  for (auto& [name, st] : states.items())
+    out[name] = {{"state", st.value("state", "")}, {"message", st.value("message", "")}};
+  return out;
+}
+
+// A stage's reason in the report's language: a Chinese report never prints the engine's English text.
+std::string reason_shown(const std::string& message, const std::string& failure, bool zh) {
+  if (!zh) return message;
+  std::string r = stage_reason_zh(message, failure);
+  return r.empty() ? "原因的原文见 status.json" : r;
+}
+
+// A stage's section from its table entry: the state line when it did not
+// simply finish, then what its own report function says of its outputs.
+Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text& T, bool zh) {
+  const Json st = ctx.run.value("stage_states", Json::object()).value(spec.name, Json::object());
+  auto state = stage_state_from_string(st.value("state", std::string("pending")));
+  ReportContext rc{ctx, state ? *state : StageState::kPending, st.value("message", std::string()),
+                   ctx.input.count(spec.name) ? ctx.input.at(spec.name) : fs::path(), zh};
+  Section s = spec.report(rc);
+  std::string line;
+  switch (rc.state) {
+    case StageState::kSkipped:
+      line = T.skipped + reason_shown(rc.message, "", zh);
+      break;
+    case StageState::kFailed:
+      line = T.failed + reason_shown(rc.message.substr(0, 600), st.value("failure", std::string("unknown")), zh);
+      break;
+    case StageState::kWarn:
+      line = T.warn + (zh ? std::string("部分检查未达阈值（数值与阈值见 validation.json）") : rc.message);
+      break;
+    case StageState::kCancelled:
+      line = T.cancelled;
+      break;
+    case StageState::kDone:
+    case StageState::kCached:
+      break;
+    default:
+      line = T.not_run;
+  }
+  if (!line.empty()) s.paragraphs.insert(s.paragraphs.begin(), line);
+  if (!finished_with_outputs(rc.state)) s.figures.clear();
+  return s;
+}
+
+// Pre-written text (params.prewritten: section id -> text, written elsewhere)
+// opens its section, one paragraph per blank-line-separated block; the
+// literature comparison, which no stage writes, gets its own section before
+// the biological meaning.
+void add_prewritten(std::vector<Section>& sections, const Json& prewritten, bool zh) {
+  auto paragraphs = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (size_t at = 0; at < text.size();) {
+      size_t end = text.find("\n\n", at);
+      std::string p = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      if (p.find_first_not_of(" \n") != std::string::npos) out.push_back(p);
+      at = end == std::string::npos ? text.size() : end + 2;
+    }
+    return out;
+  };
+  const char* kLiterature = "literature-comparison";
+  if (prewritten.contains(kLiterature)) {
+    auto meaning = std::find_if(sections.begin(), sections.end(), [](auto& s) { return s.id == "meaning"; });
+    sections.insert(meaning, Section{kLiterature, zh ? "文献对比" : "Comparison with the literature", {}, {}, {}, {}});
+  }
+  for (auto& sec : sections)
+    if (prewritten.contains(sec.id) && prewritten[sec.id].is_string()) {
+      auto ps = paragraphs(prewritten[sec.id].get<std::string>());
+      sec.paragraphs.insert(sec.paragraphs.begin(), ps.begin(), ps.end());
+    }
+}
+
+Status build(const StageContext& ctx) {
+  const bool zh = ctx.params["lang"] == "zh";
+  const Text& T = zh ? kZh : kEn;
+  const std::string sp = ctx.run.value("species", std::string()), fam = ctx.run.value("family", std::string());
+  auto in = [&](const char* stage) { return ctx.input.count(stage) ? ctx.input.at(stage) : fs::path(); };
+  auto json_of = [&](const char* stage) {
+    return in(stage).empty() ? Json::object() : read_json_or(in(stage) / (std::string(stage) + ".json"));
+  };
+  auto members = read_members(in("identify"));
+  if (!members) return members.status();
+  Json phylo = json_of("phylogeny"), domain = json_of("domain"), chrom = json_of("chromosome"),
+       promoter = json_of("promoter"), kaks = json_of("kaks"), expr = json_of("expression"), motif = json_of("motif"),
+       synteny = json_of("synteny");
+  auto pep = read_fasta(in("identify") / final_name(ctx, "pep.fasta"));
+  std::map<std::string, ProteinProperties> props;
+  if (pep)
+    for (auto& r : *pep)
+      props[r.id] = protein_properties(
+          r.seq, pk_scale(ctx.run.value("params", Json::object()).value("properties", Json::object())));
+  // Subfamilies from the phylogeny stage.
+  std::map<std::string, std::string> subfamily;
+  std::map<std::string, int> per_group;
+  if (auto t = read_text(in("phylogeny") / final_name(ctx, "subfamilies.tsv"))) {
+    std::istringstream rows(*t);
+    std::string row;
+    std::getline(rows, row);
+    while (std::getline(rows, row)) {
+      auto a = row.find('\t'), b = row.find('\t', a + 1);
+      std::string g = row.substr(a + 1, b - a - 1);
+      if (g == "unassigned") continue;
+      subfamily[row.substr(0, a)] = g;
+      ++per_group[g];
+    }
+  }
+  // Result parser: the key findings.
+  std::vector<double> ratios;  // estimated pairs only: not estimated and saturated ones are no values
+  for (auto& r : kaks.value("rows", Json::array()))
+    if (r.value("status", std::string()) == "estimated" && r["ka_ks"].is_number()) ratios.push_back(r["ka_ks"]);
+  std::sort(ratios.begin(), ratios.end());
+  double mw_min = 1e300, mw_max = 0, pi_min = 14, pi_max = 0;
+  for (auto& [g, p] : props) {
+    mw_min = std::min(mw_min, p.molecular_weight);
+    mw_max = std::max(mw_max, p.molecular_weight);
+    pi_min = std::min(pi_min, p.isoelectric_point);
+    pi_max = std::max(pi_max, p.isoelectric_point);
+  }
+  Json findings = {{"species", sp},
+                   {"family", fam},
+                   {"member_count", members->size()},
+                   {"groups", per_group},
+                   {"chromosome_distribution", chrom.value("per_chromosome", Json::object())},
+                   {"tandem_clusters", chrom.value("tandem_clusters", 0)},
+                   {"duplication",
+                    {{"tandem_cluster_genes", chrom.value("genes_in_tandem_clusters", 0)},
+                     {"pairs_with_kaks", kaks.value("pairs", 0)},
+                     {"member_classes", synteny.value("member_duplication", Json::object())},
+                     {"collinear_blocks", synteny.value("blocks", 0)}}},
+                   {"kaks",
+                    {{"pairs", ratios.size()},
+                     {"median_ka_ks", ratios.empty() ? Json() : Json(ratios[ratios.size() / 2])},
+                     {"purifying", kaks.value("purifying_selection", 0)},
+                     {"not_estimated", kaks.value("not_estimated", 0)},
+                     {"saturated", kaks.value("saturated", 0)}}},
+                   {"stage_states", stage_states(ctx)},
+                   {"phylogeny",
+                    {{"method", phylo.value("method", "")},
+                     {"model", phylo.value("model", "")},
+                     {"support_kind", phylo.value("support_kind", "")},
+                     {"median_support", phylo.value("median_support", 0.0)}}},
+                   {"domain_coverage_mean", domain.value("mean_coverage", 0.0)},
+                   {"protein_mw_kda_range", props.empty() ? Json() : Json::array({mw_min / 1000, mw_max / 1000})},
+                   {"protein_pi_range", props.empty() ? Json() : Json::array({pi_min, pi_max})},
+                   {"notable_promoter_elements", promoter.value("top_elements", Json::array())},
+                   {"conserved_motifs", motif.value("motifs", Json::array())},
+                   {"expression", expr}};
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "findings.json"), findings.dump(2)));
+
+  std::vector<Section> sections;
+  {
+    Section s{"summary", T.summary, {}, {}, {}, {}};
+    std::ostringstream p;
+    if (zh)
+      p << T.found << " " << members->size() << " 个 " << fam << " 基因";
+    else
+      p << members->size() << " " << fam << " genes were " << T.found << " in " << sp;
+    if (!per_group.empty()) p << (zh ? "，分为 " : ", in ") << per_group.size() << (zh ? " 个亚家族" : " subfamilies");
+    p << (zh ? "；" : "; ") << chrom.value("tandem_clusters", 0) << (zh ? " 个串联重复簇" : " tandem clusters");
+    if (!ratios.empty())
+      p << (zh ? "；重复基因对 Ka/Ks 中位数 " : "; median Ka/Ks of duplicated pairs ")
+        << fmt(ratios[ratios.size() / 2]);
+    p << (zh ? "。" : ".");
+    s.paragraphs.push_back(p.str());
+    sections.push_back(s);
+  }
+  {
+    Section s{"genes", T.genes,
+              {},      {"gene", "chr", "start", "end", "strand", "aa", "MW (kDa)", "pI", "GRAVY", "subfamily"},
+              {},      {}};
+    for (auto& m : *members) {
+      const ProteinProperties& p = props[m.gene];
+      s.table.push_back({m.gene, m.seqid, std::to_string(m.start), std::to_string(m.end), std::string(1, m.strand),
+                         std::to_string(p.length), fmt(p.molecular_weight / 1000), fmt(p.isoelectric_point),
+                         fmt(p.gravy, 3), subfamily.count(m.gene) ? subfamily[m.gene] : ""});
+    }
+    sections.push_back(s);
+  }
+  std::string base = sp + "." + fam + ".";
+  // Each stage's own section, in table order, headed by its state when it is not done.
+  for (auto& spec : genefamily_pipeline().stages())
+    if (spec.report) sections.push_back(stage_section(ctx, spec, T, zh));
+  {
+    Section s{"function", T.function, {}, {}, {}, {}};
+    if (per_group.empty())
+      s.paragraphs.push_back(zh ? "未提供参考物种成员（phylogeny.references），无法按直系同源推断功能。"
+                                : "No reference members were given (phylogeny.references), so functions are not "
+                                  "predicted from orthologs.");
+    else
+      for (auto& [g, n] : per_group)
+        s.paragraphs.push_back(g + ": " + std::to_string(n) +
+                               (zh ? " 个成员，可能具有与该亚家族参考成员相似的功能。"
+                                   : " members, which may share the functions of that subfamily's reference members."));
+    sections.push_back(s);
+  }
+  {
+    Section s{"meaning", T.meaning, {}, {}, {}, {}};
+    int tandem = chrom.value("genes_in_tandem_clusters", 0);
+    s.paragraphs.push_back(
+        zh ? (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")
+           : (tandem ? std::to_string(tandem) +
+                           " members lie in tandem clusters: tandem duplication contributed to the family's size."
+                     : "No tandem clusters were found."));
+    if (!ratios.empty() && ratios[ratios.size() / 2] < 1)
+      s.paragraphs.push_back(
+          zh ? "多数重复基因对 Ka/Ks < 1，受纯化选择。"
+             : "Most duplicated pairs have Ka/Ks < 1: purifying selection has kept their functions.");
+    sections.push_back(s);
+  }
+  {
+    Section s{"methods", T.methods, {}, {"stage", "command", "tool versions", "seconds", "exit"}, {}, {}};
+    const fs::path run_dir = fs::absolute(ctx.run.value("run_dir", std::string()));
+    auto history = pipeline_history(run_dir);
+    std::vector<Json> rows;
+    if (history)
+      for (auto& a : *history) rows.push_back(a);
+    std::reverse(rows.begin(), rows.end());  // oldest first: the timeline
+    for (auto& a : rows)
+      if (a["argv"].is_array() && !a["argv"].empty()) {
+        std::string argv;
+        for (auto& x : a["argv"]) argv += (argv.empty() ? "" : " ") + relative_to_run(x.get<std::string>(), run_dir);
+        s.table.push_back({a.value("stage", ""), argv, a["versions"].dump(), fmt(a.value("seconds", 0.0)),
+                           std::to_string(a.value("exit_code", 0))});
+      }
+    std::ostringstream inputs;
+    inputs << T.inputs << ": ";
+    const Json files = ctx.run.value("files", Json::object());  // kept alive: items() refers to it
+    for (auto& [k, v] : files.items()) {
+      auto d = file_sha256(v.get<std::string>());
+      inputs << k << " " << fs::path(v.get<std::string>()).filename().string()
+             << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
+    }
+    s.paragraphs.push_back(inputs.str());
+    s.paragraphs.push_back((zh ? "参数：" : "Parameters: ") +
+                           relative_to_run(ctx.run.value("params", Json::object()), run_dir).dump());
+    if (!rows.empty())
+      s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +
+                             rows.back().value("at", ""));
+    sections.push_back(s);
+  }
+
+  add_prewritten(sections, ctx.params.value("prewritten", Json::object()), zh);
+  // Markdown and HTML from the same sections.
+  std::string title = sp + " " + fam + " " + T.title_suffix;
+  std::ostringstream md, html;
+  md << "# " << title << "\n\n";
+  html << "<!doctype html><html lang=\"" << (zh ? "zh" : "en") << "\"><head><meta charset=\"utf-8\"><title>"
+       << html_escape(title)
+       << "</title><style>body{font-family:'DejaVu Sans',Arial,sans-serif;max-width:1100px;margin:2em auto;"
+          "padding:0 1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
+          "padding:3px 6px}th{background:#f0f0f0}figure{margin:1em 0;overflow-x:auto}h2{border-bottom:1px solid "
+          "#ddd}</style></head><body><h1>"
+       << html_escape(title) << "</h1>\n";
+  const fs::path final_dir = fs::path(ctx.run.value("run_dir", std::string())) / "final";
+  for (auto& s : sections) {
+    md << "## " << s.title << "\n\n";
+    html << "<h2 id=\"" << html_escape(s.id) << "\">" << html_escape(s.title) << "</h2>\n";
+    for (auto& p : s.paragraphs) {
+      md << p << "\n\n";
+      html << (p.find('\n') == std::string::npos ? "<p>" : "<p style=\"white-space:pre-line\">") << html_escape(p)
+           << "</p>\n";
+    }
+    if (!s.table_header.empty()) {
+      md << "|";
+      html << "<table><tr>";
+      for (auto& h : s.table_header) {
+        md << " " << h << " |";
+        html << "<th>" << html_escape(h) << "</th>";
+      }
+      md << "\n|";
+      for (size_t i = 0; i < s.table_header.size(); ++i) md << " --- |";
+      md << "\n";
+      html << "</tr>\n";
+      for (auto& row : s.table) {
+        md << "|";
+        html << "<tr>";
+        for (auto& c : row) {
+          md << " " << c << " |";
+          html << "<td>" << html_escape(c) << "</td>";
+        }
+        md << "\n";
+        html << "</tr>\n";
+      }
+      md << "\n";
+      html << "</table>\n";
+    }
+    for (auto& f : s.figures) {
+      auto svg_text = read_text(final_dir / f);
+      if (!svg_text) continue;  // the stage did not draw it
+      md << "![" << f << "](" << f << ")\n\n";
+      html << "<figure>" << *svg_text << "<figcaption>" << html_escape(f) << "</figcaption></figure>\n";
+    }
+  }
+  html << "</body></html>\n";
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.md"), md.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.html"), html.str()));
+  std::ostringstream outputs;
+  outputs << "# Outputs of the " << sp << " " << fam << " run\n\n";
+  const std::vector<std::pair<std::string, std::string>> kFiles = {
+      {"pep.fasta", "member proteins (longest isoform per gene), named by gene"},
+      {"cds.fasta", "member CDS, named by gene"},
+      {"geneID.txt", "member gene ids, one per line"},
+      {"domain.txt", "hmmsearch domain hits of each member (HMM and sequence coordinates, i-Evalue, score)"},
+      {"tree.nwk", "the phylogeny (Newick; UFBoot or FastTree local supports on internal nodes)"},
+      {"tree_rooted.svg", "the tree rooted on the reference members (or at its midpoint), subfamilies coloured"},
+      {"tree.svg", "the tree, rectangular layout"},
+      {"tree_circular.svg", "the tree, circular layout"},
+      {"subfamilies.tsv", "subfamily of each member from its nearest reference leaf"},
+      {"domain_architecture.tsv", "domains in order along each protein and HMM coverage"},
+      {"properties.tsv", "length, molecular weight, pI, instability index, aliphatic index, GRAVY"},
+      {"motifs.meme.txt", "discovered motifs in MEME format (E-values are our approximation)"},
+      {"motif_sites.tsv", "each motif site: gene, motif, position, sequence, posterior"},
+      {"motif_map.svg", "motif sites along each protein, tree order"},
+      {"motif_logos.svg", "sequence logos of the motifs"},
+      {"gene_structure.tsv", "exons, introns and UTRs of each member"},
+      {"gene_structure.svg", "exon-intron structures in tree order"},
+      {"chromosome_positions.tsv", "chromosome, position, gene rank and tandem cluster of each member"},
+      {"chromosome_map.svg", "members on the chromosomes, tandem clusters highlighted"},
+      {"chromosome_map_labelled.svg", "members on the chromosomes under their new names, labels never overlapping"},
+      {"renaming.tsv", "members renamed by chromosome order (<Prefix><Family>1..n): new name, gene, chromosome, start"},
+      {"combined_panel.svg", "rooted tree, conserved motifs, domain architecture and gene structure on shared rows"},
+      {"family_assignments.tsv", "classify: each protein with domains of the set, its family, subfamily and rule"},
+      {"family_counts.tsv", "classify: proteins per family and how far the profiles decide each family"},
+      {"promoters.fasta", "upstream regions (5'->3', ending at the gene)"},
+      {"promoter_sites.tsv", "every cis-element or PWM match (position relative to the gene start)"},
+      {"promoter_counts.tsv", "element counts per gene"},
+      {"promoter_heatmap.svg", "element counts as a heatmap"},
+      {"collinearity", "collinear blocks of the whole genome in MCScanX's .collinearity layout"},
+      {"duplication.tsv",
+       "each member's duplication type (singleton, dispersed, proximal, tandem, segmental) and block partners"},
+      {"synteny_circle.svg", "chromosomes in a circle with links between duplicated members"},
+      {"dual_synteny_<Prefix>.svg", "with synteny.comparative: collinear genes between this species and <Prefix>"},
+      {"kaks.tsv", "Ka, Ks, Ka/Ks and divergence time of duplicated pairs"},
+      {"kaks.svg", "Ka against Ks"},
+      {"ks_distribution.svg", "the Ks distribution of the estimated pairs, its peaks marked"},
+      {"expression_log2.tsv", "members' log2(x+1) expression, clustered order"},
+      {"expression_heatmap.svg", "row z-scores as a heatmap"},
+      {"findings.json", "key findings for programs (the result parser)"},
+      {"report.md", "this run's report in Markdown"},
+      {"report.html", "the same report as one self-contained HTML file"}};
+  for (auto& [suffix, what] : kFiles) outputs << "- `final/" << base << suffix << "`: " << what << "\n";
+  outputs << "- `run.sqlite`: every command's argv, tool versions, times, exit codes and memory\n"
+             "- `stages/<stage>-<key>/`: each stage's working folder and log (stage.log)\n";
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "final" / "outputs.md", outputs.str()));
+  return write_text(ctx.work / "report.json", Json{{"sections", sections.size()}, {"lang", zh ? "zh" : "en"}}.dump());
+}
+
+}  // namespace
+
+StageSpec report_stage() {
+  StageSpec s;
+  s.name = "report";
+  s.label = "report";
+  s.label_zh = "分析报告";
+  s.description = "Key findings (JSON), report in Markdown and self-contained HTML (en or zh), outputs.md";
+  s.after = {"identify"};
+  // Every stage with a report section; their states head their sections.
+  s.uses = {"classify",   "phylogeny", "domain",  "properties", "motif", "structure", "panel",
+            "chromosome", "promoter",  "synteny", "kaks",       "ppi",   "expression"};
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "lang": {"type": "string", "enum": ["en", "zh"], "default": "en"},
+      "prewritten": {"type": "object", "default": {}, "additionalProperties": {"type": "string", "maxLength": 20000},
+                     "description": "text written elsewhere (a model, a person) placed first in a section, by section id"}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
+  s.outputs = {"report.json"};
+  s.parse = summary_file("report.json");
+  s.revision = 2;  // section ids on the headings; pre-written paragraphs
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,147 @@
+// What the gene-family stages share: file names of the seed's final outputs,
+// reading an upstream stage's files, and small TSV/JSON writers.
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bioagent/genefamily.h"
+#include "bioagent/http.h"
+#include "bioagent/seqio.h"
+#include "figures/svg.h"
+#include "genefamily/algo/protein_properties.h"
+
+namespace bioagent::gf {
+
+// "final/<Prefix>.<Family>.<suffix>", e.g. final/Lchi.SPL.pep.fasta.
+inline std::string final_name(const StageContext& ctx, const std::string& suffix) {
+  return "final/" + ctx.run.value("species", std::string()) + "." + ctx.run.value("family", std::string()) + "." +
+         suffix;
+}
+
+inline Status write_text(const fs::path& p, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  return out ? Status::ok() : Status(ErrorCode::kInternal, "cannot write " + p.string());
+}
+
+inline Result<std::string> read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return not_found("cannot read " + p.string());
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A stage's parser when its summary is a JSON file it wrote.
+inline std::function<Result<Json>(const StageContext&)> summary_file(std::string name) {
+  return [name](const StageContext& ctx) -> Result<Json> {
+    auto t = read_text(ctx.work / name);
+    if (!t) return t.status();
+    Json j = Json::parse(*t, nullptr, false);
+    if (j.is_discarded()) return parse_error(name + " is not JSON");
+    return j;
+  };
+}
+
+// A JSON file's content, or an empty object when it is absent or not JSON
+// (a stage that did not finish has no files).
+inline Json read_json_or(const fs::path& p) {
+  if (p.empty()) return Json::object();
+  auto t = read_text(p);
+  if (!t) return Json::object();
+  Json j = Json::parse(*t, nullptr, false);
+  return j.is_discarded() ? Json::object() : j;
+}
+
+// A number for the report: `digits` decimals, "NA" when it is not finite.
+inline std::string fmt(double v, int digits = 2) {
+  if (!std::isfinite(v)) return "NA";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
+}
+
+// {"a": 1, "b": 2} as "a: 1, b: 2".
+inline std::string join_counts(const Json& obj) {
+  std::string out;
+  for (auto& [k, v] : obj.items()) out += (out.empty() ? "" : ", ") + k + ": " + v.dump();
+  return out;
+}
+
+// "<Prefix>.<Family>." of the run's final file names.
+inline std::string final_base(const StageContext& ctx) {
+  return ctx.run.value("species", std::string()) + "." + ctx.run.value("family", std::string()) + ".";
+}
+
+// A stage's report section with its title in the report's language.
+// "<species> <family><what>" with `what` in the figure language of this thread
+// (svg::FigureLanguage, held by the engine while a stage runs).
+inline std::string figure_title(const StageContext& ctx, std::string_view en, std::string_view zh) {
+  return ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) + svg::tr(en, zh);
+}
+
+inline ReportSection section(const ReportContext& r, const char* id, const char* en, const char* zh) {
+  ReportSection s;
+  s.id = id;
+  s.title = r.zh ? zh : en;
+  return s;
+}
+
+// The product's HTTP client as the run's network settings ask (run["network"]:
+// offline, cache_dir, allow_private_urls), with a cache TTL for `source`.
+Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const std::string& source,
+                                                 std::chrono::hours ttl);
+
+// The identified members: one row per gene (members.tsv of the identify stage).
+struct Member {
+  std::string gene, protein, seqid;
+  char strand = '+';
+  int64_t start = 0, end = 0, length = 0;
+  double evalue = 0, score = 0, coverage = 0;
+};
+Result<std::vector<Member>> read_members(const fs::path& identify_folder);
+
+// Redundant gene models among the members: same strand, overlapping, and a
+// protein identical to or contained in the other's. Returns each redundant
+// gene -> the locus it is collapsed into (the longer protein's gene).
+std::map<std::string, std::string> collapse_redundant_models(const std::vector<Member>& members,
+                                                             const std::map<std::string, std::string>& protein);
+
+// yn00's output: a value it could not estimate (99, -99, NaN, -0) is NaN.
+double yn00_value(const std::string& field);
+// dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output.
+std::vector<std::pair<double, double>> parse_yn00(const std::string& out);
+// The Ka/Ks stage's summary from pairs.tsv and yn00.out in ctx.work: values
+// yn00 could not estimate and saturated Ks (above params.max_ks) are flagged
+// and left out of the dating and the selection counts.
+Status summarise_kaks(const StageContext& ctx);
+
+// The properties stage's pK scale from its parameters ({"pk_scale": "expasy"|"emboss"}).
+PkScale pk_scale(const Json& properties_params);
+
+// Stage entries, one function per stage (stage_*.cpp).
+StageSpec check_stage();
+StageSpec identify_stage();
+StageSpec phylogeny_stage();
+StageSpec domain_stage();
+StageSpec properties_stage();
+StageSpec structure_stage();
+StageSpec chromosome_stage();
+StageSpec promoter_stage();
+StageSpec kaks_stage();
+StageSpec expression_stage();
+StageSpec motif_stage();
+StageSpec synteny_stage();
+StageSpec ppi_stage();
+StageSpec classify_stage();
+StageSpec panel_stage();
+StageSpec report_stage();
+
+}  // namespace bioagent::gf

@@ -1,0 +1,82 @@
+// The structure stage: exons, introns and UTRs of each member's longest
+// isoform, drawn in the tree's order.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "genefamily/algo/align.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/io/genome_index.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+Status draw_structure(const StageContext& ctx) {
+  auto members = read_members(ctx.input.at("identify"));
+  if (!members) return members.status();
+  auto gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return gff.status();
+  std::vector<std::string> order;
+  if (auto text = ctx.input.count("phylogeny") ? read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk"))
+                                               : Result<std::string>(not_found("no tree")))
+    if (auto tree = parse_newick(*text)) order = figures::leaf_order(*tree);
+  std::map<std::string, const GffTranscript*> tx;
+  std::ostringstream tsv;
+  tsv << "gene\ttranscript\tstrand\texons\tintrons\tcds_length\tutr5\tutr3\n";
+  for (auto& m : *members) {
+    std::string tid = gff->transcript_of(m.protein);
+    if (tid.empty()) continue;
+    const GffTranscript& t = gff->transcripts.at(tid);
+    tx[m.gene] = &t;
+    size_t exons = t.exons.empty() ? t.cds.size() : t.exons.size();
+    tsv << m.gene << '\t' << tid << '\t' << t.strand << '\t' << exons << '\t' << (exons ? exons - 1 : 0) << '\t'
+        << t.cds_length() << '\t' << t.utr5.size() << '\t' << t.utr3.size() << '\n';
+  }
+  std::vector<std::string> genes;
+  for (auto& g : order)
+    if (tx.count(g)) genes.push_back(g);
+  for (auto& m : *members)  // members missing from the tree (or no tree): after it, in genome order
+    if (tx.count(m.gene) && std::find(genes.begin(), genes.end(), m.gene) == genes.end()) genes.push_back(m.gene);
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.tsv"), tsv.str()));
+  std::string title = figure_title(ctx, " gene structure (tree order)", " 基因结构（按系统树顺序）");
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "gene_structure.svg"), figures::gene_structure(genes, tx, title)));
+  return write_text(ctx.work / "structure.json",
+                    Json{{"genes_drawn", genes.size()}, {"tree_order", !order.empty()}}.dump(2));
+}
+
+ReportSection structure_report(const ReportContext& r) {
+  ReportSection s = section(r, "structure", "Gene structure", "基因结构");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "structure.json");
+  if (!j.empty())
+    s.paragraphs.push_back(std::to_string(j.value("genes_drawn", 0)) +
+                           (r.zh ? " 个成员的外显子-内含子结构" : " members' exon-intron structures") +
+                           (j.value("tree_order", false) ? (r.zh ? "（按系统树顺序）。" : ", in tree order.")
+                                                         : (r.zh ? "（按基因组顺序）。" : ", in genome order.")));
+  s.figures = {final_base(r.ctx) + "gene_structure.svg"};
+  return s;
+}
+
+}  // namespace
+
+StageSpec structure_stage() {
+  StageSpec s;
+  s.name = "structure";
+  s.label = "gene structure";
+  s.label_zh = "基因结构";
+  s.description = "Exon-intron structure of each member (longest isoform) beside the tree order";
+  s.after = {"identify"};
+  s.uses = {"phylogeny"};  // the tree's order, when there is a tree
+  s.needs = {"gff3"};
+  s.data_files = {"gff3"};
+  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_structure)}; };
+  s.outputs = {"structure.json"};
+  s.parse = summary_file("structure.json");
+  s.report = structure_report;
+  return s;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,331 @@
+// The synteny stage: all-against-all DIAMOND of the proteome (longest isoform
+// per gene), collinear blocks on gene order (collinearity.h), the members'
+// duplicate classes and their links, in MCScanX's .collinearity layout and a
+// circular figure; with comparative species folders, the proteome against
+// theirs, blocks between the species and each member's syntenic orthologs.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "bioagent/genefamily.h"
+#include "genefamily/algo/collinearity.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/io/genome_index.h"
+#include "genefamily/stages/stage_common.h"
+
+namespace bioagent::gf {
+namespace {
+
+// The longest protein of each gene with a GFF3 record, and its MCScanX gene
+// line ("chr gene start end"; chromosomes prefixed with `chr_prefix`).
+Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, const std::string& chr_prefix,
+                        std::vector<FastaRecord>& proteome, std::string& table) {
+  auto gff = read_gff3(gff_path);
+  auto pep = read_fasta(pep_path);
+  if (!gff || !pep) return gff ? pep.status() : gff.status();
+  std::map<std::string, const FastaRecord*> longest;  // gene -> its longest protein
+  for (auto& r : *pep) {
+    std::string tid = gff->transcript_of(r.id);
+    std::string gene = tid.empty() ? r.id : gff->transcripts.at(tid).gene_id;
+    if (!longest.count(gene) || r.seq.size() > longest[gene]->seq.size()) longest[gene] = &r;
+  }
+  std::ostringstream out;
+  size_t before = proteome.size();
+  for (auto& [gene, rec] : longest) {
+    auto g = gff->genes.find(gene);
+    if (g == gff->genes.end()) continue;
+    proteome.push_back({gene, "", rec->seq});
+    out << chr_prefix << g->second.seqid << '\t' << gene << '\t' << g->second.start << '\t' << g->second.end << '\n';
+  }
+  if (proteome.size() - before < 10)
+    return invalid_argument("synteny needs a GFF3 with genes for the proteome (" + gff_path.string() + ")");
+  table += out.str();
+  return Status::ok();
+}
+
+Status prepare(const StageContext& ctx) {
+  std::vector<FastaRecord> proteome;
+  std::string table;
+  BIOAGENT_RETURN_IF_ERROR(longest_proteome(ctx.data("gff3"), ctx.data("pep"), "", proteome, table));
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "proteome.fasta", proteome));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "genes.gff", table));
+  if (ctx.params["comparative"].empty()) return Status::ok();
+  // Comparative species: their proteomes for the cross search, and one gene
+  // table of all species with chromosomes named <Prefix>_<seqid>.
+  std::set<std::string> ids;
+  for (auto& r : proteome) ids.insert(r.id);
+  std::vector<FastaRecord> others;
+  std::string all = table;
+  Json species = Json::array();
+  for (auto& dir : ctx.params["comparative"]) {
+    auto check = check_species_data(dir.get<std::string>(), "", "", false);
+    if (!check) return check.status();
+    const Json& files = (*check)["files"];
+    if (!files.contains("gff3") || !files.contains("pep"))
+      return not_found("comparative folder " + dir.get<std::string>() + " needs <Prefix>.gff3 and <Prefix>.pep.fasta");
+    std::string prefix = (*check)["prefix"];
+    size_t from = others.size();
+    BIOAGENT_RETURN_IF_ERROR(
+        longest_proteome(files["gff3"].get<std::string>(), files["pep"].get<std::string>(), prefix + "_", others, all));
+    for (size_t i = from; i < others.size(); ++i)
+      if (!ids.insert(others[i].id).second)
+        return invalid_argument("gene id " + others[i].id + " of " + prefix + " is also used by another species");
+    species.push_back({{"prefix", prefix}, {"genes", others.size() - from}, {"folder", dir}});
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "others.fasta", others));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "all_species.gff", all));
+  return write_text(ctx.work / "species.json", species.dump(2));
+}
+
+// The dual-synteny plot of the run's species (top) against one comparative
+// species (bottom): every anchor pair of their blocks, members' pairs on top
+// in colour. Chromosome lengths are the last gene's end (the comparative
+// folder need not hold a genome).
+Status draw_dual_synteny(const StageContext& ctx, const std::vector<GenePos>& genes, const std::vector<Block>& blocks,
+                         const std::function<std::string(const std::string&)>& species_of,
+                         const std::set<std::string>& members, const std::string& other, const std::string& file) {
+  std::map<std::string, const GenePos*> by_id;
+  std::map<std::string, int64_t> top_len, bottom_len;
+  const std::string strip = other + "_";
+  for (auto& g : genes) {
+    by_id[g.id] = &g;
+    const std::string sp = species_of(g.chr);
+    if (sp.empty()) top_len[g.chr] = std::max(top_len[g.chr], g.end);
+    if (sp == other) bottom_len[g.chr.substr(strip.size())] = std::max(bottom_len[g.chr.substr(strip.size())], g.end);
+  }
+  figures::Genome top{ctx.run.value("species", std::string()), {top_len.begin(), top_len.end()}};
+  figures::Genome bottom{other, {bottom_len.begin(), bottom_len.end()}};
+  std::vector<figures::SyntenyPair> pairs;
+  for (auto& b : blocks) {
+    std::string sa = species_of(b.chr_a), sb = species_of(b.chr_b);
+    if (!((sa.empty() && sb == other) || (sb.empty() && sa == other))) continue;
+    for (auto& a : b.anchors) {
+      const std::string& mine = sa.empty() ? a.a : a.b;
+      const std::string& theirs = sa.empty() ? a.b : a.a;
+      if (!by_id.count(mine) || !by_id.count(theirs)) continue;
+      const GenePos &m = *by_id[mine], &t = *by_id[theirs];
+      pairs.push_back({m.chr, m.start, t.chr.substr(strip.size()), t.start, members.count(mine) > 0});
+    }
+  }
+  const std::string family = ctx.run.value("family", std::string());
+  const std::string title =
+      svg::tr(top.species + " and " + other + ": collinear genes, " + family + " members in colour",
+              top.species + " 与 " + other + " 的共线性基因（" + family + " 成员以颜色标出）");
+  return write_text(ctx.work / final_name(ctx, file), figures::dual_synteny(top, bottom, pairs, title));
+}
+
+// Blocks between the species and each member's syntenic orthologs.
+Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& members, const CollinearityParams& p) {
+  auto gt = read_text(ctx.work / "all_species.gff");
+  auto bt = read_text(ctx.work / "cross.blast");
+  auto sp = read_text(ctx.work / "species.json");
+  if (!gt || !bt || !sp) return !gt ? gt.status() : !bt ? bt.status() : sp.status();
+  auto genes = parse_mcscanx_gff(*gt);
+  auto hits = parse_blast_m8(*bt);
+  if (!genes || !hits) return genes ? hits.status() : genes.status();
+  auto r = find_collinearity(*genes, *hits, p);
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "interspecies.collinearity"), collinearity_text(r, p)));
+  // A block's species: the prefix of its comparative chromosome.
+  Json species = Json::parse(*sp);
+  auto species_of = [&](const std::string& chr) -> std::string {
+    for (auto& s : species)
+      if (chr.rfind(s["prefix"].get<std::string>() + "_", 0) == 0) return s["prefix"];
+    return "";
+  };
+  Json out = Json::object();
+  for (auto& s : species) out[s["prefix"].get<std::string>()] = {{"blocks", 0}, {"members_with_syntenic_ortholog", 0}};
+  std::map<std::string, std::map<std::string, std::set<std::string>>> orthologs;  // member -> species -> genes
+  for (size_t i = 0; i < r.blocks.size(); ++i) {
+    const Block& b = r.blocks[i];
+    std::string sa = species_of(b.chr_a), sb = species_of(b.chr_b);
+    if (sa == sb || (!sa.empty() && !sb.empty())) continue;  // only target-versus-comparative blocks
+    std::string other = sa.empty() ? sb : sa;
+    out[other]["blocks"] = out[other]["blocks"].get<int>() + 1;
+    for (auto& a : b.anchors) {
+      std::string mine = sa.empty() ? a.a : a.b, theirs = sa.empty() ? a.b : a.a;
+      if (members.count(mine)) orthologs[mine][other].insert(theirs);
+    }
+  }
+  std::ostringstream tsv;
+  tsv << "gene\tspecies\tsyntenic_orthologs\n";
+  for (auto& [gene, by] : orthologs)
+    for (auto& [prefix, set] : by) {
+      std::string list;
+      for (auto& g : set) list += (list.empty() ? "" : ",") + g;
+      tsv << gene << '\t' << prefix << '\t' << list << '\n';
+      out[prefix]["members_with_syntenic_ortholog"] = out[prefix]["members_with_syntenic_ortholog"].get<int>() + 1;
+    }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "syntenic_orthologs.tsv"), tsv.str()));
+  for (auto& s : species) {
+    const std::string prefix = s["prefix"], file = "dual_synteny_" + prefix + ".svg";
+    BIOAGENT_RETURN_IF_ERROR(draw_dual_synteny(ctx, *genes, r.blocks, species_of, members, prefix, file));
+    out[prefix]["figure"] = file;
+  }
+  return out;
+}
+
+Status blocks(const StageContext& ctx) {
+  auto gt = read_text(ctx.work / "genes.gff");
+  auto bt = read_text(ctx.work / "all.blast");
+  if (!gt || !bt) return gt ? bt.status() : gt.status();
+  auto genes = parse_mcscanx_gff(*gt);
+  auto hits = parse_blast_m8(*bt);
+  if (!genes || !hits) return genes ? hits.status() : genes.status();
+  CollinearityParams p;
+  p.match_size = ctx.params["min_anchors"];
+  p.max_gaps = ctx.params["max_gaps"];
+  auto r = find_collinearity(*genes, *hits, p);
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "collinearity"), collinearity_text(r, p)));
+  auto members = read_members(ctx.input.at("identify"));
+  if (!members) return members.status();
+  std::set<std::string> member_set;
+  for (auto& m : *members) member_set.insert(m.gene);
+  std::vector<figures::Link> links;
+  std::ostringstream tsv;
+  tsv << "gene\tduplication\tblock_partners\n";
+  std::map<std::string, int> classes;
+  std::map<std::string, std::vector<std::string>> partners;
+  for (auto& b : r.blocks)
+    for (auto& a : b.anchors)
+      if (member_set.count(a.a) && member_set.count(a.b)) {
+        links.push_back({a.a, a.b, "segmental"});
+        partners[a.a].push_back(a.b);
+        partners[a.b].push_back(a.a);
+      }
+  for (auto& m : *members) {
+    std::string cls = r.duplicate_class.count(m.gene) ? r.duplicate_class[m.gene] : "singleton";
+    ++classes[cls];
+    std::string ps;
+    for (auto& x : partners[m.gene]) ps += (ps.empty() ? "" : ",") + x;
+    tsv << m.gene << '\t' << cls << '\t' << ps << '\n';
+  }
+  // Tandem links among members: adjacent members with a hit between them.
+  std::map<std::string, std::pair<std::string, int>> rank;
+  {
+    std::map<std::string, std::vector<std::pair<int64_t, std::string>>> by_chr;
+    for (auto& g : *genes) by_chr[g.chr].push_back({g.start, g.id});
+    for (auto& [c, v] : by_chr) {
+      std::sort(v.begin(), v.end());
+      for (size_t i = 0; i < v.size(); ++i) rank[v[i].second] = {c, int(i)};
+    }
+  }
+  for (auto& h : *hits)
+    if (h.a < h.b && member_set.count(h.a) && member_set.count(h.b) && rank[h.a].first == rank[h.b].first &&
+        std::abs(rank[h.a].second - rank[h.b].second) == 1)
+      links.push_back({h.a, h.b, "tandem"});
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "duplication.tsv"), tsv.str()));
+  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
+  if (!genome) return genome.status();
+  std::vector<figures::Placed> placed;
+  for (auto& m : *members) placed.push_back({m.gene, m.seqid, m.start, -1});
+  std::string title = figure_title(ctx, " duplicated members", " 重复成员");
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "synteny_circle.svg"),
+                                      figures::synteny_circle((*genome)->lengths(), placed, links, title)));
+  size_t member_blocks = 0;
+  for (auto& b : r.blocks)
+    if (std::any_of(b.anchors.begin(), b.anchors.end(),
+                    [&](const Anchor& a) { return member_set.count(a.a) || member_set.count(a.b); }))
+      ++member_blocks;
+  Json summary = {{"blocks", r.blocks.size()},
+                  {"collinear_genes", r.collinear_genes},
+                  {"genes", r.genes},
+                  {"blocks_with_members", member_blocks},
+                  {"member_duplication", classes},
+                  {"member_links", links.size()}};
+  if (!ctx.params["comparative"].empty()) {
+    auto inter = interspecies(ctx, member_set, p);
+    if (!inter) return inter.status();
+    summary["interspecies"] = *inter;
+  }
+  return write_text(ctx.work / "synteny.json", summary.dump(2));
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "synteny", "Synteny", "共线性分析");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "synteny.json");
+  if (j.empty()) return s;
+  s.paragraphs.push_back(std::to_string(j.value("blocks", 0)) +
+                         (r.zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
+                         join_counts(j.value("member_duplication", Json::object())) + ".");
+  s.figures = {final_base(r.ctx) + "synteny_circle.svg"};
+  const Json inter = j.value("interspecies", Json::object());  // kept alive: items() refers to it
+  for (auto& [prefix, o] : inter.items()) {
+    s.paragraphs.push_back(
+        r.zh ? "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " 个成员有共线直系同源基因。"
+             : "With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " members have a syntenic ortholog.");
+    if (o.contains("figure")) s.figures.push_back(final_base(r.ctx) + o["figure"].get<std::string>());
+  }
+  return s;
+}
+
+}  // namespace
+
+StageSpec synteny_stage() {
+  StageSpec s;
+  s.name = "synteny";
+  s.label = "synteny and duplications";
+  s.label_zh = "共线性分析";
+  s.description = "All-against-all DIAMOND, collinear blocks on gene order (MCScanX's method), duplicate classes";
+  s.after = {"identify"};
+  s.resource = "medium";
+  s.programs = {"diamond"};
+  s.needs = {"pep", "gff3", "genome"};
+  s.data_files = {"pep", "gff3", "genome"};
+  s.revision = 2;  // 2: a dual-synteny plot per comparative species
+  s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
+      "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
+      "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
+      "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5},
+      "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 6, "description": "hits kept per gene (MCScanX suggests 5 besides itself)"},
+      "comparative": {"type": "array", "items": {"type": "string"}, "maxItems": 20, "default": [], "description": "species folders (<Prefix>.gff3, <Prefix>.pep.fasta) for blocks between species, each drawn as a dual-synteny plot against this one"}
+    }, "additionalProperties": false})JS");
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    char ev[32];
+    std::snprintf(ev, sizeof ev, "%g", ctx.params["evalue"].get<double>());
+    auto search = [&](const char* db, const char* out) {
+      return Command{{"diamond", "blastp", "-d", db, "-q", "proteome.fasta", "-o", out, "--outfmt", "6", "--evalue", ev,
+                      "--max-target-seqs", std::to_string(ctx.params["max_target_seqs"].get<int>()), "--more-sensitive",
+                      "--threads", std::to_string(ctx.cpus), "--quiet"},
+                     "",
+                     ""};
+    };
+    std::vector<Step> steps = {
+        StageFn(prepare), Command{{"diamond", "makedb", "--in", "proteome.fasta", "-d", "proteome", "--quiet"}, "", ""},
+        search("proteome", "all.blast")};
+    if (!ctx.params["comparative"].empty()) {  // the members' species against the others
+      steps.push_back(Command{{"diamond", "makedb", "--in", "others.fasta", "-d", "others", "--quiet"}, "", ""});
+      steps.push_back(search("others", "cross.blast"));
+    }
+    steps.push_back(StageFn(blocks));
+    return steps;
+  };
+  s.outputs = {"synteny.json"};
+  s.parse = summary_file("synteny.json");
+  s.report = report;
+  return s;
+}
+
+}  // namespace bioagent::gf
+
+namespace bioagent {
+
+Result<Json> collinearity_from_text(std::string_view gene_table, std::string_view blast_m8) {
+  auto genes = parse_mcscanx_gff(gene_table);
+  if (!genes) return genes.status();
+  auto hits = parse_blast_m8(blast_m8);
+  if (!hits) return hits.status();
+  CollinearityParams p;
+  auto r = find_collinearity(*genes, *hits, p);
+  return Json{{"text", collinearity_text(r, p)},
+              {"blocks", r.blocks.size()},
+              {"collinear_genes", r.collinear_genes},
+              {"genes", r.genes}};
+}
+
+}  // namespace bioagent
