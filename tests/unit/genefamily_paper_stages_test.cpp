@@ -14,10 +14,10 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
-#include "genefamily/figures/figures.h"
-#include "genefamily/figures/figures_paper.h"
 #include "genefamily/algo/newick.h"
 #include "genefamily/algo/protein_properties.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
 #include "replay_server.h"
 #include "test_util.h"
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "bioagent/status.h"
-#include "genefamily/figures/figures.h"
 #include "genefamily/algo/newick.h"
+#include "genefamily/figures/figures.h"
 
 namespace bioagent::figures {
 

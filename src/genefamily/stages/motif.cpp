@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "figures/svg.h"
-#include "genefamily/figures/figures.h"
 #include "genefamily/algo/motif_em.h"
+#include "genefamily/figures/figures.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {

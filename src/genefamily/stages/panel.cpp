@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "genefamily/figures/figures_paper.h"
 #include "genefamily/algo/newick.h"
+#include "genefamily/figures/figures_paper.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {

@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "genefamily/algo/newick.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
-#include "genefamily/algo/newick.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
