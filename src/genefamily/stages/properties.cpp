@@ -9,6 +9,7 @@
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
+
 PkScale pk_scale(const Json& properties_params) {
   return properties_params.value("pk_scale", std::string("expasy")) == "emboss" ? PkScale::kEmboss : PkScale::kExpasy;
 }
