@@ -41,6 +41,28 @@ std::optional<Json> resolve_species(std::string_view name, const std::vector<fs:
 // The naming rule's prefix of a Latin binomial: genus initial + three letters of the epithet.
 std::string prefix_of_latin(std::string_view latin);
 
+// ---- Tasks -----------------------------------------------------------------
+
+// A gene-family task's state, beside the stages' StageState. done, failed and
+// cancelled are terminal: no event follows them (terminal_task_states() is the
+// one list; state events and the status carry `terminal` so clients need no copy).
+enum class TaskState {
+  kQueued,
+  kChecking,
+  kRepairing,
+  kAwaitingConfirmation,
+  kRunning,
+  kValidating,
+  kDone,
+  kFailed,
+  kCancelled
+};
+std::string to_string(TaskState s);
+// The state of its to_string name; not found for any other text.
+Result<TaskState> task_state_from_string(std::string_view name);
+bool is_terminal(TaskState s);
+const std::vector<TaskState>& terminal_task_states();
+
 // ---- Router ---------------------------------------------------------------
 
 // What a message asks for. faq: knowledge about a family; literature: whether

@@ -32,6 +32,10 @@ std::string now_iso() {
   return buf;
 }
 
+std::string result_file_url(const std::string& task_id, const std::string& name) {
+  return "/api/agent/results/" + task_id + "/files/" + name;
+}
+
 AppStore::~AppStore() {
   if (db_) sqlite3_close(db_);
 }

@@ -37,6 +37,7 @@ struct TaskRuntime {
   Json params;           // the confirmed (or modified) dialog parameters
   std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
   std::thread thread;
+  std::string store_error;  // set (under Impl::mu) when a state or event could not be saved: the task is stopped
 };
 
 struct Assistant::Impl {
@@ -55,8 +56,11 @@ struct Assistant::Impl {
   Status require_session(const std::string& sid) const;
   // The task row if it belongs to the session (else not found: other sessions' tasks do not exist).
   Result<Json> task_row(const std::string& sid, const std::string& task_id) const;
+  // Both save to the store; a failed write stops the task (resuming depends on
+  // these rows) and status() then reports the store's error instead of a stale state.
   void emit(const std::string& task_id, Json event);
-  void set_state(const std::string& task_id, const std::string& state, const std::string& message);
+  void stop_on_store_error(const std::string& task_id, const Status& write);
+  void set_state(const std::string& task_id, TaskState state, const std::string& message);
   void start_task(const std::string& task_id, const std::string& session, bool resumed);
   void run_task(std::shared_ptr<TaskRuntime> rt, bool resumed);
   Json learned_preventions();
@@ -72,7 +76,7 @@ struct Assistant::Impl {
   Json turn_plan_question(const std::string& sid, bool zh);
   Json turn_decline(bool zh);
   // Posts a finished run's outcome to its session's chat and as an "outcome" event (terminal states only).
-  void announce_outcome(const std::string& task_id, const std::string& state, const std::string& message);
+  void announce_outcome(const std::string& task_id, TaskState state, const std::string& message);
   std::vector<fs::path> data_dirs(const std::string& sid) const { return {session_dir(sid) / "data", o.data_dir}; }
 };
 

@@ -36,6 +36,8 @@ std::string family_summary(const Json& family, bool zh);
 // A random id: prefix + 32 hex digits (128 bits from the OS).
 std::string random_id(const std::string& prefix);
 std::string now_iso();
+// The one URL of a result file of a task (the route GET /api/agent/results/{task}/files/{name}).
+std::string result_file_url(const std::string& task_id, const std::string& name);
 
 // The assistant's SQLite store (WAL): sessions, messages, plans, tasks, task
 // events, learning records, stage durations. One connection behind a mutex.

@@ -67,7 +67,6 @@ std::string zh_or_pointer(const std::string& message) {
 
 std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id, const std::string& state,
                              const std::string& message, bool zh, Json* links) {
-  std::string url = "/api/agent/results/" + task_id + "/files/";
   std::string text;
   if (state == "cancelled") return zh ? "分析已取消。" : "The run was cancelled.";
   text = state == "done" ? (zh ? "分析已完成。" : "The run finished.")
@@ -119,18 +118,19 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
   std::sort(reports.begin(), reports.end());
   for (auto& r : reports) {
     text += "\n- " + std::string(zh ? "报告：" : "report: ") + r;
-    if (links) links->push_back({{"kind", "report"}, {"name", r}, {"url", url + r}});
+    if (links) links->push_back({{"kind", "report"}, {"name", r}, {"url", result_file_url(task_id, r)}});
   }
   for (size_t i = 0; i < figures.size() && i < 4; ++i) {
     text += "\n- " + std::string(zh ? "图：" : "figure: ") + figures[i];
-    if (links) links->push_back({{"kind", "figure"}, {"name", figures[i]}, {"url", url + figures[i]}});
+    if (links)
+      links->push_back({{"kind", "figure"}, {"name", figures[i]}, {"url", result_file_url(task_id, figures[i])}});
   }
   return text;
 }
 
-void Assistant::Impl::announce_outcome(const std::string& task_id, const std::string& state,
-                                       const std::string& message) {
-  if (state != "done" && state != "failed" && state != "cancelled") return;
+void Assistant::Impl::announce_outcome(const std::string& task_id, TaskState task_state, const std::string& message) {
+  if (!is_terminal(task_state)) return;
+  const std::string state = to_string(task_state);
   auto rows = store->query("SELECT session, run_dir, params FROM tasks WHERE id = ?", {task_id});
   if (!rows || rows->empty()) return;
   Json row = (*rows)[0];

@@ -7,6 +7,39 @@
 
 namespace bioagent {
 
+namespace {
+
+constexpr std::pair<TaskState, const char*> kTaskStateNames[] = {
+    {TaskState::kQueued, "queued"},       {TaskState::kChecking, "checking"},
+    {TaskState::kRepairing, "repairing"}, {TaskState::kAwaitingConfirmation, "awaiting_confirmation"},
+    {TaskState::kRunning, "running"},     {TaskState::kValidating, "validating"},
+    {TaskState::kDone, "done"},           {TaskState::kFailed, "failed"},
+    {TaskState::kCancelled, "cancelled"}};
+
+}  // namespace
+
+std::string to_string(TaskState s) {
+  for (auto& [state, name] : kTaskStateNames)
+    if (state == s) return name;
+  return "unknown";
+}
+
+Result<TaskState> task_state_from_string(std::string_view name) {
+  for (auto& [state, n] : kTaskStateNames)
+    if (name == n) return state;
+  return not_found("no task state '" + std::string(name.substr(0, 40)) + "'");
+}
+
+const std::vector<TaskState>& terminal_task_states() {
+  static const std::vector<TaskState> kTerminal = {TaskState::kDone, TaskState::kFailed, TaskState::kCancelled};
+  return kTerminal;
+}
+
+bool is_terminal(TaskState s) {
+  const auto& t = terminal_task_states();
+  return std::find(t.begin(), t.end(), s) != t.end();
+}
+
 Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_id, const Json& params,
                                 bool auto_confirm) {
   BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
@@ -28,11 +61,11 @@ Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_
   BIOAGENT_RETURN_IF_ERROR(impl_->store->exec(
       "INSERT INTO tasks (id, session, plan_id, state, params, run_dir, data_dir, message, created, updated) VALUES "
       "(?,?,?,?,?,?,?,?,?,?)",
-      {id, sid, plan_id, "checking", tp.dump(), "", "", "", now_iso(), now_iso()}));
+      {id, sid, plan_id, to_string(TaskState::kChecking), tp.dump(), "", "", "", now_iso(), now_iso()}));
   impl_->start_task(id, sid, false);
   return Json{{"task_id", id},
               {"plan_id", plan_id},
-              {"state", "checking"},
+              {"state", to_string(TaskState::kChecking)},
               {"params", *confirmed},
               {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
               {"auto_confirm", bool(tp["confirmed"])}};
@@ -59,7 +92,8 @@ Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_
     rt->cv.notify_all();
     return Json{{"task_id", task_id}, {"action", "cancel"}};
   }
-  if (state != "awaiting_confirmation" && state != "checking")
+  auto ts = task_state_from_string(state);
+  if (!ts || (*ts != TaskState::kAwaitingConfirmation && *ts != TaskState::kChecking))
     return invalid_argument("task " + task_id + " is " + state + ", not waiting for confirmation");
   Json dialog = (*row)["params"].value("dialog", Json::object());
   auto merged = confirm_params(dialog, action == "modify" ? params : Json::object(), runner_cpu_limit(impl_->o));
@@ -74,24 +108,36 @@ Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_
 Result<Json> Assistant::status(const std::string& sid, const std::string& task_id) const {
   auto row = impl_->task_row(sid, task_id);
   if (!row) return row.status();
-  Json out = {{"task_id", task_id},           {"state", (*row)["state"]},
-              {"message", (*row)["message"]}, {"params", (*row)["params"].value("dialog", Json::object())},
-              {"created", (*row)["created"]}, {"updated", (*row)["updated"]}};
+  auto ts = task_state_from_string((*row)["state"].get<std::string>());
+  Json out = {{"task_id", task_id},
+              {"state", (*row)["state"]},
+              {"terminal", ts && is_terminal(*ts)},
+              {"message", (*row)["message"]},
+              {"params", (*row)["params"].value("dialog", Json::object())},
+              {"created", (*row)["created"]},
+              {"updated", (*row)["updated"]}};
   // Each stage's latest state from the events.
+  {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->tasks.find(task_id);
+    if (it != impl_->tasks.end() && !it->second->store_error.empty())
+      return Status(ErrorCode::kInternal,
+                    "this task was stopped because its state could not be saved: " + it->second->store_error);
+  }
   auto ev = impl_->store->query("SELECT event FROM task_events WHERE task = ? ORDER BY seq", {task_id});
+  if (!ev) return Status(ev.status().code(), "the task's stage events could not be read: " + ev.status().message());
   Json stages = Json::object();
   int done = 0, total = 0;
-  if (ev)
-    for (auto& r : *ev) {
-      Json e = Json::parse(r["event"].get<std::string>(), nullptr, false);
-      if (e.value("type", "") != "stage") continue;
-      stages[e.value("stage", "")] = e.value("state", "");
-      done = e.value("done", done);
-      total = e.value("total", total);
-    }
+  for (auto& r : *ev) {
+    Json e = Json::parse(r["event"].get<std::string>(), nullptr, false);
+    if (e.value("type", "") != "stage") continue;
+    stages[e.value("stage", "")] = e.value("state", "");
+    done = e.value("done", done);
+    total = e.value("total", total);
+  }
   out["stages"] = stages;
   out["progress"] = {{"done", done}, {"total", total}};
-  out["events"] = ev ? ev->size() : 0;
+  out["events"] = ev->size();
   return out;
 }
 
@@ -112,7 +158,7 @@ Result<Json> Assistant::results(const std::string& sid, const std::string& task_
     if (e.is_regular_file(ec))
       files.push_back({{"name", e.path().filename().string()},
                        {"bytes", e.file_size(ec)},
-                       {"url", "/api/agent/results/" + task_id + "/files/" + e.path().filename().string()}});
+                       {"url", result_file_url(task_id, e.path().filename().string())}});
   std::sort(files.begin(), files.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
   out["files"] = files;
   for (const char* f : {"validation.json", "status.json"}) {

@@ -5,6 +5,7 @@
 // automatic repairs from the stage table), diagnoses what still failed,
 // validates, and records what it learned.
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 #include <thread>
@@ -130,16 +131,38 @@ void Assistant::Impl::emit(const std::string& task_id, Json event) {
   int64_t seq = last && !last->empty() ? (*last)[0]["n"].get<int64_t>() + 1 : 1;
   event["seq"] = seq;
   event["at"] = now_iso();
-  store->record("INSERT INTO task_events (task, seq, event) VALUES (?,?,?)", {task_id, seq, event.dump()});
+  Status w =
+      last ? store->exec("INSERT INTO task_events (task, seq, event) VALUES (?,?,?)", {task_id, seq, event.dump()})
+           : last.status();
   ++event_generation;
   events_cv.notify_all();
+  if (!w.is_ok()) stop_on_store_error(task_id, w);
 }
 
-void Assistant::Impl::set_state(const std::string& task_id, const std::string& state, const std::string& message) {
-  store->record("UPDATE tasks SET state = ?, message = ?, updated = ? WHERE id = ?",
-                {state, message, now_iso(), task_id});
+void Assistant::Impl::stop_on_store_error(const std::string& task_id, const Status& write) {
+  std::fprintf(stderr, "bioagent: task %s stopped: its state could not be saved: %s\n", task_id.c_str(),
+               write.message().c_str());
+  std::shared_ptr<TaskRuntime> rt;
+  {
+    auto it = tasks.find(task_id);  // callers hold mu or run on the task's own thread
+    if (it != tasks.end()) rt = it->second;
+  }
+  if (!rt) return;
+  if (rt->store_error.empty()) rt->store_error = write.message();
+  rt->cancel->store(true);
+  rt->cv.notify_all();  // a task waiting in the parameter dialog wakes and sees the cancel
+}
+
+void Assistant::Impl::set_state(const std::string& task_id, TaskState state, const std::string& message) {
+  if (Status w = store->exec("UPDATE tasks SET state = ?, message = ?, updated = ? WHERE id = ?",
+                             {to_string(state), message, now_iso(), task_id});
+      !w.is_ok()) {
+    std::lock_guard lock(mu);
+    stop_on_store_error(task_id, w);
+  }
   announce_outcome(task_id, state, message);  // done, failed, cancelled: the chat hears how it ended
-  emit(task_id, {{"type", "state"}, {"state", state}, {"message", message}});
+  emit(task_id,
+       {{"type", "state"}, {"state", to_string(state)}, {"terminal", is_terminal(state)}, {"message", message}});
 }
 
 Json Assistant::Impl::learned_preventions() {
@@ -176,7 +199,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   if (!row) return;
   auto plan_rows = store->query("SELECT * FROM plans WHERE id = ?", {(*row)["plan_id"]});
   if (!plan_rows || plan_rows->empty()) {
-    set_state(id, "failed", "the plan of this task no longer exists");
+    set_state(id, TaskState::kFailed, "the plan of this task no longer exists");
     return;
   }
   Json plan = (*plan_rows)[0];
@@ -189,7 +212,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
                              : "resumed after a restart; finished stages are reused"}});
 
   // 1. Naming check, with learned preventions applied up front.
-  set_state(id, "checking", zh ? "检查文件命名" : "checking the file names");
+  set_state(id, TaskState::kChecking, zh ? "检查文件命名" : "checking the file names");
   fs::path data_dir = find_species_folder(data_dirs(rt->session), prefix);
   if (data_dir.empty()) {
     Diagnosis d = classify_failure("check", "no data files for " + prefix + " found",
@@ -198,7 +221,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
                                                  {"message", "no " + prefix + ".* files uploaded"}}}));
     emit(id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
     record_learning(d, find_repair(d.fix), Json::array(), "not applied");
-    set_state(id, "failed",
+    set_state(id, TaskState::kFailed,
               (zh ? "缺少数据文件：请上传 " : "missing data: upload ") + prefix + ".genome.fasta, " + prefix +
                   ".gff3, " + prefix + ".cds.fasta, " + prefix + ".pep.fasta, " + fam_file + ".hmm");
     return;
@@ -231,7 +254,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     emit(id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
     const DiagnosisRepair* repair = find_repair(d.fix);
     if (repair && repair->automatic) {
-      set_state(id, "repairing", repair->strategy);
+      set_state(id, TaskState::kRepairing, repair->strategy);
       auto changes = apply_naming_repair(data_dir, problems);
       Json after = problems_of(check_species_data(data_dir, prefix, fam_file, true));
       std::string test = changes && after.empty() ? "passed" : "failed";
@@ -249,7 +272,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       record_learning(d, repair, Json::array(), "not applied");
     }
     if (!problems.empty()) {
-      set_state(id, "failed", problems_text(problems));
+      set_state(id, TaskState::kFailed, problems_text(problems));
       return;
     }
   }
@@ -258,7 +281,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   Json dialog = tp.value("dialog", Json::object());
   if (!tp.value("confirmed", false)) {
     int timeout = tp.value("confirm_timeout_seconds", o.confirm_timeout_seconds);
-    set_state(id, "awaiting_confirmation", zh ? "等待参数确认" : "waiting for the parameter confirmation");
+    set_state(id, TaskState::kAwaitingConfirmation, zh ? "等待参数确认" : "waiting for the parameter confirmation");
     emit(id, {{"type", "confirm"},
               {"params", dialog},
               {"timeout_seconds", timeout},
@@ -271,7 +294,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     if (rt->cancel->load() && decision.empty()) decision = "cancel";
     if (decision == "cancel") {
       lock.unlock();
-      set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
+      set_state(id, TaskState::kCancelled, zh ? "用户取消" : "cancelled by the user");
       return;
     }
     if (decision == "modify") dialog = rt->params;
@@ -301,7 +324,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   {
     auto cfg = genefamily_run_config(prefix, fam_file, data_dir, stage_params);
     if (!cfg) {
-      set_state(id, "failed", cfg.status().message());
+      set_state(id, TaskState::kFailed, cfg.status().message());
       return;
     }
     (*cfg)["lang"] = zh ? "zh" : "en";  // figure text; the report's language comes with its params
@@ -309,7 +332,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
                          {"cache_dir", o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : ""},
                          {"allow_private_urls", o.tool_options.count("allow_private_urls") &&
                                                     o.tool_options.at("allow_private_urls") == "1"}};
-    set_state(id, "running", zh ? "正在运行分析流程" : "running the pipeline");
+    set_state(id, TaskState::kRunning, zh ? "正在运行分析流程" : "running the pipeline");
     PipelineOptions po;
     po.run_dir = run_dir;
     po.cpus = std::min(dialog.value("cpu", o.cpus), runner_cpu_limit(o));
@@ -353,13 +376,13 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     auto r = run_genefamily(*cfg, *runner, po);
     if (stopping.load()) return;  // killed or shutting down: resume later
     if (!r) {
-      set_state(id, "failed", r.status().message());
+      set_state(id, TaskState::kFailed, r.status().message());
       return;
     }
     outcome = *r;
   }
   if (rt->cancel->load()) {
-    set_state(id, "cancelled", zh ? "用户取消" : "cancelled by the user");
+    set_state(id, TaskState::kCancelled, zh ? "用户取消" : "cancelled by the user");
     return;
   }
   for (auto& s : outcome) {  // what still failed: the diagnosis and the repair it proposes
@@ -382,7 +405,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   }
 
   // 4. Validation, durations for later estimates, the literature comparison.
-  set_state(id, "validating", zh ? "验证结果" : "validating the results");
+  set_state(id, TaskState::kValidating, zh ? "验证结果" : "validating the results");
   bool all_ok = true;
   for (auto& s : outcome) {
     all_ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped says why
@@ -394,7 +417,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   if (v) emit(id, {{"type", "validation"}, {"validation", *v}});
   std::string verdict = v ? v->value("status", "") : (zh ? "未验证" : "not validated: " + v.status().message());
   if (zh && v) verdict = verdict == "pass" ? "通过" : verdict == "warn" ? "有警告" : "未通过";
-  set_state(id, all_ok ? "done" : "failed",
+  set_state(id, all_ok ? TaskState::kDone : TaskState::kFailed,
             (all_ok ? (zh ? "完成；验证：" : "finished; validation: ")
                     : (zh ? "部分阶段失败；验证：" : "some stages failed; validation: ")) +
                 verdict);

@@ -104,8 +104,13 @@ void add_papers_commands(CLI::App& app, GlobalOptions& g) {
                 << "\n";
       results.push_back(r ? r->to_json() : Json{{"pdf_path", files[i].string()}, {"error", r.status().to_json()}});
       if (r && url_of.count(files[i].string())) {
-        (void)(*lib)->set_download_url(r->paper_id, url_of[files[i].string()]);
-        results.back()["download_url"] = url_of[files[i].string()];
+        if (Status s = (*lib)->set_download_url(r->paper_id, url_of[files[i].string()]); s.is_ok()) {
+          results.back()["download_url"] = url_of[files[i].string()];
+        } else {  // the paper is in the library; only its source link is missing, and the output says so
+          results.back()["download_url_error"] = s.to_json();
+          std::cerr << "  could not save the download URL: " << s.message() << "\n";
+          ++download_failures;
+        }
       }
     });
     failed += download_failures;

@@ -1,5 +1,7 @@
 #include <sqlite3.h>
 
+#include "core/sqlite_open.h"
+
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -77,40 +79,37 @@ Result<std::unique_ptr<EvidenceStore>> EvidenceStore::open(const std::string& pa
 Result<size_t> EvidenceStore::add(const std::vector<Evidence>& records, const std::string& query) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   sqlite3* db = impl_->db;
-  sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
-  sqlite3_stmt* ins = nullptr;
-  sqlite3_stmt* fts = nullptr;
-  sqlite3_prepare_v2(db,
-                     "INSERT OR IGNORE INTO evidence (identity, source, query, added_at, record) VALUES "
-                     "(?,?,?,strftime('%s','now'),?)",
-                     -1, &ins, nullptr);
-  sqlite3_prepare_v2(db, "INSERT INTO evidence_fts (rowid, title, content) VALUES (?,?,?)", -1, &fts, nullptr);
-  size_t added = 0;
-  for (auto& e : records) {
-    std::string id = identity(e), rec = json_text(e.to_json());
-    sqlite3_reset(ins);
-    sqlite3_bind_text(ins, 1, id.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(ins, 2, e.citation.source.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(ins, 3, query.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(ins, 4, rec.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(ins) != SQLITE_DONE) {
-      sqlite3_finalize(ins);
-      sqlite3_finalize(fts);
-      sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-      return Status(ErrorCode::kUnavailable, std::string("evidence store write failed: ") + sqlite3_errmsg(db));
+  const std::string_view what = "the evidence store";
+  BIOAGENT_RETURN_IF_ERROR(sqlite_exec(db, "BEGIN", what));
+  // Any failed write rolls the whole batch back, so the table and its full-text index never disagree.
+  auto write_all = [&]() -> Result<size_t> {
+    auto ins = SqliteStatement::prepare(db,
+                                        "INSERT OR IGNORE INTO evidence (identity, source, query, added_at, record) "
+                                        "VALUES (?,?,?,strftime('%s','now'),?)",
+                                        what);
+    if (!ins) return ins.status();
+    auto fts = SqliteStatement::prepare(db, "INSERT INTO evidence_fts (rowid, title, content) VALUES (?,?,?)", what);
+    if (!fts) return fts.status();
+    size_t added = 0;
+    for (auto& e : records) {
+      ins->reset();
+      ins->bind(1, identity(e)).bind(2, e.citation.source).bind(3, query).bind(4, json_text(e.to_json()));
+      BIOAGENT_RETURN_IF_ERROR(ins->step_done());
+      if (sqlite3_changes(db) == 0) continue;  // already stored
+      fts->reset();
+      fts->bind(1, int64_t(sqlite3_last_insert_rowid(db))).bind(2, e.citation.title).bind(3, e.content);
+      BIOAGENT_RETURN_IF_ERROR(fts->step_done());
+      ++added;
     }
-    if (sqlite3_changes(db) == 0) continue;  // already stored
-    sqlite3_reset(fts);
-    sqlite3_bind_int64(fts, 1, sqlite3_last_insert_rowid(db));
-    sqlite3_bind_text(fts, 2, e.citation.title.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(fts, 3, e.content.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_step(fts);
-    ++added;
+    return added;
+  };
+  auto added = write_all();
+  if (!added) {
+    (void)sqlite_exec(db, "ROLLBACK", what);  // the write's own error is the one reported
+    return Status(ErrorCode::kUnavailable, "evidence store write failed: " + added.status().message());
   }
-  sqlite3_finalize(ins);
-  sqlite3_finalize(fts);
-  sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-  return added;
+  BIOAGENT_RETURN_IF_ERROR(sqlite_exec(db, "COMMIT", what));
+  return *added;
 }
 
 Result<std::vector<Evidence>> EvidenceStore::search(const std::string& query, int max_results,

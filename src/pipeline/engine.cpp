@@ -130,7 +130,7 @@ Result<std::string> data_digest(RunStore& store, const fs::path& p) {
   if (!d.empty()) return d;
   auto h = file_sha256(p);
   if (!h) return h.status();
-  store.put_digest(abs, size, mtime, *h);
+  BIOAGENT_RETURN_IF_ERROR(store.put_digest(abs, size, mtime, *h));
   return *h;
 }
 
@@ -166,7 +166,8 @@ std::string cached_version(RunStore& store, const fs::path& book_file, const std
       fs::rename(tmp, book_file, ec);
     }
   }
-  store.put_digest("version:" + path, size, mtime, v);
+  // A cache of versions: a failed write only means the version is asked again next time.
+  (void)store.put_digest("version:" + path, size, mtime, v);
   return v;
 }
 
@@ -212,6 +213,14 @@ Status discard_attempt(Status s, const fs::path& tmp, const fs::path& folder) {
   return s;
 }
 
+// A stage outcome whose record could not be written fails with both reasons:
+// resuming a run depends on its record.
+Status with_record(Status outcome, const Status& write) {
+  if (write.is_ok()) return outcome;
+  return Status(ErrorCode::kInternal, (outcome.is_ok() ? std::string() : outcome.message() + "; ") +
+                                          "the run record could not be written: " + write.message());
+}
+
 // Runs the steps of one attempt in `tmp` (the stage's work folder).
 Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& key, Runner& runner, RunStore& store,
                  const PipelineOptions& o, const Json& versions) {
@@ -222,13 +231,13 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
   svg::FigureLanguage figure_language(ctx.run.value("lang", std::string()) == "zh");
   auto fail = [&](const Status& s) {
     FailureClass c = class_of(s);
-    store.record({{"stage", spec.name},
-                  {"key", key},
-                  {"state", "failed"},
-                  {"failure", to_string(c)},
-                  {"message", s.message()},
-                  {"log", log.string()}});
-    return with_failure(Status(ErrorCode::kToolFailed, spec.name + ": " + s.message()), c);
+    Status w = store.record({{"stage", spec.name},
+                             {"key", key},
+                             {"state", "failed"},
+                             {"failure", to_string(c)},
+                             {"message", s.message()},
+                             {"log", log.string()}});
+    return with_record(with_failure(Status(ErrorCode::kToolFailed, spec.name + ": " + s.message()), c), w);
   };
   if (spec.check)
     if (Status s = spec.check(ctx); !s.is_ok()) return fail(s);
@@ -262,8 +271,7 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
                   {"log", log.string()}};
       if (r.cancelled) {
         rec["state"] = "cancelled";
-        store.record(rec);
-        return Status(ErrorCode::kCancelled, spec.name + ": cancelled");
+        return with_record(Status(ErrorCode::kCancelled, spec.name + ": cancelled"), store.record(rec));
       }
       if (r.timed_out || r.exit_code != 0) {
         FailureClass c = classify_process(r);
@@ -274,12 +282,13 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
         rec["state"] = "failed";
         rec["failure"] = to_string(c);
         rec["message"] = cmd->argv[0] + " " + why;
-        store.record(rec);
-        return with_failure(
-            Status(ErrorCode::kToolFailed, spec.name + ": " + cmd->argv[0] + " " + why + "\n" + r.log_tail), c);
+        return with_record(
+            with_failure(
+                Status(ErrorCode::kToolFailed, spec.name + ": " + cmd->argv[0] + " " + why + "\n" + r.log_tail), c),
+            store.record(rec));
       }
       rec["state"] = "ok";
-      store.record(rec);
+      BIOAGENT_RETURN_IF_ERROR(store.record(rec));
     } else {
       Status s = std::get<StageFn>(steps[i])(ctx);
       if (!s.is_ok()) return fail(s);
@@ -317,8 +326,7 @@ Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, 
     return discard_attempt(
         Status(ErrorCode::kToolFailed, spec.name + ": could not move the finished folder into place: " + ec.message()),
         tmp, folder);
-  store.record({{"stage", spec.name}, {"key", key}, {"state", "done"}, {"runner", runner.name()}});
-  return Status::ok();
+  return store.record({{"stage", spec.name}, {"key", key}, {"state", "done"}, {"runner", runner.name()}});
 }
 
 // The final state of a finished stage from its summary and checks: skipped
@@ -368,8 +376,15 @@ void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, 
     if (!rep.automatic || !rep.matches(class_of(s), s.message())) continue;
     StageContext patched = ctx;
     patched.params.merge_patch(rep.param_patch);
-    store.record(
-        {{"stage", spec.name}, {"key", key}, {"state", "repair"}, {"repair", rep.key}, {"message", rep.description}});
+    if (Status w = store.record({{"stage", spec.name},
+                                 {"key", key},
+                                 {"state", "repair"},
+                                 {"repair", rep.key},
+                                 {"message", rep.description}});
+        !w.is_ok()) {
+      s = with_record(s, w);
+      break;
+    }
     if (o.on_event) o.on_event({spec.name, StageState::kRepairing, rep.description, -1, total});
     s = attempt(spec, patched, key, folder, runner, store, o, versions);
     if (s.is_ok()) {

@@ -31,60 +31,51 @@ Result<std::unique_ptr<RunStore>> RunStore::open(const fs::path& run_dir) {
   return s;
 }
 
-void RunStore::record(const Json& a) {
+Status RunStore::record(const Json& a) {
   std::lock_guard lock(mu_);
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db_,
-                     "INSERT INTO attempts (stage, key, step, argv, versions, runner, job_id, seconds, user_seconds,"
-                     " system_seconds, max_rss_kb, exit_code, state, message, log) VALUES"
-                     " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                     -1, &st, nullptr);
+  auto st = SqliteStatement::prepare(db_,
+                                     "INSERT INTO attempts (stage, key, step, argv, versions, runner, job_id, seconds,"
+                                     " user_seconds, system_seconds, max_rss_kb, exit_code, state, message, log) VALUES"
+                                     " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                     "the run record");
+  if (!st) return st.status();
   auto text = [&](int i, const char* k) {
-    std::string v = a.contains(k) ? (a[k].is_string() ? a[k].get<std::string>() : a[k].dump()) : "";
-    sqlite3_bind_text(st, i, v.c_str(), -1, SQLITE_TRANSIENT);
+    st->bind(i, a.contains(k) ? (a[k].is_string() ? a[k].get<std::string>() : a[k].dump()) : std::string());
   };
   text(1, "stage");
   text(2, "key");
-  sqlite3_bind_int(st, 3, a.value("step", 0));
+  st->bind(3, int64_t(a.value("step", 0)));
   text(4, "argv");
   text(5, "versions");
   text(6, "runner");
   text(7, "job_id");
-  sqlite3_bind_double(st, 8, a.value("seconds", 0.0));
-  sqlite3_bind_double(st, 9, a.value("user_seconds", 0.0));
-  sqlite3_bind_double(st, 10, a.value("system_seconds", 0.0));
-  sqlite3_bind_int64(st, 11, a.value("max_rss_kb", int64_t(0)));
-  sqlite3_bind_int(st, 12, a.value("exit_code", 0));
+  st->bind(8, a.value("seconds", 0.0));
+  st->bind(9, a.value("user_seconds", 0.0));
+  st->bind(10, a.value("system_seconds", 0.0));
+  st->bind(11, a.value("max_rss_kb", int64_t(0)));
+  st->bind(12, int64_t(a.value("exit_code", 0)));
   text(13, "state");
   text(14, "message");
   text(15, "log");
-  sqlite3_step(st);
-  sqlite3_finalize(st);
+  return st->step_done();
 }
 
 std::string RunStore::cached_digest(const std::string& path, int64_t size, int64_t mtime) {
   std::lock_guard lock(mu_);
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db_, "SELECT sha256 FROM digests WHERE path = ? AND size = ? AND mtime = ?", -1, &st, nullptr);
-  sqlite3_bind_text(st, 1, path.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(st, 2, size);
-  sqlite3_bind_int64(st, 3, mtime);
-  std::string out;
-  if (sqlite3_step(st) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-  return out;
+  auto st = SqliteStatement::prepare(db_, "SELECT sha256 FROM digests WHERE path = ? AND size = ? AND mtime = ?",
+                                     "the run record");
+  if (!st) return {};
+  st->bind(1, path).bind(2, size).bind(3, mtime);
+  auto row = st->step_row();
+  return row && *row ? st->column_text(0) : std::string();  // a failed read is a cache miss: the file is re-hashed
 }
 
-void RunStore::put_digest(const std::string& path, int64_t size, int64_t mtime, const std::string& sha) {
+Status RunStore::put_digest(const std::string& path, int64_t size, int64_t mtime, const std::string& sha) {
   std::lock_guard lock(mu_);
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO digests VALUES (?, ?, ?, ?)", -1, &st, nullptr);
-  sqlite3_bind_text(st, 1, path.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(st, 2, size);
-  sqlite3_bind_int64(st, 3, mtime);
-  sqlite3_bind_text(st, 4, sha.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_step(st);
-  sqlite3_finalize(st);
+  auto st = SqliteStatement::prepare(db_, "INSERT OR REPLACE INTO digests VALUES (?, ?, ?, ?)", "the run record");
+  if (!st) return st.status();
+  st->bind(1, path).bind(2, size).bind(3, mtime).bind(4, sha);
+  return st->step_done();
 }
 
 Json RunStore::history() {

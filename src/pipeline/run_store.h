@@ -14,9 +14,10 @@ class RunStore {
  public:
   static Result<std::unique_ptr<RunStore>> open(const fs::path& run_dir);
   ~RunStore();
-  void record(const Json& attempt);
+  // Writes fail loudly: a run whose record cannot be written stops with this Status.
+  [[nodiscard]] Status record(const Json& attempt);
   std::string cached_digest(const std::string& path, int64_t size, int64_t mtime);
-  void put_digest(const std::string& path, int64_t size, int64_t mtime, const std::string& sha);
+  [[nodiscard]] Status put_digest(const std::string& path, int64_t size, int64_t mtime, const std::string& sha);
   Json history();
 
  private:

@@ -159,9 +159,8 @@ void add_events_route(httplib::Server& svr, Context& ctx) {
                       *cursor = e.value("seq", *cursor);
                       std::string f = sse_frame(e.value("type", "event"), e, *cursor);
                       if (!sink.write(f.data(), f.size())) return false;
-                      std::string state = e.value("state", "");
-                      final_state |= e.value("type", "") == "state" &&
-                                     (state == "done" || state == "failed" || state == "cancelled");
+                      auto ts = task_state_from_string(e.value("state", ""));
+                      final_state |= e.value("type", "") == "state" && ts && is_terminal(*ts);
                     }
                     if (final_state) sink.done();
                     return true;

@@ -155,7 +155,7 @@ export async function followTask(
         if (e.id) last = Number(e.id);
         onEvent(e.data);
         const d = e.data;
-        if (d.type === 'state' && ['done', 'failed', 'cancelled'].includes(d.state)) finished = true;
+        if (d.type === 'state' && d.terminal) finished = true;
       });
     } catch (err) {
       if (err instanceof ApiError && err.status >= 400 && err.status < 500) throw err;

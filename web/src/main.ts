@@ -232,7 +232,7 @@ function onTaskEvent(taskId: string, e: any): void {
   if (e.type === 'state') {
     state.textContent = `${stateName(e.state)}${e.message ? ' — ' + e.message : ''}`;
     state.dataset.state = e.state;
-    if (['done', 'failed', 'cancelled'].includes(e.state)) {
+    if (e.terminal) {  // the server says which states end a task
       setStatus(t('ready'));
       closeConfirmDialog();
       showResults(taskId);
