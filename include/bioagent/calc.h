@@ -25,6 +25,10 @@ struct CalcLimits {
   int max_depth = 100;               // nesting of parentheses, unary operators, powers
   int64_t max_int_exponent = 10000;  // |n| in a**n for integer a with |a| > 1
   size_t max_int_bits = 100000;      // size of any integer while evaluating
+  // Big-integer work for the whole expression, in 64-bit word products (a
+  // multiply or divide of n and m words costs n*m; a power its squarings).
+  // 2**100000 costs about 4 million; the budget is ~0.1 s of CPU.
+  double max_work = 50e6;
 };
 
 // Python's digit limit for turning an int into text (sys.get_int_max_str_digits()).

@@ -11,6 +11,7 @@
 
 #include "bioagent/status.h"
 #include "bioagent/tool.h"
+#include "bioagent/workspace.h"
 
 namespace bioagent {
 
@@ -28,8 +29,10 @@ struct NotebookQuery {
 
 // Picks the notebook in `folder` (recursive, hidden folders skipped):
 // *_executed.ipynb preferred, then sorted order. `others` receives the rest.
+// With a workspace, folders it excludes (the server's state) are not entered.
 Result<std::filesystem::path> discover_notebook(const std::filesystem::path& folder,
-                                                std::vector<std::filesystem::path>* others = nullptr);
+                                                std::vector<std::filesystem::path>* others = nullptr,
+                                                const Workspace* workspace = nullptr);
 
 // Reads and extracts. The result has the tool's shape:
 // {notebook_path, nbformat, total_cells, cells:[{idx,type,source?,output}],

@@ -49,6 +49,9 @@ struct TableLimits {
   size_t max_cols = 16'384;  // Excel's own limit (XFD)
   size_t max_cells = 50'000'000;
   size_t max_string_bytes = 1u << 20;  // one cell's text
+  // All cells' text of one sheet (a shared string counts once per cell that uses
+  // it): 12,000 cells naming one 1 MiB string are refused, not built.
+  uint64_t max_text_bytes = 256ull << 20;
   uint64_t max_csv_bytes = 2ull << 30;
 };
 

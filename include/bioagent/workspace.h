@@ -28,10 +28,25 @@ class Workspace {
   // As resolve(), and the path must exist (kNotFound otherwise).
   Result<std::filesystem::path> resolve_existing(const std::string& user_path) const;
 
+  // Under a root and under no excluded folder.
   bool contains(const std::filesystem::path& canonical) const;
+
+  // A folder no tool may read even where it lies under a root (the server's
+  // state folder, which holds every session). Canonicalised; it need not exist.
+  void exclude(const std::filesystem::path& folder);
+  // A folder inside an excluded one that stays readable (the example data the
+  // server writes into its state folder).
+  void allow_inside_excluded(const std::filesystem::path& folder);
+  const std::vector<std::filesystem::path>& excluded() const { return excluded_; }
+  bool is_excluded(const std::filesystem::path& canonical) const;
+
+  // `canonical` as results print it: relative to the root it lies under ("."
+  // for the root itself), so no absolute server path reaches a client.
+  std::string display(const std::filesystem::path& canonical) const;
 
  private:
   std::vector<std::filesystem::path> roots_;
+  std::vector<std::filesystem::path> excluded_, excepted_;
 };
 
 }  // namespace bioagent

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bioagent/agent.h"
+#include "bioagent/json_text.h"
 
 namespace bioagent {
 namespace {
@@ -72,9 +73,9 @@ std::string repair_json(const std::string& in) {
 }
 
 Json parse_json_lenient(const std::string& text, bool& repaired) {
-  Json j = Json::parse(text, nullptr, false);
+  Json j = parse_json_bounded(text);
   if (!j.is_discarded()) return j;
-  j = Json::parse(repair_json(text), nullptr, false);
+  j = parse_json_bounded(repair_json(text));
   if (!j.is_discarded()) repaired = true;
   return j;
 }

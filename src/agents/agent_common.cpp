@@ -1,10 +1,10 @@
 // What the agent loops share: numbered sources, the result's rendering, and
 // the JSONL trajectory.
+#include <re2/re2.h>
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <regex>
 #include <set>
 
 #include "bioagent/agent.h"
@@ -134,10 +134,11 @@ std::string SourceBook::add_from(const std::string&, const Json& result) {
 }
 
 std::vector<AnswerSource> SourceBook::cited_in(const std::string& answer) const {
-  static const std::regex kCite(R"(\[(\d{1,3})\])");
+  static const RE2 kCite(R"(\[(\d{1,3})\])");
   std::set<int> cited;
-  for (auto it = std::sregex_iterator(answer.begin(), answer.end(), kCite); it != std::sregex_iterator(); ++it)
-    cited.insert(std::stoi((*it)[1]));
+  re2::StringPiece in(answer);
+  int n = 0;
+  while (RE2::FindAndConsume(&in, kCite, &n)) cited.insert(n);
   std::vector<AnswerSource> out;
   for (auto& s : sources_)
     if (cited.empty() || cited.count(s.n)) out.push_back(s);

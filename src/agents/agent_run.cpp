@@ -115,8 +115,8 @@ std::string AgentRun::call_tool(const ToolRegistry& registry, const std::vector<
   if (std::none_of(allowed.begin(), allowed.end(), [&](const ToolSpec* t) { return t->name == name; }))
     return done(
         false, "error: there is no tool named '" + name + "' here; the tools are: " + tool_names(allowed).dump(), 0, 0);
-  Json args = arguments.find_first_not_of(" \t\r\n") == std::string::npos ? Json::object()
-                                                                          : Json::parse(arguments, nullptr, false);
+  Json args =
+      arguments.find_first_not_of(" \t\r\n") == std::string::npos ? Json::object() : parse_json_bounded(arguments);
   if (!args.is_object())
     return done(false,
                 "error: the arguments of " + name + " are not a valid JSON object (" + arguments.substr(0, 200) +

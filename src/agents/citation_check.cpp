@@ -2,7 +2,8 @@
 // cites. A sentence fails when it cites a number that names no source, or
 // when a number, a gene name or a quoted phrase in it occurs in none of the
 // sources it cites; a factual sentence that cites nothing fails too.
-#include <regex>
+#include <re2/re2.h>
+
 #include <set>
 
 #include "bioagent/agent.h"
@@ -55,19 +56,55 @@ std::vector<std::string> split_sentences(const std::string& text) {
   return out;
 }
 
-// The numbers of the [n] / [n, m] / [n-m] marks in a sentence.
+// The numbers of the [n] / [n, m] / [n-m] marks in a sentence. (The answer may
+// echo user text: RE2 and plain scanning only, never a backtracking engine.)
 std::vector<int> cited_numbers(const std::string& s) {
-  static const std::regex mark(R"(\[(\d+(?:\s*[,，-]\s*\d+)*)\])");
+  static const RE2 mark(R"(\[(\d+(?:\s*[,，-]\s*\d+)*)\])");
+  static const RE2 num(R"((\d+))");
   std::vector<int> out;
-  for (std::sregex_iterator it(s.begin(), s.end(), mark), end; it != end; ++it) {
-    std::string inside = (*it)[1];
-    static const std::regex num(R"(\d+)");
+  re2::StringPiece in(s);
+  std::string inside;
+  while (RE2::FindAndConsume(&in, mark, &inside)) {
     std::vector<int> ns;
-    for (std::sregex_iterator n(inside.begin(), inside.end(), num); n != end; ++n) ns.push_back(std::stoi((*n)[0]));
+    re2::StringPiece digits(inside);
+    std::string n;
+    while (RE2::FindAndConsume(&digits, num, &n))
+      if (n.size() <= 6) ns.push_back(std::stoi(n));  // no source list is longer
     if (inside.find('-') != std::string::npos && ns.size() == 2 && ns[1] >= ns[0] && ns[1] - ns[0] < 50)
       for (int k = ns[0]; k <= ns[1]; ++k) out.push_back(k);
     else
       out.insert(out.end(), ns.begin(), ns.end());
+  }
+  return out;
+}
+
+// Phrases between quote marks ("..." or “...”), 3 to 200 bytes on one line.
+std::vector<std::string> quoted_phrases(const std::string& s) {
+  auto opener = [&](size_t i) -> size_t {
+    if (s[i] == '"') return 1;
+    return s.compare(i, 3, "\u201c") == 0 ? 3 : 0;
+  };
+  auto closer = [&](size_t i) -> size_t {
+    if (s[i] == '"') return 1;
+    return s.compare(i, 3, "\u201d") == 0 ? 3 : 0;
+  };
+  std::vector<std::string> out;
+  for (size_t i = 0; i < s.size();) {
+    size_t open = opener(i);
+    if (open == 0) {
+      ++i;
+      continue;
+    }
+    size_t j = i + open, end = std::min(s.size(), j + 201);
+    size_t close = 0;
+    while (j < end && s[j] != '\n' && (close = closer(j)) == 0) ++j;
+    size_t len = j - (i + open);
+    if (close != 0 && len >= 3 && len <= 200) {
+      out.push_back(s.substr(i + open, len));
+      i = j + close;
+    } else {
+      ++i;
+    }
   }
   return out;
 }
@@ -90,23 +127,24 @@ bool has_token(const std::string& hay, const std::string& needle) {
 
 // What a sentence asserts that a source must contain: numbers, gene-like names, quoted phrases.
 std::vector<std::pair<std::string, std::string>> checkable_facts(const std::string& sentence) {
-  static const std::regex marks(R"(\[\d+(?:\s*[,，-]\s*\d+)*\])");
-  std::string s = std::regex_replace(sentence, marks, " ");
+  static const RE2 marks(R"(\[\d+(?:\s*[,，-]\s*\d+)*\])");
+  std::string s = sentence;
+  RE2::GlobalReplace(&s, marks, " ");
   std::vector<std::pair<std::string, std::string>> facts;
-  static const std::regex number(R"((?:^|[^A-Za-z0-9.])(\d+(?:\.\d+)?))");
-  for (std::sregex_iterator it(s.begin(), s.end(), number), end; it != end; ++it) facts.push_back({"number", (*it)[1]});
+  static const RE2 number(R"((?:^|[^A-Za-z0-9.])(\d+(?:\.\d+)?))");
+  re2::StringPiece in(s);
+  std::string found;
+  while (RE2::FindAndConsume(&in, number, &found)) facts.push_back({"number", found});
   // Gene names: letters with digits (SPL9, miR156, AtMYB21) or a capitalised symbol of 3+ capitals (WRKY, SBP).
-  static const std::regex gene(R"(\b([A-Za-z]{1,6}[0-9]+[A-Za-z0-9]*|[A-Z][A-Z0-9]{2,}[a-z]?)\b)");
+  static const RE2 gene(R"(\b([A-Za-z]{1,6}[0-9]+[A-Za-z0-9]*|[A-Z][A-Z0-9]{2,}[a-z]?)\b)");
   static const std::set<std::string> common = {"DNA", "RNA", "PCR", "HMM", "THE", "AND", "NOT", "LLM", "PDF", "API"};
-  for (std::sregex_iterator it(s.begin(), s.end(), gene), end; it != end; ++it) {
-    std::string g = (*it)[1];
-    if (!common.count(g) && !std::all_of(g.begin(), g.end(), [](char c) { return std::isdigit(c) || c == '.'; }))
-      facts.push_back({"gene name", g});
+  in = re2::StringPiece(s);
+  while (RE2::FindAndConsume(&in, gene, &found)) {
+    if (!common.count(found) &&
+        !std::all_of(found.begin(), found.end(), [](char c) { return std::isdigit(c) || c == '.'; }))
+      facts.push_back({"gene name", found});
   }
-  // Quote marks as whole sequences ("“" is three bytes; a bracket expression would match each byte).
-  static const std::regex quoted(R"lit((?:"|“)((?:(?!"|”).){3,200})(?:"|”))lit");
-  for (std::sregex_iterator it(s.begin(), s.end(), quoted), end; it != end; ++it)
-    facts.push_back({"quoted phrase", (*it)[1]});
+  for (auto& q : quoted_phrases(s)) facts.push_back({"quoted phrase", q});
   return facts;
 }
 

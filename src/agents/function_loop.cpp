@@ -26,7 +26,7 @@ const char* kTaijiChat =
 std::optional<Json> protocol_reply(const std::string& text) {
   auto start = text.find('{'), end = text.rfind('}');
   if (start == std::string::npos || end == std::string::npos || end < start) return std::nullopt;
-  Json j = Json::parse(text.substr(start, end - start + 1), nullptr, false);
+  Json j = parse_json_bounded(text.substr(start, end - start + 1));
   if (!j.is_object() || !j.contains("status")) return std::nullopt;
   return j;
 }

@@ -3,11 +3,11 @@
 // literature search only when the network is allowed and the question asks for
 // literature), and the answer is the sentences of the evidence that best match
 // the question, each with its numbered source.
+#include <re2/re2.h>
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 
 #include "agents/agent_internal.h"
@@ -74,32 +74,33 @@ std::vector<std::string> sentences(const std::string& text, bool by_line = false
   return out;
 }
 
+// Every pattern below sees user text: RE2 (linear time, no recursion), never std::regex.
 bool looks_arithmetic(const std::string& q, std::string& expr) {
-  static const std::regex kExpr(R"(([-+*/%().\d\s^]|\*\*|sqrt|log|exp|pi){3,})");
-  std::smatch m;
+  static const RE2 kExpr(R"(((?:[-+*/%().\d\s^]|\*\*|sqrt|log|exp|pi){3,}))");
+  re2::StringPiece in(q);
+  re2::StringPiece found;
   std::string best;
-  for (auto it = std::sregex_iterator(q.begin(), q.end(), kExpr); it != std::sregex_iterator(); ++it)
-    if (it->str().size() > best.size()) best = it->str();
+  while (RE2::FindAndConsume(&in, kExpr, &found))
+    if (found.size() > best.size()) best = std::string(found);
   size_t digits = std::count_if(best.begin(), best.end(), ::isdigit);
   bool op = best.find_first_of("+-*/%^") != std::string::npos;
   if (digits < 2 || !op) return false;
-  expr = std::regex_replace(best, std::regex(R"(\^)"), "**");  // 2^3 from a person means a power
+  expr.clear();
+  for (char c : best) expr += c == '^' ? std::string("**") : std::string(1, c);  // 2^3 from a person means a power
   return true;
 }
 
 bool asks_for_literature(const std::string& q) {
-  static const std::regex kLit(
-      R"(\b(literature|publications?|papers?|studies|articles?|published|pubmed|arxiv|trials?|review)\b|文献|论文)",
-      std::regex::icase);
-  return std::regex_search(q, kLit);
+  static const RE2 kLit(
+      R"((?i)\b(literature|publications?|papers?|studies|articles?|published|pubmed|arxiv|trials?|review)\b|文献|论文)");
+  return RE2::PartialMatch(q, kLit);
 }
 
 // Questions asking for a quantity are answered by sentences with numbers.
 bool asks_for_number(const std::string& q) {
-  static const std::regex kNumber(
-      R"(\b(how (many|much|long|often|large|high)|what (percentage|proportion|share|number|rate|fraction)|rate|ratio|score|value|coefficient|LC50|p50|recall|precision|F1)\b|多少|几|比例|百分|数量|分数|比率)",
-      std::regex::icase);
-  return std::regex_search(q, kNumber);
+  static const RE2 kNumber(
+      R"((?i)\b(how (many|much|long|often|large|high)|what (percentage|proportion|share|number|rate|fraction)|rate|ratio|score|value|coefficient|LC50|p50|recall|precision|F1)\b|多少|几|比例|百分|数量|分数|比率)");
+  return RE2::PartialMatch(q, kNumber);
 }
 
 bool has_digit(const std::string& s) { return std::any_of(s.begin(), s.end(), ::isdigit); }
@@ -107,10 +108,9 @@ bool has_digit(const std::string& s) { return std::any_of(s.begin(), s.end(), ::
 // Who wrote a paper and where its authors work is printed on its first page,
 // in lines before the abstract, not in sentences.
 bool asks_for_front_matter(const std::string& q) {
-  static const std::regex kFront(
-      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?)\b|作者|单位|机构)",
-      std::regex::icase);
-  return std::regex_search(q, kFront);
+  static const RE2 kFront(
+      R"((?i)\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?)\b|作者|单位|机构)");
+  return RE2::PartialMatch(q, kFront);
 }
 
 struct Passage {
@@ -245,12 +245,12 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     }
   if (asks_for_front_matter(question)) {
     // The best first page's opening lines (title, authors, affiliations) come first.
-    static const std::regex kAbstract(R"(^\s*(abstract|summary|background|introduction)\b)", std::regex::icase);
+    static const RE2 kAbstract(R"((?i)^\s*(abstract|summary|background|introduction)\b)");
     for (auto& p : passages) {
       if (p.page != 1) continue;
       std::string front;
       for (auto& line : sentences(p.text, true)) {
-        if (std::regex_search(line, kAbstract) || front.size() > 700) break;
+        if (RE2::PartialMatch(line, kAbstract) || front.size() > 700) break;
         front += (front.empty() ? "" : " | ") + line;
       }
       if (!front.empty()) scored.push_back({1e6, front, p.source, p.rank});

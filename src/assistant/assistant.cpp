@@ -1,19 +1,20 @@
 // Assistant: sessions, the chat turn (RouterAgent, then the knowledge or
 // planning agent, or the tool agent for data and paper questions), plans,
 // uploads and the learning store's export and import.
+#include <re2/re2.h>
 #include <fstream>
-#include <regex>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/agent.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 
 namespace bioagent {
 
 Status Assistant::Impl::require_session(const std::string& sid) const {
-  static const std::regex ok("^s_[0-9a-f]{32}$");
-  if (!std::regex_match(sid, ok)) return not_found("no session '" + sid.substr(0, 80) + "': create one first");
+  static const RE2 ok("s_[0-9a-f]{32}");
+  if (!RE2::FullMatch(sid, ok)) return not_found("no session '" + sid.substr(0, 80) + "': create one first");
   auto r = store->query("SELECT id FROM sessions WHERE id = ?", {sid});
   if (!r) return r.status();
   if (r->empty()) return not_found("no session '" + sid + "': create one first");
@@ -39,6 +40,7 @@ Result<std::unique_ptr<Assistant>> Assistant::open(AssistantOptions options) {
   if (!options.registry || !options.workspace) return invalid_argument("the assistant needs a registry and workspace");
   auto impl = std::make_unique<Impl>();
   impl->o = options;
+  impl->cpu_budget.set_total(runner_cpu_limit(options));
   impl->env = {options.registry, options.workspace, options.tool_options};
   auto store = AppStore::open(options.state_dir / "app.sqlite");
   if (!store) return store.status();
@@ -57,8 +59,8 @@ Result<std::unique_ptr<Assistant>> Assistant::open(AssistantOptions options) {
   std::unique_ptr<Assistant> a(new Assistant(std::move(impl)));
   // Tasks that were under way when the last process stopped resume now.
   auto rows = a->impl_->store->query(
-      "SELECT id, session FROM tasks WHERE state IN ('checking', 'awaiting_confirmation', 'running', 'repairing', "
-      "'validating')");
+      "SELECT id, session FROM tasks WHERE state IN ('checking', 'awaiting_confirmation', 'queued', 'running', "
+      "'repairing', 'validating') ORDER BY created");
   if (rows && options.resume_tasks)
     for (auto& r : *rows) a->impl_->start_task(r["id"], r["session"], true);
   return a;
@@ -122,7 +124,7 @@ Route ask_model_to_route(LlmClient& llm, const std::string& message, Route r) {
   rq.json_mode = true;
   auto resp = llm.chat(rq);
   if (!resp) return r;
-  Json j = Json::parse(resp->message.text(), nullptr, false);
+  Json j = parse_json_bounded(resp->message.text());
   auto intent = j.is_object() && j.contains("intent") && j["intent"].is_string()
                     ? intent_from_string(j["intent"].get<std::string>())
                     : Result<Intent>(parse_error("no intent"));
@@ -286,8 +288,8 @@ namespace {
 
 // Safe names only: one path component of letters, digits, '.', '_' and '-', not hidden.
 Status check_upload_name(const std::string& filename) {
-  static const std::regex safe("^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$");
-  if (!std::regex_match(filename, safe) || filename.find("..") != std::string::npos)
+  static const RE2 safe("[A-Za-z0-9_][A-Za-z0-9._-]{0,199}");
+  if (!RE2::FullMatch(filename, safe) || filename.find("..") != std::string::npos)
     return Status(ErrorCode::kInvalidArgument,
                   "unsafe file name '" + filename.substr(0, 100) +
                       "': use letters, digits, '.', '_' and '-' only, e.g. Lchi.genome.fasta")

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <thread>
 
 #include "assistant/agents.h"
@@ -28,6 +30,32 @@ bool plan_executable(const Json& plan);
 std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id, const std::string& state,
                              const std::string& message, bool zh, Json* links);
 
+// The server's CPU budget shared by all runs: a run takes its CPUs before its
+// pipeline starts and gives them back after; runs wait in arrival order.
+class CpuBudget {
+ public:
+  void set_total(int cpus) { free_ = total_ = std::max(1, cpus); }
+  int total() const { return total_; }
+  // Blocks until `cpus` are free and `task_id` is first in line; `on_position(n)`
+  // is told the 1-based queue position whenever it changes. False when `give_up`
+  // became true while waiting (cancelled, shutting down).
+  bool acquire(const std::string& task_id, int cpus, const std::function<bool()>& give_up,
+               const std::function<void(size_t)>& on_position);
+  void release(int cpus);
+  size_t queued() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  int total_ = 1, free_ = 1;
+  std::deque<std::string> line_;
+};
+
+// Runs whose parameter dialog may wait at once per session, and runs under way
+// or waiting in the server: each holds a thread, so more executes are refused.
+inline constexpr size_t kMaxWaitingDialogsPerSession = 4;
+inline constexpr size_t kMaxWaitingDialogs = 32;  // server-wide, every unfinished run
+
 // One task running in this process: its confirmation state and cancel flag.
 struct TaskRuntime {
   std::string id, session;
@@ -51,6 +79,7 @@ struct Assistant::Impl {
   uint64_t event_generation = 0;
   std::map<std::string, std::shared_ptr<TaskRuntime>> tasks;
   std::atomic<bool> stopping{false};
+  CpuBudget cpu_budget;  // total: runner_cpu_limit(o), set at open
 
   fs::path session_dir(const std::string& sid) const { return o.state_dir / "sessions" / sid; }
   Status require_session(const std::string& sid) const;
@@ -62,6 +91,9 @@ struct Assistant::Impl {
   void stop_on_store_error(const std::string& task_id, const Status& write);
   void set_state(const std::string& task_id, TaskState state, const std::string& message);
   void start_task(const std::string& task_id, const std::string& session, bool resumed);
+  // Refuses a new run when the session has kMaxWaitingDialogsPerSession dialogs
+  // waiting or the server kMaxWaitingDialogs runs under way (each holds a thread).
+  Status check_task_limits(const std::string& sid) const;
   void run_task(std::shared_ptr<TaskRuntime> rt, bool resumed);
   Json learned_preventions();
   void record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,

@@ -1,9 +1,9 @@
 // The chat turns about a plan: making one, answering questions about it,
 // declining it, and running it only on a clear order when its files are
 // there; and the message that reports a run's outcome in the chat.
+#include <re2/re2.h>
 #include <array>
 #include <fstream>
-#include <regex>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
@@ -43,13 +43,12 @@ std::vector<std::string> missing_files(const Json& plan) {
 
 // The name of the first species prefix among uploaded files, when all uploads share one.
 std::string only_uploaded_prefix(const fs::path& dir) {
-  static const std::regex rule("^([A-Z][a-z]{3})\\..+");
+  static const RE2 rule("([A-Z][a-z]{3})\\..+");
   std::set<std::string> prefixes;
   std::error_code ec;
   for (auto& e : fs::directory_iterator(dir, ec)) {
-    std::smatch m;
-    std::string n = e.path().filename().string();
-    if (std::regex_match(n, m, rule)) prefixes.insert(m[1]);
+    std::string n = e.path().filename().string(), prefix;
+    if (RE2::FullMatch(n, rule, &prefix)) prefixes.insert(prefix);
   }
   return prefixes.size() == 1 ? *prefixes.begin() : "";
 }

@@ -2,7 +2,7 @@
 // from the text), its root cause and fix from the stage table's repairs (data,
 // not code: the program itself is never changed), the data-folder repairs, and
 // applying the reversible ones with a backup.
-#include <regex>
+#include <re2/re2.h>
 
 #include "assistant/assistant_internal.h"
 #include "bioagent/genefamily.h"
@@ -45,10 +45,10 @@ const DiagnosisRepair* find_repair(const std::string& key) {
 }
 
 std::string generalise(std::string message) {
-  static const std::regex path(R"((/[^\s'"]+/)+)");
-  static const std::regex prefixed(R"(\b[A-Z][a-z]{1,3}(\.[A-Za-z0-9_]+)*\.(genome|gff3?|cds|pep)\b)");
-  message = std::regex_replace(message, path, "<dir>/");
-  message = std::regex_replace(message, prefixed, "<Prefix>.$2");
+  static const RE2 path(R"((/[^\s'"]+/)+)");
+  static const RE2 prefixed(R"(\b[A-Z][a-z]{1,3}(\.[A-Za-z0-9_]+)*\.(genome|gff3?|cds|pep)\b)");
+  RE2::GlobalReplace(&message, path, "<dir>/");
+  RE2::GlobalReplace(&message, prefixed, "<Prefix>.\\2");
   return message;
 }
 

@@ -2,7 +2,7 @@
 // each species asked about answered from sources that name it or marked
 // unknown (never another species' numbers in its place), comparisons laid
 // side by side, and local literature only when it names the subject.
-#include <regex>
+#include <re2/re2.h>
 
 #include "assistant/knowledge_evidence.h"
 #include "bioagent/llm.h"
@@ -37,9 +37,9 @@ bool asks_comparison(const std::string& message) {
 
 // The leading whole number of a knowledge-base count ("105 (up to 117 ...)" -> 105), or -1.
 int leading_count(const std::string& s) {
-  std::smatch m;
-  static const std::regex n(R"(^\s*(\d+))");
-  return std::regex_search(s, m, n) ? std::stoi(m[1]) : -1;
+  static const RE2 n(R"(^\s*(\d+))");
+  int count = -1;
+  return RE2::PartialMatch(s, n, &count) ? count : -1;
 }
 
 // One line per species: its member count where a source gives it, else "unknown" with what was looked at.

@@ -1,8 +1,8 @@
 // The compiled-in knowledge base: gene families and the species dictionary,
 // with lookups by name and mentions in free text (Chinese and English).
+#include <re2/re2.h>
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 
 #include "assistant/agents.h"
@@ -225,8 +225,8 @@ std::optional<Json> resolve_species(std::string_view name, const std::vector<fs:
   std::string n(name);
   std::string latin = latin_binomial(n) == n ? n : "";
   std::string prefix = latin.empty() ? n : prefix_of_latin(latin);
-  static const std::regex prefix_rule("^[A-Z][a-z]{3}$");
-  if (!std::regex_match(prefix, prefix_rule)) return std::nullopt;
+  static const RE2 prefix_rule("[A-Z][a-z]{3}");
+  if (!RE2::FullMatch(prefix, prefix_rule)) return std::nullopt;
   // A bare prefix counts as a species only when its files were given.
   if (latin.empty() && find_species_folder(data_dirs, prefix).empty()) return std::nullopt;
   std::string shown = latin.empty() ? prefix : latin;

@@ -4,7 +4,7 @@
 // file as present, a skipped stage as run, an analysis no stage does, or a
 // number the plan does not hold; without a model the text is the template and
 // says so.
-#include <regex>
+#include <re2/re2.h>
 
 #include "assistant/agents.h"
 #include "bioagent/genefamily.h"
@@ -58,10 +58,11 @@ std::vector<std::string> plan_reasoning_problems(const std::string& sentence, co
     if (v.is_string() && ref.contains(k + "_status")) files[v.get<std::string>()] = ref[k + "_status"] == "available";
   for (auto& f : plan.value("transcriptome_data", Json::object()).value("files", Json::array()))
     if (f.is_string()) files[f.get<std::string>()] = true;
-  static const std::regex file_re(
-      R"([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|fastq|fq|xlsx))");
-  for (std::sregex_iterator it(sentence.begin(), sentence.end(), file_re), end; it != end; ++it) {
-    std::string f = (*it)[0];
+  static const RE2 file_re(
+      R"(([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|fastq|fq|xlsx)))");
+  re2::StringPiece in(sentence);
+  std::string f;
+  while (RE2::FindAndConsume(&in, file_re, &f)) {
     if (!files.count(f))
       problems.push_back("names the file " + f + ", which the plan does not list");
     else if (!files[f] && !says_absent(sentence))
@@ -85,13 +86,18 @@ std::vector<std::string> plan_reasoning_problems(const std::string& sentence, co
     if (low.find(lower_ascii(a)) != std::string::npos && !says_absent(sentence))
       problems.push_back("claims an analysis (" + a + ") that no stage of the plan performs");
   std::string plan_text = plan.dump();
-  static const std::regex number(R"((?:^|[^A-Za-z0-9.])(\d+(?:\.\d+)?))");
-  for (std::sregex_iterator it(sentence.begin(), sentence.end(), number), end; it != end; ++it) {
-    std::string n = (*it)[1];
-    if (!std::regex_search(
-            plan_text, std::regex("(^|[^0-9])" + std::regex_replace(n, std::regex(R"(\.)"), R"(\.)") + "($|[^0-9])")))
-      problems.push_back("number " + n + " is not in the plan");
-  }
+  static const RE2 number(R"((?:^|[^A-Za-z0-9.])(\d+(?:\.\d+)?))");
+  auto in_plan = [&](const std::string& n) {  // n with no digit glued on either side
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (size_t p = plan_text.find(n); p != std::string::npos; p = plan_text.find(n, p + 1))
+      if ((p == 0 || !digit(plan_text[p - 1])) && (p + n.size() >= plan_text.size() || !digit(plan_text[p + n.size()])))
+        return true;
+    return false;
+  };
+  in = re2::StringPiece(sentence);
+  std::string n;
+  while (RE2::FindAndConsume(&in, number, &n))
+    if (!in_plan(n)) problems.push_back("number " + n + " is not in the plan");
   return problems;
 }
 

@@ -7,6 +7,7 @@
 #include "assistant/agents.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/http.h"
+#include "bioagent/json_text.h"
 
 namespace bioagent {
 namespace {
@@ -49,7 +50,7 @@ Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
   auto r = (*http)->fetch(rq);
   if (!r) return {{"status", "not checked: " + r.status().message()}};
   if (r->status != 200) return {{"status", "not checked: NCBI Datasets answered HTTP " + std::to_string(r->status)}};
-  Json j = Json::parse(r->body, nullptr, false);
+  Json j = parse_json_bounded(r->body);
   if (!j.is_object() || !j.contains("reports") || !j["reports"].is_array() || j["reports"].empty())
     return {{"status", "no reference assembly listed in NCBI Datasets"}};
   const Json& rep = j["reports"][0];

@@ -7,6 +7,7 @@
 // code or commands here: it only names a row.
 #include "assistant/assistant_internal.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 
 namespace bioagent {
@@ -50,7 +51,7 @@ namespace {
 std::string named_repair(const std::string& answer) {
   size_t a = answer.find('{'), b = answer.rfind('}');
   if (a != std::string::npos && b != std::string::npos && b > a) {
-    Json j = Json::parse(answer.substr(a, b - a + 1), nullptr, false);
+    Json j = parse_json_bounded(answer.substr(a, b - a + 1));
     if (j.is_object() && j.contains("repair") && j["repair"].is_string()) return j["repair"].get<std::string>();
   }
   std::string t = answer;

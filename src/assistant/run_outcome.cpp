@@ -1,9 +1,9 @@
 // The chat message that reports a finished run: the members found, the
 // stages that did not finish and why, the validation warnings explained, the
 // key figures and the report by name (their URLs travel as links beside the text).
+#include <re2/re2.h>
 #include <algorithm>
 #include <fstream>
-#include <regex>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
@@ -56,10 +56,11 @@ namespace {
 std::string zh_or_pointer(const std::string& message) {
   std::string zh = stage_reason_zh(message, "");
   if (!zh.empty()) return zh;
-  static const std::regex file(R"([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|txt))");
-  std::string files;
-  for (std::sregex_iterator it(message.begin(), message.end(), file), end; it != end; ++it)
-    if (files.find((*it)[0].str()) == std::string::npos) files += (files.empty() ? "" : "、") + (*it)[0].str();
+  static const RE2 file(R"(([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|txt)))");
+  std::string files, f;
+  re2::StringPiece in(message);
+  while (RE2::FindAndConsume(&in, file, &f))
+    if (files.find(f) == std::string::npos) files += (files.empty() ? "" : "、") + f;
   return (files.empty() ? "" : "涉及文件：" + files + "；") + "原因的原文见任务事件";
 }
 

@@ -52,6 +52,7 @@ Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_
   if (!given.is_object()) return invalid_argument("params must be an object");
   auto confirmed = confirm_params(dialog, given, runner_cpu_limit(impl_->o));
   if (!confirmed) return confirmed.status();
+  BIOAGENT_RETURN_IF_ERROR(impl_->check_task_limits(sid));
   std::string id = random_id("t_");
   bool zh = has_cjk(plan["plan"]["analysis_plan"].value("next_action", ""));
   Json tp = {{"dialog", *confirmed},
@@ -69,6 +70,31 @@ Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_
               {"params", *confirmed},
               {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
               {"auto_confirm", bool(tp["confirmed"])}};
+}
+
+Status Assistant::Impl::check_task_limits(const std::string& sid) const {
+  auto waiting = store->query(
+      "SELECT count(*) AS n FROM tasks WHERE session = ? AND state IN ('checking', 'awaiting_confirmation')", {sid});
+  if (!waiting) return waiting.status();
+  if ((*waiting)[0]["n"].get<int64_t>() >= static_cast<int64_t>(kMaxWaitingDialogsPerSession)) {
+    Status s = resource_exhausted(std::to_string(kMaxWaitingDialogsPerSession) +
+                                  " runs of this session are already waiting for their parameters; confirm or "
+                                  "cancel one first");
+    s.with("limit", kMaxWaitingDialogsPerSession);
+    return s;
+  }
+  auto active = store->query(
+      "SELECT count(*) AS n FROM tasks WHERE state IN ('checking', 'awaiting_confirmation', 'queued', 'running', "
+      "'repairing', 'validating')");
+  if (!active) return active.status();
+  const int64_t n = (*active)[0]["n"].get<int64_t>();
+  if (n >= static_cast<int64_t>(kMaxWaitingDialogs)) {
+    Status s = resource_exhausted("the server already has " + std::to_string(n) +
+                                  " runs under way or waiting; try again when one has finished");
+    s.with("limit", kMaxWaitingDialogs);
+    return s;
+  }
+  return {};
 }
 
 Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_id, const std::string& action,

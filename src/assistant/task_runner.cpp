@@ -23,6 +23,47 @@ double epoch_seconds() {
 
 }  // namespace
 
+bool CpuBudget::acquire(const std::string& task_id, int cpus, const std::function<bool()>& give_up,
+                        const std::function<void(size_t)>& on_position) {
+  cpus = std::clamp(cpus, 1, total_);
+  std::unique_lock lock(mu_);
+  line_.push_back(task_id);
+  size_t told = 0;
+  for (;;) {
+    size_t pos = static_cast<size_t>(std::find(line_.begin(), line_.end(), task_id) - line_.begin());
+    if (pos == 0 && free_ >= cpus) {
+      line_.pop_front();
+      free_ -= cpus;
+      cv_.notify_all();
+      return true;
+    }
+    if (give_up()) {
+      line_.erase(line_.begin() + static_cast<ptrdiff_t>(pos));
+      cv_.notify_all();
+      return false;
+    }
+    if (pos + 1 != told) {
+      told = pos + 1;
+      lock.unlock();
+      on_position(told);
+      lock.lock();
+      continue;
+    }
+    cv_.wait_for(lock, std::chrono::milliseconds(500));
+  }
+}
+
+void CpuBudget::release(int cpus) {
+  std::lock_guard lock(mu_);
+  free_ = std::min(total_, free_ + std::clamp(cpus, 1, total_));
+  cv_.notify_all();
+}
+
+size_t CpuBudget::queued() const {
+  std::lock_guard lock(mu_);
+  return line_.size();
+}
+
 int runner_cpu_limit(const AssistantOptions& o) {
   int limit = std::max(1, o.cpus);
   if (o.runner != "slurm") limit = std::min(limit, int(std::max(1u, std::thread::hardware_concurrency())));
@@ -332,10 +373,29 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
                          {"cache_dir", o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : ""},
                          {"allow_private_urls", o.tool_options.count("allow_private_urls") &&
                                                     o.tool_options.at("allow_private_urls") == "1"}};
-    set_state(id, TaskState::kRunning, zh ? "正在运行分析流程" : "running the pipeline");
     PipelineOptions po;
     po.run_dir = run_dir;
-    po.cpus = std::min(dialog.value("cpu", o.cpus), runner_cpu_limit(o));
+    po.cpus = std::clamp(dialog.value("cpu", o.cpus), 1, runner_cpu_limit(o));
+    // The CPU budget is the server's: the run waits its turn (queue position in its state and events).
+    bool got = cpu_budget.acquire(
+        id, po.cpus, [&] { return rt->cancel->load() || stopping.load(); },
+        [&](size_t position) {
+          set_state(id, TaskState::kQueued,
+                    zh ? "排队等待 CPU：第 " + std::to_string(position) + " 位"
+                       : "queued for CPUs: position " + std::to_string(position));
+          emit(id, {{"type", "queue"}, {"position", position}, {"cpus", po.cpus}});
+        });
+    if (!got) {
+      if (stopping.load()) return;  // resumes on the next start
+      set_state(id, TaskState::kCancelled, zh ? "用户取消" : "cancelled by the user");
+      return;
+    }
+    struct Release {
+      CpuBudget& budget;
+      int cpus;
+      ~Release() { budget.release(cpus); }
+    } release{cpu_budget, po.cpus};
+    set_state(id, TaskState::kRunning, zh ? "正在运行分析流程" : "running the pipeline");
     po.cancel = rt->cancel;
     if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
       po.version_book =

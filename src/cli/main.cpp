@@ -124,7 +124,7 @@ Result<Json> parse_args_option(const std::string& text) {
     body = ss.str();
   }
   if (body.empty()) return Json::object();
-  Json j = Json::parse(body, nullptr, false);
+  Json j = parse_json_bounded(body);
   if (j.is_discarded()) return parse_error("--args is not valid JSON: " + body.substr(0, 200));
   if (!j.is_object()) return invalid_argument("--args must be a JSON object, e.g. '{\"expr\": \"1+1\"}'");
   return j;

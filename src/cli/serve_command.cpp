@@ -98,6 +98,10 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
         }
       }
     }
+    // No tool reads the state folder (every session's uploads, chats and runs),
+    // even when it lies under a workspace root; the example data written there stays readable.
+    s->workspace->exclude(state);
+    s->workspace->allow_inside_excluded(data);
     if (o.api.web_dir.empty()) {
       fs::path built = fs::path(BIOAGENT_SOURCE_DIR) / "web" / "dist";
       if (fs::exists(built / "index.html", ec)) o.api.web_dir = built;

@@ -192,4 +192,33 @@ std::string json_text(const Json& value, int indent) {
   return out;
 }
 
+bool json_depth_within(std::string_view text, size_t max_depth) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character cannot end the string
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return false;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
+Json parse_json_bounded(std::string_view text, size_t max_depth) {
+  if (!json_depth_within(text, max_depth)) return Json(Json::value_t::discarded);
+  return Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+}
+
 }  // namespace bioagent

@@ -55,10 +55,40 @@ Result<Workspace> Workspace::from_environment(const std::vector<std::string>& ex
 }
 
 bool Workspace::contains(const fs::path& canonical) const {
+  if (is_excluded(canonical)) return false;
   for (auto& r : roots_) {
     if (is_under(canonical, r)) return true;
   }
   return false;
+}
+
+void Workspace::exclude(const fs::path& folder) {
+  std::error_code ec;
+  fs::path canon = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+  if (!canon.empty()) excluded_.push_back(canon);
+}
+
+void Workspace::allow_inside_excluded(const fs::path& folder) {
+  std::error_code ec;
+  fs::path canon = fs::weakly_canonical(fs::absolute(folder, ec), ec);
+  if (!canon.empty()) excepted_.push_back(canon);
+}
+
+bool Workspace::is_excluded(const fs::path& canonical) const {
+  for (auto& x : excepted_)
+    if (is_under(canonical, x)) return false;
+  for (auto& x : excluded_)
+    if (is_under(canonical, x)) return true;
+  return false;
+}
+
+std::string Workspace::display(const fs::path& canonical) const {
+  const fs::path* best = nullptr;
+  for (auto& r : roots_)
+    if (is_under(canonical, r) && (!best || r.string().size() > best->string().size())) best = &r;
+  if (!best) return canonical.filename().string();
+  fs::path rel = canonical.lexically_relative(*best);
+  return rel.empty() ? "." : rel.string();
 }
 
 Result<fs::path> Workspace::resolve(const std::string& user_path) const {
@@ -70,6 +100,11 @@ Result<fs::path> Workspace::resolve(const std::string& user_path) const {
   // weakly_canonical resolves symlinks in the existing prefix and folds "..".
   fs::path canon = fs::weakly_canonical(p, ec);
   if (ec) return invalid_argument("cannot resolve path '" + user_path + "': " + ec.message());
+  if (is_excluded(canon)) {
+    Status s = permission_denied("path '" + user_path + "' is inside the server's state folder, which no tool reads");
+    s.with("path", user_path);
+    return s;
+  }
   if (!contains(canon)) {
     Status s = permission_denied("path '" + user_path + "' resolves to '" + canon.string() +
                                  "', outside the workspace roots (" + roots_text(roots_) +

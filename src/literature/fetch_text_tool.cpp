@@ -63,7 +63,8 @@ Result<Json> fetch_text_tool(const ToolSpec& spec, const Json& args, ToolContext
       std::string type = r->headers.count("content-type") ? r->headers["content-type"] : "";
       switch (sniff_content(r->body, type)) {
         case ContentKind::kPdf: {
-          auto pdf = pdf_to_text(r->body, max_chars);
+          // Reading shares the URL's deadline with the download.
+          auto pdf = pdf_to_text(r->body, max_chars, *req.deadline);
           text = pdf ? *pdf : "Error fetching URL: " + pdf.status().message();
           break;
         }

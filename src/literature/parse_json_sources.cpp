@@ -1,6 +1,7 @@
 // JSON literature sources: Europe PMC, ClinicalTrials.gov v2, Semantic Scholar.
 #include <set>
 
+#include "bioagent/json_text.h"
 #include "bioagent/literature.h"
 #include "literature/xml_util.h"
 
@@ -8,7 +9,7 @@ namespace bioagent {
 namespace {
 
 Result<Json> parse_json(std::string_view text, const char* what) {
-  Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+  Json j = parse_json_bounded(text);
   if (j.is_discarded()) return parse_error(std::string(what) + " answer is not valid JSON");
   return j;
 }

@@ -4,6 +4,7 @@
 
 #include "bioagent/http.h"
 #include "bioagent/json_get.h"
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 
 namespace bioagent {
@@ -19,7 +20,7 @@ std::string endpoint(const std::string& base, const std::string& path) {
 // Turns a non-2xx answer into an error a person can act on.
 Status http_error(const ModelConfig& m, const HttpResponse& r) {
   std::string detail;
-  Json j = Json::parse(r.body, nullptr, false);
+  Json j = parse_json_bounded(r.body);
   if (j.is_object() && j.contains("error")) {
     const Json& e = j["error"];
     detail = e.is_object() ? json_get(e, "message", e.dump()) : e.is_string() ? e.get<std::string>() : e.dump();
@@ -79,7 +80,7 @@ class StreamAssembler {
     std::string data = line.substr(5);
     data.erase(0, data.find_first_not_of(' '));
     if (data == "[DONE]") return;
-    Json j = Json::parse(data, nullptr, false);
+    Json j = parse_json_bounded(data);
     if (!j.is_object()) {
       if (error_.is_ok())
         error_ = parse_error("the model server sent a malformed stream event: " + data.substr(0, 200));
@@ -237,7 +238,7 @@ Result<ChatResponse> LlmClient::chat(const ChatRequest& request,
   if (stream && is_sse) {
     out = assembler->finish();
   } else {  // a server that ignores "stream" answers with plain JSON
-    Json j = Json::parse(resp->body, nullptr, false);
+    Json j = parse_json_bounded(resp->body);
     if (j.is_discarded()) return parse_error("the model server's answer is not JSON: " + resp->body.substr(0, 200));
     out = parse_chat_response(j);
     if (out && stream && out->message.content.is_string()) on_delta(StreamDelta{out->message.content, -1, "", ""});
@@ -259,7 +260,7 @@ Result<std::vector<std::vector<float>>> LlmClient::embed(const std::vector<std::
   auto resp = http_->fetch(req);
   if (!resp) return resp.status();
   if (resp->status != 200) return http_error(model_, *resp);
-  Json j = Json::parse(resp->body, nullptr, false);
+  Json j = parse_json_bounded(resp->body);
   if (!j.is_object() || !j.contains("data") || !j["data"].is_array() || j["data"].size() != texts.size())
     return parse_error("the embeddings answer has no 'data' entry per input");
   std::vector<std::vector<float>> out(texts.size());

@@ -74,9 +74,11 @@ struct McpSession::Impl {
                      "message larger than " + std::to_string(options.max_message_bytes) + " bytes"));
       return;
     }
-    Json msg = Json::parse(text, nullptr, false);
+    Json msg = parse_json_bounded(text);
     if (msg.is_discarded()) {
-      send(rpc_error(nullptr, kParseError, "Parse error: the message is not valid JSON"));
+      send(rpc_error(nullptr, kParseError,
+                     "Parse error: the message is not valid JSON (or nests deeper than " +
+                         std::to_string(kMaxJsonDepth) + " levels)"));
       return;
     }
     if (msg.is_array()) {

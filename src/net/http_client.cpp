@@ -133,6 +133,27 @@ std::string host_of(const std::string& url) {
   return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
+// host[:port] of a URL: the unit a rate limit holds for.
+std::string authority_of(const std::string& url) {
+  size_t start = url.find("://");
+  start = start == std::string::npos ? 0 : start + 3;
+  size_t end = url.find_first_of("/?#", start);
+  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// The next free request slot per host, shared by every HttpClient of the
+// process: NCBI's 3 (10 with a key) requests per second hold for the process,
+// however many clients the tools make.
+struct ProcessRateSlots {
+  std::mutex mu;
+  std::map<std::string, std::chrono::steady_clock::time_point> next_slot;
+};
+
+ProcessRateSlots& process_rate_slots() {
+  static ProcessRateSlots* slots = new ProcessRateSlots();  // never destroyed: used until exit
+  return *slots;
+}
+
 }  // namespace
 
 struct HttpClient::Impl {
@@ -142,21 +163,20 @@ struct HttpClient::Impl {
   CURLSH* share = nullptr;
   std::mutex share_mu[CURL_LOCK_DATA_LAST];
   std::unique_ptr<HttpCache> cache;
-  std::mutex rate_mu;
-  std::map<std::string, std::chrono::steady_clock::time_point> next_slot;  // per source (or host)
   std::mutex rng_mu;
   std::mt19937 rng{std::random_device{}()};
 
-  // Waits for the source's next slot under its rate limit.
-  void throttle(const std::string& key) {
+  // Waits for the host's next slot under the source's rate limit (process-wide).
+  void throttle(const std::string& key, const std::string& url) {
     auto it = options.rate_per_second.find(key);
     if (it == options.rate_per_second.end() || it->second <= 0) return;
     auto interval = std::chrono::microseconds(static_cast<int64_t>(1e6 / it->second));
     std::chrono::steady_clock::time_point at;
     {
-      std::lock_guard<std::mutex> lock(rate_mu);
+      ProcessRateSlots& slots = process_rate_slots();
+      std::lock_guard<std::mutex> lock(slots.mu);
       auto now = std::chrono::steady_clock::now();
-      auto& slot = next_slot[key];
+      auto& slot = slots.next_slot[authority_of(url)];
       at = std::max(slot, now);
       slot = at + interval;
     }
@@ -286,7 +306,7 @@ Result<HttpResponse> HttpClient::fetch(const HttpRequest& req) {
   const std::string limiter = req.source.empty() ? host_of(req.url) : req.source;
   Result<HttpResponse> last = m.transfer_error(req, ErrorCode::kInternal, "no attempt made");
   for (int attempt = 0; attempt <= m.options.max_retries; ++attempt) {
-    m.throttle(limiter);
+    m.throttle(limiter, req.url);
     HttpRequest one = req;
     if (req.deadline) {
       auto left =
@@ -330,7 +350,8 @@ HttpOptions http_options(const std::function<std::string(const std::string&)>& o
   o.allow_private_addresses = option("allow_private_urls") == "1";
   if (std::string dir = option("cache_dir"); !dir.empty()) o.cache_path = dir + "/http_cache.sqlite";
   const bool ncbi_key = !option("ncbi_api_key").empty();
-  o.rate_per_second = {{"pubmed", ncbi_key ? 10.0 : 3.0}, {"arxiv", 1.0}, {"semantic_scholar", 1.0}};
+  const double ncbi_rate = ncbi_key ? 10.0 : 3.0;  // NCBI's E-utilities and Datasets rule, per process
+  o.rate_per_second = {{"pubmed", ncbi_rate}, {"ncbi_datasets", ncbi_rate}, {"arxiv", 1.0}, {"semantic_scholar", 1.0}};
   o.cache_ttl = {{"pubmed", std::chrono::hours(24 * 7)},           {"europepmc", std::chrono::hours(24 * 7)},
                  {"clinicaltrials", std::chrono::hours(24)},       {"arxiv", std::chrono::hours(24 * 7)},
                  {"semantic_scholar", std::chrono::hours(24 * 7)}, {"fetch", std::chrono::hours(24 * 30)},

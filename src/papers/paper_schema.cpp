@@ -3,11 +3,12 @@
 // entry point with its statement guard.
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
+#include <set>
 
 #include "bioagent/papers.h"
 #include "core/isolated_call.h"
 #include "papers/paper_extract.h"
+#include "papers/sql_guard.h"
 
 namespace bioagent {
 namespace {
@@ -108,71 +109,6 @@ const std::vector<Table>& tables() {
         {"ref_paper_id", "UUID", "The paper.", false},
         {"ref_page_id", "UUID", "The page it is printed on.", false}}}};
   return kTables;
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Strips comments and string literals so keywords inside them are not matched.
-std::string skeleton(const std::string& sql) {
-  std::string out;
-  for (size_t i = 0; i < sql.size(); ++i) {
-    if (sql.compare(i, 2, "--") == 0) {
-      while (i < sql.size() && sql[i] != '\n') ++i;
-      out += ' ';
-    } else if (sql.compare(i, 2, "/*") == 0) {
-      size_t end = sql.find("*/", i + 2);
-      i = end == std::string::npos ? sql.size() : end + 1;
-      out += ' ';
-    } else if (sql[i] == '\'' || sql[i] == '"') {
-      char q = sql[i];
-      out += q == '\'' ? "''" : "\"x\"";
-      for (++i; i < sql.size(); ++i) {
-        if (sql[i] == q && i + 1 < sql.size() && sql[i + 1] == q)
-          ++i;
-        else if (sql[i] == q)
-          break;
-      }
-    } else {
-      out += sql[i];
-    }
-  }
-  return out;
-}
-
-Status refuse(const std::string& why) {
-  Status s = permission_denied("RetrieveFromDatabase only reads: " + why);
-  s.with("rule", "read_only_sql");
-  return s;
-}
-
-Status check_read_only(const std::string& sql) {
-  std::string sk = upper(skeleton(sql));
-  size_t semi = sk.find(';');
-  if (semi != std::string::npos && sk.find_first_not_of(" \t\r\n;", semi) != std::string::npos)
-    return refuse("one statement at a time");
-  static const std::regex kFirst(R"(^\s*\(*\s*([A-Z]+))");
-  std::smatch m;
-  if (!std::regex_search(sk, m, kFirst)) return invalid_argument("the SQL is empty");
-  const std::string first = m[1];
-  if (first != "SELECT" && first != "WITH" && first != "DESCRIBE" && first != "SHOW" && first != "FROM" &&
-      first != "SUMMARIZE" && first != "VALUES")
-    return refuse("'" + first + "' statements are not allowed (use SELECT, WITH, DESCRIBE or SHOW)");
-  static const std::regex kForbidden(
-      R"(\b(INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|ATTACH|DETACH|COPY|EXPORT|IMPORT|INSTALL|LOAD|PRAGMA|SET|RESET|CALL|CHECKPOINT|VACUUM|TRUNCATE|REPLACE\s+INTO|USE)\b)");
-  if (std::regex_search(sk, m, kForbidden)) return refuse("'" + std::string(m[1]) + "' is not allowed");
-  static const std::regex kFileFunctions(
-      R"(\b(READ_\w+|GLOB|SNIFF_CSV|PARQUET_\w+|ICEBERG_\w+|DELTA_SCAN|SQLITE_SCAN|POSTGRES_\w+|MYSQL_\w+|HTTP\w*|QUERY_TABLE|QUERY)\s*\()");
-  if (std::regex_search(sk, m, kFileFunctions))
-    return refuse("the function '" + std::string(m[1]) + "' reads outside the paper database");
-  // Catalog and settings functions name server paths (database files, temp and home folders).
-  static const std::regex kIntrospection(
-      R"(\b(DUCKDB_\w+|CURRENT_SETTING|GETENV|GETVARIABLE|WHICH_SECRET|PRAGMA_\w+|PG_SETTINGS|TEST_\w+)\b)");
-  if (std::regex_search(sk, m, kIntrospection))
-    return refuse("'" + std::string(m[1]) + "' reveals the server's configuration; query the paper tables instead");
-  return {};
 }
 
 }  // namespace
@@ -282,22 +218,27 @@ Json paper_database_schema() {
 }
 
 Result<Json> retrieve_from_database(const std::string& db_path, const std::string& sql, const SqlLimits& limits) {
-  BIOAGENT_RETURN_IF_ERROR(check_read_only(sql));
-  std::error_code ec;
-  if (!std::filesystem::exists(db_path, ec))
-    return not_found("the paper library '" + db_path +
-                     "' does not exist yet; add papers with `bioagent papers add FILE`");
-  // The statement runs in a child process: DuckDB's memory_limit does not bound
-  // every allocation (string vectors), so the address space is limited too, and
-  // the child is killed one second after the time limit whatever it is doing.
+  std::set<std::string> library_tables;
+  for (auto& t : tables()) library_tables.insert(t.name);
+  // The statement is checked and run in a child process: DuckDB's memory_limit
+  // does not bound every allocation (string vectors), so the address space is
+  // limited too, and the child is killed one second after the time limit
+  // whatever it is doing. The check parses with DuckDB (an in-memory instance
+  // when the library does not exist yet, so that a refusal comes first).
   IsolationLimits iso;
   iso.memory_bytes = size_t(768) << 20;
   iso.deadline = std::chrono::milliseconds(limits.timeout_ms + 1000);
   iso.what = "the query";
   auto result = run_isolated(
       [&]() -> Result<Json> {
-        auto db = DuckDb::open(db_path, /*read_only=*/true);
+        std::error_code ec;
+        const bool exists = std::filesystem::exists(db_path, ec);
+        auto db = exists ? DuckDb::open(db_path, /*read_only=*/true) : DuckDb::open("", /*read_only=*/false);
         if (!db) return db.status();
+        BIOAGENT_RETURN_IF_ERROR(check_library_query(**db, sql, library_tables));
+        if (!exists)
+          return not_found("the paper library '" + db_path +
+                           "' does not exist yet; add papers with `bioagent papers add FILE`");
         QueryLimits q;
         q.max_rows = limits.max_rows;
         q.max_chars = limits.max_chars;

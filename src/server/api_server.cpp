@@ -61,9 +61,10 @@ namespace {
 
 // Parses and validates a JSON route's body; an empty body is {}.
 bool json_body(const httplib::Request& req, httplib::Response& res, const Json& schema, Json& out) {
-  out = req.body.empty() ? Json::object() : Json::parse(req.body, nullptr, false);
+  out = req.body.empty() ? Json::object() : parse_json_bounded(req.body);
   if (out.is_discarded() || !out.is_object()) {
-    reply_error(res, parse_error("the request body must be a JSON object"));
+    reply_error(res, parse_error("the request body must be a JSON object nested at most " +
+                                 std::to_string(kMaxJsonDepth) + " levels deep"));
     return false;
   }
   if (Status v = validate(schema, out, "body"); !v.is_ok()) {

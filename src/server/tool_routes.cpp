@@ -3,6 +3,7 @@
 // application/json, notifications with 202; sessions by Mcp-Session-Id.
 #include <condition_variable>
 
+#include "bioagent/json_text.h"
 #include "server/server_internal.h"
 
 namespace bioagent::server {
@@ -139,11 +140,12 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
   ctx.docs.push_back({"DELETE", "/mcp", "end an MCP session (Mcp-Session-Id)", nullptr});
   ctx.docs.push_back({"GET", "/mcp", "no server-initiated stream: 405", nullptr});
   svr.Post("/mcp", [c, sessions](const httplib::Request& req, httplib::Response& res) {
-    Json msg = Json::parse(req.body, nullptr, false);
+    Json msg = parse_json_bounded(req.body);
     auto rpc_error = [&](int http, int code, const std::string& m) {
       reply_json(res, {{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", code}, {"message", m}}}}, http);
     };
-    if (msg.is_discarded() || !msg.is_object()) return rpc_error(400, -32700, "parse error: one JSON-RPC object");
+    if (msg.is_discarded() || !msg.is_object())
+      return rpc_error(400, -32700, "parse error: one JSON-RPC object, nested at most 256 levels deep");
     std::string method = msg.contains("method") && msg["method"].is_string() ? msg["method"].get<std::string>() : "";
     std::shared_ptr<McpHttpSession> s;
     std::string sid = req.get_header_value("Mcp-Session-Id");

@@ -15,16 +15,31 @@ struct RawRow {
   std::vector<Cell> cells;
 };
 
+// Appends literal XML text with its line ends as XML reads them: CR LF and a
+// lone CR become LF (a CR written as &#13; stays, as it is no line end).
+void append_eol(std::string& out, const char* b, const char* e) {
+  while (b < e) {
+    const char* cr = static_cast<const char*>(std::memchr(b, '\r', static_cast<size_t>(e - b)));
+    if (!cr) {
+      out.append(b, e);
+      return;
+    }
+    out.append(b, cr);
+    out += '\n';
+    b = cr + 1 < e && cr[1] == '\n' ? cr + 2 : cr + 1;
+  }
+}
+
 // Appends text with XML's predefined and numeric entities decoded; anything
 // else after '&' is kept literally (no DTD entities are ever expanded).
 void append_decoded(std::string& out, const char* b, const char* e) {
   while (b < e) {
     const char* amp = static_cast<const char*>(std::memchr(b, '&', static_cast<size_t>(e - b)));
     if (!amp) {
-      out.append(b, e);
+      append_eol(out, b, e);
       return;
     }
-    out.append(b, amp);
+    append_eol(out, b, amp);
     const char* semi =
         static_cast<const char*>(std::memchr(amp, ';', static_cast<size_t>(std::min<ptrdiff_t>(e - amp, 12))));
     if (!semi) {
@@ -136,6 +151,7 @@ class Scanner {
 
   bool needs_sequential() const { return needs_sequential_; }
   size_t cells() const { return cells_; }
+  uint64_t text_bytes() const { return text_bytes_; }
 
  private:
   // Finds the next element tag; comments, processing instructions and
@@ -230,7 +246,7 @@ class Scanner {
         p_ += 9;
         const char* close = find("]]>");
         const char* stop = close ? close - 2 : end_;
-        out.append(p_, stop);
+        append_eol(out, p_, stop);
         p_ = close ? close + 1 : end_;
         continue;
       }
@@ -256,6 +272,17 @@ class Scanner {
   Status error(const std::string& ref, const std::string& what) {
     Status s = parse_error("'" + ctx_.label + "', sheet '" + ctx_.sheet + "', cell " + ref + ": " + what);
     s.with("path", ctx_.label).with("sheet", ctx_.sheet).with("cell", ref);
+    return s;
+  }
+
+  // Counts a cell's text against limits.max_text_bytes (the whole sheet's text).
+  Status charge_text(const std::string& ref, size_t bytes) {
+    text_bytes_ += bytes;
+    if (text_bytes_ <= ctx_.limits.max_text_bytes) return {};
+    Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "': the cells' text passes " +
+                                  std::to_string(ctx_.limits.max_text_bytes >> 20) + " MiB at cell " + ref +
+                                  " (shared strings repeated over many cells); the sheet is refused");
+    s.with("limit", ctx_.limits.max_text_bytes).with("cell", ref);
     return s;
   }
 
@@ -342,6 +369,9 @@ class Scanner {
       if (ec != std::errc() || idx >= ctx_.shared->size())
         return error(ref, "shared string index '" + value + "' is out of range (" +
                               std::to_string(ctx_.shared->size()) + " strings)");
+      // One shared string may be referenced by every cell: the sheet's text is
+      // bounded before the copy is made, not after.
+      BIOAGENT_RETURN_IF_ERROR(charge_text(ref, (*ctx_.shared)[idx].size()));
       out = Cell::of_string((*ctx_.shared)[idx]);
     } else if (type == "str") {
       unescape_ooxml(value);
@@ -371,6 +401,7 @@ class Scanner {
     }
     if (out.text.size() > ctx_.limits.max_string_bytes)
       return error(ref, "text longer than " + std::to_string(ctx_.limits.max_string_bytes) + " bytes");
+    if (type != "s") BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
     if (cells->size() <= col) cells->resize(col + 1);
     (*cells)[col] = std::move(out);
     return {};
@@ -396,6 +427,7 @@ class Scanner {
   bool needs_sequential_ = false;
   size_t next_row_ = 0;
   size_t cells_ = 0;
+  uint64_t text_bytes_ = 0;
 };
 
 // A "<row" or "<x:row" start tag at or after `from`, or npos.
@@ -454,6 +486,9 @@ Status scan_sheet(std::string_view xml, const SheetContext& ctx, Sheet* out) {
     if (a.cells() + b.cells() > ctx.limits.max_cells)
       return resource_exhausted("'" + ctx.label + "', sheet '" + ctx.sheet + "' has more than " +
                                 std::to_string(ctx.limits.max_cells) + " cells");
+    if (a.text_bytes() + b.text_bytes() > ctx.limits.max_text_bytes)
+      return resource_exhausted("'" + ctx.label + "', sheet '" + ctx.sheet + "': the cells' text passes " +
+                                std::to_string(ctx.limits.max_text_bytes >> 20) + " MiB; the sheet is refused");
     if (b.needs_sequential() || (!first.empty() && !second.empty() && second.front().index <= first.back().index)) {
       sequential = true;  // rows without numbers, or out of order: read it in one pass
       first.clear();

@@ -4,10 +4,39 @@
 #include <zip.h>
 
 #include <memory>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 namespace bioagent {
+namespace {
+
+constexpr zip_int64_t kMaxEntries = 100000;  // an xlsx has tens of parts
+
+// An archive with two entries of one name is ambiguous (readers disagree on
+// which one counts): refused, as is one with an absurd number of entries.
+Status check_entries(zip* za, const std::string& label) {
+  zip_int64_t n = zip_get_num_entries(za, 0);
+  if (n > kMaxEntries) {
+    Status s = resource_exhausted("'" + label + "' has " + std::to_string(n) + " zip entries; the limit is " +
+                                  std::to_string(kMaxEntries));
+    s.with("path", label);
+    return s;
+  }
+  std::set<std::string> names;
+  for (zip_int64_t i = 0; i < n; ++i) {
+    const char* name = zip_get_name(za, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW);
+    if (name && !names.insert(name).second) {
+      Status s = parse_error("'" + label + "' has two zip entries named '" + std::string(name).substr(0, 200) +
+                             "'; the file is refused as ambiguous");
+      s.with("path", label).with("part", std::string(name).substr(0, 200));
+      return s;
+    }
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<std::unique_ptr<ZipArchive>> ZipArchive::open(const std::filesystem::path& path, const TableLimits& limits) {
   int err = 0;
@@ -26,6 +55,7 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(const std::filesystem::path
   auto a = std::unique_ptr<ZipArchive>(new ZipArchive());
   a->za_ = za;
   a->label_ = path.string();
+  BIOAGENT_RETURN_IF_ERROR(check_entries(za, a->label_));
   a->limits_ = limits;
   return a;
 }
@@ -48,6 +78,7 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open_memory(std::string_view byt
   auto a = std::unique_ptr<ZipArchive>(new ZipArchive());
   a->za_ = za;
   a->label_ = label;
+  BIOAGENT_RETURN_IF_ERROR(check_entries(za, a->label_));
   a->limits_ = limits;
   return a;
 }

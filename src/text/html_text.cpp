@@ -152,7 +152,78 @@ std::string find_title(GumboNode* n) {
   return "";
 }
 
+bool ieq(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+// Elements that never hold children, or that the parser closes by itself when
+// a sibling opens (an unclosed <p> or <li> does not nest the next one).
+bool nests(std::string_view name) {
+  static const char* kFlat[] = {"area", "base", "br",     "col",      "embed", "hr",       "img",    "input",
+                                "link", "meta", "param",  "source",   "track", "wbr",      "p",      "li",
+                                "dt",   "dd",   "option", "optgroup", "tr",    "td",       "th",     "rb",
+                                "rt",   "rp",   "thead",  "tbody",    "tfoot", "colgroup", "caption"};
+  for (const char* f : kFlat)
+    if (ieq(name, f)) return false;
+  return true;
+}
+
+// Text with every tag replaced by a space: linear, for documents too deep to parse.
+std::string strip_tags_flat(std::string_view html) {
+  std::string out;
+  bool in_tag = false;
+  for (char c : html) {
+    if (in_tag) {
+      if (c == '>') in_tag = false;
+      continue;
+    }
+    if (c == '<') {
+      in_tag = true;
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+size_t html_nesting_depth(std::string_view html) {
+  size_t depth = 0, deepest = 0;
+  for (size_t i = html.find('<'); i != std::string_view::npos && i + 1 < html.size(); i = html.find('<', i + 1)) {
+    char c = html[i + 1];
+    if (c == '!' && html.compare(i, 4, "<!--") == 0) {
+      size_t end = html.find("-->", i + 4);
+      if (end == std::string_view::npos) break;
+      i = end;
+      continue;
+    }
+    if (c == '/') {
+      if (depth > 0) --depth;
+      continue;
+    }
+    if (!std::isalpha(static_cast<unsigned char>(c))) continue;
+    size_t j = i + 1;
+    while (j < html.size() && std::isalnum(static_cast<unsigned char>(html[j]))) ++j;
+    std::string_view name = html.substr(i + 1, j - i - 1);
+    size_t close = html.find('>', j);
+    if (close == std::string_view::npos) break;
+    bool self_closing = close > 0 && html[close - 1] == '/';
+    if (ieq(name, "script") || ieq(name, "style")) {  // raw text up to the end tag
+      size_t end = html.find("</", close);
+      if (end == std::string_view::npos) break;
+      i = end;
+      continue;
+    }
+    if (!self_closing && nests(name)) deepest = std::max(deepest, ++depth);
+    i = close;
+  }
+  return deepest;
+}
 
 ContentKind sniff_content(std::string_view b, std::string_view content_type) {
   std::string_view head = b.substr(0, 1024);
@@ -176,6 +247,9 @@ ContentKind sniff_content(std::string_view b, std::string_view content_type) {
 }
 
 std::string html_to_text(std::string_view html) {
+  // The HTML5 tree builder scans its stack of open elements for many tags: a page
+  // nesting 200,000 elements costs it minutes. Such a page gets its text without a tree.
+  if (html_nesting_depth(html) > kMaxHtmlDepth) return tidy(strip_tags_flat(html));
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 100;
   GumboOutput* out = gumbo_parse_with_options(&options, html.data(), html.size());

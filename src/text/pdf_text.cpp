@@ -8,14 +8,15 @@
 
 namespace bioagent {
 
-Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars) {
+Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars,
+                                std::chrono::steady_clock::time_point deadline) {
   fz_context* ctx = new_quiet_mupdf_context();
   if (!ctx) return internal_error("cannot start the PDF reader (out of memory)");
   fz_stream* stream = nullptr;
   fz_document* doc = nullptr;
   fz_buffer* text = nullptr;
   const char* failure = nullptr;
-  int encrypted = 0, pages = 0;
+  int encrypted = 0, pages = 0, read = 0, out_of_time = 0;
   size_t chars = 0;
   fz_var(stream);
   fz_var(doc);
@@ -27,7 +28,12 @@ Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars) {
     } else {
       text = fz_new_buffer(ctx, 4096);
       pages = fz_count_pages(ctx, doc);
-      for (int i = 0; i < pages && (max_chars == 0 || chars < max_chars); ++i) {
+      for (int i = 0; i < pages && i < kMaxPdfPages && (max_chars == 0 || chars < max_chars); ++i) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+          out_of_time = 1;
+          break;
+        }
+        read = i + 1;
         fz_page* page = fz_load_page(ctx, doc, i);
         fz_stext_page* st = nullptr;
         fz_var(st);
@@ -63,6 +69,11 @@ Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars) {
   fz_drop_context(ctx);
   if (encrypted) return unsupported("the PDF is encrypted (password-protected); its text cannot be read");
   if (!error.empty()) return parse_error("not a readable PDF: " + error);
+  if (out_of_time)
+    result += "[stopped at page " + std::to_string(read + 1) + " of " + std::to_string(pages) +
+              ": the time allowed for reading the PDF ran out]\n";
+  else if (read < pages && (max_chars == 0 || chars < max_chars))
+    result += "[stopped after " + std::to_string(read) + " of " + std::to_string(pages) + " pages, the most read]\n";
   return result;
 }
 

@@ -158,3 +158,26 @@ TEST(Http, RateLimitSpacesRequests) {
     ASSERT_TRUE(client->fetch({.url = server.url("/ok"), .source = "ncbi", .use_cache = false}).is_ok());
   EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(290));
 }
+
+// The limit is the process's, per host: a new client per call (as the literature
+// tools make) does not start a new allowance.
+TEST(Http, RateLimitHoldsAcrossClients) {
+  ReplayServer server(kRoutes);
+  ASSERT_TRUE(server.ok());
+  HttpOptions o = loopback_options();
+  o.rate_per_second["pubmed"] = 10;  // 100 ms apart
+  auto t0 = Clock::now();
+  for (int i = 0; i < 4; ++i) {
+    auto client = make_client(o);
+    ASSERT_TRUE(client->fetch({.url = server.url("/ok"), .source = "pubmed", .use_cache = false}).is_ok());
+  }
+  EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(290));
+}
+
+TEST(Http, NcbiRateIsThreePerSecondOrTenWithAKey) {
+  auto plain = http_options(std::map<std::string, std::string>{});
+  EXPECT_EQ(plain.rate_per_second.at("pubmed"), 3.0);
+  EXPECT_EQ(plain.rate_per_second.at("ncbi_datasets"), 3.0);
+  auto keyed = http_options(std::map<std::string, std::string>{{"ncbi_api_key", "k"}});
+  EXPECT_EQ(keyed.rate_per_second.at("pubmed"), 10.0);
+}

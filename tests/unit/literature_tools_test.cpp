@@ -93,6 +93,17 @@ class LiteratureTools : public ::testing::Test {
 
 }  // namespace
 
+// NCBI allows 3 requests a second per process: two pubmed_search calls (each an
+// ESearch and an EFetch, each call with its own client) take at least 3 intervals.
+TEST_F(LiteratureTools, NcbiRateLimitHoldsAcrossCalls) {
+  auto t0 = std::chrono::steady_clock::now();
+  for (const char* q : {"rate one", "rate two"}) {
+    auto pm = call("pubmed_search", {{"query", q}, {"max_results", 2}}, context());
+    ASSERT_TRUE(pm.is_ok()) << pm.status().to_string();
+  }
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(990));
+}
+
 TEST_F(LiteratureTools, EachSourceAnswers) {
   auto pm = call("pubmed_search", {{"query", "SPL litchi"}, {"max_results", 2}}, context());
   ASSERT_TRUE(pm.is_ok()) << pm.status().to_string();

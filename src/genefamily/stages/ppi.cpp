@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bioagent/http.h"
+#include "bioagent/json_text.h"
 #include "figures/svg.h"
 #include "genefamily/stages/stage_common.h"
 
@@ -83,7 +84,7 @@ Status interactions(const StageContext& ctx) {
     return skip("STRING could not be reached: " + resp.status().message());
   }
   if (resp->status != 200) return skip("STRING answered HTTP " + std::to_string(resp->status));
-  Json edges_json = Json::parse(resp->body, nullptr, false);
+  Json edges_json = parse_json_bounded(resp->body);
   if (!edges_json.is_array()) return parse_error("STRING's answer is not a JSON list of interactions");
   std::vector<std::tuple<std::string, std::string, double>> edges;
   std::set<std::string> nodes_set;

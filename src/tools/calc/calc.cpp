@@ -294,10 +294,30 @@ class Parser {
       Token op = next();
       auto right = factor();
       if (!right) return right;
+      BIOAGENT_RETURN_IF_ERROR(charge(op, *left, *right));
       left = calc_math::binary(op.text, *left, *right, op.pos, limits_);
       if (!left) return left;
     }
     return left;
+  }
+
+  // Counts the big-integer work of `a op b` against limits_.max_work before it is done.
+  Status charge(const Token& op, const CalcValue& a, const CalcValue& b) {
+    if (a.kind != CalcValue::Kind::kInt || b.kind != CalcValue::Kind::kInt) return Status::ok();
+    double wa = static_cast<double>(a.i.bit_length()) / 64 + 1, wb = static_cast<double>(b.i.bit_length()) / 64 + 1;
+    double cost = wa * wb;
+    if (op.text == "**") {
+      if (!b.i.fits_int64() || b.i.to_int64() <= 0) return Status::ok();
+      double bits = static_cast<double>(a.i.bit_length()) * static_cast<double>(b.i.to_int64());
+      if (bits > static_cast<double>(limits_.max_int_bits)) return Status::ok();  // refused as too large instead
+      cost = 2 * (bits / 64 + 1) * (bits / 64 + 1);
+    }
+    work_ += cost;
+    if (work_ <= limits_.max_work) return Status::ok();
+    Status s = resource_exhausted("the expression needs more big-integer work than the calculator allows (at " +
+                                  op.text + ", position " + std::to_string(op.pos) + ")");
+    s.with("limit", limits_.max_work);
+    return s;
   }
 
   Result<CalcValue> factor() {
@@ -322,6 +342,7 @@ class Parser {
     BIOAGENT_RETURN_IF_ERROR(depth_ok(op.pos));
     auto exponent = factor();
     if (!exponent) return exponent;
+    BIOAGENT_RETURN_IF_ERROR(charge(op, *base, *exponent));
     return calc_math::binary("**", *base, *exponent, op.pos, limits_);
   }
 
@@ -389,6 +410,11 @@ class Parser {
       next();
       auto args = arguments(Tok::kRParen);
       if (!args) return args.status();
+      if (t.text == "pow" && args->size() == 2) {
+        Token as_power = t;
+        as_power.text = "**";
+        BIOAGENT_RETURN_IF_ERROR(charge(as_power, (*args)[0], (*args)[1]));
+      }
       return calc_math::call(t.text, *args, t.pos);
     }
     if (t.text == "True" || t.text == "False") return CalcValue::of_bool(t.text == "True");
@@ -402,6 +428,7 @@ class Parser {
   std::vector<Token> toks_;
   size_t p_ = 0;
   int depth_ = 0;
+  double work_ = 0;  // big-integer word products so far
   const CalcLimits& limits_;
 };
 

@@ -508,7 +508,7 @@ std::string strip_ansi(std::string_view s) {
   return out;
 }
 
-Result<fs::path> discover_notebook(const fs::path& folder, std::vector<fs::path>* others) {
+Result<fs::path> discover_notebook(const fs::path& folder, std::vector<fs::path>* others, const Workspace* workspace) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) return not_found("data_folder '" + folder.string() + "' is not a directory");
   std::vector<fs::path> executed, plain;
@@ -520,6 +520,10 @@ Result<fs::path> discover_notebook(const fs::path& folder, std::vector<fs::path>
     const auto& p = it->path();
     std::string name = p.filename().string();
     if (!name.empty() && name[0] == '.') {  // .ipynb_checkpoints, .git, hidden files
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (workspace && workspace->is_excluded(p)) {  // the server's state: other sessions' files
       if (it->is_directory(ec)) it.disable_recursion_pending();
       continue;
     }

@@ -29,7 +29,7 @@ Result<Json> executed_notebook_tool(const ToolSpec& spec, const Json& args, Tool
   } else {
     auto dir = ctx.workspace().resolve_existing(folder);
     if (!dir) return dir.status();
-    auto found = discover_notebook(*dir, &others);
+    auto found = discover_notebook(*dir, &others, &ctx.workspace());
     if (!found) return found.status();
     // A symlinked notebook inside the folder may point outside the roots.
     auto safe = ctx.workspace().resolve_existing(found->string());
@@ -43,11 +43,15 @@ Result<Json> executed_notebook_tool(const ToolSpec& spec, const Json& args, Tool
   std::vector<std::string> notes;
   if (!path.empty() && !folder.empty())
     notes.push_back("both notebook_path and data_folder were given; notebook_path was used");
-  if (!others.empty()) {
+  out["notebook_path"] = ctx.workspace().display(nb);
+  std::vector<std::string> readable;
+  for (auto& o : others)
+    if (auto r = ctx.workspace().resolve_existing(o.string())) readable.push_back(ctx.workspace().display(*r));
+  if (!readable.empty()) {
     Json list = Json::array();
-    for (auto& o : others) list.push_back(o.string());
+    for (auto& o : readable) list.push_back(o);
     out["other_notebooks"] = list;
-    notes.push_back(std::to_string(others.size()) +
+    notes.push_back(std::to_string(readable.size()) +
                     " other notebook(s) were found in data_folder; pass notebook_path to read one of them");
   }
   if (out.contains("note")) notes.insert(notes.begin(), out["note"].get<std::string>());
