@@ -12,6 +12,8 @@
 #include <boost/beast/http.hpp>
 
 #include <atomic>
+#include <cstdio>
+#include <limits>
 #include <thread>
 
 #include "server/server_internal.h"
@@ -194,7 +196,7 @@ awaitable<bool> HttpTransport::Impl::read_body(beast::tcp_stream& s, beast::flat
 awaitable<bool> HttpTransport::Impl::serve_one(beast::tcp_stream& s, beast::flat_buffer& buf) {
   Parser p;
   p.header_limit(std::uint32_t(limits.header_bytes));
-  p.body_limit(0);
+  p.body_limit(std::numeric_limits<std::uint64_t>::max());  // the guard decides from the head; the route after
   s.expires_after(limits.header_timeout);
   auto [ec, n] = co_await http::async_read_header(s, buf, p, kAwait);
   if (ec) {
@@ -389,6 +391,7 @@ bool HttpTransport::stopping() const { return impl_->stopping; }
 bool HttpTransport::parse_head(std::string_view bytes, size_t header_limit, Request& out, Response& refusal) {
   Parser p;
   p.header_limit(std::uint32_t(header_limit));
+  p.body_limit(std::numeric_limits<std::uint64_t>::max());
   p.eager(false);
   beast::error_code ec;
   size_t used = 0;

@@ -5,7 +5,9 @@
 // JSON-RPC error (its work is stopped by the session); at most
 // max_mcp_sessions live at once: a further initialize is refused, no live
 // session is evicted.
+#include <algorithm>
 #include <condition_variable>
+#include <random>
 #include <set>
 
 #include "server/server_internal.h"

@@ -3,6 +3,9 @@
 // then checked and moved into the session's data folder. The declared size was
 // checked against the limit before the first byte was read (request_guard.cpp);
 // one request stores at most kMaxFilesPerUpload files.
+#include <unistd.h>
+
+#include <atomic>
 #include <fstream>
 
 #include "server/http_transport.h"
