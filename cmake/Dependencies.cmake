@@ -11,7 +11,7 @@ find_package(OpenSSL REQUIRED)  # SHA-256 (libcrypto)
 find_package(SQLite3 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(yaml-cpp REQUIRED)  # the planning agent's YAML plans
-pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)  # the HTTP API (split build: its defines come along)
+find_package(Boost 1.81 REQUIRED CONFIG)  # Boost.Beast/Asio (header-only): the HTTP transport of `bioagent serve`
 find_package(CLI11 CONFIG QUIET)
 if(NOT TARGET CLI11::CLI11)
   find_path(CLI11_INCLUDE CLI/CLI.hpp REQUIRED)

@@ -23,7 +23,7 @@ packages=(
   salmon                                             # expression quantified from FASTQ reads
   chromium fonts-wqy-zenhei                          # headless browser for the report and web UI tests; CJK glyphs
   slurm-wlm munge                                    # the Slurm runner and its one-node test cluster
-  libcpp-httplib-dev libyaml-cpp-dev                 # the HTTP API (bioagent serve), the planning agent's YAML
+  libboost1.81-dev libyaml-cpp-dev                   # Boost.Beast: the HTTP API (bioagent serve); the planning agent's YAML
   libgtest-dev libgmock-dev
   python3                                         # /usr/bin/python3: test helpers and benchmark peers
 )

@@ -1,8 +1,9 @@
 // `bioagent serve`: the HTTP API of seed 004 (agent chat/plan/execute/status/
 // diagnose/results, uploads, the tool registry, Server-Sent Events, /healthz,
 // an OpenAPI document) and MCP over Streamable HTTP at /mcp, with bearer-token
-// authentication whenever the server listens beyond loopback. cpp-httplib
-// stays behind this interface. listen() blocks; stop() may be called from any thread.
+// authentication whenever the server listens beyond loopback. The HTTP
+// transport (Boost.Beast, event-driven) stays behind this interface. listen()
+// blocks; stop() may be called from any thread (not from a signal handler).
 #pragma once
 
 #include <filesystem>
@@ -30,10 +31,12 @@ struct ApiServerOptions {
   std::vector<std::string> allowed_origins;
   size_t max_upload_bytes = size_t(512) << 20;  // one upload request; streamed to disk
   size_t max_body_bytes = size_t(64) << 20;     // any other request body
-  int read_timeout_seconds = 30;                // per read on a connection (slow clients are dropped)
-  int threads = 64;                             // connections served at once (SSE streams hold one each)
+  int read_timeout_seconds = 30;                // silence allowed while a body arrives (slow clients are dropped)
+  int header_timeout_seconds = 10;              // request line + headers must arrive within this (at most read_timeout)
+  int threads = 64;                             // handlers running at once (SSE streams hold one while they wait)
+  size_t max_connections = 4096;                // open connections (within the open-file limit); beyond: 503
   int mcp_session_idle_seconds = 3600;          // an MCP session unused this long expires
-  size_t max_mcp_sessions = 256;                // beyond this the least recently used expires
+  size_t max_mcp_sessions = 256;                // beyond: initialize is refused (503) until one ends or expires
 };
 
 // True for 127.0.0.0/8, ::1 and "localhost".

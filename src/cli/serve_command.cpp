@@ -2,7 +2,13 @@
 // defaults) and `bioagent learning export|import`.
 #include <CLI/CLI.hpp>
 
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -23,9 +29,43 @@ struct ServeOptions {
   int confirm_timeout = 30, cpus = 0;
 };
 
-ApiServer* g_server = nullptr;
-void on_signal(int) {
-  if (g_server) g_server->stop();
+constexpr int kShutdownGraceSeconds = 5;
+
+// SIGINT and SIGTERM are blocked in every thread and taken by one waiting
+// thread, which stops the server (no work in a signal handler). Whatever still
+// runs kShutdownGraceSeconds later is abandoned: the process exits (tasks
+// resume on the next start, as after any crash).
+void block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void stop_on_signal(ApiServer* server) {
+  std::thread([server] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int sig = 0;
+    sigwait(&set, &sig);
+    server->stop();
+    std::this_thread::sleep_for(std::chrono::seconds(kShutdownGraceSeconds));
+    std::cerr << "bioagent: work still running " << kShutdownGraceSeconds
+              << " s after the stop signal is abandoned (tasks resume on the next start)" << std::endl;
+    std::_Exit(0);
+  }).detach();
+}
+
+// Idle and slow connections are cheap; let the process hold as many files as it may.
+void raise_open_file_limit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
 }
 
 std::string env_or(const char* name, const std::string& fallback) {
@@ -69,10 +109,18 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   serve->add_option("--read-timeout", o.api.read_timeout_seconds, "Seconds a connection may stay silent mid-request")
       ->check(CLI::Range(1, 3600));
   serve
+      ->add_option("--header-timeout", o.api.header_timeout_seconds,
+                   "Seconds a request line and its headers may take to arrive (at most --read-timeout)")
+      ->check(CLI::Range(1, 3600));
+  serve->add_option("--max-connections", o.api.max_connections, "Open connections held at once (beyond: 503)")
+      ->check(CLI::Range(16, 1 << 20));
+  serve
       ->add_option("--mcp-session-idle", o.api.mcp_session_idle_seconds,
                    "Seconds after which an unused MCP-over-HTTP session expires")
       ->check(CLI::Range(1, 7 * 86400));
   serve->callback([&g] {
+    block_stop_signals();  // before any thread starts, so that all inherit it
+    raise_open_file_limit();
     auto s = Session::open(g);
     if (!s) {
       g.exit_code = print_error(s.status());
@@ -135,16 +183,13 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
       g.exit_code = print_error(b);
       return;
     }
-    g_server = server->get();
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    stop_on_signal(server->get());
     std::string host = o.api.host.find(':') != std::string::npos ? "[" + o.api.host + "]" : o.api.host;
     std::cout << "bioagent serving on http://" << host << ":" << (*server)->port() << "/  (state: " << state.string()
               << ", data: " << data.string() << (o.api.token.empty() ? "" : ", bearer token required") << ")"
               << std::endl;
     if (!o.port_file.empty()) std::ofstream(o.port_file) << (*server)->port() << "\n";
     Status st = (*server)->listen();
-    g_server = nullptr;
     (*assistant)->shutdown();
     g.exit_code = st.is_ok() ? 0 : print_error(st);
   });

@@ -18,7 +18,7 @@ std::string sse_frame(const std::string& event, const Json& data, int64_t id = -
   return f;
 }
 
-// Frames produced on one thread and written by httplib's content provider on another.
+// Frames produced on one thread and written by the response's content provider on another.
 struct SseQueue {
   std::mutex mu;
   std::condition_variable cv;
@@ -33,12 +33,12 @@ struct SseQueue {
   }
 };
 
-void stream_queue(Context& ctx, httplib::Response& res, std::shared_ptr<SseQueue> q) {
+void stream_queue(Context& ctx, Response& res, std::shared_ptr<SseQueue> q) {
   res.set_header("Cache-Control", "no-cache");
   res.set_header("X-Accel-Buffering", "no");
   res.set_chunked_content_provider(
       "text/event-stream",
-      [q](size_t, httplib::DataSink& sink) {
+      [q](size_t, DataSink& sink) {
         std::unique_lock lock(q->mu);
         if (q->frames.empty() && !q->finished) q->cv.wait_for(lock, std::chrono::seconds(15));
         if (q->frames.empty() && !q->finished) {
@@ -61,7 +61,7 @@ void stream_queue(Context& ctx, httplib::Response& res, std::shared_ptr<SseQueue
       });
 }
 
-bool wants_stream(const httplib::Request& req, const Json& body) {
+bool wants_stream(const Request& req, const Json& body) {
   return body.value("stream", false) || req.get_header_value("Accept").find("text/event-stream") != std::string::npos;
 }
 
@@ -77,6 +77,11 @@ const Json kId = {{"type", "string"}, {"maxLength", 200}};
 const Json kObj = {{"type", "object"}};
 const Json kBool = {{"type", "boolean"}};
 
+// HTML and SVG results are shown as documents of their own: inline styles and
+// embedded images only, no script, no request to anywhere, sandboxed.
+constexpr const char* kResultFilePolicy =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; sandbox";
+
 std::string file_type(const fs::path& p) {
   return p.extension() == ".svg"    ? "image/svg+xml"
          : p.extension() == ".html" ? "text/html; charset=utf-8"
@@ -85,10 +90,10 @@ std::string file_type(const fs::path& p) {
                                     : "text/plain; charset=utf-8";
 }
 
-void add_chat_route(httplib::Server& svr, Context& ctx) {
+void add_chat_route(Context& ctx) {
   Assistant& a = *ctx.assistant;
   Context* c = &ctx;
-  add_route(svr, ctx,
+  add_route(ctx,
             {"POST", "/api/agent/chat",
              "one chat turn: routed to the knowledge, planning or execution agent; stream=true (or Accept: "
              "text/event-stream) streams route/delta/plan/result events",
@@ -98,7 +103,7 @@ void add_chat_route(httplib::Server& svr, Context& ctx) {
                      {"mode", {{"type", "string"}, {"enum", {"rag", "skill"}}}},
                      {"model", kId}},
                     {"message"})},
-            [&a, c](const httplib::Request& req, httplib::Response& res, const Json& body) {
+            [&a, c](const Request& req, Response& res, const Json& body) {
               std::string message = body["message"];
               ChatOptions co;
               if (body.contains("mode")) co.mode = body["mode"];
@@ -133,13 +138,13 @@ void add_chat_route(httplib::Server& svr, Context& ctx) {
             });
 }
 
-void add_events_route(httplib::Server& svr, Context& ctx) {
+void add_events_route(Context& ctx) {
   Assistant& a = *ctx.assistant;
   Context* c = &ctx;
-  add_route(svr, ctx,
+  add_route(ctx,
             {"GET", "/api/agent/events/{task_id}",
              "a task's progress as Server-Sent Events (after=N or Last-Event-ID resumes)", nullptr},
-            [&a, c](const httplib::Request& req, httplib::Response& res, const Json&) {
+            [&a, c](const Request& req, Response& res, const Json&) {
               std::string sid = session_of(req, nullptr), task = req.matches[1];
               auto st = a.status(sid, task);
               if (!st) return reply_error(res, st.status());
@@ -151,7 +156,7 @@ void add_events_route(httplib::Server& svr, Context& ctx) {
               res.set_header("Cache-Control", "no-cache");
               res.set_chunked_content_provider(
                   "text/event-stream",
-                  [&a, sid, task, cursor](size_t, httplib::DataSink& sink) {
+                  [&a, sid, task, cursor](size_t, DataSink& sink) {
                     Json evs = a.events(sid, task, *cursor, std::chrono::seconds(15));
                     if (evs.empty()) return sink.write(": keep-alive\n\n", 14);
                     bool final_state = false;
@@ -171,27 +176,27 @@ void add_events_route(httplib::Server& svr, Context& ctx) {
 
 }  // namespace
 
-void add_agent_routes(httplib::Server& svr, Context& ctx) {
+void add_agent_routes(Context& ctx) {
   Assistant& a = *ctx.assistant;
-  using Req = const httplib::Request&;
-  using Res = httplib::Response&;
+  using Req = const Request&;
+  using Res = Response&;
 
-  add_route(svr, ctx,
+  add_route(ctx,
             {"POST", "/api/sessions", "create a session (its id is the key to its messages, plans, tasks, files)",
              schema({}, {})},
             [&a](Req, Res res, const Json&) {
               auto s = a.create_session();
               s ? reply_json(res, *s, 201) : reply_error(res, s.status());
             });
-  add_route(svr, ctx, {"GET", "/api/sessions/{session_id}/messages", "the session's conversation", nullptr},
+  add_route(ctx, {"GET", "/api/sessions/{session_id}/messages", "the session's conversation", nullptr},
             [&a](Req req, Res res, const Json&) {
               auto m = a.messages(req.matches[1]);
               m ? reply_json(res, *m) : reply_error(res, m.status());
             });
-  add_route(svr, ctx, {"GET", "/api/config", "models, offline flag, dialog timeout and the file naming rules", nullptr},
+  add_route(ctx, {"GET", "/api/config", "models, offline flag, dialog timeout and the file naming rules", nullptr},
             [&a](Req, Res res, const Json&) { reply_json(res, a.config()); });
-  add_chat_route(svr, ctx);
-  add_route(svr, ctx,
+  add_chat_route(ctx);
+  add_route(ctx,
             {"POST", "/api/agent/plan", "the planning agent's YAML plan for a species and family",
              schema({{"species", kId}, {"gene_family", kId}, {"session_id", kId}, {"language", kId}},
                     {"species", "gene_family"})},
@@ -199,7 +204,7 @@ void add_agent_routes(httplib::Server& svr, Context& ctx) {
               auto p = a.plan(session_of(req, body), body["species"], body["gene_family"], body.value("language", ""));
               p ? reply_json(res, *p) : reply_error(res, p.status());
             });
-  add_route(svr, ctx,
+  add_route(ctx,
             {"POST", "/api/agent/execute",
              "start a task for a plan: naming check, parameter confirmation (defaults after the timeout unless "
              "auto_confirm or params are given), then the pipeline",
@@ -209,7 +214,7 @@ void add_agent_routes(httplib::Server& svr, Context& ctx) {
                                  body.value("auto_confirm", false));
               t ? reply_json(res, *t, 202) : reply_error(res, t.status());
             });
-  add_route(svr, ctx,
+  add_route(ctx,
             {"POST", "/api/agent/confirm", "answer the parameter dialog: confirm, modify (with params) or cancel",
              schema({{"task_id", kId},
                      {"action", {{"type", "string"}, {"enum", {"confirm", "modify", "cancel"}}}},
@@ -221,29 +226,28 @@ void add_agent_routes(httplib::Server& svr, Context& ctx) {
                                  body.value("params", Json::object()));
               r ? reply_json(res, *r) : reply_error(res, r.status());
             });
-  add_route(svr, ctx, {"GET", "/api/agent/status/{task_id}", "a task's state, stages and progress", nullptr},
+  add_route(ctx, {"GET", "/api/agent/status/{task_id}", "a task's state, stages and progress", nullptr},
             [&a](Req req, Res res, const Json&) {
               auto s = a.status(session_of(req, nullptr), req.matches[1]);
               s ? reply_json(res, *s) : reply_error(res, s.status());
             });
-  add_events_route(svr, ctx);
-  add_route(svr, ctx,
+  add_events_route(ctx);
+  add_route(ctx,
             {"POST", "/api/agent/diagnose", "classify a failure, name its root cause and the repair",
              schema({{"task_id", kId}, {"error_log", kStr}, {"session_id", kId}}, {})},
             [&a](Req req, Res res, const Json& body) {
               auto d = a.diagnose(session_of(req, body), body.value("task_id", ""), body.value("error_log", ""));
               d ? reply_json(res, *d) : reply_error(res, d.status());
             });
-  add_route(svr, ctx,
+  add_route(ctx,
             {"GET", "/api/agent/results/{task_id}", "a task's result files, validation and stage summaries", nullptr},
             [&a](Req req, Res res, const Json&) {
               auto r = a.results(session_of(req, nullptr), req.matches[1]);
               r ? reply_json(res, *r) : reply_error(res, r.status());
             });
-  add_route(svr, ctx,
+  add_route(ctx,
             {"GET", "/api/agent/results/{task_id}/files/{name}",
-             "download one result file (a name listed by the results route)", nullptr,
-             R"(/api/agent/results/([^/]+)/files/(.+))"},
+             "download one result file (a name listed by the results route)", nullptr, true},
             [&a](Req req, Res res, const Json&) {
               auto p = a.result_file(session_of(req, nullptr), req.matches[1], req.matches[2]);
               if (!p) return reply_error(res, p.status());
@@ -252,7 +256,10 @@ void add_agent_routes(httplib::Server& svr, Context& ctx) {
               if (req.has_param("download"))
                 res.set_header("Content-Disposition", "attachment; filename=\"" + name + "\"");
               res.set_header("X-Content-Type-Options", "nosniff");
-              res.set_content(std::string(std::istreambuf_iterator<char>(in), {}), file_type(*p));
+              std::string type = file_type(*p);
+              if (type.rfind("text/html", 0) == 0 || type == "image/svg+xml")  // no script, no outside fetch
+                res.set_header("Content-Security-Policy", kResultFilePolicy);
+              res.set_content(std::string(std::istreambuf_iterator<char>(in), {}), type);
             });
 }
 

@@ -1,6 +1,8 @@
-// The checks every request passes before routing, in this order: Host (DNS
-// rebinding), Origin (cross-site use), bearer token, body framing and size,
-// Content-Type. Each refusal is a JSON error that says what was refused.
+// The checks every request passes before routing, in this order: single
+// copies of the headers that decide (Host, Origin, ...), no NUL in any value,
+// the MCP protocol version, Host (DNS rebinding), Origin (cross-site use),
+// bearer token, body framing and size (every method), Content-Type. Each refusal is a JSON error that says what was
+// refused.
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -82,7 +84,65 @@ bool GuardConfig::host_allowed(const std::string& name) const {
   return any_host || std::find(hosts.begin(), hosts.end(), name) != hosts.end();
 }
 
-std::optional<Refusal> guard_request(const httplib::Request& req, const GuardConfig& g, int port) {
+namespace {
+
+Refusal bad_header(const std::string& name, const std::string& why) {
+  return Refusal{400, Status(ErrorCode::kInvalidArgument, "refused: " + why).with("header", name)};
+}
+
+// Headers whose meaning depends on there being one: a second copy is refused,
+// never resolved by taking the first.
+std::optional<Refusal> single_headers(const Request& req) {
+  for (const char* name : {"Host", "Origin", "Authorization", "Content-Length", "Content-Type", "Mcp-Session-Id",
+                           "MCP-Protocol-Version", "X-Session-Id", "Last-Event-ID"})
+    if (req.header_count(name) > 1)
+      return bad_header(name, std::string("the request carries more than one ") + name + " header");
+  for (auto& [k, v] : req.headers)
+    if (v.find('\0') != std::string::npos) return bad_header(k, "a header value holds a NUL byte");
+  return std::nullopt;
+}
+
+// Body framing and size (every method), decided before a byte of the body is read.
+std::optional<Refusal> body_framing(const Request& req, const GuardConfig& g) {
+  bool upload = req.path == "/api/upload";
+  if (req.has_header("Transfer-Encoding"))
+    return Refusal{411, Status(ErrorCode::kInvalidArgument,
+                               "refused: chunked request bodies are not accepted; send a Content-Length")
+                            .with("header", "Content-Length")};
+  if (!req.has_header("Content-Length")) return std::nullopt;  // no framing means no body (RFC 9112 6.3)
+  std::string len_text = req.get_header_value("Content-Length");
+  if (len_text.empty() || len_text.size() > 19 || !std::all_of(len_text.begin(), len_text.end(), ::isdigit))
+    return Refusal{400, Status(ErrorCode::kInvalidArgument, "refused: Content-Length is not a number")
+                            .with("header", "Content-Length")};
+  uint64_t len = std::stoull(len_text);
+  uint64_t limit = upload ? g.max_upload_bytes + (1u << 20) : g.max_body_bytes;
+  if (len > limit)
+    return Refusal{
+        413, Status(ErrorCode::kResourceExhausted, "refused: the body declares " + std::to_string(len) +
+                                                       " bytes; this route accepts at most " + std::to_string(limit) +
+                                                       (upload ? " (--max-upload-mb)" : ""))
+                 .with("limit_bytes", limit)};
+  if (len == 0 || upload || (req.method != "POST" && req.method != "PUT" && req.method != "PATCH")) return std::nullopt;
+  std::string type = media_type(req.get_header_value("Content-Type"));
+  if (type != "application/json")
+    return Refusal{415, Status(ErrorCode::kInvalidArgument,
+                               "refused: Content-Type must be application/json, not '" + type.substr(0, 80) + "'")
+                            .with("header", "Content-Type")};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Refusal> guard_request(const Request& req, const GuardConfig& g, int port) {
+  if (auto r = single_headers(req)) return r;
+  if (req.path == "/mcp" && req.has_header("MCP-Protocol-Version")) {
+    const auto& known = mcp_supported_versions();
+    std::string v = req.get_header_value("MCP-Protocol-Version");
+    if (std::find(known.begin(), known.end(), v) == known.end())
+      return bad_header("MCP-Protocol-Version", "MCP-Protocol-Version '" + v.substr(0, 40) +
+                                                    "' is not a version this server speaks (" + known.front() +
+                                                    " and earlier)");
+  }
   // Host: only the names the server is bound to (a rebound DNS name is refused).
   if (req.has_header("Host")) {
     std::string value = req.get_header_value("Host");
@@ -118,37 +178,7 @@ std::optional<Refusal> guard_request(const httplib::Request& req, const GuardCon
     if (!token_ok(given, g.token))
       return Refusal{401, permission_denied("refused: missing or wrong bearer token (Authorization: Bearer ...)")};
   }
-  if (req.method != "POST" && req.method != "PUT" && req.method != "PATCH") return std::nullopt;
-  // Body framing and size, decided before a byte of the body is read.
-  bool upload = req.path == "/api/upload";
-  if (req.has_header("Transfer-Encoding"))
-    return Refusal{411, Status(ErrorCode::kInvalidArgument,
-                               "refused: chunked request bodies are not accepted; send a Content-Length")
-                            .with("header", "Content-Length")};
-  if (!req.has_header("Content-Length")) {
-    // No framing means no body (RFC 9112 6.3); httplib would wait for the peer to close instead.
-    const_cast<httplib::Request&>(req).headers.emplace("Content-Length", "0");
-    return std::nullopt;
-  }
-  std::string len_text = req.get_header_value("Content-Length");
-  if (len_text.empty() || len_text.size() > 19 || !std::all_of(len_text.begin(), len_text.end(), ::isdigit))
-    return Refusal{400, Status(ErrorCode::kInvalidArgument, "refused: Content-Length is not a number")
-                            .with("header", "Content-Length")};
-  uint64_t len = std::stoull(len_text);
-  uint64_t limit = upload ? g.max_upload_bytes + (1u << 20) : g.max_body_bytes;
-  if (len > limit)
-    return Refusal{
-        413, Status(ErrorCode::kResourceExhausted, "refused: the body declares " + std::to_string(len) +
-                                                       " bytes; this route accepts at most " + std::to_string(limit) +
-                                                       (upload ? " (--max-upload-mb)" : ""))
-                 .with("limit_bytes", limit)};
-  if (len == 0 || upload) return std::nullopt;
-  std::string type = media_type(req.get_header_value("Content-Type"));
-  if (type != "application/json")
-    return Refusal{415, Status(ErrorCode::kInvalidArgument,
-                               "refused: Content-Type must be application/json, not '" + type.substr(0, 80) + "'")
-                            .with("header", "Content-Type")};
-  return std::nullopt;
+  return body_framing(req, g);
 }
 
 }  // namespace bioagent::server

@@ -1,13 +1,12 @@
-// Inside src/server: the httplib types, JSON replies and errors, the route
-// table (one row per route; the OpenAPI document and the 405 answers are
-// generated from it), the request guard and the web UI's fixed asset set.
+// Inside src/server: JSON replies and errors, the route table (one row per
+// route; routing, the OpenAPI document and the 405 answers come from it), the
+// request guard and the web UI's fixed asset set.
 #pragma once
-
-#include <httplib.h>
 
 #include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,24 +15,27 @@
 #include "bioagent/assistant.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
+#include "server/http_message.h"
 
 namespace bioagent::server {
 
 // One route. `path` is the documented form ("/api/agent/status/{task_id}");
-// each {name} matches one path segment unless `pattern` (a regex) is given.
-// A route with a request_schema takes a JSON object body, validated against
-// the schema (unknown fields refused) before its handler runs.
+// each {name} matches one non-empty path segment; with `rest_last` the last
+// {name} takes the rest of the path, slashes included. A route with a
+// request_schema takes a JSON object body, validated against the schema
+// (unknown fields refused) before its handler runs.
 struct RouteDoc {
-  RouteDoc(std::string m, std::string p, std::string s, Json schema, std::string re = "")
+  RouteDoc(std::string m, std::string p, std::string s, Json schema, bool rest = false)
       : method(std::move(m)),
         path(std::move(p)),
         summary(std::move(s)),
         request_schema(std::move(schema)),
-        pattern(std::move(re)) {}
+        rest_last(rest) {}
   std::string method, path, summary;
   Json request_schema;  // null: no JSON body
-  std::string pattern;  // empty: derived from path
-  std::string regex() const;
+  bool rest_last = false;
+  // The captured segments ([0] the whole path) when `p` matches, else false.
+  bool match(const std::string& p, std::vector<std::string>& captures) const;
 };
 
 // The checks made before routing (request_guard.cpp): allowed Host names,
@@ -51,7 +53,7 @@ struct Refusal {
   Status status;
 };
 // Why `req` is refused before its body is read, or nothing. `port`: the bound port.
-std::optional<Refusal> guard_request(const httplib::Request& req, const GuardConfig& g, int port);
+std::optional<Refusal> guard_request(const Request& req, const GuardConfig& g, int port);
 
 // The web UI's built files, read once at start; lookups by exact name only.
 class WebAssets {
@@ -67,37 +69,60 @@ class WebAssets {
   std::map<std::string, Asset> files_;
 };
 
-struct Context {
-  Assistant* assistant;
-  const ToolRegistry* registry;
-  const Workspace* workspace;
-  McpOptions mcp;
-  ApiServerOptions options;
-  std::vector<RouteDoc> docs;
-  std::atomic<int> open_streams{0};  // SSE responses in progress (each holds a worker thread)
+// Body of a JSON route (validated object) or null for routes without one.
+using Handler = std::function<void(const Request&, Response&, const Json& body)>;
+class BodyConsumer;
+// A route whose body is streamed (uploads): returns the consumer of its body,
+// or null with the response filled (refused before the body is read).
+using StreamHandler = std::function<std::unique_ptr<BodyConsumer>(const Request&, Response&)>;
+
+struct Route {
+  RouteDoc doc;
+  Handler handler;
+  StreamHandler stream;  // set: the body is streamed, up to body_limit
+  size_t body_limit = 0;
+  bool run_inline = false;  // cheap and non-blocking (/healthz): runs on the I/O thread
 };
 
-// Body of a JSON route (validated object) or null for routes without one.
-using Handler = std::function<void(const httplib::Request&, httplib::Response&, const Json& body)>;
-// Adds `route` to the table and to httplib.
-void add_route(httplib::Server& svr, Context& ctx, RouteDoc route, Handler handler);
+struct Context {
+  Assistant* assistant = nullptr;
+  const ToolRegistry* registry = nullptr;
+  const Workspace* workspace = nullptr;
+  McpOptions mcp;
+  ApiServerOptions options;
+  std::vector<Route> routes;
+  std::atomic<int> open_streams{0};   // SSE responses in progress (each holds a worker thread while it waits)
+  std::atomic<bool> stopping{false};  // the server is shutting down: long waits end
+};
+
+// Adds `route` to the table (a whole JSON or empty body up to max_body_bytes).
+void add_route(Context& ctx, RouteDoc route, Handler handler, bool run_inline = false);
+// Adds a route whose handler reads the body itself (the documented schema is for OpenAPI only).
+void add_raw_route(Context& ctx, RouteDoc route, Handler handler);
+// Adds a route whose body is streamed to `handler`'s consumer, up to `body_limit` bytes.
+void add_stream_route(Context& ctx, RouteDoc route, StreamHandler handler, size_t body_limit);
+// The route for `method` and `path` (captures in `matches`), or null.
+const Route* find_route(const Context& ctx, const std::string& method, const std::string& path,
+                        std::vector<std::string>& matches);
 // The methods of the table's routes matching `path` (for 405 and Allow).
 std::vector<std::string> methods_for(const Context& ctx, const std::string& path);
+// Parses and validates a JSON route's body against `schema` (an empty body is {}); false with `res` filled.
+bool json_body(const Request& req, Response& res, const Json& schema, Json& out);
 
 // HTTP status for an error code (400 bad input, 404, 403, 413, 503, 500).
 int http_status_for(ErrorCode code);
-void reply_json(httplib::Response& res, const Json& body, int status = 200);
-void reply_error(httplib::Response& res, const Status& s);
+void reply_json(Response& res, const Json& body, int status = 200);
+void reply_error(Response& res, const Status& s);
 // The session id from the X-Session-Id header, the body, or the query.
-std::string session_of(const httplib::Request& req, const Json& body);
+std::string session_of(const Request& req, const Json& body);
 // Takes a slot for an SSE response, or answers 503 and returns false; the
 // returned guard's release runs when the stream ends.
-bool acquire_stream(Context& ctx, httplib::Response& res);
+bool acquire_stream(Context& ctx, Response& res);
 void release_stream(Context& ctx);
 
-void add_agent_routes(httplib::Server& svr, Context& ctx);
-void add_upload_route(httplib::Server& svr, Context& ctx);
-void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx);
+void add_agent_routes(Context& ctx);
+void add_upload_route(Context& ctx);
+void add_tool_and_mcp_routes(Context& ctx);
 Json openapi_document(const Context& ctx);
 
 }  // namespace bioagent::server

@@ -1,7 +1,14 @@
 // The tool registry over HTTP (GET/POST /api/tools) and MCP over Streamable
 // HTTP at /mcp: POST carries one JSON-RPC message, requests are answered with
-// application/json, notifications with 202; sessions by Mcp-Session-Id.
+// application/json, notifications with 202; sessions by Mcp-Session-Id. A
+// request cancelled by notifications/cancelled is answered at once with a
+// JSON-RPC error (its work is stopped by the session); at most
+// max_mcp_sessions live at once: a further initialize is refused, no live
+// session is evicted.
+#include <algorithm>
 #include <condition_variable>
+#include <random>
+#include <set>
 
 #include "bioagent/json_text.h"
 #include "server/server_internal.h"
@@ -27,8 +34,16 @@ struct McpHttpSession {
   std::mutex mu;  // serialises handle_message
   std::mutex rmu;
   std::condition_variable cv;
-  std::map<std::string, std::string> responses;  // JSON-RPC id (dumped) -> message text
+  std::set<std::string> waiting;                 // JSON-RPC ids (dumped) with an HTTP request waiting
+  std::map<std::string, std::string> responses;  // id -> message text, for waiting ids only
   std::unique_ptr<McpSession> session;
+
+  void deliver(const std::string& key, std::string text) {
+    std::lock_guard lock(rmu);
+    if (!waiting.count(key)) return;  // nobody waits (answered already, e.g. cancelled)
+    responses[key] = std::move(text);
+    cv.notify_all();
+  }
 };
 
 using Clock = std::chrono::steady_clock;
@@ -51,19 +66,16 @@ struct McpSessions {
         ++it;
       }
     }
-    while (by_id.size() >= max_sessions && !last_used.empty()) {
-      auto oldest =
-          std::min_element(last_used.begin(), last_used.end(), [](auto& a, auto& b) { return a.second < b.second; });
-      by_id.erase(oldest->first);
-      last_used.erase(oldest);
-    }
   }
-  void add(const std::string& id, std::shared_ptr<McpHttpSession> s) {
+  // False when max_sessions are live (after the idle ones expired): a live session is never evicted.
+  bool add(const std::string& id, std::shared_ptr<McpHttpSession> s) {
     std::lock_guard lock(mu);
     auto now = Clock::now();
     expire_locked(now);
+    if (by_id.size() >= max_sessions) return false;
     by_id[id] = std::move(s);
     last_used[id] = now;
+    return true;
   }
   std::shared_ptr<McpHttpSession> find(const std::string& id) {
     std::lock_guard lock(mu);
@@ -86,11 +98,104 @@ struct McpSessions {
 
 }  // namespace
 
-void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
+namespace {
+
+std::string rpc_error_text(const Json& id, int code, const std::string& message) {
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}}.dump();
+}
+
+void rpc_error(Response& res, int http, int code, const std::string& message) {
+  res.status = http;
+  res.set_content(rpc_error_text(nullptr, code, message), "application/json");
+}
+
+// A new MCP session (its id in `sid`), or null when max_sessions are live.
+std::shared_ptr<McpHttpSession> open_session(Context* c, McpSessions& sessions, std::string& sid) {
+  auto s = std::make_shared<McpHttpSession>();
+  McpHttpSession* raw = s.get();
+  s->session = std::make_unique<McpSession>(*c->registry, *c->workspace, c->mcp, [raw](const std::string& line) {
+    Json m = Json::parse(line, nullptr, false);
+    if (!m.is_object() || !m.contains("id") || m.contains("method")) return;  // notifications are dropped
+    raw->deliver(m["id"].dump(), line);
+  });
+  sid = new_session_id();
+  return sessions.add(sid, s) ? s : nullptr;
+}
+
+// Waits for the answer to `key` until the tool time limit (plus 5 s) or shutdown; "" when none came.
+std::string await_answer(Context* c, McpHttpSession& s, const std::string& key) {
+  auto deadline = Clock::now() + c->mcp.tool_timeout + std::chrono::seconds(5);
+  std::unique_lock lock(s.rmu);
+  while (!s.responses.count(key) && !c->stopping && Clock::now() < deadline)
+    s.cv.wait_for(lock, std::chrono::milliseconds(200));
+  std::string body;
+  if (auto it = s.responses.find(key); it != s.responses.end()) body = std::move(it->second);
+  s.responses.erase(key);
+  s.waiting.erase(key);
+  return body;
+}
+
+void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Response& res) {
+  Json msg = parse_json_bounded(req.body);
+  if (msg.is_discarded() || !msg.is_object())
+    return rpc_error(res, 400, -32700, "parse error: one JSON-RPC object, nested at most 256 levels deep");
+  std::string method = msg.contains("method") && msg["method"].is_string() ? msg["method"].get<std::string>() : "";
+  std::shared_ptr<McpHttpSession> s;
+  std::string sid = req.get_header_value("Mcp-Session-Id");
+  if (method == "initialize") {
+    s = open_session(c, sessions, sid);
+    if (!s) {
+      res.set_header("Retry-After", "60");
+      return rpc_error(res, 503, -32000,
+                       "refused: " + std::to_string(sessions.max_sessions) +
+                           " MCP sessions are open; end one (DELETE /mcp) or retry after idle ones expire");
+    }
+  } else {
+    if (sid.empty()) return rpc_error(res, 400, -32600, "missing Mcp-Session-Id header (initialize first)");
+    s = sessions.find(sid);
+    if (!s) return rpc_error(res, 404, -32001, "unknown or expired MCP session (initialize again)");
+  }
+  res.set_header("Mcp-Session-Id", sid);
+  bool is_request = !method.empty() && msg.contains("id") && !msg["id"].is_null();
+  std::string key = is_request ? msg["id"].dump() : "";
+  if (is_request) {
+    std::lock_guard lock(s->rmu);
+    s->waiting.insert(key);
+  }
+  {
+    std::lock_guard lock(s->mu);
+    s->session->handle_message(req.body);
+  }
+  if (method == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
+      msg["params"].contains("requestId")) {
+    const Json& id = msg["params"]["requestId"];  // the waiting request ends now, answered
+    s->deliver(id.dump(), rpc_error_text(id, -32800, "request cancelled by the client"));
+  }
+  if (!is_request) {
+    res.status = 202;
+    return;
+  }
+  std::string body = await_answer(c, *s, key);
+  if (body.empty())
+    return c->stopping ? rpc_error(res, 503, -32000, "the server is shutting down")
+                       : rpc_error(res, 504, -32000, "no answer within the tool time limit");
+  res.status = 200;
+  res.set_content(body, "application/json");
+}
+
+bool is_tool_name(const std::string& name) {
+  return !name.empty() && name.size() <= 200 && std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-';
+  });
+}
+
+}  // namespace
+
+void add_tool_and_mcp_routes(Context& ctx) {
   Context* c = &ctx;
-  using Req = const httplib::Request&;
-  using Res = httplib::Response&;
-  add_route(svr, ctx, {"GET", "/api/tools", "the tool registry (format=json|openai|mcp)", nullptr},
+  using Req = const Request&;
+  using Res = Response&;
+  add_route(ctx, {"GET", "/api/tools", "the tool registry (format=json|openai|mcp)", nullptr},
             [c](Req req, Res res, const Json&) {
               std::string format = req.has_param("format") ? req.get_param_value("format") : "json";
               if (format != "json" && format != "openai" && format != "mcp")
@@ -104,7 +209,8 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
                                                    : c->registry->spec_json(*s));
               reply_json(res, {{"count", tools.size()}, {"tools", tools}});
             });
-  auto call = [c](const std::string& name, const Json& args, httplib::Response& res) {
+  auto call = [c](const std::string& name, const Json& args, Response& res) {
+    if (!is_tool_name(name)) return reply_error(res, not_found("no such endpoint"));
     ToolContext tc(c->workspace);
     tc.set_options(c->mcp.tool_options);
     tc.set_timeout(std::chrono::duration_cast<std::chrono::milliseconds>(c->mcp.tool_timeout));
@@ -113,7 +219,7 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
     reply_json(res, {{"status", "success"}, {"data", *r}});
   };
   add_route(
-      svr, ctx,
+      ctx,
       {"POST",
        "/api/tools",
        "call a tool: {name, arguments} -> {status: success, data} or an error",
@@ -122,81 +228,30 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
         {"required", {"name"}},
         {"additionalProperties", false}}},
       [call](Req, Res res, const Json& body) { call(body["name"], body.value("arguments", Json::object()), res); });
-  add_route(svr, ctx,
-            {"POST",
-             "/api/tools/{name}",
-             "call a tool with the body as its arguments",
-             {{"type", "object"}},
-             R"(/api/tools/([A-Za-z0-9_.-]+))"},
+  add_route(ctx, {"POST", "/api/tools/{name}", "call a tool with the body as its arguments", {{"type", "object"}}},
             [call](Req req, Res res, const Json& body) { call(req.matches[1], body, res); });
 
   auto sessions = std::make_shared<McpSessions>();
   sessions->idle = std::chrono::seconds(std::max(1, ctx.options.mcp_session_idle_seconds));
   sessions->max_sessions = std::max<size_t>(1, ctx.options.max_mcp_sessions);
-  ctx.docs.push_back({"POST",
-                      "/mcp",
-                      "MCP over Streamable HTTP (JSON-RPC 2.0; Mcp-Session-Id after initialize)",
-                      {{"type", "object"}}});
-  ctx.docs.push_back({"DELETE", "/mcp", "end an MCP session (Mcp-Session-Id)", nullptr});
-  ctx.docs.push_back({"GET", "/mcp", "no server-initiated stream: 405", nullptr});
-  svr.Post("/mcp", [c, sessions](const httplib::Request& req, httplib::Response& res) {
-    Json msg = parse_json_bounded(req.body);
-    auto rpc_error = [&](int http, int code, const std::string& m) {
-      reply_json(res, {{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", code}, {"message", m}}}}, http);
-    };
-    if (msg.is_discarded() || !msg.is_object())
-      return rpc_error(400, -32700, "parse error: one JSON-RPC object, nested at most 256 levels deep");
-    std::string method = msg.contains("method") && msg["method"].is_string() ? msg["method"].get<std::string>() : "";
-    std::shared_ptr<McpHttpSession> s;
-    std::string sid = req.get_header_value("Mcp-Session-Id");
-    if (method == "initialize") {
-      s = std::make_shared<McpHttpSession>();
-      McpHttpSession* raw = s.get();
-      s->session = std::make_unique<McpSession>(*c->registry, *c->workspace, c->mcp, [raw](const std::string& line) {
-        Json m = Json::parse(line, nullptr, false);
-        if (!m.is_object() || !m.contains("id") || m.contains("method")) return;  // notifications are dropped
-        std::lock_guard lock(raw->rmu);
-        raw->responses[m["id"].dump()] = line;
-        raw->cv.notify_all();
-      });
-      sid = new_session_id();
-      sessions->add(sid, s);
-    } else {
-      if (sid.empty()) return rpc_error(400, -32600, "missing Mcp-Session-Id header (initialize first)");
-      s = sessions->find(sid);
-      if (!s) return rpc_error(404, -32001, "unknown or expired MCP session (initialize again)");
-    }
-    res.set_header("Mcp-Session-Id", sid);
-    bool is_request = !method.empty() && msg.contains("id") && !msg["id"].is_null();
-    {
-      std::lock_guard lock(s->mu);
-      s->session->handle_message(req.body);
-    }
-    if (!is_request) {
-      res.status = 202;
-      return;
-    }
-    std::string key = msg["id"].dump();
-    std::unique_lock lock(s->rmu);
-    bool ok = s->cv.wait_for(lock, c->mcp.tool_timeout + std::chrono::seconds(5),
-                             [&] { return s->responses.count(key) > 0; });
-    if (!ok) return rpc_error(504, -32000, "no answer within the tool time limit");
-    std::string body = std::move(s->responses[key]);
-    s->responses.erase(key);
-    res.status = 200;
-    res.set_content(body, "application/json");
-  });
-  svr.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
+  add_raw_route(ctx,
+                {"POST",
+                 "/mcp",
+                 "MCP over Streamable HTTP (JSON-RPC 2.0; Mcp-Session-Id after initialize)",
+                 {{"type", "object"}}},
+                [c, sessions](Req req, Res res, const Json&) { answer_mcp_post(c, *sessions, req, res); });
+  add_route(ctx, {"DELETE", "/mcp", "end an MCP session (Mcp-Session-Id)", nullptr},
+            [sessions](Req req, Res res, const Json&) {
+              bool gone = sessions->remove(req.get_header_value("Mcp-Session-Id"));
+              if (gone) return reply_json(res, {{"status", "ended"}});
+              reply_error(res, not_found("unknown or expired MCP session"));
+            });
+  add_route(ctx, {"GET", "/mcp", "no server-initiated stream: 405", nullptr}, [](Req, Res res, const Json&) {
     res.set_header("Allow", "POST, DELETE");
     reply_json(res,
                error_envelope(Status(ErrorCode::kInvalidArgument,
                                      "this server opens no server-to-client stream: POST JSON-RPC messages")),
                405);
-  });
-  svr.Delete("/mcp", [sessions](const httplib::Request& req, httplib::Response& res) {
-    bool gone = sessions->remove(req.get_header_value("Mcp-Session-Id"));
-    if (gone) return reply_json(res, {{"status", "ended"}});
-    reply_error(res, not_found("unknown or expired MCP session"));
   });
 }
 

@@ -1,18 +1,28 @@
 // POST /api/upload: multipart/form-data streamed part by part into files in
 // the session's own staging folder, never held in memory; each 'file' part is
 // then checked and moved into the session's data folder. The declared size was
-// checked against the limit before the first byte was read (request_guard.cpp).
+// checked against the limit before the first byte was read (request_guard.cpp);
+// one request stores at most kMaxFilesPerUpload files.
+#include <unistd.h>
+
+#include <atomic>
 #include <fstream>
 
+#include "server/http_transport.h"
+#include "server/multipart.h"
 #include "server/server_internal.h"
 
 namespace bioagent::server {
 namespace {
 
+constexpr size_t kMaxFilesPerUpload = 100;
+constexpr size_t kMaxPartsPerUpload = 110;  // the files and a few form fields
+
 // One upload request's parts as they stream in.
 struct UploadSink {
   UploadSink(Assistant& assistant, std::string session, size_t max_bytes)
       : a(assistant), sid(std::move(session)), limit(max_bytes) {}
+  size_t parts = 0, file_parts = 0;
   Assistant& a;
   std::string sid;
   size_t limit;
@@ -25,9 +35,18 @@ struct UploadSink {
   std::ofstream out;
   size_t part_bytes = 0;
 
-  bool begin(const httplib::MultipartFormData& part) {
+  bool begin(const MultipartReader::Part& part) {
     finish_part();
     if (!error.is_ok()) return false;
+    if (++parts > kMaxPartsPerUpload || (part.name == "file" && ++file_parts > kMaxFilesPerUpload)) {
+      error = Status(ErrorCode::kResourceExhausted, "refused: one upload request may carry at most " +
+                                                        std::to_string(kMaxFilesPerUpload) + " files (" +
+                                                        std::to_string(files.size()) +
+                                                        " before this one were stored); send the rest "
+                                                        "in another request")
+                  .with("limit_files", kMaxFilesPerUpload);
+      return false;
+    }
     field = part.name;
     filename = part.filename;
     text.clear();
@@ -105,44 +124,71 @@ struct UploadSink {
   std::string sid_candidate;
 };
 
+// The upload's body, fed to the multipart reader as it arrives.
+class UploadConsumer : public BodyConsumer {
+ public:
+  UploadConsumer(Assistant& a, std::string sid, size_t limit, std::string boundary)
+      : sink_(a, std::move(sid), limit),
+        reader_(
+            std::move(boundary), [this](const MultipartReader::Part& p) { return sink_.begin(p); },
+            [this](const char* d, size_t n) { return sink_.data(d, n); }) {}
+  ~UploadConsumer() override { sink_.abandon(); }  // a part cut short leaves no file behind
+  UploadSink& sink() { return sink_; }
+
+  bool consume(const char* data, size_t n) override { return reader_.feed(data, n); }
+
+  void finish(bool complete, Response& res) override {
+    bool whole = complete && reader_.finished() && sink_.error.is_ok();
+    if (whole) sink_.finish_part();
+    if (!whole || !sink_.error.is_ok()) {
+      sink_.abandon();
+      res.close = true;
+      if (sink_.error.is_ok())
+        sink_.error =
+            invalid_argument(reader_.error().empty() ? "the upload ended early or is not well-formed multipart"
+                                                     : "the upload is not well-formed multipart: " + reader_.error());
+      return reply_error(res, sink_.error);
+    }
+    if (sink_.files.empty()) return reply_error(res, invalid_argument("no 'file' part in the upload"));
+    reply_json(res, {{"session_id", sink_.sid}, {"files", sink_.files}});
+  }
+
+ private:
+  UploadSink sink_;
+  MultipartReader reader_;
+};
+
 }  // namespace
 
-void add_upload_route(httplib::Server& svr, Context& ctx) {
+void add_upload_route(Context& ctx) {
   Assistant& a = *ctx.assistant;
   size_t limit = ctx.options.max_upload_bytes;
-  ctx.docs.push_back({"POST", "/api/upload",
-                      "multipart upload (field 'file', repeatable; session from X-Session-Id, ?session_id= or a "
-                      "'session_id' part before the files) into the session's data folder, streamed to disk; each "
-                      "file's naming check is returned",
-                      nullptr});
-  svr.Post("/api/upload",
-           [&a, limit](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
-             if (!req.is_multipart_form_data()) {
-               res.set_header("Connection", "close");
-               return reply_error(res, invalid_argument("send multipart/form-data with one or more 'file' parts"));
-             }
-             UploadSink sink(a, session_of(req, nullptr), limit);
-             if (!sink.sid.empty()) {  // an unknown session is refused before the body is read
-               auto dir = a.upload_staging_dir(sink.sid);
-               if (!dir) {
-                 res.set_header("Connection", "close");
-                 return reply_error(res, dir.status());
-               }
-               sink.staging = *dir;
-             }
-             bool read = reader([&](const httplib::MultipartFormData& part) { return sink.begin(part); },
-                                [&](const char* p, size_t n) { return sink.data(p, n); });
-             if (read && sink.error.is_ok()) sink.finish_part();
-             if (!sink.error.is_ok() || !read) {
-               sink.abandon();
-               res.set_header("Connection", "close");
-               if (sink.error.is_ok())
-                 sink.error = invalid_argument("the upload ended early or is not well-formed multipart");
-               return reply_error(res, sink.error);
-             }
-             if (sink.files.empty()) return reply_error(res, invalid_argument("no 'file' part in the upload"));
-             reply_json(res, {{"session_id", sink.sid}, {"files", sink.files}});
-           });
+  add_stream_route(
+      ctx,
+      {"POST", "/api/upload",
+       "multipart upload (field 'file', repeatable, at most 100 per request; session from X-Session-Id, "
+       "?session_id= or a 'session_id' part before the files) into the session's data folder, streamed to disk; "
+       "each file's naming check is returned",
+       nullptr},
+      [&a, limit](const Request& req, Response& res) -> std::unique_ptr<BodyConsumer> {
+        std::string boundary = multipart_boundary(req.get_header_value("Content-Type"));
+        if (boundary.empty()) {
+          reply_error(res, invalid_argument("send multipart/form-data with one or more 'file' parts"));
+          return nullptr;
+        }
+        auto consumer = std::make_unique<UploadConsumer>(a, session_of(req, nullptr), limit, boundary);
+        UploadSink& sink = consumer->sink();
+        if (!sink.sid.empty()) {  // an unknown session is refused before the body is read
+          auto dir = a.upload_staging_dir(sink.sid);
+          if (!dir) {
+            reply_error(res, dir.status());
+            return nullptr;
+          }
+          sink.staging = *dir;
+        }
+        return consumer;
+      },
+      limit + (1u << 20));
 }
 
 }  // namespace bioagent::server
