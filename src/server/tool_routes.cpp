@@ -1,12 +1,17 @@
 // The tool registry over HTTP (GET/POST /api/tools) and MCP over Streamable
-// HTTP at /mcp: POST carries one JSON-RPC message, requests are answered with
-// application/json, notifications with 202; sessions by Mcp-Session-Id.
+// HTTP at /mcp: POST carries one JSON-RPC message; a tools/call from a client
+// that accepts text/event-stream is answered as an SSE stream (its progress and
+// log notifications, then the result), other requests with application/json,
+// notifications with 202; sessions by Mcp-Session-Id.
 #include <condition_variable>
+#include <deque>
 
 #include "server/server_internal.h"
 
 namespace bioagent::server {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 std::string new_session_id() {
   static std::mutex mu;
@@ -21,16 +26,42 @@ std::string new_session_id() {
   return id;
 }
 
-// One MCP session: the transport-neutral McpSession plus the responses waited for by id.
+// One MCP session: the transport-neutral McpSession plus, for each request
+// being answered, the messages routed to it (notifications, then the response).
 struct McpHttpSession {
   std::mutex mu;  // serialises handle_message
   std::mutex rmu;
   std::condition_variable cv;
-  std::map<std::string, std::string> responses;  // JSON-RPC id (dumped) -> message text
+  std::map<std::string, std::deque<std::string>> queues;  // McpSession::request_key -> messages
   std::unique_ptr<McpSession> session;
+
+  // The sink: a message goes to its request's queue; one of no open request
+  // (a resource update) is dropped, as this transport opens no GET stream.
+  void route(const std::string& line, const std::string& key) {
+    std::lock_guard lock(rmu);
+    auto it = queues.find(key);
+    if (key.empty() || it == queues.end()) return;
+    it->second.push_back(line);
+    cv.notify_all();
+  }
+  // The next message for `key`, waiting until `deadline`; nullopt on time-out.
+  std::optional<std::string> next(const std::string& key, Clock::time_point deadline) {
+    std::unique_lock lock(rmu);
+    if (!cv.wait_until(lock, deadline, [&] { return !queues[key].empty(); })) return std::nullopt;
+    std::string line = std::move(queues[key].front());
+    queues[key].pop_front();
+    return line;
+  }
+  void close(const std::string& key) {
+    std::lock_guard lock(rmu);
+    queues.erase(key);
+  }
 };
 
-using Clock = std::chrono::steady_clock;
+bool is_response(const std::string& line) {
+  Json m = Json::parse(line, nullptr, false);
+  return m.is_object() && m.contains("id") && !m.contains("method");
+}
 
 // The open MCP sessions; one unused for the idle limit, or the least recently
 // used beyond the count limit, expires.
@@ -82,6 +113,82 @@ struct McpSessions {
     return by_id.erase(id) > 0;
   }
 };
+
+// Answers one JSON-RPC request of an MCP session (the transport's only
+// request-specific part). A tools/call from a client that accepts
+// text/event-stream gets an SSE stream: each notification the call sends (its
+// progress and log messages), then the response, then the stream ends; a
+// client that goes away cancels the call (notifications/cancelled). Other
+// requests get their response as application/json. What the transport needs:
+// a response body written incrementally from a worker (chunked), a way to see
+// that the client left, and a hook when the stream ends.
+void answer_mcp_request(Context* c, const std::shared_ptr<McpHttpSession>& s, const httplib::Request& req,
+                        httplib::Response& res, const Json& msg) {
+  const std::string key = McpSession::request_key(msg["id"]);
+  const auto limit = c->mcp.tool_timeout + std::chrono::seconds(5);
+  bool sse = msg.value("method", "") == "tools/call" &&
+             req.get_header_value("Accept").find("text/event-stream") != std::string::npos;
+  if (sse && !acquire_stream(*c, res)) return;
+  {
+    std::lock_guard lock(s->rmu);
+    s->queues[key];  // open before the message is handled, so nothing it sends is lost
+  }
+  {
+    std::lock_guard lock(s->mu);
+    s->session->handle_message(req.body);
+  }
+  if (!sse) {
+    const auto deadline = Clock::now() + limit;
+    for (;;) {
+      auto line = s->next(key, deadline);
+      if (!line) {
+        s->close(key);
+        return reply_json(res,
+                          {{"jsonrpc", "2.0"},
+                           {"id", msg["id"]},
+                           {"error", {{"code", -32000}, {"message", "no answer within the tool time limit"}}}},
+                          504);
+      }
+      if (!is_response(*line)) continue;  // a notification: a JSON answer carries only the response
+      s->close(key);
+      res.status = 200;
+      return res.set_content(*line, "application/json");
+    }
+  }
+  res.status = 200;
+  res.set_header("Cache-Control", "no-cache");
+  auto deadline = std::make_shared<Clock::time_point>(Clock::now() + limit);
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [s, key, deadline, id = msg["id"]](size_t, httplib::DataSink& sink) {
+        auto line = s->next(key, std::min(*deadline, Clock::now() + std::chrono::seconds(10)));
+        if (!line) {
+          if (Clock::now() < *deadline && sink.is_writable()) return sink.write(": keep-alive\n\n", 14);
+          // Out of time, or the client left: stop the call.
+          std::lock_guard lock(s->mu);
+          s->session->handle_message(Json{{"jsonrpc", "2.0"},
+                                          {"method", "notifications/cancelled"},
+                                          {"params", {{"requestId", id}, {"reason", "the HTTP stream ended"}}}}
+                                         .dump());
+          return false;
+        }
+        std::string frame = "event: message\ndata: " + *line + "\n\n";
+        if (!sink.write(frame.data(), frame.size())) {
+          std::lock_guard lock(s->mu);
+          s->session->handle_message(Json{{"jsonrpc", "2.0"},
+                                          {"method", "notifications/cancelled"},
+                                          {"params", {{"requestId", id}, {"reason", "the client left"}}}}
+                                         .dump());
+          return false;
+        }
+        if (is_response(*line)) sink.done();
+        return true;
+      },
+      [c, s, key](bool) {
+        s->close(key);
+        release_stream(*c);
+      });
+}
 
 }  // namespace
 
@@ -150,13 +257,9 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
     if (method == "initialize") {
       s = std::make_shared<McpHttpSession>();
       McpHttpSession* raw = s.get();
-      s->session = std::make_unique<McpSession>(*c->registry, *c->workspace, c->mcp, [raw](const std::string& line) {
-        Json m = Json::parse(line, nullptr, false);
-        if (!m.is_object() || !m.contains("id") || m.contains("method")) return;  // notifications are dropped
-        std::lock_guard lock(raw->rmu);
-        raw->responses[m["id"].dump()] = line;
-        raw->cv.notify_all();
-      });
+      s->session = std::make_unique<McpSession>(
+          *c->registry, *c->workspace, c->mcp,
+          McpSession::RoutedSink([raw](const std::string& line, const std::string& key) { raw->route(line, key); }));
       sid = new_session_id();
       sessions->add(sid, s);
     } else {
@@ -166,23 +269,12 @@ void add_tool_and_mcp_routes(httplib::Server& svr, Context& ctx) {
     }
     res.set_header("Mcp-Session-Id", sid);
     bool is_request = !method.empty() && msg.contains("id") && !msg["id"].is_null();
+    if (is_request) return answer_mcp_request(c, s, req, res, msg);
     {
       std::lock_guard lock(s->mu);
       s->session->handle_message(req.body);
     }
-    if (!is_request) {
-      res.status = 202;
-      return;
-    }
-    std::string key = msg["id"].dump();
-    std::unique_lock lock(s->rmu);
-    bool ok = s->cv.wait_for(lock, c->mcp.tool_timeout + std::chrono::seconds(5),
-                             [&] { return s->responses.count(key) > 0; });
-    if (!ok) return rpc_error(504, -32000, "no answer within the tool time limit");
-    std::string body = std::move(s->responses[key]);
-    s->responses.erase(key);
-    res.status = 200;
-    res.set_content(body, "application/json");
+    res.status = 202;
   });
   svr.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
     res.set_header("Allow", "POST, DELETE");
