@@ -125,47 +125,6 @@ std::vector<std::pair<const ToolSpec*, double>> ToolSearch::search(const std::st
   return scored;
 }
 
-Json mcp_compact_tools() {
-  Json str = {{"type", "string"}};
-  return Json::array(
-      {{{"name", "list_tool_categories"},
-        {"description", "List the tool categories (families) with their tool counts and names."},
-        {"inputSchema", {{"type", "object"}, {"properties", Json::object()}, {"additionalProperties", false}}}},
-       {{"name", "search_tools"},
-        {"description",
-         "Find tools by words (English or Chinese), best first: name, description and parameters are searched."},
-        {"inputSchema",
-         {{"type", "object"},
-          {"properties",
-           {{"query", {{"type", "string"}, {"maxLength", 500}}},
-            {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 50}}}}},
-          {"required", {"query"}},
-          {"additionalProperties", false}}}},
-       {{"name", "describe_tool"},
-        {"description", "The full definition of one tool: description and JSON Schema of its arguments."},
-        {"inputSchema",
-         {{"type", "object"},
-          {"properties", {{"name", str}}},
-          {"required", {"name"}},
-          {"additionalProperties", false}}}},
-       {{"name", "call_tool"},
-        {"description", "Call one tool by name with its arguments (see describe_tool for the schema)."},
-        {"inputSchema",
-         {{"type", "object"},
-          {"properties", {{"name", str}, {"arguments", {{"type", "object"}}}}},
-          {"required", {"name"}},
-          {"additionalProperties", false}}}}});
-}
-
-Json openai_compact_functions() {
-  Json out = Json::array();
-  for (auto& t : mcp_compact_tools())
-    out.push_back(
-        {{"type", "function"},
-         {"function", {{"name", t["name"]}, {"description", t["description"]}, {"parameters", t["inputSchema"]}}}});
-  return out;
-}
-
 bool is_compact_tool(const std::string& name) {
   return name == "list_tool_categories" || name == "search_tools" || name == "describe_tool" || name == "call_tool";
 }
@@ -213,3 +172,48 @@ Result<Json> call_compact_tool(const ToolRegistry& registry, const ToolSearch& s
 }
 
 }  // namespace bioagent::mcp
+
+namespace bioagent {
+
+Json mcp_compact_tools() {
+  Json str = {{"type", "string"}};
+  return Json::array(
+      {{{"name", "list_tool_categories"},
+        {"description", "List the tool categories (families) with their tool counts and names."},
+        {"inputSchema", {{"type", "object"}, {"properties", Json::object()}, {"additionalProperties", false}}}},
+       {{"name", "search_tools"},
+        {"description",
+         "Find tools by words (English or Chinese), best first: name, description and parameters are searched."},
+        {"inputSchema",
+         {{"type", "object"},
+          {"properties",
+           {{"query", {{"type", "string"}, {"maxLength", 500}}},
+            {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 50}}}}},
+          {"required", {"query"}},
+          {"additionalProperties", false}}}},
+       {{"name", "describe_tool"},
+        {"description", "The full definition of one tool: description and JSON Schema of its arguments."},
+        {"inputSchema",
+         {{"type", "object"},
+          {"properties", {{"name", str}}},
+          {"required", {"name"}},
+          {"additionalProperties", false}}}},
+       {{"name", "call_tool"},
+        {"description", "Call one tool by name with its arguments (see describe_tool for the schema)."},
+        {"inputSchema",
+         {{"type", "object"},
+          {"properties", {{"name", str}, {"arguments", {{"type", "object"}}}}},
+          {"required", {"name"}},
+          {"additionalProperties", false}}}}});
+}
+
+Json openai_compact_functions() {
+  Json out = Json::array();
+  for (auto& t : mcp_compact_tools())
+    out.push_back(
+        {{"type", "function"},
+         {"function", {{"name", t["name"]}, {"description", t["description"]}, {"parameters", t["inputSchema"]}}}});
+  return out;
+}
+
+}  // namespace bioagent
