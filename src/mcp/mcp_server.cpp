@@ -460,8 +460,9 @@ struct McpSession::Impl {
     }
     const ToolSpec* spec = registry.find(name);
     Json structured = r.value();
-    if (!spec || spec->return_schema.value("type", Json()) != "object" || !structured.is_object())
-      structured = {{"result", r.value()}};
+    // A registry tool's result is wrapped unless its schema says object; a meta-tool's object is kept.
+    bool object = spec ? spec->return_schema.value("type", Json()) == "object" : true;
+    if (!object || !structured.is_object()) structured = {{"result", r.value()}};
     return {{"content", Json::array({{{"type", "text"}, {"text", json_text(r.value(), 2)}}})},
             {"structuredContent", structured},
             {"isError", false}};

@@ -59,10 +59,10 @@ test('the official conformance suite passes every applicable scenario', { skip: 
   for (const s of applicable)
     console.log(`# ${failed.includes(s) ? 'FAIL' : 'pass'} ${s}` +
       (failed.includes(s) ? ': ' + results.get(s).map((c) => `${c.id}: ${c.errorMessage ?? c.description}`).join('; ') : ''));
-  for (const [s, why] of Object.entries(NOT_APPLICABLE))
-    if (results.has(s)) console.log(`# not applicable ${s}: ${why}`);
+  const notApplicable = Object.keys(NOT_APPLICABLE).filter((s) => results.has(s));
+  for (const s of notApplicable) console.log(`# not applicable ${s}: ${NOT_APPLICABLE[s]}`);
   console.log(`# conformance: ${applicable.length - failed.length}/${applicable.length} applicable scenarios passed ` +
-    `(${Object.keys(NOT_APPLICABLE).length} not applicable) in ${seconds} s`);
+    `(${notApplicable.length} not applicable) in ${seconds} s`);
   assert.ok(applicable.length >= 20, `the suite ran ${applicable.length} applicable scenarios`);
   assert.deepEqual(failed, [], 'every applicable scenario passes');
 });
