@@ -235,8 +235,8 @@ Result<LinkedResult> RunBridge::result(const Json& args, const std::atomic<bool>
       std::string type = e.value("type", "");
       if (type == "stage")
         progress(double(after), 0,
-                 e.value("stage", "") + ": " + e.value("state", "") + " (" + std::to_string(e.value("done", 0)) +
-                     "/" + std::to_string(e.value("total", 0)) + " stages)");
+                 e.value("stage", "") + ": " + e.value("state", "") + " (" + std::to_string(e.value("done", 0)) + "/" +
+                     std::to_string(e.value("total", 0)) + " stages)");
       else if (type == "state")
         progress(double(after), 0, "task " + e.value("state", "") + ": " + e.value("message", ""));
     }
