@@ -1,10 +1,16 @@
 // MCP server (Model Context Protocol, JSON-RPC 2.0): initialize with version
 // negotiation, ping, tools/list with cursor pagination, tools/call with content
 // blocks + structuredContent (isError for tool failures), notifications/cancelled
-// and progress notifications. Transport-neutral core (McpSession) plus a stdio
-// loop; the HTTP transport reuses McpSession. A session's handle_message() may be
-// called from one thread; tool calls run on worker threads and send() is
-// serialised internally, so the sink is never called concurrently.
+// and progress notifications, logging/setLevel with notifications/message,
+// prompts (the seed's scenarios in en and zh), completion/complete, resources
+// (gene-family runs' files and status, paper pages) with templates and
+// subscriptions, gene-family runs as tasks (a start/status/result/cancel tool
+// set over the assistant's task store), and a compact tool mode (four
+// meta-tools instead of the registry). Transport-neutral core (McpSession) plus
+// a stdio loop; the HTTP transport reuses McpSession. A session's
+// handle_message() may be called from one thread; tool calls run on worker
+// threads and send() is serialised internally, so the sink is never called
+// concurrently.
 #pragma once
 
 #include <chrono>
@@ -18,6 +24,7 @@
 
 namespace bioagent {
 
+class Assistant;
 class ToolRegistry;
 class Workspace;
 
@@ -27,7 +34,19 @@ struct McpOptions {
   size_t max_inflight_calls = 16;
   std::chrono::milliseconds tool_timeout{10 * 60 * 1000};
   std::map<std::string, std::string> tool_options;  // copied into every call's ToolContext
+  // tools/list offers list_tool_categories, search_tools, describe_tool and
+  // call_tool instead of the registry (every tool stays callable by name).
+  bool compact = false;
+  // Gene-family runs as tasks and resources; null: those tools and resources are not offered.
+  Assistant* assistant = nullptr;
+  std::chrono::milliseconds subscription_poll{1000};  // how often subscribed runs are checked
+  // Test only: the official conformance suite's fixture tools, resources and prompts are offered too.
+  bool conformance_fixtures = false;
 };
+
+// The compact mode's meta-tools as MCP tool definitions, and as OpenAI functions.
+Json mcp_compact_tools();
+Json openai_compact_functions();
 
 // Protocol versions this server speaks, newest first.
 const std::vector<std::string>& mcp_supported_versions();
@@ -35,8 +54,13 @@ const std::vector<std::string>& mcp_supported_versions();
 class McpSession {
  public:
   using Sink = std::function<void(const std::string& line)>;
+  // A sink told which request a message belongs to: the JSON text of the
+  // request's id for its response and for the progress and log notifications
+  // sent while it runs; empty for messages of no request (resource updates).
+  using RoutedSink = std::function<void(const std::string& line, const std::string& request_key)>;
 
   McpSession(const ToolRegistry& registry, const Workspace& workspace, McpOptions options, Sink sink);
+  McpSession(const ToolRegistry& registry, const Workspace& workspace, McpOptions options, RoutedSink sink);
   ~McpSession();  // waits for running tool calls
   McpSession(const McpSession&) = delete;
   McpSession& operator=(const McpSession&) = delete;
@@ -48,6 +72,8 @@ class McpSession {
   void reject_oversized();
   // Blocks until every running tool call has answered.
   void drain();
+  // The key a RoutedSink is given for request id `id` (its JSON text).
+  static std::string request_key(const Json& id);
 
  private:
   struct Impl;

@@ -71,6 +71,9 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
   list->add_flag("--json", as_json, "Print the full specs as JSON");
   list->add_option("--format", format, "JSON flavour with --json: spec (default), schema, openai or mcp")
       ->check(CLI::IsMember({"spec", "schema", "openai", "mcp"}));
+  static bool compact = false;
+  list->add_flag("--compact", compact,
+                 "With --format openai or mcp: the compact mode's four meta-tools (search, describe, call) instead");
   list->callback([&g] {
     auto s = Session::open(g);
     if (!s) {
@@ -78,6 +81,10 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
       return;
     }
     const auto& reg = *s->registry;
+    if (as_json && compact && (format == "openai" || format == "mcp")) {
+      std::cout << json_text(format == "openai" ? openai_compact_functions() : mcp_compact_tools(), 2) << std::endl;
+      return;
+    }
     if (as_json) {
       Json out = Json::array();
       for (auto* spec : reg.list()) {
@@ -151,7 +158,11 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
 void add_mcp_command(CLI::App& app, GlobalOptions& g) {
   auto* cmd = app.add_subcommand("mcp", "Serve the tools over MCP (JSON-RPC 2.0 on stdin/stdout)");
   static size_t page_size = 50;
+  static bool compact = false;
   cmd->add_option("--page-size", page_size, "Tools per tools/list page")->check(CLI::Range(1, 1000));
+  cmd->add_flag("--compact", compact,
+                "List four meta-tools (list_tool_categories, search_tools, describe_tool, call_tool) instead of "
+                "every tool");
   cmd->callback([&g] {
     auto s = Session::open(g);
     if (!s) {
@@ -160,6 +171,7 @@ void add_mcp_command(CLI::App& app, GlobalOptions& g) {
     }
     McpOptions o;
     o.page_size = page_size;
+    o.compact = compact;
     o.tool_timeout = std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000));
     o.tool_options = s->tool_options;
     std::ios::sync_with_stdio(false);

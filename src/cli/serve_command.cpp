@@ -118,6 +118,14 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
       ->add_option("--mcp-session-idle", o.api.mcp_session_idle_seconds,
                    "Seconds after which an unused MCP-over-HTTP session expires")
       ->check(CLI::Range(1, 7 * 86400));
+  static bool mcp_compact = false;
+  serve->add_flag("--mcp-compact", mcp_compact,
+                  "MCP lists four meta-tools (search, describe, call) instead of every tool");
+  static bool mcp_fixtures = false;
+  serve
+      ->add_flag("--mcp-conformance-fixtures", mcp_fixtures,
+                 "Test only: also offer the MCP conformance suite's fixture tools, resources and prompts")
+      ->group("");  // hidden from --help
   serve->callback([&g] {
     block_stop_signals();  // before any thread starts, so that all inherit it
     raise_open_file_limit();
@@ -174,6 +182,9 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     McpOptions mo;
     mo.tool_timeout = std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000));
     mo.tool_options = s->tool_options;
+    mo.compact = mcp_compact;
+    mo.conformance_fixtures = mcp_fixtures;
+    mo.assistant = assistant->get();
     auto server = ApiServer::create(**assistant, *s->registry, *s->workspace, mo, o.api);
     if (!server) {
       g.exit_code = print_error(server.status());

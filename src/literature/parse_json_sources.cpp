@@ -99,7 +99,11 @@ Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
         if (t.is_string() && t.get<std::string>() == "Preprint") preprint = true;
       }
     }
-    if (preprint) c.title = "[PREPRINT - Not peer-reviewed] " + c.title;
+    if (preprint) {
+      // The marker is in the text a model reads as well as in the title and the side field.
+      c.title = "[PREPRINT - Not peer-reviewed] " + c.title;
+      e.content = "[PREPRINT - Not peer-reviewed] " + e.content;
+    }
     e.extra["preprint"] = preprint;
     if (r.contains("citedByCount")) e.extra["cited_by"] = r["citedByCount"];
     e.relevance = rank_relevance(i, results.size());
@@ -107,6 +111,31 @@ Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
   }
   return out;
 }
+
+namespace {
+
+std::string joined(const Json& names) {
+  std::string out;
+  for (auto& n : names) {
+    if (!n.is_string() || n.get<std::string>().empty()) continue;
+    out += (out.empty() ? "" : "; ") + n.get<std::string>();
+  }
+  return out;
+}
+
+// The trial's registry facts as the first lines of its evidence text, so a model
+// reading only the text sees the phase, status, conditions and interventions.
+std::string trial_header(const std::string& nct, const std::string& status, const std::string& phase,
+                         const Json& conditions, const Json& interventions) {
+  std::string h = "Trial " + nct + ". Status: " + (status.empty() ? "not given" : status) +
+                  ". Phase: " + (phase.empty() ? "not given" : phase) + ".";
+  std::string c = joined(conditions), iv = joined(interventions);
+  if (!c.empty()) h += " Conditions: " + c + ".";
+  if (!iv.empty()) h += " Interventions: " + iv + ".";
+  return h + "\n";
+}
+
+}  // namespace
 
 Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
   auto j = parse_json(text, "ClinicalTrials.gov");
@@ -150,7 +179,7 @@ Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
     std::string summary = str(p.value("descriptionModule", Json::object()), "briefSummary");
     std::string phase_text;
     for (auto& ph : phases) phase_text += (phase_text.empty() ? "" : "/") + ph.get<std::string>();
-    e.content = fold_space(summary);
+    e.content = trial_header(nct, overall, phase_text, conditions, interventions) + fold_space(summary);
     e.extra = {{"nct_id", nct},
                {"status", overall},
                {"phase", phase_text},

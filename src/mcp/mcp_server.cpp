@@ -1,4 +1,5 @@
 #include "bioagent/mcp_server.h"
+
 #include "bioagent/json_text.h"
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include "bioagent/registry.h"
 #include "bioagent/version.h"
 #include "bioagent/workspace.h"
+#include "mcp/mcp_internal.h"
 
 namespace bioagent {
 
@@ -24,6 +26,16 @@ constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 constexpr int kInternalError = -32603;
 constexpr int kServerBusy = -32000;
+constexpr int kResourceNotFound = -32002;
+
+// RFC 5424 severities as MCP names them, least severe first.
+const std::vector<std::string> kLogLevels = {"debug", "info",     "notice", "warning",
+                                             "error", "critical", "alert",  "emergency"};
+int log_rank(const std::string& level) {
+  for (size_t i = 0; i < kLogLevels.size(); ++i)
+    if (kLogLevels[i] == level) return int(i);
+  return -1;
+}
 
 Json rpc_error(const Json& id, int code, const std::string& message, Json data = nullptr) {
   Json err = {{"code", code}, {"message", message}};
@@ -34,6 +46,12 @@ Json rpc_error(const Json& id, int code, const std::string& message, Json data =
 Json rpc_result(const Json& id, Json result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
 
 std::string id_key(const Json& id) { return json_text(id); }
+
+int rpc_code_for(const Status& s) {
+  return s.code() == ErrorCode::kNotFound          ? kResourceNotFound
+         : s.code() == ErrorCode::kInvalidArgument ? kInvalidParams
+                                                   : kInternalError;
+}
 
 }  // namespace
 
@@ -46,7 +64,10 @@ struct McpSession::Impl {
   const ToolRegistry& registry;
   const Workspace& workspace;
   McpOptions options;
-  Sink sink;
+  RoutedSink sink;
+  std::unique_ptr<mcp::RunBridge> runs;     // null without an assistant
+  std::unique_ptr<mcp::ToolSearch> search;  // compact mode only
+  std::atomic<int> min_log_rank{1};         // info and above until logging/setLevel
 
   std::mutex send_mu;
   std::mutex calls_mu;
@@ -59,70 +80,120 @@ struct McpSession::Impl {
   std::vector<Worker> workers;  // touched only by the thread calling handle()
   std::string negotiated_version;
 
-  Impl(const ToolRegistry& r, const Workspace& w, McpOptions o, Sink s)
-      : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {}
+  // Subscriptions: uri → the version last seen; a watcher thread polls them.
+  std::mutex sub_mu;
+  std::condition_variable sub_cv;
+  std::map<std::string, std::string> subscriptions;
+  bool stopping = false;
+  std::thread watcher;
 
-  void send(const Json& msg) {
+  Impl(const ToolRegistry& r, const Workspace& w, McpOptions o, RoutedSink s)
+      : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {
+    if (options.assistant) runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options);
+    if (options.compact) search = std::make_unique<mcp::ToolSearch>(registry);
+  }
+  ~Impl() {
+    {
+      std::lock_guard lock(sub_mu);
+      stopping = true;
+    }
+    sub_cv.notify_all();
+    if (watcher.joinable()) watcher.join();
+  }
+
+  void send(const Json& msg, const std::string& key = "") {
     std::string line = json_text(msg);
     std::lock_guard<std::mutex> lock(send_mu);
-    sink(line);
+    sink(line, key);
+  }
+  void reply(const Json& id, Json result) { send(rpc_result(id, std::move(result)), id_key(id)); }
+  void fail(const Json& id, int code, const std::string& message) {
+    send(rpc_error(id, code, message), id.is_null() ? "" : id_key(id));
+  }
+
+  // notifications/message when `level` is at or above the level the client set.
+  void log(const std::string& level, const std::string& logger, const Json& data, const std::string& key = "") {
+    if (log_rank(level) < min_log_rank.load()) return;
+    send({{"jsonrpc", "2.0"},
+          {"method", "notifications/message"},
+          {"params", {{"level", level}, {"logger", logger}, {"data", data}}}},
+         key);
   }
 
   void handle(const std::string& text) {
     if (text.size() > options.max_message_bytes) {
-      send(rpc_error(nullptr, kInvalidRequest,
-                     "message larger than " + std::to_string(options.max_message_bytes) + " bytes"));
+      fail(nullptr, kInvalidRequest, "message larger than " + std::to_string(options.max_message_bytes) + " bytes");
       return;
     }
     Json msg = parse_json_bounded(text);
-    if (msg.is_discarded()) {
-      send(rpc_error(nullptr, kParseError,
-                     "Parse error: the message is not valid JSON (or nests deeper than " +
-                         std::to_string(kMaxJsonDepth) + " levels)"));
-      return;
-    }
-    if (msg.is_array()) {
-      send(rpc_error(nullptr, kInvalidRequest, "Invalid Request: JSON-RPC batches are not supported"));
-      return;
-    }
-    if (!msg.is_object()) {
-      send(rpc_error(nullptr, kInvalidRequest, "Invalid Request: a message must be a JSON object"));
-      return;
-    }
+    if (msg.is_discarded())
+      return fail(nullptr, kParseError,
+                  "Parse error: the message is not valid JSON (or nests deeper than " + std::to_string(kMaxJsonDepth) +
+                      " levels)");
+    if (msg.is_array()) return fail(nullptr, kInvalidRequest, "Invalid Request: JSON-RPC batches are not supported");
+    if (!msg.is_object()) return fail(nullptr, kInvalidRequest, "Invalid Request: a message must be a JSON object");
     const bool has_id = msg.contains("id");
     Json id = has_id ? msg["id"] : Json(nullptr);
-    if (has_id && !(id.is_string() || id.is_number_integer())) {
-      send(rpc_error(nullptr, kInvalidRequest, "Invalid Request: id must be a string or an integer"));
-      return;
-    }
+    if (has_id && !(id.is_string() || id.is_number_integer()))
+      return fail(nullptr, kInvalidRequest, "Invalid Request: id must be a string or an integer");
     if (msg.value("jsonrpc", Json()) != "2.0") {
-      if (has_id) send(rpc_error(id, kInvalidRequest, "Invalid Request: jsonrpc must be \"2.0\""));
+      if (has_id) fail(id, kInvalidRequest, "Invalid Request: jsonrpc must be \"2.0\"");
       return;
     }
     if (!msg.contains("method")) return;  // a response to us: we send no requests, ignore
     if (!msg["method"].is_string()) {
-      if (has_id) send(rpc_error(id, kInvalidRequest, "Invalid Request: method must be a string"));
+      if (has_id) fail(id, kInvalidRequest, "Invalid Request: method must be a string");
       return;
     }
     const std::string method = msg["method"];
     const Json params = msg.value("params", Json::object());
     if (!params.is_object()) {
-      if (has_id) send(rpc_error(id, kInvalidParams, "Invalid params: params must be an object"));
+      if (has_id) fail(id, kInvalidParams, "Invalid params: params must be an object");
       return;
     }
-    if (!has_id) {
-      notification(method, params);
-      return;
-    }
+    if (!has_id) return notification(method, params);
     try {
-      if (method == "initialize") return send(rpc_result(id, initialize(params)));
-      if (method == "ping") return send(rpc_result(id, Json::object()));
-      if (method == "tools/list") return tools_list(id, params);
-      if (method == "tools/call") return tools_call(id, params);
-      send(rpc_error(id, kMethodNotFound, "Method not found: " + method));
+      dispatch(id, method, params);
     } catch (const std::exception& ex) {  // firewall: never let a bug kill the session
-      send(rpc_error(id, kInternalError, std::string("Internal error: ") + ex.what()));
+      fail(id, kInternalError, std::string("Internal error: ") + ex.what());
     }
+  }
+
+  void dispatch(const Json& id, const std::string& method, const Json& params) {
+    if (method == "initialize") return reply(id, initialize(params));
+    if (method == "ping") return reply(id, Json::object());
+    if (method == "tools/list") return tools_list(id, params);
+    if (method == "tools/call") return tools_call(id, params);
+    if (method == "logging/setLevel") return set_level(id, params);
+    if (method == "prompts/list")
+      return reply(id, {{"prompts", with_fixtures(mcp::prompt_list(), mcp::fixture_prompts())}});
+    if (method == "prompts/get") {
+      if (options.conformance_fixtures) {
+        auto f = mcp::get_fixture_prompt(params.value("name", ""), params.value("arguments", Json::object()));
+        if (f) return reply(id, *f);
+      }
+      auto r = mcp::prompt_get(params.value("name", ""), params.value("arguments", Json::object()));
+      if (!r) return fail(id, kInvalidParams, r.status().message());
+      return reply(id, *r);
+    }
+    if (method == "completion/complete") return complete(id, params);
+    if (method == "resources/list")
+      return reply(
+          id, {{"resources", with_fixtures(runs ? runs->list_resources() : Json::array(), mcp::fixture_resources())}});
+    if (method == "resources/templates/list")
+      return reply(id, {{"resourceTemplates",
+                         with_fixtures(runs ? runs->resource_templates() : Json::array(), mcp::fixture_templates())}});
+    if (method == "resources/read") return resources_read(id, params);
+    if (method == "resources/subscribe" || method == "resources/unsubscribe")
+      return subscribe(id, params, method == "resources/subscribe");
+    fail(id, kMethodNotFound, "Method not found: " + method);
+  }
+
+  // `list` plus the conformance fixtures when they are on.
+  Json with_fixtures(Json list, const Json& fixtures) const {
+    if (options.conformance_fixtures)
+      for (auto& f : fixtures) list.push_back(f);
+    return list;
   }
 
   void notification(const std::string& method, const Json& params) {
@@ -141,13 +212,126 @@ struct McpSession::Impl {
     for (auto& v : versions) {
       if (v == requested) negotiated_version = v;
     }
+    Json caps = {
+        {"tools", {{"listChanged", false}}},
+        {"logging", Json::object()},
+        {"prompts", {{"listChanged", false}}},
+        {"completions", Json::object()},
+        {"resources", {{"subscribe", runs != nullptr || options.conformance_fixtures}, {"listChanged", false}}}};
     return {{"protocolVersion", negotiated_version},
-            {"capabilities", {{"tools", {{"listChanged", false}}}}},
+            {"capabilities", caps},
             {"serverInfo", {{"name", "bioagent"}, {"title", "bioagent research assistant"}, {"version", kVersion}}},
             {"instructions",
-             "bioagent exposes scientific tools (calculator, executed notebooks, and more as they are "
-             "registered). Tool results carry structuredContent; tool failures come back with isError=true "
-             "and a message that names the problem."}};
+             std::string("bioagent exposes scientific tools (literature, papers, data, calculator, notebooks") +
+                 (runs ? ", and gene-family runs as tasks: genefamily_task_start/status/result/cancel" : "") +
+                 "). Tool results carry structuredContent; tool failures come back with isError=true and a "
+                 "message that names the problem." +
+                 (options.compact ? " Compact mode: find tools with search_tools, read one with describe_tool, "
+                                    "run it with call_tool."
+                                  : "")}};
+  }
+
+  void set_level(const Json& id, const Json& params) {
+    int rank = log_rank(params.value("level", ""));
+    if (rank < 0) return fail(id, kInvalidParams, "Invalid params: level must be one of debug .. emergency");
+    min_log_rank.store(rank);
+    reply(id, Json::object());
+  }
+
+  void complete(const Json& id, const Json& params) {
+    Json ref = params.value("ref", Json::object());
+    Json arg = params.value("argument", Json::object());
+    if (!ref.is_object() || !arg.is_object() || !arg.contains("name"))
+      return fail(id, kInvalidParams, "Invalid params: completion/complete needs ref and argument.name");
+    std::string name = arg.value("name", ""), value = arg.value("value", "");
+    std::vector<std::string> values;
+    if (ref.value("type", "") == "ref/prompt") {
+      values = mcp::complete_prompt_argument(name, value);
+      if (options.conformance_fixtures && ref.value("name", "") == "test_prompt_with_arguments")
+        for (const char* v : {"paris", "park", "party"})
+          if (std::string(v).rfind(value, 0) == 0) values.push_back(v);
+      if (name == "run" && runs) values = runs->run_ids(value);
+    } else if (ref.value("type", "") == "ref/resource" && runs) {
+      if (name == "run") values = runs->run_ids(value);
+      Json ctx_args = params.value("context", Json::object()).value("arguments", Json::object());
+      if (name == "file" && ctx_args.is_object()) values = runs->run_files(ctx_args.value("run", ""), value);
+    } else if (ref.value("type", "") != "ref/resource") {
+      return fail(id, kInvalidParams, "Invalid params: ref.type must be ref/prompt or ref/resource");
+    }
+    size_t total = values.size();
+    if (values.size() > 100) values.resize(100);
+    reply(id, {{"completion", {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}});
+  }
+
+  void resources_read(const Json& id, const Json& params) {
+    std::string uri = params.value("uri", "");
+    if (uri.empty()) return fail(id, kInvalidParams, "Invalid params: resources/read needs a uri");
+    if (options.conformance_fixtures) {
+      auto f = mcp::read_fixture(uri);
+      if (f) return reply(id, {{"contents", Json::array({*f})}});
+    }
+    if (!runs) return fail(id, kResourceNotFound, "Resource not found: " + uri.substr(0, 200));
+    auto r = runs->read(uri);
+    if (!r) return fail(id, rpc_code_for(r.status()), r.status().message());
+    reply(id, {{"contents", Json::array({*r})}});
+  }
+
+  void subscribe(const Json& id, const Json& params, bool on) {
+    std::string uri = params.value("uri", "");
+    if (uri.empty()) return fail(id, kInvalidParams, "Invalid params: a uri is needed");
+    std::string version;
+    if (on) {
+      auto v = resource_version(uri);
+      if (!v) return fail(id, rpc_code_for(v.status()), v.status().message());
+      version = *v;
+    }
+    {
+      std::lock_guard lock(sub_mu);
+      if (on)
+        subscriptions[uri] = version;
+      else
+        subscriptions.erase(uri);
+      if (on && !watcher.joinable()) watcher = std::thread([this] { watch_subscriptions(); });
+    }
+    reply(id, Json::object());
+  }
+
+  // What changes when the resource changes: a run's state and event count.
+  Result<std::string> resource_version(const std::string& uri) {
+    if (options.conformance_fixtures && mcp::read_fixture(uri)) return std::string("fixture");
+    if (!runs) return not_found("no resource '" + uri.substr(0, 200) + "' (this server has no runs)");
+    return runs->version(uri);
+  }
+
+  // Sends notifications/resources/updated for each subscribed run resource whose run recorded an event.
+  void watch_subscriptions() {
+    std::unique_lock lock(sub_mu);
+    while (!stopping) {
+      sub_cv.wait_for(lock, options.subscription_poll, [this] { return stopping; });
+      if (stopping) break;
+      auto current = subscriptions;
+      lock.unlock();
+      for (auto& [uri, seen] : current) {
+        auto v = resource_version(uri);
+        if (!v || *v == seen) continue;
+        {
+          std::lock_guard relock(sub_mu);
+          auto it = subscriptions.find(uri);
+          if (it != subscriptions.end()) it->second = *v;
+        }
+        send({{"jsonrpc", "2.0"}, {"method", "notifications/resources/updated"}, {"params", {{"uri", uri}}}});
+      }
+      lock.lock();
+    }
+  }
+
+  Json listed_tools() const {
+    if (options.compact) return mcp_compact_tools();
+    Json all = Json::array();
+    for (auto* spec : registry.list()) all.push_back(registry.mcp_tool(*spec));
+    if (runs)
+      for (auto& t : runs->tools()) all.push_back(t);
+    return with_fixtures(all, mcp::fixture_tools());
   }
 
   void tools_list(const Json& id, const Json& params) {
@@ -157,28 +341,33 @@ struct McpSession::Impl {
       std::string s = c.is_string() ? c.get<std::string>() : "";
       if (s.rfind("offset:", 0) != 0 || s.size() > 20 || s.find_first_not_of("0123456789", 7) != std::string::npos ||
           s.size() == 7) {
-        return send(rpc_error(id, kInvalidParams, "Invalid params: unknown cursor"));
+        return fail(id, kInvalidParams, "Invalid params: unknown cursor");
       }
       offset = std::stoul(s.substr(7));
     }
-    auto all = registry.list();
-    if (offset > all.size()) return send(rpc_error(id, kInvalidParams, "Invalid params: cursor past the end"));
+    Json all = listed_tools();
+    if (offset > all.size()) return fail(id, kInvalidParams, "Invalid params: cursor past the end");
     Json tools = Json::array();
     size_t end = std::min(all.size(), offset + std::max<size_t>(1, options.page_size));
-    for (size_t i = offset; i < end; ++i) tools.push_back(registry.mcp_tool(*all[i]));
+    for (size_t i = offset; i < end; ++i) tools.push_back(all[i]);
     Json result = {{"tools", tools}};
     if (end < all.size()) result["nextCursor"] = "offset:" + std::to_string(end);
-    send(rpc_result(id, result));
+    reply(id, result);
+  }
+
+  bool known_tool(const std::string& name) const {
+    return registry.find(name) || (runs && runs->owns(name)) || (options.compact && mcp::is_compact_tool(name)) ||
+           (options.conformance_fixtures && mcp::is_fixture_tool(name));
   }
 
   void tools_call(const Json& id, const Json& params) {
     if (!params.contains("name") || !params["name"].is_string())
-      return send(rpc_error(id, kInvalidParams, "Invalid params: tools/call needs a string 'name'"));
+      return fail(id, kInvalidParams, "Invalid params: tools/call needs a string 'name'");
     const std::string name = params["name"];
-    if (!registry.find(name)) return send(rpc_error(id, kInvalidParams, "Unknown tool: " + name));
+    if (!known_tool(name)) return fail(id, kInvalidParams, "Unknown tool: " + name);
     Json args = params.value("arguments", Json::object());
     if (!args.is_object() && !args.is_null())
-      return send(rpc_error(id, kInvalidParams, "Invalid params: 'arguments' must be an object"));
+      return fail(id, kInvalidParams, "Invalid params: 'arguments' must be an object");
     Json progress_token;
     if (params.contains("_meta") && params["_meta"].is_object())
       progress_token = params["_meta"].value("progressToken", Json());
@@ -187,34 +376,71 @@ struct McpSession::Impl {
     {
       std::lock_guard<std::mutex> lock(calls_mu);
       if (inflight.size() >= options.max_inflight_calls)
-        return send(rpc_error(id, kServerBusy, "Server busy: too many tool calls in flight"));
-      if (inflight.count(id_key(id)))
-        return send(rpc_error(id, kInvalidRequest, "Invalid Request: duplicate id in flight"));
+        return fail(id, kServerBusy, "Server busy: too many tool calls in flight");
+      if (inflight.count(id_key(id))) return fail(id, kInvalidRequest, "Invalid Request: duplicate id in flight");
       inflight[id_key(id)] = flag;
     }
     reap_finished();
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::thread t([this, id, name, args, progress_token, flag, done] {
-      ToolContext ctx(&workspace);
-      ctx.set_cancel_flag(flag);
-      ctx.set_options(options.tool_options);
-      ctx.set_timeout(options.tool_timeout);
-      if (!progress_token.is_null()) {
-        ctx.set_progress([this, progress_token](double done, double total, const std::string& message) {
-          Json p = {{"progressToken", progress_token}, {"progress", done}};
-          if (total > 0) p["total"] = total;
-          if (!message.empty()) p["message"] = message;
-          send({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}});
-        });
-      }
-      Result<Json> r = registry.call(name, args, ctx);
-      if (!flag->load()) send(rpc_result(id, call_result(name, r)));  // cancelled requests get no answer
+      run_tool(id, name, args.is_null() ? Json::object() : args, progress_token, flag);
       std::lock_guard<std::mutex> lock(calls_mu);
       inflight.erase(id_key(id));
       done->store(true);
       calls_cv.notify_all();
     });
     workers.push_back({std::move(t), done});
+  }
+
+  // One tool call on its worker thread: progress and log notifications go with
+  // the request's key; a cancelled request gets no answer.
+  void run_tool(const Json& id, const std::string& name, const Json& args, const Json& progress_token,
+                const std::shared_ptr<std::atomic<bool>>& flag) {
+    const std::string key = id_key(id);
+    ToolContext ctx(&workspace);
+    ctx.set_cancel_flag(flag);
+    ctx.set_options(options.tool_options);
+    ctx.set_timeout(options.tool_timeout);
+    ToolContext::ProgressFn progress;
+    if (!progress_token.is_null()) {
+      progress = [this, progress_token, key](double done, double total, const std::string& message) {
+        Json p = {{"progressToken", progress_token}, {"progress", done}};
+        if (total > 0) p["total"] = total;
+        if (!message.empty()) p["message"] = message;
+        send({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}}, key);
+      };
+      ctx.set_progress(progress);
+    }
+    ctx.set_log([this, name, key](LogLevel level, const std::string& message) {
+      static const char* kNames[] = {"debug", "info", "warning", "error"};
+      log(kNames[int(level)], name, message, key);
+    });
+    log("debug", name, "call started", key);
+    Json result;
+    if (options.conformance_fixtures && mcp::is_fixture_tool(name)) {
+      result = mcp::call_fixture_tool(
+          name, progress,
+          [this, name, key](const std::string& level, const std::string& m) { log(level, name, m, key); });
+    } else if (runs && runs->owns(name)) {
+      auto r = runs->call(name, args, *flag, progress);
+      result = r ? linked_result(*r) : call_result(name, Result<Json>(r.status()));
+    } else if (options.compact && mcp::is_compact_tool(name)) {
+      result = call_result(name, mcp::call_compact_tool(registry, *search, name, args, ctx));
+    } else {
+      result = call_result(name, registry.call(name, args, ctx));
+    }
+    if (result.value("isError", false)) log("error", name, result["content"][0].value("text", ""), key);
+    if (!flag->load()) reply(id, result);
+  }
+
+  Json linked_result(const mcp::LinkedResult& r) {
+    Json content = Json::array({{{"type", "text"}, {"text", json_text(r.data, 2)}}});
+    for (auto& l : r.links) {
+      Json link = l;
+      link["type"] = "resource_link";
+      content.push_back(link);
+    }
+    return {{"content", content}, {"structuredContent", r.data}, {"isError", false}};
   }
 
   void reap_finished() {
@@ -237,8 +463,9 @@ struct McpSession::Impl {
     }
     const ToolSpec* spec = registry.find(name);
     Json structured = r.value();
-    if (spec->return_schema.value("type", Json()) != "object" || !structured.is_object())
-      structured = {{"result", r.value()}};
+    // A registry tool's result is wrapped unless its schema says object; a meta-tool's object is kept.
+    bool object = spec ? spec->return_schema.value("type", Json()) == "object" : true;
+    if (!object || !structured.is_object()) structured = {{"result", r.value()}};
     return {{"content", Json::array({{{"type", "text"}, {"text", json_text(r.value(), 2)}}})},
             {"structuredContent", structured},
             {"isError", false}};
@@ -248,24 +475,34 @@ struct McpSession::Impl {
     std::unique_lock<std::mutex> lock(calls_mu);
     calls_cv.wait(lock, [this] { return inflight.empty(); });
   }
+  void cancel_all() {
+    std::lock_guard<std::mutex> lock(calls_mu);
+    for (auto& [key, f] : inflight) f->store(true);
+  }
 };
 
 McpSession::McpSession(const ToolRegistry& registry, const Workspace& workspace, McpOptions options, Sink sink)
+    : impl_(std::make_unique<Impl>(
+          registry, workspace, std::move(options),
+          [sink = std::move(sink)](const std::string& line, const std::string&) { sink(line); })) {}
+
+McpSession::McpSession(const ToolRegistry& registry, const Workspace& workspace, McpOptions options, RoutedSink sink)
     : impl_(std::make_unique<Impl>(registry, workspace, std::move(options), std::move(sink))) {}
 
 McpSession::~McpSession() {
+  impl_->cancel_all();  // a session that ends stops its calls (stdio drains before it ends)
   drain();
   for (auto& w : impl_->workers) {
     if (w.thread.joinable()) w.thread.join();
   }
 }
 
+std::string McpSession::request_key(const Json& id) { return id_key(id); }
 void McpSession::handle_message(const std::string& text) { impl_->handle(text); }
 void McpSession::drain() { impl_->drain(); }
 void McpSession::reject_oversized() {
-  impl_->send(
-      rpc_error(nullptr, kInvalidRequest,
-                "Invalid Request: message larger than " + std::to_string(impl_->options.max_message_bytes) + " bytes"));
+  impl_->fail(nullptr, kInvalidRequest,
+              "Invalid Request: message larger than " + std::to_string(impl_->options.max_message_bytes) + " bytes");
 }
 
 namespace {

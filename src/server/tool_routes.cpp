@@ -1,14 +1,16 @@
 // The tool registry over HTTP (GET/POST /api/tools) and MCP over Streamable
-// HTTP at /mcp: POST carries one JSON-RPC message, requests are answered with
-// application/json, notifications with 202; sessions by Mcp-Session-Id. A
-// request cancelled by notifications/cancelled is answered at once with a
-// JSON-RPC error (its work is stopped by the session); at most
-// max_mcp_sessions live at once: a further initialize is refused, no live
-// session is evicted.
+// HTTP at /mcp: POST carries one JSON-RPC message; a tools/call from a client
+// that accepts text/event-stream is answered as an SSE stream (its progress and
+// log notifications, then the result), other requests with application/json,
+// notifications with 202; sessions by Mcp-Session-Id. A request cancelled by
+// notifications/cancelled is answered at once with a JSON-RPC error (its work is
+// stopped by the session); at most max_mcp_sessions live at once: a further
+// initialize is refused, no live session is evicted.
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
+#include <optional>
 #include <random>
-#include <set>
 
 #include "bioagent/json_text.h"
 #include "server/server_internal.h"
@@ -29,24 +31,44 @@ std::string new_session_id() {
   return id;
 }
 
-// One MCP session: the transport-neutral McpSession plus the responses waited for by id.
+using Clock = std::chrono::steady_clock;
+
+// One MCP session: the transport-neutral McpSession plus, for each request
+// being answered, the messages routed to it (notifications, then the response).
 struct McpHttpSession {
   std::mutex mu;  // serialises handle_message
   std::mutex rmu;
   std::condition_variable cv;
-  std::set<std::string> waiting;                 // JSON-RPC ids (dumped) with an HTTP request waiting
-  std::map<std::string, std::string> responses;  // id -> message text, for waiting ids only
+  std::map<std::string, std::deque<std::string>> queues;  // McpSession::request_key -> messages
   std::unique_ptr<McpSession> session;
 
-  void deliver(const std::string& key, std::string text) {
+  // The sink: a message goes to its request's queue; one of no open request
+  // (a resource update) is dropped, as this transport opens no GET stream.
+  void route(const std::string& line, const std::string& key) {
     std::lock_guard lock(rmu);
-    if (!waiting.count(key)) return;  // nobody waits (answered already, e.g. cancelled)
-    responses[key] = std::move(text);
+    auto it = queues.find(key);
+    if (key.empty() || it == queues.end()) return;
+    it->second.push_back(line);
     cv.notify_all();
+  }
+  // The next message for `key`, waiting until `deadline`; nullopt on time-out.
+  std::optional<std::string> next(const std::string& key, Clock::time_point deadline) {
+    std::unique_lock lock(rmu);
+    if (!cv.wait_until(lock, deadline, [&] { return !queues[key].empty(); })) return std::nullopt;
+    std::string line = std::move(queues[key].front());
+    queues[key].pop_front();
+    return line;
+  }
+  void close(const std::string& key) {
+    std::lock_guard lock(rmu);
+    queues.erase(key);
   }
 };
 
-using Clock = std::chrono::steady_clock;
+bool is_response(const std::string& line) {
+  Json m = Json::parse(line, nullptr, false);
+  return m.is_object() && m.contains("id") && !m.contains("method");
+}
 
 // The open MCP sessions; one unused for the idle limit, or the least recently
 // used beyond the count limit, expires.
@@ -113,26 +135,92 @@ void rpc_error(Response& res, int http, int code, const std::string& message) {
 std::shared_ptr<McpHttpSession> open_session(Context* c, McpSessions& sessions, std::string& sid) {
   auto s = std::make_shared<McpHttpSession>();
   McpHttpSession* raw = s.get();
-  s->session = std::make_unique<McpSession>(*c->registry, *c->workspace, c->mcp, [raw](const std::string& line) {
-    Json m = Json::parse(line, nullptr, false);
-    if (!m.is_object() || !m.contains("id") || m.contains("method")) return;  // notifications are dropped
-    raw->deliver(m["id"].dump(), line);
-  });
+  s->session = std::make_unique<McpSession>(
+      *c->registry, *c->workspace, c->mcp,
+      McpSession::RoutedSink([raw](const std::string& line, const std::string& key) { raw->route(line, key); }));
   sid = new_session_id();
   return sessions.add(sid, s) ? s : nullptr;
 }
 
-// Waits for the answer to `key` until the tool time limit (plus 5 s) or shutdown; "" when none came.
-std::string await_answer(Context* c, McpHttpSession& s, const std::string& key) {
-  auto deadline = Clock::now() + c->mcp.tool_timeout + std::chrono::seconds(5);
-  std::unique_lock lock(s.rmu);
-  while (!s.responses.count(key) && !c->stopping && Clock::now() < deadline)
-    s.cv.wait_for(lock, std::chrono::milliseconds(200));
-  std::string body;
-  if (auto it = s.responses.find(key); it != s.responses.end()) body = std::move(it->second);
-  s.responses.erase(key);
-  s.waiting.erase(key);
-  return body;
+// Answers one JSON-RPC request of an MCP session (the transport's only
+// request-specific part). A tools/call from a client that accepts
+// text/event-stream gets an SSE stream: each notification the call sends (its
+// progress and log messages), then the response, then the stream ends; a
+// client that goes away cancels the call (notifications/cancelled). Other
+// requests get their response as application/json. What the transport needs:
+// a response body written incrementally from a worker (chunked), a way to see
+// that the client left, and a hook when the stream ends.
+void answer_mcp_request(Context* c, const std::shared_ptr<McpHttpSession>& s, const Request& req, Response& res,
+                        const Json& msg) {
+  const std::string key = McpSession::request_key(msg["id"]);
+  const auto limit = c->mcp.tool_timeout + std::chrono::seconds(5);
+  bool sse = msg.value("method", "") == "tools/call" &&
+             req.get_header_value("Accept").find("text/event-stream") != std::string::npos;
+  if (sse && !acquire_stream(*c, res)) return;
+  {
+    std::lock_guard lock(s->rmu);
+    s->queues[key];  // open before the message is handled, so nothing it sends is lost
+  }
+  {
+    std::lock_guard lock(s->mu);
+    s->session->handle_message(req.body);
+  }
+  if (!sse) {
+    const auto deadline = Clock::now() + limit;
+    for (;;) {
+      auto line = s->next(key, std::min(deadline, Clock::now() + std::chrono::milliseconds(200)));
+      if (!line && c->stopping) {
+        s->close(key);
+        return rpc_error(res, 503, -32000, "the server is shutting down");
+      }
+      if (!line && Clock::now() < deadline) continue;
+      if (!line) {
+        s->close(key);
+        return reply_json(res,
+                          {{"jsonrpc", "2.0"},
+                           {"id", msg["id"]},
+                           {"error", {{"code", -32000}, {"message", "no answer within the tool time limit"}}}},
+                          504);
+      }
+      if (!is_response(*line)) continue;  // a notification: a JSON answer carries only the response
+      s->close(key);
+      res.status = 200;
+      return res.set_content(*line, "application/json");
+    }
+  }
+  res.status = 200;
+  res.set_header("Cache-Control", "no-cache");
+  auto deadline = std::make_shared<Clock::time_point>(Clock::now() + limit);
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [c, s, key, deadline, id = msg["id"]](size_t, DataSink& sink) {
+        auto line = s->next(key, std::min(*deadline, Clock::now() + std::chrono::seconds(10)));
+        if (!line) {
+          if (Clock::now() < *deadline && !c->stopping && sink.write(": keep-alive\n\n", 14)) return true;
+          // Out of time, or the client left: stop the call.
+          std::lock_guard lock(s->mu);
+          s->session->handle_message(Json{{"jsonrpc", "2.0"},
+                                          {"method", "notifications/cancelled"},
+                                          {"params", {{"requestId", id}, {"reason", "the HTTP stream ended"}}}}
+                                         .dump());
+          return false;
+        }
+        std::string frame = "event: message\ndata: " + *line + "\n\n";
+        if (!sink.write(frame.data(), frame.size())) {
+          std::lock_guard lock(s->mu);
+          s->session->handle_message(Json{{"jsonrpc", "2.0"},
+                                          {"method", "notifications/cancelled"},
+                                          {"params", {{"requestId", id}, {"reason", "the client left"}}}}
+                                         .dump());
+          return false;
+        }
+        if (is_response(*line)) sink.done();
+        return true;
+      },
+      [c, s, key](bool) {
+        s->close(key);
+        release_stream(*c);
+      });
 }
 
 void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Response& res) {
@@ -157,11 +245,7 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
   }
   res.set_header("Mcp-Session-Id", sid);
   bool is_request = !method.empty() && msg.contains("id") && !msg["id"].is_null();
-  std::string key = is_request ? msg["id"].dump() : "";
-  if (is_request) {
-    std::lock_guard lock(s->rmu);
-    s->waiting.insert(key);
-  }
+  if (is_request) return answer_mcp_request(c, s, req, res, msg);
   {
     std::lock_guard lock(s->mu);
     s->session->handle_message(req.body);
@@ -169,18 +253,9 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
   if (method == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
       msg["params"].contains("requestId")) {
     const Json& id = msg["params"]["requestId"];  // the waiting request ends now, answered
-    s->deliver(id.dump(), rpc_error_text(id, -32800, "request cancelled by the client"));
+    s->route(rpc_error_text(id, -32800, "request cancelled by the client"), McpSession::request_key(id));
   }
-  if (!is_request) {
-    res.status = 202;
-    return;
-  }
-  std::string body = await_answer(c, *s, key);
-  if (body.empty())
-    return c->stopping ? rpc_error(res, 503, -32000, "the server is shutting down")
-                       : rpc_error(res, 504, -32000, "no answer within the tool time limit");
-  res.status = 200;
-  res.set_content(body, "application/json");
+  res.status = 202;
 }
 
 bool is_tool_name(const std::string& name) {

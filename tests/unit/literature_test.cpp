@@ -109,7 +109,8 @@ TEST(Literature, EuropePmcPreprintsAndLinks) {
   EXPECT_EQ((*r)[0].citation.title, "[PREPRINT - Not peer-reviewed] A preprint on SPL");
   EXPECT_EQ((*r)[0].citation.url, "https://doi.org/10.1101/2024.01.01.000001");
   EXPECT_EQ((*r)[0].citation.authors, (std::vector<std::string>{"Li X", "Wang Y"}));
-  EXPECT_EQ((*r)[0].content, "Aim Study SPL .");
+  EXPECT_EQ((*r)[0].content, "[PREPRINT - Not peer-reviewed] Aim Study SPL .");
+  EXPECT_EQ((*r)[1].content.find("PREPRINT"), std::string::npos);
   EXPECT_EQ((*r)[1].citation.url, "https://pubmed.ncbi.nlm.nih.gov/33000001/");
   EXPECT_EQ((*r)[1].citation.venue, "Plant Cell");
   EXPECT_EQ((*r)[1].citation.date, "2020-10-01");
@@ -147,6 +148,11 @@ TEST(Literature, ClinicalTrialsKeepsOnlyOpenInterventionalStudies) {
   EXPECT_EQ(e.extra["conditions"][0], "Melanoma");
   EXPECT_EQ(e.extra["interventions"][0], "Drug A");
   EXPECT_EQ(e.extra["status"], "RECRUITING");
+  EXPECT_EQ(
+      e.content.rfind(
+          "Trial NCT1. Status: RECRUITING. Phase: PHASE2/PHASE3. Conditions: Melanoma. Interventions: Drug A.\n", 0),
+      0u)
+      << e.content;
   if (!have_fixtures()) GTEST_SKIP() << "fixtures absent";
   auto real = parse_ctgov(fixture("clinicaltrials_v2/search_keytruda_limit3_20260811.json"));
   ASSERT_TRUE(real.is_ok());

@@ -1,0 +1,128 @@
+// Inside src/mcp: the parts of an MCP session other than the JSON-RPC core —
+// prompts, completion values, the compact tool mode's search, and the bridge
+// from MCP to the assistant's gene-family tasks (task tools and resources).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bioagent/mcp_server.h"
+#include "bioagent/registry.h"
+#include "bioagent/tool.h"
+
+namespace bioagent::mcp {
+
+// ---- Prompts (mcp_prompts.cpp) -----------------------------------------------
+
+// prompts/list's entries: the seed's scenarios, each with its arguments.
+Json prompt_list();
+// prompts/get: the scenario's message in the asked language (en or zh).
+Result<Json> prompt_get(const std::string& name, const Json& arguments);
+// Values for a prompt argument that start with `prefix` (case-insensitive):
+// gene families and species from the knowledge base, languages.
+std::vector<std::string> complete_prompt_argument(const std::string& argument, const std::string& prefix);
+
+// ---- Compact tool mode (mcp_compact.cpp) -------------------------------------
+
+// BM25 over each tool's name, description, family and parameters (names and
+// descriptions), English words and Chinese characters (unigrams and bigrams),
+// with Chinese keywords for the tool families.
+class ToolSearch {
+ public:
+  explicit ToolSearch(const ToolRegistry& registry);
+  // Best first; at most `limit`; only tools with a positive score.
+  std::vector<std::pair<const ToolSpec*, double>> search(const std::string& query, size_t limit) const;
+
+ private:
+  struct Doc {
+    const ToolSpec* spec;
+    std::map<std::string, int> tf;
+    size_t length = 0;
+  };
+  std::vector<Doc> docs_;
+  std::map<std::string, int> df_;
+  double avg_length_ = 1;
+};
+
+std::vector<std::string> search_terms(const std::string& text);
+bool is_compact_tool(const std::string& name);
+// Runs a meta-tool; call_tool calls the named registry tool with `ctx`.
+Result<Json> call_compact_tool(const ToolRegistry& registry, const ToolSearch& search, const std::string& name,
+                               const Json& arguments, ToolContext& ctx);
+
+// ---- The conformance suite's fixtures (mcp_conformance.cpp; test-only) ------
+
+using FixtureLog = std::function<void(const std::string& level, const std::string& message)>;
+Json fixture_tools();
+bool is_fixture_tool(const std::string& name);
+// The whole CallToolResult (content, isError) of a fixture tool.
+Json call_fixture_tool(const std::string& name, const ToolContext::ProgressFn& progress, const FixtureLog& log);
+Json fixture_resources();
+Json fixture_templates();
+std::optional<Json> read_fixture(const std::string& uri);  // one contents entry
+Json fixture_prompts();
+std::optional<Json> get_fixture_prompt(const std::string& name, const Json& args);
+
+// ---- Gene-family runs as tasks and resources (mcp_runs.cpp) ------------------
+
+// A tool result: the data, and resource links shown as resource_link blocks.
+struct LinkedResult {
+  Json data;
+  Json links = Json::array();  // [{uri, name, mimeType, description?}]
+};
+
+// One MCP session's view of the assistant: the assistant session it created
+// (lazily) and those a client attached by passing session_id; tasks are found
+// only within those sessions, as the HTTP routes require the session id.
+class RunBridge {
+ public:
+  RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options);
+
+  Json tools() const;  // MCP definitions of the task tools
+  bool owns(const std::string& tool) const;
+  // progress(done, total, message) is called while genefamily_task_result waits.
+  Result<LinkedResult> call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
+                            const ToolContext::ProgressFn& progress);
+
+  Json resource_templates() const;
+  Json list_resources();
+  Result<Json> read(const std::string& uri);
+  // A value that changes whenever the resource's run records an event; error when unknown.
+  Result<std::string> version(const std::string& uri);
+  // Known run ids starting with `prefix`, and the files of a run.
+  std::vector<std::string> run_ids(const std::string& prefix);
+  std::vector<std::string> run_files(const std::string& run, const std::string& prefix);
+
+ private:
+  Result<std::string> session_for(const std::string& task_id, const Json& args);
+  Result<std::string> own_session();
+  Result<LinkedResult> start(const Json& args);
+  Result<LinkedResult> status(const Json& args);
+  Result<LinkedResult> result(const Json& args, const std::atomic<bool>& cancelled,
+                              const ToolContext::ProgressFn& progress);
+  Result<LinkedResult> cancel(const Json& args);
+  Json links_of(const std::string& task_id, const std::string& sid);
+
+  Assistant& assistant_;
+  std::map<std::string, std::string> tool_options_;
+  std::mutex mu_;
+  std::string own_session_;
+  std::set<std::string> sessions_;               // attached (own included once created)
+  std::map<std::string, std::string> task_sid_;  // task id -> its session
+};
+
+// "bioagent://runs/t_x/final/report.md" -> {run, path} ("status.json" or "final/<file>").
+struct RunUri {
+  std::string run, path;
+};
+bool parse_run_uri(const std::string& uri, RunUri& out);
+std::string mime_of(const std::string& file);
+
+}  // namespace bioagent::mcp

@@ -1,0 +1,129 @@
+// A gene-family run driven over MCP (Streamable HTTP) with the official MCP
+// TypeScript SDK client: genefamily_task_start on the example genome returns at
+// once; status.json is read as a resource while the run goes on;
+// genefamily_task_result waits with progress notifications streamed (SSE) and
+// returns resource links; a figure (SVG) and the report are read as resources.
+// Another run is cancelled and seen cancelled; an aborted wait sends
+// notifications/cancelled and the session goes on.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const bin = process.env.BIOAGENT_BIN;
+assert.ok(bin, 'BIOAGENT_BIN must be set (ctest sets it)');
+const token = 'tasks-token-' + process.pid;
+let server;
+let base;
+
+before(async () => {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-mcp-tasks-'));
+  const portFile = path.join(scratch, 'port');
+  server = spawn(bin, ['--offline', 'serve', '--port', '0', '--port-file', portFile, '--token', token,
+    '--state-dir', path.join(scratch, 'state'), '--confirm-timeout', '5', '--cpus', '2',
+    '--pipeline-params', '{"phylogeny": {"method": "fasttree"}}'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 600 && !(fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').trim()); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  base = `http://127.0.0.1:${fs.readFileSync(portFile, 'utf8').trim()}`;
+});
+
+after(() => server?.kill('SIGTERM'));
+
+async function connect() {
+  const transport = new StreamableHTTPClientTransport(new URL(base + '/mcp'), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: 'bioagent-tasks-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+function links(result) {
+  return result.content.filter((c) => c.type === 'resource_link');
+}
+
+test('a gene-family run: start, follow with progress, read status and figure, fetch the report', async () => {
+  const { client, transport } = await connect();
+  const caps = client.getServerCapabilities();
+  assert.ok(caps.resources && caps.prompts && caps.logging, 'resources, prompts and logging are offered');
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  for (const n of ['genefamily_task_start', 'genefamily_task_status', 'genefamily_task_result', 'genefamily_task_cancel'])
+    assert.ok(names.includes(n), n);
+
+  const t0 = Date.now();
+  const start = await client.callTool({ name: 'genefamily_task_start', arguments: { species: 'Exam', family: 'GLOBIN' } });
+  assert.notEqual(start.isError, true, JSON.stringify(start.content));
+  assert.ok(Date.now() - t0 < 10000, 'the start returns at once');
+  const taskId = start.structuredContent.task_id;
+  assert.match(taskId, /^t_/);
+  const statusUri = `bioagent://runs/${taskId}/status.json`;
+  assert.ok(links(start).some((l) => l.uri === statusUri), 'the start links the run status');
+
+  const early = await client.readResource({ uri: statusUri });
+  assert.equal(early.contents[0].mimeType, 'application/json');
+  assert.ok(JSON.parse(early.contents[0].text), 'status.json reads while the run goes on');
+
+  const progress = [];
+  const done = await client.callTool(
+    { name: 'genefamily_task_result', arguments: { task_id: taskId, wait_seconds: 900 } },
+    undefined,
+    { onprogress: (p) => progress.push(p), timeout: 960000, resetTimeoutOnProgress: true },
+  );
+  console.log(`# run ${taskId}: ${done.structuredContent.state} in ${((Date.now() - t0) / 1000).toFixed(1)} s, ` +
+    `${progress.length} progress notifications`);
+  assert.equal(done.structuredContent.state, 'done', JSON.stringify(done.structuredContent).slice(0, 2000));
+  assert.ok(progress.length >= 3, `progress notifications arrived over HTTP (${progress.length})`);
+  assert.ok(progress.some((p) => /: (done|running|cached|warn|skipped)/.test(p.message ?? '')), 'they name stages');
+  assert.ok(progress.every((p, i) => i === 0 || p.progress > progress[i - 1].progress), 'progress only grows');
+
+  const status = JSON.parse((await client.readResource({ uri: statusUri })).contents[0].text);
+  assert.ok(JSON.stringify(status).includes('identify') || Object.keys(status).length > 0, 'status.json has the stages');
+
+  const fileLinks = links(done);
+  const svg = fileLinks.find((l) => l.mimeType === 'image/svg+xml');
+  assert.ok(svg, 'a figure is linked: ' + fileLinks.map((l) => l.uri).join(', '));
+  const fig = await client.readResource({ uri: svg.uri });
+  assert.match(fig.contents[0].text, /<svg[\s>]/);
+  const report = fileLinks.find((l) => /report[^/]*\.md$/.test(l.uri)) ?? fileLinks.find((l) => l.uri.endsWith('.md'));
+  assert.ok(report, 'a Markdown report is linked');
+  const md = await client.readResource({ uri: report.uri });
+  assert.ok(md.contents[0].text.length > 200, 'the report has content');
+
+  const listed = (await client.listResources()).resources.map((r) => r.uri);
+  assert.ok(listed.includes(statusUri) && listed.includes(svg.uri), 'the run is listed as resources');
+  await assert.rejects(client.readResource({ uri: `bioagent://runs/${taskId}/final/../../app.sqlite` }));
+  await transport.terminateSession();
+  await client.close();
+
+  // Another MCP session does not hold this run's assistant session: not found
+  // until it names the session, as the HTTP routes require.
+  const other = await connect();
+  await assert.rejects(other.client.readResource({ uri: statusUri }));
+  const attached = await other.client.callTool({ name: 'genefamily_task_status',
+    arguments: { task_id: taskId, session_id: start.structuredContent.session_id } });
+  assert.equal(attached.structuredContent.state, 'done');
+  await other.client.close();
+});
+
+test('a run is cancelled and seen cancelled; an aborted wait stops only the wait', async () => {
+  const { client } = await connect();
+  const start = await client.callTool({ name: 'genefamily_task_start', arguments: { species: 'Exam', family: 'GLOBIN' } });
+  const taskId = start.structuredContent.task_id;
+
+  const abort = new AbortController();
+  const waiting = client.callTool({ name: 'genefamily_task_result', arguments: { task_id: taskId, wait_seconds: 600 } },
+    undefined, { signal: abort.signal, timeout: 700000 });
+  setTimeout(() => abort.abort('test stops waiting'), 1000);
+  await assert.rejects(waiting);
+
+  const cancelled = await client.callTool({ name: 'genefamily_task_cancel', arguments: { task_id: taskId } });
+  assert.notEqual(cancelled.isError, true, JSON.stringify(cancelled.content));
+  assert.equal(cancelled.structuredContent.state, 'cancelled');
+  const status = await client.callTool({ name: 'genefamily_task_status', arguments: { task_id: taskId } });
+  assert.equal(status.structuredContent.state, 'cancelled');
+  await client.close();
+});
