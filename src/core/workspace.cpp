@@ -101,9 +101,8 @@ Result<fs::path> Workspace::resolve(const std::string& user_path) const {
   fs::path canon = fs::weakly_canonical(p, ec);
   if (ec) return invalid_argument("cannot resolve path '" + user_path + "': " + ec.message());
   if (is_excluded(canon)) {
-    Status s = permission_denied("path '" + user_path + "' is inside the server's state folder, which no tool reads");
-    s.with("path", user_path);
-    return s;
+    // The path is not echoed: it may name another session.
+    return permission_denied("the path is inside the server's state folder, which no tool reads");
   }
   if (!contains(canon)) {
     Status s = permission_denied("path '" + user_path + "' resolves to '" + canon.string() +

@@ -141,7 +141,7 @@ std::string authority_of(const std::string& url) {
   return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
-// The next free request slot per host, shared by every HttpClient of the
+// The next free request slot per host and source, shared by every HttpClient of the
 // process: NCBI's 3 (10 with a key) requests per second hold for the process,
 // however many clients the tools make.
 struct ProcessRateSlots {
@@ -176,7 +176,7 @@ struct HttpClient::Impl {
       ProcessRateSlots& slots = process_rate_slots();
       std::lock_guard<std::mutex> lock(slots.mu);
       auto now = std::chrono::steady_clock::now();
-      auto& slot = slots.next_slot[authority_of(url)];
+      auto& slot = slots.next_slot[authority_of(url) + " " + key];  // one host, one source's rule
       at = std::max(slot, now);
       slot = at + interval;
     }

@@ -107,10 +107,15 @@ TEST(Hardening, LongMessagesOnTheRulePaths) {
   ASSERT_TRUE(reg.load_builtin().is_ok());
   TempDir dir;
   Workspace ws = *Workspace::create({dir.path().string()});
+  // The chat takes at most 100,000 characters; the router sees any length.
   for (size_t n : {10000u, 100000u, 1000000u}) {
     auto t0 = Clock::now();
     std::string ones = "calculate " + std::string(n, '1') + "+1";
-    (void)route_by_rules(ones);
+    (void)route_by_rules(ones);  // 1M characters: a few seconds on a loaded machine
+    EXPECT_LT(seconds_since(t0), 20.0) << n;
+    if (n > 100000) continue;
+    (void)route_by_rules(std::string(n, 'a') + " papers about SPL");
+    (void)route_by_rules("总结下SPL基因家族" + std::string(n, ' '));
     ToolContext ctx(&ws);
     ctx.set_option("offline", "1");
     ctx.set_option("papers_db", (dir.path() / "none.duckdb").string());
@@ -121,15 +126,13 @@ TEST(Hardening, LongMessagesOnTheRulePaths) {
     for (size_t i = 0; words.size() < n; ++i) words += "SPL" + std::to_string(i % 97) + " \"quoted [1] phrase\" 3.5 ";
     auto check = check_citations(words + " [1].", {{1, "SPL1 3.5"}});
     EXPECT_GE(check.sentences.size(), 1u);
-    std::string lit = std::string(n, 'a') + " papers about SPL";
-    (void)route_by_rules(lit);
-    EXPECT_LT(seconds_since(t0), 20.0) << n;
+    EXPECT_LT(seconds_since(t0), 30.0) << n;
   }
 }
 
 TEST(Hardening, CalculatorWorkIsBounded) {
   std::string expr;
-  while (expr.size() < 9000) expr += "2**99999-";
+  while (expr.size() < 9000) expr += "99**9999-";  // 1,000 powers of 66,000 bits: seconds of work
   expr += "1";
   auto t0 = Clock::now();
   auto r = evaluate_expression(expr);
@@ -138,7 +141,7 @@ TEST(Hardening, CalculatorWorkIsBounded) {
   EXPECT_EQ(r.status().code(), ErrorCode::kResourceExhausted) << r.status().to_string();
   EXPECT_NE(r.status().message().find("work"), std::string::npos) << r.status().message();
   EXPECT_LT(took, 1.0);
-  auto fine = evaluate_expression("2**100000 // 2**99990 + pow(3, 4000) % 7");
+  auto fine = evaluate_expression("2**9000 // 2**8990 + pow(3, 4000) % 7 + 99**9999 % 10");
   ASSERT_TRUE(fine.is_ok()) << fine.status().to_string();
 }
 
