@@ -12,7 +12,6 @@
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
-namespace {
 std::map<std::string, std::string> collapse_redundant_models(const std::vector<Member>& members,
                                                              const std::map<std::string, std::string>& protein) {
   std::map<std::string, std::string> out;  // redundant gene -> the locus it is collapsed into
@@ -86,7 +85,9 @@ Status draw_chromosomes(const StageContext& ctx) {
   auto redundant = collapse_redundant_models(*members, protein);
   std::vector<figures::Placed> placed;
   for (auto& m : *members)
-    if (!m.seqid.empty() && !redundant.count(m.gene)) placed.push_back({m.gene, m.seqid, m.start, -1});
+    if (!m.seqid.empty() && !redundant.count(m.gene))  // on the genome's name for the GFF3's (Chr1/1/chr01)
+      placed.push_back(
+          {m.gene, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
   std::sort(placed.begin(), placed.end(),
             [&](auto& a, auto& b) { return std::tie(a.seqid, a.start) < std::tie(b.seqid, b.start); });
   // Tandem duplicates need adjacency (gene ranks) and similarity (protein identity).
