@@ -326,12 +326,16 @@ TEST(GenomeConventions, ProteinOnlyFolderMergesIsoformsByTheirIds) {
   for (const char* f : {"Exam.pep.fasta", "GLOBIN.hmm"}) fs::copy_file(example() / f, dir.path() / "data" / f);
   auto r = run_stages(dir.path() / "data", dir.path() / "run", {"identify"});
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  fs::path identify;
+  for (auto& st : *r)
+    if (st.stage == "identify") identify = st.folder;
+  ASSERT_FALSE(identify.empty());
   const Json truth = Json::parse(slurp(example() / "truth.json"));
-  const Json summary = Json::parse(slurp(dir.path() / "run" / "identify" / "identify.json"));
+  const Json summary = Json::parse(slurp(identify / "identify.json"));
   EXPECT_EQ(summary["members"], truth["members"].size()) << summary.dump(2);
   EXPECT_GT(summary["isoforms_collapsed"].get<int>(), 0) << "the example has members with two isoforms";
   EXPECT_EQ(summary["isoform_suffixes"], Json::array({".1/.2"}));
-  std::string members = slurp(dir.path() / "run" / "identify" / "members.tsv");
+  std::string members = slurp(identify / "members.tsv");
   EXPECT_NE(members.find("\t—\t—\t—\t—\t"), std::string::npos) << members;
   EXPECT_EQ(members.find("\t0\t0\t+\t"), std::string::npos) << "no invented coordinates";
   std::set<std::string> genes;

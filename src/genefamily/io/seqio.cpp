@@ -34,10 +34,11 @@ Result<std::string> slurp(const std::filesystem::path& path, size_t max_bytes) {
     }
   }
   int err = 0;
-  const char* why = got < 0 ? gzerror(in, &err) : "";
+  const char* why = gzerror(in, &err);  // a truncated stream ends without an error from gzread
   std::string message = why ? why : "";
   gzclose(in);
-  if (got < 0) return parse_error(path.filename().string() + ": not readable gzip data (" + message + ")");
+  if (got < 0 || (err != Z_OK && err != Z_STREAM_END))
+    return parse_error(path.filename().string() + ": not readable gzip data (" + message + ")");
   return s;
 }
 
@@ -180,6 +181,10 @@ Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path
     }
     continued = !ends;
   }
+  int z = Z_OK;
+  const char* why = gzerror(in, &z);
+  if (err.is_ok() && z != Z_OK && z != Z_STREAM_END)
+    err = parse_error(path.filename().string() + ": not readable gzip data (" + std::string(why ? why : "") + ")");
   gzclose(in);
   if (!err.is_ok()) return err;
   return out;
