@@ -213,6 +213,11 @@ std::string clean_sequence_id(std::string_view id) {
       if (bar == std::string_view::npos) break;
       p = bar + 1;
     }
+    // Only the styles known: other piped ids (JGI's "jgi|Ostta1115_2|76843|...") stay whole.
+    static const std::regex species(R"(^[A-Z][a-z]+_[a-z]+.*$)");
+    const bool planttfdb = f.size() >= 3 && std::regex_match(std::string(f[1]), species);
+    const bool known = planttfdb || f[0] == "sp" || f[0] == "tr" || f[0] == "lcl" || f[0] == "gi";
+    if (!known) return strip_id_prefix(id);
     std::string_view pick = f[0];
     if ((f[0] == "sp" || f[0] == "tr" || f[0] == "lcl") && f.size() > 1) pick = f[1];  // UniProt: the accession
     if (f[0] == "gi")  // NCBI's old style: the RefSeq/GenBank id

@@ -174,6 +174,22 @@ Status select_members(const StageContext& ctx) {
       blast_hits.insert(line.substr(0, line.find('\t')));
     }
   Selection sel = select_candidates(ctx, cands, *gff, pep_by, blast_hits);
+  // An id suffix names a gene only when it groups several passing proteins;
+  // a lone protein keeps its own id (".1" may be a version, not an isoform).
+  for (auto it = sel.best.begin(); it != sel.best.end();) {
+    auto iso = sel.isoforms.find(it->first);
+    if (iso != sel.isoforms.end() && iso->second.size() == 1 && it->second.seqid.empty() &&
+        it->second.protein != it->first) {
+      Member m = it->second;
+      m.gene = m.protein;
+      sel.isoforms[m.gene] = iso->second;
+      sel.isoforms.erase(iso);
+      it = sel.best.erase(it);
+      sel.best[m.gene] = m;
+    } else {
+      ++it;
+    }
+  }
   std::vector<Member> members;
   for (auto& [g, m] : sel.best) members.push_back(m);
   std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
