@@ -18,11 +18,30 @@ struct FastaRecord {
   std::string id, description, seq;
 };
 
+// A FASTA file, plain or gzip-compressed. Ids are cleaned (clean_sequence_id),
+// the original header word kept at the start of the description; two headers
+// that clean to one id are an error.
 Result<std::vector<FastaRecord>> read_fasta(const std::filesystem::path& path, size_t max_bytes = size_t(2) << 30);
+// FASTA text as it is (ids not cleaned).
 Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::string& name = "input");
-// Sequence name -> length, reading the file once without keeping sequences.
+// Sequence name -> length, reading the file (plain or gzip) once without keeping sequences.
 Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path& path);
 Status write_fasta(const std::filesystem::path& path, const std::vector<FastaRecord>& records, size_t width = 60);
+
+// The id a FASTA header word names: PlantTFDB's "AT1G02065.1|Arabidopsis_thaliana|SBP|..." ->
+// "AT1G02065.1"; UniProt's "sp|Q9S840|SPL1_ARATH" -> "Q9S840"; NCBI's "gi|1|ref|XP_1.1|" ->
+// "XP_1.1"; then strip_id_prefix.
+std::string clean_sequence_id(std::string_view id);
+// Ensembl's typed ids ("gene:", "transcript:", "CDS:", "protein:") and NCBI GFF3's ("gene-",
+// "rna-", "cds-", "exon-" before a letter) without their prefix.
+std::string strip_id_prefix(std::string_view id);
+// The gene an isoform's protein id names by convention (".1/.2", ".t1", ".p1", "-PA", "-RA",
+// "_P001", "_T001" suffixes), with the suffix rule in `rule`; "" when the id has no such suffix
+// (versioned accessions such as XP_012345.1 are one protein each).
+std::string isoform_base(const std::string& id, std::string* rule = nullptr);
+// A sequence name compared across files: lower case, without a "chr"/"chromosome" prefix and
+// leading zeros ("Chr1", "chr01", "1" -> "1").
+std::string canonical_seqid(std::string_view name);
 
 struct GffSegment {
   int64_t start = 0, end = 0;  // 1-based, inclusive
@@ -53,6 +72,9 @@ struct GffModel {
   std::string transcript_of(const std::string& id) const;
 };
 
+// GFF3 or GTF (gene_id/transcript_id attributes; extents from the exons and CDS when a
+// gene or transcript has no line of its own), plain or gzip. Ids lose Ensembl/NCBI type
+// prefixes (strip_id_prefix) in ID, Parent and protein_id.
 Result<GffModel> read_gff3(const std::filesystem::path& path);
 Result<GffModel> parse_gff3(std::string_view text, const std::string& name = "input");
 
@@ -61,6 +83,7 @@ int base_index(char c);
 
 // Standard genetic code; '*' for stops, 'X' for codons with ambiguous bases.
 std::string translate(std::string_view cds);
+// IUPAC codes complemented (K<->M, Y<->R, S, W, B<->V, D<->H, N); case kept; other characters -> N.
 std::string reverse_complement(std::string_view dna);
 
 // One row of an hmmsearch/hmmscan --domtblout table.

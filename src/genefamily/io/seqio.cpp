@@ -1,25 +1,44 @@
 // FASTA, GFF3, translation and HMMER domain tables (see bioagent/seqio.h).
 #include "bioagent/seqio.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 
 namespace bioagent {
 namespace {
 
+// A file's bytes; gzip-compressed files (any name) are inflated. `max_bytes`
+// bounds the inflated size.
 Result<std::string> slurp(const std::filesystem::path& path, size_t max_bytes) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return not_found("no file " + path.string());
-  auto size = std::filesystem::file_size(path, ec);
-  if (size > max_bytes)
-    return resource_exhausted(path.string() + " is " + std::to_string(size) + " bytes, more than the limit of " +
-                              std::to_string(max_bytes));
-  std::ifstream in(path, std::ios::binary);
-  std::string s(size, '\0');
-  in.read(s.data(), std::streamsize(size));
+  gzFile in = gzopen(path.c_str(), "rb");  // reads uncompressed files as they are
   if (!in) return Status(ErrorCode::kInternal, "cannot read " + path.string());
+  gzbuffer(in, 1 << 17);
+  std::string s;
+  char buf[1 << 16];
+  int got = 0;
+  while ((got = gzread(in, buf, sizeof buf)) > 0) {
+    s.append(buf, size_t(got));
+    if (s.size() > max_bytes) {
+      gzclose(in);
+      return resource_exhausted(path.string() + " holds more than the limit of " + std::to_string(max_bytes) +
+                                " bytes");
+    }
+  }
+  int err = 0;
+  const char* why = gzerror(in, &err);  // a truncated stream ends without an error from gzread
+  std::string message = why ? why : "";
+  gzclose(in);
+  if (got < 0 || (err != Z_OK && err != Z_STREAM_END))
+    return parse_error(path.filename().string() + ": not readable gzip data (" + message + ")");
   return s;
 }
 
@@ -104,33 +123,159 @@ Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::s
 Result<std::vector<FastaRecord>> read_fasta(const std::filesystem::path& path, size_t max_bytes) {
   auto text = slurp(path, max_bytes);
   if (!text) return text.status();
-  return parse_fasta(*text, path.filename().string());
+  auto records = parse_fasta(*text, path.filename().string());
+  if (!records) return records;
+  std::map<std::string, std::string> seen;  // clean id -> the header it came from
+  for (auto& r : *records) {
+    std::string id = clean_sequence_id(r.id);
+    if (id == r.id) {
+      if (auto [it, fresh] = seen.emplace(id, r.id); !fresh && it->second != r.id)
+        return parse_error(path.filename().string() + ": the ids '" + it->second + "' and '" + r.id + "' both name '" +
+                           id + "' (ids must be unique)");
+      continue;
+    }
+    if (auto [it, fresh] = seen.emplace(id, r.id); !fresh)
+      return parse_error(path.filename().string() + ": the ids '" + it->second + "' and '" + r.id + "' both name '" +
+                         id + "' (ids must be unique)");
+    r.description = r.description.empty() ? r.id : r.id + " " + r.description;  // the original id is kept
+    r.id = std::move(id);
+  }
+  return records;
 }
 
 Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
+  gzFile in = gzopen(path.c_str(), "rb");  // plain or gzip
   if (!in) return not_found("cannot read " + path.string());
+  gzbuffer(in, 1 << 17);
   std::map<std::string, int64_t> out;
   std::string line, current;
   size_t n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    if (line[0] == '>') {
-      current = line.substr(
-          1, line.find_first_of(" \t") == std::string::npos ? std::string::npos : line.find_first_of(" \t") - 1);
-      if (current.empty()) return parse_error(path.filename().string() + " line " + std::to_string(n) + ": empty name");
-      if (out.count(current))
-        return parse_error(path.filename().string() + ": the sequence name '" + current + "' appears twice");
+  std::vector<char> buf(1 << 16);
+  bool continued = false;  // the previous gzgets stopped inside a long line
+  Status err;
+  while (gzgets(in, buf.data(), int(buf.size()))) {
+    std::string_view chunk(buf.data());
+    const bool ends = !chunk.empty() && chunk.back() == '\n';
+    if (ends) chunk.remove_suffix(1);
+    if (!chunk.empty() && chunk.back() == '\r') chunk.remove_suffix(1);
+    if (!continued) ++n;
+    if (!continued && !chunk.empty() && chunk[0] == '>') {
+      current = std::string(chunk.substr(1, chunk.find_first_of(" \t") == std::string_view::npos
+                                                ? std::string_view::npos
+                                                : chunk.find_first_of(" \t") - 1));
+      if (current.empty()) {
+        err = parse_error(path.filename().string() + " line " + std::to_string(n) + ": empty name");
+        break;
+      }
+      if (out.count(current)) {
+        err = parse_error(path.filename().string() + ": the sequence name '" + current + "' appears twice");
+        break;
+      }
       out[current] = 0;
-    } else if (current.empty()) {
-      return parse_error(path.filename().string() + " line " + std::to_string(n) + ": sequence before any header");
-    } else {
-      out[current] += static_cast<int64_t>(line.size());
+    } else if (!chunk.empty()) {
+      if (current.empty()) {
+        err = parse_error(path.filename().string() + " line " + std::to_string(n) + ": sequence before any header");
+        break;
+      }
+      out[current] += static_cast<int64_t>(chunk.size());
     }
+    continued = !ends;
   }
+  int z = Z_OK;
+  const char* why = gzerror(in, &z);
+  if (err.is_ok() && z != Z_OK && z != Z_STREAM_END)
+    err = parse_error(path.filename().string() + ": not readable gzip data (" + std::string(why ? why : "") + ")");
+  gzclose(in);
+  if (!err.is_ok()) return err;
   return out;
+}
+
+std::string strip_id_prefix(std::string_view id) {
+  // Ensembl's typed ids (gene:, transcript:, CDS:) and NCBI's GFF3 ids (gene-, rna-, cds-, exon-).
+  static const char* kColon[] = {"gene:", "transcript:", "mRNA:", "CDS:", "cds:", "protein:", "exon:"};
+  for (const char* p : kColon)
+    if (id.size() > std::strlen(p) && id.substr(0, std::strlen(p)) == p) return std::string(id.substr(std::strlen(p)));
+  static const char* kDash[] = {"gene-", "rna-", "cds-", "exon-"};
+  for (const char* p : kDash) {
+    const size_t n = std::strlen(p);
+    if (id.size() > n && id.substr(0, n) == p && std::isalpha(static_cast<unsigned char>(id[n])))
+      return std::string(id.substr(n));
+  }
+  return std::string(id);
+}
+
+std::string clean_sequence_id(std::string_view id) {
+  if (id.find('|') != std::string_view::npos) {
+    std::vector<std::string_view> f;
+    for (size_t p = 0;;) {
+      size_t bar = id.find('|', p);
+      f.push_back(id.substr(p, bar == std::string_view::npos ? std::string_view::npos : bar - p));
+      if (bar == std::string_view::npos) break;
+      p = bar + 1;
+    }
+    // Only the styles known: other piped ids (JGI's "jgi|Ostta1115_2|76843|...") stay whole.
+    static const std::regex species(R"(^[A-Z][a-z]+_[a-z]+.*$)");
+    const bool planttfdb = f.size() >= 3 && std::regex_match(std::string(f[1]), species);
+    const bool known = planttfdb || f[0] == "sp" || f[0] == "tr" || f[0] == "lcl" || f[0] == "gi";
+    if (!known) return strip_id_prefix(id);
+    std::string_view pick = f[0];
+    if ((f[0] == "sp" || f[0] == "tr" || f[0] == "lcl") && f.size() > 1) pick = f[1];  // UniProt: the accession
+    if (f[0] == "gi")  // NCBI's old style: the RefSeq/GenBank id
+      for (size_t i = 1; i + 1 < f.size(); ++i)
+        if (f[i] == "ref" || f[i] == "gb" || f[i] == "emb" || f[i] == "dbj") pick = f[i + 1];
+    if (pick.empty())
+      for (auto& x : f)
+        if (!x.empty()) {
+          pick = x;
+          break;
+        }
+    id = pick;
+  }
+  // NCBI's cds_from_genomic: "NC_003070.9_cds_NP_171609.1_1" -> the protein it encodes.
+  if (size_t at = id.find("_cds_"), last = id.rfind('_'); at != std::string_view::npos && last > at + 5 &&
+                                                          last + 1 < id.size() &&
+                                                          id.find_first_not_of("0123456789", last + 1) == id.npos)
+    id = id.substr(at + 5, last - at - 5);
+  return strip_id_prefix(id);
+}
+
+std::string isoform_base(const std::string& id, std::string* rule) {
+  struct Pattern {
+    std::regex re;
+    const char* rule;
+  };
+  // Accessions with a version (XP_012345.1, NP_..., AAB12345.2) are one protein each: no isoform suffix.
+  static const std::regex accession(R"(^[A-Z]{1,3}_?[0-9]{5,}\.[0-9]+$)");
+  static const std::vector<Pattern> patterns = {
+      {std::regex(R"(^(.*[A-Za-z].*)\.t[0-9]+$)"), ".t1/.t2"},
+      {std::regex(R"(^(.*[A-Za-z].*)\.p[0-9]+$)"), ".p1/.p2"},
+      {std::regex(R"(^(.*[A-Za-z].*)-P[A-Z]{1,2}$)"), "-PA/-PB"},
+      {std::regex(R"(^(.*[A-Za-z].*)-R[A-Z]{1,2}$)"), "-RA/-RB"},
+      {std::regex(R"(^(.*[A-Za-z].*)_P[0-9]{3}$)"), "_P001/_P002"},
+      {std::regex(R"(^(.*[A-Za-z].*)_T[0-9]{3}$)"), "_T001/_T002"},
+      {std::regex(R"(^((?=.*[A-Za-z]).*[A-Za-z0-9])\.[0-9]{1,3}$)"), ".1/.2"}};
+  if (std::regex_match(id, accession)) return "";
+  std::smatch m;
+  for (auto& p : patterns)
+    if (std::regex_match(id, m, p.re)) {
+      if (rule) *rule = p.rule;
+      return m[1].str();
+    }
+  return "";
+}
+
+std::string canonical_seqid(std::string_view name) {
+  std::string s;
+  for (char c : name) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* p : {"chromosome", "chrom", "chr", "ch"})
+    if (s.size() > std::strlen(p) && s.rfind(p, 0) == 0) {
+      s = s.substr(std::strlen(p));
+      break;
+    }
+  while (!s.empty() && (s[0] == '_' || s[0] == '-' || s[0] == '.')) s.erase(0, 1);
+  size_t z = 0;
+  while (z + 1 < s.size() && s[z] == '0' && std::isdigit(static_cast<unsigned char>(s[z + 1]))) ++z;
+  return s.substr(z);
 }
 
 Status write_fasta(const std::filesystem::path& path, const std::vector<FastaRecord>& records, size_t width) {
@@ -158,6 +303,74 @@ std::string GffModel::transcript_of(const std::string& id) const {
   return it == protein_to_transcript.end() ? "" : it->second;
 }
 
+namespace {
+
+// GFF3's "key=value;..." (URL-decoded) or GTF's 'key "value"; ...'.
+std::map<std::string, std::string> parse_attributes(std::string_view a) {
+  std::map<std::string, std::string> attrs;
+  while (!a.empty()) {
+    size_t semi = a.find(';');
+    std::string_view kv = a.substr(0, semi);
+    while (!kv.empty() && kv[0] == ' ') kv.remove_prefix(1);
+    size_t eq = kv.find('='), sp = kv.find(' ');
+    if (eq != std::string_view::npos && (sp == std::string_view::npos || eq < sp)) {
+      attrs[std::string(kv.substr(0, eq))] = url_decode(kv.substr(eq + 1));
+    } else if (sp != std::string_view::npos) {  // GTF
+      std::string_view v = kv.substr(sp + 1);
+      while (!v.empty() && (v.front() == ' ' || v.front() == '"')) v.remove_prefix(1);
+      while (!v.empty() && (v.back() == ' ' || v.back() == '"')) v.remove_suffix(1);
+      attrs.emplace(std::string(kv.substr(0, sp)), std::string(v));  // the first of repeated keys
+    }
+    if (semi == std::string_view::npos) break;
+    a.remove_prefix(semi + 1);
+  }
+  return attrs;
+}
+
+// "gene:A,gene:B" -> "A,B".
+std::string strip_id_list(const std::string& ids) {
+  std::string out;
+  for (size_t p = 0; p <= ids.size();) {
+    size_t comma = ids.find(',', p);
+    out += (out.empty() ? "" : ",") + strip_id_prefix(ids.substr(p, comma == std::string::npos ? comma : comma - p));
+    if (comma == std::string::npos) break;
+    p = comma + 1;
+  }
+  return out;
+}
+
+// A GTF line: its transcript and gene grow to cover it (GTF may have no
+// gene/transcript lines; their extent is that of their exons and CDS).
+struct GtfState {
+  std::set<std::string> explicit_extent;  // genes and transcripts with a line of their own
+};
+void gtf_line(GffModel& m, GtfState& st, const std::string& type, const std::string& seqid, char strand, int64_t start,
+              int64_t end, std::map<std::string, std::string>& attrs) {
+  const std::string tid = strip_id_prefix(attrs["transcript_id"]), gid = strip_id_prefix(attrs["gene_id"]);
+  auto grow = [&](auto& x, const std::string& key, const char* kind, bool own) {
+    const std::string tag = std::string(kind) + ":" + key;
+    if (x.id.empty()) x.id = key, x.seqid = seqid, x.strand = strand, x.start = start, x.end = end;
+    if (own) {
+      x.start = start, x.end = end;
+      st.explicit_extent.insert(tag);
+    } else if (!st.explicit_extent.count(tag)) {
+      x.start = std::min(x.start, start), x.end = std::max(x.end, end);
+    }
+  };
+  if (!gid.empty()) {
+    GffGene& g = m.genes[gid];
+    if (g.id.empty()) g.name = attrs.count("gene_name") ? attrs["gene_name"] : gid;
+    grow(g, gid, "gene", type == "gene");
+  }
+  if (type == "gene" || tid.empty()) return;
+  GffTranscript& t = m.transcripts[tid];
+  if (t.id.empty()) t.gene_id = gid;
+  grow(t, tid, "transcript", type == "transcript" || type == "mRNA");
+  if (!attrs["protein_id"].empty()) m.protein_to_transcript[strip_id_prefix(attrs["protein_id"])] = tid;
+}
+
+}  // namespace
+
 Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
   GffModel m;
   Status err;
@@ -168,6 +381,7 @@ Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
   std::vector<Child> children;
   std::map<std::string, bool> seen_seqid;
   std::map<std::string, size_t> gene_line, transcript_line;  // ids are unique per feature type
+  GtfState gtf;
   for_each_line(text, [&](size_t n, std::string_view line) {
     if (line.empty() || line[0] == '#') return line.rfind("##FASTA", 0) != 0;  // stop at an embedded FASTA
     std::vector<std::string_view> f;
@@ -188,18 +402,29 @@ Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
       return fail("start/end must be integers with 1 <= start <= end");
     char strand = f[6].empty() ? '.' : f[6][0];
     if (std::string("+-.?").find(strand) == std::string::npos) return fail("strand must be +, -, . or ?");
-    std::map<std::string, std::string> attrs;
-    std::string_view a = f[8];
-    while (!a.empty()) {
-      size_t semi = a.find(';');
-      std::string_view kv = a.substr(0, semi);
-      size_t eq = kv.find('=');
-      if (eq != std::string_view::npos) attrs[std::string(kv.substr(0, eq))] = url_decode(kv.substr(eq + 1));
-      if (semi == std::string_view::npos) break;
-      a.remove_prefix(semi + 1);
-      while (!a.empty() && a[0] == ' ') a.remove_prefix(1);
-    }
+    std::map<std::string, std::string> attrs = parse_attributes(f[8]);
     std::string seqid(f[0]), type(f[2]);
+    if (attrs.count("transcript_id") && !attrs.count("ID") && !attrs.count("Parent")) {  // a GTF line
+      gtf_line(m, gtf, type, seqid, strand, start, end, attrs);
+      if (type == "CDS" || type == "exon" || type == "five_prime_utr" || type == "three_prime_utr" || type == "5UTR" ||
+          type == "3UTR" || type == "UTR") {
+        int64_t phase = 0;
+        if (type == "CDS" && !to_int(f[7], phase)) phase = 0;
+        std::string t = type == "5UTR" || type == "five_prime_utr"    ? "five_prime_UTR"
+                        : type == "3UTR" || type == "three_prime_utr" ? "three_prime_UTR"
+                                                                      : type;
+        if (t != "UTR")
+          children.push_back({t,
+                              strip_id_prefix(attrs["transcript_id"]),
+                              "",
+                              strip_id_prefix(attrs["protein_id"]),
+                              "",
+                              {start, end, int(phase)}});
+      }
+      return true;
+    }
+    for (const char* k : {"ID", "Parent", "protein_id"})
+      if (attrs.count(k)) attrs[k] = strip_id_list(attrs[k]);
     if (!seen_seqid[seqid]) {
       seen_seqid[seqid] = true;
       m.seqids.push_back(seqid);
@@ -303,36 +528,13 @@ std::string translate(std::string_view cds) {
 }
 
 std::string reverse_complement(std::string_view dna) {
+  // IUPAC codes and their complements (case kept); anything else becomes N.
+  static const std::string kFrom = "ACGTUMRWSYKVHDBNacgtumrwsykvhdbn-";
+  static const std::string kTo = "TGCAAKYWSRMBDHVNtgcaakywsrmbdhvn-";
   std::string out(dna.rbegin(), dna.rend());
   for (char& c : out) {
-    switch (c) {
-      case 'A':
-        c = 'T';
-        break;
-      case 'T':
-        c = 'A';
-        break;
-      case 'G':
-        c = 'C';
-        break;
-      case 'C':
-        c = 'G';
-        break;
-      case 'a':
-        c = 't';
-        break;
-      case 't':
-        c = 'a';
-        break;
-      case 'g':
-        c = 'c';
-        break;
-      case 'c':
-        c = 'g';
-        break;
-      default:
-        c = 'N';
-    }
+    size_t i = kFrom.find(c);
+    c = i == std::string::npos ? 'N' : kTo[i];
   }
   return out;
 }

@@ -9,6 +9,7 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/io/gene_map.h"
 
 namespace bioagent {
 namespace {
@@ -38,13 +39,15 @@ struct Variant {
 };
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> k = {
-      {std::regex(R"(^(\w+)\.(genome|genomic|dna)\.(fa|fas|fna|fsa|fasta\.gz|fa\.gz)$)", std::regex::icase), "genome",
+      {std::regex(R"(^(\w+)\.(genome|genomic|dna)\.(fa|fas|fna|fsa|fasta)(\.gz)?$)", std::regex::icase), "genome",
        ".genome.fasta"},
-      {std::regex(R"(^(\w+)\.(cds)\.(fa|fas|fna|ffn)$)", std::regex::icase), "cds", ".cds.fasta"},
-      {std::regex(R"(^(\w+)\.(pep|protein|proteins|prot|aa)\.(fa|fas|faa|fasta)$)", std::regex::icase), "pep",
+      {std::regex(R"(^(\w+)\.(cds)\.(fa|fas|fna|ffn|fasta)(\.gz)?$)", std::regex::icase), "cds", ".cds.fasta"},
+      {std::regex(R"(^(\w+)\.(cds)(\.gz)?$)", std::regex::icase), "cds", ".cds.fasta"},
+      {std::regex(R"(^(\w+)\.(pep|protein|proteins|prot|aa)\.(fa|fas|faa|fasta)(\.gz)?$)", std::regex::icase), "pep",
        ".pep.fasta"},
-      {std::regex(R"(^(\w+)\.(faa)$)", std::regex::icase), "pep", ".pep.fasta"},
-      {std::regex(R"(^(\w+)\.(gff|gff3\.txt|GFF3)$)"), "gff3", ".gff3"},
+      {std::regex(R"(^(\w+)\.(faa|pep)(\.gz)?$)", std::regex::icase), "pep", ".pep.fasta"},
+      {std::regex(R"(^(\w+)\.(gff|gff3\.txt|GFF3|gtf|GTF)(\.gz)?$)"), "gff3", ".gff3"},
+      {std::regex(R"(^(\w+)\.gff3\.gz$)"), "gff3", ".gff3"},
       {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
   return k;
 }
@@ -103,6 +106,67 @@ void content_checks(const Json& files, Json& problems, Json& warnings) {
       }
     }
   }
+}
+
+// Genome, GFF3, proteins and CDS against one another through the gene map
+// (proteins located by mRNA, CDS/protein_id or gene id; GFF3 sequence names
+// matched to the genome's as Chr1/1/chr01 variants).
+void consistency_checks(const std::map<std::string, int64_t>& genome, const GffModel& gff,
+                        const std::vector<FastaRecord>& pep, const std::vector<FastaRecord>& cds, Json& cons,
+                        Json& problems) {
+  std::vector<std::string> names;
+  for (auto& [n, len] : genome) names.push_back(n);
+  GeneMap map = build_gene_map(gff, pep, cds, names);
+  Json missing_seqids = Json::array();
+  for (auto& s : map.seqids_not_in_genome) missing_seqids.push_back(s);
+  size_t unmatched = 0, mismatched = 0, checked = 0;
+  Json unmatched_examples = Json::array(), mismatch_examples = Json::array();
+  std::map<std::string, const FastaRecord*> cds_by_id;
+  for (auto& r : cds) cds_by_id[r.id] = &r;
+  for (size_t i = 0; i < pep.size(); ++i) {
+    const GeneMapRow& row = map.rows[i];
+    if (!row.locus.placed()) {
+      if (unmatched++ < 5) unmatched_examples.push_back(row.protein);
+      continue;
+    }
+    auto c = cds_by_id.find(row.cds);
+    if (c == cds_by_id.end()) continue;
+    ++checked;
+    std::string aa = translate(c->second->seq), want = pep[i].seq;  // with or without the stop codon
+    while (!aa.empty() && aa.back() == '*') aa.pop_back();
+    while (!want.empty() && want.back() == '*') want.pop_back();
+    if (aa != want && mismatched++ < 5) mismatch_examples.push_back(row.protein);
+  }
+  Json aliases = Json::object();
+  for (auto& [a, b] : map.seqid_aliases) aliases[a] = b;
+  cons = {{"genome_sequences", genome.size()},
+          {"gff_genes", gff.genes.size()},
+          {"gff_mrnas", gff.transcripts.size()},
+          {"proteins", pep.size()},
+          {"cds", cds.size()},
+          {"gff_seqids_missing_from_genome", missing_seqids},
+          {"gff_seqids_matched_by_name_variant", aliases},
+          {"proteins_without_gff_mrna", unmatched},
+          {"proteins_without_gff_mrna_examples", unmatched_examples},
+          {"cds_checked", checked},
+          {"cds_not_translating_to_protein", mismatched},
+          {"cds_mismatch_examples", mismatch_examples},
+          {"gene_map", map.summary()}};
+  if (!missing_seqids.empty())
+    problems.push_back(
+        {{"rule", "every GFF seqid exists in the genome"},
+         {"message", std::to_string(missing_seqids.size()) + " GFF sequence names are not in the genome, e.g. " +
+                         missing_seqids[0].get<std::string>() + " (not even as a Chr1/1/chr01 variant)"}});
+  if (unmatched)
+    problems.push_back({{"rule", "protein ids match GFF mRNA/CDS ids"},
+                        {"message", std::to_string(unmatched) + " of " + std::to_string(pep.size()) +
+                                        " proteins have no mRNA, CDS, protein_id or gene in the GFF3, e.g. " +
+                                        unmatched_examples[0].get<std::string>()}});
+  if (mismatched)
+    problems.push_back(
+        {{"rule", "CDS translate to the proteins"},
+         {"message", std::to_string(mismatched) + " of " + std::to_string(checked) +
+                         " CDS do not translate to their protein, e.g. " + mismatch_examples[0].get<std::string>()}});
 }
 
 // The number of profiles (NAME lines) in a HMMER3 file; 0 when unreadable.
@@ -250,54 +314,7 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
     auto cds = read_fasta(files["cds"].get<std::string>());
     for (auto* r : {&genome.status(), &gff.status(), &pep.status(), &cds.status()})
       if (!r->is_ok()) problems.push_back({{"rule", "readable"}, {"message", r->message()}});
-    if (genome && gff && pep && cds) {
-      Json missing_seqids = Json::array();
-      for (auto& s : gff->seqids)
-        if (!genome->count(s)) missing_seqids.push_back(s);
-      size_t unmatched = 0, mismatched = 0, checked = 0;
-      Json unmatched_examples = Json::array(), mismatch_examples = Json::array();
-      std::map<std::string, const FastaRecord*> cds_by_id;
-      for (auto& r : *cds) cds_by_id[r.id] = &r;
-      for (auto& p : *pep) {
-        if (gff->transcript_of(p.id).empty()) {
-          if (unmatched++ < 5) unmatched_examples.push_back(p.id);
-          continue;
-        }
-        auto c = cds_by_id.find(p.id);
-        if (c == cds_by_id.end()) continue;
-        ++checked;
-        std::string aa = translate(c->second->seq), want = p.seq;
-        while (!aa.empty() && aa.back() == '*') aa.pop_back();
-        while (!want.empty() && want.back() == '*') want.pop_back();
-        if (aa != want && mismatched++ < 5) mismatch_examples.push_back(p.id);
-      }
-      cons = {{"genome_sequences", genome->size()},
-              {"gff_genes", gff->genes.size()},
-              {"gff_mrnas", gff->transcripts.size()},
-              {"proteins", pep->size()},
-              {"cds", cds->size()},
-              {"gff_seqids_missing_from_genome", missing_seqids},
-              {"proteins_without_gff_mrna", unmatched},
-              {"proteins_without_gff_mrna_examples", unmatched_examples},
-              {"cds_checked", checked},
-              {"cds_not_translating_to_protein", mismatched},
-              {"cds_mismatch_examples", mismatch_examples}};
-      if (!missing_seqids.empty())
-        problems.push_back(
-            {{"rule", "every GFF seqid exists in the genome"},
-             {"message", std::to_string(missing_seqids.size()) + " GFF sequence names are not in the genome, e.g. " +
-                             missing_seqids[0].get<std::string>()}});
-      if (unmatched)
-        problems.push_back({{"rule", "protein ids match GFF mRNA/CDS ids"},
-                            {"message", std::to_string(unmatched) + " of " + std::to_string(pep->size()) +
-                                            " proteins have no mRNA/CDS in the GFF3, e.g. " +
-                                            unmatched_examples[0].get<std::string>()}});
-      if (mismatched)
-        problems.push_back({{"rule", "CDS translate to the proteins"},
-                            {"message", std::to_string(mismatched) + " of " + std::to_string(checked) +
-                                            " CDS do not translate to their protein, e.g. " +
-                                            mismatch_examples[0].get<std::string>()}});
-    }
+    if (genome && gff && pep && cds) consistency_checks(*genome, *gff, *pep, *cds, cons, problems);
   }
   Json warnings = Json::array();
   if (consistency) content_checks(files, problems, warnings);

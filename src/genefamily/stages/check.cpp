@@ -1,22 +1,78 @@
-// The check stage: naming rules and consistency of the species data.
+// The check stage: naming rules and consistency of the species data, and the
+// one mapping gene <-> transcript <-> protein <-> CDS <-> coordinates the other
+// stages rely on (gene_map.tsv), with what could not be mapped and how to fix it.
 #include <nlohmann/json.hpp>
 
+#include "genefamily/io/gene_map.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
+namespace {
+
+// gene_map.tsv from the folder's proteins, GFF3 (optional), CDS (optional)
+// and genome names (optional); its summary.
+Result<Json> write_gene_map(const StageContext& ctx, const Json& files) {
+  auto file = [&](const char* k) { return files.contains(k) ? fs::path(files[k].get<std::string>()) : fs::path(); };
+  auto pep = read_fasta(file("pep"));
+  if (!pep) return pep.status();
+  Result<GffModel> gff = GffModel{};
+  if (!file("gff3").empty()) gff = read_gff3(file("gff3"));
+  if (!gff) return gff.status();
+  Result<std::vector<FastaRecord>> cds = std::vector<FastaRecord>{};
+  if (!file("cds").empty()) cds = read_fasta(file("cds"));
+  if (!cds) return cds.status();
+  std::vector<std::string> names;
+  if (!file("genome").empty())
+    if (auto lengths = fasta_lengths(file("genome")))
+      for (auto& [n, len] : *lengths) names.push_back(n);
+  GeneMap map = build_gene_map(*gff, *pep, *cds, names);
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "gene_map.tsv", map.tsv()));
+  Json summary = map.summary();
+  summary["gff3"] = !file("gff3").empty();
+  return summary;
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "check", "Data check", "数据检查");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "check.json");
+  const Json m = j.value("gene_map", Json::object());
+  if (m.empty()) return s;
+  std::string via;
+  for (auto& [k, v] : m.value("matched_by", Json::object()).items())
+    via += (via.empty() ? "" : ", ") + v.dump() + (r.zh ? " 个按 " : " by ") + k;
+  s.paragraphs.push_back(r.zh ? "基因对照表（gene_map.tsv）：" + m.value("proteins", Json(0)).dump() + " 个蛋白对应 " +
+                                    m.value("genes", Json(0)).dump() + " 个基因（" + via + "），" +
+                                    m.value("placed", Json(0)).dump() + " 个有基因组位置。"
+                              : "Gene map (gene_map.tsv): " + m.value("proteins", Json(0)).dump() + " proteins of " +
+                                    m.value("genes", Json(0)).dump() + " genes (" + via + "); " +
+                                    m.value("placed", Json(0)).dump() + " with a position in the genome.");
+  for (auto& f : m.value("fix", Json::array())) s.paragraphs.push_back(f.get<std::string>());
+  return s;
+}
+
+}  // namespace
 
 StageSpec check_stage() {
   StageSpec s;
   s.name = "check";
   s.label = "data check";
   s.label_zh = "数据检查";
-  s.description = "Naming rules and consistency of the species data (GFF3 vs genome, proteins vs CDS)";
+  s.description =
+      "Naming rules and consistency of the species data (GFF3 vs genome, proteins vs CDS); the gene map "
+      "gene <-> transcript <-> protein <-> CDS <-> coordinates (gene_map.tsv)";
+  s.revision = 2;  // 2: the gene map
   s.data_files = {"genome", "gff3", "cds", "pep", "hmm"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
     return std::vector<Step>{StageFn([](const StageContext& ctx) -> Status {
       auto r = check_species_data(ctx.run.value("data_dir", std::string()), ctx.run.value("species", std::string()),
                                   ctx.run.value("family", std::string()), true);
       if (!r) return r.status();
+      const Json files = (*r)["files"];
+      if (files.contains("pep")) {
+        auto map = write_gene_map(ctx, files);
+        if (!map) return map.status();
+        (*r)["gene_map"] = *map;
+      }
       return write_text(ctx.work / "check.json", r->dump(2));
     })};
   };
@@ -27,8 +83,10 @@ StageSpec check_stage() {
     Json j = Json::parse(*t, nullptr, false);
     return Json{{"ok", j.value("ok", false)},
                 {"problems", j.value("problems", Json::array()).size()},
-                {"consistency", j.value("consistency", Json::object())}};
+                {"consistency", j.value("consistency", Json::object())},
+                {"gene_map", j.value("gene_map", Json::object())}};
   };
+  s.report = report;
   return s;
 }
 

@@ -86,7 +86,9 @@ Status draw_chromosomes(const StageContext& ctx) {
   auto redundant = collapse_redundant_models(*members, protein);
   std::vector<figures::Placed> placed;
   for (auto& m : *members)
-    if (!m.seqid.empty() && !redundant.count(m.gene)) placed.push_back({m.gene, m.seqid, m.start, -1});
+    if (!m.seqid.empty() && !redundant.count(m.gene))  // on the genome's name for the GFF3's (Chr1/1/chr01)
+      placed.push_back(
+          {m.gene, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
   std::sort(placed.begin(), placed.end(),
             [&](auto& a, auto& b) { return std::tie(a.seqid, a.start) < std::tie(b.seqid, b.start); });
   // Tandem duplicates need adjacency (gene ranks) and similarity (protein identity).

@@ -4,6 +4,7 @@
 // GFF3), and the seed's final files.
 #include <zlib.h>
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -11,6 +12,7 @@
 
 #include "bioagent/http.h"
 #include "genefamily/classify/classify.h"
+#include "genefamily/io/gene_map.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
@@ -34,17 +36,120 @@ double coverage(std::vector<std::pair<int64_t, int64_t>> spans, int64_t hmm_len)
   return std::min(1.0, double(covered) / double(hmm_len));
 }
 
+// The proteome as the searches read it: plain FASTA with clean ids
+// (clean_sequence_id: PlantTFDB pipes, Ensembl/NCBI prefixes), from a plain or
+// gzip file; the original header word stays in the description.
+Status write_search_proteome(const StageContext& ctx) {
+  auto pep = read_fasta(ctx.data("pep"));
+  if (!pep) return pep.status();
+  size_t renamed = 0;
+  for (auto& r : *pep) renamed += r.description.rfind(r.id, 0) != 0;
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "proteome.fasta", *pep));
+  return write_text(ctx.work / "proteome.json", Json{{"proteins", pep->size()}, {"ids_cleaned", renamed}}.dump(2));
+}
+
+Status write_member_files(const StageContext& ctx, const std::vector<Member>& members,
+                          const std::vector<DomainHit>& hits, const std::map<std::string, const FastaRecord*>& pep_by,
+                          const std::map<std::string, const FastaRecord*>& cds_by) {
+  const double dom_evalue = ctx.params["domain_evalue"];
+  std::ostringstream tsv, ids, dom;
+  std::vector<FastaRecord> pep_out, cds_out;
+  tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\n";
+  dom << "gene\tprotein\thmm\tdomain\thmm_from\thmm_to\tali_from\tali_to\tenv_from\tenv_to\ti_evalue\tscore\n";
+  for (auto& m : members) {
+    const bool placed = !m.seqid.empty();  // unknown coordinates are "—", never 0/0/+
+    tsv << m.gene << '\t' << m.protein << '\t' << (placed ? m.seqid : "—") << '\t'
+        << (placed ? std::to_string(m.start) : "—") << '\t' << (placed ? std::to_string(m.end) : "—") << '\t'
+        << (placed ? std::string(1, m.strand) : "—") << '\t' << m.length << '\t' << m.evalue << '\t' << m.score << '\t'
+        << m.coverage << '\n';
+    ids << m.gene << '\n';
+    if (auto p = pep_by.find(m.protein); p != pep_by.end()) pep_out.push_back({m.gene, m.protein, p->second->seq});
+    if (auto c = cds_by.find(m.protein); c != cds_by.end()) cds_out.push_back({m.gene, m.protein, c->second->seq});
+    for (auto& h : hits)
+      if (h.target == m.protein && h.i_evalue <= dom_evalue)
+        dom << m.gene << '\t' << m.protein << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t'
+            << h.hmm_to << '\t' << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t'
+            << h.i_evalue << '\t' << h.dom_score << '\n';
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "members.tsv", tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "geneID.txt"), ids.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain.txt"), dom.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "pep.fasta"), pep_out));
+  if (!ctx.data("cds").empty()) BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "cds.fasta"), cds_out));
+  return Status::ok();
+}
+
+struct Candidate {
+  double evalue = 1e9, score = 0;
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  int64_t hmm_len = 0;
+};
+
+// The passing candidates, one per gene (its longest protein): genes from the
+// GFF3 (locate_protein), else from the isoform suffix of the protein id.
+struct Selection {
+  std::map<std::string, Member> best;
+  std::map<std::string, std::vector<std::string>> isoforms;  // gene -> its passing proteins
+  std::map<std::string, size_t> via;                         // how the passing proteins were located
+  std::set<std::string> suffix_rules;                        // isoform suffixes seen without a GFF3 record
+  size_t rejected_evalue = 0, rejected_coverage = 0, unmapped = 0;
+};
+
+Selection select_candidates(const StageContext& ctx, const std::map<std::string, Candidate>& cands, const GffModel& gff,
+                            const std::map<std::string, const FastaRecord*>& pep_by,
+                            const std::set<std::string>& blast_hits) {
+  const double evalue = ctx.params["evalue"], min_cov = ctx.params["min_coverage"];
+  Selection sel;
+  for (auto& [prot, c] : cands) {
+    if (c.evalue > evalue && !blast_hits.count(prot)) {
+      ++sel.rejected_evalue;
+      continue;
+    }
+    double cov = coverage(c.spans, c.hmm_len);
+    if (cov < min_cov) {
+      ++sel.rejected_coverage;
+      continue;
+    }
+    ProteinLocus l = locate_protein(gff, prot);
+    Member m;
+    m.protein = prot;
+    m.evalue = c.evalue;
+    m.score = c.score;
+    m.coverage = cov;
+    if (auto p = pep_by.find(prot); p != pep_by.end()) {
+      m.length = int64_t(p->second->seq.size());
+      while (m.length > 0 && p->second->seq[size_t(m.length) - 1] == '*') --m.length;
+    }
+    m.gene = l.gene;
+    m.seqid = l.seqid;
+    m.strand = l.strand;
+    m.start = l.start;
+    m.end = l.end;
+    ++sel.via[l.via];
+    if (!l.placed()) ++sel.unmapped;
+    if (l.via == "isoform suffix") {
+      std::string rule;
+      isoform_base(prot, &rule);
+      sel.suffix_rules.insert(rule);
+    }
+    sel.isoforms[m.gene].push_back(prot);
+    auto it = sel.best.find(m.gene);
+    if (it == sel.best.end() || m.length > it->second.length) sel.best[m.gene] = m;
+  }
+  return sel;
+}
+
 Status select_members(const StageContext& ctx) {
   auto text = read_text(ctx.work / "hits.domtbl");
   if (!text) return text.status();
   auto hits = parse_domtblout(*text, "hits.domtbl");
   if (!hits) return hits.status();
-  // The GFF3 and the CDS are optional: without a GFF3 each protein stands for
-  // its gene (no positions, no isoforms to collapse); without CDS no CDS file.
+  // The GFF3 and the CDS are optional: without a GFF3 a protein's gene comes
+  // from its id (isoform suffixes) and has no position; without CDS no CDS file.
   Result<GffModel> gff = GffModel{};
   if (!ctx.data("gff3").empty()) gff = read_gff3(ctx.data("gff3"));
   if (!gff) return gff.status();
-  auto pep = read_fasta(ctx.data("pep"));
+  auto pep = read_fasta(ctx.work / "proteome.fasta");
   if (!pep) return pep.status();
   Result<std::vector<FastaRecord>> cds = std::vector<FastaRecord>{};
   if (!ctx.data("cds").empty()) cds = read_fasta(ctx.data("cds"));
@@ -52,16 +157,10 @@ Status select_members(const StageContext& ctx) {
   std::map<std::string, const FastaRecord*> pep_by, cds_by;
   for (auto& r : *pep) pep_by[r.id] = &r;
   for (auto& r : *cds) cds_by[r.id] = &r;
-  const double evalue = ctx.params["evalue"], dom_evalue = ctx.params["domain_evalue"];
-  const double min_cov = ctx.params["min_coverage"];
-  struct Cand {
-    double evalue = 1e9, score = 0;
-    std::vector<std::pair<int64_t, int64_t>> spans;
-    int64_t hmm_len = 0;
-  };
-  std::map<std::string, Cand> cands;
+  const double dom_evalue = ctx.params["domain_evalue"];
+  std::map<std::string, Candidate> cands;
   for (auto& h : *hits) {
-    Cand& c = cands[h.target];
+    Candidate& c = cands[h.target];
     c.evalue = h.seq_evalue;
     c.score = h.seq_score;
     c.hmm_len = h.query_len;
@@ -74,82 +173,51 @@ Status select_members(const StageContext& ctx) {
       if (!std::getline(in, line)) break;
       blast_hits.insert(line.substr(0, line.find('\t')));
     }
-  std::map<std::string, Member> best;  // gene -> longest passing isoform
-  size_t rejected_evalue = 0, rejected_coverage = 0, unmapped = 0;
-  for (auto& [prot, c] : cands) {
-    if (c.evalue > evalue && !blast_hits.count(prot)) {
-      ++rejected_evalue;
-      continue;
-    }
-    double cov = coverage(c.spans, c.hmm_len);
-    if (cov < min_cov) {
-      ++rejected_coverage;
-      continue;
-    }
-    std::string tid = gff->transcript_of(prot);
-    Member m;
-    m.protein = prot;
-    m.evalue = c.evalue;
-    m.score = c.score;
-    m.coverage = cov;
-    m.length = pep_by.count(prot) ? int64_t(pep_by[prot]->seq.size()) : 0;
-    if (tid.empty()) {
-      ++unmapped;
-      m.gene = prot;  // no GFF record: the protein stands for its gene
+  Selection sel = select_candidates(ctx, cands, *gff, pep_by, blast_hits);
+  // An id suffix names a gene only when it groups several passing proteins;
+  // a lone protein keeps its own id (".1" may be a version, not an isoform).
+  for (auto it = sel.best.begin(); it != sel.best.end();) {
+    auto iso = sel.isoforms.find(it->first);
+    if (iso != sel.isoforms.end() && iso->second.size() == 1 && it->second.seqid.empty() &&
+        it->second.protein != it->first) {
+      Member m = it->second;
+      m.gene = m.protein;
+      sel.isoforms[m.gene] = iso->second;
+      sel.isoforms.erase(iso);
+      it = sel.best.erase(it);
+      sel.best[m.gene] = m;
     } else {
-      const GffTranscript& t = gff->transcripts.at(tid);
-      m.gene = t.gene_id.empty() ? tid : t.gene_id;
-      m.seqid = t.seqid;
-      m.strand = t.strand;
-      m.start = t.start;
-      m.end = t.end;
-      if (auto g = gff->genes.find(m.gene); g != gff->genes.end()) {
-        m.start = g->second.start;
-        m.end = g->second.end;
-      }
+      ++it;
     }
-    auto it = best.find(m.gene);
-    if (it == best.end() || m.length > it->second.length) best[m.gene] = m;
   }
   std::vector<Member> members;
-  for (auto& [g, m] : best) members.push_back(m);
+  for (auto& [g, m] : sel.best) members.push_back(m);
   std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
     return std::tie(a.seqid, a.start, a.gene) < std::tie(b.seqid, b.start, b.gene);
   });
-  std::ostringstream tsv, ids, dom;
-  std::vector<FastaRecord> pep_out, cds_out;
-  tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\n";
-  dom << "gene\tprotein\thmm\tdomain\thmm_from\thmm_to\tali_from\tali_to\tenv_from\tenv_to\ti_evalue\tscore\n";
-  for (auto& m : members) {
-    tsv << m.gene << '\t' << m.protein << '\t' << m.seqid << '\t' << m.start << '\t' << m.end << '\t' << m.strand
-        << '\t' << m.length << '\t' << m.evalue << '\t' << m.score << '\t' << m.coverage << '\n';
-    ids << m.gene << '\n';
-    if (pep_by.count(m.protein)) pep_out.push_back({m.gene, m.protein, pep_by[m.protein]->seq});
-    if (cds_by.count(m.protein)) cds_out.push_back({m.gene, m.protein, cds_by[m.protein]->seq});
-    for (auto& h : *hits)
-      if (h.target == m.protein && h.i_evalue <= dom_evalue)
-        dom << m.gene << '\t' << m.protein << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t'
-            << h.hmm_to << '\t' << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t'
-            << h.i_evalue << '\t' << h.dom_score << '\n';
-  }
   if (members.empty())
     return with_failure(
         Status(ErrorCode::kNotFound, "found no member: " + std::to_string(cands.size()) + " proteins had hits, " +
-                                         std::to_string(rejected_evalue) + " failed the E-value and " +
-                                         std::to_string(rejected_coverage) + " the coverage filter"),
+                                         std::to_string(sel.rejected_evalue) + " failed the E-value and " +
+                                         std::to_string(sel.rejected_coverage) + " the coverage filter"),
         FailureClass::kEmptyResult);
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "members.tsv", tsv.str()));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "geneID.txt"), ids.str()));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain.txt"), dom.str()));
-  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "pep.fasta"), pep_out));
-  if (!ctx.data("cds").empty()) BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "cds.fasta"), cds_out));
+  BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by));
+  Json merged = Json::array();  // genes whose passing proteins were several isoforms
+  for (auto& [gene, prots] : sel.isoforms)
+    if (prots.size() > 1) merged.push_back({{"gene", gene}, {"kept", sel.best[gene].protein}, {"proteins", prots}});
+  size_t passing = 0;
+  for (auto& [gene, prots] : sel.isoforms) passing += prots.size();
   Json summary = {{"members", members.size()},
                   {"proteins_with_hits", cands.size()},
-                  {"rejected_by_evalue", rejected_evalue},
-                  {"rejected_by_coverage", rejected_coverage},
-                  {"proteins_without_gff_record", unmapped},
+                  {"rejected_by_evalue", sel.rejected_evalue},
+                  {"rejected_by_coverage", sel.rejected_coverage},
+                  {"proteins_passing", passing},
+                  {"proteins_without_gff_record", sel.unmapped},
+                  {"located_by", sel.via},
+                  {"isoform_suffixes", std::vector<std::string>(sel.suffix_rules.begin(), sel.suffix_rules.end())},
                   {"blast_candidates", blast_hits.size()},
-                  {"isoforms_collapsed", cands.size() - rejected_evalue - rejected_coverage - members.size()}};
+                  {"isoforms_collapsed", passing - members.size()},
+                  {"isoform_groups", merged}};
   return write_text(ctx.work / "identify.json", summary.dump(2));
 }
 
@@ -226,18 +294,71 @@ Result<std::vector<Member>> read_members(const fs::path& folder) {
   std::string line;
   std::getline(in, line);  // header
   while (std::getline(in, line)) {
-    std::istringstream f(line);
+    std::vector<std::string> f;
+    std::istringstream row(line);
+    for (std::string x; std::getline(row, x, '\t');) f.push_back(x);
+    if (f.size() < 10) continue;
     Member m;
-    std::string strand;
-    std::getline(f, m.gene, '\t');
-    std::getline(f, m.protein, '\t');
-    std::getline(f, m.seqid, '\t');
-    f >> m.start >> m.end >> strand >> m.length >> m.evalue >> m.score >> m.coverage;
-    m.strand = strand.empty() ? '+' : strand[0];
+    m.gene = f[0];
+    m.protein = f[1];
+    const bool placed = f[2] != "—" && !f[2].empty();  // "—": no position known
+    if (placed) {
+      m.seqid = f[2];
+      m.start = std::atoll(f[3].c_str());
+      m.end = std::atoll(f[4].c_str());
+      m.strand = f[5].empty() ? '+' : f[5][0];
+    }
+    m.length = std::atoll(f[6].c_str());
+    m.evalue = std::atof(f[7].c_str());
+    m.score = std::atof(f[8].c_str());
+    m.coverage = std::atof(f[9].c_str());
     out.push_back(m);
   }
   return out;
 }
+
+namespace {
+
+// "30 proteins passed the filters: 17 genes, 13 isoforms merged (longest kept; genes
+// from the isoform suffixes .1/.2 of the ids, no GFF3)".
+std::string isoform_sentence(const Json& j, bool zh) {
+  const size_t passing = j.value("proteins_passing", size_t(0)), genes = j.value("members", size_t(0));
+  const size_t merged = j.value("isoforms_collapsed", size_t(0));
+  std::string rules;
+  for (auto& r : j.value("isoform_suffixes", Json::array()))
+    rules += (rules.empty() ? "" : ", ") + r.get<std::string>();
+  const Json by = j.value("located_by", Json::object());
+  const size_t from_suffix = by.value("isoform suffix", size_t(0)), none = by.value("none", size_t(0));
+  std::string how = zh ? "（基因由 GFF3 确定）" : " (genes from the GFF3)";
+  if (from_suffix + none == passing && passing)
+    how = rules.empty() ? (zh ? "（无 GFF3，每个蛋白视为一个基因）" : " (no GFF3 record: each protein is its own gene)")
+                        : (zh ? "（无 GFF3，按蛋白 ID 的异构体后缀 " + rules + " 归并）"
+                              : " (no GFF3 record: genes from the isoform suffixes " + rules + " of the ids)");
+  else if (from_suffix + none)
+    how =
+        zh ? "（" + std::to_string(from_suffix + none) + " 个蛋白无 GFF3 记录，按 ID 后缀归并）"
+           : " (" + std::to_string(from_suffix + none) + " proteins without a GFF3 record grouped by their id suffix)";
+  if (zh)
+    return std::to_string(passing) + " 个蛋白通过筛选：" + std::to_string(genes) + " 个基因，合并了 " +
+           std::to_string(merged) + " 个可变剪接异构体（保留最长者）" + how + "。";
+  return std::to_string(passing) + " proteins passed the filters: " + std::to_string(genes) + " genes, " +
+         std::to_string(merged) + " isoforms merged (the longest kept)" + how + ".";
+}
+
+ReportSection report(const ReportContext& r) {
+  ReportSection s = section(r, "identify", "Identification", "基因家族鉴定");
+  Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "identify.json");
+  if (j.empty()) return s;
+  s.paragraphs.push_back(isoform_sentence(j, r.zh));
+  if (size_t n = j.value("proteins_without_gff_record", size_t(0)))
+    s.paragraphs.push_back(r.zh ? std::to_string(n) + " 个成员没有 GFF3 中的位置：其染色体、起止和链以“—”表示。"
+                                : std::to_string(n) +
+                                      " members have no position in a GFF3: their chromosome, start, end and strand "
+                                      "are shown as \"—\".");
+  return s;
+}
+
+}  // namespace
 
 StageSpec identify_stage() {
   StageSpec s;
@@ -277,7 +398,7 @@ StageSpec identify_stage() {
     std::snprintf(dev, sizeof dev, "%g", ctx.params["domain_evalue"].get<double>());
     std::snprintf(bev, sizeof bev, "%g",
                   ctx.params["blast_evalue"].get<double>());  // not to_string: 1e-10 is not 0.000000
-    std::vector<Step> steps;
+    std::vector<Step> steps = {StageFn(write_search_proteome)};
     std::string hmm = ctx.data("hmm").string();
     if (hmm.empty()) {
       steps.push_back(StageFn(download_pfam));
@@ -297,16 +418,15 @@ StageSpec identify_stage() {
     if (auto ga = single_family_profile_uses_ga(hmm); ga && *ga && refs.empty())
       search.resize(4), search.push_back("--cut_ga");
     for (const std::string& a : {std::string("--cpu"), std::to_string(ctx.cpus), std::string("-o"),
-                                 std::string("hmmsearch.txt"), hmm, ctx.data("pep").string()})
+                                 std::string("hmmsearch.txt"), hmm, std::string("proteome.fasta")})
       search.push_back(a);
     steps.push_back(Command{search, "", ""});
     if (!refs.empty()) {
       steps.push_back(Command{{"diamond", "makedb", "--in", refs, "-d", "references", "--quiet"}, "", ""});
-      steps.push_back(
-          Command{{"diamond", "blastp", "-d", "references", "-q", ctx.data("pep").string(), "-o", "blast.tsv",
-                   "--outfmt", "6", "--evalue", bev, "--threads", std::to_string(ctx.cpus), "--quiet"},
-                  "",
-                  ""});
+      steps.push_back(Command{{"diamond", "blastp", "-d", "references", "-q", "proteome.fasta", "-o", "blast.tsv",
+                               "--outfmt", "6", "--evalue", bev, "--threads", std::to_string(ctx.cpus), "--quiet"},
+                              "",
+                              ""});
     }
     steps.push_back(StageFn(select_members));
     return steps;
@@ -323,10 +443,13 @@ StageSpec identify_stage() {
                 "compare the member count with the knowledge base before the phylogeny", Json::object(), false}};
   s.checks = [](const StageContext&, const Json& summary) -> std::vector<StageCheck> {
     const int n = summary.value("members", 0), lo = 10, hi = 100;
-    return {{"gene count", n >= lo && n <= hi ? "pass" : "warn",
-             std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
-             Json::array({lo, hi})}};
+    return {
+        {"gene count", n >= lo && n <= hi ? "pass" : "warn",
+         std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
+         Json::array({lo, hi})},
+        {"isoforms merged", "pass", isoform_sentence(summary, false), summary.value("isoforms_collapsed", 0), Json()}};
   };
+  s.report = report;
   return s;
 }
 

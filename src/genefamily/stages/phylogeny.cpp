@@ -156,6 +156,70 @@ Status trim(const StageContext& ctx) {
                     Json{{"columns", cols}, {"kept", kept}, {"max_gap_fraction", max_gap}}.dump(2));
 }
 
+double support_threshold(const std::string& kind);
+
+bool uses_model_finder(const std::string& model) { return model.rfind("MF", 0) == 0 || model.rfind("TEST", 0) == 0; }
+
+// ModelFinder restricted to the nuclear protein matrices gene-family studies
+// report (LG, WAG, JTT, VT, Blosum62; with empirical or model frequencies) and
+// gamma, invariant+gamma or FreeRate heterogeneity: about 60 models in place of
+// the 546 IQ-TREE tests by default (mitochondrial, chloroplast, viral and
+// HIV matrices included), which cost over an hour on 20 sequences here.
+std::vector<std::string> model_finder_options(const Json& params) {
+  if (!uses_model_finder(params["model"])) return {};
+  std::vector<std::string> out;
+  if (std::string m = params["model_set"]; !m.empty()) out.insert(out.end(), {"-mset", m});
+  if (std::string r = params["rate_set"]; !r.empty()) out.insert(out.end(), {"-mrate", r});
+  return out;
+}
+
+// A node's support (the UFBoot part of "SH-aLRT/UFBoot"), NaN when its label is no number.
+double node_support(const NewickNode& n) {
+  std::string label = n.name.find('/') == std::string::npos ? n.name : n.name.substr(n.name.find('/') + 1);
+  char* end = nullptr;
+  double v = std::strtod(label.c_str(), &end);
+  return !label.empty() && end && *end == '\0' ? v : NAN;
+}
+
+// Internal nodes with support below `threshold`, weakest first: {support, clade}
+// where the clade is the node's leaves (the member genes it groups), up to 8 named.
+Json low_support_nodes(const NewickTree& tree, double scale, double threshold) {
+  std::vector<std::pair<double, Json>> low;
+  for (size_t i = 1; i < tree.nodes.size(); ++i) {
+    const NewickNode& n = tree.nodes[i];
+    double v = n.children.empty() ? NAN : node_support(n) * scale;
+    if (!std::isfinite(v) || v >= threshold) continue;
+    Json clade = Json::array();
+    size_t leaves = 0;
+    std::vector<int> stack = {int(i)};
+    while (!stack.empty()) {
+      const NewickNode& x = tree.nodes[size_t(stack.back())];
+      stack.pop_back();
+      if (x.children.empty() && leaves++ < 8) clade.push_back(x.name);
+      for (int c : x.children) stack.push_back(c);
+    }
+    low.push_back({v, Json{{"support", v}, {"leaves", leaves}, {"clade", clade}}});
+  }
+  std::stable_sort(low.begin(), low.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  Json out = Json::array();
+  for (auto& [v, j] : low) out.push_back(j);
+  return out;
+}
+
+// The model IQ-TREE used: ModelFinder's choice, else the fixed model it was given (-m).
+std::string iqtree_model(const std::string& report) {
+  for (const char* key : {"Best-fit model according to", "Model of substitution:"}) {
+    auto at = report.find(key);
+    if (at == std::string::npos) continue;
+    auto colon = report.find(':', at);
+    std::string m = report.substr(colon + 1, report.find('\n', colon) - colon - 1);
+    while (!m.empty() && m.front() == ' ') m.erase(0, 1);
+    while (!m.empty() && (m.back() == ' ' || m.back() == '\r')) m.pop_back();
+    if (!m.empty()) return m;
+  }
+  return "";
+}
+
 // Copies the tree to its final name and assigns subfamilies from references.
 Status finish(const StageContext& ctx) {
   bool ft = fs::exists(ctx.work / "fasttree.nwk");
@@ -223,24 +287,29 @@ Status finish(const StageContext& ctx) {
   if (!rooted) rooted = figures::rooted_tree_figure(*tree, {}, leaf_group, title);
   if (rooted) BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted));
   std::string model;
-  if (auto iq = read_text(ctx.work / "tree.iqtree")) {
-    auto at = iq->find("Best-fit model according to");
-    if (at != std::string::npos) {
-      auto colon = iq->find(':', at);
-      model = iq->substr(colon + 2, iq->find('\n', colon) - colon - 2);
-    }
-  }
+  if (auto iq = read_text(ctx.work / "tree.iqtree")) model = iqtree_model(*iq);
+  const std::string asked = ctx.params["model"];
+  const bool model_finder = uses_model_finder(asked);
+  std::string finder_set;
+  for (auto& a : model_finder_options(ctx.params)) finder_set += " " + a;
+  if (model.empty() && !ft && !model_finder) model = asked;  // fixed with -m: recorded as given
   Json gathered = read_json_or(ctx.work / "gather.json");
-  return write_text(ctx.work / "phylogeny.json", Json{{"method", ft ? "FastTree" : "IQ-TREE"},
-                                                      {"model", ft ? "JTT+CAT (FastTree default)" : model},
-                                                      {"leaves", tree->leaves().size()},
-                                                      {"supports", sup.size()},
-                                                      {"support_kind", ft ? "sh_like" : "ufboot"},
-                                                      {"median_support", median},
-                                                      {"stripped_characters", gathered.value("stripped_characters", 0)},
-                                                      {"sequences_with_stripped_characters",
-                                                       gathered.value("sequences_with_stripped_characters", 0)}}
-                                                     .dump(2));
+  const Json low = low_support_nodes(*tree, ft ? 100 : 1, support_threshold(ft ? "sh_like" : "ufboot"));
+  return write_text(
+      ctx.work / "phylogeny.json",
+      Json{{"method", ft ? "FastTree" : "IQ-TREE"},
+           {"model", ft ? "JTT+CAT (FastTree default)" : model},
+           {"model_selection", ft             ? "none (FastTree)"
+                               : model_finder ? "ModelFinder (-m " + asked + finder_set + ")"
+                                              : "fixed (-m " + asked + ")"},
+           {"low_support_nodes", low},
+           {"leaves", tree->leaves().size()},
+           {"supports", sup.size()},
+           {"support_kind", ft ? "sh_like" : "ufboot"},
+           {"median_support", median},
+           {"stripped_characters", gathered.value("stripped_characters", 0)},
+           {"sequences_with_stripped_characters", gathered.value("sequences_with_stripped_characters", 0)}}
+          .dump(2));
 }
 
 // Support values compared with a threshold of their own kind (on a 0-100
@@ -249,12 +318,29 @@ Status finish(const StageContext& ctx) {
 // Guindon et al. 2010) are different measures.
 double support_threshold(const std::string& kind) { return kind == "ufboot" ? 95 : 80; }
 
+// "; 2 nodes below 95: 52 (SPL7, SPL1, SPL12), 80 (...)" (the weakest five named).
+std::string low_support_text(const Json& summary, bool zh) {
+  const Json low = summary.value("low_support_nodes", Json::array());
+  if (low.empty()) return "";
+  const std::string kind = summary.value("support_kind", std::string("ufboot"));
+  std::string out = zh ? "；" + std::to_string(low.size()) + " 个节点低于 " + fmt(support_threshold(kind), 0) + "："
+                       : "; " + std::to_string(low.size()) + " nodes below " + fmt(support_threshold(kind), 0) + ": ";
+  for (size_t i = 0; i < low.size() && i < 5; ++i) {
+    std::string clade;
+    for (auto& l : low[i].value("clade", Json::array())) clade += (clade.empty() ? "" : ", ") + l.get<std::string>();
+    if (low[i].value("leaves", size_t(0)) > low[i].value("clade", Json::array()).size()) clade += ", …";
+    out += (i ? "; " : "") + fmt(low[i].value("support", 0.0), 0) + " (" + clade + ")";
+  }
+  return out + (low.size() > 5 ? (zh ? " 等" : " and more") : "");
+}
+
 std::vector<StageCheck> check_support(const StageContext&, const Json& summary) {
   const std::string kind = summary.value("support_kind", std::string("ufboot"));
   const double median = summary.value("median_support", 0.0), want = support_threshold(kind);
   const std::string label = kind == "ufboot" ? "UFBoot" : "SH-like";
   return {{"median " + label + " support", median >= want ? "pass" : "warn",
-           "median " + label + " support " + fmt(median, 0) + " (threshold " + fmt(want, 0) + " for " + label + ")",
+           "median " + label + " support " + fmt(median, 0) + " (threshold " + fmt(want, 0) + " for " + label + ")" +
+               low_support_text(summary, false),
            median, want}};
 }
 
@@ -268,8 +354,10 @@ ReportSection report(const ReportContext& r) {
   s.paragraphs.push_back((r.zh ? "方法 " : "Method ") + j.value("method", std::string()) + ", " +
                          (r.zh ? "模型 " : "model ") + j.value("model", std::string()) + ", " +
                          (r.zh ? "中位数 " : "median ") + label + " " + fmt(j.value("median_support", 0.0), 0) +
-                         (r.zh ? "（阈值 " : " (threshold ") + fmt(support_threshold(kind), 0) +
-                         (r.zh ? "）。" : ")."));
+                         (r.zh ? "（阈值 " : " (threshold ") + fmt(support_threshold(kind), 0) + (r.zh ? "）" : ")") +
+                         low_support_text(j, r.zh) + (r.zh ? "。" : "."));
+  if (const std::string sel = j.value("model_selection", std::string()); !sel.empty())
+    s.paragraphs.push_back((r.zh ? "模型选择：" : "Model selection: ") + sel + (r.zh ? "。" : "."));
   if (int n = j.value("stripped_characters", 0); n > 0)
     s.paragraphs.push_back(r.zh ? "建树前从 " + std::to_string(j.value("sequences_with_stripped_characters", 0)) +
                                       " 条序列中去除了 " + std::to_string(n) + " 个非残基字符（终止符 * 等）。"
@@ -304,15 +392,17 @@ StageSpec phylogeny_stage() {
   s.name = "phylogeny";
   s.label = "phylogenetic analysis";
   s.label_zh = "系统发育分析";
-  s.revision = 4;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
-                   // 4: reference members fetched from UniProt
+  s.revision = 5;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
+                   // 4: reference members fetched from UniProt; 5: restricted ModelFinder set, low-support nodes
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
   s.resource = "large";
   s.programs = {"mafft", "iqtree2", "FastTree"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "method": {"type": "string", "enum": ["iqtree", "fasttree"], "default": "iqtree"},
-      "model": {"type": "string", "default": "MFP", "description": "IQ-TREE -m (MFP: ModelFinder)"},
+      "model": {"type": "string", "default": "MFP", "description": "IQ-TREE -m (MFP: ModelFinder; a model such as LG+G4 is used as given)"},
+      "model_set": {"type": "string", "default": "LG,WAG,JTT,VT,Blosum62", "pattern": "^[A-Za-z0-9.,]*$", "description": "matrices ModelFinder tests (-mset; empty: IQ-TREE's full set of 546 models, mitochondrial, viral and chloroplast ones included)"},
+      "rate_set": {"type": "string", "default": "G,I+G,R", "pattern": "^[A-Za-z0-9+,]*$", "description": "rate heterogeneity ModelFinder tests (-mrate; empty: IQ-TREE's default)"},
       "bootstrap": {"type": "integer", "minimum": 1000, "maximum": 100000, "default": 1000, "description": "UFBoot replicates (-B)"},
       "max_gap_fraction": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
       "fasttree_above": {"type": "integer", "minimum": 4, "default": 500, "description": "use FastTree for more sequences than this"},
@@ -349,11 +439,22 @@ StageSpec phylogeny_stage() {
     if (ctx.params["method"] == "fasttree" || int(count) > ctx.params["fasttree_above"].get<int>()) {
       steps.push_back(Command{{"FastTree", "-quiet", "trimmed.fasta"}, "fasttree.nwk", ""});
     } else {
-      steps.push_back(Command{{"iqtree2", "-s", "trimmed.fasta", "-m", ctx.params["model"].get<std::string>(), "-B",
-                               std::to_string(ctx.params["bootstrap"].get<int>()), "-T", std::to_string(ctx.cpus),
-                               "--prefix", "tree", "--seed", "12345", "-redo"},
-                              "iqtree.out",
-                              ""});
+      std::vector<std::string> iq = {"iqtree2",
+                                     "-s",
+                                     "trimmed.fasta",
+                                     "-m",
+                                     ctx.params["model"].get<std::string>(),
+                                     "-B",
+                                     std::to_string(ctx.params["bootstrap"].get<int>()),
+                                     "-T",
+                                     std::to_string(ctx.cpus),
+                                     "--prefix",
+                                     "tree",
+                                     "--seed",
+                                     "12345",
+                                     "-redo"};
+      for (auto& a : model_finder_options(ctx.params)) iq.push_back(a);
+      steps.push_back(Command{iq, "iqtree.out", ""});
     }
     steps.push_back(StageFn(finish));
     return steps;

@@ -237,7 +237,9 @@ Status build(const StageContext& ctx) {
               {},      {}};
     for (auto& m : *members) {
       const ProteinProperties& p = props[m.gene];
-      s.table.push_back({m.gene, m.seqid, std::to_string(m.start), std::to_string(m.end), std::string(1, m.strand),
+      const bool placed = !m.seqid.empty();  // no position known: "—", never 0/0/+
+      s.table.push_back({m.gene, placed ? m.seqid : "—", placed ? std::to_string(m.start) : "—",
+                         placed ? std::to_string(m.end) : "—", placed ? std::string(1, m.strand) : "—",
                          std::to_string(p.length), fmt(p.molecular_weight / 1000), fmt(p.isoelectric_point),
                          fmt(p.gravy, 3), subfamily.count(m.gene) ? subfamily[m.gene] : ""});
     }

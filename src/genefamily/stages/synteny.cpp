@@ -13,35 +13,39 @@
 #include "genefamily/algo/collinearity.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
+#include "genefamily/io/gene_map.h"
 #include "genefamily/io/genome_index.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
 namespace {
 
-// The longest protein of each gene with a GFF3 record, and its MCScanX gene
-// line ("chr gene start end"; chromosomes prefixed with `chr_prefix`).
+// The longest protein of each gene with a GFF3 record (proteins located as
+// the check stage's gene map does), and its MCScanX gene line ("chr gene start
+// end"; chromosomes prefixed with `chr_prefix`). Fewer than `min_genes` placed
+// genes is kUnsupported with the count.
 Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, const std::string& chr_prefix,
-                        std::vector<FastaRecord>& proteome, std::string& table) {
+                        std::vector<FastaRecord>& proteome, std::string& table, size_t min_genes = 10) {
   auto gff = read_gff3(gff_path);
   auto pep = read_fasta(pep_path);
   if (!gff || !pep) return gff ? pep.status() : gff.status();
-  std::map<std::string, const FastaRecord*> longest;  // gene -> its longest protein
+  std::map<std::string, const FastaRecord*> longest;  // placed gene -> its longest protein
   for (auto& r : *pep) {
-    std::string tid = gff->transcript_of(r.id);
-    std::string gene = tid.empty() ? r.id : gff->transcripts.at(tid).gene_id;
-    if (!longest.count(gene) || r.seq.size() > longest[gene]->seq.size()) longest[gene] = &r;
+    ProteinLocus l = locate_protein(*gff, r.id);
+    if (!l.placed() || !gff->genes.count(l.gene)) continue;
+    if (!longest.count(l.gene) || r.seq.size() > longest[l.gene]->seq.size()) longest[l.gene] = &r;
   }
+  if (longest.size() < min_genes)
+    return Status(ErrorCode::kUnsupported, "the GFF3 places " + std::to_string(longest.size()) + " genes of the " +
+                                               std::to_string(pep->size()) + " proteins (" +
+                                               gff_path.filename().string() + "); collinear blocks need at least " +
+                                               std::to_string(min_genes));
   std::ostringstream out;
-  size_t before = proteome.size();
   for (auto& [gene, rec] : longest) {
-    auto g = gff->genes.find(gene);
-    if (g == gff->genes.end()) continue;
+    const GffGene& g = gff->genes.at(gene);
     proteome.push_back({gene, "", rec->seq});
-    out << chr_prefix << g->second.seqid << '\t' << gene << '\t' << g->second.start << '\t' << g->second.end << '\n';
+    out << chr_prefix << g.seqid << '\t' << gene << '\t' << g.start << '\t' << g.end << '\n';
   }
-  if (proteome.size() - before < 10)
-    return invalid_argument("synteny needs a GFF3 with genes for the proteome (" + gff_path.string() + ")");
   table += out.str();
   return Status::ok();
 }
@@ -49,7 +53,8 @@ Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, cons
 Status prepare(const StageContext& ctx) {
   std::vector<FastaRecord> proteome;
   std::string table;
-  BIOAGENT_RETURN_IF_ERROR(longest_proteome(ctx.data("gff3"), ctx.data("pep"), "", proteome, table));
+  BIOAGENT_RETURN_IF_ERROR(longest_proteome(ctx.data("gff3"), ctx.data("pep"), "", proteome, table,
+                                            size_t(2 * ctx.params["min_anchors"].get<int>())));
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "proteome.fasta", proteome));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "genes.gff", table));
   if (ctx.params["comparative"].empty()) return Status::ok();
@@ -221,7 +226,10 @@ Status blocks(const StageContext& ctx) {
   auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
   if (!genome) return genome.status();
   std::vector<figures::Placed> placed;
-  for (auto& m : *members) placed.push_back({m.gene, m.seqid, m.start, -1});
+  for (auto& m : *members)  // on the genome's name for the GFF3's (Chr1/1/chr01); unplaced members left out
+    if (!m.seqid.empty())
+      placed.push_back(
+          {m.gene, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
   std::string title = figure_title(ctx, " duplicated members", " 重复成员");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "synteny_circle.svg"),
                                       figures::synteny_circle((*genome)->lengths(), placed, links, title)));
@@ -247,7 +255,7 @@ Status blocks(const StageContext& ctx) {
 ReportSection report(const ReportContext& r) {
   ReportSection s = section(r, "synteny", "Synteny", "共线性分析");
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "synteny.json");
-  if (j.empty()) return s;
+  if (j.empty() || j.value("skipped", false)) return s;
   s.paragraphs.push_back(std::to_string(j.value("blocks", 0)) +
                          (r.zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
                          join_counts(j.value("member_duplication", Json::object())) + ".");
@@ -295,6 +303,16 @@ StageSpec synteny_stage() {
                      "",
                      ""};
     };
+    {  // too few placed genes for a block: nothing applies (skipped with the count), not a failure
+      std::vector<FastaRecord> proteome;
+      std::string table;
+      Status enough = longest_proteome(ctx.data("gff3"), ctx.data("pep"), "", proteome, table,
+                                       size_t(2 * ctx.params["min_anchors"].get<int>()));
+      if (enough.code() == ErrorCode::kUnsupported)
+        return std::vector<Step>{StageFn([why = enough.message()](const StageContext& c) {
+          return write_text(c.work / "synteny.json", Json{{"skipped", true}, {"reason", why}}.dump(2));
+        })};
+    }
     std::vector<Step> steps = {
         StageFn(prepare), Command{{"diamond", "makedb", "--in", "proteome.fasta", "-d", "proteome", "--quiet"}, "", ""},
         search("proteome", "all.blast")};
