@@ -278,8 +278,13 @@ function onTaskEvent(taskId: string, e: any): void {
   } else if (e.type === 'stage') {
     showStage(e);
   } else if (e.type === 'outcome') {
-    // The run's outcome, posted in the chat: members, warnings explained, links to the report, figures and logs.
-    addLinks(addMessage('assistant', e.text), e.links);
+    // The run's outcome, posted in the chat: members, warnings explained, links to the report, figures and logs
+    // (once: a restored session already shows it).
+    if (document.querySelector(`.msg.outcome[data-task="${taskId}"]`)) return;
+    const m = addMessage('assistant', e.text);
+    m.classList.add('outcome');
+    m.dataset.task = taskId;
+    addLinks(m, e.links);
   } else if (e.type === 'confirm') {
     openConfirmDialog(taskId, e.params, e.timeout_seconds, e.deadline, showError);
   } else if (e.type === 'confirmed') {
@@ -412,6 +417,10 @@ async function restoreSession(sid: string): Promise<boolean> {
   if (!st.messages?.length && !st.files?.length && !st.tasks?.length) return false;
   for (const m of st.messages || []) {
     const msg = addMessage(m.role === 'user' ? 'user' : 'assistant', m.content);
+    if (m.meta?.task_id && m.meta?.agent === 'execution') {
+      msg.classList.add('outcome');
+      msg.dataset.task = m.meta.task_id;
+    }
     if (m.meta?.links) addLinks(msg, m.meta.links);
   }
   for (const f of st.files || []) {
