@@ -108,8 +108,7 @@ TEST(TruthfulProgress, RunningStagesReportTheirStepsAndTheRestAreQueued) {
   EXPECT_EQ(events[1].state, StageState::kPending);
   int steps = 0, beats = 0;
   for (auto& e : events)
-    if (e.progress.is_object()) {
-      EXPECT_EQ(e.stage, "slow");
+    if (e.progress.is_object() && e.stage == "slow") {
       EXPECT_EQ(e.progress["steps"], 2);
       steps += e.progress["what"] == "sleep";
       beats += e.progress["elapsed_seconds"].get<double>() >= 1;
