@@ -125,6 +125,9 @@ class Assistant {
   Result<Json> create_session();
   bool has_session(const std::string& session_id) const;
   Result<Json> messages(const std::string& session_id) const;
+  // What a page restores after a reload: the messages, the uploaded files
+  // (name, bytes, naming check) and the tasks (id, state, message, times), oldest first.
+  Result<Json> session_state(const std::string& session_id) const;
 
   // One chat turn: routed, answered, stored. on_event receives {"type": "route"|"delta"|"plan"|"task"|...}.
   Result<Json> chat(const std::string& session_id, const std::string& message, const EventFn& on_event = nullptr,

@@ -108,6 +108,14 @@ FailureClass classify_process(const ProcessResult& r);
 // stage function can say "empty result" rather than leave it to the text.
 inline constexpr const char* kFailureDetail = "failure";
 Status with_failure(Status s, FailureClass c);
+// The detail key a stage's Status carries a typed reason under ("reason":
+// {"kind": "duplicate_id", "file": ..., ...}; kinds in src/pipeline/stage_reasons.cpp),
+// kept in the failed stage's StageStatus::reason.
+inline constexpr const char* kReasonDetail = "reason";
+// From the one table of failure classes: the class's name for people ("bad
+// format"/"输入文件格式错误") and its usual root cause, in English or Chinese.
+std::string failure_class_name(FailureClass c, bool zh);
+std::string failure_cause(FailureClass c, bool zh);
 
 struct StageContext {
   Json run;                               // the run's configuration (species, family, data folder, ...)
@@ -134,7 +142,17 @@ struct Repair {
   std::string prevention;             // what to do up front next time
   Json param_patch = Json::object();  // merged into the stage's parameters before retrying
   bool automatic = true;
+  std::string description_zh, prevention_zh;  // the same in Chinese (same placeholders)
   bool matches(FailureClass c, const std::string& message) const;
+  // `text` (the description or prevention) with "{asked}" and "{used}" replaced
+  // by the patched parameters' values before and after the patch ("1e-200",
+  // "0.001"; "k=v, k=v" when the patch sets several), so what is shown and
+  // learned names the values of this run, never a default.
+  std::string render(const std::string& text, const Json& asked, const Json& used) const;
+  // The record of this repair applied to `params`: key, description and
+  // prevention rendered (and their _zh), root cause, and the patched keys' values as asked
+  // and as used ({"asked": {"evalue": 1e-200}, "used": {"evalue": 0.001}}).
+  Json applied(const Json& params) const;
 };
 
 // One check of a stage's results: pass, warn (the stage state becomes warn)
@@ -173,7 +191,12 @@ struct StageSpec {
   std::string resource = "small";
   std::vector<std::string> programs;    // static requirements
   std::vector<std::string> data_files;  // run["files"] keys whose content keys the stage
-  StageFn check;                        // dynamic requirements, before any step
+  // A typed reason ({"kind", "subject"}) when the stage has nothing to do with
+  // this run configuration and its parameters (defaults applied), null
+  // otherwise: the engine skips by it before keying the stage, and a plan
+  // lists the stage as skipped by the same rule.
+  std::function<Json(const Json& run, const Json& params)> skip_when;
+  StageFn check;  // dynamic requirements, before any step
   std::function<Result<std::vector<Step>>(const StageContext&)> steps;
   std::vector<std::string> outputs;  // files (relative) that mark the stage complete
                                      // (whatever it writes under final/ is copied to the run's final/)
@@ -184,6 +207,10 @@ struct StageSpec {
   // Checks of the finished stage's results (thresholds of their own kind); a
   // warn or fail makes the state warn, with the checks in the status.
   std::function<std::vector<StageCheck>(const StageContext&, const Json& summary)> checks;
+  // The phase of a long step read from the stage's work folder (its stage.log:
+  // IQ-TREE's "ModelFinder", "tree search", "bootstrap" ...); empty when it
+  // cannot tell. Shown in the progress events; null: none.
+  std::function<std::string(const fs::path& work)> phase;
   // Its report section, from its own outputs; empty: the stage has none.
   std::function<ReportSection(const ReportContext&)> report;
   int revision = 1;  // part of the key: bump when the stage's own code changes what it writes
@@ -197,6 +224,14 @@ struct StageStatus {
   Json summary;
   FailureClass failure = FailureClass::kNone;
   std::vector<StageCheck> checks;
+  // Why it is in its state, typed: {"kind": ..., "subject": ...} (kinds in
+  // src/pipeline/stage_reasons.cpp, which renders them in either language);
+  // null when it simply finished. `message` is its English rendering or the
+  // error's own text.
+  Json reason;
+  // The automatic repair that made it finish (Repair::applied), null when the
+  // first attempt did; to_json() then adds "repaired": true and "repair".
+  Json repair;
   Json to_json() const;
 };
 
@@ -205,6 +240,12 @@ struct PipelineEvent {
   StageState state = StageState::kPending;
   std::string message;
   int done = 0, total = 0;
+  Json repair;  // kRepairing, and the final event of a repaired stage: Repair::applied
+  Json reason;  // the typed reason of a final state (StageStatus::reason)
+  // A running stage's progress (done is -1 then): {"elapsed_seconds", "step",
+  // "steps", "what" (the step's program, or "in-process"), "phase" (from the
+  // stage's own log, when its row reads one)}; null on state changes.
+  Json progress;
 };
 
 struct PipelineOptions {
@@ -214,7 +255,10 @@ struct PipelineOptions {
   std::function<void(const PipelineEvent&)> on_event;
   std::shared_ptr<std::atomic<bool>> cancel;
   int stage_time_limit_minutes = 0;  // 0: the resource label's
-  fs::path version_book;             // JSON file remembering program versions across runs; empty: none
+  // How often a running stage reports its progress (elapsed, step, phase) in
+  // on_event, besides at each step; 0: only at each step.
+  int progress_seconds = 15;
+  fs::path version_book;  // JSON file remembering program versions across runs; empty: none
   // Called (without the engine's lock) when a stage is about to be keyed, with
   // every stage that has reached a final state; a JSON object it returns is
   // merged into that stage's parameters (and so into its key), null leaves them.
@@ -225,6 +269,12 @@ struct PipelineOptions {
 
 // Versions of programs, asked once per process ("hmmsearch" -> "HMMER 3.3.2").
 std::string program_version(const std::string& program);
+
+// Why `spec` cannot run with the run configuration `run`: the first data file
+// it needs that run["files"] lacks, as a typed reason ({"kind":
+// "missing_data_file", "subject": key}); null when it has them all. The
+// engine skips by it and a plan predicts by it.
+Json missing_data_file(const StageSpec& spec, const Json& run);
 
 class Pipeline {
  public:

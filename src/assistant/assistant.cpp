@@ -173,6 +173,14 @@ Result<Json> tool_agent_turn(const AssistantOptions& o, const std::string& messa
 
 }  // namespace
 
+// Every stage's name and labels, from the stage table (the page shows these, never its own copy).
+static Json stage_labels() {
+  Json out = Json::array();
+  for (auto& s : genefamily_pipeline().stages())
+    out.push_back({{"name", s.name}, {"label", s.label}, {"label_zh", s.label_zh}});
+  return out;
+}
+
 Json Assistant::config() const {
   Json models = Json::array();
   if (!impl_->env.offline())
@@ -192,7 +200,8 @@ Json Assistant::config() const {
           {"shared_data", data},
           {"offline", impl_->env.offline()},
           {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
-          {"naming_rules", naming_rules()}};
+          {"naming_rules", naming_rules()},
+          {"stages", stage_labels()}};
 }
 
 Result<Json> Assistant::chat(const std::string& sid, const std::string& message, const EventFn& on_event,

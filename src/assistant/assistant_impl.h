@@ -62,6 +62,7 @@ struct TaskRuntime {
   std::mutex mu;
   std::condition_variable cv;
   std::string decision;  // "", confirm, modify, cancel
+  bool editing = false;  // the user is editing the parameters: the countdown stopped
   Json params;           // the confirmed (or modified) dialog parameters
   std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
   std::thread thread;

@@ -83,6 +83,7 @@ struct DiagnosisRepair {
   bool automatic;          // applied without asking (reversible, backed up)
   std::string stage = "";  // the stage whose table entry holds it; empty: a data-folder repair
   std::string root_cause = "";
+  std::string strategy_zh = "", prevention_zh = "";  // the same in Chinese, for Chinese sessions
 };
 const std::vector<DiagnosisRepair>& repair_table();
 const DiagnosisRepair* find_repair(const std::string& key);

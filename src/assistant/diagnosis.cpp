@@ -23,16 +23,21 @@ const std::vector<DiagnosisRepair>& repair_table() {
         {"rename_extension_variant", "naming_mismatch",
          "detect the extension variant (.fa, .fas, .faa, .gff) and give the file its rule name; the original is "
          "kept in .backup/",
-         "check the file names for extension variants before the naming check and fix them up front", true},
+         "check the file names for extension variants before the naming check and fix them up front", true, "", "",
+         "识别扩展名变体（.fa、.fas、.faa、.gff）并按命名规范重命名；原文件保存在 .backup/",
+         "命名检查之前先检查文件扩展名变体并提前改正"},
         {"ask_for_file", to_string(FailureClass::kMissingInput),
          "ask the user to upload the missing file under its rule name",
-         "list the required files and their naming rules in the plan", false},
+         "list the required files and their naming rules in the plan", false, "", "", "请用户按命名规范上传缺少的文件",
+         "在分析方案中列出必需的文件及其命名规范"},
         {"ask_for_valid_file", to_string(FailureClass::kMalformedInput),
-         "show the parse error and ask for a corrected file", "validate file formats at upload time", false},
+         "show the parse error and ask for a corrected file", "validate file formats at upload time", false, "", "",
+         "显示解析错误并请用户上传改正后的文件", "上传时即检查文件格式"},
     };
     for (auto& spec : genefamily_pipeline().stages())
       for (auto& r : spec.repairs)
-        t.push_back({r.key, to_string(r.on), r.description, r.prevention, r.automatic, spec.name, r.root_cause});
+        t.push_back({r.key, to_string(r.on), r.description, r.prevention, r.automatic, spec.name, r.root_cause,
+                     r.description_zh, r.prevention_zh});
     return t;
   }();
   return table;
@@ -53,30 +58,6 @@ std::string generalise(std::string message) {
 }
 
 namespace {
-
-// The root cause of a class when no repair names one.
-std::string generic_cause(FailureClass c) {
-  switch (c) {
-    case FailureClass::kMissingProgram:
-      return "a program the stage needs is not installed";
-    case FailureClass::kMissingInput:
-      return "a required input file is missing";
-    case FailureClass::kMalformedInput:
-      return "an input file is not in the expected format";
-    case FailureClass::kTimeout:
-      return "the stage exceeded its time limit";
-    case FailureClass::kOutOfMemory:
-      return "the process ran out of memory";
-    case FailureClass::kEmptyResult:
-      return "the stage produced an empty result";
-    case FailureClass::kCountOutOfRange:
-      return "the number of members is outside the expected bounds";
-    case FailureClass::kToolError:
-      return "a program exited with an error; the stage log has its message";
-    default:
-      return "not recognised by the rules; the stage log has the details";
-  }
-}
 
 // The stage table's repair for (stage, class, message): the named stage's
 // first, else the first of any stage (a stage the table does not know, such
@@ -118,7 +99,7 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
                    : unfixable                                                         ? FailureClass::kMissingInput
                                                                                        : classify_failure_text(message);
   d.error_type = to_string(c);
-  d.root_cause = generic_cause(c);
+  d.root_cause = failure_cause(c, false);
   d.pattern = generalise(d.error_type + " in stage " + stage);
   if (c == FailureClass::kUnknown) return d;
   if (const Repair* r = table_repair(stage, c, message)) {

@@ -8,6 +8,8 @@
 #include "bioagent/genefamily.h"
 #include "bioagent/http.h"
 #include "bioagent/json_text.h"
+#include "bioagent/schema.h"
+#include "pipeline/stage_reasons.h"
 
 namespace bioagent {
 namespace {
@@ -63,6 +65,32 @@ Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
           {"download_url", "https://www.ncbi.nlm.nih.gov/datasets/genome/" + acc + "/"}};
 }
 
+// The time of the planned stages from their past durations (median seconds
+// per stage, as stage_seconds gives them); "not estimated" when no run has
+// timed them, and the untimed stages named, never a guess.
+std::string plan_estimate(const Json& stage_seconds, const std::vector<std::string>& planned, bool zh) {
+  double seconds = 0;
+  std::string unknown;
+  int known = 0;
+  for (auto& name : planned) {
+    const Json& s = stage_seconds.is_object() ? stage_seconds.value(name, Json()) : Json();
+    if (s.is_number()) {
+      seconds += s.get<double>(), ++known;
+    } else {
+      unknown += (unknown.empty() ? "" : ", ") + name;
+    }
+  }
+  const std::string n = std::to_string(known) + "/" + std::to_string(planned.size());
+  if (known == 0)
+    return zh ? "未估计：这些阶段尚无运行记录（首次运行后按实际用时估计）"
+              : "not estimated: no past run timed these stages (estimated from their durations after the first run)";
+  std::string text = (zh ? "约 " : "about ") + std::to_string(int(seconds / 60 + 1)) +
+                     (zh ? " 分钟（依据 " : " minutes (from past durations of ") + n +
+                     (zh ? " 个阶段的历史运行时间" : " stages");
+  if (!unknown.empty()) text += zh ? "；未计入尚无记录的阶段：" + unknown : "; not counted, never timed: " + unknown;
+  return text + (zh ? "）" : ")");
+}
+
 }  // namespace
 
 std::string to_yaml(const Json& j) {
@@ -103,12 +131,26 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
 
   fs::path folder = find_species_folder(data_dirs, prefix);
   Json ref = {{"status", "missing"}};
+  Json problems = Json::array(), run_files = Json::object();  // run_files: as the run will see them
+  if (!folder.empty())
+    if (auto check = check_species_data(folder, prefix, fam_file, false)) {
+      problems = check->value("problems", Json::array());
+      run_files = check->value("files", Json::object());
+    }
+  // A file present under a variant name the run renames (Lchi.genome.fa) counts as present, with the rename.
+  auto renamed_from = [&](const std::string& name) -> std::string {
+    for (auto& p : problems)
+      if (p.value("fixable", false) && p.value("fix", "") == name) return p.value("file", "");
+    return "";
+  };
   auto want = [&](const std::string& kind, const std::string& name) {
     std::error_code ec;
     bool here = !folder.empty() && fs::is_regular_file(folder / name, ec) && fs::file_size(folder / name, ec) > 0;
+    std::string from = folder.empty() ? "" : renamed_from(name);
     ref[kind] = name;
-    ref[kind + "_status"] = here ? "available" : "missing";
-    return here;
+    ref[kind + "_status"] = here || !from.empty() ? "available" : "missing";
+    if (!from.empty()) ref[kind + "_renamed_from"] = from;
+    return here || !from.empty();
   };
   // Only the proteins are required; the stages that need an absent file are skipped (listed below).
   std::map<std::string, bool> have = {{"genome", want("genome_fasta", prefix + ".genome.fasta")},
@@ -121,12 +163,10 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
                                : "the genome, GFF3 and CDS are optional: without one, the stages that need it are "
                                  "skipped (see the stage list)";
   bool hmm = want("hmm", fam_file + ".hmm");
-  Json problems = Json::array();
-  if (!folder.empty()) {
-    ref["local_path"] = folder.string();
-    auto check = check_species_data(folder, prefix, fam_file, false);
-    if (check) problems = check->value("problems", Json::array());
-  }
+  if (!folder.empty()) ref["local_path"] = folder.string();
+  for (auto& p : problems)  // renamed before the run: the stages see the file
+    if (p.value("fixable", false) && p["kind"].is_string())
+      run_files[p["kind"].get<std::string>()] = p.value("fix", "");
   const bool complete = have["genome"] && have["gff3"] && have["cds"] && have["pep"];
   ref["status"] = complete ? "available" : all ? "proteins only" : folder.empty() ? "missing" : "incomplete";
   ref["source"] = folder.empty() ? (zh ? "本地未找到；请按命名规范上传" : "not found locally; upload the files")
@@ -172,33 +212,31 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
   }
   transcriptome["sra"] = env.offline() ? "not searched (offline mode)" : "search NCBI SRA for " + latin + " RNA-seq";
 
-  // The stages from the stage table; one whose data file is absent is listed as skipped, with the file.
-  Json stage_list = Json::array();
-  double seconds = 0;
-  int known = 0, planned = 0;
+  // The stages from the stage table, skipped by the engine's own rules: a data
+  // file it needs is absent, an upstream it needs is skipped, or its table row
+  // says it has nothing to do (no expression data, no ortholog table).
+  const Json run = {{"files", run_files}, {"network", {{"offline", env.offline()}}}};
+  Json stage_list = Json::array(), skipped = Json::object();
+  std::vector<std::string> planned_names;
   for (auto& spec : genefamily_pipeline().stages()) {
     if (!spec.report && spec.needs.empty() && spec.after.empty()) continue;  // the data check runs beside every plan
-    std::string absent;
-    for (auto& f : spec.needs)
-      if (have.count(f) && !have[f]) absent += (absent.empty() ? "" : ", ") + f;
+    Json why = missing_data_file(spec, run);
+    for (auto& up : spec.after)
+      if (!why.is_object() && skipped.contains(up))
+        why = {{"kind", "upstream_skipped"}, {"subject", up}, {"detail", render_reason(skipped[up], false)}};
+    if (!why.is_object() && spec.skip_when)
+      why = spec.skip_when(run, apply_defaults(spec.params_schema, Json::object()));
     std::string label = zh ? spec.label_zh : spec.label;
-    if (!absent.empty()) {
+    if (why.is_object()) {
+      skipped[spec.name] = why;
       stage_list.push_back(
-          {{spec.name, label + (zh ? "（跳过：缺少 " : " (skipped: no ") + absent + (zh ? " 文件）" : " file)")}});
+          {{spec.name, label + (zh ? "（跳过：" : " (skipped: ") + render_reason(why, zh) + (zh ? "）" : ")")}});
       continue;
     }
     stage_list.push_back({{spec.name, label}});
-    ++planned;
-    if (stage_seconds.contains(spec.name)) seconds += stage_seconds[spec.name].get<double>(), ++known;
+    planned_names.push_back(spec.name);
   }
-  std::string estimate;
-  if (known == 0)
-    estimate = zh ? "暂无历史运行记录，无法估计（示例基因组约需数分钟）"
-                  : "no past runs to estimate from (the example genome takes a few minutes)";
-  else
-    estimate = (zh ? "约 " : "about ") + std::to_string(int(seconds / 60 + 1)) + (zh ? " 分钟" : " minutes") +
-               (zh ? "（依据 " : " (from past durations of ") + std::to_string(known) + "/" + std::to_string(planned) +
-               (zh ? " 个阶段的历史运行时间）" : " stages)");
+  std::string estimate = plan_estimate(stage_seconds, planned_names, zh);
 
   Json plan = {{"target_species", latin + " (" + common + ")"},
                {"species_prefix", prefix},

@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
@@ -17,20 +18,21 @@ Json read_json(const fs::path& p) {
   return in ? Json::parse(in, nullptr, false) : Json();
 }
 
-// What a validation check's warning means for the biologist, in the session's language.
+// What a validation check's warning means for the biologist, in the session's
+// language; the checks of stage states and required files are told with the
+// stages, not here.
 std::string explain_check(const std::string& check, bool zh) {
-  if (check == "gene count")
+  auto is = [&](const char* name) { return check.find(name) != std::string::npos; };
+  if (is("gene count"))
     return zh ? "成员数超出该家族的常见范围：可能有冗余基因模型、E 值过宽，或该物种确有扩张/收缩"
               : "the member count is outside the family's usual range: redundant gene models, a loose E-value, or a "
                 "real expansion or loss in this species";
-  if (check == "median bootstrap")
+  if (is("support") || is("bootstrap"))
     return zh ? "系统发育树的支持度偏低：分支关系需谨慎解读"
               : "the tree's support is low: read its branching with care";
-  if (check == "domain coverage")
+  if (is("domain coverage"))
     return zh ? "结构域覆盖度偏低：部分成员可能是片段或假基因"
               : "the domain coverage is low: some members may be fragments or pseudogenes";
-  if (check.rfind("file ", 0) == 0 || check.rfind("stage ", 0) == 0)
-    return zh ? "必需的结果缺失：对应阶段未完成" : "a required result is missing: its stage did not finish";
   return "";
 }
 
@@ -51,17 +53,92 @@ int count_lines(const fs::path& p) {
 
 namespace {
 
-// An English reason in a Chinese answer: translated when it is the engine's,
-// else the files it names and where the original is.
-std::string zh_or_pointer(const std::string& message) {
-  std::string zh = stage_reason_zh(message, "");
-  if (!zh.empty()) return zh;
+// The task's own message (free text, English) in a Chinese answer: the files
+// it names and where the original is.
+std::string zh_pointer(const std::string& message) {
   static const RE2 file(R"(([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\.(?:fasta|fa|faa|fas|gff3|gff|hmm|tsv|csv|txt)))");
   std::string files, f;
   re2::StringPiece in(message);
   while (RE2::FindAndConsume(&in, file, &f))
     if (files.find(f) == std::string::npos) files += (files.empty() ? "" : "、") + f;
   return (files.empty() ? "" : "涉及文件：" + files + "；") + "原因的原文见任务事件";
+}
+
+// A stage's name in the session's language: "系统发育分析（phylogeny）" or "phylogeny".
+std::string stage_shown(const std::string& stage, bool zh) { return zh ? stage_label_zh(stage) : stage; }
+
+// The stages' lines: repaired, with a warning, failed (reason, fix, log) and
+// skipped; the stages skipped only because an upstream did not finish are
+// listed once under that upstream instead of a line each.
+std::string stage_lines(const Json& status, bool zh, const std::string& task_id, Json* links) {
+  std::string text;
+  std::map<std::string, std::vector<std::string>> waiting_on;  // upstream -> stages skipped for it
+  std::vector<std::string> order;
+  for (auto& s : status.value("stages", Json::array())) {
+    const std::string name = s.value("stage", ""), st = s.value("state", "");
+    const Json reason = s.value("reason", Json());
+    const std::string label = stage_shown(name, zh);
+    if (s.contains("repair")) {
+      text += zh ? "\n- " + label + "：已自动修复后完成（" + repair_text(s["repair"], true) + "；" +
+                       repair_params_text(s["repair"], true) + "）"
+                 : "\n- " + name + ": done, repaired (" + repair_text(s["repair"], false) + "; " +
+                       repair_params_text(s["repair"], false) + ")";
+    }
+    if (st == "warn")
+      text += zh ? "\n- " + label + "：已完成，但有警告（见下方验证提示）"
+                 : "\n- " + name + ": finished with a warning (see the validation notes below)";
+    if (st == "skipped" && is_upstream_reason(reason)) {
+      std::string up = reason.value("subject", "");
+      if (!waiting_on.count(up)) order.push_back(up);
+      waiting_on[up].push_back(label);
+      continue;
+    }
+    if (st != "failed" && st != "skipped") continue;
+    std::string why = render_reason(reason, zh);
+    if (why.empty() || (!zh && st == "failed")) why = zh ? "原因的原文见 status.json" : s.value("message", "");
+    std::string fix = reason_fix(reason, zh);
+    text += zh ? "\n- " + label + (st == "failed" ? "：失败（" : "：跳过（") + why + "）" +
+                     (fix.empty() ? "" : "。建议：" + fix)
+               : "\n- " + name + ": " + st + " (" + why + ")" + (fix.empty() ? "" : ". Suggested fix: " + fix);
+    if (st == "failed" && links && !s.value("folder", "").empty()) {
+      std::string log = "logs/" + name + ".log";
+      text += zh ? "（日志：" + log + "）" : " (log: " + log + ")";
+      links->push_back({{"kind", "log"}, {"name", log}, {"url", result_file_url(task_id, log)}});
+    }
+  }
+  for (auto& up : order) {
+    std::string list;
+    for (auto& n : waiting_on[up]) list += (list.empty() ? "" : zh ? "、" : ", ") + n;
+    text += zh ? "\n- 因 " + stage_shown(up, true) + " 未完成而未运行的阶段（" + std::to_string(waiting_on[up].size()) +
+                     " 个）：" + list
+               : "\n- not run because " + up + " did not finish (" + std::to_string(waiting_on[up].size()) +
+                     " stages): " + list;
+  }
+  return text;
+}
+
+// The validation's warnings explained; the required files that are missing in one line.
+std::string validation_lines(const Json& v, bool zh) {
+  std::string text, missing;
+  for (auto& c : v.value("checks", Json::array())) {
+    const std::string check = c.value("check", "");
+    if (c.value("status", "") == "pass" || check.rfind("stage ", 0) == 0) continue;
+    if (check.rfind("file ", 0) == 0) {
+      missing += (missing.empty() ? "" : zh ? "、" : ", ") + check.substr(5);
+      continue;
+    }
+    std::string why = explain_check(check, zh);
+    if (zh)  // the check's own detail is English: the explanation, or the values compared
+      text += "\n- 验证提示：" + (why.empty() ? "检查未通过，数值 " + c.value("value", Json()).dump() + "，阈值 " +
+                                                    c.value("threshold", Json()).dump()
+                                              : why);
+    else
+      text += "\n- validation " + check + ": " + c.value("detail", "") + (why.empty() ? "" : " — " + why);
+  }
+  if (!missing.empty())
+    text += zh ? "\n- 必需的结果缺失：" + missing + "（写出它们的阶段未完成，见上）"
+               : "\n- required results missing: " + missing + " (the stage that writes them did not finish, see above)";
+  return text;
 }
 
 }  // namespace
@@ -71,7 +148,7 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
   std::string text;
   if (state == "cancelled") return zh ? "分析已取消。" : "The run was cancelled.";
   text = state == "done" ? (zh ? "分析已完成。" : "The run finished.")
-                         : (zh ? "分析未能完成：" + (has_cjk(message) ? message : zh_or_pointer(message))
+                         : (zh ? "分析未能完成：" + (has_cjk(message) ? message : zh_pointer(message))
                                : "The run did not finish: " + message);
   if (run_dir.empty()) return text;  // stopped before its run folder existed
   Json run = read_json(run_dir / "run.json");
@@ -82,32 +159,9 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
     text += zh ? "\n- 鉴定到 " + std::to_string(count_lines(ids)) + " 个家族成员（" + base + ".geneID.txt）"
                : "\n- " + std::to_string(count_lines(ids)) + " family members found (" + base + ".geneID.txt)";
   Json status = read_json(run_dir / "status.json");
-  if (status.is_object())
-    for (auto& s : status.value("stages", Json::array())) {
-      std::string st = s.value("state", "");
-      if (st != "failed" && st != "skipped") continue;
-      std::string why =
-          zh ? stage_reason_zh(s.value("message", ""), st == "failed" ? s.value("failure", "unknown") : "")
-             : s.value("message", "");
-      if (zh && why.empty() && !s.value("message", "").empty()) why = "原因的原文见 status.json";
-      text += zh ? "\n- " + stage_label_zh(s.value("stage", "")) + (st == "failed" ? "：失败" : "：跳过") +
-                       (why.empty() ? "" : "（" + why + "）")
-                 : "\n- " + s.value("stage", "") + ": " + st + (why.empty() ? "" : " (" + why + ")");
-    }
+  if (status.is_object()) text += stage_lines(status, zh, task_id, links);
   Json v = read_json(run_dir / "validation.json");
-  if (v.is_object())
-    for (auto& c : v.value("checks", Json::array())) {
-      if (c.value("status", "") == "pass") continue;
-      std::string why = explain_check(c.value("check", ""), zh);
-      if (zh)  // the check's own detail is English: the explanation, or the values compared
-        text +=
-            "\n- 验证提示（" + c.value("check", "") + "）：" +
-            (why.empty() ? "数值 " + c.value("value", Json()).dump() + "，阈值 " + c.value("threshold", Json()).dump()
-                         : why);
-      else
-        text +=
-            "\n- validation " + c.value("check", "") + ": " + c.value("detail", "") + (why.empty() ? "" : " — " + why);
-    }
+  if (v.is_object()) text += validation_lines(v, zh);
   std::vector<std::string> figures, reports;
   for (auto& e : fs::directory_iterator(run_dir / "final", ec)) {
     std::string n = e.path().filename().string();

@@ -1,5 +1,6 @@
 // The task side of Assistant's interface: execute, confirm, status, results,
 // result files, diagnose, events.
+#include <algorithm>
 #include <fstream>
 
 #include "assistant/assistant_impl.h"
@@ -101,8 +102,9 @@ Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_
                                 const Json& params) {
   auto row = impl_->task_row(sid, task_id);
   if (!row) return row.status();
-  if (action != "confirm" && action != "modify" && action != "cancel")
-    return Status(ErrorCode::kInvalidArgument, "action must be confirm, modify or cancel").with("field", "action");
+  if (action != "confirm" && action != "edit" && action != "modify" && action != "cancel")
+    return Status(ErrorCode::kInvalidArgument, "action must be confirm, edit, modify or cancel")
+        .with("field", "action");
   std::shared_ptr<TaskRuntime> rt;
   {
     std::lock_guard lock(impl_->mu);
@@ -121,6 +123,12 @@ Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_
   auto ts = task_state_from_string(state);
   if (!ts || (*ts != TaskState::kAwaitingConfirmation && *ts != TaskState::kChecking))
     return invalid_argument("task " + task_id + " is " + state + ", not waiting for confirmation");
+  if (action == "edit") {  // the countdown stops until the edited parameters (or a cancel) arrive
+    std::lock_guard lock(rt->mu);
+    rt->editing = true;
+    rt->cv.notify_all();
+    return Json{{"task_id", task_id}, {"action", "edit"}};
+  }
   Json dialog = (*row)["params"].value("dialog", Json::object());
   auto merged = confirm_params(dialog, action == "modify" ? params : Json::object(), runner_cpu_limit(impl_->o));
   if (!merged) return merged.status();
@@ -152,18 +160,66 @@ Result<Json> Assistant::status(const std::string& sid, const std::string& task_i
   }
   auto ev = impl_->store->query("SELECT event FROM task_events WHERE task = ? ORDER BY seq", {task_id});
   if (!ev) return Status(ev.status().code(), "the task's stage events could not be read: " + ev.status().message());
-  Json stages = Json::object();
+  Json stages = Json::object(), running = Json::object();
   int done = 0, total = 0;
   for (auto& r : *ev) {
     Json e = Json::parse(r["event"].get<std::string>(), nullptr, false);
     if (e.value("type", "") != "stage") continue;
     stages[e.value("stage", "")] = e.value("state", "");
-    done = e.value("done", done);
+    if (e.value("done", -1) >= 0) done = e.value("done", done);  // -1: a progress or repair note
     total = e.value("total", total);
+    if (e.contains("progress")) running[e.value("stage", "")] = e["progress"];
+    if (e.value("state", "") != "running") running.erase(e.value("stage", ""));
   }
   out["stages"] = stages;
+  out["running"] = running;  // each running stage's last progress: elapsed seconds, step, phase
   out["progress"] = {{"done", done}, {"total", total}};
   out["events"] = ev->size();
+  return out;
+}
+
+namespace {
+
+std::string result_file_url(const std::string& task_id, const std::string& name) {
+  return "/api/agent/results/" + task_id + "/files/" + name;
+}
+
+// A stage's log from its status.json entry: its folder's stage.log, else the
+// failed attempt's log kept beside it; only inside the run's stages/ folder.
+fs::path stage_log_path(const fs::path& run_dir, const Json& stage_status) {
+  std::string folder = stage_status.value("folder", "");
+  if (folder.empty()) return {};
+  std::error_code ec;
+  const fs::path stages = fs::weakly_canonical(run_dir / "stages", ec);
+  for (fs::path p : {fs::path(folder) / "stage.log", fs::path(folder + ".failed.log")}) {
+    fs::path c = fs::weakly_canonical(p, ec);
+    if (ec || !fs::is_regular_file(c, ec) || fs::is_symlink(p, ec)) continue;
+    auto rel = c.lexically_relative(stages);
+    if (!rel.empty() && *rel.begin() != "..") return c;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Json> Assistant::session_state(const std::string& sid) const {
+  auto m = messages(sid);
+  if (!m) return m.status();
+  Json out = {{"session_id", sid}, {"messages", (*m)["messages"]}, {"files", Json::array()}};
+  std::error_code ec;
+  std::vector<fs::path> uploaded;
+  for (auto& e : fs::directory_iterator(impl_->session_dir(sid) / "data", ec))
+    if (e.is_regular_file(ec) && e.path().filename().string()[0] != '.') uploaded.push_back(e.path());
+  std::sort(uploaded.begin(), uploaded.end());
+  for (auto& p : uploaded)
+    out["files"].push_back({{"name", p.filename().string()},
+                            {"bytes", fs::file_size(p, ec)},
+                            {"naming", check_file_name(p.filename().string())}});
+  auto tasks = impl_->store->query(
+      "SELECT id AS task_id, state, message, created, updated FROM tasks WHERE session = ? ORDER BY created, id",
+      {sid});
+  if (!tasks) return tasks.status();
+  out["tasks"] = *tasks;
   return out;
 }
 
@@ -186,12 +242,22 @@ Result<Json> Assistant::results(const std::string& sid, const std::string& task_
                        {"bytes", e.file_size(ec)},
                        {"url", result_file_url(task_id, e.path().filename().string())}});
   std::sort(files.begin(), files.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
-  out["files"] = files;
   for (const char* f : {"validation.json", "status.json"}) {
     std::ifstream in(run_dir / f);
     Json j = Json::parse(in, nullptr, false);
-    if (!j.is_discarded()) out[fs::path(f).stem().string()] = j;
+    if (j.is_discarded()) continue;
+    out[fs::path(f).stem().string()] = j;
+    files.push_back({{"name", f}, {"bytes", fs::file_size(run_dir / f, ec)}, {"url", result_file_url(task_id, f)}});
   }
+  out["files"] = files;
+  Json logs = Json::array();  // each stage's log (stage.log, or the failed attempt's)
+  if (out.contains("status"))
+    for (auto& st : out["status"].value("stages", Json::array()))
+      if (!stage_log_path(run_dir, st).empty()) {
+        std::string name = "logs/" + st.value("stage", "") + ".log";
+        logs.push_back({{"stage", st.value("stage", "")}, {"name", name}, {"url", result_file_url(task_id, name)}});
+      }
+  out["logs"] = logs;
   std::ifstream lit(run_dir / "final" / "literature_comparison.md");
   out["literature_comparison"] = std::string(std::istreambuf_iterator<char>(lit), {});
   return out;
@@ -206,8 +272,22 @@ Result<fs::path> Assistant::result_file(const std::string& sid, const std::strin
   // A named lookup: the name must be one of the regular files listed under the
   // run's final/ folder (symlinks and hidden entries are not listed); the
   // request's text is never joined onto a path.
-  fs::path base = run_dir / "final";
   std::error_code ec;
+  if (relative == "status.json" || relative == "validation.json") {
+    if (fs::is_regular_file(run_dir / relative, ec)) return run_dir / relative;
+    return not_found(relative + " is not written yet (the run has not finished)");
+  }
+  if (relative.rfind("logs/", 0) == 0) {  // logs/<stage>.log: a stage named in status.json
+    Json status = Json::parse(std::ifstream(run_dir / "status.json"), nullptr, false);
+    if (status.is_object())
+      for (auto& st : status.value("stages", Json::array()))
+        if ("logs/" + st.value("stage", "") + ".log" == relative) {
+          fs::path log = stage_log_path(run_dir, st);
+          if (!log.empty()) return log;
+        }
+    return not_found("no log named '" + relative.substr(0, 200) + "' (see the task's results for its logs)");
+  }
+  fs::path base = run_dir / "final";
   for (fs::recursive_directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (!name.empty() && name[0] == '.') {

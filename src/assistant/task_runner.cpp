@@ -13,6 +13,7 @@
 #include "assistant/assistant_impl.h"
 #include "assistant/report_sections.h"
 #include "bioagent/genefamily.h"
+#include "pipeline/stage_reasons.h"
 
 namespace bioagent {
 namespace {
@@ -281,8 +282,9 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
               {"learning_id", p["id"]},
               {"changes", *changes},
               {"message", (zh ? "已提前应用学习到的预防措施：" : "applied a learned prevention up front: ") +
-                              p.value("future_prevention", "") + (zh ? "（记录于 " : " (learned ") +
-                              p.value("timestamp", "") + (zh ? "）" : ")")}});
+                              (zh && find_repair(p.value("fix", "")) ? find_repair(p.value("fix", ""))->prevention_zh
+                                                                     : p.value("future_prevention", "")) +
+                              (zh ? "（记录于 " : " (learned ") + p.value("timestamp", "") + (zh ? "）" : ")")}});
     problems = problems_of(check_species_data(data_dir, prefix, fam_file, false));
     break;
   }
@@ -305,9 +307,11 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
                 {"strategy", repair->strategy},
                 {"changes", changes ? *changes : Json::array()},
                 {"test_result", test}});
-      emit(id,
-           {{"type", "learning"},
-            {"message", zh ? "已记录学习条目：" + repair->prevention : "learning recorded: " + repair->prevention}});
+      emit(id, {{"type", "learning"},
+                {"message",
+                 zh ? "已记录学习条目：" + (repair->prevention_zh.empty() ? std::string("（预防措施的原文见学习记录）")
+                                                                          : repair->prevention_zh)
+                    : "learning recorded: " + repair->prevention}});
       problems = after;
     } else {
       record_learning(d, repair, Json::array(), "not applied");
@@ -328,8 +332,17 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
               {"timeout_seconds", timeout},
               {"deadline", epoch_seconds() + timeout}});
     std::unique_lock lock(rt->mu);
-    bool decided = rt->cv.wait_for(lock, std::chrono::seconds(timeout),
-                                   [&] { return !rt->decision.empty() || rt->cancel->load() || stopping.load(); });
+    bool decided = rt->cv.wait_for(lock, std::chrono::seconds(timeout), [&] {
+      return !rt->decision.empty() || rt->editing || rt->cancel->load() || stopping.load();
+    });
+    if (decided && rt->decision.empty() && rt->editing) {  // "modify" stopped the countdown: no default run
+      lock.unlock();
+      emit(id, {{"type", "confirm_paused"},
+                {"message",
+                 zh ? "倒计时已停止，等待修改后的参数" : "countdown stopped: waiting for the edited parameters"}});
+      lock.lock();
+      rt->cv.wait(lock, [&] { return !rt->decision.empty() || rt->cancel->load() || stopping.load(); });
+    }
     if (stopping.load()) return;  // resumes on the next start
     std::string decision = decided ? rt->decision : "timeout";
     if (rt->cancel->load() && decision.empty()) decision = "cancel";
@@ -401,23 +414,35 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       po.version_book =
           fs::path(o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : "") / "program_versions.json";
     po.on_event = [&](const PipelineEvent& e) {
-      emit(id, {{"type", "stage"},
-                {"stage", e.stage},
-                {"state", to_string(e.state)},
-                {"message", e.message.substr(0, 2000)},
-                {"done", e.done},
-                {"total", e.total}});
-      if (e.state == StageState::kRepairing) {  // the engine applied the stage's own repair: remember it
-        const DiagnosisRepair* applied = nullptr;
+      // The message in the session's language: a Chinese session gets the typed reason rendered in Chinese.
+      std::string message = e.message;
+      if (zh && !message.empty()) {
+        std::string r = e.repair.is_object() ? repair_text(e.repair, true) : render_reason(e.reason, true);
+        message = r.empty() ? "详情见 status.json" : r;
+      }
+      Json ev = {
+          {"type", "stage"}, {"stage", e.stage}, {"state", to_string(e.state)}, {"message", message.substr(0, 2000)},
+          {"done", e.done},  {"total", e.total}};
+      if (e.repair.is_object()) ev["repair"] = e.repair, ev["repaired"] = e.state != StageState::kRepairing;
+      if (e.reason.is_object()) ev["reason"] = e.reason;
+      if (e.progress.is_object()) ev["progress"] = e.progress;
+      emit(id, std::move(ev));
+      if (e.state == StageState::kRepairing) {   // the engine applied the stage's own repair: remember it
+        std::optional<DiagnosisRepair> applied;  // the table's row, its texts with this run's values
+        const std::string key = e.repair.is_object() ? e.repair.value("key", "") : "";
         for (auto& r : repair_table())
-          if (r.stage == e.stage && r.strategy == e.message) applied = &r;
+          if (r.stage == e.stage && r.key == key) applied = r;
         Diagnosis d = classify_failure(e.stage, e.message, Json::array());
         if (applied) {
+          applied->strategy = e.message;
+          applied->prevention = e.repair.value("prevention", applied->prevention);
           d.error_type = applied->error_type;
           d.fix = applied->key;
           if (!applied->root_cause.empty()) d.root_cause = applied->root_cause;
         }
-        record_learning(d, applied, Json::array({{{"stage", e.stage}, {"repair", e.message}}}), "applied by the stage");
+        Json change = {{"stage", e.stage}, {"repair", e.message}};
+        if (e.repair.is_object()) change["asked"] = e.repair["asked"], change["used"] = e.repair["used"];
+        record_learning(d, applied ? &*applied : nullptr, Json::array({change}), "applied by the stage");
       }
     };
     // The report's literature comparison and biological significance, written once every

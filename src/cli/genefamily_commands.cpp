@@ -113,8 +113,17 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     o.cancel = g_cancel;
     o.stage_time_limit_minutes = ra.time_limit;
     o.on_event = [](const PipelineEvent& e) {
+      std::string progress;  // a running stage: elapsed time, step and program, the tool's phase
+      if (e.progress.is_object()) {
+        const int secs = int(e.progress.value("elapsed_seconds", 0.0));
+        progress = " — " + std::to_string(secs / 60) + " min " + std::to_string(secs % 60) + " s, step " +
+                   std::to_string(e.progress.value("step", 0)) + "/" + std::to_string(e.progress.value("steps", 0)) +
+                   " " + e.progress.value("what", std::string()) +
+                   (e.progress.contains("phase") ? ", " + e.progress.value("phase", std::string()) : "");
+      }
       std::cerr << "[" << (e.done >= 0 ? std::to_string(e.done) : "-") << "/" << e.total << "] " << e.stage << ": "
-                << to_string(e.state) << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << std::endl;
+                << to_string(e.state) << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << progress
+                << std::endl;
     };
     std::signal(SIGINT, on_sigint);
     std::signal(SIGTERM, on_sigint);

@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
@@ -16,7 +17,9 @@
 #include "bioagent/schema.h"
 #include "bioagent/version.h"
 #include "figures/svg.h"
+#include "pipeline/program_versions.h"
 #include "pipeline/run_store.h"
+#include "pipeline/stage_reasons.h"
 #include "pipeline/subprocess.h"
 
 namespace bioagent {
@@ -27,49 +30,17 @@ Json StageStatus::to_json() const {
   Json j = {{"stage", stage},     {"state", to_string(state)}, {"key", key},        {"folder", folder},
             {"message", message}, {"seconds", seconds},        {"summary", summary}};
   if (failure != FailureClass::kNone) j["failure"] = to_string(failure);
+  if (reason.is_object()) j["reason"] = reason;
   if (!checks.empty()) j["checks"] = c;
+  if (repair.is_object()) {
+    j["repaired"] = true;
+    j["repair"] = repair;
+  }
   return j;
 }
 
 fs::path StageContext::data(const std::string& key) const {
   return fs::path(run.value("files", Json::object()).value(key, std::string()));
-}
-
-std::string program_version(const std::string& program) {
-  static std::mutex mu;
-  static std::map<std::string, std::string> cache;
-  std::lock_guard lock(mu);
-  if (auto it = cache.find(program); it != cache.end()) return it->second;
-  std::string v = "not installed";
-  if (!which(program).empty()) {
-    v = "unknown";
-    // Probes run in a scratch folder: some wrappers (Debian's PAML) copy a
-    // control file into the current folder and run an example analysis there.
-    std::error_code ec;
-    fs::path scratch = fs::temp_directory_path(ec) / ("bioagent-probe-" + std::to_string(::getpid()));
-    fs::create_directories(scratch, ec);
-    for (auto args : {std::vector<std::string>{program, "--version"}, {program, "-h"}, {program, "-help"}}) {
-      auto c = capture(args, 10000, scratch.string());
-      if (!c) continue;
-      // The first line that names a version number.
-      size_t pos = 0;
-      while (pos < c->out.size()) {
-        size_t nl = c->out.find('\n', pos);
-        std::string line = c->out.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-        if (line.find_first_of("0123456789") != std::string::npos && line.find('.') != std::string::npos) {
-          line.erase(0, line.find_first_not_of("# \t"));
-          v = line.substr(0, 120);
-          break;
-        }
-        if (nl == std::string::npos) break;
-        pos = nl + 1;
-      }
-      if (v != "unknown") break;
-    }
-    fs::remove_all(scratch, ec);
-  }
-  cache[program] = v;
-  return v;
 }
 
 Pipeline::Pipeline(std::vector<StageSpec> stages) : stages_(std::move(stages)) {}
@@ -112,64 +83,22 @@ Result<std::vector<std::string>> Pipeline::plan(const std::vector<std::string>& 
 
 namespace {
 
+// A running stage's place: when it started, its step, where it works.
+struct Progress {
+  std::chrono::steady_clock::time_point started, reported;
+  int step = 0, steps = 0;
+  std::string what;
+  fs::path work;
+};
+
 struct Shared {
   std::mutex mu;
   std::condition_variable cv;
   std::map<std::string, StageStatus> status;
+  std::map<std::string, Progress> progress;  // running stages
   int free_cpus = 0;
   int running = 0;
 };
-
-Result<std::string> data_digest(RunStore& store, const fs::path& p) {
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return not_found("the data file " + p.string() + " does not exist");
-  auto size = int64_t(fs::file_size(p, ec));
-  auto mtime = int64_t(fs::last_write_time(p, ec).time_since_epoch().count());
-  std::string abs = fs::absolute(p).string();
-  std::string d = store.cached_digest(abs, size, mtime);
-  if (!d.empty()) return d;
-  auto h = file_sha256(p);
-  if (!h) return h.status();
-  BIOAGENT_RETURN_IF_ERROR(store.put_digest(abs, size, mtime, *h));
-  return *h;
-}
-
-// A program's version, remembered in the run record and in the user's
-// cache folder by the binary's path, size and time (an upgrade changes them),
-// so neither a warm re-run nor a new run starts helper processes to ask.
-std::string cached_version(RunStore& store, const fs::path& book_file, const std::string& program) {
-  std::string path = which(program);
-  if (path.empty()) return "not installed";
-  std::error_code ec;
-  auto size = int64_t(fs::file_size(path, ec));
-  auto mtime = int64_t(fs::last_write_time(path, ec).time_since_epoch().count());
-  std::string v = store.cached_digest("version:" + path, size, mtime);
-  if (!v.empty()) return v;
-  static std::mutex mu;  // the book is shared by every run in this process
-  std::lock_guard lock(mu);
-  Json book;
-  if (!book_file.empty()) {
-    std::ifstream in(book_file);
-    book = Json::parse(in, nullptr, false);
-    if (!book.is_object()) book = Json::object();
-  }
-  std::string id = path + "|" + std::to_string(size) + "|" + std::to_string(mtime);
-  if (book.contains(id) && book[id].is_string()) {
-    v = book[id].get<std::string>();
-  } else {
-    v = program_version(program);
-    if (!book_file.empty()) {  // written whole and renamed: readers never see half a file
-      book[id] = v;
-      fs::create_directories(book_file.parent_path(), ec);
-      fs::path tmp = book_file.string() + ".tmp" + std::to_string(::getpid());
-      std::ofstream(tmp) << book.dump(1);
-      fs::rename(tmp, book_file, ec);
-    }
-  }
-  // A cache of versions: a failed write only means the version is asked again next time.
-  (void)store.put_digest("version:" + path, size, mtime, v);
-  return v;
-}
 
 // Copies what the stage put in its final/ folder into the run's final/ folder.
 void publish(const fs::path& folder, const fs::path& run_dir) {
@@ -222,8 +151,10 @@ Status with_record(Status outcome, const Status& write) {
 }
 
 // Runs the steps of one attempt in `tmp` (the stage's work folder).
+using StepFn = std::function<void(int step, int steps, const std::string& what, const fs::path& work)>;
+
 Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& key, Runner& runner, RunStore& store,
-                 const PipelineOptions& o, const Json& versions) {
+                 const PipelineOptions& o, const Json& versions, const StepFn& on_step) {
   const fs::path& tmp = ctx.work;
   std::error_code ec;
   fs::path log = tmp / "stage.log";
@@ -231,13 +162,19 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
   svg::FigureLanguage figure_language(ctx.run.value("lang", std::string()) == "zh");
   auto fail = [&](const Status& s) {
     FailureClass c = class_of(s);
+    const Json& d = s.details();
+    auto keep_reason = [&](Status out) {  // a stage's typed reason travels with its failure
+      if (d.is_object() && d.contains(kReasonDetail)) out.with(kReasonDetail, d[kReasonDetail]);
+      return out;
+    };
     Status w = store.record({{"stage", spec.name},
                              {"key", key},
                              {"state", "failed"},
                              {"failure", to_string(c)},
                              {"message", s.message()},
                              {"log", log.string()}});
-    return with_record(with_failure(Status(ErrorCode::kToolFailed, spec.name + ": " + s.message()), c), w);
+    return with_record(keep_reason(with_failure(Status(ErrorCode::kToolFailed, spec.name + ": " + s.message()), c)),
+                       w);
   };
   if (spec.check)
     if (Status s = spec.check(ctx); !s.is_ok()) return fail(s);
@@ -254,6 +191,11 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
   const std::atomic<bool>& cancel = o.cancel ? *o.cancel : kNever;
   for (size_t i = 0; i < steps.size(); ++i) {
     if (cancel.load()) return Status(ErrorCode::kCancelled, spec.name + ": cancelled");
+    const auto* step_cmd = std::get_if<Command>(&steps[i]);
+    if (on_step)
+      on_step(int(i) + 1, int(steps.size()),
+              step_cmd && !step_cmd->argv.empty() ? fs::path(step_cmd->argv[0]).filename().string() : "in-process",
+              tmp);
     if (auto* cmd = std::get_if<Command>(&steps[i])) {
       ProcessResult r = runner.run(*cmd, tmp, log, res, cancel);
       Json rec = {{"stage", spec.name},
@@ -303,7 +245,7 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
 // One attempt of a stage in a temporary folder; renamed into place on
 // success, removed (its log kept) on failure.
 Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
-               RunStore& store, const PipelineOptions& o, const Json& versions) {
+               RunStore& store, const PipelineOptions& o, const Json& versions, const StepFn& on_step) {
   std::error_code ec;
   const std::string tmp_prefix = "." + folder.filename().string() + ".tmp-";
   fs::path tmp = folder.parent_path() / (tmp_prefix + std::to_string(::getpid()));
@@ -316,7 +258,7 @@ Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, 
   fs::remove_all(tmp, ec);
   fs::create_directories(tmp, ec);
   ctx.work = tmp;
-  Status s = run_steps(spec, ctx, key, runner, store, o, versions);
+  Status s = run_steps(spec, ctx, key, runner, store, o, versions, on_step);
   if (!s.is_ok()) return discard_attempt(s, tmp, folder);
   std::ofstream(tmp / ".complete") << json_text(
       Json{{"stage", spec.name}, {"key", key}, {"params", ctx.params}, {"versions", versions}}, 2);
@@ -335,33 +277,52 @@ void settle(const StageSpec& spec, const StageContext& ctx, StageStatus& st) {
   if (st.summary.is_object() && st.summary.value("skipped", false)) {
     st.state = StageState::kSkipped;
     st.message = st.summary.value("reason", std::string("nothing applied"));
+    st.reason = {{"kind", st.summary.value("reason_kind", std::string("nothing_applied"))},
+                 {"subject", st.summary.value("reason_subject", std::string())}};
     return;
   }
   if (!spec.checks) return;
   st.checks = spec.checks(ctx, st.summary);
-  std::string failed;
+  std::string failed, names;
   for (auto& c : st.checks)
-    if (c.status != "pass") failed += (failed.empty() ? "" : "; ") + c.check + ": " + c.detail;
+    if (c.status != "pass") {
+      failed += (failed.empty() ? "" : "; ") + c.check + ": " + c.detail;
+      names += (names.empty() ? "" : ", ") + c.check;
+    }
   if (!failed.empty()) {
     st.state = StageState::kWarn;
+    if (!st.reason.is_object()) st.reason = {{"kind", "checks_warn"}, {"subject", names}};
     st.message = (st.message.empty() ? "" : st.message + "; ") + failed;
   }
 }
 
-// Why `spec` cannot run: a data file it needs is absent or an upstream whose
-// outputs it needs did not finish. Empty: it can run.
-std::string missing_input(const StageSpec& spec, const Json& run, const std::map<std::string, StageStatus>& status) {
-  const Json files = run.value("files", Json::object());
-  for (auto& f : spec.needs)
-    if (files.value(f, std::string()).empty()) return "needs the " + f + " file, which the data folder does not have";
+// Why `spec` cannot run, typed: a data file it needs is absent
+// (missing_data_file) or an upstream whose outputs it needs was skipped or did
+// not finish (upstream_skipped, upstream_not_finished). Null: it can run.
+Json missing_input(const StageSpec& spec, const Json& run, const std::map<std::string, StageStatus>& status) {
+  if (Json why = missing_data_file(spec, run); why.is_object()) return why;
   for (auto& up : spec.after) {
     const StageStatus& u = status.at(up);
     if (!finished_with_outputs(u.state))
-      return "needs the outputs of " + up + ", which " +
-             (u.state == StageState::kSkipped ? "was skipped (" + u.message.substr(0, 200) + ")"
-                                              : "did not finish (" + to_string(u.state) + ")");
+      return u.state == StageState::kSkipped
+                 ? Json{{"kind", "upstream_skipped"}, {"subject", up}, {"detail", u.message.substr(0, 200)}}
+                 : Json{{"kind", "upstream_not_finished"}, {"subject", up}, {"detail", to_string(u.state)}};
   }
-  return "";
+  return nullptr;
+}
+
+// A running stage's progress as the events carry it.
+Json progress_json(const StageSpec& spec, const Progress& p) {
+  Json j = {{"elapsed_seconds",
+             std::round(std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count())},
+            {"step", p.step},
+            {"steps", p.steps},
+            {"what", p.what}};
+  if (spec.phase && !p.work.empty()) {
+    std::string phase = spec.phase(p.work);
+    if (!phase.empty()) j["phase"] = phase;
+  }
+  return j;
 }
 
 // A stage's attempts in its own thread: the first, then each automatic repair
@@ -369,26 +330,38 @@ std::string missing_input(const StageSpec& spec, const Json& run, const std::map
 void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
                RunStore& store, const PipelineOptions& o, const Json& versions, Shared& sh, int total) {
   auto t0 = std::chrono::steady_clock::now();
-  Status s = attempt(spec, ctx, key, folder, runner, store, o, versions);
-  std::string repaired;
+  StepFn on_step = [&](int step, int steps, const std::string& what, const fs::path& work) {
+    std::lock_guard g(sh.mu);
+    Progress& p = sh.progress[spec.name];
+    p.step = step, p.steps = steps, p.what = what, p.work = work;
+    p.reported = std::chrono::steady_clock::now();
+    if (o.on_event)
+      o.on_event({spec.name, StageState::kRunning, "", -1, total, nullptr, nullptr, progress_json(spec, p)});
+  };
+  Status s = attempt(spec, ctx, key, folder, runner, store, o, versions, on_step);
+  Json repaired;  // Repair::applied of the repair that made it finish
   for (auto& rep : spec.repairs) {
     if (s.is_ok() || s.code() == ErrorCode::kCancelled) break;
     if (!rep.automatic || !rep.matches(class_of(s), s.message())) continue;
     StageContext patched = ctx;
     patched.params.merge_patch(rep.param_patch);
+    Json applied = rep.applied(ctx.params);
+    const std::string what = applied["description"].get<std::string>();
     if (Status w = store.record({{"stage", spec.name},
                                  {"key", key},
                                  {"state", "repair"},
                                  {"repair", rep.key},
-                                 {"message", rep.description}});
+                                 {"message", what},
+                                 {"asked", applied["asked"]},
+                                 {"used", applied["used"]}});
         !w.is_ok()) {
       s = with_record(s, w);
       break;
     }
-    if (o.on_event) o.on_event({spec.name, StageState::kRepairing, rep.description, -1, total});
-    s = attempt(spec, patched, key, folder, runner, store, o, versions);
+    if (o.on_event) o.on_event({spec.name, StageState::kRepairing, what, -1, total, applied});
+    s = attempt(spec, patched, key, folder, runner, store, o, versions, on_step);
     if (s.is_ok()) {
-      repaired = rep.description;
+      repaired = applied;
       ctx = patched;
     }
   }
@@ -400,13 +373,20 @@ void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, 
       result.summary = sum ? *sum : Json{{"parse_error", sum.status().message()}};
     }
     result.state = StageState::kDone;
-    result.message = repaired.empty() ? "" : "repaired: " + repaired;
+    result.repair = repaired;
+    if (repaired.is_object()) result.reason = {{"kind", "repaired"}, {"subject", repaired["key"]}};
+    result.message = repaired.is_object() ? "repaired: " + repaired["description"].get<std::string>() : "";
     settle(spec, ctx, result);
     publish(folder, o.run_dir);
   } else {
     result.state = s.code() == ErrorCode::kCancelled ? StageState::kCancelled : StageState::kFailed;
     result.failure = s.code() == ErrorCode::kCancelled ? FailureClass::kNone : class_of(s);
     result.message = s.message();
+    const Json& d = s.details();
+    result.reason = d.is_object() && d.contains(kReasonDetail) ? d[kReasonDetail]
+                    : s.code() == ErrorCode::kCancelled
+                        ? Json{{"kind", "cancelled"}, {"subject", ""}}
+                        : Json{{"kind", "failure"}, {"subject", to_string(result.failure)}};
   }
   std::lock_guard g(sh.mu);
   StageStatus& st = sh.status[spec.name];
@@ -416,6 +396,9 @@ void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, 
   st.message = result.message;
   st.failure = result.failure;
   st.checks = result.checks;
+  st.repair = result.repair;
+  st.reason = result.reason;
+  sh.progress.erase(spec.name);
   sh.free_cpus += ctx.cpus;
   --sh.running;
   sh.cv.notify_all();
@@ -451,7 +434,7 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
       announced.insert(stage);
       finished = int(announced.size());
     }
-    if (o.on_event) o.on_event({stage, state, msg, finished, total});
+    if (o.on_event) o.on_event({stage, state, msg, finished, total, sh.status[stage].repair, sh.status[stage].reason});
   };
   auto conclude = [&](StageStatus& st, StageState state, const std::string& msg) {
     st.state = state;
@@ -467,6 +450,8 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
   };
   std::stable_sort(by_size.begin(), by_size.end(), [&](auto& a, auto& b) { return weight(a) < weight(b); });
   std::unique_lock lock(sh.mu);
+  if (o.on_event)  // the queue: every stage of the run, pending, in table order
+    for (auto& n : *order) o.on_event({n, StageState::kPending, "", 0, total});
   while (finished < total) {
     bool started = false;
     for (auto& name : by_size) {
@@ -477,13 +462,15 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
       for (const auto* ups : {&spec.after, &spec.uses})
         for (auto& up : *ups) blocked |= !is_final(sh.status[up].state);
       if (o.cancel && o.cancel->load()) {
+        st.reason = {{"kind", "cancelled"}, {"subject", ""}};
         conclude(st, StageState::kCancelled, "cancelled");
         started = true;
         continue;
       }
       if (blocked) continue;
-      if (std::string why = missing_input(spec, run, sh.status); !why.empty()) {
-        conclude(st, StageState::kSkipped, why);
+      if (Json why = missing_input(spec, run, sh.status); why.is_object()) {
+        st.reason = why;
+        conclude(st, StageState::kSkipped, render_reason(why, false));
         started = true;
         continue;
       }
@@ -505,6 +492,13 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
         started = true;
         continue;
       }
+      if (spec.skip_when)
+        if (Json why = spec.skip_when(run, params); why.is_object()) {
+          st.reason = why;
+          conclude(st, StageState::kSkipped, render_reason(why, false));
+          started = true;
+          continue;
+        }
       Json versions = Json::object();
       for (auto& p : spec.programs) versions[p] = cached_version(**store, o.version_book, p);
       Json key_doc = {{"stage", name},
@@ -542,14 +536,15 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
           if (finished_with_outputs(sh.status[up].state)) ctx.input[up] = sh.status[up].folder;
       if (!missing.empty()) {
         st.failure = FailureClass::kMissingProgram;
-        conclude(st, StageState::kFailed,
-                 "needs " + missing + " (not installed; scripts/setup.sh installs the Debian packages)");
+        st.reason = {{"kind", "program_missing"}, {"subject", missing}};
+        conclude(st, StageState::kFailed, render_reason(st.reason, false));
         started = true;
         continue;
       }
       if (fs::exists(folder / ".complete", ec)) {  // finished by an earlier run
         st.state = StageState::kCached;
-        st.message = "finished earlier with the same inputs, parameters and tool versions";
+        st.reason = {{"kind", "cached"}, {"subject", ""}};
+        st.message = render_reason(st.reason, false);
         ctx.work = folder;
         if (spec.parse)
           if (auto sum = spec.parse(ctx)) st.summary = *sum;
@@ -566,6 +561,7 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
       sh.free_cpus -= ctx.cpus;
       ++sh.running;
       st.state = StageState::kRunning;
+      sh.progress[name].started = sh.progress[name].reported = std::chrono::steady_clock::now();
       emit(name, StageState::kRunning, "");
       started = true;
       threads.emplace_back([&, name, ctx, key, folder, versions]() mutable {
@@ -573,7 +569,19 @@ Result<std::vector<StageStatus>> Pipeline::run(const Json& run, Runner& runner, 
       });
     }
     if (finished >= total) break;
-    if (!started) sh.cv.wait(lock);
+    if (!started) {
+      if (o.progress_seconds <= 0) {
+        sh.cv.wait(lock);
+      } else {  // wakes to report the running stages' elapsed time and phase
+        sh.cv.wait_for(lock, std::chrono::seconds(o.progress_seconds));
+        auto now = std::chrono::steady_clock::now();
+        for (auto& [n, p] : sh.progress)
+          if (o.on_event && now - p.reported >= std::chrono::seconds(o.progress_seconds)) {
+            p.reported = now;
+            o.on_event({n, StageState::kRunning, "", -1, total, nullptr, nullptr, progress_json(*find(n), p)});
+          }
+      }
+    }
     for (auto& [n, st] : sh.status)
       if (is_final(st.state) && !announced.count(n)) emit(n, st.state, st.message);
   }

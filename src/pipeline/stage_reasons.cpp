@@ -1,38 +1,132 @@
-// The engine's reasons for a stage's state in Chinese.
+// The bilingual table of stage reasons and their rendering.
 #include "pipeline/stage_reasons.h"
 
-#include <map>
-#include <regex>
+#include <array>
+
+#include "bioagent/pipeline.h"
 
 namespace bioagent {
+namespace {
 
-std::string failure_class_zh(const std::string& failure) {
-  static const std::map<std::string, std::string> names = {{"tool_missing", "缺少程序"},
-                                                           {"missing_file", "缺少输入文件"},
-                                                           {"bad_format", "输入文件格式错误"},
-                                                           {"time_limit", "超出时间限制"},
-                                                           {"out_of_memory", "内存不足"},
-                                                           {"empty_result", "结果为空"},
-                                                           {"gene_count_out_of_bounds", "成员数超出范围"},
-                                                           {"tool_error", "程序出错"}};
-  auto it = names.find(failure);
-  return it == names.end() ? "原因未能识别" : it->second;
+struct ReasonText {
+  const char *kind, *en, *zh, *fix_en, *fix_zh;
+};
+
+// Kinds written by the engine, then by stages (their summaries' reason_kind,
+// or a Status detail kReasonDetail).
+constexpr std::array<ReasonText, 17> kReasons = {{
+    {"missing_data_file", "needs the {subject} file, which the data folder does not have",
+     "缺少 {subject} 文件（数据文件夹中没有）", "upload the file under its rule name", "请按命名规则上传该文件"},
+    {"upstream_skipped", "needs the outputs of {subject}, which was skipped ({detail})",
+     "依赖 {subject} 阶段的结果，而该阶段已跳过", "", ""},
+    {"upstream_not_finished", "needs the outputs of {subject}, which did not finish ({detail})",
+     "依赖 {subject} 阶段的结果，而该阶段未完成", "", ""},
+    {"program_missing", "needs {subject} (not installed; scripts/setup.sh installs the Debian packages)",
+     "需要的程序 {subject} 未安装（scripts/setup.sh 会安装）", "run scripts/setup.sh", "运行 scripts/setup.sh 安装"},
+    {"cached", "finished earlier with the same inputs, parameters and tool versions",
+     "已用相同的输入、参数与工具版本完成过", "", ""},
+    {"cancelled", "cancelled", "已取消", "", ""},
+    {"repaired", "finished after the automatic repair {subject}", "已自动修复（{subject}）后完成", "", ""},
+    {"checks_warn", "a check of its results did not pass: {subject}",
+     "部分结果检查未达阈值（数值与阈值见 validation.json）", "", ""},
+    {"nothing_applied", "nothing applied", "没有适用的内容", "", ""},
+    {"duplicate_id", "the id '{id}' appears twice in {file} (lines {first_line} and {line})",
+     "{file} 中的序列名 '{id}' 出现了两次（第 {first_line} 行与第 {line} 行）",
+     "make every id unique (keep one isoform per gene, or rename the copy) and upload the file again",
+     "请使每个序列名唯一（每个基因只保留一个异构体，或重命名重复的记录）后重新上传该文件"},
+    {"no_expression_data",
+     "no expression matrix was given: set {\"expression\": {\"matrix\": FILE}} to a genes x samples table (TSV, "
+     "CSV or xlsx; TPM or FPKM), or {\"reads\": [{\"sample\", \"r1\", \"r2\"}]} to quantify FASTQ reads with salmon",
+     "未提供表达矩阵或测序读段",
+     "set expression.matrix to a genes x samples table, or give FASTQ reads to quantify with salmon",
+     "在参数中设置 expression.matrix（基因 × 样本表），或提供 FASTQ 读段用 salmon 定量"},
+    {"no_orthologs",
+     "no Arabidopsis orthologs were given: set {\"ppi\": {\"orthologs\": TSV}} with member gene and AGI (e.g. "
+     "AT1G27370) per line",
+     "未提供直系同源表，无法将成员映射到模式物种的互作网络", "set ppi.orthologs to a member -> model-gene table",
+     "在参数中设置 ppi.orthologs（成员与模式物种基因的对应表）"},
+    {"offline", "offline: {subject} cannot be asked", "离线模式：无法查询 {subject}", "run with network access",
+     "联网后重新运行"},
+    {"unreachable", "{subject} could not be reached", "无法连接 {subject}", "try again later", "请稍后重试"},
+    {"no_positions", "no member has a position in the GFF3", "没有成员在 GFF3 中有位置",
+     "upload the GFF3 that matches the protein file", "请上传与蛋白质文件对应的 GFF3"},
+    {"no_pairs", "no duplicated pairs among the members", "成员中没有重复基因对", "", ""},
+    {"failure", "failed ({subject})", "失败类别：{class_zh}（详情见该阶段的 stage.log）", "", ""},
+}};
+
+const ReasonText* find_reason(const Json& reason) {
+  if (!reason.is_object() || !reason.contains("kind") || !reason["kind"].is_string()) return nullptr;
+  const std::string kind = reason["kind"].get<std::string>();
+  for (auto& r : kReasons)
+    if (kind == r.kind) return &r;
+  return nullptr;
 }
 
-std::string stage_reason_zh(const std::string& message, const std::string& failure) {
-  std::smatch m;
-  static const std::regex file(R"(^needs the (\S+) file, which the data folder does not have)");
-  static const std::regex upstream(R"(^needs the outputs of (\S+), which (was skipped|did not finish))");
-  static const std::regex program(R"(^needs (.+) \(not installed)");
-  if (std::regex_search(message, m, file)) return "缺少 " + m[1].str() + " 文件（数据文件夹中没有）";
-  if (std::regex_search(message, m, upstream))
-    return "依赖 " + m[1].str() + " 阶段的结果，而该阶段" + (m[2] == "was skipped" ? "已跳过" : "未完成");
-  if (std::regex_search(message, m, program)) return "需要的程序 " + m[1].str() + " 未安装（scripts/setup.sh 会安装）";
-  if (message.rfind("finished earlier", 0) == 0) return "已用相同的输入、参数与工具版本完成过";
-  if (message == "cancelled") return "已取消";
-  if (message.rfind("repaired: ", 0) == 0) return "已自动修复后完成";
-  if (!failure.empty()) return "失败类别：" + failure_class_zh(failure) + "（详情见该阶段的 stage.log）";
-  return "";
+std::string value_text(const Json& v) {
+  return v.is_string() ? v.get<std::string>() : v.is_null() ? std::string() : v.dump();
+}
+
+std::string fill(std::string text, const Json& reason) {
+  Json fields = reason;
+  if (reason.value("kind", std::string()) == "failure")
+    if (auto c = failure_class_from_string(reason.value("subject", std::string())))
+      fields["class_zh"] = failure_class_name(*c, true);
+  // "{name}" (lower-case letters and '_') is a field; any other brace is text.
+  for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
+    size_t close = text.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", open + 1);
+    if (close == std::string::npos || text[close] != '}' || close == open + 1) {
+      ++open;
+      continue;
+    }
+    std::string v = value_text(fields.value(text.substr(open + 1, close - open - 1), Json()));
+    text.replace(open, close - open + 1, v);
+    open += v.size();
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string render_reason(const Json& reason, bool zh) {
+  const ReasonText* r = find_reason(reason);
+  return r ? fill(zh ? r->zh : r->en, reason) : "";
+}
+
+std::string reason_fix(const Json& reason, bool zh) {
+  const ReasonText* r = find_reason(reason);
+  return r ? fill(zh ? r->fix_zh : r->fix_en, reason) : "";
+}
+
+bool is_upstream_reason(const Json& reason) {
+  const ReasonText* r = find_reason(reason);
+  return r && (std::string(r->kind) == "upstream_skipped" || std::string(r->kind) == "upstream_not_finished");
+}
+
+std::string repair_params_text(const Json& repair, bool zh) {
+  std::string out;
+  if (!repair.is_object()) return out;
+  const Json asked = repair.value("asked", Json::object()), used = repair.value("used", Json::object());
+  for (auto& [k, v] : used.items()) {
+    std::string a = value_text(asked.value(k, Json()));
+    out += (out.empty() ? ""
+            : zh        ? "；"
+                        : "; ") +
+           k + (zh ? "：设定 " + a + "，实际使用 " : ": asked " + a + ", used ") + value_text(v);
+  }
+  return out;
+}
+
+std::string repair_text(const Json& repair, bool zh) {
+  if (!repair.is_object()) return "";
+  if (!zh) return repair.value("description", std::string());
+  std::string d = repair.value("description_zh", std::string());
+  if (!d.empty()) return d;
+  std::string out;
+  const Json asked = repair.value("asked", Json::object()), used = repair.value("used", Json::object());
+  for (auto& [k, v] : used.items())
+    out += (out.empty() ? "" : "，") + ("参数 " + k + " 由 " + value_text(asked.value(k, Json())) + " 改为 ") +
+           value_text(v);
+  return out.empty() ? "已自动修复" : out + " 后重新运行";
 }
 
 }  // namespace bioagent

@@ -1,17 +1,30 @@
-// The engine's reasons for a stage's state in Chinese (src/pipeline): what a
-// Chinese report or chat shows instead of the English message.
+// A stage's typed reason ({"kind", "subject", ...}, StageStatus::reason) in
+// either language from one bilingual table (src/pipeline): what a report, a
+// chat outcome or an event shows; nothing is parsed back from English.
 #pragma once
 
 #include <string>
 
+#include "bioagent/status.h"
+
 namespace bioagent {
 
-// A failure class's record name ("tool_missing") in Chinese.
-std::string failure_class_zh(const std::string& failure);
-// A stage's reason in Chinese: the engine's own reasons (an absent data file, an
-// upstream that did not finish, a program not installed, cached, cancelled,
-// repaired) translated; a failure by its class when `failure` is given; empty
-// for any other text (the caller points to where the original is).
-std::string stage_reason_zh(const std::string& message, const std::string& failure = "");
+// The reason in English or Chinese: the kind's sentence with "{field}" filled
+// from the reason's fields ("{subject}", "{file}", ...); a failure by its
+// class. Empty for a null reason or a kind the table does not have.
+std::string render_reason(const Json& reason, bool zh);
+// What the user can do about it ("make every id unique ... and upload the file
+// again"); empty when the table has no fix for the kind.
+std::string reason_fix(const Json& reason, bool zh);
+// True for the kinds that only repeat an upstream's trouble (upstream_skipped,
+// upstream_not_finished): an outcome lists those stages once, under the upstream.
+bool is_upstream_reason(const Json& reason);
+
+// An automatic repair (Repair::applied, as StageStatus::repair carries it) in
+// a sentence: its rendered description, in Chinese its description_zh or
+// "参数 k 由 asked 改为 used 后重新运行" when the stage table has none.
+std::string repair_text(const Json& repair, bool zh);
+// Its parameters as asked and as used: "evalue: asked 1e-200, used 0.001".
+std::string repair_params_text(const Json& repair, bool zh);
 
 }  // namespace bioagent

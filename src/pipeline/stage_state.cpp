@@ -19,17 +19,32 @@ constexpr std::array<std::pair<StageState, const char*>, 9> kStates = {{{StageSt
                                                                         {StageState::kFailed, "failed"},
                                                                         {StageState::kCancelled, "cancelled"}}};
 
-constexpr std::array<std::pair<FailureClass, const char*>, 10> kClasses = {
-    {{FailureClass::kNone, "none"},
-     {FailureClass::kMissingProgram, "tool_missing"},
-     {FailureClass::kMissingInput, "missing_file"},
-     {FailureClass::kMalformedInput, "bad_format"},
-     {FailureClass::kTimeout, "time_limit"},
-     {FailureClass::kOutOfMemory, "out_of_memory"},
-     {FailureClass::kEmptyResult, "empty_result"},
-     {FailureClass::kCountOutOfRange, "gene_count_out_of_bounds"},
-     {FailureClass::kToolError, "tool_error"},
-     {FailureClass::kUnknown, "unknown"}}};
+struct ClassText {
+  FailureClass c;
+  const char *name, *en, *zh, *cause_en, *cause_zh;
+};
+// The one table of failure classes: record name, names for people, usual root cause.
+constexpr std::array<ClassText, 10> kClasses = {{
+    {FailureClass::kNone, "none", "none", "无", "", ""},
+    {FailureClass::kMissingProgram, "tool_missing", "program missing", "缺少程序",
+     "a program the stage needs is not installed", "该阶段需要的程序未安装"},
+    {FailureClass::kMissingInput, "missing_file", "input file missing", "缺少输入文件",
+     "a required input file is missing", "缺少必需的输入文件"},
+    {FailureClass::kMalformedInput, "bad_format", "input file malformed", "输入文件格式错误",
+     "an input file is not in the expected format", "输入文件不符合预期格式"},
+    {FailureClass::kTimeout, "time_limit", "time limit exceeded", "超出时间限制", "the stage exceeded its time limit",
+     "该阶段超出了时间限制"},
+    {FailureClass::kOutOfMemory, "out_of_memory", "out of memory", "内存不足", "the process ran out of memory",
+     "进程内存不足"},
+    {FailureClass::kEmptyResult, "empty_result", "empty result", "结果为空", "the stage produced an empty result",
+     "该阶段的结果为空"},
+    {FailureClass::kCountOutOfRange, "gene_count_out_of_bounds", "member count out of bounds", "成员数超出范围",
+     "the number of members is outside the expected bounds", "成员数超出预期范围"},
+    {FailureClass::kToolError, "tool_error", "program error", "程序出错",
+     "a program exited with an error; the stage log has its message", "程序出错退出；错误信息见该阶段的 stage.log"},
+    {FailureClass::kUnknown, "unknown", "not recognised", "原因未能识别",
+     "not recognised by the rules; the stage log has the details", "规则未能识别；详情见该阶段的 stage.log"},
+}};
 
 std::string lower(std::string s) {
   for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -65,14 +80,26 @@ bool is_final(StageState s) {
 }
 
 std::string to_string(FailureClass c) {
-  for (auto& [k, v] : kClasses)
-    if (k == c) return v;
+  for (auto& k : kClasses)
+    if (k.c == c) return k.name;
   return "unknown";
 }
 
+std::string failure_class_name(FailureClass c, bool zh) {
+  for (auto& k : kClasses)
+    if (k.c == c) return zh ? k.zh : k.en;
+  return zh ? "原因未能识别" : "not recognised";
+}
+
+std::string failure_cause(FailureClass c, bool zh) {
+  for (auto& k : kClasses)
+    if (k.c == c) return zh ? k.cause_zh : k.cause_en;
+  return "";
+}
+
 Result<FailureClass> failure_class_from_string(const std::string& s) {
-  for (auto& [k, v] : kClasses)
-    if (s == v) return k;
+  for (auto& k : kClasses)
+    if (s == k.name) return k.c;
   return invalid_argument("'" + s.substr(0, 40) + "' is not a failure class");
 }
 
@@ -110,6 +137,58 @@ Status with_failure(Status s, FailureClass c) {
 
 bool Repair::matches(FailureClass c, const std::string& message) const {
   return c == on && (when.empty() || lower(message).find(lower(when)) != std::string::npos);
+}
+
+namespace {
+
+// A parameter value as a person writes it: strings bare, numbers as JSON prints them.
+std::string value_text(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+std::string values_text(const Json& values) {
+  if (values.size() == 1) return value_text(values.begin().value());
+  std::string out;
+  for (auto& [k, v] : values.items()) out += (out.empty() ? "" : ", ") + k + "=" + value_text(v);
+  return out;
+}
+
+void replace_all(std::string& text, const std::string& what, const std::string& with) {
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size()))
+    text.replace(at, what.size(), with);
+}
+
+}  // namespace
+
+std::string Repair::render(const std::string& text, const Json& asked, const Json& used) const {
+  std::string out = text;
+  replace_all(out, "{asked}", values_text(asked));
+  replace_all(out, "{used}", values_text(used));
+  return out;
+}
+
+Json Repair::applied(const Json& params) const {
+  Json asked = Json::object(), used = Json::object();
+  Json patched = params.is_object() ? params : Json::object();
+  patched.merge_patch(param_patch);
+  if (param_patch.is_object())
+    for (auto& [k, v] : param_patch.items()) {
+      asked[k] = params.is_object() && params.contains(k) ? params[k] : Json();
+      used[k] = patched.contains(k) ? patched[k] : Json();
+    }
+  return {{"key", key},
+          {"description", render(description, asked, used)},
+          {"prevention", render(prevention, asked, used)},
+          {"description_zh", render(description_zh, asked, used)},
+          {"prevention_zh", render(prevention_zh, asked, used)},
+          {"root_cause", root_cause},
+          {"asked", asked},
+          {"used", used}};
+}
+
+Json missing_data_file(const StageSpec& spec, const Json& run) {
+  const Json files = run.value("files", Json::object());
+  for (auto& f : spec.needs)
+    if (files.value(f, std::string()).empty()) return {{"kind", "missing_data_file"}, {"subject", f}};
+  return nullptr;
 }
 
 Json StageCheck::to_json() const {

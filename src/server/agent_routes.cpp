@@ -193,6 +193,13 @@ void add_agent_routes(Context& ctx) {
               auto m = a.messages(req.matches[1]);
               m ? reply_json(res, *m) : reply_error(res, m.status());
             });
+  add_route(ctx,
+            {"GET", "/api/sessions/{session_id}/state",
+             "the session as a page restores it after a reload: messages, uploaded files, tasks", nullptr},
+            [&a](Req req, Res res, const Json&) {
+              auto m = a.session_state(req.matches[1]);
+              m ? reply_json(res, *m) : reply_error(res, m.status());
+            });
   add_route(ctx, {"GET", "/api/config", "models, offline flag, dialog timeout and the file naming rules", nullptr},
             [&a](Req, Res res, const Json&) { reply_json(res, a.config()); });
   add_chat_route(ctx);
@@ -215,9 +222,11 @@ void add_agent_routes(Context& ctx) {
               t ? reply_json(res, *t, 202) : reply_error(res, t.status());
             });
   add_route(ctx,
-            {"POST", "/api/agent/confirm", "answer the parameter dialog: confirm, modify (with params) or cancel",
+            {"POST", "/api/agent/confirm",
+             "answer the parameter dialog: confirm, edit (stops the countdown while the user edits), modify (with "
+             "params) or cancel",
              schema({{"task_id", kId},
-                     {"action", {{"type", "string"}, {"enum", {"confirm", "modify", "cancel"}}}},
+                     {"action", {{"type", "string"}, {"enum", {"confirm", "edit", "modify", "cancel"}}}},
                      {"params", kObj},
                      {"session_id", kId}},
                     {"task_id", "action"})},

@@ -170,6 +170,19 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   const saved = path.join(scratch, 'report.html');
   await download.saveAs(saved);
   assert.match(fs.readFileSync(saved, 'utf8').slice(0, 2000), /<html/i);
+  // status.json, validation.json and the stage logs are downloadable too.
+  for (const name of ['status.json', 'validation.json', 'logs/identify.log'])
+    assert.ok(await page.locator(`a.download[href*="/files/${name}?"]`).count() === 1, `${name} offered`);
+
+  // A reload restores the session: the chat, the uploaded files, the task with its stages and results.
+  const messages = await page.locator('#messages .msg').count();
+  await page.reload();
+  await page.waitForSelector('body[data-restored="true"]', { timeout: 30000 });
+  assert.ok((await page.locator('#messages .msg').count()) >= messages - 1, 'the chat is back (all but the welcome)');
+  assert.ok((await page.locator('#upload-list li').count()) >= 1, 'the uploads are back');
+  await page.waitForSelector('#stages li[data-stage="identify"][data-state="done"]', { timeout: 30000 });
+  await page.waitForSelector('#figures img', { timeout: 30000 });
+  await page.screenshot({ path: path.join(artifacts, 'ui_reloaded.png'), fullPage: true });
   await context.close();
 });
 

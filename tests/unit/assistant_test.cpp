@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 
 #include "assistant/agents.h"
@@ -170,6 +171,42 @@ TEST(Planning, YamlAndFileStatus) {
             std::string::npos);
   EXPECT_EQ((*p)["defaults"]["prefix"], "Lchi.SPL");
   EXPECT_FALSE(make_plan(env, "Xyzz", "SPL", {}, Json::object(), false, 1).is_ok());
+}
+
+// The plan agrees with the run: a misnamed file the run renames counts as
+// present, stages the engine will skip are listed as skipped with the engine's
+// reason, and without past runs the time is "not estimated", not a guess.
+TEST(Planning, PlanPredictsTheRunsRenamesAndSkips) {
+  ToolEnv e;
+  AgentEnv env{&e.reg, e.ws.get(), {{"offline", "1"}}};
+  const fs::path data = e.dir.path() / "data";
+  e.dir.write("data/Lchi.genome.fa", ">Chr1\nACGT\n");
+  e.dir.write("data/Lchi.gff3", "##gff-version 3\n");
+  e.dir.write("data/Lchi.cds.fasta", ">g1\nATG\n");
+  e.dir.write("data/Lchi.pep.fasta", ">g1\nM\n");
+  auto p = make_plan(env, "Lchi", "SPL", {data}, Json::object(), false, 2);
+  ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+  const Json& plan = (*p)["plan"]["analysis_plan"];
+  EXPECT_EQ(plan["reference_genome"]["genome_fasta_status"], "available") << plan.dump(1);
+  EXPECT_EQ(plan["reference_genome"]["genome_fasta_renamed_from"], "Lchi.genome.fa");
+  std::map<std::string, std::string> stages;
+  for (auto& s : plan["analysis_stages"])
+    for (auto& [k, v] : s.items()) stages[k] = v.get<std::string>();
+  for (const char* runs : {"identify", "chromosome", "promoter", "synteny", "phylogeny"})
+    EXPECT_EQ(stages[runs].find("skipped"), std::string::npos) << runs << ": " << stages[runs];
+  EXPECT_NE(stages["expression"].find("skipped: no expression matrix"), std::string::npos) << stages["expression"];
+  EXPECT_NE(stages["ppi"].find("skipped: no Arabidopsis orthologs"), std::string::npos) << stages["ppi"];
+  EXPECT_NE(plan["estimated_time"].get<std::string>().find("not estimated"), std::string::npos)
+      << plan["estimated_time"];
+  // Nothing uploaded: identify is skipped, and so is every stage that needs its members.
+  auto empty = make_plan(env, "Lchi", "SPL", {e.dir.path() / "none"}, Json{{"phylogeny", 600.0}}, true, 2);
+  ASSERT_TRUE(empty.is_ok()) << empty.status().to_string();
+  std::map<std::string, std::string> zh;
+  for (auto& s : (*empty)["plan"]["analysis_plan"]["analysis_stages"])
+    for (auto& [k, v] : s.items()) zh[k] = v.get<std::string>();
+  EXPECT_NE(zh["identify"].find("跳过：缺少 pep 文件"), std::string::npos) << zh["identify"];
+  EXPECT_NE(zh["phylogeny"].find("跳过：依赖 identify 阶段的结果"), std::string::npos) << zh["phylogeny"];
+  EXPECT_NE(zh["expression"].find("跳过"), std::string::npos) << zh["expression"];
 }
 
 TEST(Assistant, SessionsLearningExportImportAndAMissingDataTask) {

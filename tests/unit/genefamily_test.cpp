@@ -320,6 +320,7 @@ TEST(GenefamilyPipeline, ReferenceMembersBuildTheHmmAndRescueHits) {
       refs.push_back(r);
   ASSERT_TRUE(write_fasta(dir.path() / "refs.fasta", refs).is_ok());
   std::string last_message;
+  Json last_repair;
   auto run_with = [&](const Json& identify) {
     auto cfg = genefamily_run_config("", "", d, Json{{"identify", identify}});
     EXPECT_TRUE(cfg.is_ok());
@@ -330,7 +331,7 @@ TEST(GenefamilyPipeline, ReferenceMembersBuildTheHmmAndRescueHits) {
     auto r = run_genefamily(*cfg, *runner, o);
     EXPECT_TRUE(r.is_ok());
     for (auto& s : *r) EXPECT_TRUE(finished_with_outputs(s.state)) << s.stage << ": " << s.message;
-    if (r && !r->empty()) last_message = r->back().message;
+    if (r && !r->empty()) last_message = r->back().message, last_repair = r->back().to_json();
     std::set<std::string> got;
     std::ifstream ids(o.run_dir / "final/Exam.GLOBIN.geneID.txt");
     for (std::string l; std::getline(ids, l);) got.insert(l);
@@ -342,7 +343,13 @@ TEST(GenefamilyPipeline, ReferenceMembersBuildTheHmmAndRescueHits) {
   for (auto& g : built) EXPECT_TRUE(want.count(g)) << g << " is not a decoy";
   // An impossible E-value finds nothing by HMM alone: the empty result is repaired by the table's relaxed E-value.
   auto relaxed = run_with({{"evalue", 1e-300}});
-  EXPECT_NE(last_message.find("repaired: relax the identify E-value"), std::string::npos) << last_message;
+  EXPECT_NE(last_message.find("repaired: relax the identify E-value from 1e-300 to 0.001"), std::string::npos)
+      << "the true asked value, not a default: " << last_message;
+  EXPECT_TRUE(last_repair.value("state", "") == "done" || last_repair.value("state", "") == "warn") << last_repair;
+  EXPECT_TRUE(last_repair.value("repaired", false)) << last_repair.dump();
+  EXPECT_EQ(last_repair["repair"]["asked"]["evalue"], 1e-300);
+  EXPECT_EQ(last_repair["repair"]["used"]["evalue"], 1e-3);
+  EXPECT_NE(last_repair["repair"].value("prevention", "").find("when 1e-300 found nothing"), std::string::npos);
   for (auto& g : relaxed) EXPECT_TRUE(want.count(g)) << g << " is not a decoy";
   auto rescued = run_with({{"evalue", 1e-300}, {"blast_references", (dir.path() / "refs.fasta").string()}});
   for (auto& r : refs) EXPECT_TRUE(rescued.count(r.id.substr(0, r.id.find('.')))) << r.id << " is rescued";

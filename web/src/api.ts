@@ -20,7 +20,8 @@ export interface SseEvent {
 }
 
 let token = sessionStorage.getItem('bioagent.token') || '';
-let sessionId = sessionStorage.getItem('bioagent.session') || '';
+// The session survives a reload and a closed tab: the page restores its chat, files and tasks from the server.
+let sessionId = localStorage.getItem('bioagent.session') || '';
 export let onUnauthorized: () => void = () => {};
 
 export function setToken(value: string): void {
@@ -88,7 +89,7 @@ export async function ensureSession(): Promise<string> {
   }
   const s = await call('POST', '/api/sessions', {});
   sessionId = s.session_id;
-  sessionStorage.setItem('bioagent.session', sessionId);
+  localStorage.setItem('bioagent.session', sessionId);
   return sessionId;
 }
 

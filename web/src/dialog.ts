@@ -71,6 +71,10 @@ export function openConfirmDialog(
   }, 1000);
   $('p-modify').onclick = () => {
     stopTimer();
+    // The server's countdown stops too: it waits for the edited parameters instead of running the defaults.
+    api.call('POST', '/api/agent/confirm', { task_id: taskId, action: 'edit', params: {} }).catch((e) => {
+      if (!(e instanceof api.ApiError && /not waiting|nothing to confirm/.test(e.message))) onError((e as Error).message);
+    });
     editing = true;
     for (const f of ['p-cpu', 'p-evalue']) $<HTMLInputElement>(f).readOnly = false;
     counter.textContent = '–';

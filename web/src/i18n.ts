@@ -39,6 +39,11 @@ const text = {
     welcome: 'Ask about a plant gene family, check the literature, or plan and run an analysis. Shared data:',
     try: 'Try:',
     upload: 'Upload files',
+    repaired: 'repaired automatically',
+    elapsed: 'elapsed',
+    step: 'step',
+    log: 'log',
+    restored: 'Session restored',
   },
   zh: {
     title: 'BBAV20311 - Agent 助手',
@@ -77,38 +82,35 @@ const text = {
     welcome: '可以询问植物基因家族知识、检索文献，或生成并执行分析方案。共享数据：',
     try: '试试：',
     upload: '上传文件',
+    repaired: '已自动修复',
+    elapsed: '已用时',
+    step: '步骤',
+    log: '日志',
+    restored: '已恢复会话',
   },
 };
 
 export type Key = keyof typeof text.en;
 
-// Stage names and task/stage states as the interface shows them (unknown ids show as given).
-const stageNames: Record<Lang, Record<string, string>> = {
-  en: {
-    check: 'file check', identify: 'gene family identification', phylogeny: 'phylogenetic analysis',
-    domain: 'domain architecture', properties: 'physico-chemical properties', motif: 'motif discovery',
-    structure: 'gene structure', chromosome: 'chromosome map', promoter: 'promoter cis-elements',
-    synteny: 'synteny and duplications', kaks: 'Ka/Ks of duplicated pairs', ppi: 'protein interaction network',
-    expression: 'expression patterns', report: 'report',
-  },
-  zh: {
-    check: '文件检查', identify: '基因家族鉴定', phylogeny: '系统发育分析', domain: '结构域分析',
-    properties: '理化性质', motif: 'motif分析', structure: '基因结构', chromosome: '染色体定位',
-    promoter: '启动子分析', synteny: '共线性分析', kaks: 'Ka/Ks分析', ppi: '蛋白互作网络',
-    expression: '表达模式分析', report: '分析报告',
-  },
-};
+// Stage names come from the server's stage table (/api/config "stages"); unknown ids show as given.
+let stageLabels: Record<string, { label: string; label_zh: string }> = {};
+export function setStageLabels(stages: { name: string; label: string; label_zh: string }[] | undefined): void {
+  stageLabels = {};
+  for (const s of stages || []) stageLabels[s.name] = s;
+}
+// Task/stage states as the interface shows them.
 const stateNames: Record<Lang, Record<string, string>> = {
-  en: {},
+  en: { pending: 'queued' },
   zh: {
-    pending: '等待中', running: '运行中', done: '完成', cached: '已完成（复用）', skipped: '已跳过',
+    pending: '排队中', running: '运行中', done: '完成', cached: '已完成（复用）', skipped: '已跳过',
     failed: '失败', warn: '完成（有警告）', cancelled: '已取消', checking: '检查文件',
     awaiting_confirmation: '等待确认', repairing: '修复中', validating: '验证中',
   },
 };
 
 export function stageName(id: string): string {
-  return stageNames[lang][id] || id;
+  const s = stageLabels[id];
+  return (s && (lang === 'zh' ? s.label_zh : s.label)) || id;
 }
 
 export function stateName(id: string): string {

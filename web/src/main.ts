@@ -4,7 +4,7 @@
 // countdown; Chinese and English.
 import './style.css';
 import * as api from './api';
-import { currentLang, setLang, stageName, stateName, t } from './i18n';
+import { currentLang, setLang, setStageLabels, stageName, stateName, t } from './i18n';
 import { openConfirmDialog, closeConfirmDialog } from './dialog';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -45,6 +45,18 @@ function renderRules(): void {
   );
 }
 
+function showNaming(li: HTMLElement, result: HTMLElement, n: any): void {
+  if (n.ok) {
+    li.classList.add('naming-ok');
+    result.textContent = `✓ ${t('namingOk')} (${n.kind})`;
+  } else {
+    li.classList.add('naming-bad');
+    result.append(el('span', '', `✗ ${t('namingBad')} `), el('code', 'rule', n.rule || ''));
+    if (n.fix) result.append(el('span', '', ` — ${t('renameTo')} `), el('code', 'fix', n.fix));
+    else if (n.example) result.append(el('span', '', ` — e.g. `), el('code', 'fix', n.example));
+  }
+}
+
 async function uploadFiles(files: FileList | File[]): Promise<void> {
   await api.ensureSession();
   for (const file of Array.from(files)) {
@@ -65,16 +77,7 @@ async function uploadFiles(files: FileList | File[]): Promise<void> {
         result.textContent = item.error.message;
         continue;
       }
-      const n = item.naming;
-      if (n.ok) {
-        li.classList.add('naming-ok');
-        result.textContent = `✓ ${t('namingOk')} (${n.kind})`;
-      } else {
-        li.classList.add('naming-bad');
-        result.append(el('span', '', `✗ ${t('namingBad')} `), el('code', 'rule', n.rule || ''));
-        if (n.fix) result.append(el('span', '', ` — ${t('renameTo')} `), el('code', 'fix', n.fix));
-        else if (n.example) result.append(el('span', '', ` — e.g. `), el('code', 'fix', n.example));
-      }
+      showNaming(li, result, item.naming);
     } catch (e) {
       li.classList.add('naming-bad');
       result.textContent = (e as Error).message;
@@ -227,6 +230,41 @@ function followTask(taskId: string): void {
     .catch((err) => showError(err.message));
 }
 
+// A stage's line: the engine's state as it is (queued, running, done, cached, warn, skipped, failed, ...),
+// "repaired" when an automatic repair made it finish, the reason beside it, and while it runs its
+// progress (elapsed time, step and program, the tool's own phase when the stage reads one).
+function showStage(e: any): void {
+  const li = stageItem(e.stage);
+  const stateEl = li.querySelector('.stage-state') as HTMLElement;
+  if (e.progress) {
+    const p = e.progress;
+    const minutes = Math.floor(p.elapsed_seconds / 60);
+    const elapsed = minutes ? `${minutes} min ${Math.round(p.elapsed_seconds % 60)} s` : `${Math.round(p.elapsed_seconds)} s`;
+    let prog = li.querySelector<HTMLElement>('.stage-progress');
+    if (!prog) li.append((prog = el('span', 'stage-progress')));
+    prog.textContent = `${t('elapsed')} ${elapsed} · ${t('step')} ${p.step}/${p.steps} ${p.what}${p.phase ? ' · ' + p.phase : ''}`;
+    return;
+  }
+  li.dataset.state = e.state;
+  stateEl.textContent = stateName(e.state) + (e.repaired ? ` · ${t('repaired')}` : '');
+  stateEl.title = e.message || '';
+  if (e.state !== 'running') li.querySelector('.stage-progress')?.remove();
+  li.querySelector('.stage-reason')?.remove();
+  if ((['skipped', 'warn', 'failed', 'repairing'].includes(e.state) || e.repaired) && e.message) {
+    li.append(el('span', 'stage-reason', String(e.message).slice(0, 200)));
+  }
+}
+
+function addLinks(m: HTMLElement, links: any[] | undefined): void {
+  for (const l of links || []) {
+    const a = el('a', `outcome-${l.kind}`, l.name) as HTMLAnchorElement;
+    a.href = api.fileUrl(l.url);
+    a.target = '_blank';
+    a.rel = 'noopener';
+    m.append(el('br'), a);
+  }
+}
+
 function onTaskEvent(taskId: string, e: any): void {
   const state = $('task-state');
   if (e.type === 'state') {
@@ -238,32 +276,20 @@ function onTaskEvent(taskId: string, e: any): void {
       showResults(taskId);
     }
   } else if (e.type === 'stage') {
-    // The engine's state as it is (done, cached, warn, skipped, failed, ...); the reason beside it.
-    const li = stageItem(e.stage);
-    li.dataset.state = e.state;
-    const stateEl = li.querySelector('.stage-state') as HTMLElement;
-    stateEl.textContent = stateName(e.state);
-    stateEl.title = e.message || '';
-    li.querySelector('.stage-reason')?.remove();
-    if (['skipped', 'warn', 'failed'].includes(e.state) && e.message) {
-      li.append(el('span', 'stage-reason', String(e.message).slice(0, 200)));
-    }
+    showStage(e);
   } else if (e.type === 'outcome') {
-    // The run's outcome, posted in the chat: members, warnings explained, links to the report and figures.
+    // The run's outcome, posted in the chat: members, warnings explained, links to the report, figures and logs
+    // (once: a restored session already shows it).
+    if (document.querySelector(`.msg.outcome[data-task="${taskId}"]`)) return;
     const m = addMessage('assistant', e.text);
     m.classList.add('outcome');
-    for (const l of e.links || []) {
-      const a = el('a', `outcome-${l.kind}`, l.name) as HTMLAnchorElement;
-      a.href = api.fileUrl(l.url);
-      a.target = '_blank';
-      a.rel = 'noopener';
-      m.append(el('br'), a);
-    }
+    m.dataset.task = taskId;
+    addLinks(m, e.links);
   } else if (e.type === 'confirm') {
     openConfirmDialog(taskId, e.params, e.timeout_seconds, e.deadline, showError);
   } else if (e.type === 'confirmed') {
     closeConfirmDialog();
-  } else if (['diagnosis', 'repair', 'prevention', 'learning', 'resumed'].includes(e.type)) {
+  } else if (['diagnosis', 'repair', 'prevention', 'learning', 'resumed', 'confirm_paused'].includes(e.type)) {
     const note = el('p', `note ${e.type}`);
     note.textContent =
       e.type === 'diagnosis'
@@ -283,7 +309,7 @@ async function showResults(taskId: string): Promise<void> {
   }
   const files: any[] = r.files || [];
   const figures = $('figures');
-  for (const f of files.filter((f) => /\.(svg|png)$/.test(f.name)).slice(0, 12)) {
+  for (const f of files.filter((f) => /\.(svg|png)$/.test(f.name))) {
     const img = el('img', 'figure') as HTMLImageElement;
     img.src = api.fileUrl(f.url);
     img.alt = f.name;
@@ -322,11 +348,11 @@ async function showResults(taskId: string): Promise<void> {
     a.rel = 'noopener';
     downloads.append(a);
   }
-  const wanted = /\.(report\.html|report\.md|fasta|nwk|tsv|txt|collinearity|json)$/;
-  for (const f of files.filter((f) => wanted.test(f.name))) {
+  // Every file of final/ (figures as SVG too), status.json and validation.json, and each stage's log.
+  for (const f of [...files, ...(r.logs || [])]) {
     const a = el('a', 'download', `${t('download')} ${f.name}`) as HTMLAnchorElement;
     a.href = api.fileUrl(f.url, true);
-    a.setAttribute('download', f.name);
+    a.setAttribute('download', f.name.replace(/^logs\//, ''));
     downloads.append(a);
   }
 }
@@ -380,6 +406,37 @@ function welcome(): void {
   msg.append(bar);
 }
 
+// After a reload: the session's messages, uploaded files and latest task from the server (false: nothing to restore).
+async function restoreSession(sid: string): Promise<boolean> {
+  let st: any;
+  try {
+    st = await api.call('GET', `/api/sessions/${sid}/state`);
+  } catch {
+    return false;
+  }
+  if (!st.messages?.length && !st.files?.length && !st.tasks?.length) return false;
+  for (const m of st.messages || []) {
+    const msg = addMessage(m.role === 'user' ? 'user' : 'assistant', m.content);
+    if (m.meta?.task_id && m.meta?.agent === 'execution') {
+      msg.classList.add('outcome');
+      msg.dataset.task = m.meta.task_id;
+    }
+    if (m.meta?.links) addLinks(msg, m.meta.links);
+  }
+  for (const f of st.files || []) {
+    const li = el('li', 'upload');
+    const result = el('div', 'naming');
+    li.append(el('span', 'name', f.name), result);
+    showNaming(li, result, f.naming || {});
+    $('upload-list').append(li);
+  }
+  const last = (st.tasks || [])[st.tasks.length - 1];
+  if (last) followTask(last.task_id);  // its events replay: stages, progress, results
+  document.body.dataset.restored = 'true';
+  setStatus(t('restored'));
+  return true;
+}
+
 // ---- start -------------------------------------------------------------------
 
 async function loadConfig(): Promise<void> {
@@ -401,9 +458,11 @@ async function loadConfig(): Promise<void> {
     select.append(o);
   }
   select.value = config.models.includes(config.model) ? config.model : 'none';
+  setStageLabels(config.stages);
   renderRules();
-  await api.ensureSession();
-  if (!$('messages').children.length) welcome();
+  const had = api.session();
+  const sid = await api.ensureSession();
+  if (!$('messages').children.length && !(had === sid && (await restoreSession(sid)))) welcome();
   setStatus(config.offline ? `${t('ready')} · ${t('offline')}` : t('ready'));
 }
 

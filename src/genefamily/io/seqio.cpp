@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 namespace bioagent {
 namespace {
 
@@ -96,6 +98,13 @@ Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::s
         err = parse_error(name + " line " + std::to_string(n) + ": the id '" + r.id +
                           "' was used already by the record at line " + std::to_string(it->second) +
                           " (ids must be unique)");
+        Json reason = Json::object();  // the typed reason (pipeline.h kReasonDetail)
+        reason["kind"] = "duplicate_id";
+        reason["subject"] = reason["id"] = r.id;
+        reason["file"] = std::filesystem::path(name).filename().string();
+        reason["line"] = n;
+        reason["first_line"] = it->second;
+        err.with("reason", reason);
         return false;
       }
       out.push_back(std::move(r));

@@ -116,10 +116,11 @@ Status draw_chromosomes(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
                                       figures::chromosome_map((*genome)->lengths(), placed, title)));
   if (placed.empty())
-    return write_text(
-        ctx.work / "chromosome.json",
-        Json{{"skipped", true}, {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
-            .dump(2));
+    return write_text(ctx.work / "chromosome.json",
+                      Json{{"skipped", true},
+                           {"reason_kind", "no_positions"},
+                           {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
+                          .dump(2));
   BIOAGENT_RETURN_IF_ERROR(write_renamed_map(ctx, (*genome)->lengths(), placed));
   int in_clusters = int(std::count_if(placed.begin(), placed.end(), [](auto& p) { return p.cluster >= 0; }));
   Json collapsed = Json::object();

@@ -248,6 +248,11 @@ StageSpec expression_stage() {
       "units": {"type": "string", "enum": ["auto", "counts", "tpm", "fpkm"], "default": "auto", "description": "auto: whole numbers are raw counts (normalised to TPM or CPM)"},
       "kmer": {"type": "integer", "minimum": 15, "maximum": 31, "default": 31, "description": "salmon index k"}
     }, "additionalProperties": false})JS");
+  s.skip_when = [](const Json&, const Json& params) -> Json {
+    if (params.value("matrix", std::string()).empty() && params.value("reads", Json::array()).empty())
+      return {{"kind", "no_expression_data"}, {"subject", ""}};
+    return nullptr;
+  };
   s.check = [](const StageContext& ctx) -> Status {
     if (!ctx.params["reads"].empty() && !ctx.params["matrix"].get<std::string>().empty())
       return invalid_argument("give either a matrix or reads, not both");

@@ -433,14 +433,18 @@ StageSpec identify_stage() {
   };
   s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
   s.parse = summary_file("identify.json");
+  // {asked} and {used}: the E-value this run asked for and the one the repair used.
   s.repairs = {{FailureClass::kEmptyResult, "", "relax_evalue",
-                "relax the identify E-value from 1e-5 to 1e-3 and say so in the report",
+                "relax the identify E-value from {asked} to {used} and say so in the report",
                 "the search found no family members at the current thresholds",
-                "start identify at E-value 1e-3 for this family when 1e-5 found nothing", Json{{"evalue", 1e-3}}, true},
+                "start identify at E-value {used} for this family when {asked} found nothing", Json{{"evalue", 1e-3}},
+                true, "将鉴定的 E 值由 {asked} 放宽为 {used} 重新检索，并在报告中注明",
+                "该家族在 E 值 {asked} 下未检出成员时，直接以 E 值 {used} 开始鉴定"},
                {FailureClass::kCountOutOfRange, "", "report_gene_count",
                 "report the count against the expected bounds; check the HMM and the E-value before trusting it",
                 "the number of members is outside the expected bounds",
-                "compare the member count with the knowledge base before the phylogeny", Json::object(), false}};
+                "compare the member count with the knowledge base before the phylogeny", Json::object(), false,
+                "报告成员数与预期范围的比较；采信前请检查 HMM 与 E 值", "系统发育分析之前先将成员数与知识库比较"}};
   s.checks = [](const StageContext&, const Json& summary) -> std::vector<StageCheck> {
     const int n = summary.value("members", 0), lo = 10, hi = 100;
     return {

@@ -187,6 +187,7 @@ Status summarise_kaks(const StageContext& ctx) {
   if (pairs.empty())
     return write_text(ctx.work / "kaks.json",
                       Json{{"skipped", true},
+                           {"reason_kind", "no_pairs"},
                            {"reason",
                             "no duplicated pairs among the members (no tandem cluster, no mutual best match "
                             "at the identity threshold)"}}

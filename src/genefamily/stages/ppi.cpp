@@ -43,14 +43,17 @@ std::string network_svg(const std::vector<std::string>& nodes,
 }
 
 Status interactions(const StageContext& ctx) {
-  auto skip = [&](const std::string& why) {
-    return write_text(ctx.work / "ppi.json", Json{{"skipped", true}, {"reason", why}}.dump(2));
+  auto skip = [&](const std::string& why, const char* kind = "offline") {  // kind: the typed reason (stage_reasons)
+    return write_text(
+        ctx.work / "ppi.json",
+        Json{{"skipped", true}, {"reason", why}, {"reason_kind", kind}, {"reason_subject", "STRING"}}.dump(2));
   };
   std::string table = ctx.params["orthologs"];
   if (table.empty())
     return skip(
         "no Arabidopsis orthologs were given: set {\"ppi\": {\"orthologs\": TSV}} with member gene and AGI "
-        "(e.g. AT1G27370) per line");
+        "(e.g. AT1G27370) per line",
+        "no_orthologs");
   auto text = read_text(table);
   if (!text) return text.status();
   std::map<std::string, std::string> agi_to_gene;
@@ -81,9 +84,9 @@ Status interactions(const StageContext& ctx) {
   if (!resp) {
     if (resp.status().code() == ErrorCode::kUnavailable && offline)
       return skip("offline, and STRING's answer for these genes is not in the cache: " + resp.status().message());
-    return skip("STRING could not be reached: " + resp.status().message());
+    return skip("STRING could not be reached: " + resp.status().message(), "unreachable");
   }
-  if (resp->status != 200) return skip("STRING answered HTTP " + std::to_string(resp->status));
+  if (resp->status != 200) return skip("STRING answered HTTP " + std::to_string(resp->status), "unreachable");
   Json edges_json = parse_json_bounded(resp->body);
   if (!edges_json.is_array()) return parse_error("STRING's answer is not a JSON list of interactions");
   std::vector<std::tuple<std::string, std::string, double>> edges;
@@ -148,6 +151,10 @@ StageSpec ppi_stage() {
       "min_score": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 400}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(interactions)}; };
+  s.skip_when = [](const Json&, const Json& params) -> Json {
+    if (params.value("orthologs", std::string()).empty()) return {{"kind", "no_orthologs"}, {"subject", ""}};
+    return nullptr;
+  };
   s.outputs = {"ppi.json"};
   s.parse = summary_file("ppi.json");
   s.report = report;

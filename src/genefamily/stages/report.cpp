@@ -65,16 +65,21 @@ Json relative_to_run(const Json& value, const fs::path& run_dir) {
 Json stage_states(const StageContext& ctx) {
   Json out = Json::object();
   const Json states = ctx.run.value("stage_states", Json::object());  // kept alive: items() refers to it
-  for (auto& [name, st] : states.items())
+  for (auto& [name, st] : states.items()) {
     out[name] = {{"state", st.value("state", "")}, {"message", st.value("message", "")}};
+    if (st.contains("repair")) out[name]["repaired"] = true, out[name]["repair"] = st["repair"];
+  }
   return out;
 }
 
-// A stage's reason in the report's language: a Chinese report never prints the engine's English text.
-std::string reason_shown(const std::string& message, const std::string& failure, bool zh) {
-  if (!zh) return message;
-  std::string r = stage_reason_zh(message, failure);
-  return r.empty() ? "原因的原文见 status.json" : r;
+// A stage's reason in the report's language, from its typed reason (a Chinese
+// report never prints the engine's English text), with the fix when there is one.
+std::string reason_shown(const Json& st, bool zh) {
+  const Json reason = st.value("reason", Json());
+  std::string r = zh ? render_reason(reason, true) : st.value("message", std::string()).substr(0, 600);
+  if (r.empty()) r = zh ? "原因的原文见 status.json" : render_reason(reason, false);
+  std::string fix = reason_fix(reason, zh);
+  return fix.empty() ? r : r + (zh ? "。建议：" : ". Suggested fix: ") + fix;
 }
 
 // A stage's section from its table entry: the state line when it did not
@@ -88,10 +93,10 @@ Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text
   std::string line;
   switch (rc.state) {
     case StageState::kSkipped:
-      line = T.skipped + reason_shown(rc.message, "", zh);
+      line = T.skipped + reason_shown(st, zh);
       break;
     case StageState::kFailed:
-      line = T.failed + reason_shown(rc.message.substr(0, 600), st.value("failure", std::string("unknown")), zh);
+      line = T.failed + reason_shown(st, zh);
       break;
     case StageState::kWarn:
       line = T.warn + (zh ? std::string("部分检查未达阈值（数值与阈值见 validation.json）") : rc.message);
@@ -101,6 +106,9 @@ Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text
       break;
     case StageState::kDone:
     case StageState::kCached:
+      if (st.contains("repair"))  // the parameters it finished with are not the ones asked for
+        line = (zh ? "已自动修复后完成：" : "Finished after an automatic repair: ") + repair_text(st["repair"], zh) +
+               (zh ? "（" : " (") + repair_params_text(st["repair"], zh) + (zh ? "）" : ")");
       break;
     default:
       line = T.not_run;
@@ -135,6 +143,27 @@ void add_prewritten(std::vector<Section>& sections, const Json& prewritten, bool
       auto ps = paragraphs(prewritten[sec.id].get<std::string>());
       sec.paragraphs.insert(sec.paragraphs.begin(), ps.begin(), ps.end());
     }
+}
+
+// The parameters as run: the ones asked for with every automatic repair's
+// patch applied, then, per repaired stage, what was asked and what was used.
+std::vector<std::string> parameter_paragraphs(const StageContext& ctx, const fs::path& run_dir, bool zh) {
+  Json used = ctx.run.value("params", Json::object());
+  std::vector<std::string> changes;
+  const Json states = ctx.run.value("stage_states", Json::object());
+  for (auto& [name, st] : states.items()) {
+    if (!st.contains("repair") || !st["repair"].is_object()) continue;
+    const Json& rep = st["repair"];
+    if (!used.contains(name) || !used[name].is_object()) used[name] = Json::object();
+    used[name].merge_patch(rep.value("used", Json::object()));
+    changes.push_back(name + (zh ? "：" : ": ") + repair_params_text(rep, zh) +
+                      (zh ? "（自动修复 " : " (automatic repair ") + rep.value("key", std::string()) +
+                      (zh ? "：" : ": ") + repair_text(rep, zh) + (zh ? "）" : ")"));
+  }
+  std::vector<std::string> out = {(zh ? "实际使用的参数：" : "Parameters as run: ") +
+                                  relative_to_run(used, run_dir).dump()};
+  for (auto& c : changes) out.push_back((zh ? "与设定不同的参数：" : "Parameters that differ from those asked: ") + c);
+  return out;
 }
 
 Status build(const StageContext& ctx) {
@@ -232,9 +261,11 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
   {
-    Section s{"genes", T.genes,
-              {},      {"gene", "chr", "start", "end", "strand", "aa", "MW (kDa)", "pI", "GRAVY", "subfamily"},
-              {},      {}};
+    Section s{"genes", T.genes, {}, {}, {}, {}};
+    s.table_header = zh ? std::vector<std::string>{"基因",     "染色体",       "起始",   "终止",           "链",
+                                                   "氨基酸数", "分子量 (kDa)", "等电点", "亲水性 (GRAVY)", "亚家族"}
+                        : std::vector<std::string>{"gene", "chr",      "start", "end",   "strand",
+                                                   "aa",   "MW (kDa)", "pI",    "GRAVY", "subfamily"};
     for (auto& m : *members) {
       const ProteinProperties& p = props[m.gene];
       const bool placed = !m.seqid.empty();  // no position known: "—", never 0/0/+
@@ -277,7 +308,9 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
   {
-    Section s{"methods", T.methods, {}, {"stage", "command", "tool versions", "seconds", "exit"}, {}, {}};
+    Section s{"methods", T.methods, {}, {}, {}, {}};
+    s.table_header = zh ? std::vector<std::string>{"阶段", "命令", "程序版本", "用时（秒）", "退出码"}
+                        : std::vector<std::string>{"stage", "command", "tool versions", "seconds", "exit"};
     const fs::path run_dir = fs::absolute(ctx.run.value("run_dir", std::string()));
     auto history = pipeline_history(run_dir);
     std::vector<Json> rows;
@@ -300,8 +333,7 @@ Status build(const StageContext& ctx) {
              << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
     }
     s.paragraphs.push_back(inputs.str());
-    s.paragraphs.push_back((zh ? "参数：" : "Parameters: ") +
-                           relative_to_run(ctx.run.value("params", Json::object()), run_dir).dump());
+    for (auto& p : parameter_paragraphs(ctx, run_dir, zh)) s.paragraphs.push_back(p);
     if (!rows.empty())
       s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +
                              rows.back().value("at", ""));
@@ -407,7 +439,13 @@ Status build(const StageContext& ctx) {
       {"findings.json", "key findings for programs (the result parser)"},
       {"report.md", "this run's report in Markdown"},
       {"report.html", "the same report as one self-contained HTML file"}};
-  for (auto& [suffix, what] : kFiles) outputs << "- `final/" << base << suffix << "`: " << what << "\n";
+  // Only the files this run produced: the other stages' in the run's final/, this stage's own.
+  for (auto& [suffix, what] : kFiles) {
+    std::error_code ec;
+    const bool own = suffix == "findings.json" || suffix == "report.md" || suffix == "report.html";
+    if (own || fs::exists(final_dir / (base + suffix), ec))
+      outputs << "- `final/" << base << suffix << "`: " << what << "\n";
+  }
   outputs << "- `run.sqlite`: every command's argv, tool versions, times, exit codes and memory\n"
              "- `stages/<stage>-<key>/`: each stage's working folder and log (stage.log)\n";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "final" / "outputs.md", outputs.str()));
@@ -434,7 +472,7 @@ StageSpec report_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
   s.outputs = {"report.json"};
   s.parse = summary_file("report.json");
-  s.revision = 2;  // section ids on the headings; pre-written paragraphs
+  s.revision = 3;  // section ids on the headings; pre-written paragraphs; repairs asked vs used
   return s;
 }
 
