@@ -12,7 +12,6 @@
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
-namespace {
 std::map<std::string, std::string> collapse_redundant_models(const std::vector<Member>& members,
                                                              const std::map<std::string, std::string>& protein) {
   std::map<std::string, std::string> out;  // redundant gene -> the locus it is collapsed into
