@@ -314,6 +314,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     po.run_dir = run_dir;
     po.cpus = std::min(dialog.value("cpu", o.cpus), runner_cpu_limit(o));
     po.cancel = rt->cancel;
+    po.stages = o.stages;
     if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
       po.version_book =
           fs::path(o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : "") / "program_versions.json";

@@ -122,6 +122,8 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     McpOptions mo;
     mo.tool_timeout = std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000));
     mo.tool_options = s->tool_options;
+    mo.tool_options["assistant_state_dir"] = state.string();  // assistant_chat: this server's store
+    mo.tool_options["assistant_data_dir"] = data.string();
     auto server = ApiServer::create(**assistant, *s->registry, *s->workspace, mo, o.api);
     if (!server) {
       g.exit_code = print_error(server.status());
