@@ -11,6 +11,8 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "bioagent/assistant.h"

@@ -24,7 +24,7 @@ STATE = os.path.join(WORK, "state")
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("BIOAGENT_LLM")}
 ENV["BIOAGENT_HOME"] = os.path.join(WORK, "home")
 ENV.pop("BIOAGENT_BUNDLE", None)
-COMMON = ["--state-dir", STATE, "--stages", "check,identify", "--cpus", "1", "--confirm-timeout", "4"]
+COMMON = ["--state-dir", STATE, "--stages", "check,identify", "--cpus", "1", "--confirm-timeout", "8"]
 QUESTIONS = {
     "zh": ["总结下SPL基因家族", "荔枝的SPL基因家族是否有发表过相关的文章",
            "如果我想开展 Exam 的 GLOBIN 基因家族研究，可以吗？", "执行分析"],
@@ -156,7 +156,7 @@ try:
         check(c.close() == 0, "chat ends with /quit")
     if task:
         follower = Chat("--session", sessions["zh"])
-        seen = follower.say("/follow " + task.group(0), until=r"任务 done[^\n]*\n[\s\S]*> $", timeout=60)
+        seen = follower.say("/follow " + task.group(0), until=r"(任务|task) done[^\n]*\n[\s\S]*> $", timeout=60)
         check("identify" in seen, "the chat follows a task ask started", seen[-800:])
         follower.close()
     else:
