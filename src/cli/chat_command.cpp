@@ -143,8 +143,8 @@ Json parse_assignments(const std::string& line) {
 // silence until the countdown ends leaves the defaults to the task (it confirms them itself).
 void parameter_dialog(Assistant& a, const std::string& sid, const std::string& task, const Json& event, bool zh) {
   std::cout << (zh ? "参数确认：" : "Parameters:") << "\n";
-  for (auto& [k, v] : event.value("params", Json::object()).items())
-    std::cout << "  " << k << " = " << v.dump() << "\n";
+  const Json params = event.value("params", Json::object());
+  for (auto& [k, v] : params.items()) std::cout << "  " << k << " = " << v.dump() << "\n";
   std::cout << std::flush;
   int timeout = event.value("timeout_seconds", 30);
   std::string prompt = zh ? "回车确认，key=value 修改，cancel 取消；超时使用默认参数"
