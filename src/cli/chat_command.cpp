@@ -189,6 +189,8 @@ bool chat_line(CliAssistant& c, const std::string& line, bool zh_default) {
 }  // namespace
 
 void follow_task(Assistant& a, const std::string& sid, const std::string& task, bool interactive, bool zh) {
+  std::cout << "· " << (zh ? "任务 " : "task ") << task
+            << (zh ? "（另一处可用 /follow 跟进）" : " (/follow it from elsewhere)") << "\n";
   int64_t after = 0;
   for (;;) {
     Json events = a.events(sid, task, after, std::chrono::milliseconds(1000));
