@@ -69,7 +69,7 @@ int fail(const Status& s) {
 using Scores = std::map<std::string, Score>;
 using FileOf = std::map<std::string, std::string>;
 
-// Ranks pages with `tool`, adds the question to scores[method] and keeps the top 5 in row[method].
+// Ranks pages with `tool`, adds the question to scores[method] and keeps the top kDepth in row[method].
 Status rank_into(const std::string& method, const std::string& tool, const Json& args,
                  const std::set<std::string>& gold, const ToolRegistry& registry, ToolContext& ctx,
                  const FileOf& file_of, Scores& scores, Json& row) {
@@ -77,7 +77,8 @@ Status rank_into(const std::string& method, const std::string& tool, const Json&
   if (!r) return r.status();
   auto ranked = pages_of((*r)["results"], file_of);
   scores[method].add(ranked, gold);
-  row[method] = Json(std::vector<std::string>(ranked.begin(), ranked.begin() + std::min<size_t>(5, ranked.size())));
+  row[method] =
+      Json(std::vector<std::string>(ranked.begin(), ranked.begin() + std::min<size_t>(kDepth, ranked.size())));
   return Status::ok();
 }
 

@@ -22,7 +22,7 @@ tune=0
 [ "${2:-}" = "--tune" ] && tune=1 && shift
 here=$(cd "$(dirname "$0")" && pwd)
 questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
-pdfs="$here/../../shared/fixtures/pdfs"
+pdfs="${BIOAGENT_FIXTURES_DIR:-$here/../../shared/fixtures}/pdfs"
 if [ ! -d "$pdfs" ]; then
   echo "SKIP: fixtures absent ($pdfs)"
   exit 0
@@ -43,7 +43,7 @@ if [ "$tune" = 1 ]; then
   exec /usr/bin/python3 "$here/fusion_tune.py" "$work/scores.txt" "$weights_file" "$BIOAGENT_EMBED_MODEL" "$questions"
 fi
 "$build/bench/retrieval_eval" "$work/papers.duckdb" "$questions" "$work" "${files[@]}" > "$work/scores.txt"
-/usr/bin/python3 - "$work/scores.txt" "$check" "$work/per_question.jsonl" <<'PY'
+/usr/bin/python3 - "$work/scores.txt" "$check" "$work/per_question.jsonl" "$questions" <<'PY'
 import json, sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -52,14 +52,48 @@ for line in open(sys.argv[1]):
 check = sys.argv[2] == "1"
 n = int(rows.pop("questions")[0])
 key = rows.pop("offline_key_terms")[0]
+split_of = {}
+for line in open(sys.argv[4]):
+    if line.strip():
+        q = json.loads(line)
+        split_of[q["id"]] = q.get("split", "all")
+per = [json.loads(line) for line in open(sys.argv[3])]
+methods = sorted({m for q in per for m in q if isinstance(q[m], list) and m != "gold"}, key=lambda m: m == "ClassicRetrieve")
+
+
+def scores(qs):
+    """{method: [recall@1, recall@5, MRR]} and the key-term rate over the questions qs."""
+    out = {}
+    for m in methods:
+        r1 = r5 = mrr = 0.0
+        for q in qs:
+            ranked = q[m]
+            hit = next((i for i, p in enumerate(ranked[:20]) if p in q["gold"]), None)
+            r1 += hit is not None and hit < 1
+            r5 += hit is not None and hit < 5
+            mrr += 0 if hit is None else 1.0 / (hit + 1)
+        out[m] = [r1 / len(qs), r5 / len(qs), mrr / len(qs)]
+    return out, sum(q["key_term"] for q in qs) / len(qs)
+
+
 print(f"Retrieval on {n} labelled questions (pages; MRR over the first 20 distinct pages)")
 print(f"{'method':36s}{'recall@1':>10s}{'recall@5':>10s}{'MRR':>8s}")
 for name, (r1, r5, mrr) in sorted(rows.items(), key=lambda kv: kv[0] == "ClassicRetrieve"):
     print(f"{name:36s}{r1:10.3f}{r5:10.3f}{mrr:8.3f}")
 print(f"offline answer key-term rate: {key:.3f}")
+halves = {}
+for name in ("tuning", "validation"):
+    qs = [q for q in per if split_of.get(q["id"]) == name]
+    if not qs:
+        continue
+    halves[name] = scores(qs)
+    papers = len({g.split("#")[0] for q in qs for g in q["gold"]})
+    print(f"{name} half ({len(qs)} questions, {papers} papers; weights are chosen on the tuning half only):")
+    for m, (r1, r5, mrr) in halves[name][0].items():
+        print(f"  {m:34s}{r1:10.3f}{r5:10.3f}{mrr:8.3f}")
+    print(f"  offline answer key-term rate: {halves[name][1]:.3f}")
 kinds = {}
-for line in open(sys.argv[3]):
-    q = json.loads(line)
+for q in per:
     k = kinds.setdefault(q["kind"], [0, 0, 0])
     k[0] += 1
     k[1] += q["ClassicRetrieve"][:1] != [] and q["ClassicRetrieve"][0] in q["gold"]
@@ -68,15 +102,17 @@ print("by kind (ClassicRetrieve recall@1, key-term rate): " +
       ", ".join(f"{k} {v[1]}/{v[0]} {v[2]}/{v[0]}" for k, v in sorted(kinds.items())))
 if not check:
     sys.exit(0)
-classic = rows["ClassicRetrieve"]
-singles = [v for k, v in rows.items() if k != "ClassicRetrieve"]
+# The targets hold on the validation half (the whole set when the questions carry no split).
+target, key = halves["validation"] if "validation" in halves else ({m: rows[m] for m in rows}, key)
+classic = target["ClassicRetrieve"]
+singles = [v for k, v in target.items() if k != "ClassicRetrieve"]
 failures = []
 for i, label in enumerate(["recall@1", "recall@5", "MRR"]):
     best = max(v[i] for v in singles)
     if classic[i] + 1e-9 < best:
         failures.append(f"ClassicRetrieve {label} {classic[i]:.3f} < best single collection {best:.3f}")
-if classic[0] < 0.80: failures.append(f"recall@1 {classic[0]:.3f} < 0.80")
-if classic[1] < 0.95: failures.append(f"recall@5 {classic[1]:.3f} < 0.95")
+if classic[0] < 0.85: failures.append(f"recall@1 {classic[0]:.3f} < 0.85")
+if classic[1] < 0.97: failures.append(f"recall@5 {classic[1]:.3f} < 0.97")
 if key < 0.80: failures.append(f"offline key-term rate {key:.3f} < 0.80")
 for f in failures: print("FAIL: " + f)
 sys.exit(1 if failures else 0)

@@ -89,6 +89,13 @@ struct Route {
 };
 // Rules only: fast, offline, Chinese and English.
 Route route_by_rules(std::string_view message);
+// Adds the assistant_chat tool (one chat turn of this assistant, in a session of the store at
+// the tool option assistant_state_dir, default beside the example bundle) to `registry`.
+Status register_assistant_tool(ToolRegistry& registry);
+
+// The rules over a case file (lines "intent<TAB>family<TAB>message"; family "-" for none,
+// "*" unchecked; '#' comments): {cases, chinese, correct, accuracy, failures[{message, expected, got}]}.
+Result<Json> evaluate_router_cases(const fs::path& file);
 
 // ---- The assistant --------------------------------------------------------
 
@@ -103,7 +110,8 @@ struct AssistantOptions {
   std::string runner = "local";  // local or slurm
   std::string model;             // model name from the catalog ("" = its default; none configured = offline agents)
   size_t max_upload_bytes = size_t(512) << 20;
-  bool resume_tasks = true;  // false for tools that only read the store (learning export)
+  bool resume_tasks = true;         // false for tools that only read the store (learning export) and terminal sessions
+  std::vector<std::string> stages;  // the stages a run asks for (with what they need); empty: every stage
 };
 
 using EventFn = std::function<void(const Json&)>;
@@ -171,6 +179,7 @@ class Assistant {
 
  private:
   struct Impl;
+  friend struct Turn;  // a chat turn as the intent table's handlers see it (src/assistant/intents.h)
   explicit Assistant(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

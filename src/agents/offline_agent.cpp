@@ -13,25 +13,16 @@
 #include "agents/agent_internal.h"
 #include "bioagent/agent.h"
 #include "bioagent/collections.h"
+#include "text/stop_words.h"
 
 namespace bioagent {
 namespace {
-
-const std::set<std::string>& stopwords() {
-  static const std::set<std::string> k = {
-      "a",     "an",   "the",   "of",    "in",   "on",    "for",    "to",    "and",   "or",    "is",   "are",
-      "was",   "were", "be",    "by",    "with", "what",  "which",  "who",   "how",   "why",   "when", "where",
-      "does",  "do",   "did",   "this",  "that", "these", "those",  "it",    "its",   "as",    "at",   "from",
-      "about", "any",  "there", "their", "can",  "could", "should", "would", "has",   "have",  "had",  "me",
-      "i",     "we",   "you",   "tell",  "find", "show",  "give",   "list",  "paper", "papers"};
-  return k;
-}
 
 std::vector<std::string> content_words(const std::string& text) {
   std::vector<std::string> out;
   std::string w;
   auto flush = [&] {
-    if (w.size() > 1 && !stopwords().count(w)) {
+    if (w.size() > 1 && !is_stop_word(w)) {
       if (w.size() > 4 && w.back() == 's') w.pop_back();  // crude plural folding
       out.push_back(w);
     }
@@ -104,6 +95,53 @@ bool asks_for_number(const std::string& q) {
 }
 
 bool has_digit(const std::string& s) { return std::any_of(s.begin(), s.end(), ::isdigit); }
+
+// What kind of fact a question asks for, and whether a sentence holds one.
+enum class AnswerType { kAny, kNumber, kName, kDefinition };
+
+AnswerType answer_type(const std::string& q) {
+  static const std::regex kName(
+      R"(\b(who|which (database|databases|software|program|programs|tool|tools|package|method|algorithm|journal|organism|species|gene|genes|model|dataset|datasets)|what (database|databases|software|program|tool|tools|package|algorithm))\b|哪个数据库|哪些数据库|什么软件|哪个软件|谁)",
+      std::regex::icase);
+  static const std::regex kDefinition(
+      R"(^\s*(what (is|are) (a |an |the )?[\w-]+( [\w-]+)?\??\s*$|define\b)|是什么|什么是|定义)", std::regex::icase);
+  if (asks_for_number(q)) return AnswerType::kNumber;
+  if (std::regex_search(q, kName)) return AnswerType::kName;
+  if (std::regex_search(q, kDefinition)) return AnswerType::kDefinition;
+  return AnswerType::kAny;
+}
+
+// A name inside a sentence: a capitalised word or an acronym after its first word (EMBASE, PubMed, Trinity).
+bool has_name(const std::string& s) {
+  static const std::regex kName(R"([a-z,;:(] +([A-Z][A-Za-z0-9]+|[A-Z]{2,}))");
+  return std::regex_search(s, kName);
+}
+
+bool has_definition(const std::string& s) {
+  static const std::regex kDef(
+      R"(\b(is|are) (a|an|the|defined|called|known)\b|\bdefined as\b|\brefers? to\b|\bmeans\b)", std::regex::icase);
+  return std::regex_search(s, kDef);
+}
+
+bool holds_answer_type(AnswerType t, const std::string& s) {
+  switch (t) {
+    case AnswerType::kNumber:
+      return has_digit(s);
+    case AnswerType::kName:
+      return has_name(s);
+    case AnswerType::kDefinition:
+      return has_definition(s);
+    case AnswerType::kAny:
+      return true;
+  }
+  return true;
+}
+
+const char* answer_type_words(AnswerType t) {
+  return t == AnswerType::kNumber ? "the number asked for"
+         : t == AnswerType::kName ? "the name asked for"
+                                  : "a definition";
+}
 
 // Who wrote a paper and where its authors work is printed on its first page,
 // in lines before the abstract, not in sentences.
@@ -212,9 +250,11 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     looked.push_back("the literature evidence store");
     collect(r);
   }
+  bool literature_searched = false;  // a literature search ran (whatever it found)
   if (passages.empty() && ctx.option("offline") != "1" && asks_for_literature(question) &&
       call("search_literature", {{"query", question}, {"max_results_per_source", 3}}, r)) {
     looked.push_back("the literature search services");
+    literature_searched = true;
     collect(r);
   }
 
@@ -226,7 +266,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   for (auto& e : query_expansions(question)) terms_text += " " + e;
   auto q = content_words(terms_text);
   std::set<std::string> qset(q.begin(), q.end());
-  const bool numeric = asks_for_number(question);
+  const AnswerType wanted = answer_type(question);
   std::map<std::string, int> df;
   struct Scored {
     double score;
@@ -264,26 +304,36 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     for (auto& w : ws)
       if (qset.count(w)) sc.score += std::log(1.0 + double(scored.size()) / df[w]);
     sc.score /= std::sqrt(std::max<size_t>(8, words.size()) / 8.0);  // long sentences earn no bonus for length
-    if (numeric && sc.score > 0 && has_digit(sc.sentence)) sc.score *= 1.3;
+    // Sentences that hold the kind of fact asked for (a number, a name, a definition) come first.
+    if (wanted != AnswerType::kAny && sc.score > 0 && holds_answer_type(wanted, sc.sentence)) sc.score *= 1.3;
     sc.score /= 1.0 + 0.1 * sc.rank;
   }
   std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.score > b.score; });
   std::string answer;
   std::set<std::string> seen;
-  int picked = 0;
+  int picked = 0, typed = 0;
   for (auto& sc : scored) {
     if (sc.score <= 0 || picked >= 5) break;
     if (!seen.insert(sc.sentence).second) continue;
     answer += "- " + sc.sentence + " [" + std::to_string(sc.source) + "]\n";
+    typed += holds_answer_type(wanted, sc.sentence);
     ++picked;
   }
+  // The page was found but none of its sentences holds the fact asked for: say so.
+  if (!answer.empty() && wanted != AnswerType::kAny && typed == 0 && !passages.empty())
+    answer += "(The best-matching passages were found [" + std::to_string(passages.front().source) +
+              "], but none of the sentences above states " + answer_type_words(wanted) + ".)\n";
   std::string where;
   for (size_t i = 0; i < looked.size(); ++i) where += (i ? (i + 1 == looked.size() ? " and " : ", ") : "") + looked[i];
   if (answer.empty()) {
     result.answer = "Nothing relevant was found" +
                     (where.empty() ? std::string(" (no local source is available)") : " in " + where) +
                     ". Add PDFs with `bioagent papers add`, collect evidence with search_literature, or configure a "
-                    "language model for a fuller answer. This may also be a gap in the literature.";
+                    "language model for a fuller answer." +
+                    (literature_searched ? std::string(" The literature search services found nothing either: this "
+                                                       "may be a gap in the literature.")
+                                         : std::string(" No literature search ran, so this says nothing about the "
+                                                       "literature itself."));
     result.stop_reason = StopReason::kAnswer;
   } else {
     result.answer =

@@ -1,11 +1,10 @@
-// Assistant: sessions, the chat turn (RouterAgent, then the knowledge or
-// planning agent, or the tool agent for data and paper questions), plans,
-// uploads and the learning store's export and import.
+// Assistant: sessions, the chat turn (RouterAgent, then the intent table's
+// handler: knowledge, literature, planning, execution or the tool agent),
+// plans, uploads and the learning store's export and import.
 #include <re2/re2.h>
 #include <fstream>
 
-#include "assistant/assistant_impl.h"
-#include "bioagent/agent.h"
+#include "assistant/intents.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/json_text.h"
 #include "bioagent/llm.h"
@@ -111,16 +110,7 @@ namespace {
 // Model fallback for the router: one JSON-mode call choosing among the intents.
 Route ask_model_to_route(LlmClient& llm, const std::string& message, Route r) {
   ChatRequest rq;
-  rq.messages = {
-      ChatMessage::system("Classify the user's message for a plant gene-family assistant. Answer JSON "
-                          "{\"intent\": one of faq, literature, analysis, execute, plan_question, decline, data, "
-                          "paper, chitchat, "
-                          "\"confidence\": 0..1}. faq: knowledge about a gene family; literature: whether "
-                          "papers exist; analysis: asks for a research plan; execute: orders the analysis "
-                          "to run (an order, never a question); plan_question: asks about the plan's files, "
-                          "stages or time; decline: does not want to run it; data: tables and numbers; "
-                          "paper: the local PDF library."),
-      ChatMessage::user(message)};
+  rq.messages = {ChatMessage::system(routing_prompt()), ChatMessage::user(message)};
   rq.json_mode = true;
   auto resp = llm.chat(rq);
   if (!resp) return r;
@@ -136,39 +126,6 @@ Route ask_model_to_route(LlmClient& llm, const std::string& message, Route r) {
     r.decided_by = llm.model().name;
   }
   return r;
-}
-
-std::string help_text(bool zh) {
-  return zh ? "我可以：总结植物基因家族的知识（如“总结下SPL基因家族”）；检索某物种某家族是否已有文献；"
-              "生成分析方案（如“如果我想开展荔枝的SPL基因家族研究，可以吗？”）；并在确认后执行完整的基因家族分析。"
-            : "I can summarise plant gene families (\"Summarise the SPL gene family\"), check whether a family has "
-              "been studied in a species, draft an analysis plan (\"Can I study the SPL family of litchi?\") and run "
-              "the whole gene-family analysis once you confirm.";
-}
-
-// The tool agent for data and paper questions: the function loop with a model, else the offline agent.
-Result<Json> tool_agent_turn(const AssistantOptions& o, const std::string& message, LlmClient* llm,
-                             const std::function<void(Json)>& emit) {
-  ToolContext ctx(o.workspace);
-  ctx.set_options(o.tool_options);
-  ctx.set_timeout(std::chrono::minutes(5));
-  AgentOptions ao;
-  ao.trajectory_dir = o.tool_options.count("trajectory_dir") ? o.tool_options.at("trajectory_dir") : "";
-  ao.on_event = [&](const Json& e) {
-    if (e.value("type", "") == "delta") emit({{"type", "delta"}, {"text", e.value("text", "")}});
-  };
-  Result<AgentResult> r = internal_error("no agent ran");
-  if (llm) {
-    Budget budget(BudgetLimits{});
-    ao.stream = true;
-    r = run_function_loop(message, *o.registry, ctx, *llm, budget, ao);
-  } else {
-    r = run_offline_agent(message, *o.registry, ctx, ao);
-  }
-  if (!r) return r.status();
-  Json sources = Json::array();
-  for (auto& s : r->sources) sources.push_back(s.to_json());
-  return Json{{"agent", "tools"}, {"answer", r->render()}, {"sources", sources}, {"model", r->model}};
 }
 
 }  // namespace
@@ -235,39 +192,14 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
     route.intent = Intent::kAnalysis;
   emit({{"type", "route"}, {"route", route.to_json()}});
   bool zh = route.language == "zh";
+  // The intent table's handler answers; one that re-routes (an order with no plan) hands on once.
+  const std::function<void(Json)> emit_fn = emit;
+  Turn turn{*this, *impl_, sid, message, route, llm, emit_fn, zh};
   Json reply;
-  if (route.intent == Intent::kExecute) {
-    // An order refers to the session's latest plan; it runs only when that plan's files are there.
-    auto r = impl_->turn_execute(
-        sid, route, zh, [&](const std::string& plan_id) { return execute(sid, plan_id, Json::object(), false); });
+  for (int hop = 0; hop < 2 && reply.is_null(); ++hop) {
+    auto r = intent_spec(route.intent).handler(turn);
     if (!r) return r.status();
     reply = *r;
-    if (reply.is_null()) route.intent = Intent::kAnalysis;  // named species and family, no plan: plan first
-  }
-  if (reply.is_null()) {
-    if (route.intent == Intent::kFaq) {
-      reply = knowledge_answer(impl_->env, route, message, llm);
-    } else if (route.intent == Intent::kLiterature) {
-      if (route.species.empty() && route.family.empty())
-        reply = knowledge_answer(impl_->env, route, message, llm);
-      else
-        reply = literature_check(impl_->env, route, message, llm);
-    } else if (route.intent == Intent::kPlanQuestion) {
-      reply = impl_->turn_plan_question(sid, zh);
-    } else if (route.intent == Intent::kDecline) {
-      reply = impl_->turn_decline(zh);
-    } else if (route.intent == Intent::kAnalysis) {
-      auto r = impl_->turn_analysis(sid, route, zh);
-      if (!r) return r.status();
-      reply = *r;
-      if (reply.contains("plan_id")) emit({{"type", "plan"}, {"plan_id", reply["plan_id"]}, {"plan", reply["plan"]}});
-    } else if (route.intent == Intent::kData || route.intent == Intent::kPaper) {
-      auto r = tool_agent_turn(impl_->o, message, llm, emit);
-      if (!r) return r.status();
-      reply = *r;
-    } else {
-      reply = {{"agent", "router"}, {"answer", help_text(zh)}};
-    }
   }
   reply["route"] = route.to_json();
   // The answer streams to the client line by line (offline answers exist whole).

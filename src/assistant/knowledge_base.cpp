@@ -8,6 +8,7 @@
 #include "assistant/agents.h"
 #include "bioagent/assistant.h"
 #include "core/embedded_configs.h"
+#include "text/stop_words.h"
 
 namespace bioagent {
 namespace {
@@ -26,6 +27,21 @@ const Json& knowledge_file(const std::string& stem) {
 
 bool is_word_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '-' || c == '/'; }
 
+// The length of a class suffix at `pos` ("AP2-like", "WRKY-type", "NAC-domain"): the name before it
+// still names the family. 0 when none.
+size_t family_suffix_length(std::string_view hay, size_t pos) {
+  static const char* const kSuffixes[] = {"-like",  "-type", "-box",     "-domain",   "-family",    "-related",
+                                          "-genes", "-gene", "-protein", "-proteins", "-subfamily", "-class"};
+  for (const char* suf : kSuffixes) {
+    std::string_view sv(suf);
+    if (hay.size() < pos + sv.size()) continue;
+    std::string tail = lower_ascii(std::string(hay.substr(pos, sv.size())));
+    size_t after = pos + sv.size();
+    if (tail == sv && (after == hay.size() || !is_word_char(static_cast<unsigned char>(hay[after])))) return sv.size();
+  }
+  return 0;
+}
+
 // `needle` in `text` at a word boundary (ASCII needles) or anywhere (CJK needles).
 bool contains_term(std::string_view text, std::string_view needle, bool case_sensitive) {
   if (needle.empty()) return false;
@@ -43,6 +59,7 @@ bool contains_term(std::string_view text, std::string_view needle, bool case_sen
     if (end < hay.size() && (hay[end] == 's' || hay[end] == 'S') &&
         (end + 1 == hay.size() || !is_word_char(static_cast<unsigned char>(hay[end + 1]))))
       ++end;
+    end += family_suffix_length(hay, end);
     bool right = end >= hay.size() || !is_word_char(static_cast<unsigned char>(hay[end]));
     if (left && right) return true;
   }
@@ -61,6 +78,9 @@ std::vector<std::pair<std::string, bool>> family_terms(const Json& f) {
   add(f.value("name", ""));
   for (auto& a : f.value("aliases", Json::array()))
     if (a.is_string()) add(a.get<std::string>());
+  // Member genes with names of their own (APETALA2, TOE1, IPA1) match as written.
+  for (auto& g : f.value("genes", Json::array()))
+    if (g.is_string()) t.push_back({g.get<std::string>(), true});
   std::string zh = f.value("chinese", "");
   if (!zh.empty()) t.push_back({zh, true});
   return t;
@@ -166,14 +186,47 @@ std::string latin_binomial(std::string_view text) {
     while (e < text.size() && std::islower(static_cast<unsigned char>(text[e]))) ++e;
     bool word_end = e >= text.size() || !std::isalpha(static_cast<unsigned char>(text[e]));
     std::string genus(text.substr(i, g - i)), epithet(text.substr(g + 1, e - g - 1));
-    static const std::set<std::string> not_epithet = {
-        "you",    "the",  "and",   "for",  "are",  "can",  "not",   "this",  "that", "with",
-        "have",   "has",  "was",   "your", "our",  "they", "there", "about", "gene", "genes",
-        "family", "what", "which", "how",  "much", "many", "been",  "any",   "all"};
-    if (e - g - 1 < 3 || !word_end || not_genus.count(genus) || not_epithet.count(epithet)) continue;
+    // Words that follow a capitalised word without being an epithet: stop words and the field's own.
+    static const std::set<std::string> not_epithet = {"gene", "genes", "family", "much", "many"};
+    if (e - g - 1 < 3 || !word_end || not_genus.count(genus) || not_epithet.count(epithet) || is_stop_word(epithet))
+      continue;
     return genus + " " + epithet;
   }
   return "";
+}
+
+// A family's symbols that numbered members are written with: its name and
+// one-word aliases (SPL, SBP, ERF, WRKY, MPK), as written.
+bool is_member_symbol(const Json& f, const std::string& symbol) {
+  auto one_word = [](const std::string& s) {
+    return s.size() >= 2 && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c); });
+  };
+  if (one_word(f.value("name", "")) && f.value("name", "") == symbol) return true;
+  for (auto& a : f.value("aliases", Json::array()))
+    if (a.is_string() && one_word(a.get<std::string>()) && a.get<std::string>() == symbol) return true;
+  return false;
+}
+
+// A numbered member gene: [species prefix] + family symbol + number (+ letter):
+// SPL9, OsSPL14, AtMYB75, WRKY33, DREB1A, ZmSBP6. The family, else null.
+const Json* numbered_member(std::string_view text, std::string* matched) {
+  static const std::regex token(
+      R"((^|[^A-Za-z0-9])(([A-Z][a-z]{1,3})?([A-Za-z]{2,6}?)([0-9]{1,3}[A-Za-z]?))(?![A-Za-z0-9]))");
+  std::string s(text);
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), token); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    // With and without the species prefix ("OsSPL14": "SPL"; "SPL9": "SPL").
+    std::vector<std::string> symbols = {m[3].str() + m[4].str(), m[4].str()};
+    for (auto& sym : symbols) {
+      if (sym.size() < 2) continue;
+      for (auto& f : gene_family_kb()["families"])
+        if (is_member_symbol(f, sym)) {
+          if (matched) *matched = m[2].str();
+          return &f;
+        }
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -182,6 +235,7 @@ Mentions find_mentions(std::string_view text) {
   Mentions m;
   m.family = best_mention(text, gene_family_kb()["families"], family_terms, &m.family_term);
   m.species = best_mention(text, species_kb()["species"], species_terms, &m.species_term);
+  if (!m.family) m.family = numbered_member(text, &m.family_term);
   // A family the knowledge base does not hold.
   if (!m.family) m.unknown_family = family_word_before_cue(text);
   if (!m.species) m.latin_species = latin_binomial(text);

@@ -1,31 +1,40 @@
-// RouterAgent: intent, confidence, species and family from rules (Chinese and
-// English cue tables); the assistant asks a model only when the rules are unsure.
-#include "assistant/assistant_internal.h"
+// RouterAgent: intent, confidence, species and family from rules (the intent
+// table's cues, Chinese and English; the knowledge base's family names, aliases
+// and member genes); the assistant asks a model only when the rules are unsure.
+#include <fstream>
+
+#include "assistant/intents.h"
 #include "bioagent/assistant.h"
 
 namespace bioagent {
 namespace {
 
-struct Cue {
-  const char* text;
-  Intent intent;
-  double weight;
-};
-
-const char* const kIntentNames[] = {"faq",     "literature", "analysis", "execute", "plan_question",
-                                    "decline", "data",       "paper",    "chitchat"};
-
 // Words that make a message a question (it never orders anything).
 const char* const kQuestionCues[] = {"?", "？", "吗", "哪些", "什么", "怎么", "如何", "为什么", "是否", "多久", "能否"};
 const char* const kQuestionStarts[] = {"what ", "which ", "how ", "do ",   "does ",  "can ",  "could ", "should ",
                                        "is ",   "are ",   "why ", "when ", "where ", "will ", "would "};
-// Words that refuse (the message never orders a run).
-const char* const kNegationCues[] = {"不想",   "不要",    "不用",   "别执行",     "别运行",  "暂不",      "先不",
-                                     "不执行", "不运行",  "不需要", "取消",       "算了",    "don't",     "dont ",
-                                     "do not", "not now", "cancel", "never mind", "not yet", "rather not"};
 // A whole message that confirms the plan on the screen.
 const char* const kAffirmatives[] = {"好",     "好的", "是", "是的", "确认", "确定", "可以",  "开始",    "开始吧",
                                      "执行吧", "yes",  "ok", "okay", "sure", "go",   "do it", "proceed", "y"};
+
+// What a question about a named family asks (its regulators, domains,
+// functions, members, counts, species): each makes it a knowledge question.
+struct AskCue {
+  const char* text;
+  const char* asks;
+};
+const AskCue kAskCues[] = {
+    {"regulat", "regulators"},  {"microrna", "regulators"},   {"mirna", "regulators"}, {"target", "regulators"},
+    {"upstream", "regulators"}, {"调控", "regulators"},       {"靶向", "regulators"},  {"靶基因", "regulators"},
+    {"上游", "regulators"},     {"domain", "domains"},        {"motif", "domains"},    {"pfam", "domains"},
+    {"结构域", "domains"},      {"基序", "domains"},          {"保守", "domains"},     {"function", "functions"},
+    {"role", "functions"},      {"involved in", "functions"}, {"do in", "functions"},  {"功能", "functions"},
+    {"作用", "functions"},      {"参与", "functions"},        {"member", "members"},   {"成员", "members"},
+    {"subfamil", "members"},    {"亚家族", "members"},        {"how many", "counts"},  {"number of", "counts"},
+    {"count", "counts"},        {"多少", "counts"},           {"几个", "counts"},      {"数量", "counts"},
+    {"数目", "counts"},         {"species", "species"},       {"物种", "species"},     {"植物中", "species"},
+    {"full name", "names"},     {"stand for", "names"},       {"全称", "names"},       {"是什么", "names"},
+};
 
 bool contains(const std::string& low, const char* cue) { return low.find(cue) != std::string::npos; }
 
@@ -44,95 +53,13 @@ std::string bare(std::string low) {
   return low;
 }
 
-// Cue table: the first word list of each intent in both languages. Weights add
-// up per intent; the largest sum wins.
-const Cue kCues[] = {
-    {"执行分析", Intent::kExecute, 1.0},
-    {"开始分析", Intent::kExecute, 1.0},
-    {"执行", Intent::kExecute, 0.8},
-    {"开始运行", Intent::kExecute, 0.9},
-    {"立即执行", Intent::kExecute, 1.0},
-    {"run the analysis", Intent::kExecute, 1.0},
-    {"execute", Intent::kExecute, 0.9},
-    {"start the analysis", Intent::kExecute, 1.0},
-    {"go ahead", Intent::kExecute, 0.7},
-    {"run the pipeline", Intent::kExecute, 1.0},
-    {"如果我想", Intent::kAnalysis, 0.6},
-    {"开展", Intent::kAnalysis, 0.5},
-    {"可以吗", Intent::kAnalysis, 0.4},
-    {"方案", Intent::kAnalysis, 0.6},
-    {"可行", Intent::kAnalysis, 0.6},
-    {"规划", Intent::kAnalysis, 0.5},
-    {"怎么分析", Intent::kAnalysis, 0.7},
-    {"如何分析", Intent::kAnalysis, 0.7},
-    {"plan", Intent::kAnalysis, 0.7},
-    {"feasib", Intent::kAnalysis, 0.7},
-    {"i want to study", Intent::kAnalysis, 0.7},
-    {"i want to", Intent::kAnalysis, 0.4},
-    {"can i ", Intent::kAnalysis, 0.3},
-    {"how should i analy", Intent::kAnalysis, 0.7},
-    {"carry out", Intent::kAnalysis, 0.4},
-    {"research on", Intent::kAnalysis, 0.3},
-    {"文章", Intent::kLiterature, 0.7},
-    {"文献", Intent::kLiterature, 0.7},
-    {"发表", Intent::kLiterature, 0.6},
-    {"论文", Intent::kLiterature, 0.5},
-    {"研究现状", Intent::kLiterature, 0.6},
-    {"published", Intent::kLiterature, 0.7},
-    {"publication", Intent::kLiterature, 0.7},
-    {"literature", Intent::kLiterature, 0.7},
-    {"articles", Intent::kLiterature, 0.6},
-    {"papers on", Intent::kLiterature, 0.6},
-    {"any paper", Intent::kLiterature, 0.6},
-    {"总结", Intent::kFaq, 0.8},
-    {"介绍", Intent::kFaq, 0.7},
-    {"什么是", Intent::kFaq, 0.8},
-    {"是什么", Intent::kFaq, 0.7},
-    {"功能", Intent::kFaq, 0.4},
-    {"summar", Intent::kFaq, 0.8},
-    {"what is", Intent::kFaq, 0.7},
-    {"what are", Intent::kFaq, 0.6},
-    {"tell me about", Intent::kFaq, 0.7},
-    {"overview", Intent::kFaq, 0.7},
-    {"explain", Intent::kFaq, 0.6},
-    {"how many", Intent::kFaq, 0.5},
-    {"多少个", Intent::kFaq, 0.5},
-    {"my library", Intent::kPaper, 0.9},
-    {"this paper", Intent::kPaper, 0.8},
-    {"the paper", Intent::kPaper, 0.5},
-    {"文库", Intent::kPaper, 0.6},
-    {"这篇", Intent::kPaper, 0.7},
-    {"pdf", Intent::kPaper, 0.6},
-    {"table", Intent::kData, 0.5},
-    {"dataset", Intent::kData, 0.6},
-    {"excel", Intent::kData, 0.8},
-    {"csv", Intent::kData, 0.7},
-    {"column", Intent::kData, 0.6},
-    {"表格", Intent::kData, 0.7},
-    {"数据集", Intent::kData, 0.6},
-    {"calculate", Intent::kData, 0.5},
-    {"需要准备", Intent::kPlanQuestion, 0.9},
-    {"准备哪些", Intent::kPlanQuestion, 0.9},
-    {"哪些文件", Intent::kPlanQuestion, 0.9},
-    {"什么文件", Intent::kPlanQuestion, 0.9},
-    {"需要哪些", Intent::kPlanQuestion, 0.7},
-    {"多长时间", Intent::kPlanQuestion, 0.7},
-    {"多久", Intent::kPlanQuestion, 0.7},
-    {"what files", Intent::kPlanQuestion, 0.9},
-    {"which files", Intent::kPlanQuestion, 0.9},
-    {"what do i need", Intent::kPlanQuestion, 0.8},
-    {"need to prepare", Intent::kPlanQuestion, 0.9},
-    {"how long", Intent::kPlanQuestion, 0.7},
-    {"计算", Intent::kData, 0.5},
-};
-
 }  // namespace
 
-std::string to_string(Intent intent) { return kIntentNames[static_cast<int>(intent)]; }
+std::string to_string(Intent intent) { return intent_spec(intent).name; }
 
 Result<Intent> intent_from_string(std::string_view name) {
-  for (size_t i = 0; i < std::size(kIntentNames); ++i)
-    if (name == kIntentNames[i]) return static_cast<Intent>(i);
+  for (auto& spec : intent_table())
+    if (name == spec.name) return spec.intent;
   return not_found("no intent '" + std::string(name.substr(0, 40)) + "'");
 }
 
@@ -162,9 +89,10 @@ bool is_question(const std::string& low) {
   return false;
 }
 
+// The decline row's cues are the refusals.
 bool is_negated(const std::string& low) {
-  for (auto* c : kNegationCues)
-    if (contains(low, c)) return true;
+  for (auto& c : intent_spec(Intent::kDecline).cues)
+    if (contains(low, c.text)) return true;
   std::string b = bare(low);
   return b == "no" || b == "不" || b.rfind("no ", 0) == 0 || b.rfind("no,", 0) == 0 || b == "n";
 }
@@ -203,12 +131,12 @@ Route route_by_rules(std::string_view message) {
   r.language = has_cjk(message) ? "zh" : "en";
   std::string low = lower_ascii(std::string(message));
   std::map<Intent, double> score;
-  for (auto& c : kCues) {
-    if (low.find(c.text) != std::string::npos) {
-      score[c.intent] += c.weight;
-      r.matched.push_back(c.text);
-    }
-  }
+  for (auto& spec : intent_table())
+    for (auto& c : spec.cues)
+      if (c.weight > 0 && low.find(c.text) != std::string::npos) {
+        score[spec.intent] += c.weight;
+        r.matched.push_back(c.text);
+      }
   r.question = is_question(low);
   r.negated = is_negated(low);
   settle_orders(r, score, low);
@@ -227,6 +155,15 @@ Route route_by_rules(std::string_view message) {
   if (score.count(Intent::kAnalysis) && named_family && !r.species.empty()) score[Intent::kAnalysis] += 0.3;
   // "summarise the literature" is literature
   if (score.count(Intent::kLiterature) && score.count(Intent::kFaq)) score[Intent::kFaq] -= 0.3;
+  // A question about a known family's regulators, domains, functions, members, counts
+  // or species is a knowledge question.
+  if (m.family)
+    for (auto& c : kAskCues)
+      if (low.find(c.text) != std::string::npos) {
+        score[Intent::kFaq] += 0.6;
+        r.matched.push_back(std::string("asks:") + c.asks);
+        break;
+      }
   Intent best = Intent::kChitchat;
   double best_score = 0;
   for (auto& [intent, s] : score)
@@ -244,6 +181,39 @@ Route route_by_rules(std::string_view message) {
   // Confidence grows with the winning margin and with a named family.
   r.confidence = std::min(0.98, 0.55 + 0.3 * (best_score - second) + (m.family ? 0.15 : 0.0));
   return r;
+}
+
+Result<Json> evaluate_router_cases(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) return not_found("cannot read router cases " + file.string());
+  Json failures = Json::array();
+  int total = 0, right = 0, zh = 0, line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
+    if (b == std::string::npos)
+      return parse_error(file.string() + ":" + std::to_string(line_no) + ": expected intent<TAB>family<TAB>message");
+    std::string intent = line.substr(0, a), family = line.substr(a + 1, b - a - 1), message = line.substr(b + 1);
+    if (!intent_from_string(intent))
+      return parse_error(file.string() + ":" + std::to_string(line_no) + ": unknown intent '" + intent + "'");
+    Route r = route_by_rules(message);
+    bool family_ok = family == "*" || (family == "-" ? r.family.empty() : r.family == family);
+    bool ok = to_string(r.intent) == intent && family_ok;
+    ++total;
+    zh += has_cjk(message);
+    right += ok;
+    if (!ok)
+      failures.push_back({{"message", message},
+                          {"expected", intent + (family == "*" ? "" : " / " + family)},
+                          {"got", to_string(r.intent) + " / " + (r.family.empty() ? "-" : r.family)}});
+  }
+  if (total == 0) return invalid_argument(file.string() + " holds no cases");
+  return Json{{"cases", total},
+              {"chinese", zh},
+              {"correct", right},
+              {"accuracy", double(right) / total},
+              {"failures", failures}};
 }
 
 }  // namespace bioagent

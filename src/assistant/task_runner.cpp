@@ -410,6 +410,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     } release{cpu_budget, po.cpus};
     set_state(id, TaskState::kRunning, zh ? "正在运行分析流程" : "running the pipeline");
     po.cancel = rt->cancel;
+    po.stages = o.stages;
     if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
       po.version_book =
           fs::path(o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : "") / "program_versions.json";

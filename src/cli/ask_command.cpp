@@ -1,11 +1,15 @@
-// `bioagent ask "question"`: one question through an agent loop, printed with
-// numbered citations, a token/cost line and the trajectory's path.
+// `bioagent ask "question"`: one turn of the assistant the web chat talks to
+// (router, knowledge base, literature check, planner, tool agent), in a
+// session of the server's store; with --loop, --tools, --answer-format or
+// --taijichat, one run of that agent loop alone. Printed with numbered
+// citations (the loops add a token/cost line and the trajectory's path).
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 #include "bioagent/agent.h"
 #include "bioagent/json_text.h"
+#include "cli/assistant_cli.h"
 #include "cli/commands.h"
 
 namespace bioagent::cli {
@@ -17,6 +21,7 @@ struct AskOptions {
   int max_turns = 0;
   bool json = false, trace = false, stream = false, taijichat = false;
   BudgetLimits limits;
+  AssistantCliOptions assistant;
 };
 
 void print_trace(const Json& e) {
@@ -45,6 +50,32 @@ void print_trace(const Json& e) {
   std::cerr << line << "\n";
 }
 
+// The assistant's turn: printed (or its JSON), a started run followed to its end.
+int ask_assistant(const GlobalOptions& g, AskOptions& o) {
+  o.assistant.model = o.model;
+  auto c = open_cli_assistant(g, o.assistant);
+  if (!c) return print_error(c.status());
+  std::cerr << "bioagent: session " << c->session_id << " (continue it with chat --session)\n";
+  EventFn on_event;
+  if (o.stream)
+    on_event = [](const Json& e) {
+      if (e.value("type", "") == "delta") std::cerr << e.value("text", "") << std::flush;
+    };
+  auto r = c->assistant->chat(c->session_id, o.question, on_event, ChatOptions{"rag", o.model});
+  if (o.stream) std::cerr << "\n";
+  if (!r) return print_error(r.status());
+  if (o.json)
+    std::cout << json_text(*r, 2) << std::endl;
+  else
+    std::cout << r->value("answer", "") << render_sources(*r) << std::endl;
+  bool zh = r->value("route", Json::object()).value("language", "") == "zh";
+  if (r->contains("task") && (*r)["task"].contains("task_id"))
+    follow_task(*c->assistant, c->session_id, (*r)["task"]["task_id"].get<std::string>(), false, zh);
+  c->assistant->shutdown();
+  bool stopped_early = r->value("agent", "") == "tools" && r->value("stop_reason", "answer") != "answer";
+  return stopped_early ? 3 : 0;
+}
+
 }  // namespace
 
 void add_ask_command(CLI::App& app, GlobalOptions& g) {
@@ -53,7 +84,9 @@ void add_ask_command(CLI::App& app, GlobalOptions& g) {
   ask->add_option("question", o.question, "The question")->required();
   ask->add_option("--model", o.model, "Model name from the model configuration (default: its default)");
   ask->add_option("--tools", o.tools, "Tool subset, comma-separated")->delimiter(',');
-  ask->add_option("--loop", o.loop, "function, actions (seed 001), offline, or auto (function with a model)")
+  ask->add_option("--loop", o.loop,
+                  "auto (the assistant: router and agents, as the web chat), or one agent loop alone: function, "
+                  "actions (seed 001), offline")
       ->check(CLI::IsMember({"auto", "function", "actions", "offline"}));
   ask->add_option("--max-turns", o.max_turns, "Model turns before stopping (default 10; actions 20)");
   ask->add_option("--answer-format", o.answer_format,
@@ -66,7 +99,12 @@ void add_ask_command(CLI::App& app, GlobalOptions& g) {
   ask->add_option("--max-cost", o.limits.max_cost_usd, "Budget: cost cap in USD for this run");
   ask->add_option("--max-tool-calls", o.limits.max_tool_calls, "Budget: tool-call cap for this run");
   ask->add_option("--max-seconds", o.limits.max_seconds, "Budget: wall-time cap for this run");
+  add_assistant_options(ask, o.assistant);
   ask->callback([&g] {
+    if (o.loop == "auto" && o.tools.empty() && o.answer_format.empty() && !o.taijichat) {
+      g.exit_code = ask_assistant(g, o);
+      return;
+    }
     auto s = Session::open(g);
     if (!s) {
       g.exit_code = print_error(s.status());

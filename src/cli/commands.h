@@ -44,6 +44,8 @@ void add_demo_command(CLI::App& app, GlobalOptions& g);
 void add_data_commands(CLI::App& app, GlobalOptions& g);
 void add_papers_commands(CLI::App& app, GlobalOptions& g);
 void add_ask_command(CLI::App& app, GlobalOptions& g);
+void add_chat_command(CLI::App& app, GlobalOptions& g);
+void add_route_command(CLI::App& app, GlobalOptions& g);
 void add_genefamily_commands(CLI::App& app, GlobalOptions& g);
 void add_serve_commands(CLI::App& app, GlobalOptions& g);
 

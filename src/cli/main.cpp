@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "bioagent/assistant.h"
 #include "bioagent/bundle.h"
 #include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
@@ -42,6 +43,7 @@ Result<Session> Session::open(const GlobalOptions& g) {
   s.registry = std::make_unique<ToolRegistry>();
   register_builtin_types(*s.registry);
   BIOAGENT_RETURN_IF_ERROR(s.registry->load_builtin());
+  BIOAGENT_RETURN_IF_ERROR(register_assistant_tool(*s.registry));  // the assistant itself, for MCP clients
   for (auto& dir : g.tool_dirs) BIOAGENT_RETURN_IF_ERROR(s.registry->load_config_dir(dir));
   auto bundle = bundle_dir(g);
   if (!bundle) return bundle.status();
@@ -164,6 +166,8 @@ int main(int argc, char** argv) {
   add_data_commands(app, g);
   add_papers_commands(app, g);
   add_ask_command(app, g);
+  add_chat_command(app, g);
+  add_route_command(app, g);
   add_genefamily_commands(app, g);
   add_serve_commands(app, g);
 

@@ -185,6 +185,8 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     mo.compact = mcp_compact;
     mo.conformance_fixtures = mcp_fixtures;
     mo.assistant = assistant->get();
+    mo.tool_options["assistant_state_dir"] = state.string();  // assistant_chat: this server's store
+    mo.tool_options["assistant_data_dir"] = data.string();
     auto server = ApiServer::create(**assistant, *s->registry, *s->workspace, mo, o.api);
     if (!server) {
       g.exit_code = print_error(server.status());

@@ -1,6 +1,8 @@
 // proximity() (see proximity.h).
 #include "papers/proximity.h"
 
+#include "text/stop_words.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -13,22 +15,12 @@ namespace {
 
 constexpr size_t kStem = 5, kMaxQuestionWords = 16;
 
-bool function_word(std::string_view w) {
-  static const std::set<std::string_view> k = {
-      "the",  "and",  "for",   "with",  "what",  "which", "when", "where", "who",   "whom",   "why",    "how",
-      "does", "did",  "was",   "were",  "are",   "is",    "been", "being", "have",  "has",    "had",    "from",
-      "that", "this", "these", "those", "their", "there", "into", "onto",  "about", "after",  "over",   "under",
-      "than", "then", "they",  "them",  "its",   "not",   "but",  "can",   "could", "would",  "should", "may",
-      "such", "some", "any",   "all",   "each",  "other", "also", "paper", "study", "article"};
-  return k.count(w) > 0;
-}
-
 // Lower-cased alphanumeric words of at least three characters, cut to kStem.
 std::vector<std::string> words(const std::string& s) {
   std::vector<std::string> out;
   std::string w;
   auto flush = [&] {
-    if (w.size() >= 3 && !function_word(w)) out.push_back(w.substr(0, kStem));
+    if (w.size() >= 3 && !is_stop_word(w)) out.push_back(w.substr(0, kStem));
     w.clear();
   };
   for (unsigned char c : s) {

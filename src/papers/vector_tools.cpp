@@ -187,11 +187,12 @@ double reference_density(const std::string& text) {
   return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
 }
 
-// Questions about who wrote a paper or where its authors work are answered by
-// its front matter (the first page).
+// Questions about a paper's title, who wrote it, where its authors work or its
+// abstract are answered by its front matter (the first page); only these get
+// the title field's vote and the first-page factor.
 bool asks_for_front_matter(const std::string& q) {
   static const std::regex kFront(
-      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?)\b|作者|单位|机构)",
+      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract)\b|作者|单位|机构|标题|题目|摘要)",
       std::regex::icase);
   return std::regex_search(q, kFront);
 }
@@ -220,7 +221,10 @@ void add_field_votes(const Library& lib, const std::string& query, const std::st
                                                                 {"sections", "section_title"},
                                                                 {"metadata", "title"}};
   const bool caption_wanted = asks_for_caption(query);
+  const bool front_matter_wanted = asks_for_front_matter(query);
   for (auto& [table, column] : kFields) {
+    if (std::string_view(table) == "metadata" && !front_matter_wanted)
+      continue;  // the title speaks for page 1 only then
     const bool caption = std::string_view(column).find("caption") != std::string_view::npos;
     const double weight = fs.caption_weight * (caption && caption_wanted ? fs.caption_question_factor : 1.0);
     auto hits = lib.search({lexical_query, bm25, table, column, "", 20});

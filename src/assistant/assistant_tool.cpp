@@ -1,0 +1,114 @@
+// The assistant as a tool (assistant_chat): MCP clients and agents reach the
+// same router and agents as the web chat and the terminal, in a session of the
+// server's store.
+#include <mutex>
+
+#include "assistant/assistant_impl.h"
+#include "bioagent/bundle.h"
+#include "bioagent/registry.h"
+
+namespace bioagent {
+namespace {
+
+const char* const kAssistantToolConfig = R"JSON([
+  {
+    "name": "assistant_chat",
+    "type": "AssistantChatTool",
+    "description": "One chat turn of the plant gene-family assistant (the web chat's router and agents): gene-family knowledge (members, domains, functions, regulators), whether a family has been studied in a species, an analysis plan for a species and family, and on an order ('Run the analysis') the run of the session's latest plan. Chinese or English. Give session_id to continue a conversation (a plan, then the order to run it); the reply names the session. Follow a run with the task id in the reply.",
+    "parameter": {
+      "type": "object",
+      "properties": {
+        "message": {"type": "string", "minLength": 1, "maxLength": 20000, "description": "The user's message, e.g. 'Summarise the SPL gene family' or '总结下SPL基因家族'."},
+        "session_id": {"type": "string", "maxLength": 100, "description": "A session of an earlier turn (default: a new session)."}
+      },
+      "required": ["message"],
+      "additionalProperties": false
+    },
+    "return_schema": {
+      "type": "object",
+      "properties": {
+        "session_id": {"type": "string"},
+        "answer": {"type": "string"},
+        "agent": {"type": "string"},
+        "intent": {"type": "string"},
+        "sources": {"type": "array"},
+        "task_id": {"type": "string"},
+        "plan_id": {"type": "string"}
+      },
+      "required": ["session_id", "answer"]
+    }
+  }
+])JSON";
+
+// The options the assistant's own agents need from the caller's tool context.
+std::map<std::string, std::string> agent_options(const ToolContext& ctx) {
+  std::map<std::string, std::string> out;
+  for (const char* k : {"offline", "papers_db", "cache_dir", "trajectory_dir", "allow_private_urls", "contact_email",
+                        "ncbi_api_key", "embed_url", "embed_model", "embed_weight", "fusion_weights", "bundle_dir"})
+    out[k] = ctx.option(k);
+  return out;
+}
+
+// One assistant per state folder, opened on first use and kept (its tasks run in this process).
+struct OpenedAssistant {
+  std::unique_ptr<ToolRegistry> registry;  // the built-in tools, without this one (no recursion)
+  std::unique_ptr<Assistant> assistant;
+};
+
+Result<Assistant*> assistant_for(const ToolContext& ctx) {
+  static std::mutex mu;
+  static std::map<std::string, OpenedAssistant> opened;
+  fs::path state = ctx.option("assistant_state_dir").empty() ? default_bundle_dir().parent_path() / "state"
+                                                             : fs::path(ctx.option("assistant_state_dir"));
+  std::lock_guard lock(mu);
+  auto it = opened.find(state.string());
+  if (it != opened.end()) return it->second.assistant.get();
+  OpenedAssistant o;
+  o.registry = std::make_unique<ToolRegistry>();
+  register_builtin_types(*o.registry);
+  BIOAGENT_RETURN_IF_ERROR(o.registry->load_builtin());
+  AssistantOptions ao;
+  ao.state_dir = state;
+  ao.data_dir =
+      ctx.option("assistant_data_dir").empty() ? state / "example-data" : fs::path(ctx.option("assistant_data_dir"));
+  ao.registry = o.registry.get();
+  ao.workspace = &ctx.workspace();
+  ao.tool_options = agent_options(ctx);
+  ao.resume_tasks = false;  // the server resumes its own unfinished tasks
+  auto a = Assistant::open(ao);
+  if (!a) return a.status();
+  o.assistant = std::move(*a);
+  Assistant* out = o.assistant.get();
+  opened.emplace(state.string(), std::move(o));
+  return out;
+}
+
+Result<Json> assistant_chat_tool(const ToolSpec&, const Json& args, ToolContext& ctx) {
+  auto a = assistant_for(ctx);
+  if (!a) return a.status();
+  std::string sid = args.value("session_id", "");
+  if (sid.empty()) {
+    auto s = (*a)->create_session();
+    if (!s) return s.status();
+    sid = (*s)["session_id"];
+  }
+  auto r = (*a)->chat(sid, args.at("message").get<std::string>());
+  if (!r) return r.status();
+  Json out = {{"session_id", sid},
+              {"answer", r->value("answer", "")},
+              {"agent", r->value("agent", "")},
+              {"intent", r->value("route", Json::object()).value("intent", "")},
+              {"sources", r->value("sources", Json::array())}};
+  if (r->contains("task") && (*r)["task"].contains("task_id")) out["task_id"] = (*r)["task"]["task_id"];
+  if (r->contains("plan_id")) out["plan_id"] = (*r)["plan_id"];
+  return out;
+}
+
+}  // namespace
+
+Status register_assistant_tool(ToolRegistry& registry) {
+  registry.add_type("AssistantChatTool", assistant_chat_tool);
+  return registry.load_config(kAssistantToolConfig, "assistant_tools");
+}
+
+}  // namespace bioagent

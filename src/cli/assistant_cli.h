@@ -1,0 +1,49 @@
+// The assistant as the terminal commands open it (ask, chat): the server's
+// state folder and data folder by the same rules as `serve`, one session.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bioagent/assistant.h"
+#include "cli/commands.h"
+
+namespace CLI {
+class App;
+}
+
+namespace bioagent::cli {
+
+struct AssistantCliOptions {
+  std::string state_dir, data_dir, session, model, pipeline_params;
+  int confirm_timeout = 30, cpus = 0;
+  std::vector<std::string> stages;  // empty: every stage
+};
+
+// --state-dir, --data-dir, --session, --confirm-timeout, --cpus, --stages and --pipeline-params on `cmd`.
+void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o);
+
+// The state folder: `given`, else $BIOAGENT_HOME/state (beside the example bundle), as `serve` uses.
+fs::path assistant_state_dir(const std::string& given);
+// The shared species folders: `given`, else the example genome in the state folder (written once).
+Result<fs::path> assistant_data_dir(const fs::path& state, const std::string& given);
+
+struct CliAssistant {
+  Session session;  // the registry and workspace the assistant refers to (declared first: destroyed last)
+  std::unique_ptr<Assistant> assistant;
+  std::string session_id;
+  std::string chat_model;  // ChatOptions.model of each turn
+};
+// Opens the assistant on the server's store without resuming the server's tasks, and a session
+// (the one named, which must exist, else a new one).
+Result<CliAssistant> open_cli_assistant(const GlobalOptions& g, const AssistantCliOptions& o);
+
+// Prints a task's events (stages, the dialog, the outcome) until it ends; with `interactive`
+// the parameter dialog asks on the terminal (else the task keeps its defaults at the deadline).
+void follow_task(Assistant& a, const std::string& session_id, const std::string& task_id, bool interactive, bool zh);
+
+// A reply's sources as numbered lines ("" when none, or when the tool agent's answer lists them).
+std::string render_sources(const Json& reply);
+
+}  // namespace bioagent::cli

@@ -1,0 +1,274 @@
+// The assistant in the terminal: `bioagent chat` (a session of the same
+// assistant the web chat talks to: plans, the parameter dialog as a prompt
+// with its countdown, the run's progress and outcome) and `bioagent route`
+// (the router's decision, or its accuracy over a case file). Sessions live in
+// the server's state folder, so a run started in one surface can be followed
+// from the other.
+#include <poll.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "bioagent/assistant.h"
+#include "bioagent/bundle.h"
+#include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
+#include "cli/assistant_cli.h"
+#include "cli/commands.h"
+
+namespace bioagent::cli {
+
+fs::path assistant_state_dir(const std::string& given) {
+  return given.empty() ? default_bundle_dir().parent_path() / "state" : fs::path(given);
+}
+
+Result<fs::path> assistant_data_dir(const fs::path& state, const std::string& given) {
+  if (!given.empty()) return fs::path(given);
+  fs::path data = state / "example-data";  // embedded default: the generated example genome
+  std::error_code ec;
+  if (!fs::exists(data / "Exam" / "truth.json", ec)) {
+    std::cerr << "bioagent: writing the example genome to " << (data / "Exam").string() << "\n";
+    auto ex = write_example_genome(data / "Exam");
+    if (!ex) return ex.status();
+  }
+  return data;
+}
+
+void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o) {
+  cmd->add_option("--state-dir", o.state_dir, "The server's state folder (default: beside the bundle, as serve)");
+  cmd->add_option("--data-dir", o.data_dir, "Shared species folders (default: the example genome, as serve)");
+  cmd->add_option("--session", o.session, "Continue this session (default: a new one)");
+  cmd->add_option("--confirm-timeout", o.confirm_timeout, "Seconds before the parameter dialog keeps the defaults")
+      ->check(CLI::Range(1, 3600));
+  cmd->add_option("--cpus", o.cpus, "CPUs for pipeline runs (default: all)");
+  cmd->add_option("--stages", o.stages, "Runs do only these stages (with what they need), comma-separated")
+      ->delimiter(',');
+  cmd->add_option("--pipeline-params", o.pipeline_params, "JSON of per-stage parameters, as serve takes");
+}
+
+Result<CliAssistant> open_cli_assistant(const GlobalOptions& g, const AssistantCliOptions& o) {
+  CliAssistant c;
+  auto s = Session::open(g);
+  if (!s) return s.status();
+  c.session = std::move(*s);
+  fs::path state = assistant_state_dir(o.state_dir);
+  auto data = assistant_data_dir(state, o.data_dir);
+  if (!data) return data.status();
+  AssistantOptions ao;
+  ao.state_dir = state;
+  ao.data_dir = *data;
+  ao.registry = c.session.registry.get();
+  ao.workspace = c.session.workspace.get();
+  ao.tool_options = c.session.tool_options;
+  ao.tool_options["pipeline_params"] = o.pipeline_params.empty() ? "{}" : o.pipeline_params;
+  ao.confirm_timeout_seconds = o.confirm_timeout;
+  ao.cpus = o.cpus > 0 ? o.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
+  ao.model = o.model == "none" ? "" : o.model;
+  ao.stages = o.stages;
+  ao.resume_tasks = false;  // the server resumes unfinished tasks; a terminal session never runs them twice
+  auto a = Assistant::open(ao);
+  if (!a) return a.status();
+  c.assistant = std::move(*a);
+  if (!o.session.empty()) {
+    if (!c.assistant->has_session(o.session)) return not_found("no session '" + o.session + "' in " + state.string());
+    c.session_id = o.session;
+  } else {
+    auto sid = c.assistant->create_session();
+    if (!sid) return sid.status();
+    c.session_id = (*sid)["session_id"].get<std::string>();
+  }
+  return c;
+}
+
+std::string render_sources(const Json& reply) {
+  const Json& src = reply.contains("sources") && reply["sources"].is_array() ? reply["sources"] : Json::array();
+  if (src.empty() || reply.value("agent", "") == "tools") return "";  // the tool agent's answer lists its own
+  std::string out = "\nSources:\n";
+  int n = 0;
+  for (auto& s : src) {
+    ++n;
+    auto str = [&](const char* k) {
+      return s.is_object() && s.contains(k) && s[k].is_string() ? s[k].get<std::string>() : "";
+    };
+    std::string title = str("title").empty() ? str("citation") : str("title");
+    std::string where = str("source").empty() ? str("url") : str("source");
+    out += "[" + std::to_string(s.is_object() && s.contains("n") && s["n"].is_number() ? s["n"].get<int>() : n) + "] " +
+           (title.empty() ? "(untitled)" : title) + (where.empty() ? "" : " — " + where) + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+struct ChatCliOptions {
+  AssistantCliOptions a;
+};
+
+// A line from stdin within `seconds` (countdown shown on stderr); nullopt on timeout, "\x04" at end of input.
+std::optional<std::string> read_line_within(int seconds, const std::string& prompt) {
+  for (int left = seconds; left > 0; --left) {
+    std::cerr << "\r" << prompt << " (" << left << " s) " << std::flush;
+    pollfd p{0, POLLIN, 0};
+    if (poll(&p, 1, 1000) > 0) {
+      std::string line;
+      if (!std::getline(std::cin, line)) return std::string("\x04");
+      std::cerr << "\n";
+      return line;
+    }
+  }
+  std::cerr << "\n";
+  return std::nullopt;
+}
+
+// "cpu=4 evalue=1e-10" -> {"cpu": 4, "evalue": 1e-10}; values that parse as JSON keep their type.
+Json parse_assignments(const std::string& line) {
+  Json out = Json::object();
+  std::istringstream in(line);
+  for (std::string tok; in >> tok;) {
+    size_t eq = tok.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    Json v = Json::parse(tok.substr(eq + 1), nullptr, false);
+    out[tok.substr(0, eq)] = v.is_discarded() ? Json(tok.substr(eq + 1)) : v;
+  }
+  return out;
+}
+
+// The parameter dialog in the terminal: Enter confirms, key=value changes, "cancel" stops;
+// silence until the countdown ends leaves the defaults to the task (it confirms them itself).
+void parameter_dialog(Assistant& a, const std::string& sid, const std::string& task, const Json& event, bool zh) {
+  std::cout << (zh ? "参数确认：" : "Parameters:") << "\n";
+  const Json params = event.value("params", Json::object());
+  for (auto& [k, v] : params.items()) std::cout << "  " << k << " = " << v.dump() << "\n";
+  std::cout << std::flush;
+  int timeout = event.value("timeout_seconds", 30);
+  std::string prompt = zh ? "回车确认，key=value 修改，cancel 取消；超时使用默认参数"
+                          : "Enter confirms, key=value changes, cancel stops; defaults when the time is up";
+  auto line = read_line_within(timeout, prompt);
+  if (!line || *line == "\x04") return;  // the task confirms the defaults at its deadline
+  std::string action = *line == "cancel" ? "cancel" : line->find('=') != std::string::npos ? "modify" : "confirm";
+  auto r = a.confirm(sid, task, action, action == "modify" ? parse_assignments(*line) : Json::object());
+  if (!r) std::cerr << "bioagent: " << r.status().message() << "\n";
+}
+
+bool final_state(const std::string& s) { return s == "done" || s == "failed" || s == "cancelled"; }
+
+void print_reply(const Json& reply) { std::cout << reply.value("answer", "") << render_sources(reply) << std::endl; }
+
+// One line of the session: a command (/follow TASK, /status TASK, /quit) or a chat turn.
+bool chat_line(CliAssistant& c, const std::string& line, bool zh_default) {
+  Assistant& a = *c.assistant;
+  if (line == "/quit" || line == "/exit") return false;
+  if (line.rfind("/follow ", 0) == 0 || line.rfind("/status ", 0) == 0) {
+    std::string task = line.substr(8);
+    if (line[1] == 's') {
+      auto st = a.status(c.session_id, task);
+      std::cout << (st ? json_text(*st, 2) : st.status().to_string()) << std::endl;
+    } else {
+      follow_task(a, c.session_id, task, false, zh_default);
+    }
+    return true;
+  }
+  auto r = a.chat(c.session_id, line, nullptr, ChatOptions{"rag", c.chat_model});
+  if (!r) {
+    std::cerr << "bioagent: " << r.status().to_string() << std::endl;
+    return true;
+  }
+  print_reply(*r);
+  bool zh = r->value("route", Json::object()).value("language", "") == "zh";
+  if (r->contains("task") && (*r)["task"].contains("task_id"))
+    follow_task(a, c.session_id, (*r)["task"]["task_id"].get<std::string>(), true, zh);
+  return true;
+}
+
+}  // namespace
+
+void follow_task(Assistant& a, const std::string& sid, const std::string& task, bool interactive, bool zh) {
+  std::cout << "· " << (zh ? "任务 " : "task ") << task
+            << (zh ? "（另一处可用 /follow 跟进）" : " (/follow it from elsewhere)") << "\n";
+  int64_t after = 0;
+  for (;;) {
+    Json events = a.events(sid, task, after, std::chrono::milliseconds(1000));
+    for (auto& e : events) {
+      after = e.value("seq", after);
+      std::string type = e.value("type", "");
+      if (type == "stage") {
+        std::cout << "· [" << e.value("done", 0) << "/" << e.value("total", 0) << "] " << e.value("stage", "") << ": "
+                  << e.value("state", "")
+                  << (e.value("message", "").empty() ? "" : " — " + e.value("message", "").substr(0, 160)) << "\n";
+      } else if (type == "state") {
+        std::cout << "· " << (zh ? "任务 " : "task ") << e.value("state", "") << ": " << e.value("message", "") << "\n";
+      } else if (type == "confirm") {
+        if (interactive) parameter_dialog(a, sid, task, e, zh);
+      } else if (type == "confirmed") {
+        std::cout << "· " << e.value("message", "") << "\n";
+      } else if (type == "outcome") {
+        std::cout << "\n" << e.value("text", e.value("message", "")) << "\n";
+      }
+      std::cout << std::flush;
+      if (type == "state" && final_state(e.value("state", ""))) return;
+    }
+    auto st = a.status(sid, task);
+    if (!st) {
+      std::cerr << "bioagent: " << st.status().message() << "\n";
+      return;
+    }
+    if (events.empty() && final_state((*st).value("state", ""))) return;
+  }
+}
+
+void add_chat_command(CLI::App& app, GlobalOptions& g) {
+  static ChatCliOptions o;
+  auto* chat = app.add_subcommand("chat", "A terminal session of the assistant: ask, plan, confirm, run, follow");
+  add_assistant_options(chat, o.a);
+  chat->add_option("--model", o.a.model, "Model name from the model configuration (none: the offline agents)");
+  chat->callback([&g] {
+    auto c = open_cli_assistant(g, o.a);
+    if (!c) {
+      g.exit_code = print_error(c.status());
+      return;
+    }
+    c->chat_model = o.a.model;
+    std::cout << "bioagent chat — session " << c->session_id << " (/follow TASK, /status TASK, /quit)" << std::endl;
+    bool tty = isatty(0);
+    for (std::string line;;) {
+      if (tty) std::cout << "> " << std::flush;
+      if (!std::getline(std::cin, line)) break;
+      if (line.empty()) continue;
+      if (!chat_line(*c, line, false)) break;
+    }
+    c->assistant->shutdown();
+    g.exit_code = 0;
+  });
+}
+
+void add_route_command(CLI::App& app, GlobalOptions& g) {
+  static std::string message, cases;
+  auto* route = app.add_subcommand("route", "Show how the router reads a message, or its accuracy over a case file");
+  route->add_option("message", message, "The message");
+  route->add_option("--cases", cases,
+                    "A case file (intent<TAB>family<TAB>message a line), e.g. tests/data/router_cases.tsv");
+  route->callback([&g] {
+    if (cases.empty() && message.empty()) {
+      g.exit_code = print_error(invalid_argument("give a message or --cases FILE"));
+      return;
+    }
+    if (cases.empty()) {
+      std::cout << json_text(route_by_rules(message).to_json(), 2) << std::endl;
+      return;
+    }
+    auto r = evaluate_router_cases(cases);
+    if (!r) {
+      g.exit_code = print_error(r.status());
+      return;
+    }
+    std::cout << json_text(*r, 2) << std::endl;
+  });
+}
+
+}  // namespace bioagent::cli
