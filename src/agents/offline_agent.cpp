@@ -100,27 +100,25 @@ bool has_digit(const std::string& s) { return std::any_of(s.begin(), s.end(), ::
 enum class AnswerType { kAny, kNumber, kName, kDefinition };
 
 AnswerType answer_type(const std::string& q) {
-  static const std::regex kName(
-      R"(\b(who|which (database|databases|software|program|programs|tool|tools|package|method|algorithm|journal|organism|species|gene|genes|model|dataset|datasets)|what (database|databases|software|program|tool|tools|package|algorithm))\b|哪个数据库|哪些数据库|什么软件|哪个软件|谁)",
-      std::regex::icase);
-  static const std::regex kDefinition(
-      R"(^\s*(what (is|are) (a |an |the )?[\w-]+( [\w-]+)?\??\s*$|define\b)|是什么|什么是|定义)", std::regex::icase);
+  static const RE2 kName(
+      R"((?i)\b(who|which (database|databases|software|program|programs|tool|tools|package|method|algorithm|journal|organism|species|gene|genes|model|dataset|datasets)|what (database|databases|software|program|tool|tools|package|algorithm))\b|哪个数据库|哪些数据库|什么软件|哪个软件|谁)");
+  static const RE2 kDefinition(
+      R"((?i)^\s*(what (is|are) (a |an |the )?[\w-]+( [\w-]+)?\??\s*$|define\b)|是什么|什么是|定义)");
   if (asks_for_number(q)) return AnswerType::kNumber;
-  if (std::regex_search(q, kName)) return AnswerType::kName;
-  if (std::regex_search(q, kDefinition)) return AnswerType::kDefinition;
+  if (RE2::PartialMatch(q, kName)) return AnswerType::kName;
+  if (RE2::PartialMatch(q, kDefinition)) return AnswerType::kDefinition;
   return AnswerType::kAny;
 }
 
 // A name inside a sentence: a capitalised word or an acronym after its first word (EMBASE, PubMed, Trinity).
 bool has_name(const std::string& s) {
-  static const std::regex kName(R"([a-z,;:(] +([A-Z][A-Za-z0-9]+|[A-Z]{2,}))");
-  return std::regex_search(s, kName);
+  static const RE2 kName(R"([a-z,;:(] +([A-Z][A-Za-z0-9]+|[A-Z]{2,}))");
+  return RE2::PartialMatch(s, kName);
 }
 
 bool has_definition(const std::string& s) {
-  static const std::regex kDef(
-      R"(\b(is|are) (a|an|the|defined|called|known)\b|\bdefined as\b|\brefers? to\b|\bmeans\b)", std::regex::icase);
-  return std::regex_search(s, kDef);
+  static const RE2 kDef(R"((?i)\b(is|are) (a|an|the|defined|called|known)\b|\bdefined as\b|\brefers? to\b|\bmeans\b)");
+  return RE2::PartialMatch(s, kDef);
 }
 
 bool holds_answer_type(AnswerType t, const std::string& s) {

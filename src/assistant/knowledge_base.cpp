@@ -210,21 +210,23 @@ bool is_member_symbol(const Json& f, const std::string& symbol) {
 // A numbered member gene: [species prefix] + family symbol + number (+ letter):
 // SPL9, OsSPL14, AtMYB75, WRKY33, DREB1A, ZmSBP6. The family, else null.
 const Json* numbered_member(std::string_view text, std::string* matched) {
-  static const std::regex token(
-      R"((^|[^A-Za-z0-9])(([A-Z][a-z]{1,3})?([A-Za-z]{2,6}?)([0-9]{1,3}[A-Za-z]?))(?![A-Za-z0-9]))");
-  std::string s(text);
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), token); it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
+  // RE2 (linear time) on the user's message; the token's right edge is a
+  // non-alphanumeric or the end, left unconsumed so that adjacent tokens match too.
+  static const RE2 token(
+      R"((?:^|[^A-Za-z0-9])(([A-Z][a-z]{1,3})?([A-Za-z]{2,6}?)([0-9]{1,3}[A-Za-z]?))(?:[^A-Za-z0-9]|$))");
+  re2::StringPiece s(text.data(), text.size()), m[5];
+  for (size_t pos = 0; pos <= s.size() && token.Match(s, pos, s.size(), RE2::UNANCHORED, m, 5);) {
     // With and without the species prefix ("OsSPL14": "SPL"; "SPL9": "SPL").
-    std::vector<std::string> symbols = {m[3].str() + m[4].str(), m[4].str()};
+    std::vector<std::string> symbols = {std::string(m[2]) + std::string(m[3]), std::string(m[3])};
     for (auto& sym : symbols) {
       if (sym.size() < 2) continue;
       for (auto& f : gene_family_kb()["families"])
         if (is_member_symbol(f, sym)) {
-          if (matched) *matched = m[2].str();
+          if (matched) *matched = std::string(m[1]);
           return &f;
         }
     }
+    pos = size_t(m[1].data() + m[1].size() - s.data());  // the next token may start at this one's right edge
   }
   return nullptr;
 }

@@ -3,11 +3,12 @@
 
 #include <zlib.h>
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -223,8 +224,8 @@ std::string clean_sequence_id(std::string_view id) {
       p = bar + 1;
     }
     // Only the styles known: other piped ids (JGI's "jgi|Ostta1115_2|76843|...") stay whole.
-    static const std::regex species(R"(^[A-Z][a-z]+_[a-z]+.*$)");
-    const bool planttfdb = f.size() >= 3 && std::regex_match(std::string(f[1]), species);
+    static const RE2 species(R"([A-Z][a-z]+_[a-z]+.*)");
+    const bool planttfdb = f.size() >= 3 && RE2::FullMatch(re2::StringPiece(f[1].data(), f[1].size()), species);
     const bool known = planttfdb || f[0] == "sp" || f[0] == "tr" || f[0] == "lcl" || f[0] == "gi";
     if (!known) return strip_id_prefix(id);
     std::string_view pick = f[0];
@@ -249,26 +250,27 @@ std::string clean_sequence_id(std::string_view id) {
 }
 
 std::string isoform_base(const std::string& id, std::string* rule) {
+  // RE2 (linear time): ids come from the user's files and may be long.
   struct Pattern {
-    std::regex re;
+    RE2 re;
     const char* rule;
   };
   // Accessions with a version (XP_012345.1, NP_..., AAB12345.2) are one protein each: no isoform suffix.
-  static const std::regex accession(R"(^[A-Z]{1,3}_?[0-9]{5,}\.[0-9]+$)");
-  static const std::vector<Pattern> patterns = {
-      {std::regex(R"(^(.*[A-Za-z].*)\.t[0-9]+$)"), ".t1/.t2"},
-      {std::regex(R"(^(.*[A-Za-z].*)\.p[0-9]+$)"), ".p1/.p2"},
-      {std::regex(R"(^(.*[A-Za-z].*)-P[A-Z]{1,2}$)"), "-PA/-PB"},
-      {std::regex(R"(^(.*[A-Za-z].*)-R[A-Z]{1,2}$)"), "-RA/-RB"},
-      {std::regex(R"(^(.*[A-Za-z].*)_P[0-9]{3}$)"), "_P001/_P002"},
-      {std::regex(R"(^(.*[A-Za-z].*)_T[0-9]{3}$)"), "_T001/_T002"},
-      {std::regex(R"(^((?=.*[A-Za-z]).*[A-Za-z0-9])\.[0-9]{1,3}$)"), ".1/.2"}};
-  if (std::regex_match(id, accession)) return "";
-  std::smatch m;
+  static const RE2 accession(R"([A-Z]{1,3}_?[0-9]{5,}\.[0-9]+)");
+  static const Pattern patterns[] = {
+      {RE2(R"((.*[A-Za-z].*)\.t[0-9]+)"), ".t1/.t2"},      {RE2(R"((.*[A-Za-z].*)\.p[0-9]+)"), ".p1/.p2"},
+      {RE2(R"((.*[A-Za-z].*)-P[A-Z]{1,2})"), "-PA/-PB"},   {RE2(R"((.*[A-Za-z].*)-R[A-Z]{1,2})"), "-RA/-RB"},
+      {RE2(R"((.*[A-Za-z].*)_P[0-9]{3})"), "_P001/_P002"}, {RE2(R"((.*[A-Za-z].*)_T[0-9]{3})"), "_T001/_T002"},
+      {RE2(R"((.*[A-Za-z0-9])\.[0-9]{1,3})"), ".1/.2"}};
+  if (RE2::FullMatch(id, accession)) return "";
+  std::string base;
   for (auto& p : patterns)
-    if (std::regex_match(id, m, p.re)) {
+    if (RE2::FullMatch(id, p.re, &base)) {
+      // ".1/.2" only on an id with a letter (a bare number is not a gene with isoforms)
+      if (std::none_of(base.begin(), base.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+        continue;
       if (rule) *rule = p.rule;
-      return m[1].str();
+      return base;
     }
   return "";
 }

@@ -1,0 +1,114 @@
+// The one-place rules of the README's layout section, checked on the tables
+// themselves: every stage row is complete, every intent has its row, and stage
+// names are not used as keys outside the stage files. Each rule is also shown to
+// fail on a planted violation, so a rule that stops checking is noticed.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "assistant/intents.h"
+#include "bioagent/genefamily.h"
+
+using namespace bioagent;
+
+namespace {
+
+// Each stage has both labels and, the report itself aside, a report section.
+std::vector<std::string> stage_row_violations(const std::vector<StageSpec>& stages) {
+  std::vector<std::string> out;
+  std::set<std::string> names;
+  for (auto& s : stages) {
+    if (!names.insert(s.name).second) out.push_back(s.name + ": two rows");
+    if (s.label.empty() || s.label_zh.empty()) out.push_back(s.name + ": a label is missing");
+    if (s.name != "report" && !s.report) out.push_back(s.name + ": no report section");
+    if (!s.params_schema.is_object() || !s.params_schema.contains("properties"))
+      out.push_back(s.name + ": no parameter schema");
+  }
+  return out;
+}
+
+// Each intent of the enum has exactly one row, with a name, a description and a handler; every
+// intent but small talk (the fallback) has cues.
+std::vector<std::string> intent_row_violations(const std::vector<IntentSpec>& rows) {
+  std::vector<std::string> out;
+  const Intent all[] = {Intent::kFaq,     Intent::kLiterature,   Intent::kAnalysis,
+                        Intent::kExecute, Intent::kPlanQuestion, Intent::kDecline,
+                        Intent::kData,    Intent::kPaper,        Intent::kChitchat};
+  for (Intent i : all) {
+    int n = 0;
+    for (auto& r : rows) n += r.intent == i;
+    if (n != 1) out.push_back(to_string(i) + ": " + std::to_string(n) + " rows");
+  }
+  for (auto& r : rows) {
+    const std::string name = r.name ? r.name : "";
+    if (name.empty() || name != to_string(r.intent)) out.push_back("a row whose name is not its intent's");
+    if (!r.description || !*r.description) out.push_back(name + ": no description");
+    if (!r.handler) out.push_back(name + ": no handler");
+    if (r.cues.empty() && r.intent != Intent::kChitchat) out.push_back(name + ": no cues");
+  }
+  return out;
+}
+
+// A stage name used as a key into stage parameters or as a stage reference —
+// `["identify"]` or `{"stage", "identify"}` — in a source text. "properties" is
+// left out of the `[...]` form: it is also JSON Schema's keyword.
+std::vector<std::string> stage_key_literals(const std::string& text, const std::vector<StageSpec>& stages) {
+  std::vector<std::string> out;
+  for (auto& s : stages) {
+    std::vector<std::string> forms = {"{\"stage\", \"" + s.name + "\"}"};
+    if (s.name != "properties") forms.push_back("[\"" + s.name + "\"]");
+    for (auto& f : forms)
+      for (size_t p = text.find(f); p != std::string::npos; p = text.find(f, p + 1)) out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(TableGuard, EveryStageRowHasBothLabelsAReportSectionAndASchema) {
+  const auto& stages = genefamily_pipeline().stages();
+  EXPECT_EQ(stage_row_violations(stages), std::vector<std::string>{});
+  auto planted = stages;
+  planted[1].label_zh.clear();
+  planted[2].report = nullptr;
+  planted.push_back(stages[0]);
+  EXPECT_EQ(stage_row_violations(planted).size(), 3u);
+}
+
+TEST(TableGuard, EveryIntentHasOneRowWithCuesAndAHandler) {
+  EXPECT_EQ(intent_row_violations(intent_table()), std::vector<std::string>{});
+  auto planted = intent_table();
+  planted[0].cues.clear();
+  planted[1].handler = nullptr;
+  planted.pop_back();
+  EXPECT_EQ(intent_row_violations(planted).size(), 3u);
+}
+
+TEST(TableGuard, StageNamesAreKeysOnlyInsideTheStageFiles) {
+  const auto& stages = genefamily_pipeline().stages();
+  const fs::path src = fs::path(BIOAGENT_SOURCE_DIR) / "src";
+  const fs::path own = src / "genefamily" / "stages";
+  // Known uses, each to move into a stage row: the parameter dialog's mapping onto
+  // identify, synteny and phylogeny, the plan's display of the dialog, the CLI's --lang.
+  const std::multiset<std::string> known = {"assistant/planning_agent.cpp {\"stage\", \"identify\"}",
+                                            "assistant/task_runner.cpp [\"identify\"]",
+                                            "assistant/task_runner.cpp [\"synteny\"]",
+                                            "assistant/task_runner.cpp [\"phylogeny\"]",
+                                            "cli/genefamily_commands.cpp [\"report\"]",
+                                            "cli/genefamily_commands.cpp [\"report\"]"};
+  std::multiset<std::string> found;
+  for (auto& e : fs::recursive_directory_iterator(src)) {
+    if (!e.is_regular_file() || e.path().string().rfind(own.string(), 0) == 0) continue;
+    auto ext = e.path().extension();
+    if (ext != ".cpp" && ext != ".h") continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    for (auto& f : stage_key_literals(text.str(), stages)) found.insert(fs::relative(e.path(), src).string() + " " + f);
+  }
+  for (auto& f : found) EXPECT_TRUE(known.count(f)) << "a stage name used as a key outside stages/: " << f;
+  EXPECT_EQ(stage_key_literals("p[\"kaks\"][\"x\"] = 1; ev = {{\"stage\", \"motif\"}};", stages).size(), 2u);
+  EXPECT_TRUE(stage_key_literals("schema[\"properties\"]", stages).empty());
+}
