@@ -4,7 +4,8 @@
 # Extra arguments go to CMake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release \
+source scripts/ccache-env.sh
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release "${ccache_args[@]}" \
   -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" "$@" >/dev/null
 ninja -C build/release
 # The web UI: static assets in web/dist that `bioagent serve` serves.

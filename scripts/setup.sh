@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 # Every Debian package the build, the tests and the benchmarks use.
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates openssl
+  ccache                                            # compile cache: a re-run rebuilds only what changed
   clang libclang-rt-14-dev clang-format         # sanitizers, libFuzzer, format gate
   nlohmann-json3-dev libcli11-dev libsimdjson-dev libre2-dev
   libcurl4-gnutls-dev libsqlite3-dev               # HTTP client and its cache (GnuTLS: libhts-dev needs this variant)

@@ -10,7 +10,8 @@ start=$(date +%s)
 
 echo "== sanitizer + fuzz build (clang, ASan+UBSan, libFuzzer)"
 # Line tables only: file:line in sanitizer reports at two thirds of -g's compile time.
-cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+source scripts/ccache-env.sh
+cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug "${ccache_args[@]}" \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="-O1" \
   -DCMAKE_CXX_FLAGS_DEBUG="-gline-tables-only" -DCMAKE_C_FLAGS_DEBUG="-gline-tables-only" \
   -DBIOAGENT_SANITIZE=ON -DBIOAGENT_FUZZ=ON -DBIOAGENT_BENCH=OFF >/dev/null

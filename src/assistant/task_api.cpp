@@ -180,10 +180,6 @@ Result<Json> Assistant::status(const std::string& sid, const std::string& task_i
 
 namespace {
 
-std::string result_file_url(const std::string& task_id, const std::string& name) {
-  return "/api/agent/results/" + task_id + "/files/" + name;
-}
-
 // A stage's log from its status.json entry: its folder's stage.log, else the
 // failed attempt's log kept beside it; only inside the run's stages/ folder.
 fs::path stage_log_path(const fs::path& run_dir, const Json& stage_status) {

@@ -13,6 +13,7 @@
 #include "toy_stage.h"
 
 using namespace bioagent;
+using bioagent::testing::TempDir;
 
 namespace {
 
@@ -63,7 +64,8 @@ TEST(StoreWrites, ARunRecordThatCannotBeWrittenFailsTheStage) {
     EXPECT_FALSE(s.is_ok());
     EXPECT_NE(s.message().find("planted refusal"), std::string::npos) << s.message();
   }
-  Pipeline p({testing::text_stage("a", {}, R"({"type": "object"})", [](const StageContext&) { return "a"; })});
+  Pipeline p(
+      {bioagent::testing::text_stage("a", {}, R"({"type": "object"})", [](const StageContext&) { return "a"; })});
   auto runner = make_local_runner();
   auto r = p.run(Json{{"params", Json::object()}}, *runner, o);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();

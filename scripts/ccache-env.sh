@@ -1,0 +1,10 @@
+# Sourced by the build scripts: compile through ccache when it is installed
+# (scripts/setup.sh installs it). Paths are hashed relative to the folder that
+# holds the checkout, so two clones side by side share the cache.
+ccache_args=()
+if command -v ccache >/dev/null; then
+  CCACHE_BASEDIR="$(cd .. && pwd)"
+  export CCACHE_BASEDIR
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-include_file_mtime,include_file_ctime,time_macros}"
+  ccache_args=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
