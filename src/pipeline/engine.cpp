@@ -173,8 +173,7 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
                              {"failure", to_string(c)},
                              {"message", s.message()},
                              {"log", log.string()}});
-    return with_record(keep_reason(with_failure(Status(ErrorCode::kToolFailed, spec.name + ": " + s.message()), c)),
-                       w);
+    return with_record(keep_reason(with_failure(Status(ErrorCode::kToolFailed, spec.name + ": " + s.message()), c)), w);
   };
   if (spec.check)
     if (Status s = spec.check(ctx); !s.is_ok()) return fail(s);
@@ -268,7 +267,8 @@ Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, 
     return discard_attempt(
         Status(ErrorCode::kToolFailed, spec.name + ": could not move the finished folder into place: " + ec.message()),
         tmp, folder);
-  return store.record({{"stage", spec.name}, {"key", key}, {"state", "done"}, {"runner", runner.name()}});
+  return with_record(Status::ok(),
+                     store.record({{"stage", spec.name}, {"key", key}, {"state", "done"}, {"runner", runner.name()}}));
 }
 
 // The final state of a finished stage from its summary and checks: skipped

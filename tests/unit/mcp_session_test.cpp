@@ -143,7 +143,7 @@ TEST(Mcp, ProtocolErrors) {
   EXPECT_EQ(h.last()["error"]["code"], -32600);
   h.session->handle_message(R"({"jsonrpc":"2.0","id":2,"method":5})");
   EXPECT_EQ(h.last()["error"]["code"], -32600);
-  EXPECT_EQ(h.request(req(3, "resources/list"))["error"]["code"], -32601);
+  EXPECT_EQ(h.request(req(3, "sampling/createMessage"))["error"]["code"], -32601) << "a method no server offers";
   EXPECT_EQ(h.request(req(4, "tools/call", {{"name", "nope"}}))["error"]["code"], -32602);
   EXPECT_EQ(h.request(req(5, "tools/call", {{"arguments", Json::object()}}))["error"]["code"], -32602);
   EXPECT_EQ(h.request(req(6, "tools/call", {{"name", "echo"}, {"arguments", "x"}}))["error"]["code"], -32602);
