@@ -269,7 +269,8 @@ TEST(Assistant, TheModelRoutesWhatTheRulesAreUnsureAbout) {
   testing::ReplayServer llm(R"({"script": [
       {"expect": ["Evidence:", "PF03110"], "message": {"content": "SPL proteins share the SBP domain (PF03110) [1]."}},
       {"expect": ["Classify", "tell me something about leaf development"],
-       "message": {"content": "{\"intent\": \"faq\", \"confidence\": 0.8}"}}]})",
+       "message": {"content": "{\"intent\": \"faq\", \"confidence\": 0.8}"}},
+      {"expect": ["leaf development"], "message": {"content": "Nothing in the local sources covers leaf development."}}]})",
                             "scripted_llm.py");
   ASSERT_TRUE(llm.ok());
   ToolEnv e;
