@@ -32,17 +32,19 @@ TEST(StoreWrites, AStatementReportsSqlitesOwnReason) {
   TempDir dir;
   auto db = open_sqlite((dir.path() / "s.sqlite").string(), "CREATE TABLE t (k TEXT PRIMARY KEY);", 1000);
   ASSERT_TRUE(db.is_ok());
-  EXPECT_FALSE(SqliteStatement::prepare(*db, "INSERT INTO nowhere VALUES (1)", "test store").is_ok());
-  auto ins = SqliteStatement::prepare(*db, "INSERT INTO t VALUES (?)", "test store");
-  ASSERT_TRUE(ins.is_ok());
-  ins->bind(1, std::string_view("a"));
-  EXPECT_TRUE(ins->step_done().is_ok());
-  ins->reset();
-  Status twice = ins->step_done();  // the primary key refuses the same row
-  EXPECT_FALSE(twice.is_ok());
-  EXPECT_NE(twice.message().find("test store"), std::string::npos) << twice.message();
-  EXPECT_NE(twice.message().find("UNIQUE"), std::string::npos) << twice.message();
-  EXPECT_FALSE(sqlite_exec(*db, "COMMIT", "test store").is_ok()) << "no transaction is open";
+  {  // statements are finalised before the connection closes
+    EXPECT_FALSE(SqliteStatement::prepare(*db, "INSERT INTO nowhere VALUES (1)", "test store").is_ok());
+    auto ins = SqliteStatement::prepare(*db, "INSERT INTO t VALUES (?)", "test store");
+    ASSERT_TRUE(ins.is_ok());
+    ins->bind(1, std::string_view("a"));
+    EXPECT_TRUE(ins->step_done().is_ok());
+    ins->reset();
+    Status twice = ins->step_done();  // the primary key refuses the same row
+    EXPECT_FALSE(twice.is_ok());
+    EXPECT_NE(twice.message().find("test store"), std::string::npos) << twice.message();
+    EXPECT_NE(twice.message().find("UNIQUE"), std::string::npos) << twice.message();
+    EXPECT_FALSE(sqlite_exec(*db, "COMMIT", "test store").is_ok()) << "no transaction is open";
+  }
   sqlite3_close(*db);
 }
 
