@@ -188,8 +188,10 @@ try:
     check(plan["target_species"].startswith("Litchi chinensis") and plan["gene_family"] == FAMILY
           and plan["next_action"] == "等待用户确认执行" and "analysis_plan:" in r["answer"],
           "plan (YAML) names species, family, next_action 等待用户确认执行")
-    check(plan["reference_genome"]["genome_fasta_status"] == "missing" and plan["reference_genome"]["naming_problems"],
-          "plan reports the misnamed genome file")
+    check(plan["reference_genome"]["genome_fasta_status"] == "available"
+          and plan["reference_genome"].get("genome_fasta_renamed_from") == "Lchi.genome.fa"
+          and plan["reference_genome"]["naming_problems"],
+          "plan reports the misnamed genome file and counts it as present under the name the run gives it")
     check([list(s)[0] for s in plan["analysis_stages"]][:3] == ["identify", "phylogeny", "domain"], "plan lists the stages")
 
     # ---- questions and refusals after the plan are answered, never run
