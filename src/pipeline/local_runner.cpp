@@ -47,7 +47,10 @@ class LocalRunner : public Runner {
     std::string in_path = cmd.stdin_file.empty() ? "/dev/null" : (wdir / cmd.stdin_file).string();
     std::string log_path = logp.string(), dir = wdir.string();
     auto start = std::chrono::steady_clock::now();
-    pid_t pid = fork();
+    // vfork: the child only makes system calls until exec, and no atfork handler
+    // runs in it (a library's handler that allocates can deadlock a child forked
+    // while another thread holds the allocator's lock, as libomp's does under ASan).
+    pid_t pid = vfork();
     if (pid < 0) {
       out.log_tail = "fork failed";
       return out;

@@ -22,7 +22,7 @@ Result<Captured> capture(const std::vector<std::string>& argv, int timeout_ms, c
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  pid_t pid = fork();
+  pid_t pid = vfork();  // system calls only until exec; no atfork handlers (see local_runner.cpp)
   if (pid < 0) return internal_error("fork failed");
   if (pid == 0) {
     int null_in = open("/dev/null", O_RDONLY);  // a tool waiting on stdin gets end-of-file
