@@ -156,7 +156,11 @@ void parameter_dialog(Assistant& a, const std::string& sid, const std::string& t
   if (!r) std::cerr << "bioagent: " << r.status().message() << "\n";
 }
 
-bool final_state(const std::string& s) { return s == "done" || s == "failed" || s == "cancelled"; }
+// A terminal task state, by the assistant's one list (TaskState).
+bool final_state(const std::string& state) {
+  auto s = task_state_from_string(state);
+  return s && is_terminal(*s);
+}
 
 void print_reply(const Json& reply) { std::cout << reply.value("answer", "") << render_sources(reply) << std::endl; }
 

@@ -19,7 +19,11 @@ namespace {
 constexpr const char* kRunPrefix = "bioagent://runs/";
 constexpr const char* kPaperPrefix = "bioagent://papers/";
 
-bool terminal(const std::string& state) { return state == "done" || state == "failed" || state == "cancelled"; }
+// A terminal task state, by the assistant's one list (TaskState).
+bool terminal(const std::string& state) {
+  auto s = task_state_from_string(state);
+  return s && is_terminal(*s);
+}
 
 Json object_schema(Json properties, Json required) {
   return {{"type", "object"},
