@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bioagent/pipeline.h"
 
@@ -61,5 +62,30 @@ struct ExampleGenomeOptions {
   unsigned seed = 7;
 };
 Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOptions& o = {});
+
+// A genome-scale generated species for benchmarks (`genefamily example --genes N --genome-mb M`):
+// about `genes` genes on `chromosomes` chromosomes (homeologous pairs after one whole-genome
+// duplication whose copies diverged at `wgd_rate` substitutions per site), plus `scaffolds` unplaced
+// scaffolds, `genome_mb` megabases in all with soft-masked repeats; families emitted from each
+// HMM of `families`, recent segmental blocks, tandem arrays, proximal and dispersed copies, isoforms.
+// truth.json names each family's members, the WGD's expected Ks and the counts; duplicates.tsv lists
+// every planted copy (original, copy, class, rate, expected Ks). Deterministic for a seed; memory
+// about one chromosome plus the coding sequences.
+struct ScaleFamily {
+  std::string name;
+  fs::path hmm;
+  int members = 20;  // ancestral members (the WGD and tandem copies add more)
+};
+struct ScaleGenomeOptions {
+  std::string prefix = "Scal";
+  int genes = 30000, genome_mb = 400, chromosomes = 12, scaffolds = 2000, segmental_blocks = 8;
+  double wgd_rate = 0.45, wgd_retained = 0.25, tandem_fraction = 0.02, proximal_fraction = 0.004,
+         dispersed_fraction = 0.01, repeat_share = 0.5;
+  std::vector<ScaleFamily> families = {{"GLOBIN", "/usr/share/doc/hmmer/examples/tutorial/globins4.hmm", 20},
+                                       {"FN3", "/usr/share/doc/hmmer/examples/tutorial/fn3.hmm", 40},
+                                       {"PKINASE", "/usr/share/doc/hmmer/examples/tutorial/Pkinase.hmm", 80}};
+  unsigned seed = 7;
+};
+Result<Json> write_scale_genome(const fs::path& dir, const ScaleGenomeOptions& o = {});
 
 }  // namespace bioagent

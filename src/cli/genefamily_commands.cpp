@@ -46,7 +46,24 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   ex->add_option("--prefix", ex_o.prefix, "Species prefix of the file names (default Exam)");
   ex->add_option("--family", ex_o.family, "Family name (default GLOBIN)");
   ex->add_option("--hmm", ex_o.family_hmm, "HMM the members' domains are emitted from (default: HMMER's globins4.hmm)");
-  ex->callback([&g] {
+  static ScaleGenomeOptions scale_o;
+  ex->add_option("--genes", scale_o.genes,
+                 "Genome scale: about this many genes (e.g. 30000), with a whole-genome duplication, repeats and "
+                 "scaffolds (truth.json and duplicates.tsv say what was planted)")
+      ->check(CLI::Range(200, 200000));
+  ex->add_option("--genome-mb", scale_o.genome_mb, "Genome scale: assembly size in megabases (default 400)")
+      ->check(CLI::Range(1, 4000));
+  ex->callback([&g, ex] {
+    if (ex->count("--genes") > 0 || ex->count("--genome-mb") > 0) {
+      ScaleGenomeOptions o = scale_o;
+      o.seed = seed;
+      if (ex->count("--prefix") > 0) o.prefix = ex_o.prefix;
+      if (ex->count("--family") > 0 || ex->count("--hmm") > 0)  // the first family is the one named
+        o.families.front() = {ex_o.family, ex_o.family_hmm, o.families.front().members};
+      auto r = write_scale_genome(dir, o);
+      g.exit_code = r ? print_json(*r) : print_error(r.status());
+      return;
+    }
     ExampleGenomeOptions o = ex_o;
     o.seed = seed;
     auto r = write_example_genome(dir, o);

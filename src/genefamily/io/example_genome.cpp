@@ -13,80 +13,12 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/io/genome_gen.h"
 #include "genefamily/stages/stage_common.h"
 #include "pipeline/subprocess.h"
 
 namespace bioagent {
 namespace {
-
-const char* kAmino = "ACDEFGHIKLMNPQRSTVWY";
-// Codons for each amino acid (standard code).
-const std::map<char, std::vector<const char*>>& codons() {
-  static const std::map<char, std::vector<const char*>> k = {{'A', {"GCT", "GCC", "GCA", "GCG"}},
-                                                             {'C', {"TGT", "TGC"}},
-                                                             {'D', {"GAT", "GAC"}},
-                                                             {'E', {"GAA", "GAG"}},
-                                                             {'F', {"TTT", "TTC"}},
-                                                             {'G', {"GGT", "GGC", "GGA", "GGG"}},
-                                                             {'H', {"CAT", "CAC"}},
-                                                             {'I', {"ATT", "ATC", "ATA"}},
-                                                             {'K', {"AAA", "AAG"}},
-                                                             {'L', {"TTA", "TTG", "CTT", "CTC", "CTA", "CTG"}},
-                                                             {'M', {"ATG"}},
-                                                             {'N', {"AAT", "AAC"}},
-                                                             {'P', {"CCT", "CCC", "CCA", "CCG"}},
-                                                             {'Q', {"CAA", "CAG"}},
-                                                             {'R', {"CGT", "CGC", "CGA", "CGG", "AGA", "AGG"}},
-                                                             {'S', {"TCT", "TCC", "TCA", "TCG", "AGT", "AGC"}},
-                                                             {'T', {"ACT", "ACC", "ACA", "ACG"}},
-                                                             {'V', {"GTT", "GTC", "GTA", "GTG"}},
-                                                             {'W', {"TGG"}},
-                                                             {'Y', {"TAT", "TAC"}}};
-  return k;
-}
-
-struct Gen {
-  std::mt19937 rng;
-  int uniform(int a, int b) { return std::uniform_int_distribution<int>(a, b)(rng); }
-  std::string dna(size_t n) {
-    static const char* b = "ACGT";
-    std::string s(n, 'A');
-    for (auto& c : s) c = b[uniform(0, 3)];
-    return s;
-  }
-  std::string protein(size_t n) {
-    std::string s(n, 'A');
-    for (auto& c : s) c = kAmino[uniform(0, 19)];
-    return s;
-  }
-  std::string back_translate(const std::string& aa) {
-    std::string s;
-    for (char c : aa) {
-      auto it = codons().find(c);
-      const auto& v = it == codons().end() ? codons().at('A') : it->second;
-      s += v[size_t(uniform(0, int(v.size()) - 1))];
-    }
-    return s;
-  }
-  // A duplicate's coding sequence after point substitutions at `rate` per site (the start codon kept, no
-  // stop codon made); a substitution that changes the amino acid is kept with probability `nonsyn_kept`
-  // (purifying selection), so the pair has an estimable Ks near `rate` and Ka/Ks near `nonsyn_kept`.
-  std::string evolve(const std::string& cds, double rate, double nonsyn_kept) {
-    static const char* b = "ACGT";
-    std::uniform_real_distribution<double> u(0, 1);
-    std::string out = cds;
-    for (size_t pos = 3; pos < out.size(); ++pos) {
-      if (u(rng) >= rate) continue;
-      std::string codon = out.substr(pos - pos % 3, 3);
-      const std::string before = translate(codon);
-      codon[pos % 3] = b[uniform(0, 3)];
-      const std::string after = translate(codon);
-      if (after == "*" || (after != before && u(rng) >= nonsyn_kept)) continue;
-      out[pos] = codon[pos % 3];
-    }
-    return out;
-  }
-};
 
 struct GeneDraft {
   std::string kind;  // member, decoy, random
@@ -96,53 +28,6 @@ struct GeneDraft {
   std::string cds;     // its codons (no stop); a copy's evolve from the original's
 };
 
-Result<std::vector<std::string>> emit(const fs::path& hmm, int n, unsigned seed) {
-  std::error_code ec;
-  if (!fs::exists(hmm, ec))
-    return not_found("the HMM " + hmm.string() +
-                     " is missing (Debian package hmmer-examples provides the tutorial HMMs)");
-  auto c = capture({"hmmemit", "-N", std::to_string(n), "--seed", std::to_string(seed), hmm.string()}, 60000);
-  if (!c) return c.status();
-  if (c->exit_code != 0) return Status(ErrorCode::kToolFailed, "hmmemit failed: " + c->out.substr(0, 300));
-  auto recs = parse_fasta(c->out, "hmmemit output");
-  if (!recs) return recs.status();
-  std::vector<std::string> out;
-  for (auto& r : *recs) out.push_back(r.seq);
-  return out;
-}
-
-// Family domains the model itself recognises (full-sequence E <= 1e-7, 100x below the default cut-off):
-// samples from a short profile such as PF03110 (75 positions) are often too
-// weak for hmmsearch, and a member no search could find is not a fair truth.
-// Samples are kept in emission order, so a model whose samples all pass
-// gives the same genome as plain emission.
-Result<std::vector<std::string>> emit_detectable(const fs::path& hmm, int n, unsigned seed, const fs::path& scratch) {
-  auto all = emit(hmm, 4 * n + 10, seed);
-  if (!all) return all.status();
-  std::string fasta;
-  for (size_t i = 0; i < all->size(); ++i) fasta += ">s" + std::to_string(i) + "\n" + (*all)[i] + "\n";
-  BIOAGENT_RETURN_IF_ERROR(gf::write_text(scratch / "emitted.fasta", fasta));
-  auto c = capture({"hmmsearch", "--tblout", (scratch / "emitted.tbl").string(), "--noali", "-E", "1e-7", "-o",
-                    "/dev/null", hmm.string(), (scratch / "emitted.fasta").string()},
-                   120000);
-  if (!c) return c.status();
-  if (c->exit_code != 0) return Status(ErrorCode::kToolFailed, "hmmsearch on the emitted domains failed");
-  std::set<size_t> pass;
-  std::ifstream tbl(scratch / "emitted.tbl");
-  for (std::string line; std::getline(tbl, line);)
-    if (!line.empty() && line[0] == 's') pass.insert(std::stoul(line.substr(1, line.find(' ') - 1)));
-  std::error_code ec;
-  fs::remove(scratch / "emitted.fasta", ec);
-  fs::remove(scratch / "emitted.tbl", ec);
-  std::vector<std::string> out;
-  for (size_t i = 0; i < all->size() && int(out.size()) < n; ++i)
-    if (pass.count(i)) out.push_back((*all)[i]);
-  if (int(out.size()) < n)
-    return invalid_argument(hmm.string() + " gives only " + std::to_string(out.size()) + " detectable domains of " +
-                            std::to_string(all->size()) + " emitted; use a more informative HMM");
-  return out;
-}
-
 }  // namespace
 
 Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOptions& o) {
@@ -150,9 +35,9 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
   fs::create_directories(dir, ec);
   if (fs::exists(dir / (o.prefix + ".genome.fasta"), ec))
     return invalid_argument(dir.string() + " already holds " + o.prefix + ".genome.fasta; choose an empty folder");
-  Gen g{std::mt19937(o.seed)};
+  gf::GenomeGen g{std::mt19937(o.seed)};
   std::vector<GeneDraft> drafts;
-  auto members = emit_detectable(o.family_hmm, o.members, o.seed, dir);
+  auto members = gf::emit_detectable(o.family_hmm, o.members, o.seed, dir);
   if (!members) return members.status();
   for (size_t i = 0; i < members->size(); ++i) {
     GeneDraft d{"member", "", -1, -1, ""};
@@ -167,7 +52,7 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
   }
   for (size_t h = 0; h < o.decoy_hmms.size(); ++h) {
     int n = o.decoys / int(o.decoy_hmms.size());
-    auto dom = emit(o.decoy_hmms[h], n, o.seed + unsigned(h) + 1);
+    auto dom = gf::emit_domains(o.decoy_hmms[h], n, o.seed + unsigned(h) + 1);
     if (!dom) return dom.status();
     for (auto& s : *dom)
       drafts.push_back({"decoy",
@@ -230,7 +115,6 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
   std::vector<FastaRecord> cds_out, pep_out;
   Json truth_members = Json::array(), truth_decoys = Json::array(), segmental = Json::array();
   std::vector<std::string> draft_gene(drafts.size());
-  std::vector<std::string> gff_lines;
   size_t per_chrom = (drafts.size() + chrom.size() - 1) / chrom.size();
   int gene_no = 0;
   for (size_t i = 0; i < drafts.size(); ++i) {
@@ -239,74 +123,11 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
     std::string& seq = chrom[c];
     bool tandem = i > 0 && i % per_chrom != 0 && is_member(d) && is_member(drafts[i - 1]);
     seq += g.dna(size_t(tandem ? g.uniform(300, 600) : g.uniform(1500, 6000)));
-    std::string cds = d.cds + (g.uniform(0, 1) ? "TAA" : "TGA");
-    // Exons: the CDS cut into 1-5 pieces, introns GT...AG between them, UTRs around.
-    int n_exons = g.uniform(1, 5);
-    std::vector<size_t> cuts = {0};
-    for (int k = 1; k < n_exons; ++k) cuts.push_back(size_t(g.uniform(1, int(cds.size()) - 1)));
-    cuts.push_back(cds.size());
-    std::sort(cuts.begin(), cuts.end());
-    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-    std::string utr5 = g.dna(size_t(g.uniform(40, 200))), utr3 = g.dna(size_t(g.uniform(60, 300)));
-    std::string body = utr5;
-    std::vector<std::pair<size_t, size_t>> cds_segs;  // [a, b) in body
-    for (size_t k = 0; k + 1 < cuts.size(); ++k) {
-      if (k > 0) body += "GT" + g.dna(size_t(g.uniform(80, 900))) + "AG";
-      cds_segs.push_back({body.size(), body.size() + cuts[k + 1] - cuts[k]});
-      body += cds.substr(cuts[k], cuts[k + 1] - cuts[k]);
-    }
-    body += utr3;
-    char strand = g.uniform(0, 1) ? '+' : '-';
-    size_t gstart = seq.size();  // 0-based
-    seq += strand == '+' ? body : reverse_complement(body);
-    auto genomic = [&](size_t a, size_t b) {  // [a, b) in body -> 1-based inclusive genomic
-      return strand == '+' ? std::pair<int64_t, int64_t>(gstart + a + 1, gstart + b)
-                           : std::pair<int64_t, int64_t>(gstart + body.size() - b + 1, gstart + body.size() - a);
-    };
     gene_no += 10;
     char idbuf[32];
     std::snprintf(idbuf, sizeof idbuf, "%sg%05d", o.prefix.c_str(), gene_no);
     std::string gene_id = idbuf, chr = "Chr" + std::to_string(c + 1);
-    auto line = [&](const char* type, std::pair<int64_t, int64_t> r, const std::string& phase,
-                    const std::string& attrs) {
-      gff << chr << "\tbioagent-example\t" << type << '\t' << r.first << '\t' << r.second << "\t.\t" << strand << '\t'
-          << phase << '\t' << attrs << '\n';
-    };
-    line("gene", genomic(0, body.size()), ".", "ID=" + gene_id + ";Name=" + gene_id);
-    int isoforms = d.alt_start >= 0 ? 2 : 1;
-    for (int iso = 1; iso <= isoforms; ++iso) {
-      std::string tid = gene_id + "." + std::to_string(iso);
-      size_t skip = iso == 1 ? 0 : size_t(d.alt_start) * 3;  // CDS bases before the internal ATG
-      // The isoform's CDS segments: the first `skip` bases become 5' UTR.
-      std::vector<std::pair<size_t, size_t>> segs;
-      size_t left = skip;
-      for (auto [a, b] : cds_segs) {
-        if (left >= b - a) {
-          left -= b - a;
-          continue;
-        }
-        segs.push_back({a + left, b});
-        left = 0;
-      }
-      line("mRNA", genomic(0, body.size()), ".", "ID=" + tid + ";Parent=" + gene_id);
-      size_t exon_start = 0;
-      for (size_t k = 0; k < cds_segs.size(); ++k) {
-        size_t exon_end = k + 1 == cds_segs.size() ? body.size() : cds_segs[k].second;
-        line("exon", genomic(exon_start, exon_end), ".",
-             "ID=" + tid + ".exon" + std::to_string(k + 1) + ";Parent=" + tid);
-        if (k + 1 < cds_segs.size()) exon_start = cds_segs[k + 1].first;
-      }
-      line("five_prime_UTR", genomic(0, segs.front().first), ".", "Parent=" + tid);
-      size_t done = 0;
-      for (auto [a, b] : segs) {
-        line("CDS", genomic(a, b), std::to_string((3 - done % 3) % 3), "ID=" + tid + ".cds;Parent=" + tid);
-        done += b - a;
-      }
-      line("three_prime_UTR", genomic(cds_segs.back().second, body.size()), ".", "Parent=" + tid);
-      std::string tcds = cds.substr(skip);
-      cds_out.push_back({tid, "gene=" + gene_id, tcds});
-      pep_out.push_back({tid, "gene=" + gene_id, d.protein.substr(size_t(iso == 1 ? 0 : d.alt_start))});
-    }
+    gf::lay_gene(g, seq, chr, gene_id, d.cds, d.protein, d.alt_start, gff, cds_out, pep_out);
     draft_gene[i] = gene_id;
     if (d.copy_of >= 0) segmental.push_back(Json::array({draft_gene[size_t(d.copy_of)], gene_id}));
     if (d.kind == "member") truth_members.push_back(gene_id);

@@ -3,12 +3,15 @@
 // duplicate classes and their links, in MCScanX's .collinearity layout and a
 // circular figure; with comparative species folders, the proteome against
 // theirs, blocks between the species and each member's syntenic orthologs.
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
+#include "bioagent/digest.h"
 #include "bioagent/genefamily.h"
 #include "genefamily/algo/collinearity.h"
 #include "genefamily/figures/figures.h"
@@ -48,6 +51,49 @@ Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, cons
   }
   table += out.str();
   return Status::ok();
+}
+
+// The all-against-all search's entry in the run's persistent cache folder (run.network.cache_dir):
+// homology/<SHA-256 of the proteome, DIAMOND's version and the search options>.m8, so a second family
+// or run on the same proteome reuses it; empty when the run has no cache folder.
+fs::path homology_cache_entry(const StageContext& ctx, const std::vector<FastaRecord>& proteome,
+                              const std::string& options) {
+  const std::string cache = ctx.run.value("network", Json::object()).value("cache_dir", std::string());
+  if (cache.empty()) return {};
+  std::string text;
+  for (auto& r : proteome) text += ">" + r.id + "\n" + r.seq + "\n";
+  return fs::path(cache) / "homology" / (sha256_hex(text + "\0" + program_version("diamond") + "\0" + options) + ".m8");
+}
+
+// all.blast from the cache entry (homology.json says it was reused).
+Status reuse_homology(const StageContext& ctx, const fs::path& entry) {
+  std::error_code ec;
+  fs::copy_file(entry, ctx.work / "all.blast", fs::copy_options::overwrite_existing, ec);
+  if (ec)
+    return Status(ErrorCode::kInternal,
+                  "cannot copy the cached all-against-all search " + entry.string() + ": " + ec.message());
+  return write_text(ctx.work / "homology.json",
+                    Json{{"reused", true}, {"cache_entry", entry.filename().string()}}.dump(2));
+}
+
+// Keeps all.blast in the cache (written aside, then renamed, so a reader never sees half a file); a
+// cache that cannot be written is recorded, not a failure.
+Status store_homology(const StageContext& ctx, const fs::path& entry) {
+  Json j = {{"reused", false}};
+  std::error_code ec;
+  if (!entry.empty()) {
+    fs::create_directories(entry.parent_path(), ec);
+    const fs::path tmp = entry.string() + ".tmp" + std::to_string(::getpid());
+    if (!ec) fs::copy_file(ctx.work / "all.blast", tmp, fs::copy_options::overwrite_existing, ec);
+    if (!ec) fs::rename(tmp, entry, ec);
+    if (ec)
+      fs::remove(tmp, ec), j["not_cached"] = "cannot write the cache folder: " + ec.message();
+    else
+      j["cache_entry"] = entry.filename().string();
+  } else {
+    j["not_cached"] = "the run has no cache folder";
+  }
+  return write_text(ctx.work / "homology.json", j.dump(2));
 }
 
 Status prepare(const StageContext& ctx) {
@@ -238,7 +284,8 @@ Status blocks(const StageContext& ctx) {
     if (std::any_of(b.anchors.begin(), b.anchors.end(),
                     [&](const Anchor& a) { return member_set.count(a.a) || member_set.count(a.b); }))
       ++member_blocks;
-  Json summary = {{"blocks", r.blocks.size()},
+  Json summary = {{"homology_search", read_json_or(ctx.work / "homology.json")},
+                  {"blocks", r.blocks.size()},
                   {"collinear_genes", r.collinear_genes},
                   {"genes", r.genes},
                   {"blocks_with_members", member_blocks},
@@ -259,6 +306,10 @@ ReportSection report(const ReportContext& r) {
   s.paragraphs.push_back(std::to_string(j.value("blocks", 0)) +
                          (r.zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
                          join_counts(j.value("member_duplication", Json::object())) + ".");
+  if (j.value("homology_search", Json::object()).value("reused", false))
+    s.paragraphs.push_back(r.zh ? "全基因组蛋白互比（DIAMOND）复用了同一蛋白组、同一版本与参数的先前结果。"
+                                : "The all-against-all DIAMOND search was reused from an earlier run on the same "
+                                  "proteome with the same DIAMOND version and options.");
   s.figures = {final_base(r.ctx) + "synteny_circle.svg"};
   const Json inter = j.value("interspecies", Json::object());  // kept alive: items() refers to it
   for (auto& [prefix, o] : inter.items()) {
@@ -285,7 +336,7 @@ StageSpec synteny_stage() {
   s.programs = {"diamond"};
   s.needs = {"pep", "gff3", "genome"};
   s.data_files = {"pep", "gff3", "genome"};
-  s.revision = 2;  // 2: a dual-synteny plot per comparative species
+  s.revision = 3;  // 2: a dual-synteny plot per comparative species; 3: the search cached across runs
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
@@ -303,19 +354,27 @@ StageSpec synteny_stage() {
                      "",
                      ""};
     };
-    {  // too few placed genes for a block: nothing applies (skipped with the count), not a failure
-      std::vector<FastaRecord> proteome;
-      std::string table;
-      Status enough = longest_proteome(ctx.data("gff3"), ctx.data("pep"), "", proteome, table,
-                                       size_t(2 * ctx.params["min_anchors"].get<int>()));
-      if (enough.code() == ErrorCode::kUnsupported)
-        return std::vector<Step>{StageFn([why = enough.message()](const StageContext& c) {
-          return write_text(c.work / "synteny.json", Json{{"skipped", true}, {"reason", why}}.dump(2));
-        })};
+    std::vector<FastaRecord> proteome;
+    std::string table;
+    Status enough = longest_proteome(ctx.data("gff3"), ctx.data("pep"), "", proteome, table,
+                                     size_t(2 * ctx.params["min_anchors"].get<int>()));
+    if (enough.code() == ErrorCode::kUnsupported)  // too few placed genes for a block: skipped with the count
+      return std::vector<Step>{StageFn([why = enough.message()](const StageContext& c) {
+        return write_text(c.work / "synteny.json", Json{{"skipped", true}, {"reason", why}}.dump(2));
+      })};
+    const fs::path entry =
+        homology_cache_entry(ctx, proteome,
+                             std::string("blastp --outfmt 6 --more-sensitive --evalue ") + ev + " --max-target-seqs " +
+                                 std::to_string(ctx.params["max_target_seqs"].get<int>()));
+    std::error_code ec;
+    std::vector<Step> steps = {StageFn(prepare)};
+    if (!entry.empty() && fs::is_regular_file(entry, ec)) {
+      steps.push_back(StageFn([entry](const StageContext& c) { return reuse_homology(c, entry); }));
+    } else {
+      steps.push_back(Command{{"diamond", "makedb", "--in", "proteome.fasta", "-d", "proteome", "--quiet"}, "", ""});
+      steps.push_back(search("proteome", "all.blast"));
+      steps.push_back(StageFn([entry](const StageContext& c) { return store_homology(c, entry); }));
     }
-    std::vector<Step> steps = {
-        StageFn(prepare), Command{{"diamond", "makedb", "--in", "proteome.fasta", "-d", "proteome", "--quiet"}, "", ""},
-        search("proteome", "all.blast")};
     if (!ctx.params["comparative"].empty()) {  // the members' species against the others
       steps.push_back(Command{{"diamond", "makedb", "--in", "others.fasta", "-d", "others", "--quiet"}, "", ""});
       steps.push_back(search("others", "cross.blast"));
