@@ -49,7 +49,7 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   static ScaleGenomeOptions scale_o;
   ex->add_option("--genes", scale_o.genes,
                  "Genome scale: about this many genes (e.g. 30000), with a whole-genome duplication, repeats and "
-                 "scaffolds (truth.json and duplicates.tsv say what was planted)")
+                 "scaffolds (truth.json says what was planted)")
       ->check(CLI::Range(200, 200000));
   ex->add_option("--genome-mb", scale_o.genome_mb, "Genome scale: assembly size in megabases (default 400)")
       ->check(CLI::Range(1, 4000));

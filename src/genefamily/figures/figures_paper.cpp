@@ -298,7 +298,8 @@ std::vector<KsPeak> ks_peaks(const std::vector<double>& ks, double max_ks) {
   return out;
 }
 
-std::string ks_distribution(const std::vector<double>& ks, const std::string& title, double max_ks) {
+std::string ks_distribution(const std::vector<double>& ks, const std::string& title, double max_ks,
+                            const std::vector<double>& marked) {
   const double left = 60, width = 560, top = 70, height = 260, bins = 30;
   std::vector<int> count(size_t(bins), 0);
   size_t used = 0, outside = 0;
@@ -339,6 +340,18 @@ std::string ks_distribution(const std::vector<double>& ks, const std::string& ti
     d.line(x, y + 3, x, top + height, "#D55E00", 1.2, "stroke-dasharray=\"4,3\"");
     d.text(x, y, label, 9, "middle", "fill=\"#D55E00\"");
   }
+  // Marked pairs (e.g. the family's): a red tick each along the foot of the bars.
+  size_t shown = 0;
+  for (double k : marked)
+    if (std::isfinite(k) && k >= 0 && k <= max_ks) {
+      d.line(X(k), top + height - 14, X(k), top + height, "#CC0000", 1.5);
+      ++shown;
+    }
+  if (!marked.empty())
+    d.text(left + width, top + height + 52,
+           svg::tr("red ticks: " + std::to_string(shown) + " family pairs",
+                   "红色刻线：" + std::to_string(shown) + " 对家族基因"),
+           9, "end", "fill=\"#CC0000\"");
   d.text(left, top + height + 52,
          svg::tr(std::to_string(used) + " pairs; " + std::to_string(outside) + " not estimated or above Ks " +
                      svg::num(max_ks).substr(0, 4) + " (saturated) left out",

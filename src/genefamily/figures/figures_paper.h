@@ -83,6 +83,9 @@ struct KsPeak {
 // Local maxima of a Gaussian kernel density (bandwidth by Silverman's rule),
 // above a tenth of the highest, over [0, max_ks]; values outside are ignored.
 std::vector<KsPeak> ks_peaks(const std::vector<double>& ks, double max_ks = 3.0);
-std::string ks_distribution(const std::vector<double>& ks, const std::string& title, double max_ks = 3.0);
+// The histogram of `ks` (0..max_ks, values outside counted as left out) with its peaks; each value of
+// `marked` (e.g. the family's pairs) is a red tick at the foot of the bars.
+std::string ks_distribution(const std::vector<double>& ks, const std::string& title, double max_ks = 3.0,
+                            const std::vector<double>& marked = {});
 
 }  // namespace bioagent::figures

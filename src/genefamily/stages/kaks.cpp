@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -74,15 +75,9 @@ Status prepare(const StageContext& ctx, const std::vector<Pair>& pairs) {
   list << "gene_a\tgene_b\tkind\n";
   int n = 0;
   for (auto& pr : pairs) {
-    std::string pa = p[pr.a], pb = p[pr.b], ca = c[pr.a], cb = c[pr.b];
-    while (!pa.empty() && pa.back() == '*') pa.pop_back();
-    while (!pb.empty() && pb.back() == '*') pb.pop_back();
-    ca = ca.substr(0, pa.size() * 3);  // without the stop codon
-    cb = cb.substr(0, pb.size() * 3);
-    auto al = align_proteins(pa, pb);
-    auto xa = codon_align(al.a, ca), xb = codon_align(al.b, cb);
-    if (!xa || !xb) continue;  // a CDS that does not encode its protein: left out, listed below
-    phy << "  2  " << xa->size() << "\n" << pr.a << "  " << *xa << "\n" << pr.b << "  " << *xb << "\n\n";
+    auto block = codon_pair_phylip(pr.a, p[pr.a], c[pr.a], pr.b, p[pr.b], c[pr.b]);
+    if (!block) continue;  // a CDS that does not encode its protein: left out, listed below
+    phy << *block;
     list << pr.a << '\t' << pr.b << '\t' << pr.kind << '\n';
     ++n;
   }
@@ -92,13 +87,28 @@ Status prepare(const StageContext& ctx, const std::vector<Pair>& pairs) {
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "pairs.phy", phy.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "pairs.tsv", list.str()));
-  return write_text(ctx.work / "yn00.ctl",
-                    "seqfile = pairs.phy\noutfile = yn00.out\nverbose = 0\nicode = 0\n"
-                    "weighting = 0\ncommonf3x4 = 0\nndata = " +
-                        std::to_string(n) + "\n");
+  return write_text(ctx.work / "yn00.ctl", yn00_control("pairs.phy", size_t(n)));
 }
 
 }  // namespace
+
+std::optional<std::string> codon_pair_phylip(const std::string& a, std::string pa, std::string ca, const std::string& b,
+                                             std::string pb, std::string cb) {
+  while (!pa.empty() && pa.back() == '*') pa.pop_back();
+  while (!pb.empty() && pb.back() == '*') pb.pop_back();
+  ca = ca.substr(0, pa.size() * 3);  // without the stop codon
+  cb = cb.substr(0, pb.size() * 3);
+  auto al = align_proteins(pa, pb);
+  auto xa = codon_align(al.a, ca), xb = codon_align(al.b, cb);
+  if (!xa || !xb) return std::nullopt;
+  return "  2  " + std::to_string(xa->size()) + "\n" + a + "  " + *xa + "\n" + b + "  " + *xb + "\n\n";
+}
+
+std::string yn00_control(const std::string& seqfile, size_t datasets) {
+  return "seqfile = " + seqfile +
+         "\noutfile = yn00.out\nverbose = 0\nicode = 0\nweighting = 0\ncommonf3x4 = 0\nndata = " +
+         std::to_string(datasets) + "\n";
+}
 
 // yn00 writes 99 (or -99) where it could not estimate a value, and NaN or -0
 // on a degenerate pair: none of them is a value.

@@ -461,9 +461,7 @@ StageSpec report_stage() {
   s.label_zh = "分析报告";
   s.description = "Key findings (JSON), report in Markdown and self-contained HTML (en or zh), outputs.md";
   s.after = {"identify"};
-  // Every stage with a report section; their states head their sections.
-  s.uses = {"classify",   "phylogeny", "domain",  "properties", "motif", "structure", "panel",
-            "chromosome", "promoter",  "synteny", "kaks",       "ppi",   "expression"};
+  // `uses`: every stage with a report section, filled in by the stage table; their states head their sections.
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "lang": {"type": "string", "enum": ["en", "zh"], "default": "en"},
       "prewritten": {"type": "object", "default": {}, "additionalProperties": {"type": "string", "maxLength": 20000},

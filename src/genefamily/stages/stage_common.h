@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,13 @@ Result<std::vector<Member>> read_members(const fs::path& identify_folder);
 std::map<std::string, std::string> collapse_redundant_models(const std::vector<Member>& members,
                                                              const std::map<std::string, std::string>& protein);
 
+// One data set of yn00's PHYLIP input: the codon alignment of two genes (named `a` and `b`) made by
+// laying their protein alignment back onto their CDS (stop codons dropped); nullopt when a CDS does
+// not encode its protein.
+std::optional<std::string> codon_pair_phylip(const std::string& a, std::string pa, std::string ca, const std::string& b,
+                                             std::string pb, std::string cb);
+// yn00's control file for `datasets` pairs in `seqfile` (output yn00.out, standard code).
+std::string yn00_control(const std::string& seqfile, size_t datasets);
 // yn00's output: a value it could not estimate (99, -99, NaN, -0) is NaN.
 double yn00_value(const std::string& field);
 // dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output.
@@ -139,6 +147,7 @@ StageSpec kaks_stage();
 StageSpec expression_stage();
 StageSpec motif_stage();
 StageSpec synteny_stage();
+StageSpec duplication_stage();
 StageSpec ppi_stage();
 StageSpec classify_stage();
 StageSpec panel_stage();

@@ -46,7 +46,7 @@ Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, cons
   std::ostringstream out;
   for (auto& [gene, rec] : longest) {
     const GffGene& g = gff->genes.at(gene);
-    proteome.push_back({gene, "", rec->seq});
+    proteome.push_back({gene, rec->id, rec->seq});  // the description names the protein chosen
     out << chr_prefix << g.seqid << '\t' << gene << '\t' << g.start << '\t' << g.end << '\n';
   }
   table += out.str();
@@ -219,6 +219,17 @@ Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& 
   return out;
 }
 
+// The genome-wide tables later stages read: every anchor pair (block, gene_a, gene_b) and every
+// gene's duplicate class (MCScanX's classifier).
+Status write_genome_duplications(const StageContext& ctx, const CollinearityResult& r) {
+  std::string anchors = "block\tgene_a\tgene_b\n", classes = "gene\tclass\n";
+  for (size_t i = 0; i < r.blocks.size(); ++i)
+    for (auto& a : r.blocks[i].anchors) anchors += std::to_string(i) + '\t' + a.a + '\t' + a.b + '\n';
+  for (auto& [gene, cls] : r.duplicate_class) classes += gene + '\t' + cls + '\n';
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "anchors.tsv", anchors));
+  return write_text(ctx.work / "duplicate_classes.tsv", classes);
+}
+
 Status blocks(const StageContext& ctx) {
   auto gt = read_text(ctx.work / "genes.gff");
   auto bt = read_text(ctx.work / "all.blast");
@@ -231,6 +242,7 @@ Status blocks(const StageContext& ctx) {
   p.max_gaps = ctx.params["max_gaps"];
   auto r = find_collinearity(*genes, *hits, p);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "collinearity"), collinearity_text(r, p)));
+  BIOAGENT_RETURN_IF_ERROR(write_genome_duplications(ctx, r));
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
   std::set<std::string> member_set;
@@ -336,7 +348,7 @@ StageSpec synteny_stage() {
   s.programs = {"diamond"};
   s.needs = {"pep", "gff3", "genome"};
   s.data_files = {"pep", "gff3", "genome"};
-  s.revision = 3;  // 2: a dual-synteny plot per comparative species; 3: the search cached across runs
+  s.revision = 3;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
