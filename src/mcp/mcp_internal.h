@@ -83,9 +83,10 @@ struct LinkedResult {
 // only within those sessions, as the HTTP routes require the session id.
 class RunBridge {
  public:
-  RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options);
+  // own_session: the assistant session this MCP session uses (empty: one is created when first needed).
+  RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session = "");
 
-  Json tools() const;  // MCP definitions of the task tools
+  Json tools() const;  // MCP definitions of the task tool set (start, status, result, cancel)
   bool owns(const std::string& tool) const;
   // progress(done, total, message) is called while genefamily_task_result waits.
   Result<LinkedResult> call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
@@ -100,6 +101,23 @@ class RunBridge {
   std::vector<std::string> run_ids(const std::string& prefix);
   std::vector<std::string> run_files(const std::string& run, const std::string& prefix);
 
+  // ---- The specification's tasks (mcp_tasks.cpp) ----
+  // genefamily_run: execution.taskSupport "optional".
+  Json run_tool() const;
+  // genefamily_run called plainly: starts the run and waits for it (a cancelled call cancels the run).
+  Result<LinkedResult> run_and_wait(const Json& args, const std::atomic<bool>& cancelled,
+                                    const ToolContext::ProgressFn& progress);
+  // genefamily_run called with a task: starts the run; the CreateTaskResult.
+  Result<Json> create_task(const Json& args);
+  // The Task of an assistant task in this session's assistant sessions (invalid argument when unknown).
+  Result<Json> task_get(const std::string& task_id);
+  // Every task of this session's assistant sessions, `page` at a time ({tasks, nextCursor?}).
+  Result<Json> task_list(const std::string& cursor, size_t page);
+  // Blocks until the task ends (or `cancelled`); the CallToolResult with the related-task _meta.
+  Result<Json> task_payload(const std::string& task_id, const std::atomic<bool>& cancelled);
+  // Cancels a running task; the Task (cancelled). A finished task is an invalid argument.
+  Result<Json> task_cancel(const std::string& task_id);
+
  private:
   Result<std::string> session_for(const std::string& task_id, const Json& args);
   Result<std::string> own_session();
@@ -109,6 +127,9 @@ class RunBridge {
                               const ToolContext::ProgressFn& progress);
   Result<LinkedResult> cancel(const Json& args);
   Json links_of(const std::string& task_id, const std::string& sid);
+  static bool is_rendered_png(const std::string& name);
+  Result<Json> read_rendered_png(const std::string& uri, const std::string& sid, const std::string& run,
+                                 const std::string& name);
 
   Assistant& assistant_;
   std::map<std::string, std::string> tool_options_;
@@ -124,5 +145,14 @@ struct RunUri {
 };
 bool parse_run_uri(const std::string& uri, RunUri& out);
 std::string mime_of(const std::string& file);
+
+// done, failed and cancelled (the assistant's one list of terminal states).
+bool terminal_state(const std::string& state);
+// The specification's status of an assistant task state: completed, failed, cancelled or working.
+std::string spec_task_status(const std::string& state);
+// The specification's Task of an assistant task's status (or session_state's task row).
+Json spec_task(const Json& assistant_task);
+// A CallToolResult: the data as text and structuredContent, the links as resource_link blocks.
+Json linked_call_result(const LinkedResult& r, bool is_error);
 
 }  // namespace bioagent::mcp

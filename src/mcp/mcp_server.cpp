@@ -84,12 +84,20 @@ struct McpSession::Impl {
   std::mutex sub_mu;
   std::condition_variable sub_cv;
   std::map<std::string, std::string> subscriptions;
+  // Tasks created by task-augmented calls: their last Task, followed for status notifications.
+  struct WatchedTask {
+    Json task;
+    Json progress_token;
+    int changes = 0;
+  };
+  std::map<std::string, WatchedTask> watched_tasks;
   bool stopping = false;
   std::thread watcher;
 
   Impl(const ToolRegistry& r, const Workspace& w, McpOptions o, RoutedSink s)
       : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {
-    if (options.assistant) runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options);
+    if (options.assistant)
+      runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options, options.assistant_session);
     if (options.compact) search = std::make_unique<mcp::ToolSearch>(registry);
   }
   ~Impl() {
@@ -186,6 +194,7 @@ struct McpSession::Impl {
     if (method == "resources/read") return resources_read(id, params);
     if (method == "resources/subscribe" || method == "resources/unsubscribe")
       return subscribe(id, params, method == "resources/subscribe");
+    if (method.rfind("tasks/", 0) == 0 && tasks_offered()) return tasks_request(id, method, params);
     fail(id, kMethodNotFound, "Method not found: " + method);
   }
 
@@ -218,6 +227,9 @@ struct McpSession::Impl {
         {"prompts", {{"listChanged", false}}},
         {"completions", Json::object()},
         {"resources", {{"subscribe", runs != nullptr || options.conformance_fixtures}, {"listChanged", false}}}};
+    if (tasks_offered())
+      caps["tasks"] = {
+          {"list", Json::object()}, {"cancel", Json::object()}, {"requests", {{"tools", {{"call", Json::object()}}}}}};
     return {{"protocolVersion", negotiated_version},
             {"capabilities", caps},
             {"serverInfo", {{"name", "bioagent"}, {"title", "bioagent research assistant"}, {"version", kVersion}}},
@@ -229,6 +241,34 @@ struct McpSession::Impl {
                  (options.compact ? " Compact mode: find tools with search_tools, read one with describe_tool, "
                                     "run it with call_tool."
                                   : "")}};
+  }
+
+  // The specification's tasks: with an assistant, to a client that negotiated 2025-11-25 or later.
+  bool tasks_offered() const { return runs != nullptr && negotiated_version >= "2025-11-25"; }
+
+  // tasks/get and tasks/list answer at once; tasks/result (blocks until the run ends) and
+  // tasks/cancel (waits for the run to stop) answer from a worker.
+  void tasks_request(const Json& id, const std::string& method, const Json& params) {
+    std::string task_id =
+        params.contains("taskId") && params["taskId"].is_string() ? params["taskId"].get<std::string>() : "";
+    if (method != "tasks/list" && task_id.empty()) return fail(id, kInvalidParams, "Invalid params: taskId is needed");
+    auto answer = [this, id](const Result<Json>& r) {
+      if (!r)
+        return fail(id, rpc_code_for(r.status()) == kResourceNotFound ? kInvalidParams : rpc_code_for(r.status()),
+                    r.status().message());
+      reply(id, *r);
+    };
+    if (method == "tasks/get") return answer(runs->task_get(task_id));
+    if (method == "tasks/list") {
+      const Json& c = params.value("cursor", Json());
+      return answer(runs->task_list(c.is_string() ? c.get<std::string>() : "", options.page_size));
+    }
+    if (method != "tasks/result" && method != "tasks/cancel")
+      return fail(id, kMethodNotFound, "Method not found: " + method);
+    spawn(id, [this, id, method, task_id, answer](const std::shared_ptr<std::atomic<bool>>& flag) {
+      auto r = method == "tasks/result" ? runs->task_payload(task_id, *flag) : runs->task_cancel(task_id);
+      if (!flag->load()) answer(r);
+    });
   }
 
   void set_level(const Json& id, const Json& params) {
@@ -291,9 +331,13 @@ struct McpSession::Impl {
         subscriptions[uri] = version;
       else
         subscriptions.erase(uri);
-      if (on && !watcher.joinable()) watcher = std::thread([this] { watch_subscriptions(); });
+      if (on) start_watcher_locked();
     }
     reply(id, Json::object());
+  }
+
+  void start_watcher_locked() {
+    if (!watcher.joinable()) watcher = std::thread([this] { watch_subscriptions(); });
   }
 
   // What changes when the resource changes: a run's state and event count.
@@ -321,16 +365,69 @@ struct McpSession::Impl {
         }
         send({{"jsonrpc", "2.0"}, {"method", "notifications/resources/updated"}, {"params", {{"uri", uri}}}});
       }
+      watch_tasks();
       lock.lock();
     }
+  }
+
+  // notifications/tasks/status when a watched task's status or message changed, with a progress
+  // notification for the call's progressToken (which stays valid for the task's life).
+  void watch_tasks() {
+    std::map<std::string, WatchedTask> current;
+    {
+      std::lock_guard lock(sub_mu);
+      current = watched_tasks;
+    }
+    for (auto& [id, w] : current) {
+      auto t = runs->task_get(id);
+      if (!t) continue;
+      const Json& now = *t;
+      if (now["status"] == w.task["status"] && now["statusMessage"] == w.task["statusMessage"]) continue;
+      bool ended = now["status"] != "working";
+      {
+        std::lock_guard lock(sub_mu);
+        if (ended)
+          watched_tasks.erase(id);
+        else
+          watched_tasks[id] = {now, w.progress_token, w.changes + 1};
+      }
+      send({{"jsonrpc", "2.0"}, {"method", "notifications/tasks/status"}, {"params", now}});
+      if (w.progress_token.is_null()) continue;
+      Json related = {{"io.modelcontextprotocol/related-task", {{"taskId", id}}}};
+      Json p = {{"progressToken", w.progress_token},
+                {"progress", w.changes + 1},
+                {"message", now.value("statusMessage", "")},
+                {"_meta", related}};
+      send({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}});
+    }
+  }
+
+  // tools/call with a task: genefamily_run starts and its CreateTaskResult answers; other tools are -32601.
+  void create_task(const Json& id, const std::string& name, const Json& args, const Json& progress_token) {
+    if (!tasks_offered() || name != "genefamily_run")
+      return fail(id, kMethodNotFound, "Method not found: tool '" + name + "' does not support task-augmented calls");
+    spawn(id, [this, id, args, progress_token](const std::shared_ptr<std::atomic<bool>>&) {
+      auto r = runs->create_task(args);
+      if (!r) return fail(id, rpc_code_for(r.status()), r.status().message());
+      {
+        std::lock_guard lock(sub_mu);
+        watched_tasks[(*r)["task"].value("taskId", "")] = {(*r)["task"], progress_token, 0};
+        start_watcher_locked();
+      }
+      reply(id, *r);
+    });
   }
 
   Json listed_tools() const {
     if (options.compact) return mcp_compact_tools();
     Json all = Json::array();
     for (auto* spec : registry.list()) all.push_back(registry.mcp_tool(*spec));
-    if (runs)
+    if (runs) {
       for (auto& t : runs->tools()) all.push_back(t);
+      Json run = runs->run_tool();
+      if (!tasks_offered()) run.erase("execution");
+      all.push_back(run);
+    }
     return with_fixtures(all, mcp::fixture_tools());
   }
 
@@ -372,18 +469,28 @@ struct McpSession::Impl {
     if (params.contains("_meta") && params["_meta"].is_object())
       progress_token = params["_meta"].value("progressToken", Json());
 
+    if (params.contains("task") && params["task"].is_object())
+      return create_task(id, name, args.is_null() ? Json::object() : args, progress_token);
+    spawn(id, [this, id, name, args, progress_token](const std::shared_ptr<std::atomic<bool>>& flag) {
+      run_tool(id, name, args.is_null() ? Json::object() : args, progress_token, flag);
+    });
+  }
+
+  // Runs `work` for request `id` on a worker thread, with the request's cancel flag
+  // (set by notifications/cancelled); at most max_inflight_calls at once.
+  void spawn(const Json& id, std::function<void(const std::shared_ptr<std::atomic<bool>>&)> work) {
     auto flag = std::make_shared<std::atomic<bool>>(false);
     {
       std::lock_guard<std::mutex> lock(calls_mu);
       if (inflight.size() >= options.max_inflight_calls)
-        return fail(id, kServerBusy, "Server busy: too many tool calls in flight");
+        return fail(id, kServerBusy, "Server busy: too many requests in flight");
       if (inflight.count(id_key(id))) return fail(id, kInvalidRequest, "Invalid Request: duplicate id in flight");
       inflight[id_key(id)] = flag;
     }
     reap_finished();
     auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread t([this, id, name, args, progress_token, flag, done] {
-      run_tool(id, name, args.is_null() ? Json::object() : args, progress_token, flag);
+    std::thread t([this, id, work = std::move(work), flag, done] {
+      work(flag);
       std::lock_guard<std::mutex> lock(calls_mu);
       inflight.erase(id_key(id));
       done->store(true);
@@ -433,15 +540,7 @@ struct McpSession::Impl {
     if (!flag->load()) reply(id, result);
   }
 
-  Json linked_result(const mcp::LinkedResult& r) {
-    Json content = Json::array({{{"type", "text"}, {"text", json_text(r.data, 2)}}});
-    for (auto& l : r.links) {
-      Json link = l;
-      link["type"] = "resource_link";
-      content.push_back(link);
-    }
-    return {{"content", content}, {"structuredContent", r.data}, {"isError", false}};
-  }
+  Json linked_result(const mcp::LinkedResult& r) { return mcp::linked_call_result(r, false); }
 
   void reap_finished() {
     for (auto it = workers.begin(); it != workers.end();) {
@@ -503,48 +602,6 @@ void McpSession::drain() { impl_->drain(); }
 void McpSession::reject_oversized() {
   impl_->fail(nullptr, kInvalidRequest,
               "Invalid Request: message larger than " + std::to_string(impl_->options.max_message_bytes) + " bytes");
-}
-
-namespace {
-
-// Reads one line of at most `max` bytes; the rest of a longer line is consumed
-// and flagged, so a hostile message cannot exhaust memory.
-bool read_bounded_line(std::istream& in, std::string& line, size_t max, bool& too_long) {
-  line.clear();
-  too_long = false;
-  std::streambuf* sb = in.rdbuf();
-  bool any = false;
-  for (int c = sb->sbumpc(); c != std::char_traits<char>::eof(); c = sb->sbumpc()) {
-    any = true;
-    if (c == '\n') return true;
-    if (line.size() < max)
-      line.push_back(static_cast<char>(c));
-    else
-      too_long = true;
-  }
-  return any;
-}
-
-}  // namespace
-
-int run_mcp_stdio(const ToolRegistry& registry, const Workspace& workspace, const McpOptions& options, std::istream& in,
-                  std::ostream& out) {
-  McpSession session(registry, workspace, options, [&out](const std::string& line) {
-    out << line << '\n';
-    out.flush();
-  });
-  std::string line;
-  bool too_long = false;
-  while (read_bounded_line(in, line, options.max_message_bytes, too_long)) {
-    if (too_long) {
-      session.reject_oversized();
-      continue;
-    }
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    session.handle_message(line);
-  }
-  session.drain();
-  return 0;
 }
 
 }  // namespace bioagent
