@@ -108,7 +108,8 @@ Result<Json> RunBridge::create_task(const Json& args) {
   Json task = spec_task(*st);
   return Json{{"task", task},
               {"_meta",
-               {{"io.modelcontextprotocol/model-immediate-response",
+               {{"bioagent/session_id", started->data.value("session_id", "")},
+                {"io.modelcontextprotocol/model-immediate-response",
                  "The gene-family run " + id +
                      " has started; its result comes with tasks/result (report, figures "
                      "and tables as resources under bioagent://runs/" +

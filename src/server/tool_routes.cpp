@@ -319,18 +319,22 @@ void answer_mcp_get(Context* c, const std::shared_ptr<McpSessions>& sessions, co
   res.status = 200;
   res.set_header("Cache-Control", "no-cache");
   res.set_header("Mcp-Session-Id", sid);
-  auto last_sent = std::make_shared<Clock::time_point>(Clock::now());
+  auto last_sent = std::make_shared<Clock::time_point>(Clock::now());   // the last message
+  auto last_write = std::make_shared<Clock::time_point>(Clock::now());  // the last message or keep-alive
   res.set_chunked_content_provider(
       "text/event-stream",
-      [c, s, sessions, sid, last_sent](size_t, DataSink& sink) {
+      [c, s, sessions, sid, last_sent, last_write](size_t, DataSink& sink) {
         if (c->stopping) return false;
-        auto line = s->next_unrouted(Clock::now() + std::chrono::seconds(10));
+        auto line = s->next_unrouted(Clock::now() + std::chrono::seconds(1));
         if (!line) {
-          bool idle = Clock::now() - *last_sent > sessions->idle;
-          return !idle && sessions->peek(sid) == s && sink.write(": keep-alive\n\n", 14);
+          auto now = Clock::now();
+          if (now - *last_sent > sessions->idle || sessions->peek(sid) != s) return false;
+          if (now - *last_write < std::chrono::seconds(10)) return true;
+          *last_write = now;
+          return sink.write(": keep-alive\n\n", 14);
         }
         if (!sessions->find(sid)) return false;  // ended or expired; a delivered message keeps it alive
-        *last_sent = Clock::now();
+        *last_sent = *last_write = Clock::now();
         std::string frame = "event: message\ndata: " + *line + "\n\n";
         return sink.write(frame.data(), frame.size());
       },
