@@ -169,8 +169,8 @@ Result<Json> RunBridge::task_payload(const std::string& task_id, const std::atom
     if (state != "done") {
       std::string why = r->data.value("message", "");
       if (why.empty()) why = r->data.value("status", Json::object()).value("message", "");
-      call["content"].insert(call["content"].begin(),
-                             {{"type", "text"}, {"text", "The run ended " + state + (why.empty() ? "" : ": " + why)}});
+      Json why_text = {{"type", "text"}, {"text", "The run ended " + state + (why.empty() ? "" : ": " + why)}};
+      call["content"].insert(call["content"].begin(), why_text);
     }
     call["_meta"] = {{related_task_key(), {{"taskId", task_id}}}};
     return call;
