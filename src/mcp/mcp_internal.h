@@ -4,6 +4,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,6 +30,11 @@ Result<Json> prompt_get(const std::string& name, const Json& arguments);
 // Values for a prompt argument that start with `prefix` (case-insensitive):
 // gene families and species from the knowledge base, languages.
 std::vector<std::string> complete_prompt_argument(const std::string& argument, const std::string& prefix);
+
+class RunBridge;
+// completion/complete's result: prompt arguments, run ids and run files (`runs` may be null),
+// the conformance fixtures' values when `fixtures`.
+Result<Json> complete_request(const Json& params, RunBridge* runs, bool fixtures);
 
 // ---- Compact tool mode (mcp_compact.cpp) -------------------------------------
 
@@ -69,6 +76,36 @@ Json fixture_templates();
 std::optional<Json> read_fixture(const std::string& uri);  // one contents entry
 Json fixture_prompts();
 std::optional<Json> get_fixture_prompt(const std::string& name, const Json& args);
+
+// ---- Registry tools as the specification's tasks (mcp_tool_tasks.cpp) -------
+
+// Tasks of task-capable registry tools (the literature fan-out), held in memory by
+// one MCP session for `ttl` after they end: the call runs on its own thread; its
+// CallToolResult is what tasks/result returns. Ids start with "tool_".
+class ToolTasks {
+ public:
+  using Work = std::function<Json(const std::shared_ptr<std::atomic<bool>>& cancelled)>;
+  explicit ToolTasks(std::chrono::milliseconds ttl = std::chrono::hours(1)) : ttl_(ttl) {}
+  ~ToolTasks();  // cancels the running calls and waits for them
+  static bool task_capable(const std::string& tool);
+  static bool is_tool_task(const std::string& task_id);
+  // Starts `work`; the new Task (working).
+  Json create(Work work);
+  Result<Json> get(const std::string& task_id);
+  Json list();
+  // Blocks until the call ends (or `cancelled`); its CallToolResult with the related-task _meta.
+  Result<Json> payload(const std::string& task_id, const std::atomic<bool>& cancelled);
+  Result<Json> cancel(const std::string& task_id);
+
+ private:
+  struct Entry;
+  std::shared_ptr<Entry> find(const std::string& task_id);
+  void expire_locked();
+  std::chrono::milliseconds ttl_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, std::shared_ptr<Entry>> tasks_;
+};
 
 // ---- Gene-family runs as tasks and resources (mcp_runs.cpp) ------------------
 

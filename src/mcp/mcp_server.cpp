@@ -93,6 +93,7 @@ struct McpSession::Impl {
   std::map<std::string, WatchedTask> watched_tasks;
   bool stopping = false;
   std::thread watcher;
+  mcp::ToolTasks tool_tasks;  // last: its calls end before the rest goes
 
   Impl(const ToolRegistry& r, const Workspace& w, McpOptions o, RoutedSink s)
       : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {
@@ -244,7 +245,21 @@ struct McpSession::Impl {
   }
 
   // The specification's tasks: with an assistant, to a client that negotiated 2025-11-25 or later.
-  bool tasks_offered() const { return runs != nullptr && negotiated_version >= "2025-11-25"; }
+  bool tasks_offered() const { return negotiated_version >= "2025-11-25"; }
+
+  // A task of either kind: a registry tool's call (in memory) or an assistant task.
+  Result<Json> task_get(const std::string& task_id) {
+    if (mcp::ToolTasks::is_tool_task(task_id) || !runs) return tool_tasks.get(task_id);
+    return runs->task_get(task_id);
+  }
+  Result<Json> task_list(const std::string& cursor) {
+    Json tools = cursor.empty() ? tool_tasks.list() : Json::array();  // the tool calls come on the first page
+    if (!runs) return cursor.empty() ? Result<Json>(Json{{"tasks", tools}}) : invalid_argument("unknown cursor");
+    auto r = runs->task_list(cursor, options.page_size);
+    if (!r) return r;
+    for (auto& t : tools) (*r)["tasks"].push_back(t);
+    return r;
+  }
 
   // tasks/get and tasks/list answer at once; tasks/result (blocks until the run ends) and
   // tasks/cancel (waits for the run to stop) answer from a worker.
@@ -258,15 +273,18 @@ struct McpSession::Impl {
                     r.status().message());
       reply(id, *r);
     };
-    if (method == "tasks/get") return answer(runs->task_get(task_id));
+    if (method == "tasks/get") return answer(task_get(task_id));
     if (method == "tasks/list") {
       const Json& c = params.value("cursor", Json());
-      return answer(runs->task_list(c.is_string() ? c.get<std::string>() : "", options.page_size));
+      return answer(task_list(c.is_string() ? c.get<std::string>() : ""));
     }
     if (method != "tasks/result" && method != "tasks/cancel")
       return fail(id, kMethodNotFound, "Method not found: " + method);
     spawn(id, [this, id, method, task_id, answer](const std::shared_ptr<std::atomic<bool>>& flag) {
-      auto r = method == "tasks/result" ? runs->task_payload(task_id, *flag) : runs->task_cancel(task_id);
+      bool tool = mcp::ToolTasks::is_tool_task(task_id) || !runs;
+      auto r = method == "tasks/result"
+                   ? (tool ? tool_tasks.payload(task_id, *flag) : runs->task_payload(task_id, *flag))
+                   : (tool ? tool_tasks.cancel(task_id) : runs->task_cancel(task_id));
       if (!flag->load()) answer(r);
     });
   }
@@ -279,28 +297,9 @@ struct McpSession::Impl {
   }
 
   void complete(const Json& id, const Json& params) {
-    Json ref = params.value("ref", Json::object());
-    Json arg = params.value("argument", Json::object());
-    if (!ref.is_object() || !arg.is_object() || !arg.contains("name"))
-      return fail(id, kInvalidParams, "Invalid params: completion/complete needs ref and argument.name");
-    std::string name = arg.value("name", ""), value = arg.value("value", "");
-    std::vector<std::string> values;
-    if (ref.value("type", "") == "ref/prompt") {
-      values = mcp::complete_prompt_argument(name, value);
-      if (options.conformance_fixtures && ref.value("name", "") == "test_prompt_with_arguments")
-        for (const char* v : {"paris", "park", "party"})
-          if (std::string(v).rfind(value, 0) == 0) values.push_back(v);
-      if (name == "run" && runs) values = runs->run_ids(value);
-    } else if (ref.value("type", "") == "ref/resource" && runs) {
-      if (name == "run") values = runs->run_ids(value);
-      Json ctx_args = params.value("context", Json::object()).value("arguments", Json::object());
-      if (name == "file" && ctx_args.is_object()) values = runs->run_files(ctx_args.value("run", ""), value);
-    } else if (ref.value("type", "") != "ref/resource") {
-      return fail(id, kInvalidParams, "Invalid params: ref.type must be ref/prompt or ref/resource");
-    }
-    size_t total = values.size();
-    if (values.size() > 100) values.resize(100);
-    reply(id, {{"completion", {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}});
+    auto r = mcp::complete_request(params, runs.get(), options.conformance_fixtures);
+    if (!r) return fail(id, kInvalidParams, r.status().message());
+    reply(id, *r);
   }
 
   void resources_read(const Json& id, const Json& params) {
@@ -379,7 +378,7 @@ struct McpSession::Impl {
       current = watched_tasks;
     }
     for (auto& [id, w] : current) {
-      auto t = runs->task_get(id);
+      auto t = task_get(id);
       if (!t) continue;
       const Json& now = *t;
       if (now["status"] == w.task["status"] && now["statusMessage"] == w.task["statusMessage"]) continue;
@@ -402,9 +401,25 @@ struct McpSession::Impl {
     }
   }
 
-  // tools/call with a task: genefamily_run starts and its CreateTaskResult answers; other tools are -32601.
+  // tools/call with a task: genefamily_run starts a run, a task-capable registry tool starts its call;
+  // the CreateTaskResult answers. Other tools are -32601.
   void create_task(const Json& id, const std::string& name, const Json& args, const Json& progress_token) {
-    if (!tasks_offered() || name != "genefamily_run")
+    if (tasks_offered() && mcp::ToolTasks::task_capable(name) && registry.find(name)) {
+      Json task = tool_tasks.create([this, name, args](const std::shared_ptr<std::atomic<bool>>& flag) {
+        ToolContext ctx(&workspace);
+        ctx.set_cancel_flag(flag);
+        ctx.set_options(options.tool_options);
+        ctx.set_timeout(options.tool_timeout);
+        return call_result(name, registry.call(name, args, ctx));
+      });
+      {
+        std::lock_guard lock(sub_mu);
+        watched_tasks[task["taskId"]] = {task, progress_token, 0};
+        start_watcher_locked();
+      }
+      return reply(id, {{"task", task}});
+    }
+    if (!tasks_offered() || name != "genefamily_run" || !runs)
       return fail(id, kMethodNotFound, "Method not found: tool '" + name + "' does not support task-augmented calls");
     spawn(id, [this, id, args, progress_token](const std::shared_ptr<std::atomic<bool>>&) {
       auto r = runs->create_task(args);
@@ -421,7 +436,11 @@ struct McpSession::Impl {
   Json listed_tools() const {
     if (options.compact) return mcp_compact_tools();
     Json all = Json::array();
-    for (auto* spec : registry.list()) all.push_back(registry.mcp_tool(*spec));
+    for (auto* spec : registry.list()) {
+      all.push_back(registry.mcp_tool(*spec));
+      if (tasks_offered() && mcp::ToolTasks::task_capable(spec->name))
+        all.back()["execution"] = {{"taskSupport", "optional"}};
+    }
     if (runs) {
       for (auto& t : runs->tools()) all.push_back(t);
       Json run = runs->run_tool();
