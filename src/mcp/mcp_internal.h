@@ -1,6 +1,8 @@
 // Inside src/mcp: the parts of an MCP session other than the JSON-RPC core —
-// prompts, completion values, the compact tool mode's search, and the bridge
-// from MCP to the assistant's gene-family tasks (task tools and resources).
+// prompts, completion values, the compact tool mode's search, the registry
+// tools run as the specification's tasks, and the bridge from MCP to the
+// assistant's gene-family tasks (the task tools, the specification's tasks and
+// the run resources).
 #pragma once
 
 #include <atomic>
