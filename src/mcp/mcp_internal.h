@@ -143,7 +143,10 @@ class RunBridge {
   // ---- The specification's tasks (mcp_tasks.cpp) ----
   // genefamily_run: execution.taskSupport "optional".
   Json run_tool() const;
-  // genefamily_run called plainly: starts the run and waits for it (a cancelled call cancels the run).
+  // How long a plain genefamily_run call waits (the tool time limit).
+  void set_call_limit(std::chrono::milliseconds limit) { call_limit_ = limit; }
+  // genefamily_run called plainly: starts the run and waits for it, at most the call limit (then
+  // the run goes on and the answer says so); a cancelled call cancels the run.
   Result<LinkedResult> run_and_wait(const Json& args, const std::atomic<bool>& cancelled,
                                     const ToolContext::ProgressFn& progress);
   // genefamily_run called with a task: starts the run; the CreateTaskResult.
@@ -176,6 +179,7 @@ class RunBridge {
   std::string own_session_;
   std::set<std::string> sessions_;               // attached (own included once created)
   std::map<std::string, std::string> task_sid_;  // task id -> its session
+  std::chrono::milliseconds call_limit_{10 * 60 * 1000};
 };
 
 // "bioagent://runs/t_x/final/report.md" -> {run, path} ("status.json" or "final/<file>").

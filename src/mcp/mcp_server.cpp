@@ -99,6 +99,7 @@ struct McpSession::Impl {
       : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {
     if (options.assistant)
       runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options, options.assistant_session);
+    if (runs) runs->set_call_limit(options.tool_timeout);
     if (options.compact) search = std::make_unique<mcp::ToolSearch>(registry);
   }
   ~Impl() {

@@ -86,16 +86,24 @@ Result<LinkedResult> RunBridge::run_and_wait(const Json& args, const std::atomic
                                              const ToolContext::ProgressFn& progress) {
   auto started = start(args);
   if (!started) return started.status();
-  Json wait = {{"task_id", started->data.value("task_id", "")},
-               {"session_id", started->data.value("session_id", "")},
-               {"wait_seconds", 3600}};
+  const std::string id = started->data.value("task_id", ""), sid = started->data.value("session_id", "");
+  const auto deadline = std::chrono::steady_clock::now() + call_limit_;
   for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::seconds>(deadline - std::chrono::steady_clock::now());
+    Json wait = {{"task_id", id}, {"session_id", sid}, {"wait_seconds", std::max<int64_t>(0, left.count())}};
     auto r = result(wait, cancelled, progress);
     if (!r && r.status().code() == ErrorCode::kCancelled) {  // the caller gave up: the run stops too
       (void)cancel(wait);
       return r.status();
     }
     if (!r || terminal_state(r->data.value("state", ""))) return r;
+    if (left.count() <= 0) {  // the call's time is up; the run is not
+      r->data["session_id"] = sid;
+      r->data["note"] =
+          "the run goes on past the tool time limit: follow it with tasks/get or "
+          "genefamily_task_status / genefamily_task_result (task_id, session_id)";
+      return r;
+    }
   }
 }
 

@@ -126,6 +126,13 @@ test('a gene-family run as a task: created at once, followed, its result and a P
     arguments: { task_id: start.structuredContent.task_id, wait_seconds: 300 } }, undefined, { timeout: 320000 });
   assert.equal(done.structuredContent.state, 'done');
 
+  // Called plainly, genefamily_run waits for the run, with progress notifications.
+  const progress = [];
+  const plain = await first.callTool({ name: 'genefamily_run', arguments: { species: 'Exam', family: 'GLOBIN' } },
+    undefined, { onprogress: (p) => progress.push(p), timeout: 300000 });
+  assert.equal(plain.structuredContent.state, 'done', JSON.stringify(plain.structuredContent).slice(0, 500));
+  assert.ok(plain.content.some((c) => c.type === 'resource_link' && c.mimeType === 'image/png'));
+
   // After a restart of the process the same session's task is still there, with its result.
   const sid = start.structuredContent.session_id;
   await first.close();
