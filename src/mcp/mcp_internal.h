@@ -151,6 +151,8 @@ class RunBridge {
                                     const ToolContext::ProgressFn& progress);
   // genefamily_run called with a task: starts the run; the CreateTaskResult.
   Result<Json> create_task(const Json& args);
+  // Adds an assistant session to those this MCP session holds (not found when the store has none).
+  Status attach(const std::string& session_id);
   // The Task of an assistant task in this session's assistant sessions (invalid argument when unknown).
   Result<Json> task_get(const std::string& task_id);
   // Every task of this session's assistant sessions, `page` at a time ({tasks, nextCursor?}).

@@ -268,6 +268,11 @@ struct McpSession::Impl {
     std::string task_id =
         params.contains("taskId") && params["taskId"].is_string() ? params["taskId"].get<std::string>() : "";
     if (method != "tasks/list" && task_id.empty()) return fail(id, kInvalidParams, "Invalid params: taskId is needed");
+    // A client may attach an assistant session (as CreateTaskResult named it), e.g. after a restart.
+    const Json meta = params.value("_meta", Json::object());
+    if (runs && meta.is_object() && meta.contains("bioagent/session_id") && meta["bioagent/session_id"].is_string())
+      if (Status a = runs->attach(meta["bioagent/session_id"]); !a.is_ok())
+        return fail(id, kInvalidParams, a.message());
     auto answer = [this, id](const Result<Json>& r) {
       if (!r)
         return fail(id, rpc_code_for(r.status()) == kResourceNotFound ? kInvalidParams : rpc_code_for(r.status()),

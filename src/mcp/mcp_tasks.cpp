@@ -124,6 +124,14 @@ Result<Json> RunBridge::create_task(const Json& args) {
                      id + "/)."}}}};
 }
 
+Status RunBridge::attach(const std::string& session_id) {
+  if (session_id.empty() || !assistant_.has_session(session_id))
+    return not_found("no assistant session '" + session_id.substr(0, 100) + "'");
+  std::lock_guard lock(mu_);
+  sessions_.insert(session_id);
+  return Status::ok();
+}
+
 Result<Json> RunBridge::task_get(const std::string& task_id) {
   auto sid = session_for(task_id, Json::object());
   if (!sid) return invalid_argument("Failed to retrieve task: " + sid.status().message());

@@ -8,7 +8,8 @@
 // over HTTP: the finished run is a completed task whose tasks/result links the
 // figures (and their PNG renderings); genefamily_run called as a task returns at
 // once, its status and resource updates arrive on the GET stream, tasks/cancel
-// cancels it, and the HTTP API shows the same task cancelled.
+// cancels it, and the HTTP API shows the same task cancelled; after a restart
+// of the server a new MCP session finds the task by naming its session in _meta.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -18,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  CallToolResultSchema, CreateTaskResultSchema, ErrorCode, McpError, ResourceUpdatedNotificationSchema,
+  CallToolResultSchema, CreateTaskResultSchema, ErrorCode, GetTaskResultSchema, McpError, ResourceUpdatedNotificationSchema,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -27,16 +28,24 @@ assert.ok(bin, 'BIOAGENT_BIN must be set (ctest sets it)');
 const token = 'tasks-token-' + process.pid;
 let server;
 let base;
+let scratch;
+let cancelledTask;  // {taskId, sid} of the run cancelled through tasks/cancel
 
-before(async () => {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-mcp-tasks-'));
+// `serve` on the test's state folder (the same one after a restart).
+async function startServer() {
   const portFile = path.join(scratch, 'port');
+  fs.rmSync(portFile, { force: true });
   server = spawn(bin, ['--offline', 'serve', '--port', '0', '--port-file', portFile, '--token', token,
     '--state-dir', path.join(scratch, 'state'), '--confirm-timeout', '5', '--cpus', '2',
     '--pipeline-params', '{"phylogeny": {"method": "fasttree"}}'], { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 600 && !(fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8').trim()); i++)
     await new Promise((r) => setTimeout(r, 100));
   base = `http://127.0.0.1:${fs.readFileSync(portFile, 'utf8').trim()}`;
+}
+
+before(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-mcp-tasks-'));
+  await startServer();
 });
 
 after(() => server?.kill('SIGTERM'));
@@ -126,6 +135,11 @@ test('a gene-family run: start, follow with progress, read status and figure, fe
   // until it names the session, as the HTTP routes require.
   const other = await connect();
   await assert.rejects(other.client.readResource({ uri: statusUri }));
+  await assert.rejects(other.client.experimental.tasks.getTask(taskId), 'tasks/get too');
+  const sid = start.structuredContent.session_id;
+  const viaMeta = await other.client.request({ method: 'tasks/get',
+    params: { taskId, _meta: { 'bioagent/session_id': sid } } }, GetTaskResultSchema);
+  assert.equal(viaMeta.status, 'completed', 'tasks/get attaches the session named in _meta');
   const attached = await other.client.callTool({ name: 'genefamily_task_status',
     arguments: { task_id: taskId, session_id: start.structuredContent.session_id } });
   assert.equal(attached.structuredContent.state, 'done');
@@ -195,9 +209,28 @@ test('genefamily_run as a task over HTTP: status and resource updates on the GET
 
   // The same task in the HTTP API (as the web UI reads it).
   const sid = created._meta['bioagent/session_id'];
+  cancelledTask = { taskId: task.taskId, sid };
   const api = await fetch(`${base}/api/agent/status/${task.taskId}?session_id=${sid}`,
     { headers: { Authorization: `Bearer ${token}` } });
   assert.equal(api.status, 200);
   assert.equal((await api.json()).state, 'cancelled');
+  await client.close();
+});
+
+test('after a restart of the server a task is found again through its session', async () => {
+  assert.ok(cancelledTask, 'the previous test cancelled a task');
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
+  await startServer();
+  const { client } = await connect();
+  await assert.rejects(client.experimental.tasks.getTask(cancelledTask.taskId), 'a new MCP session holds no session');
+  const got = await client.request({ method: 'tasks/get',
+    params: { taskId: cancelledTask.taskId, _meta: { 'bioagent/session_id': cancelledTask.sid } } }, GetTaskResultSchema);
+  assert.equal(got.status, 'cancelled', 'the task kept its state over the restart');
+  assert.ok((await client.experimental.tasks.listTasks()).tasks.some((t) => t.taskId === cancelledTask.taskId));
+  await assert.rejects(client.request({ method: 'tasks/get',
+    params: { taskId: cancelledTask.taskId, _meta: { 'bioagent/session_id': 'nope' } } }, GetTaskResultSchema),
+  (e) => e instanceof McpError && e.code === ErrorCode.InvalidParams);
   await client.close();
 });
