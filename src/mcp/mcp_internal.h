@@ -197,6 +197,10 @@ bool terminal_state(const std::string& state);
 std::string spec_task_status(const std::string& state);
 // The specification's Task of an assistant task's status (or session_state's task row).
 Json spec_task(const Json& assistant_task);
+// One page of tools/list ({tools, nextCursor?}); the cursor is "offset:N" (invalid argument otherwise).
+Result<Json> tools_page(const Json& all, const Json& cursor, size_t page_size);
+// A registry tool's (or meta-tool's) CallToolResult: text and structuredContent, or isError with the message.
+Json tool_call_result(const ToolRegistry& registry, const std::string& name, const Result<Json>& r);
 // A CallToolResult: the data as text and structuredContent, the links as resource_link blocks.
 Json linked_call_result(const LinkedResult& r, bool is_error);
 

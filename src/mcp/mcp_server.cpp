@@ -4,10 +4,8 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <istream>
 #include <map>
 #include <mutex>
-#include <ostream>
 #include <thread>
 
 #include "bioagent/registry.h"
@@ -457,24 +455,9 @@ struct McpSession::Impl {
   }
 
   void tools_list(const Json& id, const Json& params) {
-    size_t offset = 0;
-    if (params.contains("cursor") && !params["cursor"].is_null()) {
-      const Json& c = params["cursor"];
-      std::string s = c.is_string() ? c.get<std::string>() : "";
-      if (s.rfind("offset:", 0) != 0 || s.size() > 20 || s.find_first_not_of("0123456789", 7) != std::string::npos ||
-          s.size() == 7) {
-        return fail(id, kInvalidParams, "Invalid params: unknown cursor");
-      }
-      offset = std::stoul(s.substr(7));
-    }
-    Json all = listed_tools();
-    if (offset > all.size()) return fail(id, kInvalidParams, "Invalid params: cursor past the end");
-    Json tools = Json::array();
-    size_t end = std::min(all.size(), offset + std::max<size_t>(1, options.page_size));
-    for (size_t i = offset; i < end; ++i) tools.push_back(all[i]);
-    Json result = {{"tools", tools}};
-    if (end < all.size()) result["nextCursor"] = "offset:" + std::to_string(end);
-    reply(id, result);
+    auto page = mcp::tools_page(listed_tools(), params.value("cursor", Json()), options.page_size);
+    if (!page) return fail(id, kInvalidParams, "Invalid params: " + page.status().message());
+    reply(id, *page);
   }
 
   bool known_tool(const std::string& name) const {
@@ -578,22 +561,7 @@ struct McpSession::Impl {
     }
   }
 
-  Json call_result(const std::string& name, const Result<Json>& r) {
-    if (!r.is_ok()) {
-      const Status& s = r.status();
-      std::string text = "Error (" + std::string(error_code_name(s.code())) + "): " + s.message();
-      if (!s.details().empty()) text += "\nDetails: " + json_text(s.details());
-      return {{"content", Json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
-    }
-    const ToolSpec* spec = registry.find(name);
-    Json structured = r.value();
-    // A registry tool's result is wrapped unless its schema says object; a meta-tool's object is kept.
-    bool object = spec ? spec->return_schema.value("type", Json()) == "object" : true;
-    if (!object || !structured.is_object()) structured = {{"result", r.value()}};
-    return {{"content", Json::array({{{"type", "text"}, {"text", json_text(r.value(), 2)}}})},
-            {"structuredContent", structured},
-            {"isError", false}};
-  }
+  Json call_result(const std::string& name, const Result<Json>& r) { return mcp::tool_call_result(registry, name, r); }
 
   void drain() {
     std::unique_lock<std::mutex> lock(calls_mu);

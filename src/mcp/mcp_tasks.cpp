@@ -70,6 +70,41 @@ Json linked_call_result(const LinkedResult& r, bool is_error) {
   return {{"content", content}, {"structuredContent", r.data}, {"isError", is_error}};
 }
 
+Result<Json> tools_page(const Json& all, const Json& cursor, size_t page_size) {
+  size_t offset = 0;
+  if (!cursor.is_null()) {
+    std::string s = cursor.is_string() ? cursor.get<std::string>() : "";
+    if (s.rfind("offset:", 0) != 0 || s.size() > 20 || s.find_first_not_of("0123456789", 7) != std::string::npos ||
+        s.size() == 7)
+      return invalid_argument("unknown cursor");
+    offset = std::stoul(s.substr(7));
+  }
+  if (offset > all.size()) return invalid_argument("cursor past the end");
+  Json tools = Json::array();
+  size_t end = std::min(all.size(), offset + std::max<size_t>(1, page_size));
+  for (size_t i = offset; i < end; ++i) tools.push_back(all[i]);
+  Json result = {{"tools", tools}};
+  if (end < all.size()) result["nextCursor"] = "offset:" + std::to_string(end);
+  return result;
+}
+
+Json tool_call_result(const ToolRegistry& registry, const std::string& name, const Result<Json>& r) {
+  if (!r.is_ok()) {
+    const Status& s = r.status();
+    std::string text = "Error (" + std::string(error_code_name(s.code())) + "): " + s.message();
+    if (!s.details().empty()) text += "\nDetails: " + json_text(s.details());
+    return {{"content", Json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
+  }
+  const ToolSpec* spec = registry.find(name);
+  Json structured = r.value();
+  // A registry tool's result is wrapped unless its schema says object; a meta-tool's object is kept.
+  bool object = spec ? spec->return_schema.value("type", Json()) == "object" : true;
+  if (!object || !structured.is_object()) structured = {{"result", r.value()}};
+  return {{"content", Json::array({{{"type", "text"}, {"text", json_text(r.value(), 2)}}})},
+          {"structuredContent", structured},
+          {"isError", false}};
+}
+
 Json RunBridge::run_tool() const {
   Json schema = tools()[0]["inputSchema"];  // genefamily_task_start's arguments
   return {{"name", "genefamily_run"},
