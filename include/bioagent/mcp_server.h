@@ -4,8 +4,10 @@
 // and progress notifications, logging/setLevel with notifications/message,
 // prompts (the seed's scenarios in en and zh), completion/complete, resources
 // (gene-family runs' files and status, paper pages) with templates and
-// subscriptions, gene-family runs as tasks (a start/status/result/cancel tool
-// set over the assistant's task store), and a compact tool mode (four
+// subscriptions, gene-family runs as tasks over the assistant's task store (the
+// specification's tasks: tools/call with a task, tasks/get, tasks/list,
+// tasks/result, tasks/cancel, notifications/tasks/status; and for hosts that do
+// not negotiate them a start/status/result/cancel tool set), and a compact tool mode (four
 // meta-tools instead of the registry). Transport-neutral core (McpSession) plus
 // a stdio loop; the HTTP transport reuses McpSession. A session's
 // handle_message() may be called from one thread; tool calls run on worker
@@ -39,6 +41,8 @@ struct McpOptions {
   bool compact = false;
   // Gene-family runs as tasks and resources; null: those tools and resources are not offered.
   Assistant* assistant = nullptr;
+  // The assistant session runs started here belong to (empty: each MCP session creates its own).
+  std::string assistant_session;
   std::chrono::milliseconds subscription_poll{1000};  // how often subscribed runs are checked
   // Test only: the official conformance suite's fixture tools, resources and prompts are offered too.
   bool conformance_fixtures = false;

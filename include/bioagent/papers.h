@@ -84,6 +84,14 @@ Result<Json> retrieve_from_database(const std::string& db_path, const std::strin
 Result<Json> view_image(const std::string& db_path, const std::string& paper_id, int page_number,
                         const std::vector<double>& bounding_box, double dpi = 144);
 
+// An SVG document rendered to PNG: `scale` pixels per SVG unit, the longer side
+// at most `max_side` pixels (scaled down to fit). A text that is not SVG is a parse error.
+struct SvgPng {
+  std::string png;
+  int width = 0, height = 0;
+};
+Result<SvgPng> svg_to_png(const std::string& svg_text, double scale = 2, int max_side = 4096);
+
 // Tables, columns (with types and descriptions) and which columns are encodable.
 Json paper_database_schema();
 

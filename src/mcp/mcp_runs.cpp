@@ -19,12 +19,6 @@ namespace {
 constexpr const char* kRunPrefix = "bioagent://runs/";
 constexpr const char* kPaperPrefix = "bioagent://papers/";
 
-// A terminal task state, by the assistant's one list (TaskState).
-bool terminal(const std::string& state) {
-  auto s = task_state_from_string(state);
-  return s && is_terminal(*s);
-}
-
 Json object_schema(Json properties, Json required) {
   return {{"type", "object"},
           {"properties", std::move(properties)},
@@ -64,6 +58,11 @@ bool is_text_mime(const std::string& mime) {
 
 }  // namespace
 
+bool terminal_state(const std::string& state) {
+  auto s = task_state_from_string(state);
+  return s && is_terminal(*s);
+}
+
 std::string mime_of(const std::string& file) {
   auto ext = fs::path(file).extension().string();
   for (auto& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -92,8 +91,10 @@ bool parse_run_uri(const std::string& uri, RunUri& out) {
   return out.path == "status.json" || (out.path.rfind("final/", 0) == 0 && out.path.size() > 6);
 }
 
-RunBridge::RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options)
-    : assistant_(assistant), tool_options_(std::move(tool_options)) {}
+RunBridge::RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session)
+    : assistant_(assistant), tool_options_(std::move(tool_options)), own_session_(std::move(own_session)) {
+  if (!own_session_.empty()) sessions_.insert(own_session_);
+}
 
 Json RunBridge::tools() const {
   Json language = {{"type", "string"}, {"enum", {"en", "zh"}}};
@@ -127,12 +128,13 @@ Json RunBridge::tools() const {
 }
 
 bool RunBridge::owns(const std::string& tool) const {
-  return tool == "genefamily_task_start" || tool == "genefamily_task_status" || tool == "genefamily_task_result" ||
-         tool == "genefamily_task_cancel";
+  return tool == "genefamily_run" || tool == "genefamily_task_start" || tool == "genefamily_task_status" ||
+         tool == "genefamily_task_result" || tool == "genefamily_task_cancel";
 }
 
 Result<LinkedResult> RunBridge::call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
                                      const ToolContext::ProgressFn& progress) {
+  if (tool == "genefamily_run") return run_and_wait(args, cancelled, progress);
   if (tool == "genefamily_task_start") return start(args);
   if (tool == "genefamily_task_status") return status(args);
   if (tool == "genefamily_task_result") return result(args, cancelled, progress);
@@ -230,7 +232,7 @@ Result<LinkedResult> RunBridge::result(const Json& args, const std::atomic<bool>
   for (;;) {
     auto st = assistant_.status(*sid, id);
     if (!st) return st.status();
-    if (terminal((*st).value("state", "")) || std::chrono::steady_clock::now() >= deadline) break;
+    if (terminal_state((*st).value("state", "")) || std::chrono::steady_clock::now() >= deadline) break;
     if (cancelled.load()) return Status(ErrorCode::kCancelled, "the wait was cancelled (the task goes on)");
     Json events = assistant_.events(*sid, id, after, std::chrono::milliseconds(500));
     for (auto& e : events) {
@@ -261,13 +263,13 @@ Result<LinkedResult> RunBridge::cancel(const Json& args) {
   if (!sid) return sid.status();
   auto st = assistant_.status(*sid, id);
   if (!st) return st.status();
-  if (terminal((*st).value("state", ""))) return LinkedResult{*st, Json::array()};
+  if (terminal_state((*st).value("state", ""))) return LinkedResult{*st, Json::array()};
   auto r = assistant_.confirm(*sid, id, "cancel", Json::object());
   if (!r) return r.status();
   // The runner stops at its next check; wait briefly so the answer shows the outcome.
   for (int i = 0; i < 100; ++i) {
     auto now = assistant_.status(*sid, id);
-    if (now && terminal((*now).value("state", ""))) return LinkedResult{*now, Json::array()};
+    if (now && terminal_state((*now).value("state", ""))) return LinkedResult{*now, Json::array()};
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   auto now = assistant_.status(*sid, id);
@@ -286,6 +288,11 @@ Json RunBridge::links_of(const std::string& task_id, const std::string& sid) {
   for (auto& f : (*r)["files"]) {
     std::string name = f.value("name", "");
     links.push_back({{"uri", base + "final/" + name}, {"name", task_id + "/" + name}, {"mimeType", mime_of(name)}});
+    if (mime_of(name) == "image/svg+xml")
+      links.push_back({{"uri", base + "final/" + name + ".png"},
+                       {"name", task_id + "/" + name + ".png"},
+                       {"mimeType", "image/png"},
+                       {"description", "the figure " + name + " rendered as PNG"}});
   }
   return links;
 }
@@ -297,7 +304,9 @@ Json RunBridge::resource_templates() const {
                        {"mimeType", "application/json"}},
                       {{"uriTemplate", "bioagent://runs/{run}/final/{file}"},
                        {"name", "run result file"},
-                       {"description", "A file of a run's results: report (md, html), figures (svg), tables (tsv)"}},
+                       {"description",
+                        "A file of a run's results: report (md, html), figures (svg; <figure>.svg.png is the "
+                        "figure rendered as PNG), tables (tsv)"}},
                       {{"uriTemplate", "bioagent://papers/{paper_id}/pages/{n}"},
                        {"name", "paper page"},
                        {"description", "Page n (from 1) of a paper in the paper database, rendered as PNG"},
@@ -341,13 +350,34 @@ Result<Json> RunBridge::read(const std::string& uri) {
     Json status = r->contains("status") ? (*r)["status"] : *assistant_.status(*sid, ru.run);
     return Json{{"uri", uri}, {"mimeType", "application/json"}, {"text", json_text(status, 2)}};
   }
-  auto file = assistant_.result_file(*sid, ru.run, ru.path.substr(6));
+  const std::string name = ru.path.substr(6);
+  if (is_rendered_png(name)) return read_rendered_png(uri, *sid, ru.run, name);
+  auto file = assistant_.result_file(*sid, ru.run, name);
   if (!file) return file.status();
   std::ifstream in(*file, std::ios::binary);
   std::string body((std::istreambuf_iterator<char>(in)), {});
   std::string mime = mime_of(file->filename().string());
   if (is_text_mime(mime)) return Json{{"uri", uri}, {"mimeType", mime}, {"text", body}};
   return Json{{"uri", uri}, {"mimeType", mime}, {"blob", base64(body)}};
+}
+
+// "<figure>.svg.png": the figure rendered to PNG for hosts that cannot show SVG.
+bool RunBridge::is_rendered_png(const std::string& name) {
+  return name.size() > 8 && name.compare(name.size() - 8, 8, ".svg.png") == 0;
+}
+
+Result<Json> RunBridge::read_rendered_png(const std::string& uri, const std::string& sid, const std::string& run,
+                                          const std::string& name) {
+  auto file = assistant_.result_file(sid, run, name.substr(0, name.size() - 4));
+  if (!file) return file.status();
+  std::ifstream in(*file, std::ios::binary);
+  std::string svg((std::istreambuf_iterator<char>(in)), {});
+  auto png = svg_to_png(svg, 2, 4096);
+  if (!png) return png.status();
+  return Json{{"uri", uri},
+              {"mimeType", "image/png"},
+              {"blob", base64(png->png)},
+              {"_meta", {{"width", png->width}, {"height", png->height}}}};
 }
 
 Result<std::string> RunBridge::version(const std::string& uri) {

@@ -4,10 +4,8 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <istream>
 #include <map>
 #include <mutex>
-#include <ostream>
 #include <thread>
 
 #include "bioagent/registry.h"
@@ -84,12 +82,22 @@ struct McpSession::Impl {
   std::mutex sub_mu;
   std::condition_variable sub_cv;
   std::map<std::string, std::string> subscriptions;
+  // Tasks created by task-augmented calls: their last Task, followed for status notifications.
+  struct WatchedTask {
+    Json task;
+    Json progress_token;
+    int changes = 0;
+  };
+  std::map<std::string, WatchedTask> watched_tasks;
   bool stopping = false;
   std::thread watcher;
+  mcp::ToolTasks tool_tasks;  // last: its calls end before the rest goes
 
   Impl(const ToolRegistry& r, const Workspace& w, McpOptions o, RoutedSink s)
       : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {
-    if (options.assistant) runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options);
+    if (options.assistant)
+      runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options, options.assistant_session);
+    if (runs) runs->set_call_limit(options.tool_timeout);
     if (options.compact) search = std::make_unique<mcp::ToolSearch>(registry);
   }
   ~Impl() {
@@ -186,6 +194,7 @@ struct McpSession::Impl {
     if (method == "resources/read") return resources_read(id, params);
     if (method == "resources/subscribe" || method == "resources/unsubscribe")
       return subscribe(id, params, method == "resources/subscribe");
+    if (method.rfind("tasks/", 0) == 0 && tasks_offered()) return tasks_request(id, method, params);
     fail(id, kMethodNotFound, "Method not found: " + method);
   }
 
@@ -218,6 +227,9 @@ struct McpSession::Impl {
         {"prompts", {{"listChanged", false}}},
         {"completions", Json::object()},
         {"resources", {{"subscribe", runs != nullptr || options.conformance_fixtures}, {"listChanged", false}}}};
+    if (tasks_offered())
+      caps["tasks"] = {
+          {"list", Json::object()}, {"cancel", Json::object()}, {"requests", {{"tools", {{"call", Json::object()}}}}}};
     return {{"protocolVersion", negotiated_version},
             {"capabilities", caps},
             {"serverInfo", {{"name", "bioagent"}, {"title", "bioagent research assistant"}, {"version", kVersion}}},
@@ -231,6 +243,56 @@ struct McpSession::Impl {
                                   : "")}};
   }
 
+  // The specification's tasks: with an assistant, to a client that negotiated 2025-11-25 or later.
+  bool tasks_offered() const { return negotiated_version >= "2025-11-25"; }
+
+  // A task of either kind: a registry tool's call (in memory) or an assistant task.
+  Result<Json> task_get(const std::string& task_id) {
+    if (mcp::ToolTasks::is_tool_task(task_id) || !runs) return tool_tasks.get(task_id);
+    return runs->task_get(task_id);
+  }
+  Result<Json> task_list(const std::string& cursor) {
+    Json tools = cursor.empty() ? tool_tasks.list() : Json::array();  // the tool calls come on the first page
+    if (!runs) return cursor.empty() ? Result<Json>(Json{{"tasks", tools}}) : invalid_argument("unknown cursor");
+    auto r = runs->task_list(cursor, options.page_size);
+    if (!r) return r;
+    for (auto& t : tools) (*r)["tasks"].push_back(t);
+    return r;
+  }
+
+  // tasks/get and tasks/list answer at once; tasks/result (blocks until the run ends) and
+  // tasks/cancel (waits for the run to stop) answer from a worker.
+  void tasks_request(const Json& id, const std::string& method, const Json& params) {
+    std::string task_id =
+        params.contains("taskId") && params["taskId"].is_string() ? params["taskId"].get<std::string>() : "";
+    if (method != "tasks/list" && task_id.empty()) return fail(id, kInvalidParams, "Invalid params: taskId is needed");
+    // A client may attach an assistant session (as CreateTaskResult named it), e.g. after a restart.
+    const Json meta = params.value("_meta", Json::object());
+    if (runs && meta.is_object() && meta.contains("bioagent/session_id") && meta["bioagent/session_id"].is_string())
+      if (Status a = runs->attach(meta["bioagent/session_id"]); !a.is_ok())
+        return fail(id, kInvalidParams, a.message());
+    auto answer = [this, id](const Result<Json>& r) {
+      if (!r)
+        return fail(id, rpc_code_for(r.status()) == kResourceNotFound ? kInvalidParams : rpc_code_for(r.status()),
+                    r.status().message());
+      reply(id, *r);
+    };
+    if (method == "tasks/get") return answer(task_get(task_id));
+    if (method == "tasks/list") {
+      const Json& c = params.value("cursor", Json());
+      return answer(task_list(c.is_string() ? c.get<std::string>() : ""));
+    }
+    if (method != "tasks/result" && method != "tasks/cancel")
+      return fail(id, kMethodNotFound, "Method not found: " + method);
+    spawn(id, [this, id, method, task_id, answer](const std::shared_ptr<std::atomic<bool>>& flag) {
+      bool tool = mcp::ToolTasks::is_tool_task(task_id) || !runs;
+      auto r = method == "tasks/result"
+                   ? (tool ? tool_tasks.payload(task_id, *flag) : runs->task_payload(task_id, *flag))
+                   : (tool ? tool_tasks.cancel(task_id) : runs->task_cancel(task_id));
+      if (!flag->load()) answer(r);
+    });
+  }
+
   void set_level(const Json& id, const Json& params) {
     int rank = log_rank(params.value("level", ""));
     if (rank < 0) return fail(id, kInvalidParams, "Invalid params: level must be one of debug .. emergency");
@@ -239,28 +301,9 @@ struct McpSession::Impl {
   }
 
   void complete(const Json& id, const Json& params) {
-    Json ref = params.value("ref", Json::object());
-    Json arg = params.value("argument", Json::object());
-    if (!ref.is_object() || !arg.is_object() || !arg.contains("name"))
-      return fail(id, kInvalidParams, "Invalid params: completion/complete needs ref and argument.name");
-    std::string name = arg.value("name", ""), value = arg.value("value", "");
-    std::vector<std::string> values;
-    if (ref.value("type", "") == "ref/prompt") {
-      values = mcp::complete_prompt_argument(name, value);
-      if (options.conformance_fixtures && ref.value("name", "") == "test_prompt_with_arguments")
-        for (const char* v : {"paris", "park", "party"})
-          if (std::string(v).rfind(value, 0) == 0) values.push_back(v);
-      if (name == "run" && runs) values = runs->run_ids(value);
-    } else if (ref.value("type", "") == "ref/resource" && runs) {
-      if (name == "run") values = runs->run_ids(value);
-      Json ctx_args = params.value("context", Json::object()).value("arguments", Json::object());
-      if (name == "file" && ctx_args.is_object()) values = runs->run_files(ctx_args.value("run", ""), value);
-    } else if (ref.value("type", "") != "ref/resource") {
-      return fail(id, kInvalidParams, "Invalid params: ref.type must be ref/prompt or ref/resource");
-    }
-    size_t total = values.size();
-    if (values.size() > 100) values.resize(100);
-    reply(id, {{"completion", {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}});
+    auto r = mcp::complete_request(params, runs.get(), options.conformance_fixtures);
+    if (!r) return fail(id, kInvalidParams, r.status().message());
+    reply(id, *r);
   }
 
   void resources_read(const Json& id, const Json& params) {
@@ -291,9 +334,13 @@ struct McpSession::Impl {
         subscriptions[uri] = version;
       else
         subscriptions.erase(uri);
-      if (on && !watcher.joinable()) watcher = std::thread([this] { watch_subscriptions(); });
+      if (on) start_watcher_locked();
     }
     reply(id, Json::object());
+  }
+
+  void start_watcher_locked() {
+    if (!watcher.joinable()) watcher = std::thread([this] { watch_subscriptions(); });
   }
 
   // What changes when the resource changes: a run's state and event count.
@@ -321,38 +368,96 @@ struct McpSession::Impl {
         }
         send({{"jsonrpc", "2.0"}, {"method", "notifications/resources/updated"}, {"params", {{"uri", uri}}}});
       }
+      watch_tasks();
       lock.lock();
     }
+  }
+
+  // notifications/tasks/status when a watched task's status or message changed, with a progress
+  // notification for the call's progressToken (which stays valid for the task's life).
+  void watch_tasks() {
+    std::map<std::string, WatchedTask> current;
+    {
+      std::lock_guard lock(sub_mu);
+      current = watched_tasks;
+    }
+    for (auto& [id, w] : current) {
+      auto t = task_get(id);
+      if (!t) continue;
+      const Json& now = *t;
+      if (now["status"] == w.task["status"] && now["statusMessage"] == w.task["statusMessage"]) continue;
+      bool ended = now["status"] != "working";
+      {
+        std::lock_guard lock(sub_mu);
+        if (ended)
+          watched_tasks.erase(id);
+        else
+          watched_tasks[id] = {now, w.progress_token, w.changes + 1};
+      }
+      send({{"jsonrpc", "2.0"}, {"method", "notifications/tasks/status"}, {"params", now}});
+      if (w.progress_token.is_null()) continue;
+      Json related = {{"io.modelcontextprotocol/related-task", {{"taskId", id}}}};
+      Json p = {{"progressToken", w.progress_token},
+                {"progress", w.changes + 1},
+                {"message", now.value("statusMessage", "")},
+                {"_meta", related}};
+      send({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}});
+    }
+  }
+
+  // tools/call with a task: genefamily_run starts a run, a task-capable registry tool starts its call;
+  // the CreateTaskResult answers. Other tools are -32601.
+  void create_task(const Json& id, const std::string& name, const Json& args, const Json& progress_token) {
+    if (tasks_offered() && mcp::ToolTasks::task_capable(name) && registry.find(name)) {
+      Json task = tool_tasks.create([this, name, args](const std::shared_ptr<std::atomic<bool>>& flag) {
+        ToolContext ctx(&workspace);
+        ctx.set_cancel_flag(flag);
+        ctx.set_options(options.tool_options);
+        ctx.set_timeout(options.tool_timeout);
+        return call_result(name, registry.call(name, args, ctx));
+      });
+      {
+        std::lock_guard lock(sub_mu);
+        watched_tasks[task["taskId"]] = {task, progress_token, 0};
+        start_watcher_locked();
+      }
+      return reply(id, {{"task", task}});
+    }
+    if (!tasks_offered() || name != "genefamily_run" || !runs)
+      return fail(id, kMethodNotFound, "Method not found: tool '" + name + "' does not support task-augmented calls");
+    spawn(id, [this, id, args, progress_token](const std::shared_ptr<std::atomic<bool>>&) {
+      auto r = runs->create_task(args);
+      if (!r) return fail(id, rpc_code_for(r.status()), r.status().message());
+      {
+        std::lock_guard lock(sub_mu);
+        watched_tasks[(*r)["task"].value("taskId", "")] = {(*r)["task"], progress_token, 0};
+        start_watcher_locked();
+      }
+      reply(id, *r);
+    });
   }
 
   Json listed_tools() const {
     if (options.compact) return mcp_compact_tools();
     Json all = Json::array();
-    for (auto* spec : registry.list()) all.push_back(registry.mcp_tool(*spec));
-    if (runs)
+    for (auto* spec : registry.list()) {
+      all.push_back(registry.mcp_tool(*spec));
+      if (tasks_offered() && mcp::ToolTasks::task_capable(spec->name))
+        all.back()["execution"] = {{"taskSupport", "optional"}};
+    }
+    if (runs) {
       for (auto& t : runs->tools()) all.push_back(t);
+      Json run = runs->run_tool();
+      if (!tasks_offered()) run.erase("execution");
+      all.push_back(run);
+    }
     return with_fixtures(all, mcp::fixture_tools());
   }
 
   void tools_list(const Json& id, const Json& params) {
-    size_t offset = 0;
-    if (params.contains("cursor") && !params["cursor"].is_null()) {
-      const Json& c = params["cursor"];
-      std::string s = c.is_string() ? c.get<std::string>() : "";
-      if (s.rfind("offset:", 0) != 0 || s.size() > 20 || s.find_first_not_of("0123456789", 7) != std::string::npos ||
-          s.size() == 7) {
-        return fail(id, kInvalidParams, "Invalid params: unknown cursor");
-      }
-      offset = std::stoul(s.substr(7));
-    }
-    Json all = listed_tools();
-    if (offset > all.size()) return fail(id, kInvalidParams, "Invalid params: cursor past the end");
-    Json tools = Json::array();
-    size_t end = std::min(all.size(), offset + std::max<size_t>(1, options.page_size));
-    for (size_t i = offset; i < end; ++i) tools.push_back(all[i]);
-    Json result = {{"tools", tools}};
-    if (end < all.size()) result["nextCursor"] = "offset:" + std::to_string(end);
-    reply(id, result);
+    auto page = mcp::tools_page(listed_tools(), params.value("cursor", Json()), options.page_size);
+    if (!page) return fail(id, kInvalidParams, "Invalid params: " + page.status().message());
+    reply(id, *page);
   }
 
   bool known_tool(const std::string& name) const {
@@ -372,18 +477,28 @@ struct McpSession::Impl {
     if (params.contains("_meta") && params["_meta"].is_object())
       progress_token = params["_meta"].value("progressToken", Json());
 
+    if (params.contains("task") && params["task"].is_object())
+      return create_task(id, name, args.is_null() ? Json::object() : args, progress_token);
+    spawn(id, [this, id, name, args, progress_token](const std::shared_ptr<std::atomic<bool>>& flag) {
+      run_tool(id, name, args.is_null() ? Json::object() : args, progress_token, flag);
+    });
+  }
+
+  // Runs `work` for request `id` on a worker thread, with the request's cancel flag
+  // (set by notifications/cancelled); at most max_inflight_calls at once.
+  void spawn(const Json& id, std::function<void(const std::shared_ptr<std::atomic<bool>>&)> work) {
     auto flag = std::make_shared<std::atomic<bool>>(false);
     {
       std::lock_guard<std::mutex> lock(calls_mu);
       if (inflight.size() >= options.max_inflight_calls)
-        return fail(id, kServerBusy, "Server busy: too many tool calls in flight");
+        return fail(id, kServerBusy, "Server busy: too many requests in flight");
       if (inflight.count(id_key(id))) return fail(id, kInvalidRequest, "Invalid Request: duplicate id in flight");
       inflight[id_key(id)] = flag;
     }
     reap_finished();
     auto done = std::make_shared<std::atomic<bool>>(false);
-    std::thread t([this, id, name, args, progress_token, flag, done] {
-      run_tool(id, name, args.is_null() ? Json::object() : args, progress_token, flag);
+    std::thread t([this, id, work = std::move(work), flag, done] {
+      work(flag);
       std::lock_guard<std::mutex> lock(calls_mu);
       inflight.erase(id_key(id));
       done->store(true);
@@ -433,15 +548,7 @@ struct McpSession::Impl {
     if (!flag->load()) reply(id, result);
   }
 
-  Json linked_result(const mcp::LinkedResult& r) {
-    Json content = Json::array({{{"type", "text"}, {"text", json_text(r.data, 2)}}});
-    for (auto& l : r.links) {
-      Json link = l;
-      link["type"] = "resource_link";
-      content.push_back(link);
-    }
-    return {{"content", content}, {"structuredContent", r.data}, {"isError", false}};
-  }
+  Json linked_result(const mcp::LinkedResult& r) { return mcp::linked_call_result(r, false); }
 
   void reap_finished() {
     for (auto it = workers.begin(); it != workers.end();) {
@@ -454,22 +561,7 @@ struct McpSession::Impl {
     }
   }
 
-  Json call_result(const std::string& name, const Result<Json>& r) {
-    if (!r.is_ok()) {
-      const Status& s = r.status();
-      std::string text = "Error (" + std::string(error_code_name(s.code())) + "): " + s.message();
-      if (!s.details().empty()) text += "\nDetails: " + json_text(s.details());
-      return {{"content", Json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
-    }
-    const ToolSpec* spec = registry.find(name);
-    Json structured = r.value();
-    // A registry tool's result is wrapped unless its schema says object; a meta-tool's object is kept.
-    bool object = spec ? spec->return_schema.value("type", Json()) == "object" : true;
-    if (!object || !structured.is_object()) structured = {{"result", r.value()}};
-    return {{"content", Json::array({{{"type", "text"}, {"text", json_text(r.value(), 2)}}})},
-            {"structuredContent", structured},
-            {"isError", false}};
-  }
+  Json call_result(const std::string& name, const Result<Json>& r) { return mcp::tool_call_result(registry, name, r); }
 
   void drain() {
     std::unique_lock<std::mutex> lock(calls_mu);
@@ -503,48 +595,6 @@ void McpSession::drain() { impl_->drain(); }
 void McpSession::reject_oversized() {
   impl_->fail(nullptr, kInvalidRequest,
               "Invalid Request: message larger than " + std::to_string(impl_->options.max_message_bytes) + " bytes");
-}
-
-namespace {
-
-// Reads one line of at most `max` bytes; the rest of a longer line is consumed
-// and flagged, so a hostile message cannot exhaust memory.
-bool read_bounded_line(std::istream& in, std::string& line, size_t max, bool& too_long) {
-  line.clear();
-  too_long = false;
-  std::streambuf* sb = in.rdbuf();
-  bool any = false;
-  for (int c = sb->sbumpc(); c != std::char_traits<char>::eof(); c = sb->sbumpc()) {
-    any = true;
-    if (c == '\n') return true;
-    if (line.size() < max)
-      line.push_back(static_cast<char>(c));
-    else
-      too_long = true;
-  }
-  return any;
-}
-
-}  // namespace
-
-int run_mcp_stdio(const ToolRegistry& registry, const Workspace& workspace, const McpOptions& options, std::istream& in,
-                  std::ostream& out) {
-  McpSession session(registry, workspace, options, [&out](const std::string& line) {
-    out << line << '\n';
-    out.flush();
-  });
-  std::string line;
-  bool too_long = false;
-  while (read_bounded_line(in, line, options.max_message_bytes, too_long)) {
-    if (too_long) {
-      session.reject_oversized();
-      continue;
-    }
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    session.handle_message(line);
-  }
-  session.drain();
-  return 0;
 }
 
 }  // namespace bioagent

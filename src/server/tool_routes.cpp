@@ -2,7 +2,9 @@
 // HTTP at /mcp: POST carries one JSON-RPC message; a tools/call from a client
 // that accepts text/event-stream is answered as an SSE stream (its progress and
 // log notifications, then the result), other requests with application/json,
-// notifications with 202; sessions by Mcp-Session-Id. A request cancelled by
+// notifications with 202; sessions by Mcp-Session-Id; GET opens the session's
+// stream of messages that answer no request (resource updates, task status,
+// a task's progress). A request cancelled by
 // notifications/cancelled is answered at once with a JSON-RPC error (its work is
 // stopped by the session); at most max_mcp_sessions live at once: a further
 // initialize is refused, no live session is evicted.
@@ -41,15 +43,41 @@ struct McpHttpSession {
   std::condition_variable cv;
   std::map<std::string, std::deque<std::string>> queues;  // McpSession::request_key -> messages
   std::unique_ptr<McpSession> session;
+  // Messages of no request (resource updates, task status, a task's progress), for the GET
+  // stream; the oldest are dropped beyond kMaxUnrouted.
+  static constexpr size_t kMaxUnrouted = 256;
+  std::deque<std::string> unrouted;
+  bool get_stream_open = false;
 
-  // The sink: a message goes to its request's queue; one of no open request
-  // (a resource update) is dropped, as this transport opens no GET stream.
+  // The sink: a message goes to its request's queue; one of no request to the GET stream's
+  // queue; one of a request already answered is dropped.
   void route(const std::string& line, const std::string& key) {
     std::lock_guard lock(rmu);
+    if (key.empty()) {
+      unrouted.push_back(line);
+      if (unrouted.size() > kMaxUnrouted) unrouted.pop_front();
+      cv.notify_all();
+      return;
+    }
     auto it = queues.find(key);
-    if (key.empty() || it == queues.end()) return;
+    if (it == queues.end()) return;
     it->second.push_back(line);
     cv.notify_all();
+  }
+  // The next message of no request, waiting until `deadline`; nullopt on time-out.
+  std::optional<std::string> next_unrouted(Clock::time_point deadline) {
+    std::unique_lock lock(rmu);
+    if (!cv.wait_until(lock, deadline, [&] { return !unrouted.empty(); })) return std::nullopt;
+    std::string line = std::move(unrouted.front());
+    unrouted.pop_front();
+    return line;
+  }
+  // Claims the session's one GET stream; false when one is open.
+  bool claim_get_stream(bool claim) {
+    std::lock_guard lock(rmu);
+    if (claim && get_stream_open) return false;
+    get_stream_open = claim;
+    return true;
   }
   // The next message for `key`, waiting until `deadline`; nullopt on time-out.
   std::optional<std::string> next(const std::string& key, Clock::time_point deadline) {
@@ -111,6 +139,13 @@ struct McpSessions {
     it->second = now;
     return by_id[id];
   }
+  // The live session `id` without marking it used (null when gone or idle too long).
+  std::shared_ptr<McpHttpSession> peek(const std::string& id) {
+    std::lock_guard lock(mu);
+    auto it = last_used.find(id);
+    if (it == last_used.end() || Clock::now() - it->second > idle) return nullptr;
+    return by_id[id];
+  }
   bool remove(const std::string& id) {
     std::lock_guard lock(mu);
     last_used.erase(id);
@@ -153,9 +188,13 @@ std::shared_ptr<McpHttpSession> open_session(Context* c, McpSessions& sessions, 
 void answer_mcp_request(Context* c, const std::shared_ptr<McpHttpSession>& s, const Request& req, Response& res,
                         const Json& msg) {
   const std::string key = McpSession::request_key(msg["id"]);
-  const auto limit = c->mcp.tool_timeout + std::chrono::seconds(5);
-  bool sse = msg.value("method", "") == "tools/call" &&
+  const std::string method = msg.value("method", "");
+  bool sse = (method == "tools/call" || method == "tasks/result") &&
              req.get_header_value("Accept").find("text/event-stream") != std::string::npos;
+  // tasks/result waits for the run to end (hours, as long as the stream stays open).
+  const std::chrono::milliseconds limit = method == "tasks/result" && sse
+                                              ? std::chrono::milliseconds(std::chrono::hours(24 * 30))
+                                              : c->mcp.tool_timeout + std::chrono::seconds(5);
   if (sse && !acquire_stream(*c, res)) return;
   {
     std::lock_guard lock(s->rmu);
@@ -258,6 +297,53 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
   res.status = 202;
 }
 
+// GET /mcp: the session's stream of messages that answer no request (resource
+// updates, task status and progress), as SSE. One per session (a second is
+// 409); it counts against the open event streams; it ends when the session
+// ends or expires, when the server stops, or after the session's idle time
+// with nothing to send (keep-alive comments every 10 s do not count).
+void answer_mcp_get(Context* c, const std::shared_ptr<McpSessions>& sessions, const Request& req, Response& res) {
+  if (req.get_header_value("Accept").find("text/event-stream") == std::string::npos) {
+    res.set_header("Allow", "GET, POST, DELETE");
+    return rpc_error(res, 406, -32600, "GET /mcp is an event stream: send Accept: text/event-stream");
+  }
+  std::string sid = req.get_header_value("Mcp-Session-Id");
+  if (sid.empty()) return rpc_error(res, 400, -32600, "missing Mcp-Session-Id header (initialize first)");
+  auto s = sessions->find(sid);
+  if (!s) return rpc_error(res, 404, -32001, "unknown or expired MCP session (initialize again)");
+  if (!s->claim_get_stream(true)) return rpc_error(res, 409, -32600, "this session's GET stream is already open");
+  if (!acquire_stream(*c, res)) {
+    s->claim_get_stream(false);
+    return;
+  }
+  res.status = 200;
+  res.set_header("Cache-Control", "no-cache");
+  res.set_header("Mcp-Session-Id", sid);
+  auto last_sent = std::make_shared<Clock::time_point>(Clock::now());   // the last message
+  auto last_write = std::make_shared<Clock::time_point>(Clock::now());  // the last message or keep-alive
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [c, s, sessions, sid, last_sent, last_write](size_t, DataSink& sink) {
+        if (c->stopping) return false;
+        auto line = s->next_unrouted(Clock::now() + std::chrono::seconds(1));
+        if (!line) {
+          auto now = Clock::now();
+          if (now - *last_sent > sessions->idle || sessions->peek(sid) != s) return false;
+          if (now - *last_write < std::chrono::seconds(10)) return true;
+          *last_write = now;
+          return sink.write(": keep-alive\n\n", 14);
+        }
+        if (!sessions->find(sid)) return false;  // ended or expired; a delivered message keeps it alive
+        *last_sent = *last_write = Clock::now();
+        std::string frame = "event: message\ndata: " + *line + "\n\n";
+        return sink.write(frame.data(), frame.size());
+      },
+      [c, s](bool) {
+        s->claim_get_stream(false);
+        release_stream(*c);
+      });
+}
+
 bool is_tool_name(const std::string& name) {
   return !name.empty() && name.size() <= 200 && std::all_of(name.begin(), name.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-';
@@ -321,13 +407,12 @@ void add_tool_and_mcp_routes(Context& ctx) {
               if (gone) return reply_json(res, {{"status", "ended"}});
               reply_error(res, not_found("unknown or expired MCP session"));
             });
-  add_route(ctx, {"GET", "/mcp", "no server-initiated stream: 405", nullptr}, [](Req, Res res, const Json&) {
-    res.set_header("Allow", "POST, DELETE");
-    reply_json(res,
-               error_envelope(Status(ErrorCode::kInvalidArgument,
-                                     "this server opens no server-to-client stream: POST JSON-RPC messages")),
-               405);
-  });
+  add_raw_route(ctx,
+                {"GET", "/mcp",
+                 "MCP server-to-client SSE stream of a session (Mcp-Session-Id): resource updates, task status "
+                 "and task progress",
+                 nullptr},
+                [c, sessions](Req req, Res res, const Json&) { answer_mcp_get(c, sessions, req, res); });
 }
 
 }  // namespace bioagent::server

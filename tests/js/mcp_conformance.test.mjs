@@ -23,7 +23,7 @@ const NOT_APPLICABLE = {
   'tools-call-elicitation': 'bioagent sends no server-to-client requests: tools take their input as arguments (no elicitation/create)',
   'elicitation-sep1034-defaults': 'no elicitation/create requests (as above)',
   'elicitation-sep1330-enums': 'no elicitation/create requests (as above)',
-  'server-sse-polling': 'the server opens no GET stream, so a POST stream that ends mid-call cannot be resumed with Last-Event-ID (SEP-1699); each POST stream carries its call to the end',
+  'server-sse-polling': 'SSE events carry no ids, so a POST stream that ends mid-call cannot be resumed with Last-Event-ID (SEP-1699); each POST stream carries its call to the end (messages of no request go to the GET stream)',
 };
 
 let server;
