@@ -60,7 +60,8 @@ Result<Sheet> read_tool_table(const fs::path& path, const std::string& sheet = "
 // `s` with the absolute `path` written as results print it.
 Status without_path(Status s, const fs::path& path, const std::string& shown) {
   std::string m = s.message(), abs = path.string();
-  for (size_t at; !abs.empty() && (at = m.find(abs)) != std::string::npos;) m.replace(at, abs.size(), shown);
+  for (size_t at = 0; !abs.empty() && (at = m.find(abs, at)) != std::string::npos; at += shown.size())
+    m.replace(at, abs.size(), shown);
   Status out(s.code(), m);
   const Json& d = s.details();
   for (auto it = d.begin(); d.is_object() && it != d.end(); ++it)
