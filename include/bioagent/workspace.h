@@ -45,6 +45,9 @@ class Workspace {
   // folder, and no other session's is). A relative path names the first
   // folder where it exists (the roots in order, then the session's folder).
   Workspace for_session(const std::filesystem::path& session_folder) const;
+  // This workspace without the session's folder for_session() added (itself
+  // when it has none): what may be kept beyond one session's call.
+  Workspace without_session() const;
   // Refusals name no absolute path (neither the roots nor what a path
   // resolved to): for servers, whose clients must not learn server paths.
   void hide_absolute_paths() { hide_paths_ = true; }
@@ -63,6 +66,7 @@ class Workspace {
   std::vector<std::filesystem::path> roots_;
   std::vector<std::filesystem::path> excluded_, excepted_;
   bool hide_paths_ = false;
+  bool has_session_ = false;  // roots_ and excepted_ end with the session's folder
 };
 
 }  // namespace bioagent

@@ -85,12 +85,23 @@ bool Workspace::is_excluded(const fs::path& canonical) const {
 }
 
 Workspace Workspace::for_session(const fs::path& session_folder) const {
-  Workspace w = *this;
+  Workspace w = without_session();
   std::error_code ec;
   fs::path canon = fs::weakly_canonical(fs::absolute(session_folder, ec), ec);
   if (canon.empty()) return w;
   w.roots_.push_back(canon);
   w.excepted_.push_back(canon);
+  w.has_session_ = true;
+  return w;
+}
+
+Workspace Workspace::without_session() const {
+  Workspace w = *this;
+  if (w.has_session_) {
+    w.roots_.pop_back();
+    w.excepted_.pop_back();
+    w.has_session_ = false;
+  }
   return w;
 }
 
