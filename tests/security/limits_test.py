@@ -7,7 +7,7 @@ limit; an xlsx with two entries of one name is refused; fetch_text_from_urls on
 1 MB of 200,000 nested <div>, on a PDF whose page tree holds 300,000 pages, on
 the same PDF with a broken cross-reference table (MuPDF repairs it) and on one
 that claims 300,000,000 pages answers within the URL's deadline with a bounded
-text or a clear error. The server answers after each. Loopback only.
+text that says where it stopped. The server answers after each. Loopback only.
 
 Usage: limits_test.py BIOAGENT_BIN"""
 import io
@@ -189,14 +189,15 @@ try:
 
     # ---- parsing within the URL's deadline
     base = "http://127.0.0.1:%d" % docs.server_address[1]
-    for path, want in [("/deep.html", "deep text"), ("/pages.pdf", "page"), ("/broken.pdf", None),
-                       ("/claims.pdf", None)]:
+    for path, want in [("/deep.html", "deep text"), ("/pages.pdf", "stopped after 2000 of 300000 pages"),
+                       ("/broken.pdf", "stopped after 2000 of 300000 pages"),
+                       ("/claims.pdf", "page tree names more pages than it holds")]:
         t0 = time.time()
         st, _, b = post(P, "/api/tools/fetch_text_from_urls",
                         {"paper_info_list": [{"url": base + path, "title": "t"}]}, timeout=120)
         took = time.time() - t0
         text = json.loads(b)["data"][0]["retrieved_text_content"] if st == 200 else ""
-        ok = st == 200 and took < 35 and 0 < len(text) <= 16000 and (want is None or want in text or "Error" in text)
+        ok = st == 200 and took < 35 and 0 < len(text) <= 16000 and want in text
         check(ok, "fetch_text_from_urls %s (%d bytes) -> %s in %.1f s, %d characters: %r"
               % (path, len(DOCS[path][0]), st, took, len(text), text[-120:]))
         st, _, _ = http(P, "GET", "/api/config")
