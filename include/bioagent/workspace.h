@@ -40,6 +40,24 @@ class Workspace {
   const std::vector<std::filesystem::path>& excluded() const { return excluded_; }
   bool is_excluded(const std::filesystem::path& canonical) const;
 
+  // The workspace a tool sees inside one session: these roots plus the
+  // session's own folder (readable although it lies in the excluded state
+  // folder, and no other session's is). A relative path names the first
+  // folder where it exists (the roots in order, then the session's folder).
+  Workspace for_session(const std::filesystem::path& session_folder) const;
+  // This workspace without the session's folder for_session() added (itself
+  // when it has none): what may be kept beyond one session's call.
+  Workspace without_session() const;
+  // Refusals name no absolute path (neither the roots nor what a path
+  // resolved to): for servers, whose clients must not learn server paths.
+  void hide_absolute_paths() { hide_paths_ = true; }
+  // With hidden paths: `text` with every root written as results print paths
+  // (a file under a root relative to it, the root itself "."; the state folder
+  // "[state folder]"); else `text` unchanged.
+  std::string scrub(std::string text) const;
+  // The same over a Status's message and string details.
+  Status scrub(const Status& s) const;
+
   // `canonical` as results print it: relative to the root it lies under ("."
   // for the root itself), so no absolute server path reaches a client.
   std::string display(const std::filesystem::path& canonical) const;
@@ -47,6 +65,8 @@ class Workspace {
  private:
   std::vector<std::filesystem::path> roots_;
   std::vector<std::filesystem::path> excluded_, excepted_;
+  bool hide_paths_ = false;
+  bool has_session_ = false;  // roots_ and excepted_ end with the session's folder
 };
 
 }  // namespace bioagent

@@ -6,6 +6,7 @@
 #include "assistant/assistant_impl.h"
 #include "bioagent/bundle.h"
 #include "bioagent/registry.h"
+#include "bioagent/workspace.h"
 
 namespace bioagent {
 namespace {
@@ -52,6 +53,7 @@ std::map<std::string, std::string> agent_options(const ToolContext& ctx) {
 // One assistant per state folder, opened on first use and kept (its tasks run in this process).
 struct OpenedAssistant {
   std::unique_ptr<ToolRegistry> registry;  // the built-in tools, without this one (no recursion)
+  std::unique_ptr<Workspace> workspace;    // the caller's, as it was at the first call, without a session's folder
   std::unique_ptr<Assistant> assistant;
 };
 
@@ -72,7 +74,9 @@ Result<Assistant*> assistant_for(const ToolContext& ctx) {
   ao.data_dir =
       ctx.option("assistant_data_dir").empty() ? state / "example-data" : fs::path(ctx.option("assistant_data_dir"));
   ao.registry = o.registry.get();
-  ao.workspace = &ctx.workspace();
+  // The caller's workspace lives for one call: the assistant keeps its own copy.
+  o.workspace = std::make_unique<Workspace>(ctx.workspace().without_session());
+  ao.workspace = o.workspace.get();
   ao.tool_options = agent_options(ctx);
   ao.resume_tasks = false;  // the server resumes its own unfinished tasks
   auto a = Assistant::open(ao);

@@ -3,6 +3,7 @@
 
 #include "bioagent/agent.h"
 #include "bioagent/llm.h"
+#include "bioagent/workspace.h"
 
 namespace bioagent {
 namespace {
@@ -20,7 +21,9 @@ std::string help_text(bool zh) {
 // budget, trajectory) with the rendered answer.
 Result<Json> tool_agent_turn(Turn& t) {
   const AssistantOptions& o = t.impl.o;
-  ToolContext ctx(o.workspace);
+  // The tools read the data folders and this session's own files, no other session's.
+  Workspace ws = o.workspace->for_session(t.impl.data_dirs(t.session).front());
+  ToolContext ctx(&ws);
   ctx.set_options(o.tool_options);
   ctx.set_timeout(std::chrono::minutes(5));
   AgentOptions ao;

@@ -158,6 +158,7 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     // even when it lies under a workspace root; the example data written there stays readable.
     s->workspace->exclude(state);
     s->workspace->allow_inside_excluded(data);
+    s->workspace->hide_absolute_paths();  // refusals to clients name no server path
     if (o.api.web_dir.empty()) {
       fs::path built = fs::path(BIOAGENT_SOURCE_DIR) / "web" / "dist";
       if (fs::exists(built / "index.html", ec)) o.api.web_dir = built;

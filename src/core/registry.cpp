@@ -1,4 +1,5 @@
 #include "bioagent/registry.h"
+#include "bioagent/workspace.h"
 
 #include <re2/re2.h>
 
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "bioagent/schema.h"
 #include "core/embedded_configs.h"
@@ -117,6 +119,17 @@ std::vector<const ToolSpec*> ToolRegistry::list() const {
   return out;
 }
 
+namespace {
+// The call's workspace, or null for a context made without one.
+const Workspace* workspace_of(const ToolContext& ctx) {
+  try {
+    return &ctx.workspace();
+  } catch (const std::logic_error&) {
+    return nullptr;
+  }
+}
+}  // namespace
+
 Result<Json> ToolRegistry::call(const std::string& name, const Json& args_in, ToolContext& ctx) const {
   const ToolSpec* spec = find(name);
   if (!spec) {
@@ -133,11 +146,15 @@ Result<Json> ToolRegistry::call(const std::string& name, const Json& args_in, To
   Json args = apply_defaults(spec->parameters, args_obj);
   try {
     Result<Json> r = types_.at(spec->type)(*spec, args, ctx);
+    const Workspace* ws = workspace_of(ctx);
     if (!r.is_ok()) {
-      Status s = r.status();
+      Status s = ws ? ws->scrub(r.status()) : r.status();  // a server's paths stay out of refusals
       if (!s.details().contains("tool")) s.with("tool", name);
       return s;
     }
+    if (ws && r->is_object())
+      for (const char* key : {"message", "note", "error"})
+        if (r->contains(key) && (*r)[key].is_string()) (*r)[key] = ws->scrub((*r)[key].get<std::string>());
     return r;
   } catch (const std::exception& ex) {  // firewall: a tool bug never crashes the caller
     Status s = internal_error("tool '" + name + "' failed unexpectedly: " + ex.what());

@@ -43,6 +43,32 @@ Json empty_result(const std::string& key, Json empty, const std::string& message
   return Json{{key, std::move(empty)}, {"message", message}};
 }
 
+// What one tool call may build from a table: its JSON output grows with the
+// cells and their text, so both are bounded before the table is built (a
+// refusal names the limit), whatever the file's size or compression.
+constexpr size_t kToolMaxCells = 1'000'000;
+constexpr uint64_t kToolMaxTextBytes = 32ull << 20;
+
+Result<Sheet> read_tool_table(const fs::path& path, const std::string& sheet = "") {
+  TableLimits limits;
+  limits.max_cells = kToolMaxCells;
+  limits.max_rows = kToolMaxCells;
+  limits.max_text_bytes = kToolMaxTextBytes;
+  return read_table(path, sheet, limits);
+}
+
+// `s` with the absolute `path` written as results print it.
+Status without_path(Status s, const fs::path& path, const std::string& shown) {
+  std::string m = s.message(), abs = path.string();
+  for (size_t at = 0; !abs.empty() && (at = m.find(abs, at)) != std::string::npos; at += shown.size())
+    m.replace(at, abs.size(), shown);
+  Status out(s.code(), m);
+  const Json& d = s.details();
+  for (auto it = d.begin(); d.is_object() && it != d.end(); ++it)
+    out.with(it.key(), it->is_string() && it->get<std::string>() == abs ? Json(shown) : *it);
+  return out;
+}
+
 // Reads a table the manifest names under `field` (a string path).
 Result<Sheet> manifest_table(const DataBundle& b, const std::string& field) {
   const Json& m = b.manifest();
@@ -50,7 +76,7 @@ Result<Sheet> manifest_table(const DataBundle& b, const std::string& field) {
     return not_found("the bundle's manifest has no '" + field + "' entry");
   auto path = b.resolve(m[field].get<std::string>());
   if (!path) return path.status();
-  return read_table(*path);
+  return read_tool_table(*path);
 }
 
 // Index of the column whose header is `name` (case-insensitive), else `fallback`.
@@ -129,15 +155,18 @@ Result<Json> raw_excel_tool(const ToolSpec&, const Json& args, ToolContext& ctx)
     if (!in_ws) return in_ws.status();  // outside every root: refused, not "empty"
     path = *in_ws;
   }
-  auto t = read_table(path, sheet);
+  auto t = read_tool_table(path, sheet);
+  if (!t && t.status().code() == ErrorCode::kResourceExhausted)
+    return without_path(t.status(), path, file);  // refused: the output would pass a limit
   if (!t) {
+    t = without_path(t.status(), path, file);
     Json r = empty_result("data", Json::array(), t.status().message());
     r["error_code"] = std::string(error_code_name(t.status().code()));
     return r;
   }
   Json out = {{"data", t->rows_json()},
               {"file_path", file},
-              {"sheet", t->name},
+              {"sheet", t->name == path.string() ? ctx.workspace().display(path) : t->name},  // a CSV's label
               {"n_rows", t->rows.size()},
               {"n_cols", t->n_cols}};
   if (path.extension() == ".xlsx" || path.extension() == ".xlsm") {
@@ -159,7 +188,7 @@ Result<Json> processed_tf_tool(const ToolSpec&, const Json& args, ToolContext& c
                         "unknown dataset_identifier '" + id + "'; valid identifiers: " + join(b->keys("tf_catalog")));
   auto path = b->resolve(b->manifest()["tf_catalog"][key].get<std::string>());
   if (!path) return path.status();
-  auto t = read_table(*path);
+  auto t = read_tool_table(*path);
   if (!t) return empty_result("data", Json::array(), t.status().message());
   // The seed's processing: transpose, take the first row as the headers and
   // remove that row. The headers are the TF names (the original first column
@@ -316,7 +345,7 @@ Result<Json> community_tool(const ToolSpec&, const Json& args, ToolContext& ctx)
                         "unknown community_type '" + type + "'; valid types: " + join(b->keys("communities")));
   auto path = b->resolve(b->manifest()["communities"][key].get<std::string>());
   if (!path) return path.status();
-  auto t = read_table(*path);
+  auto t = read_tool_table(*path);
   if (!t) return empty_result("community_data", Json::array(), t.status().message());
   return Json{{"community_data", t->rows_json()}, {"community_type", key}};
 }

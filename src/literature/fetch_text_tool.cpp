@@ -4,6 +4,7 @@
 
 #include "bioagent/http.h"
 #include "bioagent/text_extract.h"
+#include "core/isolated_call.h"
 #include "tools/builtin_tools.h"
 
 namespace bioagent::tools {
@@ -18,6 +19,30 @@ std::string first_chars(const std::string& s, size_t max) {
     if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == max) return s.substr(0, i);
   }
   return s;
+}
+
+// A PDF's text, read in a child process killed at `deadline`: MuPDF's opening
+// and repair of a hostile file (a page tree of 300,000 pages, a broken cross-
+// reference table) cannot be interrupted from inside, so the whole read is
+// bounded in time and memory from outside. The page loop also stops at the
+// deadline with what it read, one second before the child would be killed.
+Result<std::string> pdf_text_within(const std::string& bytes, size_t max_chars,
+                                    std::chrono::steady_clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  if (left.count() <= 0) return Status(ErrorCode::kTimeout, "the time allowed for the URL ran out before reading");
+  IsolationLimits iso;
+  iso.memory_bytes = size_t(1) << 30;
+  iso.deadline = left + std::chrono::seconds(1);
+  iso.what = "reading the PDF";
+  auto r = run_isolated(
+      [&]() -> Result<Json> {
+        auto text = pdf_to_text(bytes, max_chars, deadline);
+        if (!text) return text.status();
+        return Json(std::move(*text));
+      },
+      iso);
+  if (!r) return r.status();
+  return r->is_string() ? r->get<std::string>() : std::string();
 }
 
 bool plausible_url(const std::string& u) {
@@ -64,7 +89,7 @@ Result<Json> fetch_text_tool(const ToolSpec& spec, const Json& args, ToolContext
       switch (sniff_content(r->body, type)) {
         case ContentKind::kPdf: {
           // Reading shares the URL's deadline with the download.
-          auto pdf = pdf_to_text(r->body, max_chars, *req.deadline);
+          auto pdf = pdf_text_within(r->body, max_chars, *req.deadline);
           text = pdf ? *pdf : "Error fetching URL: " + pdf.status().message();
           break;
         }

@@ -42,6 +42,7 @@ struct McpHttpSession {
   std::mutex rmu;
   std::condition_variable cv;
   std::map<std::string, std::deque<std::string>> queues;  // McpSession::request_key -> messages
+  std::unique_ptr<Workspace> workspace;                   // what its tools read; outlives `session`
   std::unique_ptr<McpSession> session;
   // Messages of no request (resource updates, task status, a task's progress), for the GET
   // stream; the oldest are dropped beyond kMaxUnrouted.
@@ -166,15 +167,31 @@ void rpc_error(Response& res, int http, int code, const std::string& message) {
   res.set_content(rpc_error_text(nullptr, code, message), "application/json");
 }
 
-// A new MCP session (its id in `sid`), or null when max_sessions are live.
-std::shared_ptr<McpHttpSession> open_session(Context* c, McpSessions& sessions, std::string& sid) {
+// The folders a tool called for session `sid` reads: the data folders named at
+// start plus that session's own files; without a session the data folders only.
+Result<Workspace> workspace_for(const Context* c, const std::string& sid) {
+  if (sid.empty() || !c->assistant) return *c->workspace;
+  // The session's files sit in its data folder, beside the staging folder of its uploads.
+  auto staging = c->assistant->upload_staging_dir(sid);  // not_found for an unknown session
+  if (!staging) return staging.status();
+  return c->workspace->for_session(staging->parent_path() / "data");
+}
+
+// A new MCP session (its id in `sid`), or null when max_sessions are live. An
+// X-Session-Id names the assistant session whose files its tools read.
+Result<std::shared_ptr<McpHttpSession>> open_session(Context* c, McpSessions& sessions, const Request& req,
+                                                     std::string& sid) {
+  auto ws = workspace_for(c, req.get_header_value("X-Session-Id"));
+  if (!ws) return ws.status();
   auto s = std::make_shared<McpHttpSession>();
   McpHttpSession* raw = s.get();
+  s->workspace = std::make_unique<Workspace>(std::move(*ws));
   s->session = std::make_unique<McpSession>(
-      *c->registry, *c->workspace, c->mcp,
+      *c->registry, *s->workspace, c->mcp,
       McpSession::RoutedSink([raw](const std::string& line, const std::string& key) { raw->route(line, key); }));
   sid = new_session_id();
-  return sessions.add(sid, s) ? s : nullptr;
+  if (!sessions.add(sid, s)) return std::shared_ptr<McpHttpSession>();
+  return s;
 }
 
 // Answers one JSON-RPC request of an MCP session (the transport's only
@@ -270,7 +287,9 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
   std::shared_ptr<McpHttpSession> s;
   std::string sid = req.get_header_value("Mcp-Session-Id");
   if (method == "initialize") {
-    s = open_session(c, sessions, sid);
+    auto opened = open_session(c, sessions, req, sid);
+    if (!opened) return rpc_error(res, 404, -32001, opened.status().message());
+    s = *opened;
     if (!s) {
       res.set_header("Retry-After", "60");
       return rpc_error(res, 503, -32000,
@@ -370,27 +389,31 @@ void add_tool_and_mcp_routes(Context& ctx) {
                                                    : c->registry->spec_json(*s));
               reply_json(res, {{"count", tools.size()}, {"tools", tools}});
             });
-  auto call = [c](const std::string& name, const Json& args, Response& res) {
+  // A call with X-Session-Id (or ?session_id=) reads that session's files too.
+  auto call = [c](const Request& req, const std::string& name, const Json& args, Response& res) {
     if (!is_tool_name(name)) return reply_error(res, not_found("no such endpoint"));
-    ToolContext tc(c->workspace);
+    auto ws = workspace_for(c, session_of(req, Json()));
+    if (!ws) return reply_error(res, ws.status());
+    ToolContext tc(&*ws);
     tc.set_options(c->mcp.tool_options);
     tc.set_timeout(std::chrono::duration_cast<std::chrono::milliseconds>(c->mcp.tool_timeout));
     auto r = c->registry->call(name, args, tc);
     if (!r) return reply_error(res, r.status());
     reply_json(res, {{"status", "success"}, {"data", *r}});
   };
-  add_route(
-      ctx,
-      {"POST",
-       "/api/tools",
-       "call a tool: {name, arguments} -> {status: success, data} or an error",
-       {{"type", "object"},
-        {"properties", {{"name", {{"type", "string"}, {"maxLength", 200}}}, {"arguments", {{"type", "object"}}}}},
-        {"required", {"name"}},
-        {"additionalProperties", false}}},
-      [call](Req, Res res, const Json& body) { call(body["name"], body.value("arguments", Json::object()), res); });
+  add_route(ctx,
+            {"POST",
+             "/api/tools",
+             "call a tool: {name, arguments} -> {status: success, data} or an error",
+             {{"type", "object"},
+              {"properties", {{"name", {{"type", "string"}, {"maxLength", 200}}}, {"arguments", {{"type", "object"}}}}},
+              {"required", {"name"}},
+              {"additionalProperties", false}}},
+            [call](Req req, Res res, const Json& body) {
+              call(req, body["name"], body.value("arguments", Json::object()), res);
+            });
   add_route(ctx, {"POST", "/api/tools/{name}", "call a tool with the body as its arguments", {{"type", "object"}}},
-            [call](Req req, Res res, const Json& body) { call(req.matches[1], body, res); });
+            [call](Req req, Res res, const Json& body) { call(req, req.matches[1], body, res); });
 
   auto sessions = std::make_shared<McpSessions>();
   sessions->idle = std::chrono::seconds(std::max(1, ctx.options.mcp_session_idle_seconds));

@@ -6,6 +6,7 @@
 
 #include "bioagent/calc.h"
 #include "bioagent/table.h"
+#include "table/table_bounds.h"
 
 namespace bioagent {
 
@@ -77,6 +78,16 @@ Json Sheet::rows_json() const {
     out.push_back(std::move(r));
   }
   return out;
+}
+
+Status check_rectangle(const Sheet& sheet, const std::string& label, const TableLimits& limits) {
+  const uint64_t rows = sheet.rows.size(), cols = sheet.n_cols;
+  if (cols == 0 || rows <= limits.max_cells / cols) return {};
+  Status s = resource_exhausted("refused: '" + label + "' spans " + std::to_string(rows) + " rows x " +
+                                std::to_string(cols) + " columns, more than " + std::to_string(limits.max_cells) +
+                                " cells once its short rows are filled out");
+  s.with("path", label).with("limit_cells", limits.max_cells);
+  return s;
 }
 
 bool parse_cell_ref(std::string_view ref, size_t* row, size_t* col) {

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "bioagent/table.h"
+#include "table/table_bounds.h"
 
 namespace bioagent {
 namespace {
@@ -75,6 +76,7 @@ Result<Sheet> parse_csv(std::string_view text, const std::string& label, const C
   std::string field;
   bool quoted_field = false;
   size_t line = 1, field_start_line = 1, cells = 0;
+  uint64_t text_bytes = 0;
   auto end_field = [&]() -> Status {
     if (field.size() > limits.max_string_bytes) {
       Status s = resource_exhausted("'" + label + "', line " + std::to_string(field_start_line) +
@@ -82,10 +84,17 @@ Result<Sheet> parse_csv(std::string_view text, const std::string& label, const C
       s.with("path", label).with("line", field_start_line);
       return s;
     }
+    if ((text_bytes += field.size()) > limits.max_text_bytes) {
+      Status s = resource_exhausted("refused: the cells of '" + label + "' hold more than " +
+                                    std::to_string(limits.max_text_bytes >> 20) + " MiB of text (at line " +
+                                    std::to_string(field_start_line) + ")");
+      s.with("path", label).with("limit_text_bytes", limits.max_text_bytes);
+      return s;
+    }
     if (row.size() >= limits.max_cols || ++cells > limits.max_cells) {
-      Status s = resource_exhausted("'" + label + "' has more than " + std::to_string(limits.max_cols) +
+      Status s = resource_exhausted("refused: '" + label + "' has more than " + std::to_string(limits.max_cols) +
                                     " columns or " + std::to_string(limits.max_cells) + " cells");
-      s.with("path", label);
+      s.with("path", label).with("limit_cells", limits.max_cells).with("limit_cols", limits.max_cols);
       return s;
     }
     double v;
@@ -102,8 +111,9 @@ Result<Sheet> parse_csv(std::string_view text, const std::string& label, const C
   auto end_row = [&]() -> Status {
     BIOAGENT_RETURN_IF_ERROR(end_field());
     if (sheet.rows.size() >= limits.max_rows) {
-      Status s = resource_exhausted("'" + label + "' has more than " + std::to_string(limits.max_rows) + " rows");
-      s.with("path", label);
+      Status s =
+          resource_exhausted("refused: '" + label + "' has more than " + std::to_string(limits.max_rows) + " rows");
+      s.with("path", label).with("limit_rows", limits.max_rows);
       return s;
     }
     sheet.n_cols = std::max(sheet.n_cols, row.size());
@@ -164,6 +174,8 @@ Result<Sheet> parse_csv(std::string_view text, const std::string& label, const C
     }
   }
   if (!field.empty() || quoted_field || !row.empty()) BIOAGENT_RETURN_IF_ERROR(end_row());
+  // Padding to a rectangle multiplies short rows by the widest one: bounded before it is done.
+  BIOAGENT_RETURN_IF_ERROR(check_rectangle(sheet, label, limits));
   for (auto& r : sheet.rows) r.resize(sheet.n_cols);
   return sheet;
 }

@@ -282,7 +282,7 @@ class Scanner {
     Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "': the cells' text passes " +
                                   std::to_string(ctx_.limits.max_text_bytes >> 20) + " MiB at cell " + ref +
                                   " (shared strings repeated over many cells); the sheet is refused");
-    s.with("limit", ctx_.limits.max_text_bytes).with("cell", ref);
+    s.with("limit", ctx_.limits.max_text_bytes).with("limit_text_bytes", ctx_.limits.max_text_bytes).with("cell", ref);
     return s;
   }
 
@@ -333,7 +333,7 @@ class Scanner {
     if (++cells_ > ctx_.limits.max_cells) {
       Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "' has more than " +
                                     std::to_string(ctx_.limits.max_cells) + " cells");
-      s.with("limit", ctx_.limits.max_cells);
+      s.with("limit", ctx_.limits.max_cells).with("limit_cells", ctx_.limits.max_cells);
       return s;
     }
     std::string type = attr(c, "t");

@@ -13,6 +13,7 @@
 
 #include "bioagent/table.h"
 #include "table/sheet_scanner.h"
+#include "table/table_bounds.h"
 #include "table/zip_archive.h"
 
 namespace bioagent {
@@ -348,6 +349,8 @@ Result<Sheet> read_sheet(Workbook& wb, const std::string& sheet_name, const Tabl
   while (!sheet.rows.empty() &&
          std::all_of(sheet.rows.back().begin(), sheet.rows.back().end(), [](const Cell& c) { return c.empty(); }))
     sheet.rows.pop_back();
+  // Padding to a rectangle multiplies short rows by the widest one: bounded before it is done.
+  BIOAGENT_RETURN_IF_ERROR(check_rectangle(sheet, label, limits));
   for (auto& row : sheet.rows) row.resize(sheet.n_cols);
   return sheet;
 }

@@ -16,7 +16,7 @@ Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars,
   fz_document* doc = nullptr;
   fz_buffer* text = nullptr;
   const char* failure = nullptr;
-  int encrypted = 0, pages = 0, read = 0, out_of_time = 0;
+  int encrypted = 0, pages = 0, read = 0, out_of_time = 0, missing = 0;
   size_t chars = 0;
   fz_var(stream);
   fz_var(doc);
@@ -33,8 +33,17 @@ Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars,
           out_of_time = 1;
           break;
         }
+        fz_page* page = nullptr;
+        fz_var(page);
+        // A page tree that claims more pages than it holds: the pages read so far are the text.
+        fz_try(ctx) { page = fz_load_page(ctx, doc, i); }
+        fz_catch(ctx) { page = nullptr; }
+        if (!page && i > 0) {
+          missing = i + 1;
+          break;
+        }
+        if (!page) page = fz_load_page(ctx, doc, i);  // the first page: MuPDF's own error ends the read
         read = i + 1;
-        fz_page* page = fz_load_page(ctx, doc, i);
         fz_stext_page* st = nullptr;
         fz_var(st);
         fz_try(ctx) {
@@ -69,7 +78,10 @@ Result<std::string> pdf_to_text(std::string_view bytes, size_t max_chars,
   fz_drop_context(ctx);
   if (encrypted) return unsupported("the PDF is encrypted (password-protected); its text cannot be read");
   if (!error.empty()) return parse_error("not a readable PDF: " + error);
-  if (out_of_time)
+  if (missing)
+    result += "[stopped at page " + std::to_string(missing) + " of " + std::to_string(pages) +
+              ": the PDF's page tree names more pages than it holds]\n";
+  else if (out_of_time)
     result += "[stopped at page " + std::to_string(read + 1) + " of " + std::to_string(pages) +
               ": the time allowed for reading the PDF ran out]\n";
   else if (read < pages && (max_chars == 0 || chars < max_chars))

@@ -211,3 +211,47 @@ test('English interface, API errors as messages, and the token prompt', async ()
   await page.screenshot({ path: path.join(artifacts, 'ui_token.png') });
   await context.close();
 });
+
+// The CPU budget is the server's: a run confirmed while another holds the CPUs waits in the state
+// `queued`, and the stage panel and the status line show its place in the queue.
+test('a run waiting for the CPUs shows its queue position', async () => {
+  const base = await serve([], 2);
+  const post = async (p, body) => {
+    const r = await fetch(base + p, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    return { status: r.status, body: await r.json() };
+  };
+  const state = async (sid, task) =>
+    (await (await fetch(`${base}/api/agent/status/${task}?session_id=${sid}`)).json()).state;
+  const start = async (sid) => {
+    const plan = await post('/api/agent/plan', { session_id: sid, species: 'Exam', gene_family: 'GLOBIN', language: 'en' });
+    assert.equal(plan.status, 200, JSON.stringify(plan.body));
+    const run = await post('/api/agent/execute', { session_id: sid, plan_id: plan.body.plan_id, auto_confirm: true });
+    assert.equal(run.status, 202, JSON.stringify(run.body));
+    return run.body.task_id;
+  };
+  const other = (await post('/api/sessions', {})).body.session_id;
+  const blocker = await start(other);
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('.msg.welcome');
+  const sid = await page.evaluate(() => localStorage.getItem('bioagent.session'));
+  const waiting = await start(sid);
+  let seen = '';
+  for (let i = 0; i < 100 && seen !== 'queued'; i++) {
+    seen = await state(sid, waiting);
+    if (seen !== 'queued') await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(seen, 'queued', `the second run waits for the CPUs (the first is ${await state(other, blocker)})`);
+  await page.reload();  // the restored session follows its task
+  await page.waitForSelector('#task-state[data-state="queued"]', { timeout: 30000 });
+  assert.match(await page.textContent('#task-state'), /position 1 in the queue/);
+  assert.match(await page.textContent('#status'), /waiting for CPUs: position 1/);
+  await page.screenshot({ path: path.join(artifacts, 'ui_queued.png') });
+  await post('/api/agent/confirm', { session_id: sid, task_id: waiting, action: 'cancel' });
+  await post('/api/agent/confirm', { session_id: other, task_id: blocker, action: 'cancel' });
+  await page.waitForSelector('#task-state[data-state="cancelled"]', { timeout: 30000 });
+  await context.close();
+});

@@ -71,3 +71,41 @@ TEST(Workspace, BadRootsAndPaths) {
   ASSERT_TRUE(second.is_ok());
   EXPECT_EQ(second->roots().size(), 2u);
 }
+
+// A session's workspace: the roots plus its own folder inside the excluded
+// state folder, and no other session's; relative names are looked up in the
+// roots, then the session's folder; refusals and scrubbed text name no
+// absolute path when paths are hidden.
+TEST(Workspace, ASessionReadsItsOwnFolderAndNoOther) {
+  TempDir base;
+  base.write("data/shared.csv", "x");
+  base.write("data/state/sessions/s_a/data/mine.csv", "a");
+  base.write("data/state/sessions/s_b/data/theirs.csv", "b");
+  auto ws = *Workspace::create({(base.path() / "data").string()});
+  ws.exclude(base.path() / "data/state");
+  ws.hide_absolute_paths();
+  Workspace a = ws.for_session(base.path() / "data/state/sessions/s_a/data");
+  auto mine = a.resolve_existing("mine.csv");
+  ASSERT_TRUE(mine.is_ok()) << mine.status().to_string();
+  EXPECT_EQ(a.display(*mine), "mine.csv");
+  EXPECT_TRUE(a.resolve_existing("shared.csv").is_ok());
+  for (const std::string& p : {(base.path() / "data/state/sessions/s_b/data/theirs.csv").string(),
+                               std::string("../../s_b/data/theirs.csv"), std::string("state/sessions/s_b")}) {
+    auto r = a.resolve(p);
+    ASSERT_FALSE(r.is_ok()) << p;
+    EXPECT_EQ(r.status().code(), ErrorCode::kPermissionDenied);
+    EXPECT_EQ(r.status().to_string().find(base.path().string()), std::string::npos) << r.status().to_string();
+  }
+  EXPECT_FALSE(ws.resolve_existing("mine.csv").is_ok());  // without the session: not there
+  EXPECT_FALSE(a.without_session().resolve_existing("mine.csv").is_ok());
+  EXPECT_TRUE(a.without_session()
+                  .for_session(base.path() / "data/state/sessions/s_b/data")
+                  .resolve_existing("theirs.csv")
+                  .is_ok());
+  auto outside = a.resolve("/etc/passwd");
+  ASSERT_FALSE(outside.is_ok());
+  EXPECT_EQ(outside.status().to_string().find("/etc"), std::string::npos) << outside.status().to_string();
+  std::string abs = (base.path() / "data/state/sessions/s_a/data/mine.csv").string();
+  EXPECT_EQ(a.scrub("cannot read '" + abs + "'"), "cannot read 'mine.csv'");
+  EXPECT_EQ(a.scrub((base.path() / "data").string() + "2/x"), (base.path() / "data").string() + "2/x");
+}

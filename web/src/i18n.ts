@@ -44,6 +44,7 @@ const text = {
     step: 'step',
     log: 'log',
     restored: 'Session restored',
+    queuedAt: 'waiting for CPUs: position {n} in the queue',
   },
   zh: {
     title: 'BBAV20311 - Agent 助手',
@@ -87,6 +88,7 @@ const text = {
     step: '步骤',
     log: '日志',
     restored: '已恢复会话',
+    queuedAt: '排队等待 CPU：第 {n} 位',
   },
 };
 
@@ -102,7 +104,7 @@ export function setStageLabels(stages: { name: string; label: string; label_zh: 
 const stateNames: Record<Lang, Record<string, string>> = {
   en: { pending: 'queued' },
   zh: {
-    pending: '排队中', running: '运行中', done: '完成', cached: '已完成（复用）', skipped: '已跳过',
+    pending: '排队中', queued: '排队中', running: '运行中', done: '完成', cached: '已完成（复用）', skipped: '已跳过',
     failed: '失败', warn: '完成（有警告）', cancelled: '已取消', checking: '检查文件',
     awaiting_confirmation: '等待确认', repairing: '修复中', validating: '验证中',
   },
@@ -111,6 +113,11 @@ const stateNames: Record<Lang, Record<string, string>> = {
 export function stageName(id: string): string {
   const s = stageLabels[id];
   return (s && (lang === 'zh' ? s.label_zh : s.label)) || id;
+}
+
+// A run waiting for the server's CPUs: its position in the queue (1 = next).
+export function queueText(position: number): string {
+  return text[lang].queuedAt.replace('{n}', String(position));
 }
 
 export function stateName(id: string): string {

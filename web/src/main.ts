@@ -4,7 +4,7 @@
 // countdown; Chinese and English.
 import './style.css';
 import * as api from './api';
-import { currentLang, setLang, setStageLabels, stageName, stateName, t } from './i18n';
+import { currentLang, queueText, setLang, setStageLabels, stageName, stateName, t } from './i18n';
 import { openConfirmDialog, closeConfirmDialog } from './dialog';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -270,11 +270,19 @@ function onTaskEvent(taskId: string, e: any): void {
   if (e.type === 'state') {
     state.textContent = `${stateName(e.state)}${e.message ? ' — ' + e.message : ''}`;
     state.dataset.state = e.state;
+    if (e.state !== 'queued' && $('status').dataset.kind === 'queued') setStatus(t('working'));
     if (e.terminal) {  // the server says which states end a task
       setStatus(t('ready'));
       closeConfirmDialog();
       showResults(taskId);
     }
+  } else if (e.type === 'queue') {
+    // Waiting for the server's CPUs: the queue position in the stage panel and the status line.
+    const text = queueText(Number(e.position));
+    state.textContent = `${stateName('queued')} — ${text}`;
+    state.dataset.state = 'queued';
+    state.dataset.position = String(e.position);
+    setStatus(text, 'queued');
   } else if (e.type === 'stage') {
     showStage(e);
   } else if (e.type === 'outcome') {
