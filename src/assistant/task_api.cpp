@@ -113,7 +113,8 @@ Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_
   }
   std::string state = (*row)["state"];
   auto ts = task_state_from_string(state);
-  if (!ts || is_terminal(*ts)) return invalid_argument("task " + task_id + " is " + state + "; nothing to confirm");
+  if (!rt && (!ts || is_terminal(*ts)))  // (a run of this process takes a late cancel harmlessly)
+    return invalid_argument("task " + task_id + " is " + state + "; nothing to confirm");
   Json out = {{"task_id", task_id}, {"action", action}};
   Json merged = Json::object();
   if (action != "cancel") {
