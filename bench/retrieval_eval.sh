@@ -28,7 +28,7 @@ tune=0
 here=$(cd "$(dirname "$0")" && pwd)
 questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
 independent=$here/../tests/data/paper_qa_independent.jsonl
-[ -n "${2:-}" ] && independent=
+if [ -n "${2:-}" ]; then independent=; fi
 pdfs="${BIOAGENT_FIXTURES_DIR:-$here/../../shared/fixtures}/pdfs"
 if [ ! -d "$pdfs" ]; then
   echo "SKIP: fixtures absent ($pdfs)"
@@ -38,7 +38,8 @@ mapfile -t files < <(find "$pdfs" -name '*.pdf' | sort)
 work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] && cp "$work/per_question.jsonl" "$KEEP_WORK" ; rm -rf "$work"' EXIT
 # The questions scored: the dev set, then the independent set as its own split ("independent").
-scored=$work/$(basename "$questions" .jsonl)$([ "$tune" = 1 ] && echo .tuning).jsonl
+scored=$work/$(basename "$questions" .jsonl).jsonl
+if [ "$tune" = 1 ]; then scored=$work/$(basename "$questions" .jsonl).tuning.jsonl; fi
 /usr/bin/python3 - "$questions" "${independent:-}" "$scored" "$tune" <<'PY'
 import json, os, sys
 dev, independent, out, tune = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
