@@ -189,10 +189,11 @@ Status sweep_settings(const Json& grid, ToolSpec spec, const std::vector<Labelle
     bool changed = false;
     for (auto& [key, values] : grid.at("grid").items()) {
       const Json held = spec.settings[key];
+      const Score held_score = *best;  // the settings as they stand score best so far
       Json chosen = held;
       for (auto& v : values) {
         spec.settings[key] = v;
-        auto s = v == held ? Result<Score>(*best) : score_settings(spec, qs, ctx, file_of);
+        auto s = v == held ? Result<Score>(held_score) : score_settings(spec, qs, ctx, file_of);
         if (!s) return s.status();
         std::cout << "sweep " << round << " " << key << " " << v.dump() << " " << score_text(*s) << "\n";
         if (better(*s, *best)) best = *s, chosen = v;

@@ -159,8 +159,8 @@ DenseWeight neural_weight_for(const ToolSpec& spec, const ToolContext& ctx) {
 }
 
 struct FusionSettings {
-  double caption_weight = 0.3;         // a matching caption, heading or table counts this much of a top chunk
-  double second_chunk_weight = 0.25;   // a page's second matching chunk adds this share of its score
+  double caption_weight = 0.15;        // a matching caption, heading or table counts this much of a top chunk
+  double second_chunk_weight = 0.1;    // a page's second matching chunk adds this share of its score
   double proximity_weight = 0;         // the question's words close together in the best chunk add this much
   double phrase_weight = 1.0;          // a best chunk holding every phrase the question quotes adds this much
   DenseWeight neural;                  // a model's dense vote
