@@ -3,6 +3,7 @@
 "ClassicRetrieve@<w> r@1 r@5 mrr" lines and records it for the model.
 
 Usage: fusion_tune.py SCORES.txt WEIGHTS.json MODEL QUESTIONS.jsonl
+QUESTIONS.jsonl is what was scored: retrieval_eval.sh --tune gives the dev set's tuning half only.
 The chosen weight has the best MRR among the weights that are at least as good as
 weight 0 (BM25 and fields alone) at recall@1 and recall@5; ties go to the smaller
 weight. WEIGHTS.json keeps the other models' entries.

@@ -12,6 +12,13 @@
 //   name an OpenAI-compatible embedding server. --weights ranks with
 //   ClassicRetrieve once per weight of the model's dense vote instead
 //   ("ClassicRetrieve@<w> ..." lines; no offline agent).
+// retrieval_eval --sweep GRID.json ... chooses ClassicRetrieve's settings on the
+//   questions of the tuning split only (the others are not read): coordinate
+//   ascent from the tool's settings over GRID's candidate values ({"rounds": N,
+//   "grid": {"setting": [values...]}}), keeping a value when it raises MRR
+//   (ties: recall@5, then the value held). Prints "sweep <round> <setting>
+//   <value> <r@1> <r@5> <mrr>" per candidate, "start"/"chosen" lines with
+//   the settings and their scores.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +32,7 @@
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "bioagent/registry.h"
+#include "tools/builtin_tools.h"
 
 using namespace bioagent;
 
@@ -135,17 +143,120 @@ std::string env_or_empty(const char* name) {
   return v ? v : "";
 }
 
+// A tuning question: its text and gold pages.
+struct Labelled {
+  std::string question;
+  std::set<std::string> gold;
+};
+
+// ClassicRetrieve with `spec`'s settings over the questions; r1/r5/mrr are rates.
+Result<Score> score_settings(const ToolSpec& spec, const std::vector<Labelled>& qs, ToolContext& ctx,
+                             const FileOf& file_of) {
+  Score s;
+  for (auto& q : qs) {
+    auto r = tools::classic_retrieve_tool(spec, {{"query", q.question}, {"limit", int(kDepth)}}, ctx);
+    if (!r) return r.status();
+    s.add(pages_of((*r)["results"], file_of), q.gold);
+  }
+  const double n = double(std::max<size_t>(1, qs.size()));
+  return Score{s.r1 / n, s.r5 / n, s.mrr / n};
+}
+
+bool better(const Score& a, const Score& b) {
+  if (std::abs(a.mrr - b.mrr) > 1e-9) return a.mrr > b.mrr;
+  return a.r5 > b.r5 + 1e-9;
+}
+
+std::string score_text(const Score& s) {
+  std::ostringstream o;
+  o << s.r1 << " " << s.r5 << " " << s.mrr;
+  return o.str();
+}
+
+// Coordinate ascent over the grid's values, from the tool's own settings.
+Status sweep_settings(const Json& grid, ToolSpec spec, const std::vector<Labelled>& qs, ToolContext& ctx,
+                      const FileOf& file_of) {
+  Json swept = Json::object();
+  for (auto& [key, values] : grid.at("grid").items()) {
+    if (!spec.settings.contains(key)) return invalid_argument(key + " is not a setting of ClassicRetrieve");
+    swept[key] = spec.settings[key];
+  }
+  auto best = score_settings(spec, qs, ctx, file_of);
+  if (!best) return best.status();
+  std::cout << "start " << swept.dump() << " " << score_text(*best) << "\n";
+  const int rounds = grid.value("rounds", 2);
+  for (int round = 1; round <= rounds; ++round) {
+    bool changed = false;
+    for (auto& [key, values] : grid.at("grid").items()) {
+      const Json held = spec.settings[key];
+      const Score held_score = *best;  // the settings as they stand score best so far
+      Json chosen = held;
+      for (auto& v : values) {
+        spec.settings[key] = v;
+        auto s = v == held ? Result<Score>(held_score) : score_settings(spec, qs, ctx, file_of);
+        if (!s) return s.status();
+        std::cout << "sweep " << round << " " << key << " " << v.dump() << " " << score_text(*s) << "\n";
+        if (better(*s, *best)) best = *s, chosen = v;
+      }
+      spec.settings[key] = chosen;
+      swept[key] = chosen;
+      changed = changed || chosen != held;
+    }
+    if (!changed) break;
+  }
+  std::cout << "chosen " << swept.dump() << " " << score_text(*best) << "\n";
+  return Status::ok();
+}
+
+std::set<std::string> gold_of(const Json& q) {
+  std::set<std::string> gold;
+  for (auto& g : q["gold"]) gold.insert(g["file"].get<std::string>() + "#" + std::to_string(g["page"].get<int>()));
+  return gold;
+}
+
+// The sweep over the tuning split's questions only.
+int sweep_main(const Json& grid, const std::string& questions, const ToolRegistry& registry, ToolContext& ctx,
+               const FileOf& file_of) {
+  std::vector<Labelled> tuning;
+  size_t held_back = 0;
+  std::ifstream in(questions);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    Json q = Json::parse(line);
+    if (q.value("split", "") != "tuning") {
+      ++held_back;
+      continue;
+    }
+    tuning.push_back({q["question"], gold_of(q)});
+  }
+  if (tuning.empty()) return fail(invalid_argument("no question of " + questions + " is in the tuning split"));
+  std::cout << "questions " << tuning.size() << " tuning (" << held_back << " held back)\n";
+  const ToolSpec* spec = registry.find("ClassicRetrieve");
+  if (!spec) return fail(not_found("no ClassicRetrieve tool"));
+  if (auto s = sweep_settings(grid, *spec, tuning, ctx, file_of); !s.is_ok()) return fail(s);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> weights;
+  Json grid;  // --sweep
   if (argc > 2 && std::string(argv[1]) == "--weights") {
     weights = split_weights(argv[2]);
     argv += 2;
     argc -= 2;
+  } else if (argc > 2 && std::string(argv[1]) == "--sweep") {
+    std::ifstream g(argv[2]);
+    grid = Json::parse(g, nullptr, false);
+    if (!grid.is_object() || !grid.contains("grid") || !grid["grid"].is_object())
+      return fail(invalid_argument(std::string(argv[2]) + " is not a sweep grid ({\"grid\": {...}})"));
+    argv += 2;
+    argc -= 2;
   }
   if (argc < 5) {
-    std::cerr << "usage: retrieval_eval [--weights W,W,...] PAPERS_DB QUESTIONS.jsonl WORK_DIR PDF...\n";
+    std::cerr << "usage: retrieval_eval [--weights W,W,...|--sweep GRID.json] PAPERS_DB QUESTIONS.jsonl WORK_DIR "
+                 "PDF...\n";
     return 2;
   }
   const std::string db = argv[1], questions = argv[2], work = argv[3];
@@ -179,6 +290,7 @@ int main(int argc, char** argv) {
   for (auto& c : (*listed)["collections"])
     if (c.value("table_name", "").empty()) collections.push_back(c["collection_name"]);
 
+  if (!grid.is_null()) return sweep_main(grid, questions, registry, ctx, file_of);
   Scores scores;
   size_t n = 0, key_terms = 0;
   std::ifstream in(questions);
@@ -186,8 +298,7 @@ int main(int argc, char** argv) {
   for (std::string line; std::getline(in, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     Json q = Json::parse(line);
-    std::set<std::string> gold;
-    for (auto& g : q["gold"]) gold.insert(g["file"].get<std::string>() + "#" + std::to_string(g["page"].get<int>()));
+    std::set<std::string> gold = gold_of(q);
     Json row = {{"id", q["id"]}, {"kind", q["kind"]}};
     Status st = weights.empty() ? score_question(q, gold, collections, registry, ctx, file_of, scores, row, key_terms)
                                 : score_weights(q, gold, weights, registry, ctx, file_of, scores, row);

@@ -13,6 +13,11 @@
 # recall@1 and @5, and records it for that model in the fusion-weights file
 # (BIOAGENT_FUSION_WEIGHTS, default <cache dir>/fusion_weights.json), which
 # ClassicRetrieve reads.
+# Only the tuning half's questions are given to --tune, as to bench/retrieval_sweep.sh
+# (which chooses the other settings of ClassicRetrieve).
+# The independent questions (tests/data/paper_qa_independent.jsonl, written from the
+# PDFs alone by someone who never saw the ranking code) are validation only: they are
+# scored and printed as their own line, never tuned on.
 # Usage: retrieval_eval.sh BUILD_DIR [--check|--tune] [QUESTIONS.jsonl]
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -22,6 +27,8 @@ tune=0
 [ "${2:-}" = "--tune" ] && tune=1 && shift
 here=$(cd "$(dirname "$0")" && pwd)
 questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
+independent=$here/../tests/data/paper_qa_independent.jsonl
+if [ -n "${2:-}" ]; then independent=; fi
 pdfs="${BIOAGENT_FIXTURES_DIR:-$here/../../shared/fixtures}/pdfs"
 if [ ! -d "$pdfs" ]; then
   echo "SKIP: fixtures absent ($pdfs)"
@@ -30,6 +37,22 @@ fi
 mapfile -t files < <(find "$pdfs" -name '*.pdf' | sort)
 work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] && cp "$work/per_question.jsonl" "$KEEP_WORK" ; rm -rf "$work"' EXIT
+# The questions scored: the dev set, then the independent set as its own split ("independent").
+scored=$work/$(basename "$questions" .jsonl).jsonl
+if [ "$tune" = 1 ]; then scored=$work/$(basename "$questions" .jsonl).tuning.jsonl; fi
+/usr/bin/python3 - "$questions" "${independent:-}" "$scored" "$tune" <<'PY'
+import json, os, sys
+dev, independent, out, tune = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+rows = [json.loads(l) for l in open(dev) if l.strip()]
+if tune:  # weights are measured on the tuning half only
+    rows = [q for q in rows if q.get("split") == "tuning"] if any("split" in q for q in rows) else rows
+elif independent and os.path.exists(independent):
+    for q in (json.loads(l) for l in open(independent) if l.strip()):
+        rows.append({**q, "id": "independent:" + str(q["id"]), "split": "independent"})
+with open(out, "w") as f:
+    for q in rows:
+        f.write(json.dumps(q, ensure_ascii=False) + "\n")
+PY
 if [ "$tune" = 1 ]; then
   if [ -z "${BIOAGENT_EMBED_URL:-}" ] || [ -z "${BIOAGENT_EMBED_MODEL:-}" ]; then
     echo "retrieval_eval.sh --tune: set BIOAGENT_EMBED_URL and BIOAGENT_EMBED_MODEL to the embedding server to measure" >&2
@@ -39,11 +62,11 @@ if [ "$tune" = 1 ]; then
   cache=${cache:-$HOME/.cache/bioagent}
   weights_file=${BIOAGENT_FUSION_WEIGHTS:-$cache/fusion_weights.json}
   "$build/bench/retrieval_eval" --weights "${RETRIEVAL_EVAL_WEIGHTS:-0,0.1,0.25,0.5,1,2}" \
-    "$work/papers.duckdb" "$questions" "$work" "${files[@]}" > "$work/scores.txt"
-  exec /usr/bin/python3 "$here/fusion_tune.py" "$work/scores.txt" "$weights_file" "$BIOAGENT_EMBED_MODEL" "$questions"
+    "$work/papers.duckdb" "$scored" "$work" "${files[@]}" > "$work/scores.txt"
+  exec /usr/bin/python3 "$here/fusion_tune.py" "$work/scores.txt" "$weights_file" "$BIOAGENT_EMBED_MODEL" "$scored"
 fi
-"$build/bench/retrieval_eval" "$work/papers.duckdb" "$questions" "$work" "${files[@]}" > "$work/scores.txt"
-/usr/bin/python3 - "$work/scores.txt" "$check" "$work/per_question.jsonl" "$questions" <<'PY'
+"$build/bench/retrieval_eval" "$work/papers.duckdb" "$scored" "$work" "${files[@]}" > "$work/scores.txt"
+/usr/bin/python3 - "$work/scores.txt" "$check" "$work/per_question.jsonl" "$scored" <<'PY'
 import json, sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -76,34 +99,47 @@ def scores(qs):
     return out, sum(q["key_term"] for q in qs) / len(qs)
 
 
-print(f"Retrieval on {n} labelled questions (pages; MRR over the first 20 distinct pages)")
+dev = [q for q in per if split_of.get(q["id"]) != "independent"]
+whole, key = scores(dev)
+print(f"Retrieval on {len(dev)} labelled dev questions (pages; MRR over the first 20 distinct pages)")
 print(f"{'method':36s}{'recall@1':>10s}{'recall@5':>10s}{'MRR':>8s}")
-for name, (r1, r5, mrr) in sorted(rows.items(), key=lambda kv: kv[0] == "ClassicRetrieve"):
+for name, (r1, r5, mrr) in whole.items():
     print(f"{name:36s}{r1:10.3f}{r5:10.3f}{mrr:8.3f}")
 print(f"offline answer key-term rate: {key:.3f}")
 halves = {}
-for name in ("tuning", "validation"):
+notes = {"tuning": "weights are chosen on this half only", "validation": "never tuned on; the targets hold here",
+         "independent": "written from the PDFs alone; never tuned on"}
+for name in ("tuning", "validation", "independent"):
     qs = [q for q in per if split_of.get(q["id"]) == name]
     if not qs:
         continue
     halves[name] = scores(qs)
     papers = len({g.split("#")[0] for q in qs for g in q["gold"]})
-    print(f"{name} half ({len(qs)} questions, {papers} papers; weights are chosen on the tuning half only):")
+    label = "independent questions" if name == "independent" else f"{name} half"
+    print(f"{label} ({len(qs)} questions, {papers} papers; {notes[name]}):")
     for m, (r1, r5, mrr) in halves[name][0].items():
         print(f"  {m:34s}{r1:10.3f}{r5:10.3f}{mrr:8.3f}")
     print(f"  offline answer key-term rate: {halves[name][1]:.3f}")
 kinds = {}
-for q in per:
+for q in dev:
     k = kinds.setdefault(q["kind"], [0, 0, 0])
     k[0] += 1
     k[1] += q["ClassicRetrieve"][:1] != [] and q["ClassicRetrieve"][0] in q["gold"]
     k[2] += q["key_term"]
 print("by kind (ClassicRetrieve recall@1, key-term rate): " +
       ", ".join(f"{k} {v[1]}/{v[0]} {v[2]}/{v[0]}" for k, v in sorted(kinds.items())))
+# The page-1 bias: a first page (title, abstract) ranked first where the answer is on another page.
+front_kinds = {"authors", "affiliation"}
+for label, qs in (("dev", dev), ("independent", [q for q in per if split_of.get(q["id"]) == "independent"])):
+    others = [q for q in qs if q["kind"] not in front_kinds and not any(g.endswith("#1") for g in q["gold"])]
+    wrong = [q["id"] for q in others if q["ClassicRetrieve"][:1] and q["ClassicRetrieve"][0].endswith("#1")]
+    if others:
+        print(f"{label}: a first page ranked first though the answer is elsewhere: {len(wrong)} of {len(others)} "
+              f"questions not about front matter" + (f" ({', '.join(wrong)})" if wrong else ""))
 if not check:
     sys.exit(0)
 # The targets hold on the validation half (the whole set when the questions carry no split).
-target, key = halves["validation"] if "validation" in halves else ({m: rows[m] for m in rows}, key)
+target, key = halves["validation"] if "validation" in halves else (whole, key)
 classic = target["ClassicRetrieve"]
 singles = [v for k, v in target.items() if k != "ClassicRetrieve"]
 failures = []

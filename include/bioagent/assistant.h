@@ -92,6 +92,20 @@ Route route_by_rules(std::string_view message);
 // Adds the assistant_chat tool (one chat turn of this assistant, in a session of the store at
 // the tool option assistant_state_dir, default beside the example bundle) to `registry`.
 Status register_assistant_tool(ToolRegistry& registry);
+// While it lives, assistant_chat calls for the store at `state_dir` reach `assistant` (a
+// server's own, so its sessions, plans and running tasks are the tool's) instead of a
+// second assistant opened on the same store. `assistant` must outlive it.
+class Assistant;
+class SharedAssistant {
+ public:
+  SharedAssistant(const fs::path& state_dir, Assistant& assistant);
+  ~SharedAssistant();
+  SharedAssistant(const SharedAssistant&) = delete;
+  SharedAssistant& operator=(const SharedAssistant&) = delete;
+
+ private:
+  std::string key_;
+};
 
 // The rules over a case file (lines "intent<TAB>family<TAB>message"; family "-" for none,
 // "*" unchecked; '#' comments): {cases, chinese, correct, accuracy, failures[{message, expected, got}]}.

@@ -94,7 +94,12 @@ bool asks_for_number(const std::string& q) {
   return RE2::PartialMatch(q, kNumber);
 }
 
-bool has_digit(const std::string& s) { return std::any_of(s.begin(), s.end(), ::isdigit); }
+// A quantity: digits standing alone ("19 genes", "3.9%", "n = 450", "1,200"), not the digits
+// inside a name (miR156, SPL9, OsSPL14, AT1G01010).
+bool has_number(const std::string& s) {
+  static const RE2 kNumber(R"((?:^|[^\w.-])[0-9]+(?:[.,][0-9]+)*(?:[^\w]|%|$))");
+  return RE2::PartialMatch(s, kNumber);
+}
 
 // What kind of fact a question asks for, and whether a sentence holds one.
 enum class AnswerType { kAny, kNumber, kName, kDefinition };
@@ -124,7 +129,7 @@ bool has_definition(const std::string& s) {
 bool holds_answer_type(AnswerType t, const std::string& s) {
   switch (t) {
     case AnswerType::kNumber:
-      return has_digit(s);
+      return has_number(s);
     case AnswerType::kName:
       return has_name(s);
     case AnswerType::kDefinition:

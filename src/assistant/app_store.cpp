@@ -57,7 +57,9 @@ Result<std::unique_ptr<AppStore>> AppStore::open(const fs::path& file) {
       "CREATE TABLE IF NOT EXISTS learning (id INTEGER PRIMARY KEY, timestamp TEXT, error_type TEXT, pattern TEXT,"
       " error_message TEXT, root_cause TEXT, fix_strategy TEXT, changes TEXT, test_result TEXT,"
       " future_prevention TEXT, fix TEXT, origin TEXT, applied INTEGER DEFAULT 0);"
-      "CREATE TABLE IF NOT EXISTS stage_durations (stage TEXT, seconds REAL, genes INTEGER, at TEXT);",
+      "CREATE TABLE IF NOT EXISTS stage_durations (stage TEXT, seconds REAL, genes INTEGER, at TEXT);"
+      "CREATE TABLE IF NOT EXISTS task_requests (id INTEGER PRIMARY KEY, task TEXT, action TEXT, params TEXT,"
+      " at TEXT);",
       10000);
   if (!db) return Status(ErrorCode::kInternal, "the assistant's store: " + db.status().message());
   s->db_ = *db;

@@ -56,6 +56,7 @@ Result<std::unique_ptr<Assistant>> Assistant::open(AssistantOptions options) {
     }
   }
   std::unique_ptr<Assistant> a(new Assistant(std::move(impl)));
+  a->impl_->request_watcher = std::thread([impl = a->impl_.get()] { impl->watch_requests(); });
   // Tasks that were under way when the last process stopped resume now.
   auto rows = a->impl_->store->query(
       "SELECT id, session FROM tasks WHERE state IN ('checking', 'awaiting_confirmation', 'queued', 'running', "
@@ -78,6 +79,8 @@ void Assistant::shutdown() {
   }
   for (auto& [id, rt] : tasks)
     if (rt->thread.joinable()) rt->thread.join();
+  impl_->events_cv.notify_all();
+  if (impl_->request_watcher.joinable()) impl_->request_watcher.join();
 }
 
 Result<Json> Assistant::create_session() {

@@ -81,6 +81,14 @@ struct Assistant::Impl {
   std::map<std::string, std::shared_ptr<TaskRuntime>> tasks;
   std::atomic<bool> stopping{false};
   CpuBudget cpu_budget;  // total: runner_cpu_limit(o), set at open
+  // Answers to the parameter dialog (confirm, edit, modify, cancel) given in another process
+  // on the same store (a terminal chat, the server) wait in task_requests; this thread hands
+  // those for tasks running here to them, every kRequestPoll.
+  std::thread request_watcher;
+  static constexpr std::chrono::milliseconds kRequestPoll{400};
+  void watch_requests();
+  // Gives a decision to a task running here: cancel at any time, the others while its dialog waits.
+  static void hand_decision(TaskRuntime& rt, const std::string& action, const Json& params);
 
   fs::path session_dir(const std::string& sid) const { return o.state_dir / "sessions" / sid; }
   Status require_session(const std::string& sid) const;

@@ -50,20 +50,41 @@ std::map<std::string, std::string> agent_options(const ToolContext& ctx) {
   return out;
 }
 
-// One assistant per state folder, opened on first use and kept (its tasks run in this process).
+// One assistant per state folder: the one a server shares (share_assistant_with_tool),
+// else one opened on first use and kept (its tasks run in this process).
 struct OpenedAssistant {
   std::unique_ptr<ToolRegistry> registry;  // the built-in tools, without this one (no recursion)
   std::unique_ptr<Workspace> workspace;    // the caller's, as it was at the first call, without a session's folder
   std::unique_ptr<Assistant> assistant;
 };
 
-Result<Assistant*> assistant_for(const ToolContext& ctx) {
+std::mutex& assistants_mutex() {
   static std::mutex mu;
+  return mu;
+}
+std::map<std::string, OpenedAssistant>& opened_assistants() {
   static std::map<std::string, OpenedAssistant> opened;
+  return opened;
+}
+std::map<std::string, Assistant*>& shared_assistants() {
+  static std::map<std::string, Assistant*> shared;
+  return shared;
+}
+
+std::string state_key(const fs::path& state) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(state, ec);
+  return (ec ? state : canonical).lexically_normal().string();
+}
+
+Result<Assistant*> assistant_for(const ToolContext& ctx) {
   fs::path state = ctx.option("assistant_state_dir").empty() ? default_bundle_dir().parent_path() / "state"
                                                              : fs::path(ctx.option("assistant_state_dir"));
-  std::lock_guard lock(mu);
-  auto it = opened.find(state.string());
+  std::lock_guard lock(assistants_mutex());
+  const std::string key = state_key(state);
+  if (auto s = shared_assistants().find(key); s != shared_assistants().end()) return s->second;
+  auto& opened = opened_assistants();
+  auto it = opened.find(key);
   if (it != opened.end()) return it->second.assistant.get();
   OpenedAssistant o;
   o.registry = std::make_unique<ToolRegistry>();
@@ -83,7 +104,7 @@ Result<Assistant*> assistant_for(const ToolContext& ctx) {
   if (!a) return a.status();
   o.assistant = std::move(*a);
   Assistant* out = o.assistant.get();
-  opened.emplace(state.string(), std::move(o));
+  opened.emplace(key, std::move(o));
   return out;
 }
 
@@ -109,6 +130,16 @@ Result<Json> assistant_chat_tool(const ToolSpec&, const Json& args, ToolContext&
 }
 
 }  // namespace
+
+SharedAssistant::SharedAssistant(const fs::path& state_dir, Assistant& assistant) : key_(state_key(state_dir)) {
+  std::lock_guard lock(assistants_mutex());
+  shared_assistants()[key_] = &assistant;
+}
+
+SharedAssistant::~SharedAssistant() {
+  std::lock_guard lock(assistants_mutex());
+  shared_assistants().erase(key_);
+}
 
 Status register_assistant_tool(ToolRegistry& registry) {
   registry.add_type("AssistantChatTool", assistant_chat_tool);

@@ -112,31 +112,68 @@ Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_
     if (it != impl_->tasks.end()) rt = it->second;
   }
   std::string state = (*row)["state"];
-  if (!rt) return invalid_argument("task " + task_id + " is " + state + "; nothing to confirm");
-  if (action == "cancel") {
-    std::lock_guard lock(rt->mu);
-    rt->decision = "cancel";
-    rt->cancel->store(true);
-    rt->cv.notify_all();
-    return Json{{"task_id", task_id}, {"action", "cancel"}};
-  }
   auto ts = task_state_from_string(state);
-  if (!ts || (*ts != TaskState::kAwaitingConfirmation && *ts != TaskState::kChecking))
-    return invalid_argument("task " + task_id + " is " + state + ", not waiting for confirmation");
-  if (action == "edit") {  // the countdown stops until the edited parameters (or a cancel) arrive
-    std::lock_guard lock(rt->mu);
-    rt->editing = true;
-    rt->cv.notify_all();
-    return Json{{"task_id", task_id}, {"action", "edit"}};
+  if (!rt && (!ts || is_terminal(*ts)))  // (a run of this process takes a late cancel harmlessly)
+    return invalid_argument("task " + task_id + " is " + state + "; nothing to confirm");
+  Json out = {{"task_id", task_id}, {"action", action}};
+  Json merged = Json::object();
+  if (action != "cancel") {
+    if (*ts != TaskState::kAwaitingConfirmation && *ts != TaskState::kChecking)
+      return invalid_argument("task " + task_id + " is " + state + ", not waiting for confirmation");
+    if (action != "edit") {
+      Json dialog = (*row)["params"].value("dialog", Json::object());
+      auto m = confirm_params(dialog, action == "modify" ? params : Json::object(), runner_cpu_limit(impl_->o));
+      if (!m) return m.status();
+      merged = *m;
+      out["params"] = merged;
+    }
   }
-  Json dialog = (*row)["params"].value("dialog", Json::object());
-  auto merged = confirm_params(dialog, action == "modify" ? params : Json::object(), runner_cpu_limit(impl_->o));
-  if (!merged) return merged.status();
-  std::lock_guard lock(rt->mu);
-  rt->decision = action;
-  rt->params = *merged;
-  rt->cv.notify_all();
-  return Json{{"task_id", task_id}, {"action", action}, {"params", *merged}};
+  if (rt) {
+    Impl::hand_decision(*rt, action, merged);
+    return out;
+  }
+  // The task runs in another process on this store (a terminal chat, the server): it reads the answer there.
+  BIOAGENT_RETURN_IF_ERROR(
+      impl_->store->exec("INSERT INTO task_requests (task, action, params, at) VALUES (?, ?, ?, ?)",
+                         {task_id, action, merged.dump(), now_iso()}));
+  out["forwarded"] = true;
+  out["message"] = "the task runs in another process on this store; it takes the answer within a second";
+  return out;
+}
+
+void Assistant::Impl::hand_decision(TaskRuntime& rt, const std::string& action, const Json& params) {
+  std::lock_guard lock(rt.mu);
+  if (action == "cancel") {
+    rt.decision = "cancel";
+    rt.cancel->store(true);
+  } else if (action == "edit") {  // the countdown stops until the edited parameters (or a cancel) arrive
+    rt.editing = true;
+  } else {
+    rt.decision = action;
+    rt.params = params;
+  }
+  rt.cv.notify_all();
+}
+
+void Assistant::Impl::watch_requests() {
+  while (!stopping.load()) {
+    std::map<std::string, std::shared_ptr<TaskRuntime>> here;
+    {
+      std::unique_lock lock(mu);
+      events_cv.wait_for(lock, kRequestPoll, [&] { return stopping.load(); });
+      here = tasks;
+    }
+    if (stopping.load()) return;
+    if (here.empty()) continue;
+    auto rows = store->query("SELECT id, task, action, params FROM task_requests ORDER BY id");
+    if (!rows) continue;
+    for (auto& r : *rows) {
+      auto it = here.find(r["task"].get<std::string>());
+      if (it == here.end()) continue;  // another process's task
+      hand_decision(*it->second, r["action"], Json::parse(r["params"].get<std::string>(), nullptr, false));
+      store->record("DELETE FROM task_requests WHERE id = ?", {r["id"]});
+    }
+  }
 }
 
 Result<Json> Assistant::status(const std::string& sid, const std::string& task_id) const {

@@ -9,7 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -110,9 +112,12 @@ struct ChatCliOptions {
   AssistantCliOptions a;
 };
 
-// A line from stdin within `seconds` (countdown shown on stderr); nullopt on timeout, "\x04" at end of input.
-std::optional<std::string> read_line_within(int seconds, const std::string& prompt) {
+// A line from stdin within `seconds` (countdown shown on stderr); nullopt on timeout or once
+// `still_asked` turns false (answered elsewhere), "\x04" at end of input.
+std::optional<std::string> read_line_within(int seconds, const std::string& prompt,
+                                            const std::function<bool()>& still_asked) {
   for (int left = seconds; left > 0; --left) {
+    if (!still_asked()) break;
     std::cerr << "\r" << prompt << " (" << left << " s) " << std::flush;
     pollfd p{0, POLLIN, 0};
     if (poll(&p, 1, 1000) > 0) {
@@ -139,17 +144,28 @@ Json parse_assignments(const std::string& line) {
   return out;
 }
 
+bool awaiting_confirmation(Assistant& a, const std::string& sid, const std::string& task) {
+  auto st = a.status(sid, task);
+  return st && st->value("state", "") == "awaiting_confirmation";
+}
+
 // The parameter dialog in the terminal: Enter confirms, key=value changes, "cancel" stops;
 // silence until the countdown ends leaves the defaults to the task (it confirms them itself).
+// The same run's dialog answered on another surface (the web page, the API) ends it.
 void parameter_dialog(Assistant& a, const std::string& sid, const std::string& task, const Json& event, bool zh) {
+  if (!awaiting_confirmation(a, sid, task)) return;  // answered already (a followed run's earlier dialog)
   std::cout << (zh ? "参数确认：" : "Parameters:") << "\n";
   const Json params = event.value("params", Json::object());
   for (auto& [k, v] : params.items()) std::cout << "  " << k << " = " << v.dump() << "\n";
   std::cout << std::flush;
   int timeout = event.value("timeout_seconds", 30);
+  if (event.contains("deadline") && event["deadline"].is_number()) {  // what is left of it (a followed run's dialog)
+    const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    timeout = int(std::clamp<double>(event["deadline"].get<double>() - now, 1, timeout));
+  }
   std::string prompt = zh ? "回车确认，key=value 修改，cancel 取消；超时使用默认参数"
                           : "Enter confirms, key=value changes, cancel stops; defaults when the time is up";
-  auto line = read_line_within(timeout, prompt);
+  auto line = read_line_within(timeout, prompt, [&] { return awaiting_confirmation(a, sid, task); });
   if (!line || *line == "\x04") return;  // the task confirms the defaults at its deadline
   std::string action = *line == "cancel" ? "cancel" : line->find('=') != std::string::npos ? "modify" : "confirm";
   auto r = a.confirm(sid, task, action, action == "modify" ? parse_assignments(*line) : Json::object());
@@ -164,17 +180,21 @@ bool final_state(const std::string& state) {
 
 void print_reply(const Json& reply) { std::cout << reply.value("answer", "") << render_sources(reply) << std::endl; }
 
-// One line of the session: a command (/follow TASK, /status TASK, /quit) or a chat turn.
+// One line of the session: a command (/follow TASK, /status TASK, /cancel TASK, /quit) or a chat turn.
+// A followed run's parameter dialog is answered here too, wherever the run started.
 bool chat_line(CliAssistant& c, const std::string& line, bool zh_default) {
   Assistant& a = *c.assistant;
   if (line == "/quit" || line == "/exit") return false;
-  if (line.rfind("/follow ", 0) == 0 || line.rfind("/status ", 0) == 0) {
+  if (line.rfind("/follow ", 0) == 0 || line.rfind("/status ", 0) == 0 || line.rfind("/cancel ", 0) == 0) {
     std::string task = line.substr(8);
     if (line[1] == 's') {
       auto st = a.status(c.session_id, task);
       std::cout << (st ? json_text(*st, 2) : st.status().to_string()) << std::endl;
+    } else if (line[1] == 'c') {
+      auto r = a.confirm(c.session_id, task, "cancel", Json::object());
+      std::cout << (r ? json_text(*r, 2) : r.status().to_string()) << std::endl;
     } else {
-      follow_task(a, c.session_id, task, false, zh_default);
+      follow_task(a, c.session_id, task, true, zh_default);
     }
     return true;
   }
@@ -238,7 +258,8 @@ void add_chat_command(CLI::App& app, GlobalOptions& g) {
       return;
     }
     c->chat_model = o.a.model;
-    std::cout << "bioagent chat — session " << c->session_id << " (/follow TASK, /status TASK, /quit)" << std::endl;
+    std::cout << "bioagent chat — session " << c->session_id << " (/follow TASK, /status TASK, /cancel TASK, /quit)"
+              << std::endl;
     bool tty = isatty(0);
     for (std::string line;;) {
       if (tty) std::cout << "> " << std::flush;

@@ -188,6 +188,7 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     mo.assistant = assistant->get();
     mo.tool_options["assistant_state_dir"] = state.string();  // assistant_chat: this server's store
     mo.tool_options["assistant_data_dir"] = data.string();
+    SharedAssistant shared(state, **assistant);  // …and this server's assistant, not a second one on it
     auto server = ApiServer::create(**assistant, *s->registry, *s->workspace, mo, o.api);
     if (!server) {
       g.exit_code = print_error(server.status());

@@ -159,14 +159,15 @@ DenseWeight neural_weight_for(const ToolSpec& spec, const ToolContext& ctx) {
 }
 
 struct FusionSettings {
-  double caption_weight = 0.3;         // a matching caption, heading or table counts this much of a top chunk
-  double second_chunk_weight = 0.25;   // a page's second matching chunk adds this share of its score
+  double caption_weight = 0.15;        // a matching caption, heading or table counts this much of a top chunk
+  double second_chunk_weight = 0.1;    // a page's second matching chunk adds this share of its score
   double proximity_weight = 0;         // the question's words close together in the best chunk add this much
   double phrase_weight = 1.0;          // a best chunk holding every phrase the question quotes adds this much
   DenseWeight neural;                  // a model's dense vote
   double reference_density = 1.0;      // chunks this dense in citation marks are reference lists…
   double reference_factor = 0.5;       // …and count this much, unless the question asks for references
   double front_matter_factor = 1.5;    // questions about authors and affiliations favour first pages
+  double first_page_factor = 1.0;      // …and other questions weigh a first page (the abstract) this much
   double caption_question_factor = 3;  // a question naming a figure or table weighs captions this much more
 };
 
@@ -309,7 +310,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   }
   const bool front_matter = asks_for_front_matter(query);
   for (auto& [k, p] : pages) {
-    if (front_matter && k.second == 1) p.lexical *= fs.front_matter_factor;
+    if (k.second == 1) p.lexical *= front_matter ? fs.front_matter_factor : fs.first_page_factor;
     p.dense_weight = dense_weight;
     if (p.best_chunk < 0) p.best_chunk = 0;
     out.pages.push_back(std::move(p));
@@ -363,7 +364,9 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.proximity_weight = spec.settings.value("proximity_weight", fs.proximity_weight);
   fs.phrase_weight = spec.settings.value("phrase_weight", fs.phrase_weight);
   fs.neural = neural_weight_for(spec, ctx);
+  fs.reference_density = spec.settings.value("reference_list_density", fs.reference_density);
   fs.reference_factor = spec.settings.value("reference_list_factor", fs.reference_factor);
+  fs.first_page_factor = spec.settings.value("first_page_factor", fs.first_page_factor);
   fs.front_matter_factor = spec.settings.value("front_matter_factor", fs.front_matter_factor);
   fs.caption_question_factor = spec.settings.value("caption_question_factor", fs.caption_question_factor);
   auto fused = fuse_pages(*lib, query, fs);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`bioagent ask` and `bioagent chat` are one assistant: the seed's four
-questions (Chinese and English) get the same answers from both, and the chat,
+questions (Chinese and English, the fourth the order to run) get the same answers from both, and the chat,
 driven through a pseudo-terminal, plans the example genome, shows the
 parameter dialog with its countdown (confirmed by Enter in Chinese, left to
 time out in English), follows the run to its outcome, and a run started by
@@ -143,11 +143,16 @@ try:
     ran_en = en.say(QUESTIONS["en"][3], until=r"task (done|failed|cancelled)[^\n]*\n[\s\S]*> $", timeout=300)
     check("(1 s)" in ran_en.replace("\r", "") and "default parameters" in ran_en and "task done" in ran_en,
           "en: the countdown ran out and the defaults ran", ran_en[-1500:])
+    chat_en_reply = normalise(ran_en)
 
-    # 4. ask gives the order in its session: the same reply, the run followed to its end.
+    # 4. ask gives the order in its session: the same reply, the run followed to its end (zh and en).
+    rc, out_en, _, err = ask(QUESTIONS["en"][3], sessions["en"])
+    check(rc == 0 and "task done" in out_en, "ask en: the order runs the plan to its end", out_en[-800:] + err[-400:])
+    check(normalise(out_en) == chat_en_reply and chat_en_reply, "ask and chat reply alike to the order (en)",
+          "ask:\n%s\nchat:\n%s" % (normalise(out_en), chat_en_reply))
     rc, out, _, err = ask(QUESTIONS["zh"][3], sessions["zh"])
     check(rc == 0 and "任务 done" in out, "ask zh: the order runs the plan to its end", out[-800:] + err[-400:])
-    check(normalise(out) == chat_zh_reply, "ask and chat reply alike to the order (zh)",
+    check(normalise(out) == chat_zh_reply and chat_zh_reply, "ask and chat reply alike to the order (zh)",
           "ask:\n%s\nchat:\n%s" % (normalise(out), chat_zh_reply))
     task = re.search(r"\bt_[0-9a-f]{32}\b", out)
 

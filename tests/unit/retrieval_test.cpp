@@ -186,3 +186,75 @@ TEST_F(ClassicRetrieveOnPdfs, AQuotedPhraseRaisesThePageThatHoldsIt) {
   ASSERT_FALSE(r["results"].empty());
   EXPECT_TRUE(holds_phrase(r["results"][0]["text"].get<std::string>(), "as prescribed")) << r["results"][0].dump();
 }
+
+namespace {
+
+// A one-page PDF written by hand, one line of Helvetica text per entry of `lines`.
+std::string one_page_pdf(const std::vector<std::string>& lines) {
+  std::string content = "BT /F1 11 Tf 72 720 Td 14 TL";
+  for (auto& l : lines) content += " (" + l + ") Tj T*";
+  content += " ET";
+  const std::vector<std::string> objs = {
+      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+      "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream"};
+  std::string pdf = "%PDF-1.7\n";
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i < objs.size(); ++i) {
+    offsets.push_back(pdf.size());
+    pdf += std::to_string(i + 1) + " 0 obj\n" + objs[i] + "\nendobj\n";
+  }
+  const size_t xref = pdf.size();
+  pdf += "xref\n0 " + std::to_string(objs.size() + 1) + "\n0000000000 65535 f \n";
+  for (size_t off : offsets) {
+    char line[24];
+    std::snprintf(line, sizeof line, "%010zu 00000 n \n", off);
+    pdf += line;
+  }
+  pdf += "trailer\n<< /Size " + std::to_string(objs.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+         std::to_string(xref) + "\n%%EOF\n";
+  return pdf;
+}
+
+// The offline agent's answer to `question` over a library of one page holding `lines`.
+std::string offline_answer_over(const std::vector<std::string>& lines, const std::string& question) {
+  TempDir dir;
+  const std::string db = (dir.path() / "papers.duckdb").string();
+  {
+    auto lib = PaperLibrary::open(db);
+    EXPECT_TRUE(lib.is_ok()) << lib.status().to_string();
+    if (!lib.is_ok()) return "";
+    auto added = (*lib)->add(dir.write("page.pdf", one_page_pdf(lines)));
+    EXPECT_TRUE(added.is_ok()) << added.status().to_string();
+  }
+  ToolRegistry registry;
+  register_builtin_types(registry);
+  EXPECT_TRUE(registry.load_builtin().is_ok());
+  ToolContext ctx;
+  ctx.set_option("papers_db", db);
+  ctx.set_option("cache_dir", (dir.path() / "cache").string());
+  ctx.set_option("offline", "1");
+  auto a = run_offline_agent(question, registry, ctx, AgentOptions{});
+  EXPECT_TRUE(a.is_ok()) << a.status().to_string();
+  return a.is_ok() ? a->answer : "";
+}
+
+}  // namespace
+
+// The page was found, but no sentence on it states the number asked for: the answer says so,
+// and says nothing of the kind when a sentence does state it.
+TEST(OfflineAnswer, SaysWhenThePageWasFoundButTheFactWasNot) {
+  const std::string question = "How many SPL genes does the rice genome encode?";
+  const std::string without =
+      offline_answer_over({"SPL genes of rice regulate tillering and panicle branching.",
+                           "The rice SPL genes are targets of miR156 and respond to the age pathway."},
+                          question);
+  EXPECT_NE(without.find("tillering"), std::string::npos) << "the page was found: " << without;
+  EXPECT_NE(without.find("none of the sentences above states the number asked for"), std::string::npos) << without;
+  const std::string with = offline_answer_over(
+      {"The rice genome encodes 19 SPL genes.", "SPL genes of rice regulate tillering and panicle branching."},
+      question);
+  EXPECT_NE(with.find("19 SPL genes"), std::string::npos) << with;
+  EXPECT_EQ(with.find("none of the sentences"), std::string::npos) << with;
+}
