@@ -246,6 +246,14 @@ try:
         check(f.status == 200 and b"<html" in page[:2000].lower() and "attachment" in f.headers.get("Content-Disposition", ""),
               "report downloads")
         check(b'id="literature-comparison"' in page, "the report ends with the knowledge agent's literature comparison")
+        policy = f.headers.get("Content-Security-Policy", "")
+        check("default-src 'none'" in policy and "sandbox" in policy, "the HTML result runs no script: " + policy)
+    svg = [n for n in names if n.endswith(".svg")][0]
+    with urllib.request.urlopen(urllib.request.Request(
+            B + "/api/agent/results/%s/files/%s" % (task, svg), headers={"X-Session-Id": sid})) as f:
+        policy = f.headers.get("Content-Security-Policy", "")
+        check(f.headers.get("Content-Type", "").startswith("image/svg+xml") and "default-src 'none'" in policy,
+              "an SVG result is served with the same policy: " + policy)
 
     # ---- the English exchanges 3 and 4: plan and execute (defaults after the timeout)
     sid_en = session(B)
