@@ -77,4 +77,4 @@ run_family "$family" "$work/run1"
 echo "== run 2: $second on the same genome (same cache folder)"
 run_family "$second" "$work/run2"
 
-python3 "$(dirname "$0")/genome_scale_report.py" "$work" "$data/truth.json" "$cpus"
+python3 "$(dirname "$0")/genome_scale_report.py" "$work" "$data/truth.json" "$cpus" "$family" "$second"

@@ -14,6 +14,7 @@ import tempfile
 import time
 
 work, truth_path, cpus = sys.argv[1], sys.argv[2], sys.argv[3]
+families = sys.argv[4:6]  # run 1's and run 2's
 truth = json.load(open(truth_path))
 failures = []
 
@@ -65,11 +66,28 @@ def replay(run, stages, attempts):
     return total
 
 
+def print_identification(run, stages, family):
+    """The identify stage's genes against the family's planted members (copies included)."""
+    identify = next((s for s in stages if s["stage"] == "identify"), None)
+    folder = identify and stage_folder(run, identify)
+    if not folder or family not in truth["families"]:
+        return
+    found = {line.split("\t")[0] for line in list(open(os.path.join(folder, "members.tsv")))[1:] if line.strip()}
+    planted = set(truth["families"][family])
+    hit = len(found & planted)
+    print(f"  identify: {len(found)} {family} genes called, {hit} of {len(planted)} planted members found "
+          f"(recall {hit / max(1, len(planted)):.2f}, precision {hit / max(1, len(found)):.2f})")
+    if hit < 0.9 * len(planted) or hit < 0.95 * len(found):
+        failures.append(f"{family}: recall or precision of the identification below 0.90 / 0.95")
+
+
 stages1, wall1, rss1, attempts1 = print_stages("run 1", os.path.join(work, "run1"))
+print_identification(os.path.join(work, "run1"), stages1, families[0] if families else "")
 script = replay(os.path.join(work, "run1"), stages1, attempts1)
 print(f"\nthe same external programs from a plain script: {script:.0f} s; ours {wall1:.0f} s; "
       f"ratio {wall1 / script if script > 0 else float('nan'):.2f} (target <= 1.05)")
 stages2, wall2, rss2, attempts2 = print_stages("run 2 (second family)", os.path.join(work, "run2"))
+print_identification(os.path.join(work, "run2"), stages2, families[1] if len(families) > 1 else "")
 
 synteny2 = next((s for s in stages2 if s["stage"] == "synteny"), None)
 if synteny2 is not None:

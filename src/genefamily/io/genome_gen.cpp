@@ -172,15 +172,19 @@ Result<std::vector<std::string>> emit_domains(const fs::path& hmm, int n, unsign
 // weak for hmmsearch, and a member no search could find is not a fair truth.
 // Samples are kept in emission order, so a model whose samples all pass
 // gives the same genome as plain emission.
-Result<std::vector<std::string>> emit_detectable(const fs::path& hmm, int n, unsigned seed, const fs::path& scratch) {
+Result<std::vector<std::string>> emit_detectable(const fs::path& hmm, int n, unsigned seed, const fs::path& scratch,
+                                                 int database_size) {
   auto all = emit_domains(hmm, 4 * n + 10, seed);
   if (!all) return all.status();
   std::string fasta;
   for (size_t i = 0; i < all->size(); ++i) fasta += ">s" + std::to_string(i) + "\n" + (*all)[i] + "\n";
   BIOAGENT_RETURN_IF_ERROR(write_text(scratch / "emitted.fasta", fasta));
-  auto c = capture({"hmmsearch", "--tblout", (scratch / "emitted.tbl").string(), "--noali", "-E", "1e-7", "-o",
-                    "/dev/null", hmm.string(), (scratch / "emitted.fasta").string()},
-                   120000);
+  std::vector<std::string> argv = {"hmmsearch", "--tblout", (scratch / "emitted.tbl").string(),
+                                   "--noali",   "-E",       "1e-7"};
+  if (database_size > 0)
+    argv.insert(argv.end(), {"-Z", std::to_string(database_size)});  // E-values of the whole proteome
+  argv.insert(argv.end(), {"-o", "/dev/null", hmm.string(), (scratch / "emitted.fasta").string()});
+  auto c = capture(argv, 120000);
   if (!c) return c.status();
   if (c->exit_code != 0) return Status(ErrorCode::kToolFailed, "hmmsearch on the emitted domains failed");
   std::set<size_t> pass;

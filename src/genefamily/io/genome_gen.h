@@ -45,9 +45,10 @@ void lay_gene(GenomeGen& g, std::string& seq, const std::string& chr, const std:
 
 // `n` domain sequences sampled from the HMM (hmmemit, seeded).
 Result<std::vector<std::string>> emit_domains(const std::filesystem::path& hmm, int n, unsigned seed);
-// `n` sampled domains the model itself finds (full-sequence E <= 1e-7), in emission order; `scratch`
-// holds the temporary files. kInvalidArgument when the model gives too few.
+// `n` sampled domains the model itself finds (full-sequence E <= 1e-7, as if searched among
+// `database_size` sequences when > 0, so a member stays findable in a proteome of that size), in
+// emission order; `scratch` holds the temporary files. kInvalidArgument when the model gives too few.
 Result<std::vector<std::string>> emit_detectable(const std::filesystem::path& hmm, int n, unsigned seed,
-                                                 const std::filesystem::path& scratch);
+                                                 const std::filesystem::path& scratch, int database_size = 0);
 
 }  // namespace bioagent::gf

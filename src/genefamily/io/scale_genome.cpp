@@ -37,7 +37,8 @@ struct Builder {
 
   long copy(long from, const std::string& cls, double rate) {
     Draft d = drafts[size_t(from)];
-    d.cds = g.evolve(drafts[size_t(from)].cds, rate, 0.3);
+    // Family genes carry a conserved domain: stronger purifying selection (Ka/Ks near 0.1, not 0.3).
+    d.cds = g.evolve(drafts[size_t(from)].cds, rate, d.family.empty() ? 0.3 : 0.1);
     d.protein = translate(d.cds);
     d.alt_start = -1;
     d.origin = from;
@@ -58,7 +59,7 @@ struct Builder {
 Status ancestral_genes(Builder& b, long n_ancestral, const fs::path& scratch) {
   for (size_t f = 0; f < b.o.families.size(); ++f) {
     const auto& fam = b.o.families[f];
-    auto domains = gf::emit_detectable(fam.hmm, fam.members, b.o.seed + unsigned(f), scratch);
+    auto domains = gf::emit_detectable(fam.hmm, fam.members, b.o.seed + unsigned(f), scratch, b.o.genes);
     if (!domains) return domains.status();
     for (auto& dom : *domains) {
       Draft d;
