@@ -69,8 +69,8 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
 // scaffolds, `genome_mb` megabases in all with soft-masked repeats; families emitted from each
 // HMM of `families`, recent segmental blocks, tandem arrays, proximal and dispersed copies, isoforms.
 // truth.json names each family's members, the WGD's expected Ks, the counts and every planted copy
-// (original, copy, class, rate, expected Ks); the result printed is its summary (member counts). Deterministic for a seed; memory
-// about one chromosome plus the coding sequences.
+// (original, copy, class, rate, expected Ks); the result printed is its summary (member counts). Deterministic for a
+// seed; memory about one chromosome plus the coding sequences.
 struct ScaleFamily {
   std::string name;
   fs::path hmm;
