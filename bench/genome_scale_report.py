@@ -22,7 +22,8 @@ failures = []
 def load_run(run):
     status = json.load(open(os.path.join(run, "status.json")))
     stages = status["stages"] if isinstance(status, dict) else status
-    wall, rss = open(run + ".time").read().split()[-2:]
+    parts = open(run + ".time").read().split()  # "wall_s rss_kb"; empty when the run was killed
+    wall, rss = (parts[-2], parts[-1]) if len(parts) >= 2 and parts[-1].isdigit() else ("nan", "0")
     attempts = collections.defaultdict(list)
     db = sqlite3.connect(os.path.join(run, "run.sqlite"))
     for stage, argv, seconds, rss_kb, state in db.execute(
