@@ -37,18 +37,7 @@ Result<SvgPng> svg_to_png(const std::string& svg_text, double scale, int max_sid
     float w = bounds.x1 - bounds.x0, h = bounds.y1 - bounds.y0;
     if (!(w > 0 && h > 0)) fz_throw(ctx, FZ_ERROR_GENERIC, "the SVG has no size");
     float s = static_cast<float>(std::min<double>(scale, max_side / std::max<double>(w, h)));
-    fz_matrix ctm = fz_scale(s, s);
-    fz_irect area = fz_round_rect(fz_transform_rect(bounds, ctm));
-    pix = fz_new_pixmap_with_bbox(ctx, fz_device_rgb(ctx), area, nullptr, 0);
-    fz_clear_pixmap_with_value(ctx, pix, 255);
-    fz_device* dev = fz_new_draw_device(ctx, fz_identity, pix);
-    fz_try(ctx) {
-      fz_run_page(ctx, page, dev, ctm, nullptr);
-      fz_close_device(ctx, dev);
-    }
-    fz_always(ctx) { fz_drop_device(ctx, dev); }
-    fz_catch(ctx) { fz_rethrow(ctx); }
-    png = fz_new_buffer_from_pixmap_as_png(ctx, pix, fz_default_color_params);
+    png = render_png(ctx, page, bounds, fz_scale(s, s), &pix);
   }
   fz_catch(ctx) { failure = fz_caught_message(ctx); }
   SvgPng out;

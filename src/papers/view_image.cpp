@@ -81,18 +81,8 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
         outside = 1;
     }
     if (!outside) {
-      fz_matrix ctm = fz_scale(static_cast<float>(dpi / 72.0), static_cast<float>(dpi / 72.0));
-      fz_irect area = fz_round_rect(fz_transform_rect(clip, ctm));
-      pix = fz_new_pixmap_with_bbox(ctx, fz_device_rgb(ctx), area, nullptr, 0);
-      fz_clear_pixmap_with_value(ctx, pix, 255);
-      fz_device* dev = fz_new_draw_device(ctx, fz_identity, pix);
-      fz_try(ctx) {
-        fz_run_page(ctx, page, dev, ctm, nullptr);
-        fz_close_device(ctx, dev);
-      }
-      fz_always(ctx) { fz_drop_device(ctx, dev); }
-      fz_catch(ctx) { fz_rethrow(ctx); }
-      png = fz_new_buffer_from_pixmap_as_png(ctx, pix, fz_default_color_params);
+      const float zoom = static_cast<float>(dpi / 72.0);
+      png = render_png(ctx, page, clip, fz_scale(zoom, zoom), &pix);
     }
   }
   fz_catch(ctx) { failure = fz_caught_message(ctx); }
