@@ -8,6 +8,7 @@ time out in English), follows the run to its outcome, and a run started by
 identify stages only (--stages) to stay fast.
 
 Usage: chat_test.py BIOAGENT_BINARY"""
+import difflib
 import os
 import pty
 import re
@@ -52,6 +53,11 @@ def normalise(text):
             break
         kept.append(line.rstrip())
     return "\n".join(kept).strip()
+
+
+def diff(a_name, a, b_name, b):
+    """The lines where two answers differ (what a failure must show)."""
+    return "\n".join(difflib.unified_diff(a.split("\n"), b.split("\n"), a_name, b_name, n=1, lineterm=""))
 
 
 def ask(question, session=None):
@@ -125,7 +131,7 @@ try:
         for q in qs[:3]:
             said = chats[lang].say(q)
             check(normalise(said) == normalise(asked[q]), "chat %s answers as ask does: %s" % (lang, q),
-                  "chat:\n%s\nask:\n%s" % (normalise(said), normalise(asked[q])))
+                  diff("ask", normalise(asked[q]), "chat", normalise(said)))
 
     # 3. the order to run: Chinese confirmed at the dialog by Enter, English left to its countdown.
     zh = chats["zh"]
@@ -149,11 +155,11 @@ try:
     rc, out_en, _, err = ask(QUESTIONS["en"][3], sessions["en"])
     check(rc == 0 and "task done" in out_en, "ask en: the order runs the plan to its end", out_en[-800:] + err[-400:])
     check(normalise(out_en) == chat_en_reply and chat_en_reply, "ask and chat reply alike to the order (en)",
-          "ask:\n%s\nchat:\n%s" % (normalise(out_en), chat_en_reply))
+          diff("ask", normalise(out_en), "chat", chat_en_reply))
     rc, out, _, err = ask(QUESTIONS["zh"][3], sessions["zh"])
     check(rc == 0 and "任务 done" in out, "ask zh: the order runs the plan to its end", out[-800:] + err[-400:])
     check(normalise(out) == chat_zh_reply and chat_zh_reply, "ask and chat reply alike to the order (zh)",
-          "ask:\n%s\nchat:\n%s" % (normalise(out), chat_zh_reply))
+          diff("ask", normalise(out), "chat", chat_zh_reply))
     task = re.search(r"\bt_[0-9a-f]{32}\b", out)
 
     # 5. a run of one surface followed from the other: the chat opens ask's session and follows its task.

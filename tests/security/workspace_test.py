@@ -129,7 +129,7 @@ try:
             asked = json.dumps(args).encode()  # what the caller sent may come back as it was sent
             leaked = [s.decode() for s in secrets if s in b and s not in asked]
             check(refusal and not leaked, "B (%s): %s %s -> %s %s%s" % (
-                how, name, json.dumps(args)[:70], st, refusal[:60], (" LEAKED %s" % leaked) if leaked else ""))
+                how, name, json.dumps(args)[:70], st, refusal[:60] or b[:300], (" LEAKED %s" % leaked) if leaked else ""))
     st, _, b = post(P, "/api/tools/read_executed_notebook", {"data_folder": "."}, B)
     check(b"A_SECRET_CODE" not in b and A.encode() not in b and WORK.encode() not in b,
           "B's data_folder walk over the data root finds nothing of A (%s)" % st)
@@ -166,13 +166,16 @@ try:
     for text in ["show the rows of %s" % a_csv, "read sessions/%s/data/secret_a.csv" % A, "read secret_a.csv"]:
         st, _, b = post(P, "/api/agent/chat", {"message": text}, B)
         check(st == 200 and b"SECRET_ROW" not in b and b"A_SECRET_CODE" not in b,
-              "chat in B: %s -> %s, nothing of A's" % (text[:50], st))
+              "chat in B: %s -> %s, nothing of A's%s" % (text[:50], st, "" if st == 200 else " " + repr(b[:300])))
     st, _, b = http(P, "GET", "/api/sessions/%s/messages" % B)
     check(st == 200 and b"SECRET_ROW" not in b, "B's conversation holds nothing of A's")
     st, _, _ = http(P, "GET", "/api/config")
     check(st == 200 and srv.proc.poll() is None, "the server still answers")
 finally:
     srv.stop()
+    if FAILURES:  # the server's own account of what it refused and why
+        log = open(os.path.join(WORK, "server.log"), errors="replace").read()
+        print("server.log (last 3000 characters):\n" + log[-3000:])
     shutil.rmtree(WORK, ignore_errors=True)
 
 print("%d failures" % len(FAILURES))
