@@ -88,4 +88,11 @@ struct ScaleGenomeOptions {
 };
 Result<Json> write_scale_genome(const fs::path& dir, const ScaleGenomeOptions& o = {});
 
+// Expected wall seconds of the phylogeny stage's IQ-TREE call with its default
+// options (ModelFinder over the stage's model set, tree search, 1000 UFBoot) on
+// `sequences` × `columns` (after trimming) with `cpus` threads, from the costs
+// bench/phylogeny_models.sh measured; < 0 when a size is unknown. An estimate:
+// shown as "about", with its basis. Thread-safe.
+double iqtree_expected_seconds(int sequences, int columns, int cpus);
+
 }  // namespace bioagent

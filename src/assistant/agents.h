@@ -49,6 +49,9 @@ std::vector<std::string> plan_reasoning_problems(const std::string& sentence, co
 // JSON to YAML text (yaml-cpp emitter).
 std::string to_yaml(const Json& j);
 
+// The leading whole number of a knowledge-base count ("105 (up to 117 ...)" -> 105), or -1.
+int leading_count(const std::string& s);
+
 // The data folder of `prefix` among `dirs` (a folder holding <prefix>.* files), or empty.
 fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::string& prefix);
 

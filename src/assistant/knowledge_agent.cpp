@@ -35,13 +35,6 @@ bool asks_comparison(const std::string& message) {
   return false;
 }
 
-// The leading whole number of a knowledge-base count ("105 (up to 117 ...)" -> 105), or -1.
-int leading_count(const std::string& s) {
-  static const RE2 n(R"(^\s*(\d+))");
-  int count = -1;
-  return RE2::PartialMatch(s, n, &count) ? count : -1;
-}
-
 // One line per species: its member count where a source gives it, else "unknown" with what was looked at.
 std::string species_lines(const Json& fam, const std::vector<AskedSpecies>& asked, EvidenceSet& ev, const AgentEnv& env,
                           bool zh) {
@@ -166,6 +159,12 @@ Json knowledge_answer(const AgentEnv& env, const Route& route, const std::string
   reply["model"] = "none";
   reply["sources"] = ev.sources_json(ev.items.size());
   return reply;
+}
+
+int leading_count(const std::string& s) {
+  static const RE2 n(R"(^\s*(\d+))");
+  int count = -1;
+  return RE2::PartialMatch(s, n, &count) ? count : -1;
 }
 
 }  // namespace bioagent

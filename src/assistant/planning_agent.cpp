@@ -3,6 +3,7 @@
 // comparative species, transcriptome data, stages, an estimate from past stage
 // durations, and next_action "wait for confirmation".
 #include <yaml-cpp/yaml.h>
+#include <algorithm>
 
 #include "assistant/agents.h"
 #include "bioagent/genefamily.h"
@@ -89,6 +90,30 @@ std::string plan_estimate(const Json& stage_seconds, const std::vector<std::stri
                      (zh ? " 个阶段的历史运行时间" : " stages");
   if (!unknown.empty()) text += zh ? "；未计入尚无记录的阶段：" + unknown : "; not counted, never timed: " + unknown;
   return text + (zh ? "）" : ")");
+}
+
+// The phylogeny's expected time, which grows fastest with the family's size:
+// from IQ-TREE's measured cost for the family's size in Arabidopsis or rice
+// (the knowledge base's counts) or, unknown, for 20 and 60 sequences; columns
+// assumed (300 after trimming), the basis said. The stage gives its own
+// estimate from the real alignment when it starts.
+std::string phylogeny_estimate(const Json* fam, int cpus, bool zh) {
+  constexpr int kColumns = 300;
+  int n = -1;
+  if (fam && (*fam)["members"].is_object())
+    for (const char* sp : {"Ath", "Osa"}) n = std::max(n, leading_count((*fam)["members"].value(sp, "")));
+  auto minutes = [&](int seqs) { return std::to_string(int(iqtree_expected_seconds(seqs, kColumns, cpus) / 60 + 1)); };
+  const std::string c = std::to_string(cpus), cols = std::to_string(kColumns);
+  if (n >= 4)
+    return zh ? "系统发育分析（IQ-TREE）按约 " + std::to_string(n) + " 条序列（该家族在拟南芥或水稻中的成员数）、约 " +
+                    cols + " 列、" + c + " 个 CPU 估计约 " + minutes(n) + " 分钟；该阶段开始时按实际比对大小重新估计"
+              : "phylogeny (IQ-TREE): about " + minutes(n) + " min for ~" + std::to_string(n) +
+                    " sequences (the family's size in Arabidopsis or rice) of ~" + cols + " columns on " + c +
+                    " CPUs; the stage re-estimates from the real alignment when it starts";
+  return zh ? "系统发育分析（IQ-TREE）：20 条序列约 " + minutes(20) + " 分钟，60 条约 " + minutes(60) + " 分钟（约 " +
+                  cols + " 列、" + c + " 个 CPU）；该阶段开始时按实际比对大小估计"
+            : "phylogeny (IQ-TREE): about " + minutes(20) + " min for 20 sequences, " + minutes(60) + " min for 60 (~" +
+                  cols + " columns, " + c + " CPUs); the stage estimates from the real alignment when it starts";
 }
 
 }  // namespace
@@ -237,6 +262,8 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
     planned_names.push_back(spec.name);
   }
   std::string estimate = plan_estimate(stage_seconds, planned_names, zh);
+  if (std::find(planned_names.begin(), planned_names.end(), "phylogeny") != planned_names.end())
+    estimate += (zh ? "；" : "; ") + phylogeny_estimate(fam, std::max(1, cpus), zh);
 
   Json plan = {{"target_species", latin + " (" + common + ")"},
                {"species_prefix", prefix},

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "genefamily/algo/iqtree_log.h"
 #include "genefamily/algo/newick.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
@@ -162,14 +163,18 @@ bool uses_model_finder(const std::string& model) { return model.rfind("MF", 0) =
 
 // ModelFinder restricted to the nuclear protein matrices gene-family studies
 // report (LG, WAG, JTT, VT, Blosum62; with empirical or model frequencies) and
-// gamma, invariant+gamma or FreeRate heterogeneity: about 60 models in place of
-// the 546 IQ-TREE tests by default (mitochondrial, chloroplast, viral and
-// HIV matrices included), which cost over an hour on 20 sequences here.
+// gamma, invariant+gamma or FreeRate heterogeneity with at most 4 categories
+// (as many as the gamma's): 50 models in place of the 546 IQ-TREE tests by
+// default (mitochondrial, chloroplast, viral and HIV matrices, FreeRate up to
+// 10 categories), which cost over an hour on 20 sequences here. FreeRate's
+// higher categories are what makes model selection slow on a family of 50+
+// (bench/phylogeny_models.sh measures both and compares the trees' clades).
 std::vector<std::string> model_finder_options(const Json& params) {
   if (!uses_model_finder(params["model"])) return {};
   std::vector<std::string> out;
   if (std::string m = params["model_set"]; !m.empty()) out.insert(out.end(), {"-mset", m});
   if (std::string r = params["rate_set"]; !r.empty()) out.insert(out.end(), {"-mrate", r});
+  if (int c = params["max_rate_categories"]; c > 0) out.insert(out.end(), {"-cmax", std::to_string(c)});
   return out;
 }
 
@@ -204,6 +209,23 @@ Json low_support_nodes(const NewickTree& tree, double scale, double threshold) {
   Json out = Json::array();
   for (auto& [v, j] : low) out.push_back(j);
   return out;
+}
+
+// The running IQ-TREE's phase from its log, and the expected time of the whole
+// IQ-TREE call from the trimmed alignment's size: "ModelFinder 12/50 · ~6 min
+// expected (55 × 196)". Empty before IQ-TREE writes its log.
+std::string iqtree_progress(const fs::path& work) {
+  std::error_code ec;
+  if (fs::file_size(work / "tree.log", ec) > (64u << 20) || ec) return "";
+  auto log = read_text(work / "tree.log");
+  std::string phase = log ? iqtree_phase(*log) : "";
+  auto aln = read_fasta(work / "trimmed.fasta");
+  if (phase.empty() || !aln || aln->empty()) return phase;
+  const int n = int(aln->size()), cols = int(aln->front().seq.size());
+  const double expected = iqtree_expected_seconds(n, cols, iqtree_threads(*log));
+  if (expected < 0) return phase;
+  return phase + " · ~" + std::to_string(int(expected / 60 + 1)) + " min expected (" + std::to_string(n) + " × " +
+         std::to_string(cols) + ")";
 }
 
 // The model IQ-TREE used: ModelFinder's choice, else the fixed model it was given (-m).
@@ -392,8 +414,9 @@ StageSpec phylogeny_stage() {
   s.name = "phylogeny";
   s.label = "phylogenetic analysis";
   s.label_zh = "系统发育分析";
-  s.revision = 5;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
-                   // 4: reference members fetched from UniProt; 5: restricted ModelFinder set, low-support nodes
+  s.revision = 6;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
+                   // 4: reference members fetched from UniProt; 5: restricted ModelFinder set, low-support nodes;
+                   // 6: FreeRate up to 4 categories
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
   s.resource = "large";
@@ -403,6 +426,7 @@ StageSpec phylogeny_stage() {
       "model": {"type": "string", "default": "MFP", "description": "IQ-TREE -m (MFP: ModelFinder; a model such as LG+G4 is used as given)"},
       "model_set": {"type": "string", "default": "LG,WAG,JTT,VT,Blosum62", "pattern": "^[A-Za-z0-9.,]*$", "description": "matrices ModelFinder tests (-mset; empty: IQ-TREE's full set of 546 models, mitochondrial, viral and chloroplast ones included)"},
       "rate_set": {"type": "string", "default": "G,I+G,R", "pattern": "^[A-Za-z0-9+,]*$", "description": "rate heterogeneity ModelFinder tests (-mrate; empty: IQ-TREE's default)"},
+      "max_rate_categories": {"type": "integer", "minimum": 0, "maximum": 20, "default": 4, "description": "most FreeRate categories ModelFinder tries (-cmax; 0: IQ-TREE's default of 10)"},
       "bootstrap": {"type": "integer", "minimum": 1000, "maximum": 100000, "default": 1000, "description": "UFBoot replicates (-B)"},
       "max_gap_fraction": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
       "fasttree_above": {"type": "integer", "minimum": 4, "default": 500, "description": "use FastTree for more sequences than this"},
@@ -476,6 +500,7 @@ StageSpec phylogeny_stage() {
        "build the tree with FastTree (IQ-TREE is not installed)", "IQ-TREE is not installed",
        "check installed programs before planning the phylogeny", fasttree, false}};
   s.checks = check_support;
+  s.phase = iqtree_progress;
   s.report = report;
   return s;
 }
