@@ -43,12 +43,15 @@ Json folder_files(const fs::path& dir, const fs::path& root) {
   return files;
 }
 
-void list_folders(const fs::path& dir, const fs::path& root, int depth, Json& out) {
+// `state`: the server's state folder (every session's uploads and runs), never listed even inside a root.
+void list_folders(const fs::path& dir, const fs::path& root, const fs::path& state, int depth, Json& out) {
   std::error_code ec;
   std::vector<fs::path> subdirs;
   for (auto& e : fs::directory_iterator(dir, ec)) {
     std::string name = e.path().filename().string();
-    if (!name.empty() && name[0] != '.' && e.is_directory(ec) && !e.is_symlink(ec)) subdirs.push_back(e.path());
+    if (!name.empty() && name[0] != '.' && e.is_directory(ec) && !e.is_symlink(ec) && e.path() != state &&
+        !inside(e.path(), state))
+      subdirs.push_back(e.path());
   }
   std::sort(subdirs.begin(), subdirs.end());
   for (auto& d : subdirs) {
@@ -59,8 +62,15 @@ void list_folders(const fs::path& dir, const fs::path& root, int depth, Json& ou
                      {"prefix", (*c)["prefix"]},
                      {"family", (*c)["family"]},
                      {"files", files}});
-    if (depth > 1) list_folders(d, root, depth - 1, out);
+    if (depth > 1) list_folders(d, root, state, depth - 1, out);
   }
+}
+
+// The state folder (every session's uploads and runs), canonical: never a data folder, even inside a root.
+fs::path state_folder_of(const AssistantOptions& o) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(o.state_dir, ec);
+  return ec ? o.state_dir : p;
 }
 
 fs::path selection_file(const fs::path& session_dir) { return session_dir / "data_folder.json"; }
@@ -112,6 +122,8 @@ Result<fs::path> Assistant::Impl::resolve_data_folder(const std::string& root, c
   if (ec || !fs::is_directory(real, ec)) return not_found("no folder '" + folder + "' in data root '" + root + "'");
   if (!inside(real, it->path))  // a link leading out of the root
     return Status(ErrorCode::kPermissionDenied, "folder '" + folder + "' leads out of data root '" + root + "'");
+  if (real == state_folder_of(o) || inside(real, state_folder_of(o)))  // other sessions' uploads and runs
+    return Status(ErrorCode::kPermissionDenied, "folder '" + folder + "' is the server's state folder");
   return real;
 }
 
@@ -124,7 +136,9 @@ std::vector<fs::path> Assistant::Impl::data_dirs(const std::string& sid) const {
     dirs.push_back(r.path);
     std::error_code ec;
     for (auto& e : fs::directory_iterator(r.path, ec))  // root/<group>/<species>: one level more
-      if (e.is_directory(ec) && !e.is_symlink(ec) && e.path().filename().string()[0] != '.') dirs.push_back(e.path());
+      if (e.is_directory(ec) && !e.is_symlink(ec) && e.path().filename().string()[0] != '.' &&
+          e.path() != state_folder_of(o))
+        dirs.push_back(e.path());
   }
   dirs.push_back(o.data_dir);
   return dirs;
@@ -133,6 +147,8 @@ std::vector<fs::path> Assistant::Impl::data_dirs(const std::string& sid) const {
 const DataRoot* Assistant::Impl::root_holding(const fs::path& path) const {
   std::error_code ec;
   fs::path real = fs::weakly_canonical(path, ec);
+  const fs::path state = state_folder_of(o);
+  if (real == state || inside(real, state)) return nullptr;  // uploads and runs, even when a root holds the state
   for (auto& r : o.data_roots)
     if (real == r.path || inside(real, r.path)) return &r;
   return nullptr;
@@ -222,7 +238,7 @@ Result<Json> Assistant::data_roots(const std::string& sid) const {
   Json roots = Json::array();
   for (auto& r : impl_->o.data_roots) {
     Json folders = Json::array();
-    list_folders(r.path, r.path, kFolderDepth, folders);
+    list_folders(r.path, r.path, state_folder_of(impl_->o), kFolderDepth, folders);
     roots.push_back({{"name", r.name}, {"folders", folders}});
   }
   Json out = {{"roots", roots}, {"selected", nullptr}};

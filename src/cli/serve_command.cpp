@@ -27,7 +27,7 @@ struct ServeOptions {
   ApiServerOptions api;
   std::string state_dir, data_dir, runner = "local", pipeline_params, model, port_file;
   std::vector<std::string> stages;      // runs do only these (with what they need); empty: every stage
-  std::vector<std::string> data_roots;  // --root of serve (the global --root ones are data roots too)
+  std::vector<std::string> data_roots;  // serve's --root: server-side species folders, read in place
   int confirm_timeout = 30, cpus = 0;
 };
 
@@ -136,8 +136,7 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   serve->callback([&g] {
     block_stop_signals();  // before any thread starts, so that all inherit it
     raise_open_file_limit();
-    std::vector<std::string> data_roots = g.roots;  // the global --root folders are data roots too
-    data_roots.insert(data_roots.end(), o.data_roots.begin(), o.data_roots.end());
+    // serve's --root folders are data roots and readable by tools; the global --root ones only the latter.
     if (g.roots.empty() && !o.data_roots.empty()) g.roots.push_back(fs::current_path().string());  // tools' default
     g.roots.insert(g.roots.end(), o.data_roots.begin(), o.data_roots.end());
     auto s = Session::open(g);
@@ -186,8 +185,7 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     ao.runner = o.runner;
     ao.model = o.model;
     ao.max_upload_bytes = o.api.max_upload_bytes;
-    // The --root folders given are also data roots: their species folders are listed and read in place.
-    auto roots = name_data_roots(data_roots);
+    auto roots = name_data_roots(o.data_roots);
     if (!roots) {
       g.exit_code = print_error(roots.status());
       return;

@@ -183,6 +183,28 @@ finally:
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=60)
 
+# ---- a root that holds the server's state folder: the state (every session's uploads and runs) is never offered
+state2 = os.path.join(ROOT, "state")
+port_file2 = os.path.join(WORK, "port2")
+proc = subprocess.Popen([BIN, "--offline", "serve", "--port", "0", "--port-file", port_file2, "--state-dir", state2,
+                         "--root", ROOT], stdout=subprocess.DEVNULL, stderr=log)
+try:
+    for _ in range(300):
+        if os.path.exists(port_file2) and open(port_file2).read().strip():
+            break
+        time.sleep(0.1)
+    B2 = "http://127.0.0.1:%s" % open(port_file2).read().strip()
+    st, s = call(B2, "POST", "/api/sessions", {})
+    st, roots = call(B2, "GET", "/api/data_roots", sid=s["session_id"])
+    listed = [f["folder"] for r in roots["roots"] for f in r["folders"]]
+    check(st == 200 and listed == ["plants/Lchi"], "the state folder inside the root is not listed: %s" % listed)
+    for folder in ["state", "state/example-data/Exam", "state/sessions"]:
+        st, r = call(B2, "POST", "/api/data_roots/select", {"root": "genomes", "folder": folder}, s["session_id"])
+        check(st == 403, "select genomes:%s refused (%s)" % (folder, st))
+finally:
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)
+
 if FAILURES:
     print("\n%d failed; the server's log: %s" % (len(FAILURES), os.path.join(WORK, "server.log")))
     sys.exit(1)
