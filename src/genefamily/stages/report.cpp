@@ -16,6 +16,16 @@
 namespace bioagent::gf {
 namespace {
 
+// The phylogeny stage's reason for a member in no named clade (subfamilies.tsv), in Chinese.
+std::string group_reason_zh(const std::string& reason) {
+  const std::string several = "its smallest clade with references holds several groups (";
+  if (reason == "no reference member in the tree") return "系统树中没有参考成员";
+  if (reason.rfind(several, 0) == 0)
+    return "它所在的含参考成员的最小分支包含多个分组（" +
+           reason.substr(several.size(), reason.size() - several.size() - 1) + "）";
+  return reason;
+}
+
 struct Text {
   const char *summary, *genes, *function, *meaning, *methods, *title_suffix, *found, *inputs, *timeline, *skipped,
       *failed, *warn, *cancelled, *not_run;
@@ -281,7 +291,8 @@ Status build(const StageContext& ctx) {
     for (auto& [reason, n] : no_group)
       if (!reason.empty())
         s.paragraphs.push_back((zh ? "分组为 “—” 的成员 " : "Group “—”: ") + std::to_string(n) +
-                               (zh ? " 个，原因：" : " members, because ") + reason + (zh ? "。" : "."));
+                               (zh ? " 个，原因：" : " members, because ") + (zh ? group_reason_zh(reason) : reason) +
+                               (zh ? "。" : "."));
     sections.push_back(s);
   }
   std::string base = sp + "." + fam + ".";
