@@ -123,7 +123,9 @@ struct Assistant::Impl {
   std::vector<fs::path> data_dirs(const std::string& sid) const;
   // A data root's folder from its name and a validated relative name (data_roots.cpp).
   Result<fs::path> resolve_data_folder(const std::string& root, const std::string& folder) const;
-  // The data root holding `path`, or null.
+  // The species prefix of the session's chosen root folder, or "" (none chosen, or no longer there).
+  std::string selected_prefix(const std::string& sid) const;
+  // The data root holding `path`, or null (never for a path inside the state folder).
   const DataRoot* root_holding(const fs::path& path) const;
   // How answers name a folder or file: "<root>:<relative>", "uploads:…" or "shared data:…", never a server path.
   std::string place_name(const std::string& sid, const fs::path& path) const;

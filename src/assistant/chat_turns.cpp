@@ -100,8 +100,9 @@ Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::stri
 
 Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, bool zh) {
   if (route.species.empty()) {
-    // A species outside the list, named only by the files the user uploaded.
+    // A species outside the list, named only by the files the user uploaded or the server folder chosen.
     route.species = only_uploaded_prefix(session_dir(sid) / "data");
+    if (route.species.empty()) route.species = selected_prefix(sid);  // the server folder the user chose
   }
   if (route.species.empty() || route.family.empty())
     return Json{

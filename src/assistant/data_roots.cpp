@@ -144,6 +144,12 @@ std::vector<fs::path> Assistant::Impl::data_dirs(const std::string& sid) const {
   return dirs;
 }
 
+std::string Assistant::Impl::selected_prefix(const std::string& sid) const {
+  Json chosen = read_selection(session_dir(sid));
+  if (chosen.empty() || !resolve_data_folder(chosen.value("root", ""), chosen.value("folder", ""))) return "";
+  return chosen.value("prefix", "");
+}
+
 const DataRoot* Assistant::Impl::root_holding(const fs::path& path) const {
   std::error_code ec;
   fs::path real = fs::weakly_canonical(path, ec);

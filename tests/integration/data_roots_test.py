@@ -137,6 +137,10 @@ try:
     check(st == 200 and r["selected"]["prefix"] == "Lchi", "the folder is chosen for the session")
     st, roots = call(B, "GET", "/api/data_roots", sid=sid)
     check(roots["selected"] == {"root": "genomes", "folder": "plants/Lchi", "prefix": "Lchi"}, "the choice is kept")
+    st, r = call(B, "POST", "/api/agent/chat", {"message": "Can I study the GLOBIN gene family?"}, sid)
+    check(st == 200 and r["route"]["species"] == "Lchi"
+          and r["plan"]["analysis_plan"]["reference_genome"]["local_path"] == "genomes:plants/Lchi",
+          "a chat naming only the family plans the chosen folder's species")
     st, p = call(B, "POST", "/api/agent/plan", {"species": "Lchi", "gene_family": "GLOBIN"}, sid)
     ref = p["plan"]["analysis_plan"]["reference_genome"]
     check(st == 200 and ref["local_path"] == "genomes:plants/Lchi" and ref["genome_fasta_status"] == "available",
