@@ -113,9 +113,22 @@ Result<Json> evaluate_router_cases(const fs::path& file);
 
 // ---- The assistant --------------------------------------------------------
 
+// A server-side folder of species data (a genome too large to upload), read in
+// place: clients see it by `name` only, never by its path.
+struct DataRoot {
+  std::string name;  // shown to clients and in plans ("genomes")
+  fs::path path;     // canonical, on the server
+};
+// Data roots named after their folders (a repeated name gets "-2", "-3"); paths
+// that are not folders are an error naming the given text.
+Result<std::vector<DataRoot>> name_data_roots(const std::vector<std::string>& paths);
+
 struct AssistantOptions {
   fs::path state_dir;  // app.sqlite, sessions/<id>/data (uploads), sessions/<id>/runs
   fs::path data_dir;   // shared species folders (read-only), e.g. the example genome
+  // Server-side data roots (`serve --root`): their species folders are read in
+  // place (a run links their files into its own folder, never copies or renames them).
+  std::vector<DataRoot> data_roots;
   const ToolRegistry* registry = nullptr;
   const Workspace* workspace = nullptr;
   std::map<std::string, std::string> tool_options;  // offline, cache_dir, papers_db, ...
@@ -159,6 +172,15 @@ class Assistant {
   // language: zh or en (empty: Chinese when species or family is written in Chinese).
   Result<Json> plan(const std::string& session_id, const std::string& species, const std::string& family,
                     const std::string& language = "");
+  // The data roots and the species folders found in each (up to two levels deep):
+  // {roots: [{name, folders: [{folder, prefix, family, ready, files: [{name, kind, bytes}]}]}], selected}.
+  // `session_id` may be empty (no selection shown).
+  Result<Json> data_roots(const std::string& session_id) const;
+  // Uses one root's folder for the session's plans and runs (searched before the
+  // roots' other folders; uploads still come first). `folder` is relative to the
+  // root; `..`, absolute names and links leading out of the root are refused.
+  // An empty root clears the choice.
+  Result<Json> select_data_folder(const std::string& session_id, const std::string& root, const std::string& folder);
   // Starts a task for a plan: naming check, then the parameter confirmation
   // (auto_confirm or given params skip the wait), then the pipeline.
   Result<Json> execute(const std::string& session_id, const std::string& plan_id, const Json& params,

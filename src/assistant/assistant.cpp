@@ -155,9 +155,12 @@ Json Assistant::config() const {
     if (c && !(*c)["prefix"].get<std::string>().empty())
       data.push_back({{"prefix", (*c)["prefix"]}, {"family", (*c)["family"]}, {"ready", (*c)["ok"]}});
   }
+  Json roots = Json::array();  // by name only; GET /api/data_roots lists their folders
+  for (auto& r : impl_->o.data_roots) roots.push_back(r.name);
   return {{"model", impl_->model_name},
           {"models", models},
           {"shared_data", data},
+          {"data_roots", roots},
           {"offline", impl_->env.offline()},
           {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
           {"naming_rules", naming_rules()},

@@ -118,7 +118,26 @@ struct Assistant::Impl {
   Json turn_decline(bool zh);
   // Posts a finished run's outcome to its session's chat and as an "outcome" event (terminal states only).
   void announce_outcome(const std::string& task_id, TaskState state, const std::string& message);
-  std::vector<fs::path> data_dirs(const std::string& sid) const { return {session_dir(sid) / "data", o.data_dir}; }
+  // Where the session's species folders are looked for, first match wins: its
+  // uploads, its chosen root folder, the data roots (two levels), the shared folder.
+  std::vector<fs::path> data_dirs(const std::string& sid) const;
+  // A data root's folder from its name and a validated relative name (data_roots.cpp).
+  Result<fs::path> resolve_data_folder(const std::string& root, const std::string& folder) const;
+  // The species prefix of the session's chosen root folder, or "" (none chosen, or no longer there).
+  std::string selected_prefix(const std::string& sid) const;
+  // The data root holding `path`, or null (never for a path inside the state folder).
+  const DataRoot* root_holding(const fs::path& path) const;
+  // How answers name a folder or file: "<root>:<relative>", "uploads:…" or "shared data:…", never a server path.
+  std::string place_name(const std::string& sid, const fs::path& path) const;
+  // Links the files of a root's species folder into `view` (under the names the
+  // pipeline expects) and returns {read_in_place: [{file, kind, bytes, read_as}], not_read: [names]}.
+  Result<Json> link_root_folder(const fs::path& folder, const fs::path& view) const;
+  // make_plan's answer as a client sees it: the folder by place_name, the files it
+  // will read listed the same way, no server path (its data_dir removed).
+  void name_plan_places(const std::string& sid, Json& plan_answer) const;
+  // A root folder becomes the run's view of links (task_runner.cpp), announced as a "data" event;
+  // false when it could not be made (the task failed with the reason).
+  bool link_root_view(const std::string& task_id, const std::string& sid, bool zh, fs::path& data_dir);
 };
 
 }  // namespace bioagent

@@ -72,6 +72,7 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, bool zh) {
   std::string species = stored.is_object() ? stored["plan"]["analysis_plan"].value("species_prefix", "") : "";
   auto fresh = make_plan(env, species.empty() ? row["species"].get<std::string>() : species, row["family"],
                          data_dirs(sid), stage_seconds(), zh, o.cpus);
+  if (fresh) name_plan_places(sid, *fresh);
   Json out = fresh ? *fresh : stored;
   if (fresh && stored.is_object() && stored["plan"]["analysis_plan"].contains("reasoning"))
     out["plan"]["analysis_plan"]["reasoning"] = stored["plan"]["analysis_plan"]["reasoning"];
@@ -83,6 +84,7 @@ Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::stri
                                          bool zh) {
   auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), zh, runner_cpu_limit(o));
   if (!p) return p.status();
+  name_plan_places(sid, *p);
   Json& analysis = (*p)["plan"]["analysis_plan"];
   analysis["reasoning"] = plan_reasoning(analysis, llm.get(), zh);
   (*p)["yaml"] = to_yaml((*p)["plan"]);
@@ -98,8 +100,9 @@ Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::stri
 
 Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, bool zh) {
   if (route.species.empty()) {
-    // A species outside the list, named only by the files the user uploaded.
+    // A species outside the list, named only by the files the user uploaded or the server folder chosen.
     route.species = only_uploaded_prefix(session_dir(sid) / "data");
+    if (route.species.empty()) route.species = selected_prefix(sid);  // the server folder the user chose
   }
   if (route.species.empty() || route.family.empty())
     return Json{

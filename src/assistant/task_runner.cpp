@@ -235,6 +235,25 @@ void Assistant::Impl::start_task(const std::string& task_id, const std::string& 
   rt->thread = std::thread([this, rt, resumed] { run_task(rt, resumed); });
 }
 
+bool Assistant::Impl::link_root_view(const std::string& id, const std::string& sid, bool zh, fs::path& data_dir) {
+  if (!root_holding(data_dir)) return true;  // uploads and the shared folder are used as they are
+  fs::path view = session_dir(sid) / "runs" / id / "input_links";
+  auto linked = link_root_folder(data_dir, view);
+  if (!linked) {
+    set_state(id, TaskState::kFailed, linked.status().message());
+    return false;
+  }
+  emit(id, {{"type", "data"},
+            {"folder", place_name(sid, data_dir)},
+            {"read_in_place", (*linked)["read_in_place"]},
+            {"not_read", (*linked)["not_read"]},
+            {"message", zh ? "就地读取服务器数据目录 " + place_name(sid, data_dir) + " 中的文件（未复制、未改名）"
+                           : "reading the files of " + place_name(sid, data_dir) +
+                                 " in place on the server (not copied, not renamed)"}});
+  data_dir = view;
+  return true;
+}
+
 void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   const std::string& id = rt->id;
   auto row = task_row(rt->session, id);
@@ -268,6 +287,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
                   ".gff3, " + prefix + ".cds.fasta, " + prefix + ".pep.fasta, " + fam_file + ".hmm");
     return;
   }
+  if (!link_root_view(id, rt->session, zh, data_dir)) return;
   auto naming = check_species_data(data_dir, prefix, fam_file, false);
   Json problems = problems_of(naming);
   for (auto& p : learned_preventions()) {

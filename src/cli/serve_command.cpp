@@ -26,6 +26,8 @@ namespace {
 struct ServeOptions {
   ApiServerOptions api;
   std::string state_dir, data_dir, runner = "local", pipeline_params, model, port_file;
+  std::vector<std::string> stages;      // runs do only these (with what they need); empty: every stage
+  std::vector<std::string> data_roots;  // serve's --root: server-side species folders, read in place
   int confirm_timeout = 30, cpus = 0;
 };
 
@@ -87,6 +89,11 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   serve->add_option("--port", o.api.port, "Port (0: any free port)")->check(CLI::Range(0, 65535));
   serve->add_option("--token", o.api.token, "Bearer token for /api and /mcp (also BIOAGENT_API_TOKEN)");
   serve->add_option("--state-dir", o.state_dir, "Sessions, tasks, uploads and learning (default: beside the bundle)");
+  serve->add_option("--root", o.data_roots,
+                    "A server-side data folder (e.g. /data/genomes): its species folders are listed to clients by "
+                    "the folder's name and read in place, never copied (repeatable; also readable by tools)");
+  serve->add_option("--stages", o.stages, "Runs do only these stages (with what they need), comma-separated")
+      ->delimiter(',');
   serve->add_option("--data-dir", o.data_dir,
                     "Shared species folders (default: the generated example genome in the state folder)");
   serve->add_option("--web-dir", o.api.web_dir, "Built web UI (default: web/dist of the source tree, if built)");
@@ -129,6 +136,9 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   serve->callback([&g] {
     block_stop_signals();  // before any thread starts, so that all inherit it
     raise_open_file_limit();
+    // serve's --root folders are data roots and readable by tools; the global --root ones only the latter.
+    if (g.roots.empty() && !o.data_roots.empty()) g.roots.push_back(fs::current_path().string());  // tools' default
+    g.roots.insert(g.roots.end(), o.data_roots.begin(), o.data_roots.end());
     auto s = Session::open(g);
     if (!s) {
       g.exit_code = print_error(s.status());
@@ -175,6 +185,13 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     ao.runner = o.runner;
     ao.model = o.model;
     ao.max_upload_bytes = o.api.max_upload_bytes;
+    auto roots = name_data_roots(o.data_roots);
+    if (!roots) {
+      g.exit_code = print_error(roots.status());
+      return;
+    }
+    ao.data_roots = *roots;
+    ao.stages = o.stages;
     auto assistant = Assistant::open(ao);
     if (!assistant) {
       g.exit_code = print_error(assistant.status());

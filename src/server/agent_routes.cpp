@@ -202,6 +202,22 @@ void add_agent_routes(Context& ctx) {
             });
   add_route(ctx, {"GET", "/api/config", "models, offline flag, dialog timeout and the file naming rules", nullptr},
             [&a](Req, Res res, const Json&) { reply_json(res, a.config()); });
+  add_route(
+      ctx,
+      {"GET", "/api/data_roots",
+       "the server's data roots (serve --root) by name, the species folders in each and the session's choice", nullptr},
+      [&a](Req req, Res res, const Json&) {
+        auto r = a.data_roots(session_of(req, nullptr));
+        r ? reply_json(res, *r) : reply_error(res, r.status());
+      });
+  add_route(ctx,
+            {"POST", "/api/data_roots/select",
+             "use a root's species folder for the session (root name + relative folder; an empty root clears it)",
+             schema({{"root", kId}, {"folder", kId}, {"session_id", kId}}, {"root"})},
+            [&a](Req req, Res res, const Json& body) {
+              auto r = a.select_data_folder(session_of(req, body), body["root"], body.value("folder", ""));
+              r ? reply_json(res, *r) : reply_error(res, r.status());
+            });
   add_chat_route(ctx);
   add_route(ctx,
             {"POST", "/api/agent/plan", "the planning agent's YAML plan for a species and family",

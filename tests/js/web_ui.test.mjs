@@ -255,3 +255,24 @@ test('a run waiting for the CPUs shows its queue position', async () => {
   await page.waitForSelector('#task-state[data-state="cancelled"]', { timeout: 30000 });
   await context.close();
 });
+
+// Server-side data roots (serve --root): the species folders are listed by root name with their
+// files, and "Use" picks one for the session.
+test('the data roots list and the folder choice', async () => {
+  const root = path.join(scratch, 'genomes');
+  fs.mkdirSync(path.join(root, 'plants'), { recursive: true });
+  fs.cpSync(genome, path.join(root, 'plants', 'Lchi'), { recursive: true });
+  const base = await serve(['--root', root], 3);
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('#data-roots li.data-folder');
+  const text = await page.textContent('#data-roots');
+  assert.match(text, /genomes:plants\/Lchi/);
+  assert.match(text, /Lchi\.genome\.fa · [0-9.]+ (KB|MB) \(read as Lchi\.genome\.fasta\)/);
+  assert.ok(!text.includes(scratch), 'no server path on the page');
+  await page.click('#data-roots .use-folder');
+  await page.waitForFunction(() => document.querySelector('#data-roots .use-folder')?.textContent === 'in use');
+  await page.screenshot({ path: path.join(artifacts, 'ui_data_roots.png') });
+  await context.close();
+});

@@ -57,6 +57,58 @@ function showNaming(li: HTMLElement, result: HTMLElement, n: any): void {
   }
 }
 
+// The server's data roots (serve --root): each species folder with its files; "Use" picks it for the session.
+function fileSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) (v /= 1024), i++;
+  return `${v.toFixed(i ? 1 : 0)} ${units[i]}`;
+}
+
+async function renderDataRoots(): Promise<void> {
+  if (!(config.data_roots || []).length) return;
+  let listing: any;
+  try {
+    listing = await api.call('GET', '/api/data_roots');
+  } catch (e) {
+    showError((e as Error).message);
+    return;
+  }
+  const selected = listing.selected;
+  const items: HTMLElement[] = [];
+  for (const root of listing.roots || [])
+    for (const f of root.folders || []) {
+      const li = el('li', 'data-folder');
+      li.dataset.root = root.name;
+      li.dataset.folder = f.folder;
+      const chosen = selected && selected.root === root.name && selected.folder === f.folder;
+      li.append(el('code', 'place', `${root.name}:${f.folder}`), document.createTextNode(` ${f.prefix} `));
+      const use = el('button', 'use-folder', chosen ? t('inUse') : t('useFolder')) as HTMLButtonElement;
+      use.type = 'button';
+      use.disabled = !!chosen;
+      use.onclick = async () => {
+        try {
+          await api.call('POST', '/api/data_roots/select', { root: root.name, folder: f.folder });
+          await renderDataRoots();
+        } catch (e) {
+          showError((e as Error).message);
+        }
+      };
+      li.append(use);
+      const files = el('ul', 'data-files');
+      for (const file of f.files || []) {
+        const fi = el('li', '', `${file.name} · ${fileSize(file.bytes)}`);
+        if (file.read_as) fi.append(document.createTextNode(` (${t('readAs')} ${file.read_as})`));
+        files.append(fi);
+      }
+      li.append(files);
+      items.push(li);
+    }
+  $('data-roots').replaceChildren(...items);
+  $('data-roots-box').hidden = false;
+}
+
 async function uploadFiles(files: FileList | File[]): Promise<void> {
   await api.ensureSession();
   for (const file of Array.from(files)) {
@@ -470,6 +522,7 @@ async function loadConfig(): Promise<void> {
   renderRules();
   const had = api.session();
   const sid = await api.ensureSession();
+  await renderDataRoots();
   if (!$('messages').children.length && !(had === sid && (await restoreSession(sid)))) welcome();
   setStatus(config.offline ? `${t('ready')} · ${t('offline')}` : t('ready'));
 }

@@ -89,7 +89,7 @@ Status draw_panel(const StageContext& ctx) {
   std::map<std::string, std::string> subfamily;
   if (auto t = read_text(upstream_file(ctx, "phylogeny", "subfamilies.tsv")))
     for (auto& c : tsv_rows(*t))
-      if (c.size() >= 2 && c[1] != "unassigned") subfamily[c[0]] = c[1];
+      if (c.size() >= 2 && c[1] != "unassigned" && c[1] != "—") subfamily[c[0]] = c[1];
   std::vector<std::string> outgroup;  // reference members, named REF_<id> in the tree
   for (int leaf : tree->leaves())
     if (tree->nodes[size_t(leaf)].name.rfind("REF_", 0) == 0) outgroup.push_back(tree->nodes[size_t(leaf)].name);

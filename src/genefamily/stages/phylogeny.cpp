@@ -1,8 +1,8 @@
 // The phylogeny stage: MAFFT (L-INS-i below 200 sequences, --auto above), our
 // trimming of gappy columns, IQ-TREE 2 (ModelFinder + UFBoot) with FastTree as
 // the fallback for large sets or when IQ-TREE fails; reference members (a
-// FASTA whose descriptions name their subfamily) join the tree and give each
-// member the subfamily of its nearest reference leaf. Without references, the
+// FASTA whose headers name their group) join the tree, and each clade is named
+// by the group its references share (phylogeny_groups.h). Without references, the
 // reviewed Arabidopsis and rice members of the family's Pfam domain are
 // fetched from UniProt when the run may use the network (cached; offline, the
 // cache only), else the report says why there are none.
@@ -17,6 +17,7 @@
 #include "genefamily/algo/newick.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
+#include "genefamily/stages/phylogeny_groups.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
@@ -255,45 +256,10 @@ Status finish(const StageContext& ctx) {
     for (double& v : sup) v *= 100;  // FastTree's local supports are 0-1
   std::sort(sup.begin(), sup.end());
   double median = sup.empty() ? 0 : sup[sup.size() / 2];
-  // Subfamilies: each member takes the group of its nearest reference leaf.
-  std::map<std::string, std::string> group;
-  std::string refs = reference_fasta(ctx);
-  if (!refs.empty())
-    if (auto r = read_fasta(refs))
-      for (auto& rec : *r) group["REF_" + rec.id] = rec.description.empty() ? rec.id : rec.description;
-  std::ostringstream clades;
-  clades << "gene\tsubfamily\tnearest_reference\tdistance\n";
-  for (int leaf : tree->leaves()) {
-    const std::string& name = tree->nodes[size_t(leaf)].name;
-    if (name.rfind("REF_", 0) == 0) continue;
-    std::string best, best_group = "unassigned";
-    double best_d = 1e300;
-    for (int other : tree->leaves()) {
-      const std::string& on = tree->nodes[size_t(other)].name;
-      if (!group.count(on)) continue;
-      double d = tree->distance(leaf, other);
-      if (d >= 0 && d < best_d) {
-        best_d = d;
-        best = on.substr(4);
-        best_group = group[on];
-      }
-    }
-    clades << name << '\t' << best_group << '\t' << best << '\t' << (best.empty() ? 0 : best_d) << '\n';
-  }
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "subfamilies.tsv"), clades.str()));
-  std::map<std::string, std::string> leaf_group;  // members by subfamily, references by their group
-  for (int leaf : tree->leaves()) {
-    const std::string& name = tree->nodes[size_t(leaf)].name;
-    if (group.count(name)) leaf_group[name] = group[name];
-  }
-  std::istringstream rows(clades.str());
-  std::string row;
-  std::getline(rows, row);
-  while (std::getline(rows, row)) {
-    auto tab = row.find('\t');
-    std::string g = row.substr(tab + 1, row.find('\t', tab + 1) - tab - 1);
-    if (g != "unassigned") leaf_group[row.substr(0, tab)] = g;
-  }
+  // Subfamilies: each clade named by the group its reference members share (phylogeny_groups.cpp).
+  auto groups = write_reference_groups(ctx, *tree, reference_fasta(ctx));
+  if (!groups) return groups.status();
+  const std::map<std::string, std::string>& leaf_group = *groups;
   const std::string title = figure_title(ctx, " phylogeny", " 系统发育树");
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "tree.svg"), figures::tree(*tree, leaf_group, false, title)));
@@ -304,7 +270,7 @@ Status finish(const StageContext& ctx) {
   // midpoint; the figure's title says which.
   std::vector<std::string> outgroup;
   for (int leaf : tree->leaves())
-    if (group.count(tree->nodes[size_t(leaf)].name)) outgroup.push_back(tree->nodes[size_t(leaf)].name);
+    if (tree->nodes[size_t(leaf)].name.rfind("REF_", 0) == 0) outgroup.push_back(tree->nodes[size_t(leaf)].name);
   auto rooted = figures::rooted_tree_figure(*tree, outgroup, leaf_group, title);
   if (!rooted) rooted = figures::rooted_tree_figure(*tree, {}, leaf_group, title);
   if (rooted) BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted));
@@ -392,11 +358,11 @@ ReportSection report(const ReportContext& r) {
     const Json c = refs.value("counts", Json::object());
     s.paragraphs.push_back(r.zh ? "参考成员：从 UniProt 获取的拟南芥 " + c.value("Ath", Json(0)).dump() + " 个、水稻 " +
                                       c.value("Osa", Json(0)).dump() + " 个已审阅蛋白（Pfam " +
-                                      refs.value("pfam", std::string()) + "），亚家族以最近的参考成员命名。"
+                                      refs.value("pfam", std::string()) + "），各分支以其所含参考成员命名。"
                                 : "Reference members: " + c.value("Ath", Json(0)).dump() + " Arabidopsis and " +
                                       c.value("Osa", Json(0)).dump() + " rice reviewed proteins with Pfam " +
                                       refs.value("pfam", std::string()) +
-                                      " from UniProt; subfamilies are named after the nearest reference member.");
+                                      " from UniProt; each clade is named by the reference members it holds.");
   } else if (refs.contains("reason")) {
     s.paragraphs.push_back(r.zh ? "参考成员不可用（" + refs.value("reason", std::string()) + "），系统树以中点定根。"
                                 : "Reference members were not available (" + refs.value("reason", std::string()) +
@@ -414,9 +380,10 @@ StageSpec phylogeny_stage() {
   s.name = "phylogeny";
   s.label = "phylogenetic analysis";
   s.label_zh = "系统发育分析";
-  s.revision = 6;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
+  s.revision = 7;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
                    // 4: reference members fetched from UniProt; 5: restricted ModelFinder set, low-support nodes;
-                   // 6: FreeRate up to 4 categories
+                   // 6: subfamilies named by the clades of grouped references, members table with groups;
+                   // 7: FreeRate up to 4 categories
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
   s.resource = "large";
@@ -430,7 +397,8 @@ StageSpec phylogeny_stage() {
       "bootstrap": {"type": "integer", "minimum": 1000, "maximum": 100000, "default": 1000, "description": "UFBoot replicates (-B)"},
       "max_gap_fraction": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
       "fasttree_above": {"type": "integer", "minimum": 4, "default": 500, "description": "use FastTree for more sequences than this"},
-      "references": {"type": "string", "default": "", "description": "FASTA of reference members; descriptions name subfamilies"},
+      "references": {"type": "string", "default": "", "description": "FASTA of reference members; a header word group=G1 (or subfamily=, clade=) names its group"},
+      "reference_groups": {"type": "string", "default": "", "description": "table of reference id<TAB>group, for references whose headers name no group"},
       "fetch_references": {"type": "boolean", "default": true, "description": "without references: fetch the reviewed Arabidopsis and rice members of the family's Pfam domain from UniProt (cached), when the run may use the network"},
       "uniprot_url": {"type": "string", "default": "https://rest.uniprot.org"},
       "max_references": {"type": "integer", "minimum": 1, "maximum": 200, "default": 40, "description": "reference members kept per species"}

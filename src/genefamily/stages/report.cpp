@@ -16,6 +16,16 @@
 namespace bioagent::gf {
 namespace {
 
+// The phylogeny stage's reason for a member in no named clade (subfamilies.tsv), in Chinese.
+std::string group_reason_zh(const std::string& reason) {
+  const std::string several = "its smallest clade with references holds several groups (";
+  if (reason == "no reference member in the tree") return "系统树中没有参考成员";
+  if (reason.rfind(several, 0) == 0)
+    return "它所在的含参考成员的最小分支包含多个分组（" +
+           reason.substr(several.size(), reason.size() - several.size() - 1) + "）";
+  return reason;
+}
+
 struct Text {
   const char *summary, *genes, *function, *meaning, *methods, *title_suffix, *found, *inputs, *timeline, *skipped,
       *failed, *warn, *cancelled, *not_run;
@@ -187,7 +197,7 @@ Status build(const StageContext& ctx) {
           r.seq, pk_scale(ctx.run.value("params", Json::object()).value("properties", Json::object())));
   // Subfamilies from the phylogeny stage.
   std::map<std::string, std::string> subfamily;
-  std::map<std::string, int> per_group;
+  std::map<std::string, int> per_group, no_group;  // no_group: reason -> members in no named clade
   if (auto t = read_text(in("phylogeny") / final_name(ctx, "subfamilies.tsv"))) {
     std::istringstream rows(*t);
     std::string row;
@@ -195,7 +205,11 @@ Status build(const StageContext& ctx) {
     while (std::getline(rows, row)) {
       auto a = row.find('\t'), b = row.find('\t', a + 1);
       std::string g = row.substr(a + 1, b - a - 1);
-      if (g == "unassigned") continue;
+      if (g == "unassigned" || g == "—") {  // in no named clade: counted with its reason
+        const auto reason = row.substr(row.rfind('\t') + 1);
+        if (b != std::string::npos && row.find('\t', b + 1) != row.rfind('\t')) ++no_group[reason];
+        continue;
+      }
       subfamily[row.substr(0, a)] = g;
       ++per_group[g];
     }
@@ -265,15 +279,20 @@ Status build(const StageContext& ctx) {
     s.table_header = zh ? std::vector<std::string>{"基因",     "染色体",       "起始",   "终止",           "链",
                                                    "氨基酸数", "分子量 (kDa)", "等电点", "亲水性 (GRAVY)", "亚家族"}
                         : std::vector<std::string>{"gene", "chr",      "start", "end",   "strand",
-                                                   "aa",   "MW (kDa)", "pI",    "GRAVY", "subfamily"};
+                                                   "aa",   "MW (kDa)", "pI",    "GRAVY", "group"};
     for (auto& m : *members) {
       const ProteinProperties& p = props[m.gene];
       const bool placed = !m.seqid.empty();  // no position known: "—", never 0/0/+
       s.table.push_back({m.gene, placed ? m.seqid : "—", placed ? std::to_string(m.start) : "—",
                          placed ? std::to_string(m.end) : "—", placed ? std::string(1, m.strand) : "—",
                          std::to_string(p.length), fmt(p.molecular_weight / 1000), fmt(p.isoelectric_point),
-                         fmt(p.gravy, 3), subfamily.count(m.gene) ? subfamily[m.gene] : ""});
+                         fmt(p.gravy, 3), subfamily.count(m.gene) ? subfamily[m.gene] : "—"});
     }
+    for (auto& [reason, n] : no_group)
+      if (!reason.empty())
+        s.paragraphs.push_back((zh ? "分组为 “—” 的成员 " : "Group “—”: ") + std::to_string(n) +
+                               (zh ? " 个，原因：" : " members, because ") + (zh ? group_reason_zh(reason) : reason) +
+                               (zh ? "。" : "."));
     sections.push_back(s);
   }
   std::string base = sp + "." + fam + ".";
@@ -406,7 +425,8 @@ Status build(const StageContext& ctx) {
       {"tree_rooted.svg", "the tree rooted on the reference members (or at its midpoint), subfamilies coloured"},
       {"tree.svg", "the tree, rectangular layout"},
       {"tree_circular.svg", "the tree, circular layout"},
-      {"subfamilies.tsv", "subfamily of each member from its nearest reference leaf"},
+      {"subfamilies.tsv", "group of each member: the clade of the reference members it falls in (— with the reason)"},
+      {"members.tsv", "the members with their coordinates and group from the tree"},
       {"domain_architecture.tsv", "domains in order along each protein and HMM coverage"},
       {"properties.tsv", "length, molecular weight, pI, instability index, aliphatic index, GRAVY"},
       {"motifs.meme.txt", "discovered motifs in MEME format (E-values are our approximation)"},

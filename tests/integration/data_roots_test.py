@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+"""Integration test of server-side data roots (`bioagent serve --root DIR`): a
+genome folder too large to upload is listed by the root's name, picked for a
+session, named in the plan by root name + relative path (never a server path),
+and read in place by the run (check + identify): nothing of it is copied into
+the state folder and the root folder is left as it was (the misnamed genome is
+linked under the right name in the run's own folder, not renamed). Traversal
+names ('..', absolute paths, a link leading out of the root) are refused.
+
+Usage: data_roots_test.py BIOAGENT_BIN"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+BIN = sys.argv[1]
+WORK = tempfile.mkdtemp(prefix="bioagent-roots-")
+FAILURES = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        FAILURES.append(what)
+
+
+def call(base, method, path, body=None, sid=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data if method != "GET" else None, method=method)
+    req.add_header("Content-Type", "application/json")
+    if sid:
+        req.add_header("X-Session-Id", sid)
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        text = e.read()
+        try:
+            return e.code, json.loads(text)
+        except ValueError:
+            return e.code, {"raw": text.decode(errors="replace")}
+
+
+def events(base, sid, task, timeout=300):
+    req = urllib.request.Request(base + "/api/agent/events/%s?session_id=%s" % (task, sid))
+    out, deadline = [], time.time() + timeout
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        for line in r:
+            line = line.decode().rstrip("\n")
+            if line.startswith("data: "):
+                e = json.loads(line[6:])
+                out.append(e)
+                if e.get("type") == "state" and e.get("state") in ("done", "failed", "cancelled"):
+                    break
+            if time.time() > deadline:
+                break
+    return out
+
+
+def listing(folder):
+    """name -> (inode, size, mtime) of every entry under folder."""
+    out = {}
+    for d, dirs, files in os.walk(folder):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            out[os.path.relpath(p, folder)] = (st.st_ino, st.st_size, st.st_mtime_ns)
+    return out
+
+
+# ---- a root with one species folder two levels down, a misnamed genome, files no rule names, a link out
+ROOT = os.path.join(WORK, "genomes")
+species = os.path.join(ROOT, "plants", "Lchi")
+subprocess.run([BIN, "genefamily", "example", species, "--prefix", "Lchi", "--family", "GLOBIN"], check=True,
+               stdout=subprocess.DEVNULL)
+os.rename(os.path.join(species, "Lchi.genome.fasta"), os.path.join(species, "Lchi.genome.fa"))
+os.remove(os.path.join(species, "truth.json"))
+open(os.path.join(species, "md5sums.txt"), "w").write("not a data file\n")
+outside = os.path.join(WORK, "outside", "Osec")
+os.makedirs(outside)
+shutil.copy(os.path.join(species, "Lchi.pep.fasta"), os.path.join(outside, "Osec.pep.fasta"))
+os.symlink(os.path.dirname(outside), os.path.join(ROOT, "escape"))
+GENOME = os.path.join(species, "Lchi.genome.fa")
+genome_stat = os.stat(GENOME)
+GENOME_HEAD = open(GENOME, "rb").read(65536)
+before = listing(ROOT)
+
+state = os.path.join(WORK, "state")
+port_file = os.path.join(WORK, "port")
+log = open(os.path.join(WORK, "server.log"), "a")
+proc = subprocess.Popen([BIN, "--offline", "serve", "--port", "0", "--port-file", port_file, "--state-dir", state,
+                         "--confirm-timeout", "3", "--cpus", "2", "--stages", "identify", "--root", ROOT],
+                        stdout=subprocess.DEVNULL, stderr=log)
+try:
+    for _ in range(300):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            break
+        time.sleep(0.1)
+    B = "http://127.0.0.1:%s" % open(port_file).read().strip()
+    st, s = call(B, "POST", "/api/sessions", {})
+    sid = s["session_id"]
+
+    # ---- the roots, by name only
+    st, cfg = call(B, "GET", "/api/config")
+    check(st == 200 and cfg["data_roots"] == ["genomes"], "config names the data root (not its path)")
+    st, roots = call(B, "GET", "/api/data_roots", sid=sid)
+    folders = {f["folder"]: f for r in roots["roots"] for f in r["folders"]}
+    check(st == 200 and list(folders) == ["plants/Lchi"] and folders["plants/Lchi"]["prefix"] == "Lchi",
+          "the species folder two levels down is listed, the link out of the root is not: %s" % list(folders))
+    files = {f["name"]: f for f in folders["plants/Lchi"]["files"]}
+    check(files["Lchi.genome.fa"]["read_as"] == "Lchi.genome.fasta"
+          and files["Lchi.genome.fa"]["bytes"] == genome_stat.st_size and "md5sums.txt" not in files,
+          "files listed with kind, size and the name the run reads them as; unrelated files left out")
+    check(ROOT not in json.dumps(roots) and WORK not in json.dumps(cfg), "no server path in the listing")
+
+    # ---- traversal names are refused
+    for root, folder in [("genomes", ".."), ("genomes", "../outside"), ("genomes", "plants/../.."),
+                         ("genomes", "/etc"), ("genomes", ROOT), ("genomes", "escape"), ("genomes", "escape/Osec"),
+                         ("genomes", "plants/./Lchi"), ("genomes", ""), ("nope", "plants/Lchi")]:
+        st, r = call(B, "POST", "/api/data_roots/select", {"root": root, "folder": folder}, sid)
+        check(st in (400, 403, 404) and "error" in r and WORK not in json.dumps(r),
+              "select %s:%s refused (%s)" % (root, folder, st))
+
+    # ---- without a choice the planner finds the prefix in the root; with one, the same folder
+    st, s2 = call(B, "POST", "/api/sessions", {})
+    st, p = call(B, "POST", "/api/agent/plan", {"species": "Lchi", "gene_family": "GLOBIN"}, s2["session_id"])
+    check(st == 200 and p["plan"]["analysis_plan"]["reference_genome"]["local_path"] == "genomes:plants/Lchi",
+          "the planner finds the species folder in the root")
+    st, r = call(B, "POST", "/api/data_roots/select", {"root": "genomes", "folder": "plants/Lchi"}, sid)
+    check(st == 200 and r["selected"]["prefix"] == "Lchi", "the folder is chosen for the session")
+    st, roots = call(B, "GET", "/api/data_roots", sid=sid)
+    check(roots["selected"] == {"root": "genomes", "folder": "plants/Lchi", "prefix": "Lchi"}, "the choice is kept")
+    st, r = call(B, "POST", "/api/agent/chat", {"message": "Can I study the GLOBIN gene family?"}, sid)
+    check(st == 200 and r["route"]["species"] == "Lchi"
+          and r["plan"]["analysis_plan"]["reference_genome"]["local_path"] == "genomes:plants/Lchi",
+          "a chat naming only the family plans the chosen folder's species")
+    st, p = call(B, "POST", "/api/agent/plan", {"species": "Lchi", "gene_family": "GLOBIN"}, sid)
+    ref = p["plan"]["analysis_plan"]["reference_genome"]
+    check(st == 200 and ref["local_path"] == "genomes:plants/Lchi" and ref["genome_fasta_status"] == "available",
+          "the plan names the folder by root name and relative path")
+    check("genomes:plants/Lchi/Lchi.genome.fa (read as Lchi.genome.fasta)" in ref["files_read"]
+          and "genomes:plants/Lchi/Lchi.pep.fasta" in ref["files_read"] and "read_in_place" in ref,
+          "the plan lists the files it will read and where: %s" % ref.get("files_read"))
+    check(ROOT not in json.dumps(p) and WORK not in json.dumps(p), "no server path in the plan or its YAML")
+
+    # ---- the run reads the genome in place
+    st, t = call(B, "POST", "/api/agent/execute", {"plan_id": p["plan_id"], "auto_confirm": True}, sid)
+    check(st == 202, "the run starts")
+    evs = events(B, sid, t["task_id"])
+    final = [e for e in evs if e.get("type") == "state"][-1]
+    check(final["state"] == "done", "check + identify done from the root folder: %s" % final.get("message"))
+    data = [e for e in evs if e.get("type") == "data"]
+    check(data and {"file": "genomes:plants/Lchi/Lchi.genome.fa", "kind": "genome", "bytes": genome_stat.st_size,
+                    "read_as": "Lchi.genome.fasta"} in data[0]["read_in_place"]
+          and data[0]["not_read"] == ["md5sums.txt"], "the run says which files it reads in place")
+    check(not any(e.get("type") == "repair" for e in evs), "no rename repair in the root folder")
+    st, status = call(B, "GET", "/api/agent/status/%s" % t["task_id"], sid=sid)
+    check(status["stages"].get("identify") == "done", "identify done")
+    check(ROOT not in json.dumps(evs) and ROOT not in json.dumps(status), "no server path in the events or status")
+    copies, links, largest = [], [], 0
+    for d, dirs, names in os.walk(state):
+        if d == state:  # the server's own generated example genome (as the generated Lchi) is not a copy
+            dirs.remove("example-data")
+        for n in names:
+            path = os.path.join(d, n)
+            st_ = os.lstat(path)
+            if os.path.islink(path):
+                links.append(os.path.realpath(path))
+            elif st_.st_ino == genome_stat.st_ino or (st_.st_size == genome_stat.st_size
+                                                      and open(path, "rb").read(65536) == GENOME_HEAD):
+                copies.append(path)
+            elif not n.startswith("app.sqlite"):
+                largest = max(largest, st_.st_size)
+    check(not copies, "no file in the state folder is the genome or a copy of it: %s" % copies)
+    check(largest < genome_stat.st_size / 2, "no run file is near the genome's size (%d of %d bytes)"
+          % (largest, genome_stat.st_size))
+    check(os.path.realpath(GENOME) in links, "the run's folder links the genome where it is")
+    check(listing(ROOT) == before, "the root folder is unchanged (nothing renamed, no backup written)")
+finally:
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)
+
+# ---- a root that holds the server's state folder: the state (every session's uploads and runs) is never offered
+state2 = os.path.join(ROOT, "state")
+port_file2 = os.path.join(WORK, "port2")
+proc = subprocess.Popen([BIN, "--offline", "serve", "--port", "0", "--port-file", port_file2, "--state-dir", state2,
+                         "--root", ROOT], stdout=subprocess.DEVNULL, stderr=log)
+try:
+    for _ in range(300):
+        if os.path.exists(port_file2) and open(port_file2).read().strip():
+            break
+        time.sleep(0.1)
+    B2 = "http://127.0.0.1:%s" % open(port_file2).read().strip()
+    st, s = call(B2, "POST", "/api/sessions", {})
+    st, roots = call(B2, "GET", "/api/data_roots", sid=s["session_id"])
+    listed = [f["folder"] for r in roots["roots"] for f in r["folders"]]
+    check(st == 200 and listed == ["plants/Lchi"], "the state folder inside the root is not listed: %s" % listed)
+    for folder in ["state", "state/example-data/Exam", "state/sessions"]:
+        st, r = call(B2, "POST", "/api/data_roots/select", {"root": "genomes", "folder": folder}, s["session_id"])
+        check(st == 403, "select genomes:%s refused (%s)" % (folder, st))
+finally:
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)
+
+if FAILURES:
+    print("\n%d failed; the server's log: %s" % (len(FAILURES), os.path.join(WORK, "server.log")))
+    sys.exit(1)
+shutil.rmtree(WORK, ignore_errors=True)
+print("all passed")
