@@ -60,7 +60,7 @@ function runPipeline(d, lang) {
     expression: { matrix: d.matrix },
   };
   execFileSync(bin, ['genefamily', 'run', '--data', d.data, '--run-dir', runDir, '--cpus', '2', '--lang', lang,
-    '--params', JSON.stringify(params)], { stdio: ['ignore', 'ignore', 'ignore'] });
+    '--params', JSON.stringify(params)], { stdio: ['ignore', 'ignore', 'pipe'] });
   return path.join(runDir, 'final');
 }
 
