@@ -5,7 +5,7 @@
 // a small tolerance or a text reaches outside the figure's bounds (its
 // viewBox). The run is the example genome with a comparative species and a
 // generated expression matrix, so that every stage that draws a figure draws
-// it; the two runs share one browser. Screenshots and a JSON of the measures go
+// it; the two runs share one browser. A Chinese figure holds no English phrase. Screenshots and a JSON of the measures go
 // to $BIOAGENT_ARTIFACTS/figures-<lang>/ (the path is printed).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -140,6 +140,10 @@ function problemsOf(m) {
   return out;
 }
 
+// Four Latin words in a row: an English phrase in a Chinese figure (names such as "CBF-binding site"
+// or "Lchi SPL" are shorter).
+const kEnglishPhrase = /[A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+/;
+
 async function checkFigures(finalDir, lang) {
   const shots = path.join(artifacts, `figures-${lang}`);
   fs.mkdirSync(shots, { recursive: true });
@@ -161,7 +165,10 @@ async function checkFigures(finalDir, lang) {
     const m = await page.evaluate(measure);
     await page.locator('svg').first().screenshot({ path: path.join(shots, f.replace(/\.svg$/, '.png')) });
     fs.rmSync(html);
-    report[f] = { texts: m.texts.length, problems: problemsOf(m) };
+    const problems = problemsOf(m);
+    if (lang === 'zh')
+      for (const t of m.texts) if (kEnglishPhrase.test(t.text)) problems.push(`English in a Chinese figure: "${t.text}"`);
+    report[f] = { texts: m.texts.length, problems };
   }
   await page.close();
   fs.writeFileSync(path.join(shots, 'layout.json'), JSON.stringify(report, null, 1));

@@ -10,12 +10,13 @@
 
 namespace bioagent::figures {
 
-// Twelve colours that stay apart (Okabe-Ito first, then distinct hues); motif
+// Twelve colours that stay apart (Okabe-Ito first, then Paul Tol's olive and
+// wine, a purple, black and light grey; no two greens or blues alike); motif
 // n (0-based, MEME-(n+1)) is motif_colour(n). Twelve motifs before a repeat:
 // the motif stage finds at most ten by default.
 inline const char* motif_colour(size_t n) {
   static const char* k[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-                            "#F0E442", "#7F3C8D", "#11A579", "#3969AC", "#E73F74", "#80BA5A"};
+                            "#F0E442", "#7F3C8D", "#999933", "#882255", "#000000", "#BBBBBB"};
   return k[n % 12];
 }
 // The motif's colour from its label ("MEME-3" -> motif_colour(2)); labels of another form get grey.
@@ -31,7 +32,7 @@ inline std::string motif_colour(const std::string& label) {
 }
 // Domains: muted hues none of the motif colours use.
 inline const char* domain_colour(size_t n) {
-  static const char* k[] = {"#8C6D31", "#7B7B7B", "#393B79", "#AD494A", "#5254A3", "#637939"};
+  static const char* k[] = {"#8C6D31", "#7B7B7B", "#393B79", "#1F5F5F", "#C7A46B", "#5F6F7F"};
   return k[n % 6];
 }
 

@@ -203,6 +203,7 @@ StageSpec motif_stage() {
   s.outputs = {"motif.json"};
   s.parse = summary_file("motif.json");
   s.report = report;
+  s.revision = 2;  // 2: one colour per motif shared with the panel; logos with a bits axis, nothing cut
   return s;
 }
 

@@ -176,6 +176,7 @@ StageSpec panel_stage() {
   s.outputs = {"panel.json"};
   s.parse = summary_file("panel.json");
   s.report = panel_report;
+  s.revision = 2;  // 2: the renamed members; motif colours from the shared palette
   return s;
 }
 
