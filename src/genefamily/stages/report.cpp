@@ -10,6 +10,7 @@
 #include "bioagent/digest.h"
 #include "figures/svg.h"
 #include "genefamily/algo/protein_properties.h"
+#include "genefamily/stages/report_methods.h"
 #include "genefamily/stages/stage_common.h"
 #include "pipeline/stage_reasons.h"
 
@@ -368,7 +369,7 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
   {
-    Section s{"methods", T.methods, {}, {}, {}, {}};
+    Section s{"methods", T.methods, {}, {}, {}, {}, {}};
     s.table_header = zh ? std::vector<std::string>{"阶段", "命令", "程序版本", "用时（秒）", "退出码"}
                         : std::vector<std::string>{"stage", "command", "tool versions", "seconds", "exit"};
     const fs::path run_dir = fs::absolute(ctx.run.value("run_dir", std::string()));
@@ -393,6 +394,9 @@ Status build(const StageContext& ctx) {
              << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
     }
     s.paragraphs.push_back(inputs.str());
+    s.paragraphs.push_back(zh ? "各阶段的程序、版本与实际参数（含默认值）如下。"
+                              : "Each stage's programs, versions and parameters as run (defaults included):");
+    for (auto& p : methods_narrative(ctx, zh)) s.paragraphs.push_back(p);
     for (auto& p : parameter_paragraphs(ctx, run_dir, zh)) s.paragraphs.push_back(p);
     if (!rows.empty())
       s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +

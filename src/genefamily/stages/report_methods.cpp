@@ -1,0 +1,59 @@
+#include "genefamily/stages/report_methods.h"
+
+#include <nlohmann/json.hpp>
+
+#include "bioagent/genefamily.h"
+
+namespace bioagent::gf {
+namespace {
+
+// A parameter's value as printed: a path by its file name only (the run and
+// data folders name a session), an empty text as "" and anything else as JSON.
+std::string value_text(const Json& v) {
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    return s.empty() ? "\"\"" : s[0] == '/' ? fs::path(s).filename().string() : s;
+  }
+  if (v.is_array()) {
+    std::string out;
+    for (auto& x : v) out += (out.empty() ? "" : ", ") + value_text(x);
+    return "[" + out + "]";
+  }
+  return v.dump();
+}
+
+// "program version; program version" from the record's versions (the first line of each).
+std::string versions_text(const Json& versions, bool zh) {
+  std::string out;
+  for (auto& [program, version] : versions.items()) {
+    std::string v = version.is_string() ? version.get<std::string>() : version.dump();
+    v = v.substr(0, v.find('\n'));
+    out += (out.empty() ? "" : "; ") + program + " " + (v.empty() ? (zh ? "（版本未知）" : "(version unknown)") : v);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> methods_narrative(const StageContext& ctx, bool zh) {
+  std::vector<std::string> out;
+  for (auto& spec : genefamily_pipeline().stages()) {  // in plan order
+    auto folder = ctx.input.find(spec.name);
+    if (folder == ctx.input.end()) continue;
+    const Json record = read_json_or(folder->second / ".complete");
+    if (record.empty()) continue;
+    std::string params;
+    const Json given = record.value("params", Json::object());  // kept alive: items() refers to it
+    for (auto& [k, v] : given.items()) params += (params.empty() ? "" : ", ") + k + " = " + value_text(v);
+    const Json programs = record.value("versions", Json::object());
+    const std::string versions = versions_text(programs, zh);
+    const std::string label = zh && !spec.label_zh.empty() ? spec.label_zh : spec.label;
+    std::string line = zh ? label + "（" + spec.name + "）：" : label + " (" + spec.name + "): ";
+    line += versions.empty() ? (zh ? "本程序内实现" : "implemented in bioagent") : (zh ? "程序 " : "ran ") + versions;
+    line += params.empty() ? (zh ? "。" : ".") : (zh ? "；参数 " : "; parameters ") + params + (zh ? "。" : ".");
+    out.push_back(line);
+  }
+  return out;
+}
+
+}  // namespace bioagent::gf
