@@ -396,7 +396,7 @@ Status build(const StageContext& ctx) {
     s.paragraphs.push_back(inputs.str());
     s.paragraphs.push_back(zh ? "各阶段的程序、版本与实际参数（含默认值）如下。"
                               : "Each stage's programs, versions and parameters as run (defaults included):");
-    for (auto& p : methods_narrative(ctx, zh)) s.paragraphs.push_back(p);
+    for (auto& p : methods_narrative(ctx, rows, zh)) s.paragraphs.push_back(p);
     for (auto& p : parameter_paragraphs(ctx, run_dir, zh)) s.paragraphs.push_back(p);
     if (!rows.empty())
       s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +

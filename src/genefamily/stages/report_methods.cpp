@@ -1,6 +1,9 @@
 #include "genefamily/stages/report_methods.h"
 
+#include <cctype>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "bioagent/genefamily.h"
 
@@ -22,10 +25,18 @@ std::string value_text(const Json& v) {
   return v.dump();
 }
 
-// "program version; program version" from the record's versions (the first line of each).
-std::string versions_text(const Json& versions, bool zh) {
+std::string lower(std::string s) {
+  for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "program version; program version" from the record's versions (the first line of each), for the
+// programs the stage ran only (all of them when the run holds no command of the stage: a result
+// reused from a cache).
+std::string versions_text(const Json& versions, const std::set<std::string>& ran, bool zh) {
   std::string out;
   for (auto& [program, version] : versions.items()) {
+    if (!ran.empty() && !ran.count(lower(program))) continue;
     std::string v = version.is_string() ? version.get<std::string>() : version.dump();
     v = v.substr(0, v.find('\n'));
     out += (out.empty() ? "" : "; ") + program + " " + (v.empty() ? (zh ? "（版本未知）" : "(version unknown)") : v);
@@ -35,7 +46,11 @@ std::string versions_text(const Json& versions, bool zh) {
 
 }  // namespace
 
-std::vector<std::string> methods_narrative(const StageContext& ctx, bool zh) {
+std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, bool zh) {
+  std::map<std::string, std::set<std::string>> ran;  // stage -> programs its commands ran (lower case)
+  for (auto& a : history)
+    if (a["argv"].is_array() && !a["argv"].empty() && a["argv"][0].is_string())
+      ran[a.value("stage", std::string())].insert(lower(fs::path(a["argv"][0].get<std::string>()).filename().string()));
   std::vector<std::string> out;
   for (auto& spec : genefamily_pipeline().stages()) {  // in plan order
     auto folder = ctx.input.find(spec.name);
@@ -46,7 +61,7 @@ std::vector<std::string> methods_narrative(const StageContext& ctx, bool zh) {
     const Json given = record.value("params", Json::object());  // kept alive: items() refers to it
     for (auto& [k, v] : given.items()) params += (params.empty() ? "" : ", ") + k + " = " + value_text(v);
     const Json programs = record.value("versions", Json::object());
-    const std::string versions = versions_text(programs, zh);
+    const std::string versions = versions_text(programs, ran[spec.name], zh);
     const std::string label = zh && !spec.label_zh.empty() ? spec.label_zh : spec.label;
     std::string line = zh ? label + "（" + spec.name + "）：" : label + " (" + spec.name + "): ";
     line += versions.empty() ? (zh ? "本程序内实现" : "implemented in bioagent") : (zh ? "程序 " : "ran ") + versions;

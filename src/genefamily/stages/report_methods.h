@@ -10,6 +10,8 @@
 
 namespace bioagent::gf {
 
-std::vector<std::string> methods_narrative(const StageContext& ctx, bool zh);
+// `history`: the run's command records (pipeline_history), whose first argument names the programs a
+// stage ran; a program the stage only may run (another method's) is not named.
+std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, bool zh);
 
 }  // namespace bioagent::gf
