@@ -1,9 +1,11 @@
 #include "genefamily/stages/report_methods.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "bioagent/genefamily.h"
 
@@ -25,6 +27,17 @@ std::string value_text(const Json& v) {
   return v.dump();
 }
 
+// The version number in a program's version line: its first word with a dot and a digit ("HMMER 3.3.2 (Nov 2020); ..."
+// -> 3.3.2, "YN00 in paml version 4.9j, ..." -> 4.9j); the whole line stays in the methods table.
+std::string version_number(const std::string& line) {
+  std::istringstream words(line.substr(0, line.find('\n')));
+  for (std::string w; words >> w;) {
+    while (!w.empty() && (w.back() == ',' || w.back() == ';' || w.back() == ':')) w.pop_back();
+    if (w.find('.') != std::string::npos && std::any_of(w.begin(), w.end(), ::isdigit)) return w;
+  }
+  return "";
+}
+
 std::string lower(std::string s) {
   for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -37,8 +50,7 @@ std::string versions_text(const Json& versions, const std::set<std::string>& ran
   std::string out;
   for (auto& [program, version] : versions.items()) {
     if (!ran.empty() && !ran.count(lower(program))) continue;
-    std::string v = version.is_string() ? version.get<std::string>() : version.dump();
-    v = v.substr(0, v.find('\n'));
+    const std::string v = version_number(version.is_string() ? version.get<std::string>() : version.dump());
     out += (out.empty() ? "" : "; ") + program + " " + (v.empty() ? (zh ? "（版本未知）" : "(version unknown)") : v);
   }
   return out;
