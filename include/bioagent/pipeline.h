@@ -171,6 +171,7 @@ struct ReportSection {
   std::vector<std::string> paragraphs;
   std::vector<std::string> table_header;
   std::vector<std::vector<std::string>> table;
+  std::string table_caption;  // the numbered table's caption (the section title when empty)
   std::vector<std::string> figures;
 };
 struct ReportContext {

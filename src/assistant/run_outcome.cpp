@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <map>
 
 #include "assistant/assistant_impl.h"
@@ -169,7 +170,20 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
     if (n.size() > 4 && (n.compare(n.size() - 4, 4, ".svg") == 0 || n.compare(n.size() - 4, 4, ".png") == 0))
       figures.push_back(n);
   }
-  std::sort(figures.begin(), figures.end());
+  // Key figures by what a paper shows first (the combined panel, the rooted tree, the chromosome map, the
+  // duplications), then the others by name.
+  static const char* kImportance[] = {"combined_panel.svg", "tree_rooted.svg",    "chromosome_map_labelled.svg",
+                                      "synteny_circle.svg", "kaks.svg",           "expression_heatmap.svg",
+                                      "motif_logos.svg",    "gene_structure.svg", "promoter_heatmap.svg"};
+  auto rank = [](const std::string& n) {
+    for (size_t i = 0; i < std::size(kImportance); ++i) {
+      const std::string suffix = std::string(".") + kImportance[i];
+      if (n.size() >= suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) return i;
+    }
+    return std::size(kImportance);
+  };
+  std::sort(figures.begin(), figures.end(),
+            [&](const std::string& a, const std::string& b) { return std::pair(rank(a), a) < std::pair(rank(b), b); });
   std::sort(reports.begin(), reports.end());
   for (auto& r : reports) {
     text += "\n- " + std::string(zh ? "报告：" : "report: ") + r;

@@ -46,8 +46,11 @@ for y in range(h):
     if y % 4 == 0:
         ink += sum(1 for x in range(0, stride, bpp * 4) if line[x] < 200)
 coverage = ink / ((h // 4) * (w // 4))
-figures = html.count("<figure>")
-inline = len(re.findall(r"<figure><svg", html))
+figures = len(re.findall(r"<figure[ >]", html))
+inline = len(re.findall(r"<figure[^>]*><svg", html))
+captions = re.findall(r"<figcaption>([^<]*)</figcaption>", html)
+assert all(c.startswith(f"Figure {i + 1}. ") and ".svg" not in c for i, c in enumerate(captions)), \
+    f"numbered captions that are not file names: {captions}"
 assert figures >= 8 and inline == figures, f"{inline} of {figures} figures inline"
 assert not re.search(r'(src|href)="https?:', html), "the report loads nothing from the network"
 assert coverage > 0.02, f"the page looks blank ({coverage:.3%} ink)"

@@ -467,7 +467,17 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   // The paper figures are in the report, and the renaming table: ExamGLOBIN1..n in chromosome order.
   for (const char* fig : {"combined_panel.svg", "chromosome_map_labelled.svg", "tree_rooted.svg",
                           "dual_synteny_Comp.svg", "ks_distribution.svg"})
-    EXPECT_NE(html.find(std::string("<figcaption>Exam.GLOBIN.") + fig), std::string::npos) << fig;
+    EXPECT_NE(html.find(std::string("data-file=\"Exam.GLOBIN.") + fig), std::string::npos) << fig;
+  // Numbered Chinese captions, not file names; the Ka/Ks pairs as a numbered table with their dates.
+  EXPECT_NE(html.find("<figcaption>图1 "), std::string::npos);
+  EXPECT_EQ(html.find("<figcaption>Exam.GLOBIN."), std::string::npos);
+  EXPECT_NE(html.find("重复基因对的 Ka、Ks、Ka/Ks 与分化时间"), std::string::npos);
+  EXPECT_NE(html.find("分化时间 T = Ks / 2λ，λ = 1.5e-08"), std::string::npos);
+  // Methods as prose: every finished stage's programs and parameters as run, defaults included.
+  EXPECT_NE(html.find("启动子分析（promoter）：本程序内实现；参数 "), std::string::npos);
+  EXPECT_NE(html.find("min_element_length = 6"), std::string::npos);
+  EXPECT_NE(html.find("max_width = "), std::string::npos) << "the motif search's parameters";
+  EXPECT_NE(html.find("程序 hmmsearch "), std::string::npos);
   std::ifstream ks_in(f / "Exam.GLOBIN.ks_distribution.svg");
   std::string ks_svg((std::istreambuf_iterator<char>(ks_in)), std::istreambuf_iterator<char>());
   EXPECT_NE(ks_svg.find("重复基因对的 Ks 分布"), std::string::npos) << "a Chinese title in a Chinese run";

@@ -369,7 +369,17 @@ async function showResults(taskId: string): Promise<void> {
   }
   const files: any[] = r.files || [];
   const figures = $('figures');
-  for (const f of files.filter((f) => /\.(svg|png)$/.test(f.name))) {
+  // What a paper shows first (the outcome's key figures in the same order), then the others by name.
+  const importance = ['combined_panel', 'tree_rooted', 'chromosome_map_labelled', 'synteny_circle', 'kaks',
+    'expression_heatmap', 'motif_logos', 'gene_structure', 'promoter_heatmap'];
+  const rank = (name: string) => {
+    const i = importance.findIndex((k) => name.endsWith(`.${k}.svg`) || name.endsWith(`.${k}.png`));
+    return i < 0 ? importance.length : i;
+  };
+  const shown = files
+    .filter((f) => /\.(svg|png)$/.test(f.name))
+    .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+  for (const f of shown) {
     const img = el('img', 'figure') as HTMLImageElement;
     img.src = api.fileUrl(f.url);
     img.alt = f.name;

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "figures/svg.h"
+#include "genefamily/figures/figures_paper.h"
 
 namespace bioagent::figures {
 
@@ -37,6 +38,7 @@ TreeLayout tree_layout(const NewickTree& t) {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+constexpr double kMapLabelGap = 10;  // an 8 px label's line
 
 std::map<std::string, std::string> group_colours(const std::map<std::string, std::string>& group) {
   std::map<std::string, std::string> colour;
@@ -89,7 +91,8 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
     d.legend(width + 180, top, items);
     double bar = width * 0.1;  // scale bar: 10% of the deepest leaf's distance
     d.line(left, Y(double(n)) + 20, left + bar, Y(double(n)) + 20, "#000000", 1.5);
-    d.text(left + bar + 6, Y(double(n)) + 24, svg::num(l.max_depth * 0.1) + " substitutions/site", 9);
+    d.text(left + bar + 6, Y(double(n)) + 24,
+           svg::num(l.max_depth * 0.1) + svg::tr(" substitutions/site", " 替换/位点"), 9);
     return d.str();
   }
   double r_max = 260, cx = 340, cy = 330;
@@ -170,7 +173,8 @@ std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& c
   int64_t longest = 1;
   for (auto& [c, len] : chromosomes) longest = std::max(longest, len);
   double col = 110, top = 60, height = 420;
-  svg::Doc d(60 + col * double(chromosomes.size()) + 40, top + height + 70, title);
+  svg::Doc d(std::max(60 + col * double(chromosomes.size()) + 40, text_width(title, 14) + 40), top + height + 110,
+             title);
   d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
   for (size_t i = 0; i < chromosomes.size(); ++i) {
     double x = 50 + col * double(i);
@@ -178,17 +182,24 @@ std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& c
     d.rect(x, top, 14, h, "#DDDDDD", "#666666", "rx=\"7\"");
     d.text(x + 7, top - 10, chromosomes[i].first, 11, "middle");
     d.text(x + 7, top + h + 16, svg::num(double(chromosomes[i].second) / 1e6) + " Mb", 9, "middle");
-    for (auto& g : genes) {
-      if (g.seqid != chromosomes[i].first) continue;
-      double y = top + double(g.start) / double(longest) * height;
-      const char* colour = g.cluster >= 0 ? "#D55E00" : "#0072B2";
-      d.line(x, y, x + 14, y, colour, 2);
-      d.line(x + 14, y, x + 22, y, colour, 0.8);
-      d.text(x + 24, y + 3, g.gene, 8, "start", std::string("fill=\"") + colour + "\"");
+    // Labels at least a line apart (spread_labels), each joined to its gene's tick by a leader.
+    std::vector<const Placed*> on;
+    std::vector<double> want;
+    for (auto& g : genes)
+      if (g.seqid == chromosomes[i].first) {
+        on.push_back(&g);
+        want.push_back(top + double(g.start) / double(longest) * height);
+      }
+    auto at = spread_labels(want, kMapLabelGap, top, top + height + 40);
+    for (size_t k = 0; k < on.size(); ++k) {
+      const char* colour = on[k]->cluster >= 0 ? "#D55E00" : "#0072B2";
+      d.line(x, want[k], x + 14, want[k], colour, 2);
+      d.line(x + 14, want[k], x + 22, at[k], colour, 0.8);
+      d.text(x + 24, at[k] + 3, on[k]->gene, 8, "start", std::string("fill=\"") + colour + "\"");
     }
   }
   d.legend(
-      50, top + height + 30,
+      50, top + height + 70,
       {{svg::tr("member", "家族成员"), "#0072B2"}, {svg::tr("tandem cluster member", "串联重复簇成员"), "#D55E00"}});
   return d.str();
 }
@@ -250,7 +261,8 @@ std::string heatmap(const std::vector<std::string>& rows, const std::vector<std:
   double max = 0;
   for (auto& r : values)
     for (double v : r) max = std::max(max, std::fabs(v));
-  svg::Doc d(left + cell * double(cols.size()) + 140, top + cell * double(rows.size()) + 40, title);
+  svg::Doc d(std::max(left + cell * double(cols.size()) + 140, text_width(title, 14) + 40),
+             top + cell * double(rows.size()) + 40, title);
   d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
   for (size_t j = 0; j < cols.size(); ++j) {
     double x = left + cell * double(j) + cell / 2;
@@ -276,37 +288,143 @@ std::string heatmap(const std::vector<std::string>& rows, const std::vector<std:
   return d.str();
 }
 
+RoundTicks round_ticks(double max, int intervals) {
+  RoundTicks t;
+  if (!(max > 0) || !std::isfinite(max)) max = 1;
+  intervals = std::max(1, intervals);
+  const double raw = max / intervals, power = std::pow(10.0, std::floor(std::log10(raw)));
+  double mantissa = 10;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (m * power >= raw * (1 - 1e-9)) {
+      mantissa = m;
+      break;
+    }
+  t.step = mantissa * power;
+  t.decimals = std::max(0, int(-std::floor(std::log10(t.step) + 1e-9)) + (mantissa == 2.5 ? 1 : 0));
+  const int n = std::max(1, int(std::ceil(max / t.step - 1e-9)));
+  for (int k = 0; k <= n; ++k) t.values.push_back(k * t.step);
+  return t;
+}
+
+std::string tick_label(double v, int decimals) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", decimals, v);
+  return b;
+}
+
 std::string kaks(const std::vector<KaKs>& pairs, const std::string& title) {
-  double left = 70, top = 50, w = 420, h = 320;
-  double max_ks = 0.1, max_ka = 0.1;
+  const double left = 70, top = 50, w = 420, h = 320, label_gap = 10;
+  double max_ks = 0, max_ka = 0, label_w = 0;
+  std::vector<const KaKs*> shown;
   for (auto& p : pairs) {
-    if (std::isfinite(p.ks)) max_ks = std::max(max_ks, p.ks);
-    if (std::isfinite(p.ka)) max_ka = std::max(max_ka, p.ka);
+    if (!std::isfinite(p.ka) || !std::isfinite(p.ks)) continue;
+    shown.push_back(&p);
+    max_ks = std::max(max_ks, p.ks);
+    max_ka = std::max(max_ka, p.ka);
+    label_w = std::max(label_w, text_width(p.pair, 8));
   }
-  double m = std::max(max_ks, max_ka) * 1.1;
-  svg::Doc d(left + w + 200, top + h + 60, title);
+  // One round scale for both axes (Ka = Ks stays the diagonal): 0, step, 2 step, ...
+  const RoundTicks ticks = round_ticks(std::max({max_ks, max_ka, 0.01}) * 1.05, 5);
+  const double m = ticks.values.back();
+  const double label_x = left + w + 24;  // the pair names in a column right of the plot, leaders to their points
+  svg::Doc d(std::max(label_x + label_w + 20, text_width(title, 14) + 40), top + h + 110, title);
   d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
   d.rect(left, top, w, h, "none", "#333333");
   d.line(left, top + h, left + w, top, "#999999", 1, "stroke-dasharray=\"4 3\"");  // Ka = Ks
   d.text(left + w - 4, top + 14, "Ka/Ks = 1", 9, "end", "fill=\"#777777\"");
-  for (int k = 0; k <= 4; ++k) {
-    double v = m * k / 4;
-    d.text(left + w * k / 4, top + h + 14, svg::num(v), 9, "middle");
-    d.text(left - 6, top + h - h * k / 4 + 3, svg::num(v), 9, "end");
+  for (double v : ticks.values) {
+    const std::string label = tick_label(v, ticks.decimals);
+    d.text(left + w * v / m, top + h + 14, label, 9, "middle");
+    d.text(left - 6, top + h - h * v / m + 3, label, 9, "end");
   }
   d.text(left + w / 2, top + h + 34, svg::tr("Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"),
          11, "middle");
   d.text(18, top + h / 2, "Ka", 11, "middle", "transform=\"rotate(-90 18 " + svg::num(top + h / 2) + ")\"");
-  for (auto& p : pairs) {
-    if (!std::isfinite(p.ka) || !std::isfinite(p.ks)) continue;
-    double x = left + p.ks / m * w, y = top + h - p.ka / m * h;
+  std::vector<double> want;
+  for (auto* p : shown) want.push_back(top + h - p->ka / m * h);
+  const auto at = spread_labels(want, label_gap, top + 4, top + h);
+  for (size_t i = 0; i < shown.size(); ++i) {
+    const KaKs& p = *shown[i];
+    double x = left + p.ks / m * w, y = want[i];
     bool positive = p.ks > 0 && p.ka / p.ks > 1;
     d.circle(x, y, 4, positive ? "#D55E00" : "#0072B2");
-    d.text(x + 6, y - 4, p.pair, 8);
+    d.line(x + 4, y, label_x - 3, at[i], "#BBBBBB", 0.6);
+    d.text(label_x, at[i] + 3, p.pair, 8);
   }
-  d.legend(left + w + 20, top,
+  d.legend(left, top + h + 52,
            {{svg::tr("Ka/Ks < 1 (purifying)", "Ka/Ks < 1（纯化选择）"), "#0072B2"},
             {svg::tr("Ka/Ks > 1 (positive)", "Ka/Ks > 1（正选择）"), "#D55E00"}});
+  return d.str();
+}
+
+std::string promoter_figure(const std::vector<std::string>& genes, const std::vector<PromoterElement>& elements,
+                            const std::vector<std::pair<std::string, std::string>>& categories,
+                            const std::vector<std::vector<double>>& counts, const std::string& title) {
+  // Rows: members. Left block: sites per category (the number in each cell); right block: one column per
+  // element, a bar above each in its category's colour. Column labels slanted at -60 degrees, one cell apart
+  // (16 px apart, 13.9 px between the slanted lines: a 9 px label never meets the next).
+  const double cell = 16, cat_w = 34, left = 130;
+  double longest = 0;
+  for (auto& e : elements) longest = std::max(longest, text_width(e.name, 9));
+  for (auto& c : categories) longest = std::max(longest, text_width(c.second, 9));
+  const double top = 60 + longest * std::sin(kPi / 3) + 14;
+  const double x_elements = left + cat_w * double(categories.size()) + 30;
+  const double x_scale = x_elements + cell * double(elements.size()) + 20;
+  const std::string legend_title = svg::tr("sites", "位点数");
+  double legend_w = text_width(legend_title, 10);
+  for (auto& c : categories) legend_w = std::max(legend_w, 16 + text_width(c.second, 11));
+  svg::Doc d(std::max(x_scale + 40 + legend_w, text_width(title, 14) + 40),
+             std::max(top + cell * double(genes.size()) + 30, top + 160 + 16.0 * double(categories.size())), title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  d.text(left, 44, svg::tr("by category", "按类别汇总"), 10, "start", "font-weight=\"bold\"");
+  d.text(x_elements, 44, svg::tr("by element", "按元件"), 10, "start", "font-weight=\"bold\"");
+  auto slanted = [&](double x, const std::string& label) {
+    d.text(x, top - 10, label, 9, "start", "transform=\"rotate(-60 " + svg::num(x) + " " + svg::num(top - 10) + ")\"");
+  };
+  std::map<std::string, std::string> colour;
+  std::vector<std::vector<double>> per_category(genes.size(), std::vector<double>(categories.size(), 0));
+  for (size_t c = 0; c < categories.size(); ++c) colour[categories[c].first] = svg::palette(c);
+  double max_cat = 1, max_el = 1;
+  for (size_t i = 0; i < genes.size(); ++i)
+    for (size_t e = 0; e < elements.size() && e < counts[i].size(); ++e) {
+      for (size_t c = 0; c < categories.size(); ++c)
+        if (categories[c].first == elements[e].category) per_category[i][c] += counts[i][e];
+      max_el = std::max(max_el, counts[i][e]);
+    }
+  for (auto& row : per_category)
+    for (double v : row) max_cat = std::max(max_cat, v);
+  for (size_t c = 0; c < categories.size(); ++c) {
+    slanted(left + cat_w * double(c) + cat_w / 2, categories[c].second);
+    d.rect(left + cat_w * double(c), top - 6, cat_w - 1, 4, colour[categories[c].first]);
+  }
+  for (size_t e = 0; e < elements.size(); ++e) {
+    slanted(x_elements + cell * double(e) + cell / 2, elements[e].name);
+    d.rect(x_elements + cell * double(e), top - 6, cell - 1, 4, colour[elements[e].category]);
+  }
+  for (size_t i = 0; i < genes.size(); ++i) {
+    const double y = top + cell * double(i);
+    d.text(left - 6, y + cell * 0.7, genes[i], 9, "end");
+    for (size_t c = 0; c < categories.size(); ++c) {
+      const double v = per_category[i][c];
+      d.rect(left + cat_w * double(c), y, cat_w, cell, svg::sequential(v, max_cat), "white", "stroke-width=\"0.5\"");
+      d.text(left + cat_w * double(c) + cat_w / 2, y + cell * 0.7, std::to_string(int(v)), 8, "middle",
+             v > max_cat * 0.6 ? "fill=\"white\"" : "fill=\"#222222\"");
+    }
+    for (size_t e = 0; e < elements.size() && e < counts[i].size(); ++e)
+      d.rect(x_elements + cell * double(e), y, cell, cell, svg::sequential(counts[i][e], max_el), "white",
+             "stroke-width=\"0.5\"><title>" +
+                 svg::esc(genes[i] + " / " + elements[e].name + ": " + std::to_string(int(counts[i][e]))) +
+                 "</title></rect><rect width=\"0\" height=\"0\"");
+  }
+  for (int k = 0; k <= 10; ++k) {  // the element colour scale
+    double v = max_el * k / 10.0;
+    d.rect(x_scale, top + 14 + 12.0 * (10 - k), 14, 12, svg::sequential(v, max_el));
+    if (k % 5 == 0) d.text(x_scale + 18, top + 24 + 12.0 * (10 - k), tick_label(v, max_el >= 10 ? 0 : 1), 9);
+  }
+  d.text(x_scale, top + 8, legend_title, 10);
+  std::vector<std::pair<std::string, std::string>> items;
+  for (auto& c : categories) items.push_back({c.second, colour[c.first]});
+  d.legend(x_scale, top + 154, items);
   return d.str();
 }
 

@@ -41,6 +41,15 @@ std::string heatmap(const std::vector<std::string>& rows, const std::vector<std:
                     const std::vector<std::vector<double>>& values, bool diverging, const std::string& title,
                     const std::string& scale_label);
 
+// Promoter elements: sites per category (light, hormone, stress, development) beside the per-element heatmap.
+struct PromoterElement {
+  std::string name, category;
+};
+// counts[gene][element]; categories are (key, label in the run's language), in the order drawn.
+std::string promoter_figure(const std::vector<std::string>& genes, const std::vector<PromoterElement>& elements,
+                            const std::vector<std::pair<std::string, std::string>>& categories,
+                            const std::vector<std::vector<double>>& counts, const std::string& title);
+
 struct Link {
   std::string a, b, kind;  // kind: segmental, tandem, ...
 };
@@ -52,6 +61,17 @@ struct KaKs {
   std::string pair;
   double ka = 0, ks = 0;
 };
+// Ka against Ks on one round scale, the pair names in a column beside the plot (never overlapping).
 std::string kaks(const std::vector<KaKs>& pairs, const std::string& title);
+
+// Axis ticks 0, step, 2 step, ... reaching at least `max`; the step is 1, 2, 2.5 or 5 times a power of ten,
+// chosen for about `intervals` intervals (0.05/0.10/0.15, never 0.05/0.11/0.16).
+struct RoundTicks {
+  double step = 1;
+  int decimals = 0;  // enough to tell the ticks apart
+  std::vector<double> values;
+};
+RoundTicks round_ticks(double max, int intervals = 5);
+std::string tick_label(double v, int decimals);
 
 }  // namespace bioagent::figures

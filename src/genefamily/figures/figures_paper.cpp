@@ -2,6 +2,8 @@
 // labelled chromosome map, dual synteny and the Ks distribution.
 #include "genefamily/figures/figures_paper.h"
 
+#include "genefamily/figures/palette.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -93,9 +95,10 @@ std::string combined_panel(const NewickTree& rooted, const std::map<std::string,
     for (auto& d : r.domains)
       if (!domain_colour.count(d.label)) domain_colour[d.label] = "";
   }
-  size_t ci = 0;  // motifs and domains draw from one list so no two share a colour
-  for (auto& [k, c] : motif_colour) c = distinct_colour(ci++);
-  for (auto& [k, c] : domain_colour) c = distinct_colour(ci++);
+  // Motifs keep the colour the motif map and the logos give them (palette.h); domains draw from their own list.
+  for (auto& [k, c] : motif_colour) c = figures::motif_colour(k);
+  size_t ci = 0;
+  for (auto& [k, c] : domain_colour) c = figures::domain_colour(ci++);
   size_t n = std::max<size_t>(1, tr.leaves.size());
   double legend_rows = double(std::max({motif_colour.size(), domain_colour.size(), sub_colour.size(), size_t(1)}));
   double width = titled_width(title, x_gene + col_w + 30);
@@ -273,7 +276,7 @@ std::vector<KsPeak> ks_peaks(const std::vector<double>& ks, double max_ks) {
   std::vector<double> v;
   for (double k : ks)
     if (std::isfinite(k) && k >= 0 && k <= max_ks) v.push_back(k);
-  if (v.size() < 3) return {};
+  if (v.size() < kMinPairsForKsPeaks) return {};
   double mean = 0, var = 0;
   for (double k : v) mean += k;
   mean /= double(v.size());
@@ -329,7 +332,14 @@ std::string ks_distribution(const std::vector<double>& ks, const std::string& ti
   d.text(left - 8, top + 6, std::to_string(most), 9, "end");
   d.text(left - 8, top + height, "0", 9, "end");
   // Peaks: a dashed line at each, its label in a row above the plot (a second
-  // row when two labels would touch).
+  // row when two labels would touch). Too few pairs show no peak, and the figure says so.
+  if (used < kMinPairsForKsPeaks)
+    d.text(left + 8, top + 12,
+           svg::tr("no peak marked: " + std::to_string(used) + " pairs, a peak needs at least " +
+                       std::to_string(kMinPairsForKsPeaks),
+                   "未标峰：仅 " + std::to_string(used) + " 对，至少需要 " + std::to_string(kMinPairsForKsPeaks) +
+                       " 对才能判断峰"),
+           9, "start", "fill=\"#777777\"");
   double last_end[2] = {-1e9, -1e9};
   for (auto& p : ks_peaks(ks, max_ks)) {
     std::string label = svg::tr("peak Ks ", "峰值 Ks ") + svg::num(p.ks);

@@ -80,8 +80,12 @@ std::string dual_synteny(const Genome& top, const Genome& bottom, const std::vec
 struct KsPeak {
   double ks = 0, density = 0;
 };
+// A kernel density of fewer Ks values than this shows its bandwidth, not a
+// duplication event: no peak is called below it (the figures and the report say so).
+constexpr size_t kMinPairsForKsPeaks = 10;
 // Local maxima of a Gaussian kernel density (bandwidth by Silverman's rule),
-// above a tenth of the highest, over [0, max_ks]; values outside are ignored.
+// above a tenth of the highest, over [0, max_ks]; values outside are ignored;
+// none from fewer than kMinPairsForKsPeaks values in range.
 std::vector<KsPeak> ks_peaks(const std::vector<double>& ks, double max_ks = 3.0);
 // The histogram of `ks` (0..max_ks, values outside counted as left out) with its peaks; each value of
 // `marked` (e.g. the family's pairs) is a red tick at the foot of the bars.

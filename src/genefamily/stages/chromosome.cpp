@@ -179,7 +179,8 @@ StageSpec chromosome_stage() {
   s.description = "Members on the chromosomes (lengths from the genome index), tandem clusters";
   s.after = {"identify"};
   s.needs = {"genome", "gff3"};
-  s.revision = 3;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map
+  s.revision = 4;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map;
+                   // 4: the plain map's labels spread
   s.data_files = {"genome", "gff3"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"},

@@ -237,7 +237,7 @@ StageSpec expression_stage() {
   s.label_zh = "表达模式分析";
   s.description = "Members' expression from a user matrix: log2, z-scores, clustering, heatmap";
   s.after = {"identify"};
-  s.revision = 2;  // 2: raw counts normalised (TPM or CPM), said in the summary
+  s.revision = 3;  // 2: raw counts normalised (TPM or CPM), said in the summary; 3: the heatmap fits its title
   s.data_files = {"gff3", "cds"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "matrix": {"type": "string", "default": "", "description": "genes x samples table (TSV, CSV or xlsx)"},

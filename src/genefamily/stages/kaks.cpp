@@ -231,6 +231,36 @@ Status summarise_kaks(const StageContext& ctx) {
 
 namespace {
 
+// The pairs with their divergence time T = Ks / 2λ (λ the run's substitution
+// rate, stated); a pair whose Ks is missing or saturated is "not estimated".
+void pair_table(ReportSection& s, const Json& j, bool zh) {
+  const double rate = j.value("substitution_rate", 0.0);
+  char lambda[32];
+  std::snprintf(lambda, sizeof lambda, "%.3g", rate);
+  s.paragraphs.push_back(
+      zh ? std::string("分化时间 T = Ks / 2λ，λ = ") + lambda +
+               " 个同义替换/位点/年（Koch 等 2000 年对双子叶植物的估计；可用 kaks.substitution_rate 设置）；"
+               "Ks 缺失或饱和的基因对不估计分化时间。"
+         : std::string("Divergence time T = Ks / 2λ with λ = ") + lambda +
+               " synonymous substitutions per site per year (Koch et al. 2000, eudicots; set with "
+               "kaks.substitution_rate); pairs whose Ks is missing or saturated are not dated.");
+  s.table_caption =
+      zh ? "重复基因对的 Ka、Ks、Ka/Ks 与分化时间" : "Ka, Ks, Ka/Ks and divergence time of duplicated pairs";
+  s.table_header = {
+      zh ? "基因对" : "pair", zh ? "类型" : "kind", "Ka", "Ks", "Ka/Ks", zh ? "分化时间（百万年前）" : "T (Mya)"};
+  const std::string none = zh ? "未估计" : "not estimated";
+  auto value = [&](const Json& row, const char* key, int digits) {
+    const Json v = row.value(key, Json());
+    return v.is_number() ? fmt(v.get<double>(), digits) : none;
+  };
+  for (auto& row : j.value("rows", Json::array())) {
+    std::string kind = row.value("kind", "");
+    if (zh) kind = kind == "tandem" ? "串联重复" : kind == "mutual best" ? "互为最佳匹配" : kind;
+    s.table.push_back({row.value("pair", ""), kind, value(row, "ka", 4), value(row, "ks", 4), value(row, "ka_ks", 3),
+                       value(row, "divergence_mya", 1)});
+  }
+}
+
 ReportSection report(const ReportContext& r) {
   ReportSection s = section(r, "kaks", "Ka/Ks of duplicated pairs", "重复基因对的 Ka/Ks");
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "kaks.json");
@@ -247,6 +277,7 @@ ReportSection report(const ReportContext& r) {
                                    " with saturated Ks (> " + fmt(j.value("max_ks", 0.0), 1) +
                                    "), left out of the dating and the selection summary.");
   s.figures = {final_base(r.ctx) + "kaks.svg"};
+  pair_table(s, j, r.zh);
   if (!j.value("ks_peaks", Json::array()).empty()) {
     std::string peaks;
     for (auto& pk : j["ks_peaks"])
@@ -254,6 +285,12 @@ ReportSection report(const ReportContext& r) {
                                               fmt(pk.value("mya", 0.0), 0) + (r.zh ? " 百万年前)" : " Mya)"));
     s.paragraphs.push_back(r.zh ? "Ks 分布的峰：" + peaks + "（每个峰可能对应一次复制事件）。"
                                 : "Peaks of the Ks distribution: " + peaks + " (each may mark a duplication event).");
+    s.figures.push_back(final_base(r.ctx) + "ks_distribution.svg");
+  } else if (j.value("estimated", 0) >= 3) {
+    const std::string n = std::to_string(j.value("estimated", 0)), need = std::to_string(figures::kMinPairsForKsPeaks);
+    s.paragraphs.push_back(r.zh ? "Ks 分布未标峰：可估计的只有 " + n + " 对，判断一个峰至少需要 " + need + " 对。"
+                                : "No peak is marked in the Ks distribution: " + n +
+                                      " pairs were estimated, and a peak needs at least " + need + ".");
     s.figures.push_back(final_base(r.ctx) + "ks_distribution.svg");
   }
   return s;
@@ -270,7 +307,8 @@ StageSpec kaks_stage() {
   s.after = {"identify"};
   s.uses = {"chromosome"};  // tandem pairs, when the members have positions
   s.needs = {"cds"};
-  s.revision = 2;  // 2: values yn00 could not estimate and saturated Ks are flagged, not counted
+  s.revision = 3;  // 2: values yn00 could not estimate and saturated Ks are flagged, not counted; 3: round ticks,
+                   // labels apart, Ks peaks from 10 pairs
   s.programs = {"yn00"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_identity": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "mutual best pairs below this identity are not duplicates"},

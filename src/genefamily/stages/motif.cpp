@@ -10,6 +10,8 @@
 #include "figures/svg.h"
 #include "genefamily/algo/motif_em.h"
 #include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/figures/palette.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
@@ -41,17 +43,34 @@ const char* residue_colour(char c) {  // by chemistry, colour-blind-safe hues
   }
 }
 
-std::string logos(const std::vector<Motif>& motifs, const std::vector<double>& bg, const std::string& title) {
-  double col_w = 14, height = 80, gap = 40;
-  size_t widest = 1;
-  for (auto& m : motifs) widest = std::max(widest, m.width);
-  svg::Doc d(100 + col_w * double(widest), 40 + double(motifs.size()) * (height + gap), title);
-  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+// One logo per motif: letters stacked by their share of the column's
+// information (bits, up to log2 20), a bits axis at the left, the motif's name
+// in its colour (the motif map's and the combined panel's) and its consensus
+// under the logo.
+std::string logos(const std::vector<Motif>& motifs, const std::string& title) {
+  const double col_w = 14, height = 80, gap = 44, left = 110, top = 44;
   const double max_bits = std::log2(20.0);
+  double widest = 0;  // the longest logo with its consensus beside it
+  for (auto& m : motifs) widest = std::max(widest, col_w * double(m.width) + 10 + figures::text_width(m.consensus, 9));
+  const double width = std::max(left + widest + 20, figures::text_width(title, 14) + 40);
+  svg::Doc d(width, top + double(motifs.size()) * (height + gap) + 10, title);
+  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
   for (size_t n = 0; n < motifs.size(); ++n) {
-    double y0 = 40 + double(n) * (height + gap) + height;
-    d.text(10, y0 - height / 2, "MEME-" + std::to_string(n + 1), 10);
-    d.line(80, y0, 80 + col_w * double(motifs[n].width), y0, "#999999", 0.5);
+    const double y0 = top + double(n) * (height + gap) + height;  // the baseline (0 bits)
+    const std::string name = "MEME-" + std::to_string(n + 1);
+    d.rect(10, y0 - height / 2 - 9, 10, 10, figures::motif_colour(n));
+    d.text(24, y0 - height / 2, name, 10);
+    // The bits axis: 0 to 4 bits (log2 20 = 4.32 at most for proteins).
+    const double ax = left - 6;
+    d.line(ax, y0, ax, y0 - 4 / max_bits * height, "#333333", 0.8);
+    for (int b = 0; b <= 4; b += 2) {
+      double y = y0 - b / max_bits * height;
+      d.line(ax - 3, y, ax, y, "#333333", 0.8);
+      d.text(ax - 5, y + 3, std::to_string(b), 8, "end");
+    }
+    d.text(ax - 20, y0 - height / 2, svg::tr("bits", "比特"), 8, "middle",
+           "transform=\"rotate(-90 " + svg::num(ax - 20) + " " + svg::num(y0 - height / 2) + ")\"");
+    d.line(left, y0, left + col_w * double(motifs[n].width), y0, "#999999", 0.5);
     for (size_t k = 0; k < motifs[n].width; ++k) {
       const auto& col = motifs[n].pwm[k];
       double h = 0;
@@ -65,17 +84,17 @@ std::string logos(const std::vector<Motif>& motifs, const std::vector<double>& b
       for (auto& [bits, c] : letters) {
         double px = bits / max_bits * height;
         if (px < 1) continue;
-        double x = 80 + col_w * double(k);
-        // A 14 px glyph scaled to the letter's height.
+        double x = left + col_w * double(k);
+        // A 14 px glyph (cap height ~10.5 px) scaled to the letter's height; stacked letters meet by design.
         d.text(0, 0, std::string(1, c), 14, "middle",
-               "fill=\"" + std::string(residue_colour(c)) + "\" font-weight=\"bold\" transform=\"translate(" +
-                   svg::num(x + col_w / 2) + " " + svg::num(y) + ") scale(1 " + svg::num(px / 10.5) + ")\"");
+               "data-stacked=\"1\" fill=\"" + std::string(residue_colour(c)) +
+                   "\" font-weight=\"bold\" transform=\"translate(" + svg::num(x + col_w / 2) + " " + svg::num(y) +
+                   ") scale(1 " + svg::num(px / 10.5) + ")\"");
         y -= px;
       }
     }
-    d.text(80 + col_w * double(motifs[n].width) + 8, y0 - 4, motifs[n].consensus.substr(0, 20), 9);
+    d.text(left + col_w * double(motifs[n].width) + 10, y0 - 4, motifs[n].consensus, 9);
   }
-  (void)bg;
   return d.str();
 }
 
@@ -95,11 +114,12 @@ std::string motif_map(const std::vector<std::string>& genes, const std::map<std:
     if (auto it = sites.find(genes[i]); it != sites.end())
       for (auto& [motif, s] : it->second)
         d.rect(left + double(s.start) / double(longest) * width, y - 6,
-               double(motifs[motif].width) / double(longest) * width, 12, svg::palette(motif), "#333333",
+               double(motifs[motif].width) / double(longest) * width, 12, figures::motif_colour(motif), "#333333",
                "stroke-width=\"0.3\"");
   }
   std::vector<std::pair<std::string, std::string>> legend;
-  for (size_t n = 0; n < motifs.size(); ++n) legend.push_back({"MEME-" + std::to_string(n + 1), svg::palette(n)});
+  for (size_t n = 0; n < motifs.size(); ++n)
+    legend.push_back({"MEME-" + std::to_string(n + 1), figures::motif_colour(n)});
   d.legend(left + width + 20, top, legend);
   return d.str();
 }
@@ -147,7 +167,7 @@ Status discover(const StageContext& ctx) {
                  motif_map(order, length, by_gene, motifs,
                            figure_title(ctx, " motifs (tree order)", " 保守基序（按系统树顺序）"))));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
-                                      logos(motifs, bg, figure_title(ctx, " motif logos", " 基序标识图"))));
+                                      logos(motifs, figure_title(ctx, " motif logos", " 基序标识图"))));
   return write_text(ctx.work / "motif.json", Json{{"motifs", summary}, {"count", motifs.size()}}.dump(2));
 }
 
@@ -183,6 +203,7 @@ StageSpec motif_stage() {
   s.outputs = {"motif.json"};
   s.parse = summary_file("motif.json");
   s.report = report;
+  s.revision = 2;  // 2: one colour per motif shared with the panel; logos with a bits axis, nothing cut
   return s;
 }
 

@@ -79,6 +79,29 @@ bool add_exons(const StageContext& ctx, const std::vector<Member>& members,
   return true;
 }
 
+// Once the chromosome stage renamed the members (renaming.tsv: new_name gene
+// seqid start), the panel shows the new names: tree tips, rows and subfamilies.
+bool rename_members(const StageContext& ctx, NewickTree& tree, std::map<std::string, std::string>& subfamily,
+                    std::map<std::string, figures::PanelRow>& rows) {
+  auto t = read_text(upstream_file(ctx, "chromosome", "renaming.tsv"));
+  if (!t) return false;
+  std::map<std::string, std::string> name;  // gene -> new name
+  for (auto& c : tsv_rows(*t))
+    if (c.size() >= 2 && !c[0].empty()) name[c[1]] = c[0];
+  if (name.empty()) return false;
+  for (int leaf : tree.leaves())
+    if (auto it = name.find(tree.nodes[size_t(leaf)].name); it != name.end())
+      tree.nodes[size_t(leaf)].name = it->second;
+  auto rekey = [&](auto& m) {
+    std::remove_reference_t<decltype(m)> out;
+    for (auto& [k, v] : m) out[name.count(k) ? name.at(k) : k] = v;
+    m = std::move(out);
+  };
+  rekey(subfamily);
+  rekey(rows);
+  return true;
+}
+
 Status draw_panel(const StageContext& ctx) {
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
@@ -103,13 +126,15 @@ Status draw_panel(const StageContext& ctx) {
   Json columns = {{"motifs", add_motifs(ctx, rows)},
                   {"domains", add_domains(ctx, rows)},
                   {"gene_structure", add_exons(ctx, *members, rows)}};
+  const bool renamed = rename_members(ctx, rooted, subfamily, rows);
   const bool at_midpoint = root == "midpoint";
   const std::string title = figure_title(
       ctx, ": phylogeny (rooted at the " + root + "), motifs, domains and gene structure",
       std::string("：系统发育树（") + (at_midpoint ? "中点定根" : "以参考成员定根") + "）、基序、结构域与基因结构");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "combined_panel.svg"),
                                       figures::combined_panel(rooted, subfamily, rows, title)));
-  return write_text(ctx.work / "panel.json", Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}}.dump(2));
+  return write_text(ctx.work / "panel.json",
+                    Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}, {"renamed", renamed}}.dump(2));
 }
 
 ReportSection panel_report(const ReportContext& r) {
@@ -145,12 +170,13 @@ StageSpec panel_stage() {
   s.label_zh = "综合图";
   s.description = "Tree, conserved motifs, domain architecture and gene structure side by side in one aligned panel";
   s.after = {"identify", "phylogeny"};
-  s.uses = {"motif", "domain", "structure"};  // their columns, when they finished
+  s.uses = {"motif", "domain", "structure", "chromosome"};  // their columns and the new names, when they finished
   s.data_files = {"gff3"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_panel)}; };
   s.outputs = {"panel.json"};
   s.parse = summary_file("panel.json");
   s.report = panel_report;
+  s.revision = 2;  // 2: the renamed members; motif colours from the shared palette
   return s;
 }
 

@@ -3,10 +3,12 @@
 // neighbouring gene) fetched with htslib faidx, scanned on both strands with
 // the built-in plant cis-element library and, when given, MEME-format PWMs.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "figures/svg.h"
 #include "genefamily/algo/cis_scan.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/io/genome_index.h"
@@ -14,6 +16,18 @@
 
 namespace bioagent::gf {
 namespace {
+
+// The categories in the order drawn (light, hormone, stress, development, then any other, e.g. a PWM
+// file's), each with its label in the run's language.
+std::vector<std::pair<std::string, std::string>> categories_drawn(const std::map<std::string, std::string>& category) {
+  std::vector<std::pair<std::string, std::string>> out = {{"light", svg::tr("light", "光响应")},
+                                                          {"hormone", svg::tr("hormone", "激素响应")},
+                                                          {"stress", svg::tr("stress", "胁迫响应")},
+                                                          {"development", svg::tr("development", "生长发育")}};
+  for (auto& [e, c] : category)
+    if (std::none_of(out.begin(), out.end(), [&](auto& o) { return o.first == c; })) out.push_back({c, c});
+  return out;
+}
 
 Status scan(const StageContext& ctx) {
   auto members = read_members(ctx.input.at("identify"));
@@ -24,6 +38,8 @@ Status scan(const StageContext& ctx) {
   if (!genome) return genome.status();
   const int64_t length = ctx.params["length"];
   const bool stop = ctx.params["stop_at_neighbour"];
+  const int64_t min_length = ctx.params["min_element_length"];
+  std::map<std::string, int> short_sites;  // element -> sites left out for being short
   std::vector<std::pair<Pwm, std::array<double, 4>>> pwms;
   std::string pwm_path = ctx.params["pwm_meme"];
   if (!pwm_path.empty()) {
@@ -63,7 +79,12 @@ Status scan(const StageContext& ctx) {
     promoters.push_back(
         {m.gene,
          m.seqid + ":" + std::to_string(std::max<int64_t>(1, a)) + "-" + std::to_string(b) + "(" + m.strand + ")", p});
-    std::vector<CisHit> hits = scan_elements(p);
+    std::vector<CisHit> hits;
+    for (auto& h : scan_elements(p))  // consensus words shorter than min_element_length: counted apart
+      if (int64_t(h.match.size()) >= min_length)
+        hits.push_back(h);
+      else
+        ++short_sites[h.element];
     for (auto& [pwm, bg] : pwms)
       for (auto& h :
            scan_pwm(pwm, bg, p, ctx.params["pwm_pvalue"].get<double>(), ctx.params["pwm_qvalue"].get<double>()))
@@ -110,15 +131,15 @@ Status scan(const StageContext& ctx) {
     rows.push_back(m.gene);
     values.push_back(row);
   }
-  std::vector<std::string> cols;
-  for (auto& e : elements) cols.push_back(e + " (" + category[e] + ")");
+  std::vector<figures::PromoterElement> cols;
+  for (auto& e : elements) cols.push_back({e, category[e]});
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "promoters.fasta"), promoters));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_sites.tsv"), sites.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_counts.tsv"), matrix.str()));
   std::string title = figure_title(ctx, " promoter elements (" + std::to_string(length) + " bp upstream)",
                                    " 启动子顺式作用元件（上游 " + std::to_string(length) + " bp）");
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_heatmap.svg"),
-                                      figures::heatmap(rows, cols, values, false, title, svg::tr("sites", "位点数"))));
+                                      figures::promoter_figure(rows, cols, categories_drawn(category), values, title)));
   std::map<std::string, int> by_category, by_element;
   for (auto& [g, row] : counts)
     for (auto& [e, n] : row) {
@@ -135,6 +156,8 @@ Status scan(const StageContext& ctx) {
                                                      {"length", length},
                                                      {"pwms", pwms.size()},
                                                      {"sites_by_category", by_category},
+                                                     {"min_element_length", min_length},
+                                                     {"short_elements_left_out", short_sites},
                                                      {"top_elements", top_json}}
                                                     .dump(2));
 }
@@ -146,6 +169,28 @@ ReportSection report(const ReportContext& r) {
   s.paragraphs.push_back((r.zh ? "各类元件位点数：" : "Sites by category: ") +
                          join_counts(j.value("sites_by_category", Json::object())) + " (" +
                          std::to_string(j.value("length", 0)) + (r.zh ? " bp 上游)" : " bp upstream)"));
+  const int64_t min_length = j.value("min_element_length", 0);
+  const Json left_out = j.value("short_elements_left_out", Json::object());
+  if (min_length > 0) {
+    int sites = 0;
+    std::string names;
+    for (auto& [e, n] : left_out.items()) sites += n.get<int>(), names += (names.empty() ? "" : ", ") + e;
+    // A random word of min_length - 1 bases: expected 2 L / 4^(k) times on both strands of L bp.
+    const int64_t promoter_length = j.value("length", 0);
+    const double expected = 2.0 * double(promoter_length) / std::pow(4.0, double(min_length - 1));
+    const std::string len = std::to_string(min_length), k = std::to_string(min_length - 1), chance = fmt(expected, 1),
+                      bp = std::to_string(promoter_length);
+    s.paragraphs.push_back(
+        left_out.empty()
+            ? (r.zh ? "仅计数不短于 " + len + " bp 的元件。" : "Only elements of at least " + len + " bp are counted.")
+        : r.zh ? "短于 " + len + " bp 的共有序列元件（" + names + "）未计入计数和图：共 " + std::to_string(sites) +
+                     " 个位点；一个 " + k + " bp 的序列在 " + bp + " bp（两条链）中随机出现约 " + chance +
+                     " 次，计入会夸大数目（可用 promoter.min_element_length 更改）。"
+               : "Consensus elements shorter than " + len + " bp (" + names + ") are left out of the counts and " +
+                     "the figure: " + std::to_string(sites) + " sites; a " + k + "-bp word turns up about " + chance +
+                     " times by chance in " + bp + " bp (both strands) and would inflate them (set " +
+                     "promoter.min_element_length to change this).");
+  }
   s.figures = {final_base(r.ctx) + "promoter_heatmap.svg"};
   return s;
 }
@@ -164,6 +209,8 @@ StageSpec promoter_stage() {
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "length": {"type": "integer", "minimum": 50, "maximum": 10000, "default": 2000},
       "stop_at_neighbour": {"type": "boolean", "default": false, "description": "end the region at the next gene upstream"},
+      "min_element_length": {"type": "integer", "minimum": 4, "maximum": 20, "default": 6,
+                             "description": "consensus elements shorter than this are left out of the counts and the figure (said in the report); PWM matches are kept by their q-value"},
       "pwm_meme": {"type": "string", "default": "", "description": "MEME-format motif file scanned as well"},
       "pwm_pvalue": {"type": "number", "minimum": 0, "maximum": 0.01, "default": 1e-4},
       "pwm_qvalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.05,
@@ -173,6 +220,7 @@ StageSpec promoter_stage() {
   s.outputs = {"promoter.json"};
   s.parse = summary_file("promoter.json");
   s.report = report;
+  s.revision = 2;  // 2: elements shorter than min_element_length left out; the category summary beside the heatmap
   return s;
 }
 

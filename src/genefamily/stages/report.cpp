@@ -10,6 +10,7 @@
 #include "bioagent/digest.h"
 #include "figures/svg.h"
 #include "genefamily/algo/protein_properties.h"
+#include "genefamily/stages/report_methods.h"
 #include "genefamily/stages/stage_common.h"
 #include "pipeline/stage_reasons.h"
 
@@ -49,6 +50,65 @@ const Text kZh = {
     "时间线",   "已跳过：", "失败：",   "已运行但有警告：", "已取消。", "本次分析未运行该阶段。"};
 
 using Section = ReportSection;
+
+// Each figure's caption in both languages, by the end of its file name
+// (<Species>.<Family>.<suffix>); a dual-synteny plot names its species.
+struct Caption {
+  const char *suffix, *en, *zh;
+};
+const Caption kCaptions[] = {
+    {"tree_rooted.svg",
+     "Phylogenetic tree of the members, rooted on the reference members (or at its midpoint), subfamilies coloured",
+     "家族成员的系统发育树（以参考成员定根，无参考成员时中点定根），亚家族着色"},
+    {"tree.svg", "Phylogenetic tree of the members with branch supports (rectangular layout)",
+     "家族成员的系统发育树及分支支持率（矩形布局）"},
+    {"tree_circular.svg", "Phylogenetic tree of the members (circular layout)", "家族成员的系统发育树（环形布局）"},
+    {"combined_panel.svg", "Phylogeny, conserved motifs, domain architecture and gene structure of the members",
+     "家族成员的系统发育、保守基序、结构域组成与基因结构"},
+    {"motif_map.svg", "Conserved motifs along each protein, in tree order", "各蛋白的保守基序分布（按系统树顺序）"},
+    {"motif_logos.svg", "Sequence logos of the conserved motifs (information content in bits)",
+     "保守基序的序列标识图（信息量，单位为比特）"},
+    {"gene_structure.svg", "Exon-intron structures of the members, in tree order",
+     "家族成员的外显子-内含子结构（按系统树顺序）"},
+    {"chromosome_map_labelled.svg", "Chromosomal locations of the members under their new names",
+     "家族成员在染色体上的位置（按新名称标注）"},
+    {"chromosome_map.svg", "Chromosomal locations of the members, tandem clusters highlighted",
+     "家族成员在染色体上的位置，串联重复簇突出显示"},
+    {"promoter_heatmap.svg", "Cis-acting elements in the members' promoters", "家族成员启动子中的顺式作用元件"},
+    {"synteny_circle.svg", "Duplicated member pairs on the chromosomes", "染色体上的家族重复基因对"},
+    {"kaks.svg", "Ka against Ks of the duplicated pairs", "重复基因对的 Ka 与 Ks"},
+    {"ks_distribution.svg", "Ks distribution of the duplicated pairs", "重复基因对的 Ks 分布"},
+    {"genome_ks.svg", "Ks of the genome's collinear anchor pairs, the family's pairs marked",
+     "全基因组共线性锚点基因对的 Ks 分布，标出家族基因对"},
+    {"expression_heatmap.svg", "Expression of the members (log2(x+1), row z-scores)",
+     "家族成员的表达量（log2(x+1)，行 z 分数）"},
+    {"ppi_network.svg", "Predicted interactions of the members (through their Arabidopsis orthologs)",
+     "家族成员的预测互作网络（基于拟南芥直系同源基因）"},
+};
+
+// The numbered caption of a figure file ("Figure 3. ..." or "图3 ..."), in the report's language.
+std::string figure_caption(const std::string& file, int number, bool zh) {
+  auto ends_with = [&](const std::string& suffix) {
+    return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  std::string text;
+  for (auto& c : kCaptions)
+    if (ends_with(std::string(".") + c.suffix)) {
+      text = zh ? c.zh : c.en;
+      break;
+    }
+  if (size_t at = file.find("dual_synteny_"); text.empty() && at != std::string::npos) {
+    std::string other = file.substr(at + 13, file.size() - at - 13 - 4);
+    text = zh ? "本物种与 " + other + " 之间的共线性基因" : "Collinear genes between this species and " + other;
+  }
+  if (text.empty()) text = file;  // a figure without a caption of its own keeps its file name
+  return (zh ? "图" + std::to_string(number) + " " : "Figure " + std::to_string(number) + ". ") + text;
+}
+
+std::string table_caption(const Section& s, int number, bool zh) {
+  const std::string& text = s.table_caption.empty() ? s.title : s.table_caption;
+  return (zh ? "表" + std::to_string(number) + " " : "Table " + std::to_string(number) + ". ") + text;
+}
 
 std::string html_escape(const std::string& s) { return svg::esc(s); }
 
@@ -146,7 +206,8 @@ void add_prewritten(std::vector<Section>& sections, const Json& prewritten, bool
   const char* kLiterature = "literature-comparison";
   if (prewritten.contains(kLiterature)) {
     auto meaning = std::find_if(sections.begin(), sections.end(), [](auto& s) { return s.id == "meaning"; });
-    sections.insert(meaning, Section{kLiterature, zh ? "文献对比" : "Comparison with the literature", {}, {}, {}, {}});
+    sections.insert(meaning,
+                    Section{kLiterature, zh ? "文献对比" : "Comparison with the literature", {}, {}, {}, {}, {}});
   }
   for (auto& sec : sections)
     if (prewritten.contains(sec.id) && prewritten[sec.id].is_string()) {
@@ -327,7 +388,7 @@ Status build(const StageContext& ctx) {
     sections.push_back(s);
   }
   {
-    Section s{"methods", T.methods, {}, {}, {}, {}};
+    Section s{"methods", T.methods, {}, {}, {}, {}, {}};
     s.table_header = zh ? std::vector<std::string>{"阶段", "命令", "程序版本", "用时（秒）", "退出码"}
                         : std::vector<std::string>{"stage", "command", "tool versions", "seconds", "exit"};
     const fs::path run_dir = fs::absolute(ctx.run.value("run_dir", std::string()));
@@ -352,6 +413,9 @@ Status build(const StageContext& ctx) {
              << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
     }
     s.paragraphs.push_back(inputs.str());
+    s.paragraphs.push_back(zh ? "各阶段的程序、版本与实际参数（含默认值）如下。"
+                              : "Each stage's programs, versions and parameters as run (defaults included):");
+    for (auto& p : methods_narrative(ctx, rows, zh)) s.paragraphs.push_back(p);
     for (auto& p : parameter_paragraphs(ctx, run_dir, zh)) s.paragraphs.push_back(p);
     if (!rows.empty())
       s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +
@@ -368,10 +432,12 @@ Status build(const StageContext& ctx) {
        << html_escape(title)
        << "</title><style>body{font-family:'DejaVu Sans',Arial,sans-serif;max-width:1100px;margin:2em auto;"
           "padding:0 1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
-          "padding:3px 6px}th{background:#f0f0f0}figure{margin:1em 0;overflow-x:auto}h2{border-bottom:1px solid "
+          "padding:3px 6px}th{background:#f0f0f0}caption{text-align:left;font-weight:bold;padding:4px 0}"
+          "figure{margin:1em 0;overflow-x:auto}figcaption{font-weight:bold}h2{border-bottom:1px solid "
           "#ddd}</style></head><body><h1>"
        << html_escape(title) << "</h1>\n";
   const fs::path final_dir = fs::path(ctx.run.value("run_dir", std::string())) / "final";
+  int figure_number = 0, table_number = 0;
   for (auto& s : sections) {
     md << "## " << s.title << "\n\n";
     html << "<h2 id=\"" << html_escape(s.id) << "\">" << html_escape(s.title) << "</h2>\n";
@@ -381,8 +447,9 @@ Status build(const StageContext& ctx) {
            << "</p>\n";
     }
     if (!s.table_header.empty()) {
-      md << "|";
-      html << "<table><tr>";
+      const std::string caption = table_caption(s, ++table_number, zh);
+      md << "**" << caption << "**\n\n|";
+      html << "<table id=\"table-" << table_number << "\"><caption>" << html_escape(caption) << "</caption><tr>";
       for (auto& h : s.table_header) {
         md << " " << h << " |";
         html << "<th>" << html_escape(h) << "</th>";
@@ -407,8 +474,10 @@ Status build(const StageContext& ctx) {
     for (auto& f : s.figures) {
       auto svg_text = read_text(final_dir / f);
       if (!svg_text) continue;  // the stage did not draw it
-      md << "![" << f << "](" << f << ")\n\n";
-      html << "<figure>" << *svg_text << "<figcaption>" << html_escape(f) << "</figcaption></figure>\n";
+      const std::string caption = figure_caption(f, ++figure_number, zh);
+      md << "![" << caption << "](" << f << ")\n\n*" << caption << "*\n\n";
+      html << "<figure id=\"figure-" << figure_number << "\" data-file=\"" << html_escape(f) << "\">" << *svg_text
+           << "<figcaption>" << html_escape(caption) << "</figcaption></figure>\n";
     }
   }
   html << "</body></html>\n";
@@ -490,7 +559,7 @@ StageSpec report_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
   s.outputs = {"report.json"};
   s.parse = summary_file("report.json");
-  s.revision = 3;  // section ids on the headings; pre-written paragraphs; repairs asked vs used
+  s.revision = 4;  // section ids on the headings; pre-written paragraphs; repairs asked vs used; numbered captions
   return s;
 }
 

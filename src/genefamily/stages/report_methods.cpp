@@ -1,0 +1,86 @@
+#include "genefamily/stages/report_methods.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "bioagent/genefamily.h"
+
+namespace bioagent::gf {
+namespace {
+
+// A parameter's value as printed: a path by its file name only (the run and
+// data folders name a session), an empty text as "" and anything else as JSON.
+std::string value_text(const Json& v) {
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    return s.empty() ? "\"\"" : s[0] == '/' ? fs::path(s).filename().string() : s;
+  }
+  if (v.is_array()) {
+    std::string out;
+    for (auto& x : v) out += (out.empty() ? "" : ", ") + value_text(x);
+    return "[" + out + "]";
+  }
+  return v.dump();
+}
+
+// The version number in a program's version line: its first word with a dot and a digit ("HMMER 3.3.2 (Nov 2020); ..."
+// -> 3.3.2, "YN00 in paml version 4.9j, ..." -> 4.9j); the whole line stays in the methods table.
+std::string version_number(const std::string& line) {
+  std::istringstream words(line.substr(0, line.find('\n')));
+  for (std::string w; words >> w;) {
+    while (!w.empty() && (w.back() == ',' || w.back() == ';' || w.back() == ':')) w.pop_back();
+    if (w.find('.') != std::string::npos && std::any_of(w.begin(), w.end(), ::isdigit)) return w;
+  }
+  return "";
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "program version; program version" from the record's versions (the first line of each), for the
+// programs the stage ran only (all of them when the run holds no command of the stage: a result
+// reused from a cache).
+std::string versions_text(const Json& versions, const std::set<std::string>& ran, bool zh) {
+  std::string out;
+  for (auto& [program, version] : versions.items()) {
+    if (!ran.empty() && !ran.count(lower(program))) continue;
+    const std::string v = version_number(version.is_string() ? version.get<std::string>() : version.dump());
+    out += (out.empty() ? "" : "; ") + program + " " + (v.empty() ? (zh ? "（版本未知）" : "(version unknown)") : v);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, bool zh) {
+  std::map<std::string, std::set<std::string>> ran;  // stage -> programs its commands ran (lower case)
+  for (auto& a : history)
+    if (a["argv"].is_array() && !a["argv"].empty() && a["argv"][0].is_string())
+      ran[a.value("stage", std::string())].insert(lower(fs::path(a["argv"][0].get<std::string>()).filename().string()));
+  std::vector<std::string> out;
+  for (auto& spec : genefamily_pipeline().stages()) {  // in plan order
+    auto folder = ctx.input.find(spec.name);
+    if (folder == ctx.input.end()) continue;
+    const Json record = read_json_or(folder->second / ".complete");
+    if (record.empty()) continue;
+    std::string params;
+    const Json given = record.value("params", Json::object());  // kept alive: items() refers to it
+    for (auto& [k, v] : given.items()) params += (params.empty() ? "" : ", ") + k + " = " + value_text(v);
+    const Json programs = record.value("versions", Json::object());
+    const std::string versions = versions_text(programs, ran[spec.name], zh);
+    const std::string label = zh && !spec.label_zh.empty() ? spec.label_zh : spec.label;
+    std::string line = zh ? label + "（" + spec.name + "）：" : label + " (" + spec.name + "): ";
+    line += versions.empty() ? (zh ? "本程序内实现" : "implemented in bioagent") : (zh ? "程序 " : "ran ") + versions;
+    line += params.empty() ? (zh ? "。" : ".") : (zh ? "；参数 " : "; parameters ") + params + (zh ? "。" : ".");
+    out.push_back(line);
+  }
+  return out;
+}
+
+}  // namespace bioagent::gf

@@ -1,0 +1,209 @@
+// Every SVG figure of the example run, in English and in Chinese, opened in
+// headless Chromium (playwright-core, Debian's Chromium, no network): the
+// browser measures every text element (getBoundingClientRect, so transforms
+// and rotations count) and the test fails when two texts overlap by more than
+// a small tolerance or a text reaches outside the figure's bounds (its
+// viewBox). The run is the example genome with a comparative species and a
+// generated expression matrix, so that every stage that draws a figure draws
+// it; the two runs share one browser. A Chinese figure holds no English phrase. Screenshots and a JSON of the measures go
+// to $BIOAGENT_ARTIFACTS/figures-<lang>/ (the path is printed).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+
+const bin = process.env.BIOAGENT_BIN;
+const src = process.env.BIOAGENT_SOURCE_DIR;
+assert.ok(bin && src, 'BIOAGENT_BIN and BIOAGENT_SOURCE_DIR must be set (ctest sets them)');
+const artifacts = process.env.BIOAGENT_ARTIFACTS || fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-figures-'));
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bioagent-figure-run-'));
+// Two texts may touch by this many pixels (antialiasing, glyph side bearings).
+const kOverlapTolerance = 1.5;
+// A text may reach this far past the viewBox (stroke widths, rounding).
+const kClipTolerance = 0.5;
+let browser;
+
+// The example species (SPL from the real SBP profile when the fixture is
+// there), a second species for the dual-synteny plot, and an expression matrix
+// of every gene in four tissues (made here, deterministic).
+function makeData() {
+  const fixtures = process.env.BIOAGENT_FIXTURES || path.join(src, '..', 'shared', 'fixtures');
+  const sbp = path.join(fixtures, 'genefamily', 'hmm', 'PF03110_SBP.hmm');
+  const family = fs.existsSync(sbp) ? 'SPL' : 'GLOBIN';
+  if (family !== 'SPL') console.log(`# ${sbp} absent: the run uses the generated GLOBIN family`);
+  const hmm = family === 'SPL' ? ['--hmm', sbp] : [];
+  const data = path.join(scratch, 'Lchi');
+  const other = path.join(scratch, 'Dlon');
+  execFileSync(bin, ['genefamily', 'example', data, '--prefix', 'Lchi', '--family', family, ...hmm]);
+  execFileSync(bin, ['genefamily', 'example', other, '--prefix', 'Dlon', '--family', family, '--seed', '11', ...hmm]);
+  const genes = [...fs.readFileSync(path.join(data, 'Lchi.gff3'), 'utf8').matchAll(/\tgene\t.*?ID=([^;\s]+)/g)].map(
+    (m) => m[1],
+  );
+  const tissues = ['root', 'stem', 'leaf', 'fruit'];
+  let rows = `gene\t${tissues.join('\t')}\n`;
+  genes.forEach((g, i) => {
+    rows += `${g}\t${tissues.map((_, t) => (((i * 37 + t * 53) % 97) + 0.5).toFixed(2)).join('\t')}\n`;
+  });
+  const matrix = path.join(scratch, 'expression.tsv');
+  fs.writeFileSync(matrix, rows);
+  return { data, other, matrix, family };
+}
+
+function runPipeline(d, lang) {
+  const runDir = path.join(scratch, `run-${lang}`);
+  const params = {
+    phylogeny: { method: 'fasttree' },
+    synteny: { comparative: [d.other] },
+    expression: { matrix: d.matrix },
+  };
+  execFileSync(bin, ['genefamily', 'run', '--data', d.data, '--run-dir', runDir, '--cpus', '2', '--lang', lang,
+    '--params', JSON.stringify(params)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return path.join(runDir, 'final');
+}
+
+// Runs in the page: every <text> of the figure as the four corners of its box
+// (getBBox through the element's transform, so rotated labels are measured as
+// drawn) in the SVG's own units, and the figure's bounds (its viewBox).
+function measure() {
+  const svg = document.querySelector('svg');
+  const vb = svg.viewBox.baseVal;
+  const toRoot = svg.getScreenCTM().inverse();
+  const texts = [...svg.querySelectorAll('text')]
+    .filter((t) => t.textContent.trim() !== '' && getComputedStyle(t).display !== 'none')
+    .map((t) => {
+      const b = t.getBBox();
+      const m = toRoot.multiply(t.getScreenCTM());
+      const corners = [
+        [b.x, b.y],
+        [b.x + b.width, b.y],
+        [b.x + b.width, b.y + b.height],
+        [b.x, b.y + b.height],
+      ].map(([x, y]) => {
+        const p = new DOMPoint(x, y).matrixTransform(m);
+        return [p.x, p.y];
+      });
+      return { text: t.textContent.trim().slice(0, 60), corners, stacked: t.hasAttribute('data-stacked') };
+    });
+  const r = svg.getBoundingClientRect();
+  return {
+    x: vb && vb.width ? vb.x : 0,
+    y: vb && vb.height ? vb.y : 0,
+    width: vb && vb.width ? vb.width : r.width,
+    height: vb && vb.height ? vb.height : r.height,
+    texts,
+  };
+}
+
+// How deep two convex quadrilaterals overlap: the smallest overlap of their
+// projections over the edge normals of both (0 when an axis separates them).
+function penetration(a, b) {
+  let least = Infinity;
+  for (const poly of [a, b]) {
+    for (let i = 0; i < 4; i++) {
+      const [x0, y0] = poly[i], [x1, y1] = poly[(i + 1) % 4];
+      const len = Math.hypot(x1 - x0, y1 - y0);
+      if (len === 0) continue;
+      const nx = -(y1 - y0) / len, ny = (x1 - x0) / len;
+      const pa = a.map(([x, y]) => x * nx + y * ny), pb = b.map(([x, y]) => x * nx + y * ny);
+      const o = Math.min(Math.max(...pa), Math.max(...pb)) - Math.max(Math.min(...pa), Math.min(...pb));
+      if (o <= 0) return 0;
+      least = Math.min(least, o);
+    }
+  }
+  return least === Infinity ? 0 : least;
+}
+
+function problemsOf(m) {
+  const out = [];
+  const fmt = (v) => v.toFixed(1);
+  for (const t of m.texts) {
+    const xs = t.corners.map((c) => c[0]), ys = t.corners.map((c) => c[1]);
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    if (x0 < m.x - kClipTolerance || y0 < m.y - kClipTolerance || x1 > m.x + m.width + kClipTolerance ||
+        y1 > m.y + m.height + kClipTolerance)
+      out.push(`clipped: "${t.text}" [${fmt(x0)},${fmt(y0)} - ${fmt(x1)},${fmt(y1)}]` +
+        ` outside ${m.x},${m.y} - ${m.x + m.width},${m.y + m.height}`);
+  }
+  for (let i = 0; i < m.texts.length; i++) {
+    for (let j = i + 1; j < m.texts.length; j++) {
+      // A logo's letters are stacked by design (each scaled to its share of the column's information):
+      // their em boxes meet, their ink does not. Against any other text they count.
+      if (m.texts[i].stacked && m.texts[j].stacked) continue;
+      const depth = penetration(m.texts[i].corners, m.texts[j].corners);
+      if (depth > kOverlapTolerance)
+        out.push(`overlap: "${m.texts[i].text}" and "${m.texts[j].text}" (${fmt(depth)} px deep)`);
+    }
+  }
+  return out;
+}
+
+// Four Latin words in a row: an English phrase in a Chinese figure (names such as "CBF-binding site"
+// or "Lchi SPL" are shorter).
+const kEnglishPhrase = /[A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+/;
+
+async function checkFigures(finalDir, lang) {
+  const shots = path.join(artifacts, `figures-${lang}`);
+  fs.mkdirSync(shots, { recursive: true });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+  await page.route(/^(?!file:)/, (route) => route.abort());  // a figure loads nothing from anywhere
+  const figures = fs.readdirSync(finalDir).filter((f) => f.endsWith('.svg')).sort();
+  const report = {};
+  for (const f of figures) {
+    // The figure in a page of its own at its natural size (one viewBox unit = one pixel).
+    const svgText = fs.readFileSync(path.join(finalDir, f), 'utf8');
+    const html = path.join(shots, f.replace(/\.svg$/, '.html'));
+    fs.writeFileSync(html, `<!doctype html><meta charset="utf-8"><body style="margin:0">${svgText}</body>`);
+    await page.goto(`file://${html}`);
+    await page.evaluate(() => {
+      const svg = document.querySelector('svg');
+      const vb = svg.viewBox.baseVal;
+      if (vb && vb.width) svg.setAttribute('width', vb.width), svg.setAttribute('height', vb.height);
+    });
+    const m = await page.evaluate(measure);
+    await page.locator('svg').first().screenshot({ path: path.join(shots, f.replace(/\.svg$/, '.png')) });
+    fs.rmSync(html);
+    const problems = problemsOf(m);
+    if (lang === 'zh')
+      for (const t of m.texts) if (kEnglishPhrase.test(t.text)) problems.push(`English in a Chinese figure: "${t.text}"`);
+    report[f] = { texts: m.texts.length, problems };
+  }
+  await page.close();
+  fs.writeFileSync(path.join(shots, 'layout.json'), JSON.stringify(report, null, 1));
+  console.log(`# ${figures.length} ${lang} figures; screenshots and measures in ${shots}`);
+  return report;
+}
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test('every figure of the example run, English and Chinese: no text overlaps another or leaves the figure', async () => {
+  const d = makeData();
+  const failures = [];
+  for (const lang of ['en', 'zh']) {
+    const finalDir = runPipeline(d, lang);
+    const report = await checkFigures(finalDir, lang);
+    const names = Object.keys(report).map((f) => f.replace(/^Lchi\.[A-Z]+\./, ''));
+    for (const expected of ['tree_rooted.svg', 'combined_panel.svg', 'motif_logos.svg', 'chromosome_map_labelled.svg',
+      'kaks.svg', 'promoter_heatmap.svg', 'synteny_circle.svg', 'dual_synteny_Dlon.svg', 'expression_heatmap.svg'])
+      assert.ok(names.includes(expected), `${lang}: ${expected} was drawn (figures: ${names.join(', ')})`);
+    for (const [f, r] of Object.entries(report)) {
+      assert.ok(r.texts > 0, `${lang} ${f}: has text`);
+      for (const p of r.problems) failures.push(`${lang} ${f}: ${p}`);
+    }
+  }
+  assert.deepEqual(failures, [], `${failures.length} layout problems:\n${failures.join('\n')}`);
+});

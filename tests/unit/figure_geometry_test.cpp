@@ -1,0 +1,119 @@
+// Figure geometry the Chromium layout test checks as a whole, here per figure
+// function: round axis ticks, labels kept apart on the Ka/Ks plot and the
+// chromosome map, Ks peaks only from enough pairs, one colour per motif in
+// every figure, the promoter figure's category summary.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "figures/svg.h"
+#include "genefamily/figures/figures.h"
+#include "genefamily/figures/figures_paper.h"
+#include "genefamily/figures/palette.h"
+
+using namespace bioagent;
+using namespace bioagent::figures;
+
+namespace {
+
+// The y of every <text> whose content is one of `labels`.
+std::map<std::string, double> text_y(const std::string& svg, const std::set<std::string>& labels) {
+  std::map<std::string, double> out;
+  std::regex text_re(R"re(<text x="[-0-9.]+" y="([-0-9.]+)"[^>]*>([^<]*)</text>)re");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_re); it != std::sregex_iterator(); ++it)
+    if (labels.count((*it)[2])) out[(*it)[2]] = std::stod((*it)[1]);
+  return out;
+}
+
+void expect_apart(const std::map<std::string, double>& y, double gap) {
+  std::vector<double> v;
+  for (auto& [k, at] : y) v.push_back(at);
+  std::sort(v.begin(), v.end());
+  for (size_t i = 1; i < v.size(); ++i) EXPECT_GE(v[i] - v[i - 1], gap - 1e-6) << "labels " << i - 1 << " and " << i;
+}
+
+}  // namespace
+
+TEST(FigureGeometry, TicksAreRoundNumbers) {
+  auto t = round_ticks(0.21 * 1.05, 5);
+  EXPECT_DOUBLE_EQ(t.step, 0.05);
+  std::vector<std::string> labels;
+  for (double v : t.values) labels.push_back(tick_label(v, t.decimals));
+  EXPECT_EQ(labels, (std::vector<std::string>{"0.00", "0.05", "0.10", "0.15", "0.20", "0.25"}));
+  EXPECT_DOUBLE_EQ(round_ticks(1.3, 5).step, 0.5);
+  EXPECT_DOUBLE_EQ(round_ticks(9, 5).step, 2);
+  EXPECT_EQ(tick_label(round_ticks(0.11, 5).values[1], round_ticks(0.11, 5).decimals), "0.025");
+  EXPECT_GE(round_ticks(0.21, 5).values.back(), 0.21);
+}
+
+TEST(FigureGeometry, KaKsPairLabelsNeverOverlap) {
+  // Four pairs at nearly the same Ka (the example run's case): their names stay a line apart.
+  std::vector<KaKs> pairs = {
+      {"g1/g2", 0.020, 0.10}, {"g3/g4", 0.021, 0.11}, {"g5/g6", 0.022, 0.12}, {"g7/g8", 0.021, 0.16}};
+  std::string svg = kaks(pairs, "t");
+  auto y = text_y(svg, {"g1/g2", "g3/g4", "g5/g6", "g7/g8"});
+  ASSERT_EQ(y.size(), 4u) << svg;
+  expect_apart(y, 10);
+  EXPECT_NE(svg.find(">0.05<"), std::string::npos) << "round ticks";
+  EXPECT_EQ(svg.find(">0.04<"), std::string::npos);
+}
+
+TEST(FigureGeometry, ChromosomeMapLabelsNeverOverlap) {
+  std::vector<Placed> genes;
+  std::set<std::string> names;
+  for (int i = 0; i < 8; ++i) {
+    genes.push_back({"gene" + std::to_string(i), "Chr1", 1000000 + i * 2000, i < 2 ? 0 : -1});
+    names.insert("gene" + std::to_string(i));
+  }
+  std::string svg = chromosome_map({{"Chr1", 30000000}}, genes, "t");
+  auto y = text_y(svg, names);
+  ASSERT_EQ(y.size(), 8u);
+  expect_apart(y, 10);
+}
+
+TEST(FigureGeometry, KsPeaksNeedEnoughPairs) {
+  std::vector<double> four = {0.1, 0.12, 0.5, 0.52};
+  EXPECT_TRUE(ks_peaks(four).empty()) << "four pairs show the kernel, not a duplication";
+  std::string svg = ks_distribution(four, "t");
+  EXPECT_NE(svg.find("no peak marked: 4 pairs, a peak needs at least " + std::to_string(kMinPairsForKsPeaks)),
+            std::string::npos);
+  EXPECT_EQ(svg.find("peak Ks"), std::string::npos);
+  std::vector<double> many;
+  for (int i = 0; i < 30; ++i) many.push_back(0.3 + 0.002 * i);
+  EXPECT_FALSE(ks_peaks(many).empty());
+}
+
+TEST(FigureGeometry, EachMotifHasOneColourInEveryFigure) {
+  std::set<std::string> ten;
+  for (size_t n = 0; n < 10; ++n) ten.insert(motif_colour(n));
+  EXPECT_EQ(ten.size(), 10u) << "ten motifs, ten colours";
+  EXPECT_EQ(motif_colour(std::string("MEME-3")), motif_colour(size_t(2)));
+  for (size_t n = 0; n < 6; ++n) EXPECT_EQ(ten.count(domain_colour(n)), 0u) << "a domain never looks like a motif";
+  // The combined panel draws MEME-9 in motif 9's colour (the motif map's), not in the next free colour.
+  auto t = parse_newick("(A:0.1,B:0.2);");
+  ASSERT_TRUE(t);
+  std::map<std::string, PanelRow> rows;
+  rows["A"] = {100, 500, {{10, 20, "MEME-9"}}, {{30, 60, "SBP"}}, {{1, 100, "exon"}}};
+  rows["B"] = {100, 500, {{10, 20, "MEME-9"}}, {}, {}};
+  std::string svg = combined_panel(midpoint_rooted(*t), {}, rows, "t");
+  EXPECT_NE(svg.find(std::string("fill=\"") + motif_colour(size_t(8)) + "\""), std::string::npos);
+  EXPECT_NE(svg.find(std::string("fill=\"") + domain_colour(0) + "\""), std::string::npos);
+}
+
+TEST(FigureGeometry, PromoterFigureSummarisesByCategoryInTheRunsLanguage) {
+  std::vector<PromoterElement> elements = {{"G-box", "light"}, {"ABRE", "hormone"}, {"MBS", "stress"}};
+  std::string en = promoter_figure({"g1", "g2"}, elements, {{"light", "light"}, {"hormone", "hormone"}},
+                                   {{2, 1, 0}, {0, 3, 1}}, "t");
+  EXPECT_NE(en.find(">by category<"), std::string::npos);
+  EXPECT_EQ(en.find("(light)"), std::string::npos) << "categories are a column of their own, not a suffix";
+  EXPECT_NE(en.find(">3<"), std::string::npos) << "g2's hormone sites, written in its summary cell";
+  svg::FigureLanguage zh(true);
+  std::string cn = promoter_figure({"g1"}, elements, {{"light", "光响应"}}, {{2, 1, 0}}, "t");
+  EXPECT_NE(cn.find("按类别汇总"), std::string::npos);
+  EXPECT_EQ(cn.find("by category"), std::string::npos);
+}
