@@ -87,6 +87,12 @@ std::string defined_term(const std::string& question) {
   return term;
 }
 
+bool asks_for_quantity(const std::string& question) {
+  static const RE2 kQuantity(
+      R"((?i)\b(?:how (?:many|much|long|often|large|big|high|low|far|old)|rates?|risks?|percent(?:age)?s?|proportions?|fractions?|ratios?|doses?|dosages?|concentrations?|amounts?|numbers? of|[IELCG]C50|[ELI]D50|yields?|average|mean|median)\b|多少|几[个种株次天年]|比例|百分|[率量])");
+  return RE2::PartialMatch(question, kQuantity);
+}
+
 bool defines_term(const std::string& text, const std::string& term) {
   if (term.empty()) return false;
   bool acronym = term.size() >= 2;

@@ -33,6 +33,10 @@ bool caption_has_label(const std::string& caption, const CaptionLabel& label);
 // of more than four words.
 std::string defined_term(const std::string& question);
 
+// True when the question asks for a quantity: how many/much, a rate, a risk,
+// a percentage, a dose, a concentration, LC50/IC50…, 多少/几/比例/…率.
+bool asks_for_quantity(const std::string& question);
+
 // True when `text` defines `term` (case-insensitively for words, as written
 // for an acronym): "… Explorer (CIME)", "CIME (…", "CIME is/stands for/refers
 // to/denotes …", "called/termed/known as/defined as CIME", "CIME:" or "CIME,

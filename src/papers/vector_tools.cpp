@@ -174,6 +174,7 @@ struct FusionSettings {
   double other_paper_factor = 1.0;     // a question naming a paper ("the RAG paper") weighs other papers this much
   double named_paper_margin = 2.0;     // …when the words name one paper this many times more than the next
   double definition_weight = 0;        // a page defining the term a "what is X" question asks about gains this
+  double number_weight = 0;  // for a question asking a quantity, a best chunk with a number by its words gains this
 };
 
 struct Fused {
@@ -357,6 +358,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
     }
   }
   const std::vector<std::string> phrases = quoted_phrases(query);
+  const bool quantity_wanted = fs.number_weight > 0 && asks_for_quantity(query);
   for (auto& [k, p] : pages) {
     p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
     if (p.best_chunk <= 0) continue;
@@ -364,6 +366,9 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
     size_t held = 0;
     for (auto& phrase : phrases) held += holds_phrase(p.shown.entry.text, phrase);
     if (!phrases.empty()) p.lexical += fs.phrase_weight * double(held) / double(phrases.size());
+    const bool reference_list = reference_density(p.shown.entry.text) >= fs.reference_density;
+    if (quantity_wanted && !reference_list && number_near_question_words(lexical_query, p.shown.entry.text))
+      p.lexical += fs.number_weight;
   }
 
   add_field_votes(lib, query, lexical_query, top, fs, pages);
@@ -463,6 +468,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.other_paper_factor = spec.settings.value("other_paper_factor", fs.other_paper_factor);
   fs.named_paper_margin = spec.settings.value("named_paper_margin", fs.named_paper_margin);
   fs.definition_weight = spec.settings.value("definition_weight", fs.definition_weight);
+  fs.number_weight = spec.settings.value("number_weight", fs.number_weight);
   auto fused = fuse_pages(*lib, query, fs);
   if (!fused) return fused.status();
   const size_t max_chars = spec.settings.value("max_text_chars", size_t(2000));

@@ -235,6 +235,23 @@ TEST(QuestionCues, DefinitionQuestionsNameTheirTermAndPagesThatDefineItAreKnown)
   EXPECT_FALSE(defines_term("anything", ""));
 }
 
+TEST(QuestionCues, QuantityQuestionsAndNumbersByTheirWords) {
+  EXPECT_TRUE(asks_for_quantity("What risks of bleeding did the review calculate for LMWH prophylaxis?"));
+  EXPECT_TRUE(asks_for_quantity("How many SPL genes does rice have?"));
+  EXPECT_TRUE(asks_for_quantity("低分子肝素导致出血的风险是多少？"));
+  EXPECT_FALSE(asks_for_quantity("Which databases were searched?"));
+  const std::string q = "What risk of bleeding was calculated for LMWH?";
+  EXPECT_TRUE(number_near_question_words(q, "we calculated the risk of bleeding and HIT to be 3.9% and 0.7%"));
+  EXPECT_FALSE(number_near_question_words(q, "The risks of heparin include bleeding and thrombocytopenia."))
+      << "no number";
+  EXPECT_FALSE(number_near_question_words(q, "bleeding was first reported in 1998 [9] by miR156 carriers"))
+      << "a year, a citation mark and a name are not measured numbers";
+  EXPECT_FALSE(number_near_question_words(
+      q, "bleeding was seen. " + std::string(200, 'x') + " one two three four five six seven eight nine ten 42"))
+      << "too far from the question's words";
+  EXPECT_FALSE(number_near_question_words("", "3.9%"));
+}
+
 // A quoted phrase raises the page that holds it as written.
 TEST_F(ClassicRetrieveOnPdfs, AQuotedPhraseRaisesThePageThatHoldsIt) {
   // Unquoted, the medication page (p4, "why it is prescribed") comes first; quoted, p5 ("took
