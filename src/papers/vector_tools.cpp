@@ -320,6 +320,45 @@ std::set<PageKey> defining_pages(const Library& lib, const std::string& query) {
   return out;
 }
 
+// Each page's lexical vote from its chunks: the best, a share of the second, and
+// what the best chunk holds (the question's words close together, the phrases it
+// quotes, a measured number by its words when it asks a quantity).
+void score_best_chunks(const std::string& query, const std::string& lexical_query, const FusionSettings& fs,
+                       std::map<PageKey, PageVotes>& pages) {
+  const std::vector<std::string> phrases = quoted_phrases(query);
+  const bool quantity_wanted = fs.number_weight > 0 && asks_for_quantity(query);
+  for (auto& [k, p] : pages) {
+    p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
+    if (p.best_chunk <= 0) continue;
+    if (fs.proximity_weight > 0) p.lexical += fs.proximity_weight * proximity(lexical_query, p.shown.entry.text);
+    size_t held = 0;
+    for (auto& phrase : phrases) held += holds_phrase(p.shown.entry.text, phrase);
+    if (!phrases.empty()) p.lexical += fs.phrase_weight * double(held) / double(phrases.size());
+    const bool reference_list = reference_density(p.shown.entry.text) >= fs.reference_density;
+    if (quantity_wanted && !reference_list && number_near_question_words(lexical_query, p.shown.entry.text))
+      p.lexical += fs.number_weight;
+  }
+}
+
+// The votes of what the question says about where its answer is: a caption
+// carrying the figure or table label it names, a page defining the term it asks about.
+void add_cue_votes(const Library& lib, const std::string& query, const FusionSettings& fs,
+                   std::map<PageKey, PageVotes>& pages) {
+  if (fs.caption_label_weight > 0)
+    for (auto& [key, caption] : labelled_caption_pages(lib, query)) {
+      PageVotes& p = pages[key];
+      if (p.best_chunk < 0 && p.fields.empty()) p.shown = caption;
+      p.lexical += fs.caption_label_weight;
+      p.fields.push_back(caption.entry.table_name + "." + caption.entry.column_name + " (label)");
+    }
+  if (fs.definition_weight > 0)
+    for (auto& key : defining_pages(lib, query))
+      if (auto it = pages.find(key); it != pages.end() && it->second.best_chunk > 0) {
+        it->second.lexical += fs.definition_weight;
+        it->second.fields.push_back("definition");
+      }
+}
+
 // BM25 over the chunks (with the query's dictionary expansions), BM25 over
 // captions, headings and table text as fields of their page, and one dense
 // collection, aggregated by page. Scores are relative to each search's best,
@@ -357,34 +396,10 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
       p.second_chunk = std::max(p.second_chunk, s);
     }
   }
-  const std::vector<std::string> phrases = quoted_phrases(query);
-  const bool quantity_wanted = fs.number_weight > 0 && asks_for_quantity(query);
-  for (auto& [k, p] : pages) {
-    p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
-    if (p.best_chunk <= 0) continue;
-    if (fs.proximity_weight > 0) p.lexical += fs.proximity_weight * proximity(lexical_query, p.shown.entry.text);
-    size_t held = 0;
-    for (auto& phrase : phrases) held += holds_phrase(p.shown.entry.text, phrase);
-    if (!phrases.empty()) p.lexical += fs.phrase_weight * double(held) / double(phrases.size());
-    const bool reference_list = reference_density(p.shown.entry.text) >= fs.reference_density;
-    if (quantity_wanted && !reference_list && number_near_question_words(lexical_query, p.shown.entry.text))
-      p.lexical += fs.number_weight;
-  }
+  score_best_chunks(query, lexical_query, fs, pages);
 
   add_field_votes(lib, query, lexical_query, top, fs, pages);
-  if (fs.caption_label_weight > 0)
-    for (auto& [key, caption] : labelled_caption_pages(lib, query)) {
-      PageVotes& p = pages[key];
-      if (p.best_chunk < 0 && p.fields.empty()) p.shown = caption;
-      p.lexical += fs.caption_label_weight;
-      p.fields.push_back(caption.entry.table_name + "." + caption.entry.column_name + " (label)");
-    }
-  if (fs.definition_weight > 0)
-    for (auto& key : defining_pages(lib, query))
-      if (auto it = pages.find(key); it != pages.end() && it->second.best_chunk > 0) {
-        it->second.lexical += fs.definition_weight;
-        it->second.fields.push_back("definition");
-      }
+  add_cue_votes(lib, query, fs, pages);
 
   out.used = {bm25};
   if (dense != bm25) {
