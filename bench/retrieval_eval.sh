@@ -19,13 +19,17 @@
 # The independent questions (tests/data/paper_qa_independent.jsonl, written from the
 # PDFs alone by someone who never saw the ranking code) are validation only: they are
 # scored and printed as their own line, never tuned on.
-# Usage: retrieval_eval.sh BUILD_DIR [--check|--tune] [QUESTIONS.jsonl]
+# --tuning scores the tuning half alone (no validation or independent question is
+# ranked or read): the quick measure while building a ranking change (~1/3 of the time).
+# Usage: retrieval_eval.sh BUILD_DIR [--check|--tune|--tuning] [QUESTIONS.jsonl]
 set -euo pipefail
 build=$(cd "$1" && pwd)
 check=0
 tune=0
+tuning_only=0
 [ "${2:-}" = "--check" ] && check=1 && shift
 [ "${2:-}" = "--tune" ] && tune=1 && shift
+[ "${2:-}" = "--tuning" ] && tuning_only=1 && shift
 here=$(cd "$(dirname "$0")" && pwd)
 questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
 independent=$here/../tests/data/paper_qa_independent.jsonl
@@ -40,12 +44,12 @@ work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] && cp "$work/per_question.jsonl" "$KEEP_WORK" ; rm -rf "$work"' EXIT
 # The questions scored: the dev set, then the independent set as its own split ("independent").
 scored=$work/$(basename "$questions" .jsonl).jsonl
-if [ "$tune" = 1 ]; then scored=$work/$(basename "$questions" .jsonl).tuning.jsonl; fi
-/usr/bin/python3 - "$questions" "${independent:-}" "$scored" "$tune" <<'PY'
+if [ "$tune" = 1 ] || [ "$tuning_only" = 1 ]; then scored=$work/$(basename "$questions" .jsonl).tuning.jsonl; fi
+/usr/bin/python3 - "$questions" "${independent:-}" "$scored" "$((tune || tuning_only))" <<'PY'
 import json, os, sys
 dev, independent, out, tune = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 rows = [json.loads(l) for l in open(dev) if l.strip()]
-if tune:  # weights are measured on the tuning half only
+if tune:  # weights are measured (and --tuning scores) on the tuning half only
     rows = [q for q in rows if q.get("split") == "tuning"] if any("split" in q for q in rows) else rows
 elif independent and os.path.exists(independent):
     for q in (json.loads(l) for l in open(independent) if l.strip()):

@@ -49,6 +49,51 @@ std::string normalised(std::string_view s) {
 
 }  // namespace
 
+bool number_near_question_words(const std::string& question, const std::string& passage, size_t window) {
+  std::set<std::string> asked;
+  for (auto& w : words(question)) asked.insert(w);
+  if (asked.empty()) return false;
+  // Whitespace-separated tokens: a number is a token of digits (with . , %)
+  // standing alone, not a year and not in brackets.
+  std::vector<std::string> tokens;
+  std::string t;
+  for (unsigned char c : passage + " ") {
+    if (std::isspace(c)) {
+      if (!t.empty()) tokens.push_back(t);
+      t.clear();
+    } else {
+      t += char(c);
+    }
+  }
+  auto is_number = [](std::string tok) {
+    while (!tok.empty() && std::string_view("(,;:").find(tok.front()) != std::string_view::npos) tok.erase(0, 1);
+    while (!tok.empty() && std::string_view("),;:.").find(tok.back()) != std::string_view::npos) tok.pop_back();
+    if (tok.empty() || !std::isdigit(static_cast<unsigned char>(tok.front()))) return false;
+    bool decimal = false;
+    for (size_t i = 0; i < tok.size(); ++i) {
+      const char c = tok[i];
+      if (c == '.' || c == ',')
+        decimal = true;
+      else if (c == '%' && i + 1 == tok.size())
+        return true;
+      else if (!std::isdigit(static_cast<unsigned char>(c)))
+        return false;
+    }
+    const bool year = tok.size() == 4 && (tok.starts_with("19") || tok.starts_with("20"));
+    return decimal || !year;
+  };
+  std::vector<size_t> near_word, numbers;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (is_number(tokens[i])) numbers.push_back(i);
+    for (auto& w : words(tokens[i]))
+      if (asked.contains(w)) near_word.push_back(i);
+  }
+  for (size_t n : numbers)
+    for (size_t w : near_word)
+      if ((n > w ? n - w : w - n) <= window) return true;
+  return false;
+}
+
 std::vector<std::string> quoted_phrases(const std::string& question) {
   static const std::pair<std::string_view, std::string_view> kQuotes[] = {
       {"\"", "\""}, {"\u201c", "\u201d"}, {"\u300c", "\u300d"}};

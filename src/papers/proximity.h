@@ -16,6 +16,11 @@ namespace bioagent {
 // at most 1). The question's words beyond its first 16 are not considered.
 double proximity(const std::string& question, const std::string& passage);
 
+// True when `passage` holds a measured number (a percentage, a decimal, or a
+// whole number that is not a year, a citation mark "[9]" or part of a name
+// such as miR156) within `window` words of one of the question's content words.
+bool number_near_question_words(const std::string& question, const std::string& passage, size_t window = 8);
+
 // The phrases a question quotes ("...", “...” or 「...」) of two words or more,
 // lower-cased, whitespace runs as one space; at most 8.
 std::vector<std::string> quoted_phrases(const std::string& question);

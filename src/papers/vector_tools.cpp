@@ -15,6 +15,7 @@
 #include "bioagent/search.h"
 #include "papers/duckdb_conn.h"
 #include "papers/proximity.h"
+#include "papers/question_cues.h"
 #include "tools/builtin_tools.h"
 
 namespace bioagent::tools {
@@ -169,6 +170,11 @@ struct FusionSettings {
   double front_matter_factor = 1.5;    // questions about authors and affiliations favour first pages
   double first_page_factor = 1.0;      // …and other questions weigh a first page (the abstract) this much
   double caption_question_factor = 3;  // a question naming a figure or table weighs captions this much more
+  double caption_label_weight = 0;     // a page whose caption carries the label asked ("Figure 1") gains this
+  double other_paper_factor = 1.0;     // a question naming a paper ("the RAG paper") weighs other papers this much
+  double named_paper_margin = 2.0;     // …when the words name one paper this many times more than the next
+  double definition_weight = 0;        // a page defining the term a "what is X" question asks about gains this
+  double number_weight = 0;  // for a question asking a quantity, a best chunk with a number by its words gains this
 };
 
 struct Fused {
@@ -244,6 +250,115 @@ void add_field_votes(const Library& lib, const std::string& query, const std::st
   }
 }
 
+// The paper a question names ("the RAG paper"): the one whose chunks and title
+// match the naming words best, by `margin` times the next; empty when none does.
+std::string named_paper_id(const Library& lib, const std::string& query, double margin) {
+  const std::string words = named_paper(query);
+  if (words.empty()) return "";
+  const std::string bm25 = lib.collections->names().front();
+  std::map<std::string, double> by_paper;
+  for (auto [table, column] : {std::pair{"chunks", "text_content"}, std::pair{"metadata", "title"}}) {
+    auto hits = lib.search({words, bm25, table, column, "", kMaxResults});
+    if (!hits || hits->empty()) continue;
+    const double top = std::max(1e-9, hits->front().score);
+    for (auto& h : *hits) by_paper[h.entry.pdf_id] += h.score / top;
+  }
+  std::string best;
+  double first = 0, second = 0;
+  for (auto& [id, s] : by_paper) {
+    if (s > first)
+      second = first, first = s, best = id;
+    else
+      second = std::max(second, s);
+  }
+  return first > 0 && first >= margin * second ? best : "";
+}
+
+// Pages whose figure or table caption carries the label the question names
+// ("Figure 1", "表2"), with the caption as the text to show.
+std::vector<std::pair<PageKey, SearchHit>> labelled_caption_pages(const Library& lib, const std::string& query) {
+  std::vector<std::pair<PageKey, SearchHit>> out;
+  const auto label = asked_caption_label(query);
+  if (!label || !lib.db) return out;
+  const char* table = label->table ? "tables" : "images";
+  const char* column = label->table ? "table_caption" : "image_caption";
+  const std::string id = label->table ? "table_id" : "image_id";
+  auto r =
+      lib.db->query(std::string("SELECT c.") + id + "::VARCHAR, c.ref_paper_id::VARCHAR, p.page_number, c." + column +
+                        " FROM " + table + " c JOIN pages p ON p.page_id = c.ref_page_id WHERE c." + column + " <> ''",
+                    {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX});
+  if (!r) return out;  // a library without captions
+  for (auto& row : r->rows) {
+    const std::string caption = row[3].get<std::string>();
+    const std::string paper = row[1].get<std::string>();
+    if (!lib.visible.contains(paper) || !caption_has_label(caption, *label)) continue;
+    SearchHit h;
+    h.entry.text = caption;
+    h.entry.table_name = table;
+    h.entry.column_name = column;
+    h.entry.primary_key = row[0].get<std::string>();
+    h.entry.pdf_id = paper;
+    h.entry.page_number = int(row[2].get<int64_t>());
+    out.push_back({{paper, h.entry.page_number}, h});
+  }
+  return out;
+}
+
+// Pages that define the term a "what is X" question asks about (see defines_term).
+std::set<PageKey> defining_pages(const Library& lib, const std::string& query) {
+  std::set<PageKey> out;
+  const std::string term = defined_term(query);
+  if (term.empty() || !lib.db) return out;
+  auto r = lib.db->query(
+      "SELECT p.ref_paper_id::VARCHAR, p.page_number, p.page_content FROM pages p "
+      "WHERE strpos(lower(p.page_content), lower(?)) > 0",
+      {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, {term});
+  if (!r) return out;
+  for (auto& row : r->rows)
+    if (defines_term(row[2].get<std::string>(), term))
+      out.insert({row[0].get<std::string>(), int(row[1].get<int64_t>())});
+  return out;
+}
+
+// Each page's lexical vote from its chunks: the best, a share of the second, and
+// what the best chunk holds (the question's words close together, the phrases it
+// quotes, a measured number by its words when it asks a quantity).
+void score_best_chunks(const std::string& query, const std::string& lexical_query, const FusionSettings& fs,
+                       std::map<PageKey, PageVotes>& pages) {
+  const std::vector<std::string> phrases = quoted_phrases(query);
+  const bool quantity_wanted = fs.number_weight > 0 && asks_for_quantity(query);
+  for (auto& [k, p] : pages) {
+    p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
+    if (p.best_chunk <= 0) continue;
+    if (fs.proximity_weight > 0) p.lexical += fs.proximity_weight * proximity(lexical_query, p.shown.entry.text);
+    size_t held = 0;
+    for (auto& phrase : phrases) held += holds_phrase(p.shown.entry.text, phrase);
+    if (!phrases.empty()) p.lexical += fs.phrase_weight * double(held) / double(phrases.size());
+    const bool reference_list = reference_density(p.shown.entry.text) >= fs.reference_density;
+    if (quantity_wanted && !reference_list && number_near_question_words(lexical_query, p.shown.entry.text))
+      p.lexical += fs.number_weight;
+  }
+}
+
+// The votes of what the question says about where its answer is: a caption
+// carrying the figure or table label it names, a page defining the term it asks about.
+void add_cue_votes(const Library& lib, const std::string& query, const FusionSettings& fs,
+                   std::map<PageKey, PageVotes>& pages) {
+  if (fs.caption_label_weight > 0)
+    for (auto& [key, caption] : labelled_caption_pages(lib, query)) {
+      PageVotes& p = pages[key];
+      if (p.best_chunk < 0 && p.fields.empty()) p.shown = caption;
+      p.lexical += fs.caption_label_weight;
+      p.fields.push_back(caption.entry.table_name + "." + caption.entry.column_name + " (label)");
+    }
+  if (fs.definition_weight > 0)
+    for (auto& key : defining_pages(lib, query))
+      if (auto it = pages.find(key); it != pages.end() && it->second.best_chunk > 0) {
+        it->second.lexical += fs.definition_weight;
+        it->second.fields.push_back("definition");
+      }
+}
+
 // BM25 over the chunks (with the query's dictionary expansions), BM25 over
 // captions, headings and table text as fields of their page, and one dense
 // collection, aggregated by page. Scores are relative to each search's best,
@@ -281,17 +396,10 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
       p.second_chunk = std::max(p.second_chunk, s);
     }
   }
-  const std::vector<std::string> phrases = quoted_phrases(query);
-  for (auto& [k, p] : pages) {
-    p.lexical = p.best_chunk + fs.second_chunk_weight * p.second_chunk;
-    if (p.best_chunk <= 0) continue;
-    if (fs.proximity_weight > 0) p.lexical += fs.proximity_weight * proximity(lexical_query, p.shown.entry.text);
-    size_t held = 0;
-    for (auto& phrase : phrases) held += holds_phrase(p.shown.entry.text, phrase);
-    if (!phrases.empty()) p.lexical += fs.phrase_weight * double(held) / double(phrases.size());
-  }
+  score_best_chunks(query, lexical_query, fs, pages);
 
   add_field_votes(lib, query, lexical_query, top, fs, pages);
+  add_cue_votes(lib, query, fs, pages);
 
   out.used = {bm25};
   if (dense != bm25) {
@@ -309,8 +417,10 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
     }
   }
   const bool front_matter = asks_for_front_matter(query);
+  const std::string named = fs.other_paper_factor < 1 ? named_paper_id(lib, query, fs.named_paper_margin) : "";
   for (auto& [k, p] : pages) {
     if (k.second == 1) p.lexical *= front_matter ? fs.front_matter_factor : fs.first_page_factor;
+    if (!named.empty() && k.first != named) p.lexical *= fs.other_paper_factor, p.dense *= fs.other_paper_factor;
     p.dense_weight = dense_weight;
     if (p.best_chunk < 0) p.best_chunk = 0;
     out.pages.push_back(std::move(p));
@@ -369,6 +479,11 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.first_page_factor = spec.settings.value("first_page_factor", fs.first_page_factor);
   fs.front_matter_factor = spec.settings.value("front_matter_factor", fs.front_matter_factor);
   fs.caption_question_factor = spec.settings.value("caption_question_factor", fs.caption_question_factor);
+  fs.caption_label_weight = spec.settings.value("caption_label_weight", fs.caption_label_weight);
+  fs.other_paper_factor = spec.settings.value("other_paper_factor", fs.other_paper_factor);
+  fs.named_paper_margin = spec.settings.value("named_paper_margin", fs.named_paper_margin);
+  fs.definition_weight = spec.settings.value("definition_weight", fs.definition_weight);
+  fs.number_weight = spec.settings.value("number_weight", fs.number_weight);
   auto fused = fuse_pages(*lib, query, fs);
   if (!fused) return fused.status();
   const size_t max_chars = spec.settings.value("max_text_chars", size_t(2000));

@@ -12,6 +12,7 @@
 #include "bioagent/papers.h"
 #include "bioagent/registry.h"
 #include "papers/proximity.h"
+#include "papers/question_cues.h"
 #include "test_util.h"
 
 using namespace bioagent;
@@ -176,6 +177,79 @@ TEST(QuotedPhrases, AreFoundAsWrittenWhateverTheQuotesAndSpacing) {
   EXPECT_FALSE(holds_phrase("as it was prescribed", "as prescribed"));
   EXPECT_FALSE(holds_phrase("anything", ""));
   EXPECT_TRUE(quoted_phrases(std::string(100000, '"')).empty());
+}
+
+TEST(QuestionCues, NamedPapersAreTheWordsBeforePaper) {
+  EXPECT_EQ(named_paper("What does Figure 1 of the RAG paper give an overview of?"), "RAG");
+  EXPECT_EQ(named_paper("Which universities are the authors of the Bethe lattice quantum criticality paper at?"),
+            "Bethe lattice quantum criticality");
+  EXPECT_EQ(named_paper("In the CIME article, what is shown?"), "CIME");
+  EXPECT_EQ(named_paper("Which institutions are the authors of the retrieval-augmented generation paper at?"),
+            "retrieval-augmented generation");
+  EXPECT_EQ(named_paper("What did the systematic review calculate?"), "") << "a kind of paper names none";
+  EXPECT_EQ(named_paper("What does this paper propose?"), "");
+  EXPECT_EQ(named_paper("How many genes were found?"), "");
+  EXPECT_EQ(named_paper(std::string(100000, 'x') + " paper"), "");
+}
+
+TEST(QuestionCues, CaptionLabelsMatchTheirKindAndNumberOnly) {
+  auto fig = asked_caption_label("What does FIG. 1 of the Bethe lattice paper depict?");
+  ASSERT_TRUE(fig);
+  EXPECT_FALSE(fig->table);
+  EXPECT_EQ(fig->number, "1");
+  EXPECT_TRUE(caption_has_label("Figure 1: Overview of our approach.", *fig));
+  EXPECT_TRUE(caption_has_label("  Fig.1. Schematic depiction", *fig));
+  EXPECT_FALSE(caption_has_label("Figure 10: Other", *fig)) << "Figure 10 is not Figure 1";
+  EXPECT_FALSE(caption_has_label("Table 1: Results", *fig)) << "a table is not a figure";
+  EXPECT_FALSE(caption_has_label("As Figure 1 shows", *fig)) << "a caption begins with its label";
+  auto table = asked_caption_label("表2 列出了什么？");
+  ASSERT_TRUE(table);
+  EXPECT_TRUE(table->table);
+  EXPECT_TRUE(caption_has_label("Table 2 – Yields", *table));
+  EXPECT_TRUE(caption_has_label("表 2 产量", *table));
+  auto supplementary = asked_caption_label("What is in table s3?");
+  ASSERT_TRUE(supplementary);
+  EXPECT_EQ(supplementary->number, "S3");
+  EXPECT_TRUE(caption_has_label("Table S3. Primers", *supplementary));
+  EXPECT_FALSE(asked_caption_label("Which figures of merit were used?"));
+  EXPECT_FALSE(asked_caption_label("What is in the table?"));
+}
+
+TEST(QuestionCues, DefinitionQuestionsNameTheirTermAndPagesThatDefineItAreKnown) {
+  EXPECT_EQ(defined_term("What is CIME?"), "CIME");
+  EXPECT_EQ(defined_term("What are matched molecular pairs?"), "matched molecular pairs");
+  EXPECT_EQ(defined_term("What does the term node refer to in the Bethe lattice paper?"), "node");
+  EXPECT_EQ(defined_term("In the RAG paper, what does the abbreviation DPR stand for?"), "DPR");
+  EXPECT_EQ(defined_term("什么是miR156？"), "miR156");
+  EXPECT_EQ(defined_term("What is the overall DVT rate in trauma patients without thromboprophylaxis?"), "")
+      << "not a definition question: too many words";
+  EXPECT_EQ(defined_term("Which databases were searched?"), "");
+  EXPECT_TRUE(defines_term("the ChemInformatics Model Explorer (CIME) shows", "CIME"));
+  EXPECT_TRUE(defines_term("CIME is a tool for", "CIME"));
+  EXPECT_TRUE(defines_term("Matched molecular pairs (MMPs) differ", "matched molecular pairs"));
+  EXPECT_TRUE(defines_term("a structure known as a node", "node"));
+  EXPECT_TRUE(defines_term("Throughout this paper, the term \u201cnode\u201d shall refer to", "node"));
+  EXPECT_FALSE(defines_term("describing the i = 0 node is then", "node")) << "\"X is\" alone defines nothing";
+  EXPECT_FALSE(defines_term("we used CIME to plot", "CIME")) << "a mention is not a definition";
+  EXPECT_FALSE(defines_term("cime is", "CIME")) << "an acronym is matched as written";
+  EXPECT_FALSE(defines_term("anything", ""));
+}
+
+TEST(QuestionCues, QuantityQuestionsAndNumbersByTheirWords) {
+  EXPECT_TRUE(asks_for_quantity("What risks of bleeding did the review calculate for LMWH prophylaxis?"));
+  EXPECT_TRUE(asks_for_quantity("How many SPL genes does rice have?"));
+  EXPECT_TRUE(asks_for_quantity("低分子肝素导致出血的风险是多少？"));
+  EXPECT_FALSE(asks_for_quantity("Which databases were searched?"));
+  const std::string q = "What risk of bleeding was calculated for LMWH?";
+  EXPECT_TRUE(number_near_question_words(q, "we calculated the risk of bleeding and HIT to be 3.9% and 0.7%"));
+  EXPECT_FALSE(number_near_question_words(q, "The risks of heparin include bleeding and thrombocytopenia."))
+      << "no number";
+  EXPECT_FALSE(number_near_question_words(q, "bleeding was first reported in 1998 [9] by miR156 carriers"))
+      << "a year, a citation mark and a name are not measured numbers";
+  EXPECT_FALSE(number_near_question_words(
+      q, "bleeding was seen. " + std::string(200, 'x') + " one two three four five six seven eight nine ten 42"))
+      << "too far from the question's words";
+  EXPECT_FALSE(number_near_question_words("", "3.9%"));
 }
 
 // A quoted phrase raises the page that holds it as written.

@@ -1,0 +1,119 @@
+// named_paper(), asked_caption_label() and caption_has_label() (see question_cues.h).
+#include "papers/question_cues.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include "text/stop_words.h"
+
+namespace bioagent {
+
+std::string named_paper(const std::string& question) {
+  // "the/this/that X paper": X of one to six words, the last before the noun.
+  static const RE2 kNamed(
+      R"((?i)\b(?:the|this|that)\s+((?:[\w\-]+\s+){0,5}?[\w\-]+)\s+(?:paper|article|preprint|study|review|manuscript|work)\b)");
+  // Words that end a name read from the left ("the authors of the RAG paper": "RAG").
+  static const RE2 kCut(R"((?i)^(?:the|this|that|these|those|of|in|on|for|by|from|with|a|an|and|or|to)$)");
+  static const RE2 kVague(
+      R"((?i)^(?:same|present|current|above|following|original|systematic|whole|entire|first|second|last|other|new|recent|related|cited)$)");
+  std::string matched;
+  if (!RE2::PartialMatch(question, kNamed, &matched)) return "";
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : matched + " ") {
+    if (!std::isspace(static_cast<unsigned char>(c))) {
+      word += c;
+      continue;
+    }
+    if (RE2::FullMatch(word, kCut))
+      words.clear();
+    else if (!word.empty())
+      words.push_back(word);
+    word.clear();
+  }
+  std::string named;
+  bool content = false;
+  for (auto& w : words) {
+    named += (named.empty() ? "" : " ") + w;
+    std::string lower = w;
+    for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+    content = content || (!is_stop_word(lower) && !RE2::FullMatch(lower, kVague));
+  }
+  return content ? named : "";
+}
+
+std::optional<CaptionLabel> asked_caption_label(const std::string& question) {
+  static const RE2 kEnglish(R"((?i)\b(fig(?:ure)?s?\.?|tab(?:le)?s?\.?)\s*((?:S|s)?\d+|(?-i:[IVX]+))\b)");
+  static const RE2 kChinese(R"((图|表)\s*((?:S|s)?\d+))");
+  std::string kind, number;
+  if (!RE2::PartialMatch(question, kEnglish, &kind, &number) && !RE2::PartialMatch(question, kChinese, &kind, &number))
+    return std::nullopt;
+  CaptionLabel out;
+  out.table = kind == "表" || std::tolower(static_cast<unsigned char>(kind[0])) == 't';
+  for (char& c : number) c = char(std::toupper(static_cast<unsigned char>(c)));
+  out.number = number;
+  return out;
+}
+
+bool caption_has_label(const std::string& caption, const CaptionLabel& label) {
+  static const RE2 kLabel(R"((?i)^\s*(fig(?:ure)?s?\.?|tab(?:le)?s?\.?|图|表)\s*((?:S|s)?\d+|(?-i:[IVX]+)))");
+  std::string kind, number;
+  if (!RE2::PartialMatch(caption, kLabel, &kind, &number)) return false;
+  const bool table = kind == "表" || std::tolower(static_cast<unsigned char>(kind[0])) == 't';
+  for (char& c : number) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return table == label.table && number == label.number;
+}
+
+std::string defined_term(const std::string& question) {
+  static const RE2 kStandFor(
+      R"((?i)^\s*(?:in [^,]+,\s*)?what (?:does|do) (?:the (?:term|word|abbreviation|acronym|phrase)\s+)?(.+?)\s+(?:stand for|mean|refer to|denote)\b)");
+  static const RE2 kWhatIs(
+      R"((?i)^\s*(?:in [^,]+,\s*)?(?:what|who) (?:is|are) (?:an?\s+|the\s+)?(?:term\s+)?(.+?)\s*(?:\bin the\b.*)?[?？.]?\s*$)");
+  static const RE2 kDefine(R"((?i)^\s*define\s+(.+?)[?？.]?\s*$)");
+  static const RE2 kChinese(R"(^\s*(?:什么是|何为)(.+?)[?？。]?\s*$|^\s*(.+?)是什么[?？。]?\s*$)");
+  std::string term, other;
+  if (!RE2::PartialMatch(question, kStandFor, &term) && !RE2::PartialMatch(question, kWhatIs, &term) &&
+      !RE2::PartialMatch(question, kDefine, &term) && !RE2::PartialMatch(question, kChinese, &term, &other))
+    return "";
+  if (term.empty()) term = other;
+  size_t words = 1;
+  for (char c : term) words += c == ' ';
+  if (words > 4 || term.empty()) return "";
+  static const RE2 kQuotes(R"(^["'“‘]+|["'”’]+$)");
+  RE2::GlobalReplace(&term, kQuotes, "");
+  return term;
+}
+
+bool asks_for_quantity(const std::string& question) {
+  static const RE2 kQuantity(
+      R"((?i)\b(?:how (?:many|much|long|often|large|big|high|low|far|old)|rates?|risks?|percent(?:age)?s?|proportions?|fractions?|ratios?|doses?|dosages?|concentrations?|amounts?|numbers? of|[IELCG]C50|[ELI]D50|yields?|average|mean|median)\b|多少|几[个种株次天年]|比例|百分|[率量])");
+  return RE2::PartialMatch(question, kQuantity);
+}
+
+bool defines_term(const std::string& text, const std::string& term) {
+  if (term.empty()) return false;
+  bool acronym = term.size() >= 2;
+  for (char c : term) acronym = acronym && !std::islower(static_cast<unsigned char>(c)) && !std::isspace(c);
+  const std::string t = RE2::QuoteMeta(term);
+  const std::string flags = acronym ? "" : "(?i)";
+  // \b only where the term begins or ends with a word character (not before or after 中文).
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  const std::string before = word(term.front()) ? "\\b" : "", after = word(term.back()) ? "\\b" : "";
+  // "(T)", "T (…", "T: …", "T, a …", "T is a/an/the …", "T[”] [shall] refer(s) to / stand(s) for / denote(s) /
+  // mean(s)", "the term/word “T”", "called/termed/known as/defined as T".
+  RE2::Options quiet;
+  quiet.set_log_errors(false);
+  const RE2 pattern(
+      flags + "\\(" + t + "s?\\)|" + before + t + R"(s?(?:\s*\(|:\s|,\s+(?:an?|the)\s|\s+(?:is|are)\s+(?:an?|the)\s)" +
+          R"(|["'”’]?,?\s+(?:(?:shall|will|here|hereafter|is used to)\s+)?(?:refers? to|stands? for|denotes?|means?|is defined as)\s))" +
+          R"(|\b(?:term|word|notion|acronym|abbreviation)\s+["'“‘]?)" + t + after +
+          R"(|(?:called|termed|named|known as|defined as|refer to as|referred to as)\s+(?:an?\s+|the\s+)?["'“‘]?)" + t +
+          after,
+      quiet);
+  return pattern.ok() && RE2::PartialMatch(text, pattern);
+}
+
+}  // namespace bioagent
