@@ -88,13 +88,14 @@ int iqtree_threads(std::string_view log) {
 
 double iqtree_expected_seconds(int sequences, int columns, int cpus) {
   if (sequences <= 0 || columns <= 0) return -1;
-  // Measured by bench/phylogeny_models.sh (see the README's phylogeny costs):
-  // CPU seconds grow about as (sequences · columns)^exponent.
-  constexpr double kCpuSecondsAt10k = 60.0, kExponent = 1.3, kThreadEfficiency = 0.75;
-  const double cells = double(sequences) * columns;
-  const double cpu = kCpuSecondsAt10k * std::pow(cells / 1e4, kExponent);
-  const double threads = std::max(1, cpus);
-  return cpu / (1 + (threads - 1) * kThreadEfficiency);
+  // CPU seconds ~ k · sequences² · columns: each likelihood costs sequences ·
+  // columns, and the tree search's NNI rounds (100 at least, with UFBoot) grow
+  // with the sequences. k from bench/phylogeny_models.sh's restricted run on 55
+  // FN3 members × 196 columns: 487 CPU s on one thread (ModelFinder 78 s).
+  // IQ-TREE's second thread gains about 60% on alignments of a few hundred columns.
+  constexpr double kCpuSecondsPerUnit = 8.2e-4, kExtraThreadGain = 0.6;
+  const double cpu = kCpuSecondsPerUnit * double(sequences) * sequences * columns;
+  return cpu / (1 + (std::max(1, cpus) - 1) * kExtraThreadGain);
 }
 
 }  // namespace bioagent
