@@ -24,8 +24,10 @@ std::vector<std::pair<std::string, std::string>> categories_drawn(const std::map
                                                           {"hormone", svg::tr("hormone", "激素响应")},
                                                           {"stress", svg::tr("stress", "胁迫响应")},
                                                           {"development", svg::tr("development", "生长发育")}};
-  for (auto& [e, c] : category)
+  for (auto& entry : category) {
+    const std::string& c = entry.second;  // a named variable: clang's lambdas cannot capture structured bindings
     if (std::none_of(out.begin(), out.end(), [&](auto& o) { return o.first == c; })) out.push_back({c, c});
+  }
   return out;
 }
 
