@@ -100,8 +100,9 @@ std::string plan_estimate(const Json& stage_seconds, const std::vector<std::stri
 std::string phylogeny_estimate(const Json* fam, int cpus, bool zh) {
   constexpr int kColumns = 300;
   int n = -1;
-  if (fam && (*fam)["members"].is_object())
-    for (const char* sp : {"Ath", "Osa"}) n = std::max(n, leading_count((*fam)["members"].value(sp, "")));
+  const Json members = fam ? fam->value("members", Json::object()) : Json::object();
+  if (members.is_object())
+    for (const char* sp : {"Ath", "Osa"}) n = std::max(n, leading_count(members.value(sp, "")));
   auto minutes = [&](int seqs) { return std::to_string(int(iqtree_expected_seconds(seqs, kColumns, cpus) / 60 + 1)); };
   const std::string c = std::to_string(cpus), cols = std::to_string(kColumns);
   if (n >= 4)
