@@ -19,6 +19,9 @@ import urllib.error
 import urllib.request
 import uuid
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_json import call  # noqa: E402
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "security"))
 import http_raw  # noqa: E402
 
@@ -50,27 +53,6 @@ class Server:
     def stop(self, sig=signal.SIGTERM):
         self.proc.send_signal(sig)
         self.proc.wait(timeout=60)
-
-
-def call(base, method, path, body=None, sid=None, token=None, raw=None, headers=None):
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else b"")
-    req = urllib.request.Request(base + path, data=data if method != "GET" else None, method=method)
-    req.add_header("Content-Type", "application/json")
-    if sid:
-        req.add_header("X-Session-Id", sid)
-    if token:
-        req.add_header("Authorization", "Bearer " + token)
-    for k, v in (headers or {}).items():
-        req.add_header(k, v)
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        text = e.read()
-        try:
-            return e.code, json.loads(text)
-        except ValueError:
-            return e.code, {"raw": text.decode(errors="replace")}
 
 
 def upload(base, sid, files):

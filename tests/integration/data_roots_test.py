@@ -20,6 +20,9 @@ import urllib.error
 import urllib.request
 import uuid
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_json import call  # noqa: E402
+
 BIN = sys.argv[1]
 WORK = tempfile.mkdtemp(prefix="bioagent-roots-")
 FAILURES = []
@@ -29,23 +32,6 @@ def check(cond, what):
     print(("ok   " if cond else "FAIL ") + what, flush=True)
     if not cond:
         FAILURES.append(what)
-
-
-def call(base, method, path, body=None, sid=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data if method != "GET" else None, method=method)
-    req.add_header("Content-Type", "application/json")
-    if sid:
-        req.add_header("X-Session-Id", sid)
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        text = e.read()
-        try:
-            return e.code, json.loads(text)
-        except ValueError:
-            return e.code, {"raw": text.decode(errors="replace")}
 
 
 def events(base, sid, task, timeout=300):

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 
 const bin = process.env.BIOAGENT_BIN;
 const src = process.env.BIOAGENT_SOURCE_DIR;
@@ -177,12 +177,7 @@ async function checkFigures(finalDir, lang) {
 }
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

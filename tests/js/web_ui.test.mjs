@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.mjs';
 
 const bin = process.env.BIOAGENT_BIN;
 const src = process.env.BIOAGENT_SOURCE_DIR;
@@ -48,12 +48,7 @@ before(async () => {
   execFileSync(bin, ['genefamily', 'example', genome, '--prefix', 'Lchi', '--family', family,
     ...(family === 'SPL' ? ['--hmm', sbp] : [])]);
   fs.renameSync(path.join(genome, 'Lchi.genome.fasta'), path.join(genome, 'Lchi.genome.fa'));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
