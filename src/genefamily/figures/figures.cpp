@@ -140,8 +140,12 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
              9, "start", "fill=\"#777777\"");
     return d.str();
   }
-  double r_max = 260, cx = 340, cy = 330;
-  svg::Doc d(2 * cx + 160, 2 * cy, title);
+  // The centre leaves room for the longest leaf name around the tips (and the title above them).
+  double longest = 0;
+  for (int leaf : l.leaves) longest = std::max(longest, text_width(t.nodes[size_t(leaf)].name, 9));
+  const double r_max = 260, cx = std::max(340.0, 20 + r_max + 6 + longest + 12),
+               cy = std::max(330.0, 20 + r_max + 6 + longest + 34);
+  svg::Doc d(std::max(2 * cx + 160, text_width(title, 14) + 40), 2 * cy, title);
   d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
   auto angle = [&](double pos) { return 2 * kPi * pos / double(n); };
   auto R = [&](double depth) { return 20 + depth / l.max_depth * r_max; };
