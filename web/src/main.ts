@@ -380,8 +380,7 @@ async function showResults(taskId: string): Promise<void> {
     .filter((f) => /\.(svg|png)$/.test(f.name))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
   for (const f of shown) {
-    // The report's numbered caption in the run's language (served with the listing); a figure the
-    // report does not show keeps its file name.
+    // The report's numbered caption (served with the listing); a figure the report does not show: its file name.
     const caption: string = f.caption || f.name;
     const img = el('img', 'figure') as HTMLImageElement;
     img.src = api.fileUrl(f.url);
