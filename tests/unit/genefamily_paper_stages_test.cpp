@@ -511,3 +511,45 @@ TEST(MethodsParameters, OnlyThoseTheChosenMethodUses) {
       EXPECT_EQ(lines[0].find(k), std::string::npos) << k << " in " << lines[0];
   }
 }
+
+// A profile saved with its Pfam accession as its NAME and no ACC line (PF03110_SBP.hmm is one) still names
+// the family's Pfam domain: offline, references are missing for want of the cache, not of an accession.
+TEST(PhylogenyReferences, AProfileNamedByItsAccessionNeedsNoAccLine) {
+  if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/mafft") || !fs::exists("/usr/bin/FastTree"))
+    GTEST_SKIP() << "hmmer, mafft and FastTree are needed";
+  TempDir dir;
+  ExampleGenomeOptions eo;
+  eo.members = 6;
+  eo.decoys = 4;
+  eo.random_genes = 20;
+  eo.chromosomes = 2;
+  const fs::path data = dir.path() / "data";
+  ASSERT_TRUE(write_example_genome(data, eo).is_ok());
+  std::istringstream hmm(slurp(data / "GLOBIN.hmm"));
+  std::string renamed;
+  for (std::string line; std::getline(hmm, line);)
+    if (line.rfind("ACC", 0) != 0) renamed += (line.rfind("NAME", 0) == 0 ? "NAME  PF00042" : line) + "\n";
+  std::ofstream(data / "GLOBIN.hmm") << renamed;
+  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"PF00042", "offline, and UniProt's answer is not cached"}, {"GLOBIN", "no Pfam accession"}}) {
+    if (name != "PF00042") {  // a NAME that is no accession: the reason says there is none
+      std::string plain = renamed;
+      plain.replace(plain.find("NAME  PF00042"), 13, "NAME  GLOBIN");
+      std::ofstream(data / "GLOBIN.hmm") << plain;
+    }
+    auto cfg = genefamily_run_config("", "", data, {{"phylogeny", {{"method", "fasttree"}}}});
+    ASSERT_TRUE(cfg.is_ok()) << cfg.status().to_string();
+    (*cfg)["network"] = {{"offline", true}, {"cache_dir", (dir.path() / ("cold-" + name)).string()}};
+    PipelineOptions o;
+    o.run_dir = dir.path() / ("run-" + name);
+    o.cpus = 2;
+    o.stages = {"phylogeny"};
+    auto runner = make_local_runner();
+    auto r = run_genefamily(*cfg, *runner, o);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    const StageStatus* s = find_stage(*r, "phylogeny");
+    ASSERT_TRUE(s && finished_with_outputs(s->state));
+    const Json refs = Json::parse(slurp(fs::path(s->folder) / "references.json"));
+    EXPECT_NE(refs.value("reason", std::string()).find(expected), std::string::npos) << name << ": " << refs.dump();
+  }
+}

@@ -21,20 +21,30 @@
 namespace bioagent::gf {
 namespace {
 
-// The family's Pfam accession: identify.pfam, else the ACC line of <Family>.hmm.
+// A Pfam accession ("PF03110", "PF03110.18") without its version; "" for any other word.
+std::string pfam_accession(const std::string& word) {
+  const std::string acc = word.substr(0, word.find('.'));
+  const bool ok = acc.size() == 7 && acc.rfind("PF", 0) == 0 &&
+                  std::all_of(acc.begin() + 2, acc.end(), [](unsigned char c) { return std::isdigit(c); });
+  return ok ? acc : "";
+}
+
+// The family's Pfam accession: identify.pfam, else the ACC line of <Family>.hmm,
+// else its NAME when that is an accession (a profile saved as "NAME PF03110").
 std::string family_pfam(const StageContext& ctx) {
   std::string acc = ctx.run.value("params", Json::object()).value("identify", Json::object()).value("pfam", "");
   if (!acc.empty() || ctx.data("hmm").empty()) return acc;
   std::ifstream in(ctx.data("hmm"));
+  std::string from_name;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("ACC", 0) == 0) {
-      std::istringstream f(line.substr(3));
-      f >> acc;
-      return acc.substr(0, acc.find('.'));
-    }
-    if (line.rfind("HMM ", 0) == 0) break;
+    std::istringstream f(line);
+    std::string key, value;
+    f >> key >> value;
+    if (key == "ACC" && !pfam_accession(value).empty()) return pfam_accession(value);
+    if (key == "NAME" && from_name.empty()) from_name = pfam_accession(value);
+    if (key == "HMM") break;
   }
-  return "";
+  return from_name;
 }
 
 // UniProt FASTA ("sp|Q9S840|SPL1_ARATH Squamosa ... GN=SPL1 PE=1") as reference
@@ -66,8 +76,10 @@ Status fetch_references(const StageContext& ctx) {
   };
   const std::string acc = family_pfam(ctx);
   if (acc.empty())
-    return unavailable("the family has no Pfam accession: no identify.pfam parameter and no ACC line in its HMM",
-                       "该家族没有 Pfam 编号：未设置 identify.pfam 参数，其 HMM 也没有 ACC 行");
+    return unavailable(
+        "the family has no Pfam accession: no identify.pfam parameter, and its HMM has no ACC line and a NAME "
+        "that is no accession",
+        "该家族没有 Pfam 编号：未设置 identify.pfam 参数，其 HMM 既没有 ACC 行，NAME 也不是 Pfam 编号");
   if (!net.contains("offline"))
     return unavailable("the run did not say whether it may use the network, so UniProt was not asked",
                        "本次运行未说明是否可以联网，因此没有查询 UniProt");
