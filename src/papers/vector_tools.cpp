@@ -195,12 +195,13 @@ double reference_density(const std::string& text) {
   return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
 }
 
-// Questions about a paper's title, who wrote it, where its authors work or its
-// abstract are answered by its front matter (the first page); only these get
-// the title field's vote and the first-page factor.
+// Questions about a paper's title, who wrote it, where its authors work, its
+// abstract or when it was received, accepted or published are answered by its
+// front matter (the first page); only these get the title field's vote and the
+// first-page factor.
 bool asks_for_front_matter(const std::string& q) {
   static const std::regex kFront(
-      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract)\b|作者|单位|机构|标题|题目|摘要)",
+      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract|(when|date)\b[^?]*\b(received|accepted|published))\b|作者|单位|机构|标题|题目|摘要|发表|收稿)",
       std::regex::icase);
   return std::regex_search(q, kFront);
 }
