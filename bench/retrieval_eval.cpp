@@ -114,6 +114,7 @@ Status score_question(const Json& q, const std::set<std::string>& gold, const st
                          [&](const Json& t) { return answer.find(lower(t.get<std::string>())) != std::string::npos; });
   key_terms += hit;
   row["key_term"] = hit;
+  row["answer"] = a->answer;  // for reading the misses (KEEP_WORK keeps per_question.jsonl)
   return Status::ok();
 }
 

@@ -38,9 +38,10 @@ std::vector<std::string> content_words(const std::string& text) {
   return out;
 }
 
-// Sentences; with by_line, a line break (not inside a hyphenated word) ends
-// one too, so lines that are no part of a sentence (a title, an author list,
-// an affiliation) stand alone.
+// Sentences, with runs of spaces as one (PDF text spaces words out: "Bacillus  cereus");
+// with by_line, a line break (not inside a hyphenated word) ends one too, so
+// lines that are no part of a sentence (a title, an author list, an
+// affiliation) stand alone.
 std::vector<std::string> sentences(const std::string& text, bool by_line = false) {
   std::vector<std::string> out;
   std::string cur;
@@ -55,7 +56,8 @@ std::vector<std::string> sentences(const std::string& text, bool by_line = false
       push();
       continue;
     }
-    char c = text[i] == '\n' ? ' ' : text[i];
+    char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
+    if (c == ' ' && !cur.empty() && cur.back() == ' ') continue;
     cur += c;
     bool end =
         (c == '.' || c == '?' || c == '!') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
@@ -278,8 +280,11 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     int rank;
   };
   std::vector<Scored> scored;
+  // A keyword list ("Key words: A, B, C.") shares many words with questions and states no fact.
+  static const RE2 kKeywordList(R"((?i)^\s*(?:key\s*words?|index terms)\s*[:.—-])");
   for (auto& p : passages)
     for (auto& s : sentences(p.text)) {
+      if (RE2::PartialMatch(s, kKeywordList)) continue;
       auto words = content_words(s);
       std::set<std::string> ws(words.begin(), words.end());
       for (auto& w : ws)

@@ -1,4 +1,4 @@
-// named_paper(), asked_caption_label() and caption_has_label() (see question_cues.h).
+// Question cues and the front matter's extent (see question_cues.h).
 #include "papers/question_cues.h"
 
 #include <re2/re2.h>
@@ -114,6 +114,16 @@ bool defines_term(const std::string& text, const std::string& term) {
           after,
       quiet);
   return pattern.ok() && RE2::PartialMatch(text, pattern);
+}
+
+size_t front_matter_chunks(const std::vector<std::string>& first_page_chunks, bool has_abstract) {
+  // A paragraph opening with the heading: "Introduction" alone or followed by its text (a capital), never by
+  // ':' or '.' ("Background: …" opens a structured abstract's part) nor by a lower-case word ("Introduction of …").
+  static const RE2 kBodyOpens(
+      R"((?m)^\s*(?:(?:\d+|[IVX]+)\.?\s+)?(?:Introduction|INTRODUCTION|Background|BACKGROUND)(?:\s*$|\s+[A-Z]))");
+  for (size_t i = 0; i < first_page_chunks.size(); ++i)
+    if (RE2::PartialMatch(first_page_chunks[i], kBodyOpens)) return i;
+  return has_abstract ? first_page_chunks.size() : 0;
 }
 
 }  // namespace bioagent

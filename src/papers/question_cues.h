@@ -1,10 +1,13 @@
 // What a question says about where its answer is, beyond its words: the paper it
 // names ("in the RAG paper") and the figure or table it names by number
-// ("Figure 1", "FIG. 2", "Table S3", "图1", "表2"). Pure; thread-safe.
+// ("Figure 1", "FIG. 2", "Table S3", "图1", "表2"); and where a paper's front
+// matter ends, so the title, author lines and abstract can be told apart from
+// the body text that shares their first page. Pure; thread-safe.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bioagent {
 
@@ -42,5 +45,14 @@ bool asks_for_quantity(const std::string& question);
 // to/denotes …", "called/termed/known as/defined as CIME", "CIME:" or "CIME,
 // a/an/the …".
 bool defines_term(const std::string& text, const std::string& term);
+
+// How many of a first page's chunks (in reading order; paragraphs separated
+// by '\n') are its front matter: those before the chunk whose paragraph opens
+// the body ("Introduction", "1 Introduction", "I. INTRODUCTION", "Background"
+// as a heading, not the "Background:" of a structured abstract). When no
+// chunk opens the body, the whole page is front matter if the paper has an
+// abstract (a first page of title, authors and abstract) and none of it is
+// otherwise (a page whose structure is not known).
+size_t front_matter_chunks(const std::vector<std::string>& first_page_chunks, bool has_abstract);
 
 }  // namespace bioagent

@@ -160,20 +160,21 @@ DenseWeight neural_weight_for(const ToolSpec& spec, const ToolContext& ctx) {
 }
 
 struct FusionSettings {
-  double caption_weight = 0.15;        // a matching caption, heading or table counts this much of a top chunk
-  double second_chunk_weight = 0.1;    // a page's second matching chunk adds this share of its score
-  double proximity_weight = 0;         // the question's words close together in the best chunk add this much
-  double phrase_weight = 1.0;          // a best chunk holding every phrase the question quotes adds this much
-  DenseWeight neural;                  // a model's dense vote
-  double reference_density = 1.0;      // chunks this dense in citation marks are reference lists…
-  double reference_factor = 0.5;       // …and count this much, unless the question asks for references
-  double front_matter_factor = 1.5;    // questions about authors and affiliations favour first pages
-  double first_page_factor = 1.0;      // …and other questions weigh a first page (the abstract) this much
-  double caption_question_factor = 3;  // a question naming a figure or table weighs captions this much more
-  double caption_label_weight = 0;     // a page whose caption carries the label asked ("Figure 1") gains this
-  double other_paper_factor = 1.0;     // a question naming a paper ("the RAG paper") weighs other papers this much
-  double named_paper_margin = 2.0;     // …when the words name one paper this many times more than the next
-  double definition_weight = 0;        // a page defining the term a "what is X" question asks about gains this
+  double caption_weight = 0.15;            // a matching caption, heading or table counts this much of a top chunk
+  double second_chunk_weight = 0.1;        // a page's second matching chunk adds this share of its score
+  double proximity_weight = 0;             // the question's words close together in the best chunk add this much
+  double phrase_weight = 1.0;              // a best chunk holding every phrase the question quotes adds this much
+  DenseWeight neural;                      // a model's dense vote
+  double reference_density = 1.0;          // chunks this dense in citation marks are reference lists…
+  double reference_factor = 0.5;           // …and count this much, unless the question asks for references
+  double front_matter_factor = 1.5;        // questions about authors and affiliations favour first pages
+  double first_page_factor = 1.0;          // …and other questions weigh a first page (the abstract) this much
+  double front_matter_chunk_factor = 1.0;  // …and its front matter's chunks (title, authors, abstract) this much
+  double caption_question_factor = 3;      // a question naming a figure or table weighs captions this much more
+  double caption_label_weight = 0;         // a page whose caption carries the label asked ("Figure 1") gains this
+  double other_paper_factor = 1.0;         // a question naming a paper ("the RAG paper") weighs other papers this much
+  double named_paper_margin = 2.0;         // …when the words name one paper this many times more than the next
+  double definition_weight = 0;            // a page defining the term a "what is X" question asks about gains this
   double number_weight = 0;  // for a question asking a quantity, a best chunk with a number by its words gains this
 };
 
@@ -194,12 +195,13 @@ double reference_density(const std::string& text) {
   return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
 }
 
-// Questions about a paper's title, who wrote it, where its authors work or its
-// abstract are answered by its front matter (the first page); only these get
-// the title field's vote and the first-page factor.
+// Questions about a paper's title, who wrote it, where its authors work, its
+// abstract or when it was received, accepted or published are answered by its
+// front matter (the first page); only these get the title field's vote and the
+// first-page factor.
 bool asks_for_front_matter(const std::string& q) {
   static const std::regex kFront(
-      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract)\b|作者|单位|机构|标题|题目|摘要)",
+      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract|(when|date)\b[^?]*\b(received|accepted|published))\b|作者|单位|机构|标题|题目|摘要|发表|收稿)",
       std::regex::icase);
   return std::regex_search(q, kFront);
 }
@@ -304,6 +306,30 @@ std::vector<std::pair<PageKey, SearchHit>> labelled_caption_pages(const Library&
   return out;
 }
 
+// The chunk ids of every paper's front matter: the chunks of its first page
+// before the body's first heading (see front_matter_chunks).
+std::set<std::string> front_matter_chunk_ids(const Library& lib) {
+  std::set<std::string> out;
+  if (!lib.db) return out;
+  auto r = lib.db->query(
+      "SELECT c.ref_paper_id::VARCHAR, c.chunk_id::VARCHAR, c.text_content, m.abstract IS NOT NULL FROM chunks c "
+      "JOIN pages p ON p.page_id = c.ref_page_id JOIN metadata m ON m.paper_id = c.ref_paper_id "
+      "WHERE p.page_number = 1 ORDER BY c.ref_paper_id, c.ordinal",
+      {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX});
+  if (!r) return out;  // a library without chunks
+  for (size_t from = 0; from < r->rows.size();) {
+    const std::string paper = r->rows[from][0].get<std::string>();
+    size_t to = from;
+    std::vector<std::string> texts;
+    for (; to < r->rows.size() && r->rows[to][0].get<std::string>() == paper; ++to)
+      texts.push_back(r->rows[to][2].get<std::string>());
+    const size_t n = front_matter_chunks(texts, r->rows[from][3].get<bool>());
+    for (size_t i = 0; i < n; ++i) out.insert(r->rows[from + i][1].get<std::string>());
+    from = to;
+  }
+  return out;
+}
+
 // Pages that define the term a "what is X" question asks about (see defines_term).
 std::set<PageKey> defining_pages(const Library& lib, const std::string& query) {
   std::set<PageKey> out;
@@ -381,11 +407,16 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   if (!chunks) return chunks.status();
   const double top = chunks->empty() ? 1.0 : std::max(1e-9, chunks->front().score);
   const bool references_wanted = asks_for_references(query);
+  const bool front_matter = asks_for_front_matter(query);
+  // The front matter is a field of its own: a question about something else weighs its chunks less.
+  const std::set<std::string> front_chunks =
+      !front_matter && fs.front_matter_chunk_factor != 1.0 ? front_matter_chunk_ids(lib) : std::set<std::string>();
   for (size_t r = 0; r < chunks->size(); ++r) {
     const SearchHit& h = (*chunks)[r];
     PageVotes& p = page_of(h);
     double s = h.score / top;
     if (!references_wanted && reference_density(h.entry.text) >= fs.reference_density) s *= fs.reference_factor;
+    if (front_chunks.contains(h.entry.primary_key)) s *= fs.front_matter_chunk_factor;
     ++p.chunks;
     if (s > p.best_chunk) {
       p.second_chunk = std::max(0.0, p.best_chunk);
@@ -416,7 +447,6 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
       if (p.best_chunk < 0 && p.fields.empty() && p.shown.entry.primary_key.empty()) p.shown = h;
     }
   }
-  const bool front_matter = asks_for_front_matter(query);
   const std::string named = fs.other_paper_factor < 1 ? named_paper_id(lib, query, fs.named_paper_margin) : "";
   for (auto& [k, p] : pages) {
     if (k.second == 1) p.lexical *= front_matter ? fs.front_matter_factor : fs.first_page_factor;
@@ -478,6 +508,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.reference_factor = spec.settings.value("reference_list_factor", fs.reference_factor);
   fs.first_page_factor = spec.settings.value("first_page_factor", fs.first_page_factor);
   fs.front_matter_factor = spec.settings.value("front_matter_factor", fs.front_matter_factor);
+  fs.front_matter_chunk_factor = spec.settings.value("front_matter_chunk_factor", fs.front_matter_chunk_factor);
   fs.caption_question_factor = spec.settings.value("caption_question_factor", fs.caption_question_factor);
   fs.caption_label_weight = spec.settings.value("caption_label_weight", fs.caption_label_weight);
   fs.other_paper_factor = spec.settings.value("other_paper_factor", fs.other_paper_factor);

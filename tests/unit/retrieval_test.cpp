@@ -252,6 +252,26 @@ TEST(QuestionCues, QuantityQuestionsAndNumbersByTheirWords) {
   EXPECT_FALSE(number_near_question_words("", "3.9%"));
 }
 
+// A first page's front matter ends where its body's first heading opens a paragraph.
+TEST(FrontMatter, EndsAtTheBodysFirstHeading) {
+  const std::vector<std::string> rag = {"Retrieval-Augmented Generation for\nPatrick Lewis, Ethan Perez",
+                                        "Abstract\nLarge pre-trained language models have been shown",
+                                        "seq2seq baseline.\n1 Introduction\nPre-trained neural language models",
+                                        "implicit knowledge base [51, 52]."};
+  EXPECT_EQ(front_matter_chunks(rag, true), 2u) << "the chunk opening the introduction is body text";
+  EXPECT_EQ(front_matter_chunks({"Title\nAuthors", "I. INTRODUCTION It is often the case"}, true), 1u);
+  EXPECT_EQ(front_matter_chunks({"Title", "Introduction\nMultisystem traumatic injury"}, false), 1u);
+  EXPECT_EQ(front_matter_chunks({"Title", "1. Introduction"}, true), 1u);
+  const std::vector<std::string> structured = {"Title\nAbstract\nBackground: Knowledge regarding the best",
+                                               "Methods: A mix of quantitative methods"};
+  EXPECT_EQ(front_matter_chunks(structured, true), 2u)
+      << "a structured abstract's \"Background:\" is no heading: with an abstract the whole page is front matter";
+  EXPECT_EQ(front_matter_chunks(structured, false), 0u) << "no heading and no abstract: nothing is known";
+  EXPECT_EQ(front_matter_chunks({"Title", "Introduction of heparin lowered the rate"}, true), 2u)
+      << "a sentence beginning with the word is no heading";
+  EXPECT_EQ(front_matter_chunks({}, true), 0u);
+}
+
 // A quoted phrase raises the page that holds it as written.
 TEST_F(ClassicRetrieveOnPdfs, AQuotedPhraseRaisesThePageThatHoldsIt) {
   // Unquoted, the medication page (p4, "why it is prescribed") comes first; quoted, p5 ("took
@@ -331,4 +351,13 @@ TEST(OfflineAnswer, SaysWhenThePageWasFoundButTheFactWasNot) {
       question);
   EXPECT_NE(with.find("19 SPL genes"), std::string::npos) << with;
   EXPECT_EQ(with.find("none of the sentences"), std::string::npos) << with;
+}
+
+// A keyword list shares the question's words and states no fact: it is never quoted as an answer.
+TEST(OfflineAnswer, AKeywordListIsNoAnswer) {
+  const std::string answer = offline_answer_over({"Key words: SPL genes, rice, tillering, panicle branching, miR156.",
+                                                  "SPL genes of rice regulate tillering and panicle branching."},
+                                                 "What do the SPL genes of rice regulate?");
+  EXPECT_NE(answer.find("regulate tillering"), std::string::npos) << answer;
+  EXPECT_EQ(answer.find("Key words"), std::string::npos) << answer;
 }
