@@ -10,7 +10,8 @@
 #  2. runs the same external programs with the same arguments on the same
 #     stage inputs from a plain script, and prints our total over the
 #     script's (the in-process work — parsing, alignment, collinearity,
-#     figures, the report — is what the ratio adds);
+#     figures, the report — is what the ratio adds), in wall time and in CPU
+#     time (on a machine others share, CPU time is the fair figure);
 #  3. runs a second family (--second, default FN3) on the same genome with the
 #     same cache folder, and prints whether the all-against-all search was
 #     reused;
@@ -68,7 +69,7 @@ run_family() {  # family, run folder
   local fam=$1 run=$2 stage_arg=()
   [ -n "$stages" ] && stage_arg=(--stages "$stages")
   rm -rf "$run"
-  /usr/bin/time -f "%e %M" -o "$run.time" "$bioagent" --offline genefamily run --data "$data" --species Scal \
+  /usr/bin/time -f "%e %M %U %S" -o "$run.time" "$bioagent" --offline genefamily run --data "$data" --species Scal \
     --family "$fam" --cpus "$cpus" --run-dir "$run" "${stage_arg[@]}" > "$run.json" 2> "$run.log" || true
 }
 

@@ -2,6 +2,7 @@
 // result files, diagnose, events.
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
@@ -275,6 +276,18 @@ Result<Json> Assistant::results(const std::string& sid, const std::string& task_
                        {"bytes", e.file_size(ec)},
                        {"url", result_file_url(task_id, e.path().filename().string())}});
   std::sort(files.begin(), files.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
+  // Each figure's numbered caption in the run's language, as the report gives it (figure_captions.json).
+  std::map<std::string, Json> caption;
+  for (auto& f : files)
+    if (f["name"].get<std::string>().ends_with(".figure_captions.json")) {
+      Json c = Json::parse(std::ifstream(run_dir / "final" / f["name"].get<std::string>()), nullptr, false);
+      if (c.is_object())
+        for (auto& fig : c.value("figures", Json::array()))
+          if (fig.is_object()) caption[fig.value("file", std::string())] = fig;
+    }
+  for (auto& f : files)
+    if (auto it = caption.find(f["name"].get<std::string>()); it != caption.end())
+      f["caption"] = it->second.value("caption", std::string()), f["figure"] = it->second.value("number", 0);
   for (const char* f : {"validation.json", "status.json"}) {
     std::ifstream in(run_dir / f);
     Json j = Json::parse(in, nullptr, false);

@@ -18,10 +18,11 @@ namespace bioagent::cli {
 struct AssistantCliOptions {
   std::string state_dir, data_dir, session, model, pipeline_params;
   int confirm_timeout = 30, cpus = 0;
-  std::vector<std::string> stages;  // empty: every stage
+  std::vector<std::string> stages;      // empty: every stage
+  std::vector<std::string> data_roots;  // --root: server-side species folders, read in place (as serve's)
 };
 
-// --state-dir, --data-dir, --session, --confirm-timeout, --cpus, --stages and --pipeline-params on `cmd`.
+// --state-dir, --data-dir, --root, --session, --confirm-timeout, --cpus, --stages and --pipeline-params on `cmd`.
 void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o);
 
 // The state folder: `given`, else $BIOAGENT_HOME/state (beside the example bundle), as `serve` uses.

@@ -45,6 +45,8 @@ Result<fs::path> assistant_data_dir(const fs::path& state, const std::string& gi
 void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o) {
   cmd->add_option("--state-dir", o.state_dir, "The server's state folder (default: beside the bundle, as serve)");
   cmd->add_option("--data-dir", o.data_dir, "Shared species folders (default: the example genome, as serve)");
+  cmd->add_option("--root", o.data_roots,
+                  "A folder of species data read in place, as serve's --root (repeatable; /roots lists them)");
   cmd->add_option("--session", o.session, "Continue this session (default: a new one)");
   cmd->add_option("--confirm-timeout", o.confirm_timeout, "Seconds before the parameter dialog keeps the defaults")
       ->check(CLI::Range(1, 3600));
@@ -56,12 +58,20 @@ void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o) {
 
 Result<CliAssistant> open_cli_assistant(const GlobalOptions& g, const AssistantCliOptions& o) {
   CliAssistant c;
-  auto s = Session::open(g);
+  auto roots = name_data_roots(o.data_roots);
+  if (!roots) return roots.status();
+  GlobalOptions readable = g;  // the data roots are readable by tools too, as in serve
+  if (readable.roots.empty() && !o.data_roots.empty()) readable.roots.push_back(fs::current_path().string());
+  readable.roots.insert(readable.roots.end(), o.data_roots.begin(), o.data_roots.end());
+  auto s = Session::open(readable);
   if (!s) return s.status();
   c.session = std::move(*s);
   fs::path state = assistant_state_dir(o.state_dir);
   auto data = assistant_data_dir(state, o.data_dir);
   if (!data) return data.status();
+  // As in serve: no tool reads the state folder (every session's uploads and runs), even inside a root.
+  c.session.workspace->exclude(state);
+  c.session.workspace->allow_inside_excluded(*data);
   AssistantOptions ao;
   ao.state_dir = state;
   ao.data_dir = *data;
@@ -73,6 +83,7 @@ Result<CliAssistant> open_cli_assistant(const GlobalOptions& g, const AssistantC
   ao.cpus = o.cpus > 0 ? o.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
   ao.model = o.model == "none" ? "" : o.model;
   ao.stages = o.stages;
+  ao.data_roots = *roots;
   ao.resume_tasks = false;  // the server resumes unfinished tasks; a terminal session never runs them twice
   auto a = Assistant::open(ao);
   if (!a) return a.status();
@@ -180,11 +191,53 @@ bool final_state(const std::string& state) {
 
 void print_reply(const Json& reply) { std::cout << reply.value("answer", "") << render_sources(reply) << std::endl; }
 
-// One line of the session: a command (/follow TASK, /status TASK, /cancel TASK, /quit) or a chat turn.
+// /roots: the data roots' species folders (name, prefix, files and sizes), the session's choice marked.
+void print_data_roots(Assistant& a, const std::string& sid) {
+  auto r = a.data_roots(sid);
+  if (!r) {
+    std::cerr << "bioagent: " << r.status().message() << "\n";
+    return;
+  }
+  if ((*r)["roots"].empty()) std::cout << "No data roots: start chat with --root FOLDER (as serve --root).\n";
+  const Json& chosen = (*r)["selected"];
+  for (auto& root : (*r)["roots"]) {
+    std::cout << root.value("name", "") << ":" << (root["folders"].empty() ? " (no species folder found)" : "") << "\n";
+    for (auto& f : root["folders"]) {
+      bool mine = chosen.is_object() && chosen.value("root", "") == root.value("name", "") &&
+                  chosen.value("folder", "") == f.value("folder", "");
+      std::cout << (mine ? "* " : "  ") << f.value("folder", "") << "  prefix " << f.value("prefix", "?") << "\n";
+      for (auto& file : f.value("files", Json::array()))
+        std::cout << "      " << file.value("name", "") << " (" << file.value("kind", "") << ", "
+                  << file.value("bytes", int64_t(0)) << " bytes"
+                  << (file.contains("read_as") ? ", read as " + file.value("read_as", "") : "") << ")\n";
+    }
+  }
+  std::cout << "/use ROOT:FOLDER picks one for this session's plans and runs (/use - clears it)." << std::endl;
+}
+
+// /use ROOT:FOLDER (or "/use -"): the session's data folder, checked as the API checks it.
+void use_data_folder(Assistant& a, const std::string& sid, const std::string& arg) {
+  size_t colon = arg.find(':');
+  if (arg != "-" && colon == std::string::npos) {
+    std::cerr << "bioagent: /use ROOT:FOLDER (as /roots lists them), or /use - to clear the choice\n";
+    return;
+  }
+  auto r = arg == "-" ? a.select_data_folder(sid, "", "")
+                      : a.select_data_folder(sid, arg.substr(0, colon), arg.substr(colon + 1));
+  if (!r)
+    std::cerr << "bioagent: " << r.status().message() << "\n";
+  else
+    std::cout << json_text(*r, 2) << std::endl;
+}
+
+// One line of the session: a command (/follow TASK, /status TASK, /cancel TASK, /roots, /use ROOT:FOLDER,
+// /quit) or a chat turn.
 // A followed run's parameter dialog is answered here too, wherever the run started.
 bool chat_line(CliAssistant& c, const std::string& line, bool zh_default) {
   Assistant& a = *c.assistant;
   if (line == "/quit" || line == "/exit") return false;
+  if (line == "/roots") return print_data_roots(a, c.session_id), true;
+  if (line.rfind("/use ", 0) == 0) return use_data_folder(a, c.session_id, line.substr(5)), true;
   if (line.rfind("/follow ", 0) == 0 || line.rfind("/status ", 0) == 0 || line.rfind("/cancel ", 0) == 0) {
     std::string task = line.substr(8);
     if (line[1] == 's') {
@@ -258,8 +311,8 @@ void add_chat_command(CLI::App& app, GlobalOptions& g) {
       return;
     }
     c->chat_model = o.a.model;
-    std::cout << "bioagent chat — session " << c->session_id << " (/follow TASK, /status TASK, /cancel TASK, /quit)"
-              << std::endl;
+    std::cout << "bioagent chat — session " << c->session_id
+              << " (/follow TASK, /status TASK, /cancel TASK, /roots, /use ROOT:FOLDER, /quit)" << std::endl;
     bool tty = isatty(0);
     for (std::string line;;) {
       if (tty) std::cout << "> " << std::flush;

@@ -125,7 +125,7 @@ class RunBridge {
   // own_session: the assistant session this MCP session uses (empty: one is created when first needed).
   RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session = "");
 
-  Json tools() const;  // MCP definitions of the task tool set (start, status, result, cancel)
+  Json tools() const;  // MCP definitions of the task tool set (start, data roots, status, result, cancel)
   bool owns(const std::string& tool) const;
   // progress(done, total, message) is called while genefamily_task_result waits.
   Result<LinkedResult> call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
@@ -165,7 +165,9 @@ class RunBridge {
  private:
   Result<std::string> session_for(const std::string& task_id, const Json& args);
   Result<std::string> own_session();
+  Result<std::string> named_or_own_session(const Json& args);
   Result<LinkedResult> start(const Json& args);
+  Result<LinkedResult> data_roots(const Json& args);
   Result<LinkedResult> status(const Json& args);
   Result<LinkedResult> result(const Json& args, const std::atomic<bool>& cancelled,
                               const ToolContext::ProgressFn& progress);

@@ -19,10 +19,11 @@ namespace {
 constexpr const char* kRunPrefix = "bioagent://runs/";
 constexpr const char* kPaperPrefix = "bioagent://papers/";
 
+// `required` empty or null: no required key (MCP clients want an array, never null).
 Json object_schema(Json properties, Json required) {
   return {{"type", "object"},
           {"properties", std::move(properties)},
-          {"required", std::move(required)},
+          {"required", required.is_array() ? std::move(required) : Json::array()},
           {"additionalProperties", false}};
 }
 
@@ -109,8 +110,19 @@ Json RunBridge::tools() const {
                         {"family", {{"type", "string"}, {"maxLength", 200}}},
                         {"language", language},
                         {"params", {{"type", "object"}, {"description", "the parameter dialog's values"}}},
+                        {"data_folder",
+                         {{"type", "string"},
+                          {"maxLength", 1000},
+                          {"description",
+                           "ROOT:FOLDER of a server-side species folder (as genefamily_data_roots lists them), read "
+                           "in place; the session keeps the choice"}}},
                         {"session_id", kSessionId}},
                        {"species", "family"})}},
+       {{"name", "genefamily_data_roots"},
+        {"description",
+         "The server-side data roots (folders of species data too large to upload, read in place) and the species "
+         "folders in each, with their files and the session's chosen folder."},
+        {"inputSchema", object_schema({{"session_id", kSessionId}}, Json::array())}},
        {{"name", "genefamily_task_status"},
         {"description", "A gene-family task's state, each stage's state and the progress (stages done of total)."},
         {"inputSchema", object_schema({{"task_id", kTaskId}, {"session_id", kSessionId}}, {"task_id"})}},
@@ -128,14 +140,15 @@ Json RunBridge::tools() const {
 }
 
 bool RunBridge::owns(const std::string& tool) const {
-  return tool == "genefamily_run" || tool == "genefamily_task_start" || tool == "genefamily_task_status" ||
-         tool == "genefamily_task_result" || tool == "genefamily_task_cancel";
+  return tool == "genefamily_run" || tool == "genefamily_task_start" || tool == "genefamily_data_roots" ||
+         tool == "genefamily_task_status" || tool == "genefamily_task_result" || tool == "genefamily_task_cancel";
 }
 
 Result<LinkedResult> RunBridge::call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
                                      const ToolContext::ProgressFn& progress) {
   if (tool == "genefamily_run") return run_and_wait(args, cancelled, progress);
   if (tool == "genefamily_task_start") return start(args);
+  if (tool == "genefamily_data_roots") return data_roots(args);
   if (tool == "genefamily_task_status") return status(args);
   if (tool == "genefamily_task_result") return result(args, cancelled, progress);
   if (tool == "genefamily_task_cancel") return cancel(args);
@@ -180,17 +193,34 @@ Result<std::string> RunBridge::session_for(const std::string& task_id, const Jso
                    "' in this MCP session's assistant sessions (pass its session_id)");
 }
 
+// The session a call names (attached to this MCP session), else this MCP session's own.
+Result<std::string> RunBridge::named_or_own_session(const Json& args) {
+  std::string sid = args.is_object() ? args.value("session_id", "") : "";
+  if (sid.empty()) return own_session();
+  if (!assistant_.has_session(sid)) return not_found("no assistant session '" + sid.substr(0, 100) + "'");
+  std::lock_guard lock(mu_);
+  sessions_.insert(sid);
+  return sid;
+}
+
+Result<LinkedResult> RunBridge::data_roots(const Json& args) {
+  auto sid = named_or_own_session(args);
+  if (!sid) return sid.status();
+  auto r = assistant_.data_roots(*sid);
+  if (!r) return r.status();
+  return LinkedResult{*r, Json::array()};
+}
+
 Result<LinkedResult> RunBridge::start(const Json& args) {
-  std::string sid;
-  if (!args.value("session_id", "").empty()) {
-    sid = args["session_id"];
-    if (!assistant_.has_session(sid)) return not_found("no assistant session '" + sid.substr(0, 100) + "'");
-    std::lock_guard lock(mu_);
-    sessions_.insert(sid);
-  } else {
-    auto own = own_session();
-    if (!own) return own.status();
-    sid = *own;
+  auto named = named_or_own_session(args);
+  if (!named) return named.status();
+  std::string sid = *named;
+  if (std::string folder = args.value("data_folder", ""); !folder.empty()) {
+    size_t colon = folder.find(':');
+    if (colon == std::string::npos)
+      return invalid_argument("data_folder is ROOT:FOLDER, as genefamily_data_roots lists");
+    auto chosen = assistant_.select_data_folder(sid, folder.substr(0, colon), folder.substr(colon + 1));
+    if (!chosen) return chosen.status();
   }
   auto plan = assistant_.plan(sid, args.value("species", ""), args.value("family", ""), args.value("language", ""));
   if (!plan) return plan.status();

@@ -235,7 +235,9 @@ struct McpSession::Impl {
             {"serverInfo", {{"name", "bioagent"}, {"title", "bioagent research assistant"}, {"version", kVersion}}},
             {"instructions",
              std::string("bioagent exposes scientific tools (literature, papers, data, calculator, notebooks") +
-                 (runs ? ", and gene-family runs as tasks: genefamily_task_start/status/result/cancel" : "") +
+                 (runs ? ", and gene-family runs as tasks: genefamily_task_start/status/result/cancel, on server-side "
+                         "genome folders listed by genefamily_data_roots"
+                       : "") +
                  "). Tool results carry structuredContent; tool failures come back with isError=true and a "
                  "message that names the problem." +
                  (options.compact ? " Compact mode: find tools with search_tools, read one with describe_tool, "

@@ -10,6 +10,7 @@ names ('..', absolute paths, a link leading out of the root) are refused.
 Usage: data_roots_test.py BIOAGENT_BIN"""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,10 +27,12 @@ WORK = tempfile.mkdtemp(prefix="bioagent-roots-")
 FAILURES = []
 
 
-def check(cond, what):
+def check(cond, what, detail=""):
     print(("ok   " if cond else "FAIL ") + what, flush=True)
     if not cond:
         FAILURES.append(what)
+        if detail:
+            print("  | " + detail.replace("\n", "\n  | "), flush=True)
 
 
 def listing(folder):
@@ -158,6 +161,78 @@ try:
         check(st == 403, "select genomes:%s refused (%s)" % (folder, st))
 finally:
     srv2.stop()
+
+
+
+def terminal_chat_on_root():
+    """`bioagent chat --root`: /roots lists the folder, /use picks it (traversal refused), the chat plans and
+    runs the species from the root."""
+    lines = ["/roots", "/use genomes:../outside", "/use genomes:plants/Lchi",
+             "I want to study the GLOBIN gene family of Lchi. Is it feasible?", "Run the analysis"]
+    r = subprocess.run([BIN, "--offline", "chat", "--state-dir", os.path.join(WORK, "state-chat"), "--root", ROOT,
+                        "--stages", "identify", "--confirm-timeout", "2", "--cpus", "1"],
+                       input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=240)
+    out = r.stdout
+    check(r.returncode == 0 and "plants/Lchi  prefix Lchi" in out and "Lchi.genome.fa (genome" in out,
+          "chat /roots lists the root's species folder and its files", out[-600:])
+    check("escape" not in out.split("/use ROOT:FOLDER")[0], "chat /roots does not list the link out of the root")
+    check("not a plain relative name" in r.stderr,
+          "chat /use with '..' is refused: %s" % r.stderr[-300:])
+    check('"prefix": "Lchi"' in out, "chat /use picks the folder")
+    check("genomes:plants/Lchi" in out and ROOT not in out, "the chat's plan names the root folder, not its path")
+    check(re.search(r"task \S+ done|任务 \S+ done|· task done", out) is not None or "identify: done" in out,
+          "the chat's run is done from the root folder", out[-800:])
+
+
+def mcp_on_root():
+    """`bioagent mcp --root`: genefamily_data_roots lists the folder; genefamily_task_start with data_folder runs
+    it; a traversal folder is an error result."""
+    proc = subprocess.Popen([BIN, "--offline", "mcp", "--state-dir", os.path.join(WORK, "state-mcp"), "--root", ROOT,
+                             "--stages", "identify", "--confirm-timeout", "2", "--cpus", "1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
+    ids = iter(range(1, 100))
+
+    def rpc(method, params):
+        msg = {"jsonrpc": "2.0", "id": next(ids), "method": method, "params": params}
+        proc.stdin.write(json.dumps(msg) + "\n")
+        proc.stdin.flush()
+        while True:
+            reply = json.loads(proc.stdout.readline())
+            if reply.get("id") == msg["id"]:
+                return reply
+
+    def tool(name, args):
+        return rpc("tools/call", {"name": name, "arguments": args})["result"]
+
+    try:
+        rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "data-roots-test", "version": "1"}})
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        names = [t["name"] for t in rpc("tools/list", {})["result"]["tools"]]
+        check("genefamily_data_roots" in names, "MCP lists genefamily_data_roots")
+        listed = tool("genefamily_data_roots", {})["structuredContent"]
+        folders = [f["folder"] for r_ in listed["roots"] for f in r_["folders"]]
+        check(folders == ["plants/Lchi"] and ROOT not in json.dumps(listed),
+              "MCP genefamily_data_roots lists the species folder by name: %s" % folders)
+        bad = tool("genefamily_task_start", {"species": "Lchi", "family": "GLOBIN", "data_folder": "genomes:../outside"})
+        check(bad.get("isError") is True and WORK not in json.dumps(bad), "MCP data_folder with '..' is an error")
+        started = tool("genefamily_task_start",
+                       {"species": "Lchi", "family": "GLOBIN", "data_folder": "genomes:plants/Lchi"})
+        task = started["structuredContent"]["task_id"]
+        done = tool("genefamily_task_result", {"task_id": task, "wait_seconds": 200})
+        sc = done["structuredContent"]
+        check(sc.get("state") == "done" and any(f.get("name") == "Lchi.GLOBIN.pep.fasta" for f in sc.get("files", [])),
+              "MCP's task on the root folder is done: %s" % json.dumps(done)[:400])
+        check(ROOT not in json.dumps(done), "no server path in the MCP result")
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+terminal_chat_on_root()
+mcp_on_root()
+after = {k: v for k, v in listing(ROOT).items() if k.split(os.sep)[0] != "state"}  # the second server's own
+check(after == before, "the root folder is unchanged after the chat and MCP runs")
 
 if FAILURES:
     print("\n%d failed; the server's log: %s" % (len(FAILURES), os.path.join(WORK, "server.log")))

@@ -5,7 +5,8 @@
 // a small tolerance or a text reaches outside the figure's bounds (its
 // viewBox). The run is the example genome with a comparative species and a
 // generated expression matrix, so that every stage that draws a figure draws
-// it; the two runs share one browser. A Chinese figure holds no English phrase. Screenshots and a JSON of the measures go
+// it; the two runs share one browser. A Chinese figure holds no English phrase, and the Chinese report
+// (report.md and report.html) no English sentence. Screenshots and a JSON of the measures go
 // to $BIOAGENT_ARTIFACTS/figures-<lang>/ (the path is printed).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -176,6 +177,37 @@ async function checkFigures(finalDir, lang) {
   return report;
 }
 
+// English prose in a Chinese report: four or more Latin words in a row of which at least two are English
+// function words ("the", "of", "with", ...). Gene ids, program names and versions, units, file names, Latin
+// species names and parameter keys ("model_set = LG,WAG") have none, so they pass.
+const kFunctionWords = new Set(['the', 'of', 'and', 'or', 'with', 'without', 'is', 'are', 'was', 'were', 'be', 'in',
+  'to', 'for', 'by', 'not', 'no', 'from', 'on', 'at', 'as', 'this', 'that', 'which', 'its', 'their', 'it', 'a', 'an',
+  'has', 'have', 'had', 'when', 'than', 'there', 'these', 'those', 'each', 'every', 'did', 'does', 'after', 'before']);
+
+function englishSentences(text) {
+  const found = [];
+  for (const run of text.matchAll(/[A-Za-z][A-Za-z'-]*(?:[ ,;:()]+[A-Za-z][A-Za-z'-]*){3,}/g)) {
+    const words = run[0].split(/[ ,;:()]+/).filter(Boolean);
+    if (words.filter((w) => kFunctionWords.has(w.toLowerCase())).length >= 2) found.push(run[0].slice(0, 120));
+  }
+  return found;
+}
+
+// The report's text as a reader sees it: the HTML without its figures (scanned as figures), styles and tags;
+// the Markdown without its image links.
+function reportTexts(finalDir) {
+  const out = {};
+  for (const f of fs.readdirSync(finalDir)) {
+    if (f.endsWith('.report.html'))
+      out[f] = fs.readFileSync(path.join(finalDir, f), 'utf8').replace(/<svg[\s\S]*?<\/svg>/g, ' ')
+        .replace(/<style[\s\S]*?<\/style>/g, ' ').replace(/<[^>]+>/g, '\n').replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    else if (f.endsWith('.report.md'))
+      out[f] = fs.readFileSync(path.join(finalDir, f), 'utf8').replace(/!\[[^\]]*\]\([^)]*\)/g, ' ');
+  }
+  return out;
+}
+
 before(async () => {
   browser = await launchChromium();
 });
@@ -185,7 +217,7 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test('every figure of the example run, English and Chinese: no text overlaps another or leaves the figure', async () => {
+test('every figure of the example run, English and Chinese: no text overlaps another or leaves the figure; no English in the Chinese report', async () => {
   const d = makeData();
   const failures = [];
   for (const lang of ['en', 'zh']) {
@@ -198,6 +230,14 @@ test('every figure of the example run, English and Chinese: no text overlaps ano
     for (const [f, r] of Object.entries(report)) {
       assert.ok(r.texts > 0, `${lang} ${f}: has text`);
       for (const p of r.problems) failures.push(`${lang} ${f}: ${p}`);
+    }
+    if (lang === 'zh') {  // the report (Markdown and HTML) has no English sentence either
+      const texts = reportTexts(finalDir);
+      assert.equal(Object.keys(texts).length, 2, `the zh run wrote report.md and report.html: ${Object.keys(texts)}`);
+      for (const [f, text] of Object.entries(texts)) {
+        assert.match(text, /执行摘要/, `${f} is the Chinese report`);
+        for (const e of englishSentences(text)) failures.push(`zh ${f}: English in the Chinese report: "${e}"`);
+      }
     }
   }
   assert.deepEqual(failures, [], `${failures.length} layout problems:\n${failures.join('\n')}`);

@@ -144,6 +144,14 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   assert.ok(await page.locator('.msg.outcome a.outcome-report').count() >= 1, 'the outcome links the report');
   await page.waitForSelector('#figures img');
   await page.waitForSelector('a.open-report');
+  // Under each figure the report's numbered caption in the run's language (from the server), not a file name.
+  const captions = await page.$$eval('#figures figure', (figs) =>
+    figs.map((f) => ({ file: f.dataset.file, caption: f.querySelector('figcaption').textContent })));
+  const rootedTree = captions.find((c) => c.file.endsWith('.tree_rooted.svg'));
+  assert.ok(rootedTree && /^图\d+ \S/.test(rootedTree.caption), `the rooted tree's caption: ${JSON.stringify(rootedTree)}`);
+  const numbered = captions.filter((c) => /^图\d+ /.test(c.caption));
+  assert.ok(numbered.length >= 5, `numbered Chinese captions: ${JSON.stringify(captions)}`);
+  for (const c of numbered) assert.ok(!c.caption.includes(c.file), `a caption, not the file name: ${c.caption}`);
   await page.screenshot({ path: path.join(artifacts, 'ui_results.png'), fullPage: true });
 
   // Zoom a figure, then close it with Escape.

@@ -160,7 +160,8 @@ try:
         leaked = [s.decode() for s in secrets if s in b and s not in asked]
         said = json.dumps(r)
         check((r.get("isError") is True or "error_code" in said) and "SECRET_ROW" not in said and not leaked,
-              "MCP: B's session %s -> refused%s" % (json.dumps(args)[:60], (" LEAKED %s" % leaked) if leaked else ""))
+              "MCP: B's session %s -> refused%s" % (json.dumps(args)[:60], (" LEAKED %s" % leaked) if leaked else "")
+              + ("" if r.get("isError") is True or "error_code" in said else " (HTTP %s: %r)" % (st, b[:400])))
     st, _, b = post(P, "/mcp", init, "s_" + "0" * 24)
     check(st == 404, "MCP initialize for an unknown session is refused (%s)" % st)
 

@@ -1,10 +1,12 @@
 // Figure geometry the Chromium layout test checks as a whole, here per figure
 // function: round axis ticks, labels kept apart on the Ka/Ks plot and the
 // chromosome map, Ks peaks only from enough pairs, one colour per motif in
-// every figure, the promoter figure's category summary.
+// every figure, the promoter figure's category summary, tree supports kept apart,
+// the synteny circle's blocks and tandem arcs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <regex>
 #include <set>
@@ -116,4 +118,72 @@ TEST(FigureGeometry, PromoterFigureSummarisesByCategoryInTheRunsLanguage) {
   std::string cn = promoter_figure({"g1"}, elements, {{"light", "光响应"}}, {{2, 1, 0}}, "t");
   EXPECT_NE(cn.find("按类别汇总"), std::string::npos);
   EXPECT_EQ(cn.find("by category"), std::string::npos);
+}
+
+// A node a short branch above another, half a row apart: their support labels would cover each other.
+// Every support drawn keeps clear of every other text; the ones left out are counted under the tree.
+TEST(FigureGeometry, TreeSupportLabelsNeverOverlap) {
+  auto t = parse_newick("(((A:0.5,(B:0.5,C:0.5)91:0.01)92:0.01,D:0.5)93:0.01,(E:0.5,F:0.5)94:0.5);");
+  ASSERT_TRUE(t.is_ok());
+  const std::string svg = tree(*t, {}, false, "supports");
+  struct Box {
+    double x0, y0, x1, y1;
+    std::string text;
+  };
+  std::vector<Box> boxes;
+  std::regex text_re(R"re(<text x="([-0-9.]+)" y="([-0-9.]+)" font-size="([0-9.]+)"([^>]*)>([^<]*)</text>)re");
+  size_t supports = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_re); it != std::sregex_iterator(); ++it) {
+    const std::string text = (*it)[5], attrs = (*it)[4];
+    const double x = std::stod((*it)[1]), y = std::stod((*it)[2]), size = std::stod((*it)[3]);
+    if (size > 10 || text.empty()) continue;  // the title
+    const double w = text_width(text, size);
+    const bool end = attrs.find("text-anchor=\"end\"") != std::string::npos;
+    boxes.push_back({end ? x - w : x, y - 0.8 * size, end ? x : x + w, y + 0.25 * size, text});
+    supports += text.size() == 2 && std::isdigit(static_cast<unsigned char>(text[0])) ? 1 : 0;
+  }
+  ASSERT_FALSE(boxes.empty()) << svg;
+  for (size_t i = 0; i < boxes.size(); ++i)
+    for (size_t j = i + 1; j < boxes.size(); ++j) {
+      const Box &a = boxes[i], &b = boxes[j];
+      EXPECT_FALSE(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1)
+          << "\"" << a.text << "\" and \"" << b.text << "\" overlap";
+    }
+  // All four supports are shown, the crowded one moved below its branch, or the figure counts the missing.
+  const bool counted = svg.find("support values not shown") != std::string::npos;
+  EXPECT_TRUE(supports == 4 || counted) << supports << " supports drawn";
+  EXPECT_GE(supports, 3u) << "only a crowded label moves or goes";
+}
+
+// The synteny circle: chromosome labels, the genome's blocks as faint ribbons behind the family's links,
+// a tandem pair as an arc on its chromosome (no curve through the centre), the legend in the run's language.
+TEST(FigureGeometry, SyntenyCircleBlocksBehindLinksAndTandemPairsOnTheChromosome) {
+  const std::vector<std::pair<std::string, int64_t>> chromosomes = {{"Chr1", 1000000}, {"Chr2", 800000}};
+  const std::vector<Placed> genes = {
+      {"g1", "Chr1", 100000}, {"g2", "Chr1", 110000}, {"g3", "Chr2", 400000}, {"g4", "Chr1", 700000}};
+  const std::vector<Link> tandem_only = {{"g1", "g2", "tandem"}};
+  const std::vector<BlockSpan> blocks = {{"Chr1", 600000, 750000, "Chr2", 300000, 450000}};
+  const std::string svg = synteny_circle(chromosomes, genes, tandem_only, "circle", blocks);
+  EXPECT_NE(svg.find(">Chr1</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">Chr2</text>"), std::string::npos);
+  const size_t block = svg.find("fill-opacity=");
+  ASSERT_NE(block, std::string::npos) << "the genome's block is drawn";
+  EXPECT_EQ(svg.find(" Q330.00,340.00", block + 1), std::string::npos)
+      << "a tandem pair draws no curve through the centre";
+  EXPECT_NE(svg.find("stroke=\"#D55E00\" stroke-width=\"4.00\""), std::string::npos) << "but an arc on the chromosome";
+  const std::string with_segmental =
+      synteny_circle(chromosomes, genes, {{"g4", "g3", "segmental"}, {"g1", "g2", "tandem"}}, "circle", blocks);
+  const size_t ribbon = with_segmental.find("fill-opacity="), link = with_segmental.find("stroke=\"#0072B2\"");
+  ASSERT_NE(link, std::string::npos);
+  EXPECT_LT(ribbon, link) << "the blocks lie behind the family's links";
+  {
+    svg::FigureLanguage zh(true);
+    const std::string zh_svg = synteny_circle(chromosomes, genes, tandem_only, "circle", blocks);
+    EXPECT_NE(zh_svg.find("全基因组共线性区块"), std::string::npos);
+    EXPECT_EQ(zh_svg.find("tandem"), std::string::npos) << "no English legend in a Chinese run";
+    EXPECT_EQ(zh_svg.find("collinear"), std::string::npos);
+  }
+  // A block on a chromosome the genome does not have is left out, not drawn at a made-up place.
+  const std::string unknown = synteny_circle(chromosomes, genes, {}, "circle", {{"ChrX", 1, 2, "Chr1", 1, 2}});
+  EXPECT_EQ(unknown.find("fill-opacity="), std::string::npos);
 }

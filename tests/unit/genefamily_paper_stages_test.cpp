@@ -1,7 +1,8 @@
 // The gene-family stages that give a paper's figures and tables: classify (a
 // set of domain profiles in the data folder, families by rules), the combined
 // panel, renaming by chromosome order with the labelled map, the properties
-// stage's pK scale option; on the generated example genome and, when
+// stage's pK scale option, the tree figures under the new names, the methods'
+// parameters; on the generated example genome and, when
 // ../shared/fixtures exists, on a real proteome with TAPscan's profiles.
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include "genefamily/algo/protein_properties.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
+#include "genefamily/stages/report_methods.h"
 #include "replay_server.h"
 #include "test_util.h"
 
@@ -281,10 +283,10 @@ TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
       if (const StageStatus* s = find_stage(*r, "phylogeny")) out = *s;
     return out;
   };
-  auto section_of = [&](const StageStatus& s) {
+  auto section_of = [&](const StageStatus& s, bool zh = false) {
     StageContext sc;
     sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
-    return genefamily_pipeline().find("phylogeny")->report({sc, s.state, "", fs::path(s.folder), false});
+    return genefamily_pipeline().find("phylogeny")->report({sc, s.state, "", fs::path(s.folder), zh});
   };
   TempDir runs;
   std::string url;
@@ -328,6 +330,10 @@ TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
     EXPECT_NE(text.find(net.empty() ? "did not say whether it may use the network" : "offline"), std::string::npos)
         << text;
     EXPECT_NE(text.find("rooted at its midpoint"), std::string::npos);
+    std::string zh_text;  // the Chinese report gives the reason in Chinese
+    for (auto& p : section_of(cold, true).paragraphs) zh_text += p + "\n";
+    EXPECT_NE(zh_text.find(net.empty() ? "未说明是否可以联网" : "离线运行"), std::string::npos) << zh_text;
+    EXPECT_EQ(zh_text.find("network"), std::string::npos) << zh_text;
   }
 }
 
@@ -381,4 +387,169 @@ TEST(TreeFigure, SupportLabelsNextToTheRootAreNotCut) {
     EXPECT_GE(x - figures::text_width(text, 8), 0) << text << " starts left of the figure";
   }
   EXPECT_EQ(labels, 2u);
+}
+
+// The tree figures are drawn by the panel stage, after the chromosome stage renamed the members: every tree
+// figure shows ExamGLOBIN1..n; without the chromosome stage the original ids stay and the report says why.
+TEST(TreeFigures, TipsUnderTheNewNamesOnceRenamed) {
+  if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/mafft") ||
+      !(fs::exists("/usr/bin/FastTree") || fs::exists("/usr/bin/fasttree")))
+    GTEST_SKIP() << "hmmer, mafft and FastTree are needed";
+  TempDir run;
+  const Json params = {{"phylogeny", {{"method", "fasttree"}, {"fetch_references", false}}}};
+  auto r = run_stages(example_copy(), params, run.path() / "renamed", {"chromosome", "panel"});
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  const StageStatus* panel = find_stage(*r, "panel");
+  ASSERT_TRUE(panel && finished_with_outputs(panel->state)) << (panel ? panel->message : "no panel stage");
+  const fs::path f = run.path() / "renamed" / "final";
+  auto renaming = rows_of(f / "Exam.GLOBIN.renaming.tsv");
+  ASSERT_FALSE(renaming.empty());
+  for (const char* fig : {"tree_rooted.svg", "tree.svg", "tree_circular.svg", "combined_panel.svg"}) {
+    const std::string svg = slurp(f / (std::string("Exam.GLOBIN.") + fig));
+    ASSERT_FALSE(svg.empty()) << fig;
+    for (auto& row : renaming) {
+      EXPECT_NE(svg.find(">" + row[0] + "<"), std::string::npos) << fig << " shows " << row[0];
+      EXPECT_EQ(svg.find(">" + row[1] + "<"), std::string::npos) << fig << " still shows " << row[1];
+    }
+  }
+  // Proteins only (no genome, no GFF3): the chromosome stage is skipped, the members keep their ids, and the
+  // section says why (in either language).
+  const fs::path proteins = run.path() / "proteins";
+  fs::create_directories(proteins);
+  for (auto& e : fs::directory_iterator(example_copy())) {
+    const std::string name = e.path().filename().string();
+    if (name.find("gff") == std::string::npos && name.find("genome") == std::string::npos)
+      fs::copy(e.path(), proteins / name, fs::copy_options::recursive);
+  }
+  auto plain = run_stages(proteins, params, run.path() / "plain", {"chromosome", "panel"});
+  ASSERT_TRUE(plain.is_ok()) << plain.status().to_string();
+  const StageStatus* kept = find_stage(*plain, "panel");
+  ASSERT_TRUE(kept && finished_with_outputs(kept->state)) << (kept ? kept->message : "no panel stage");
+  const StageStatus* chromosome = find_stage(*plain, "chromosome");
+  ASSERT_TRUE(chromosome);
+  EXPECT_EQ(chromosome->state, StageState::kSkipped) << chromosome->message;
+  EXPECT_FALSE(kept->summary.value("renamed", true));
+  const std::string tree_svg = slurp(run.path() / "plain" / "final" / "Exam.GLOBIN.tree_rooted.svg");
+  EXPECT_EQ(tree_svg.find(">ExamGLOBIN"), std::string::npos) << "no new name without the chromosome stage";
+  std::string first_id;
+  std::getline(std::istringstream(slurp(run.path() / "plain" / "final" / "Exam.GLOBIN.geneID.txt")), first_id);
+  ASSERT_FALSE(first_id.empty());
+  EXPECT_NE(tree_svg.find(">" + first_id + "<"), std::string::npos) << "the original id " << first_id;
+  StageContext sc;
+  sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}, {"stage_states", {{"chromosome", {{"state", "skipped"}}}}}};
+  for (bool zh : {false, true}) {
+    ReportSection sec = genefamily_pipeline().find("panel")->report({sc, kept->state, "", fs::path(kept->folder), zh});
+    std::string text;
+    for (auto& p : sec.paragraphs) text += p + "\n";
+    EXPECT_NE(text.find(zh ? "保留原始编号" : "show the members' original ids"), std::string::npos) << text;
+    EXPECT_NE(text.find(zh ? "已跳过" : "was skipped"), std::string::npos) << text;
+    EXPECT_EQ(sec.figures.size(), 4u) << "the combined figure and the three tree figures";
+  }
+}
+
+// The methods name only the parameters the method that ran reads.
+TEST(MethodsParameters, OnlyThoseTheChosenMethodUses) {
+  const Json phylo = {{"method", "iqtree"},     {"model", "MFP"},           {"model_set", "LG,WAG"},
+                      {"rate_set", "G,R"},      {"max_rate_categories", 4}, {"bootstrap", 1000},
+                      {"fasttree_above", 500},  {"max_gap_fraction", 0.5},  {"references", ""},
+                      {"reference_groups", ""}, {"fetch_references", true}, {"uniprot_url", "https://u"},
+                      {"max_references", 40}};
+  auto finder = gf::parameters_not_used(
+      "phylogeny", phylo, {{"method", "IQ-TREE"}, {"model_selection", "ModelFinder (-m MFP -mset LG,WAG)"}});
+  for (const char* k : {"model", "model_set", "rate_set", "max_rate_categories", "bootstrap", "fasttree_above",
+                        "max_gap_fraction", "fetch_references", "uniprot_url", "max_references"})
+    EXPECT_FALSE(finder.count(k)) << k << " is used by IQ-TREE with ModelFinder";
+  Json fixed_params = phylo;
+  fixed_params["model"] = "LG+G4";
+  auto fixed = gf::parameters_not_used("phylogeny", fixed_params,
+                                       {{"method", "IQ-TREE"}, {"model_selection", "fixed (-m LG+G4)"}});
+  for (const char* k : {"model_set", "rate_set", "max_rate_categories"})
+    EXPECT_TRUE(fixed.count(k)) << k << ": ModelFinder did not run";
+  EXPECT_FALSE(fixed.count("model") || fixed.count("bootstrap"));
+  Json ft_params = phylo;
+  ft_params["method"] = "fasttree";
+  auto ft = gf::parameters_not_used("phylogeny", ft_params, {{"method", "FastTree"}});
+  for (const char* k : {"model", "model_set", "rate_set", "max_rate_categories", "bootstrap", "fasttree_above"})
+    EXPECT_TRUE(ft.count(k)) << k << " is not FastTree's";
+  EXPECT_FALSE(ft.count("max_gap_fraction")) << "the trimming ran before FastTree too";
+  // IQ-TREE asked, FastTree ran (a repair, or more sequences than fasttree_above): the summary decides.
+  auto repaired = gf::parameters_not_used("phylogeny", phylo, {{"method", "FastTree"}});
+  EXPECT_TRUE(repaired.count("bootstrap"));
+  EXPECT_FALSE(repaired.count("fasttree_above"));
+  Json given_refs = phylo;
+  given_refs["references"] = "/data/refs.fasta";
+  auto refs = gf::parameters_not_used("phylogeny", given_refs, {{"method", "IQ-TREE"}});
+  EXPECT_TRUE(refs.count("fetch_references") && refs.count("uniprot_url") && refs.count("max_references"));
+  // Other stages' conditional parameters.
+  EXPECT_TRUE(gf::parameters_not_used("promoter", {{"pwm_meme", ""}, {"pwm_pvalue", 1e-4}}, {}).count("pwm_pvalue"));
+  EXPECT_FALSE(
+      gf::parameters_not_used("promoter", {{"pwm_meme", "/x.meme"}, {"pwm_pvalue", 1e-4}}, {}).count("pwm_pvalue"));
+  auto matrix =
+      gf::parameters_not_used("expression", {{"matrix", "/e.tsv"}, {"reads", Json::array()}, {"kmer", 31}}, {});
+  EXPECT_TRUE(matrix.count("kmer") && !matrix.count("matrix"));
+  auto reads = gf::parameters_not_used(
+      "expression", {{"matrix", ""}, {"reads", Json::array({{{"sample", "a"}, {"r1", "/r.fq"}}})}, {"kmer", 31}}, {});
+  EXPECT_TRUE(!reads.count("kmer") && reads.count("units"));
+  EXPECT_TRUE(gf::parameters_not_used("identify", {{"blast_references", ""}, {"blast_evalue", 1e-10}}, {})
+                  .count("blast_evalue"));
+  EXPECT_TRUE(gf::parameters_not_used("unknown_stage", phylo, {}).empty()) << "a stage without conditions keeps all";
+  // In the narrative: a FastTree run's phylogeny line names FastTree, not UFBoot's replicates or ModelFinder's set.
+  TempDir dir;
+  const fs::path folder = dir.path() / "phylogeny";
+  fs::create_directories(folder);
+  std::ofstream(folder / ".complete") << Json{{"params", ft_params}, {"versions", {{"FastTree", "FastTree 2.1.11"}}}};
+  std::ofstream(folder / "phylogeny.json") << Json{{"method", "FastTree"}};
+  StageContext sc;
+  sc.input["phylogeny"] = folder;
+  const Json command = {{"stage", "phylogeny"}, {"argv", {"FastTree", "-quiet", "trimmed.fasta"}}};
+  for (bool zh : {false, true}) {
+    auto lines = gf::methods_narrative(sc, {command}, zh);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("FastTree 2.1.11"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find("max_gap_fraction = 0.5"), std::string::npos) << lines[0];
+    for (const char* k : {"bootstrap", "model_set", "max_rate_categories", "fasttree_above"})
+      EXPECT_EQ(lines[0].find(k), std::string::npos) << k << " in " << lines[0];
+  }
+}
+
+// A profile saved with its Pfam accession as its NAME and no ACC line (PF03110_SBP.hmm is one) still names
+// the family's Pfam domain: offline, references are missing for want of the cache, not of an accession.
+TEST(PhylogenyReferences, AProfileNamedByItsAccessionNeedsNoAccLine) {
+  if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/mafft") || !fs::exists("/usr/bin/FastTree"))
+    GTEST_SKIP() << "hmmer, mafft and FastTree are needed";
+  TempDir dir;
+  ExampleGenomeOptions eo;
+  eo.members = 6;
+  eo.decoys = 4;
+  eo.random_genes = 20;
+  eo.chromosomes = 2;
+  const fs::path data = dir.path() / "data";
+  ASSERT_TRUE(write_example_genome(data, eo).is_ok());
+  std::istringstream hmm(slurp(data / "GLOBIN.hmm"));
+  std::string renamed;
+  for (std::string line; std::getline(hmm, line);)
+    if (line.rfind("ACC", 0) != 0) renamed += (line.rfind("NAME", 0) == 0 ? "NAME  PF00042" : line) + "\n";
+  std::ofstream(data / "GLOBIN.hmm") << renamed;
+  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"PF00042", "offline, and UniProt's answer is not cached"}, {"GLOBIN", "no Pfam accession"}}) {
+    if (name != "PF00042") {  // a NAME that is no accession: the reason says there is none
+      std::string plain = renamed;
+      plain.replace(plain.find("NAME  PF00042"), 13, "NAME  GLOBIN");
+      std::ofstream(data / "GLOBIN.hmm") << plain;
+    }
+    auto cfg = genefamily_run_config("", "", data, {{"phylogeny", {{"method", "fasttree"}}}});
+    ASSERT_TRUE(cfg.is_ok()) << cfg.status().to_string();
+    (*cfg)["network"] = {{"offline", true}, {"cache_dir", (dir.path() / ("cold-" + name)).string()}};
+    PipelineOptions o;
+    o.run_dir = dir.path() / ("run-" + name);
+    o.cpus = 2;
+    o.stages = {"phylogeny"};
+    auto runner = make_local_runner();
+    auto r = run_genefamily(*cfg, *runner, o);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    const StageStatus* s = find_stage(*r, "phylogeny");
+    ASSERT_TRUE(s && finished_with_outputs(s->state));
+    const Json refs = Json::parse(slurp(fs::path(s->folder) / "references.json"));
+    EXPECT_NE(refs.value("reason", std::string()).find(expected), std::string::npos) << name << ": " << refs.dump();
+  }
 }

@@ -127,7 +127,7 @@ TEST(ReferenceGroups, PhylogenyStageNamesTheMembersAndTheMembersTable) {
   PipelineOptions o;
   o.run_dir = dir.path() / "run";
   o.cpus = 2;
-  o.stages = {"phylogeny"};
+  o.stages = {"phylogeny", "panel"};  // the panel stage draws the tree figures
   auto runner = make_local_runner();
   auto r = run_genefamily(*cfg, *runner, o);
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();

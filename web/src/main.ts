@@ -380,16 +380,19 @@ async function showResults(taskId: string): Promise<void> {
     .filter((f) => /\.(svg|png)$/.test(f.name))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
   for (const f of shown) {
+    // The report's numbered caption (served with the listing); a figure the report does not show: its file name.
+    const caption: string = f.caption || f.name;
     const img = el('img', 'figure') as HTMLImageElement;
     img.src = api.fileUrl(f.url);
-    img.alt = f.name;
+    img.alt = caption;
     img.tabIndex = 0;
     img.onclick = img.onkeydown = (ev: Event) => {
       if (ev instanceof KeyboardEvent && ev.key !== 'Enter') return;
-      openZoom(img.src, f.name);
+      openZoom(img.src, caption);
     };
     const fig = el('figure');
-    fig.append(img, el('figcaption', '', f.name));
+    fig.dataset.file = f.name;
+    fig.append(img, el('figcaption', '', caption));
     figures.append(fig);
   }
   const table = files.find((f) => f.name.endsWith('.properties.tsv')) || files.find((f) => f.name.endsWith('.tsv'));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "figures/svg.h"
 #include "genefamily/figures/figures_paper.h"
@@ -40,6 +41,47 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kMapLabelGap = 10;  // an 8 px label's line
 
+// A text's box from its anchor at the start of its baseline: ascent 0.8 and descent 0.25 of its size.
+struct LabelBox {
+  double x0, y0, x1, y1;
+};
+LabelBox text_box(double x, double baseline, double width, double size) {
+  return {x, baseline - 0.8 * size, x + width, baseline + 0.25 * size};
+}
+bool boxes_overlap(const LabelBox& a, const LabelBox& b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+// A node's support label (the UFBoot part of "SH-aLRT/UFBoot"); "" for a leaf or an unlabelled node.
+std::string support_label(const NewickNode& n) {
+  if (n.children.empty() || n.name.empty()) return "";
+  return n.name.substr(n.name.find('/') == std::string::npos ? 0 : n.name.find('/') + 1);
+}
+
+// Each support label left of its node, above its branch, else below it, else left out (every value stays in
+// the Newick file) so that none covers a text of `taken`; returns how many were left out.
+template <typename ToX, typename ToY>
+size_t draw_supports(svg::Doc& d, const NewickTree& t, const TreeLayout& l, ToX X, ToY Y,
+                     std::vector<LabelBox>& taken) {
+  size_t hidden = 0;
+  for (size_t i = 1; i < t.nodes.size(); ++i) {
+    const std::string s = support_label(t.nodes[i]);
+    if (s.empty()) continue;
+    const double right = X(l.depth[i]) - 3, w = text_width(s, 8);
+    bool placed = false;
+    for (double y : {Y(l.pos[i]) - 3, Y(l.pos[i]) + 9}) {
+      LabelBox b = text_box(right - w, y, w, 8);
+      if (std::any_of(taken.begin(), taken.end(), [&](const LabelBox& o) { return boxes_overlap(b, o); })) continue;
+      d.text(right, y, s, 8, "end", "fill=\"#777777\"");
+      taken.push_back(b);
+      placed = true;
+      break;
+    }
+    hidden += placed ? 0 : 1;
+  }
+  return hidden;
+}
+
 std::map<std::string, std::string> group_colours(const std::map<std::string, std::string>& group) {
   std::map<std::string, std::string> colour;
   for (auto& [leaf, g] : group)
@@ -63,10 +105,6 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
     auto g = group.find(name);
     return g == group.end() ? std::string("#333333") : colours[g->second];
   };
-  auto support = [&](const NewickNode& n) -> std::string {
-    if (n.children.empty() || n.name.empty()) return "";
-    return n.name.substr(n.name.find('/') == std::string::npos ? 0 : n.name.find('/') + 1);
-  };
   size_t n = std::max<size_t>(1, l.leaves.size());
   if (!circular) {
     // left: room for the support labels of the branches next to the root (drawn left of their node)
@@ -75,28 +113,39 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
     d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
     auto X = [&](double depth) { return left + depth / l.max_depth * width; };
     auto Y = [&](double pos) { return top + pos * row; };
+    std::vector<LabelBox> taken;  // the leaf names, then each support label placed
+    for (int leaf : l.leaves) {
+      const std::string& name = t.nodes[size_t(leaf)].name;
+      const double x = X(l.depth[size_t(leaf)]) + 4, y = Y(l.pos[size_t(leaf)]) + 4;
+      d.text(x, y, name, 10, "start", "fill=\"" + leaf_colour(name) + "\"");
+      taken.push_back(text_box(x, y, text_width(name, 10), 10));
+    }
     for (size_t i = 1; i < t.nodes.size(); ++i) {
       int p = t.nodes[i].parent;
       d.line(X(l.depth[size_t(p)]), Y(l.pos[i]), X(l.depth[i]), Y(l.pos[i]), "#444444", 1.2);  // horizontal
       d.line(X(l.depth[size_t(p)]), Y(l.pos[size_t(p)]), X(l.depth[size_t(p)]), Y(l.pos[i]), "#444444", 1.2);
-      std::string s = support(t.nodes[i]);
-      if (!s.empty()) d.text(X(l.depth[i]) - 3, Y(l.pos[i]) - 3, s, 8, "end", "fill=\"#777777\"");
     }
-    for (int leaf : l.leaves) {
-      const std::string& name = t.nodes[size_t(leaf)].name;
-      d.text(X(l.depth[size_t(leaf)]) + 4, Y(l.pos[size_t(leaf)]) + 4, name, 10, "start",
-             "fill=\"" + leaf_colour(name) + "\"");
-    }
+    const size_t hidden = draw_supports(d, t, l, X, Y, taken);
     std::vector<std::pair<std::string, std::string>> items(colours.begin(), colours.end());
     d.legend(width + 180, top, items);
     double bar = width * 0.1;  // scale bar: 10% of the deepest leaf's distance
     d.line(left, Y(double(n)) + 20, left + bar, Y(double(n)) + 20, "#000000", 1.5);
     d.text(left + bar + 6, Y(double(n)) + 24,
            svg::num(l.max_depth * 0.1) + svg::tr(" substitutions/site", " 替换/位点"), 9);
+    if (hidden)
+      d.text(left, Y(double(n)) + 42,
+             svg::tr(
+                 std::to_string(hidden) + " support values not shown where they would overlap (all in the Newick file)",
+                 std::to_string(hidden) + " 个支持率因位置重叠未标出（完整数值见 Newick 文件）"),
+             9, "start", "fill=\"#777777\"");
     return d.str();
   }
-  double r_max = 260, cx = 340, cy = 330;
-  svg::Doc d(2 * cx + 160, 2 * cy, title);
+  // The centre leaves room for the longest leaf name around the tips (and the title above them).
+  double longest = 0;
+  for (int leaf : l.leaves) longest = std::max(longest, text_width(t.nodes[size_t(leaf)].name, 9));
+  const double r_max = 260, cx = std::max(340.0, 20 + r_max + 6 + longest + 12),
+               cy = std::max(330.0, 20 + r_max + 6 + longest + 34);
+  svg::Doc d(std::max(2 * cx + 160, text_width(title, 14) + 40), 2 * cy, title);
   d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
   auto angle = [&](double pos) { return 2 * kPi * pos / double(n); };
   auto R = [&](double depth) { return 20 + depth / l.max_depth * r_max; };
@@ -205,9 +254,10 @@ std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& c
 }
 
 std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
-                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title) {
-  double cx = 330, cy = 330, r = 240;
-  svg::Doc d(2 * cx + 300, 2 * cy, title);
+                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title,
+                           const std::vector<BlockSpan>& blocks) {
+  const double cx = 330, cy = 340, r = 240, inner = r - 10;
+  svg::Doc d(std::max(2 * cx + 330, text_width(title, 14) + 40), 2 * cy, title);
   d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
   int64_t total = 0;
   for (auto& [c, len] : chromosomes) total += len;
@@ -215,40 +265,62 @@ std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& c
   const double gap = 0.02 * 2 * kPi / double(std::max<size_t>(1, chromosomes.size()));
   const double usable = 2 * kPi - gap * double(chromosomes.size());
   std::map<std::string, std::pair<double, double>> arc;  // chromosome -> (start angle, radians per bp)
+  auto pt = [&](double radius, double ang) {
+    return svg::num(cx + radius * std::cos(ang)) + "," + svg::num(cy + radius * std::sin(ang));
+  };
+  auto arc_path = [&](double radius, double a0, double a1) {  // clockwise from a0 to a1
+    return " A" + svg::num(radius) + "," + svg::num(radius) + " 0 " + (a1 - a0 > kPi ? "1" : "0") + ",1 " +
+           pt(radius, a1);
+  };
   double a = -kPi / 2;
   for (size_t i = 0; i < chromosomes.size(); ++i) {
     double span = usable * double(chromosomes[i].second) / double(total);
     arc[chromosomes[i].first] = {a, span / double(std::max<int64_t>(1, chromosomes[i].second))};
-    auto p0 = std::pair(cx + r * std::cos(a), cy + r * std::sin(a));
-    auto p1 = std::pair(cx + r * std::cos(a + span), cy + r * std::sin(a + span));
-    d.path("M" + svg::num(p0.first) + "," + svg::num(p0.second) + " A" + svg::num(r) + "," + svg::num(r) + " 0 " +
-               (span > kPi ? "1" : "0") + ",1 " + svg::num(p1.first) + "," + svg::num(p1.second),
-           i % 2 ? "#BBBBBB" : "#888888", 10);  // greys: the colours are for the links
+    d.path("M" + pt(r, a) + arc_path(r, a, a + span), i % 2 ? "#BBBBBB" : "#888888",
+           10);  // greys: the colours are for the links
     double mid = a + span / 2;
-    d.text(cx + (r + 26) * std::cos(mid), cy + (r + 26) * std::sin(mid) + 4, chromosomes[i].first, 11, "middle");
+    d.text(cx + (r + 34) * std::cos(mid), cy + (r + 34) * std::sin(mid) + 4, chromosomes[i].first, 11, "middle");
     a += span + gap;
   }
-  std::map<std::string, std::pair<double, double>> at;  // gene -> point on the circle
-  for (auto& g : genes) {
-    auto it = arc.find(g.seqid);
-    if (it == arc.end()) continue;
-    double ang = it->second.first + it->second.second * double(g.start);
-    at[g.gene] = {ang, 0};
-    d.line(cx + (r - 8) * std::cos(ang), cy + (r - 8) * std::sin(ang), cx + (r + 6) * std::cos(ang),
-           cy + (r + 6) * std::sin(ang), "#333333", 1);
+  auto angle_of = [&](const std::string& chr, int64_t pos) -> std::optional<double> {
+    auto it = arc.find(chr);
+    if (it == arc.end()) return std::nullopt;
+    return it->second.first + it->second.second * double(pos);
+  };
+  // The genome's collinear blocks first, faint, so that the family's links lie on top.
+  for (auto& b : blocks) {
+    auto a0 = angle_of(b.chr_a, std::min(b.start_a, b.end_a)), a1 = angle_of(b.chr_a, std::max(b.start_a, b.end_a));
+    auto b0 = angle_of(b.chr_b, std::min(b.start_b, b.end_b)), b1 = angle_of(b.chr_b, std::max(b.start_b, b.end_b));
+    if (!a0 || !a1 || !b0 || !b1) continue;
+    d.raw("<path d=\"M" + pt(inner, *a0) + arc_path(inner, *a0, *a1) + " Q" + svg::num(cx) + "," + svg::num(cy) + " " +
+          pt(inner, *b0) + arc_path(inner, *b0, *b1) + " Q" + svg::num(cx) + "," + svg::num(cy) + " " + pt(inner, *a0) +
+          "Z\" fill=\"#9E9E9E\" fill-opacity=\"0.18\" stroke=\"#9E9E9E\" stroke-opacity=\"0.3\" "
+          "stroke-width=\"0.5\"/>\n");
   }
+  std::map<std::string, double> at;  // gene -> its angle on the circle
+  for (auto& g : genes) {
+    auto ang = angle_of(g.seqid, g.start);
+    if (!ang) continue;
+    at[g.gene] = *ang;
+    d.line(cx + (r - 8) * std::cos(*ang), cy + (r - 8) * std::sin(*ang), cx + (r + 6) * std::cos(*ang),
+           cy + (r + 6) * std::sin(*ang), "#333333", 1);
+  }
+  const char* kSegmental = "#0072B2";
+  const char* kTandem = "#D55E00";
   for (auto& l : links) {
     if (!at.count(l.a) || !at.count(l.b)) continue;
-    double a1 = at[l.a].first, a2 = at[l.b].first;
-    const char* colour = l.kind == "tandem" ? "#D55E00" : "#0072B2";
-    d.path("M" + svg::num(cx + (r - 10) * std::cos(a1)) + "," + svg::num(cy + (r - 10) * std::sin(a1)) + " Q" +
-               svg::num(cx) + "," + svg::num(cy) + " " + svg::num(cx + (r - 10) * std::cos(a2)) + "," +
-               svg::num(cy + (r - 10) * std::sin(a2)),
-           colour, 1.2);
+    double a1 = std::min(at[l.a], at[l.b]), a2 = std::max(at[l.a], at[l.b]);
+    if (l.kind == "tandem") {  // neighbours: an arc just outside their chromosome, at least 2 degrees long
+      const double pad = std::max(0.0, (2 * kPi / 180 - (a2 - a1)) / 2);
+      d.path("M" + pt(r + 12, a1 - pad) + arc_path(r + 12, a1 - pad, a2 + pad), kTandem, 4);
+      continue;
+    }
+    d.path("M" + pt(inner, a1) + " Q" + svg::num(cx) + "," + svg::num(cy) + " " + pt(inner, a2), kSegmental, 1.4);
   }
-  d.legend(2 * cx, 40,
-           {{svg::tr("segmental / WGD pair (collinear block)", "片段/全基因组复制对（共线性区块）"), "#0072B2"},
-            {svg::tr("tandem pair", "串联重复对"), "#D55E00"}});
+  d.legend(2 * cx + 20, 40,
+           {{svg::tr("segmental / WGD pair", "片段/全基因组复制对"), kSegmental},
+            {svg::tr("tandem pair (arc on the chromosome)", "串联重复对（染色体外侧弧线）"), kTandem},
+            {svg::tr("collinear blocks of the genome", "全基因组共线性区块"), "#D8D8D8"}});
   return d.str();
 }
 

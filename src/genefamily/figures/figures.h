@@ -53,9 +53,19 @@ std::string promoter_figure(const std::vector<std::string>& genes, const std::ve
 struct Link {
   std::string a, b, kind;  // kind: segmental, tandem, ...
 };
-// Chromosomes around a circle, members as ticks, links between duplicated members.
+// A collinear block of the whole genome: the span of its anchors on each side.
+struct BlockSpan {
+  std::string chr_a;
+  int64_t start_a = 0, end_a = 0;
+  std::string chr_b;
+  int64_t start_b = 0, end_b = 0;
+};
+// Chromosomes around a circle (labelled), members as ticks; the genome's collinear blocks as faint ribbons
+// behind the family's links; segmental pairs as curves through the centre, tandem pairs (adjacent genes) as
+// an arc on their chromosome.
 std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
-                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title);
+                           const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title,
+                           const std::vector<BlockSpan>& blocks = {});
 
 struct KaKs {
   std::string pair;

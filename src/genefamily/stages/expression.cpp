@@ -97,10 +97,10 @@ Status salmon_matrix(const StageContext& ctx) {
 
 // Raw counts (every value a whole number, or params.units "counts") become
 // TPM when the CDS give a length for nearly every row, CPM otherwise; TPM or
-// FPKM tables are used as given. Returns what was done, for the summary.
-std::string normalise(const StageContext& ctx, const std::vector<std::string>& ids,
-                      std::vector<std::vector<double>>& values) {
-  if (!ctx.params.value("reads", Json::array()).empty()) return "TPM (salmon)";
+// FPKM tables are used as given. Returns what was done, for the summary (in English and Chinese).
+std::pair<std::string, std::string> normalise(const StageContext& ctx, const std::vector<std::string>& ids,
+                                              std::vector<std::vector<double>>& values) {
+  if (!ctx.params.value("reads", Json::array()).empty()) return {"TPM (salmon)", "TPM（salmon 定量）"};
   const std::string units = ctx.params.value("units", std::string("auto"));
   bool counts = units == "counts";
   if (units == "auto") {
@@ -109,7 +109,10 @@ std::string normalise(const StageContext& ctx, const std::vector<std::string>& i
       for (double x : row) counts &= x == std::floor(x);
   }
   if (!counts)
-    return units == "auto" ? "as given (TPM or FPKM assumed: not whole numbers)" : "as given (" + units + ")";
+    return units == "auto"
+               ? std::pair<std::string, std::string>{"as given (TPM or FPKM assumed: not whole numbers)",
+                                                     "按原值使用（非整数，视为 TPM 或 FPKM）"}
+               : std::pair<std::string, std::string>{"as given (" + units + ")", "按原值使用（" + units + "）"};
   std::map<std::string, double> length_kb;
   if (!ctx.data("cds").empty())
     if (auto cds = read_fasta(ctx.data("cds")))
@@ -130,7 +133,8 @@ std::string normalise(const StageContext& ctx, const std::vector<std::string>& i
       values[r][c] = total > 0 ? x / total * 1e6 : 0;
     }
   }
-  return tpm ? "TPM from raw counts (CDS lengths)" : "CPM from raw counts (no CDS length for most rows)";
+  if (tpm) return {"TPM from raw counts (CDS lengths)", "由原始计数换算的 TPM（按 CDS 长度）"};
+  return {"CPM from raw counts (no CDS length for most rows)", "由原始计数换算的 CPM（多数行没有 CDS 长度）"};
 }
 
 // The matrix's rows: ids (first column) and their non-negative values; sample names from the header.
@@ -224,7 +228,7 @@ Status heatmap(const StageContext& ctx) {
   std::vector<std::string> samples, ids;
   std::vector<std::vector<double>> values;
   read_matrix(*sheet, samples, ids, values);
-  const std::string normalisation = normalise(ctx, ids, values);
+  const auto [normalisation, normalisation_zh] = normalise(ctx, ids, values);
   std::vector<std::string> genes;
   std::vector<std::vector<double>> raw;
   member_rows(*members, ids, values, genes, raw);
@@ -234,6 +238,7 @@ Status heatmap(const StageContext& ctx) {
                                                        {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},
                                                        {"samples", samples.size()},
                                                        {"normalisation", normalisation},
+                                                       {"normalisation_zh", normalisation_zh},
                                                        {"members_with_expression", genes.size()},
                                                        {"members", members->size()}}
                                                       .dump(2));
@@ -246,7 +251,9 @@ ReportSection report(const ReportContext& r) {
   s.paragraphs.push_back(std::to_string(j.value("members_with_expression", 0)) +
                          (r.zh ? " 个成员有表达数据，样本 " : " members with expression values across ") +
                          std::to_string(j.value("samples", 0)) + (r.zh ? " 个；数值：" : " samples; values: ") +
-                         j.value("normalisation", std::string("as given")) + ".");
+                         (r.zh ? j.value("normalisation_zh", std::string("见 expression.json"))
+                               : j.value("normalisation", std::string("as given"))) +
+                         (r.zh ? "。" : "."));
   s.figures = {final_base(r.ctx) + "expression_heatmap.svg"};
   return s;
 }
@@ -260,7 +267,8 @@ StageSpec expression_stage() {
   s.label_zh = "表达模式分析";
   s.description = "Members' expression from a user matrix: log2, z-scores, clustering, heatmap";
   s.after = {"identify"};
-  s.revision = 3;  // 2: raw counts normalised (TPM or CPM), said in the summary; 3: the heatmap fits its title
+  s.revision = 4;  // 2: raw counts normalised (TPM or CPM), said in the summary; 3: the heatmap fits its title;
+                   // 4: the normalisation said in Chinese too
   s.data_files = {"gff3", "cds"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "matrix": {"type": "string", "default": "", "description": "genes x samples table (TSV, CSV or xlsx)"},

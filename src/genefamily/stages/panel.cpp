@@ -1,8 +1,9 @@
-// The panel stage: the combined figure of gene-family papers, the rooted tree
-// beside each member's conserved motifs, domain architecture and gene
-// structure on shared rows (rooted on the reference members when they form one
-// clade, else at the midpoint). A column whose stage did not finish is left
-// empty and the report says which and why.
+// The panel stage: the tree figures (rooted, rectangular, circular) and the
+// combined figure of gene-family papers, the rooted tree beside each member's
+// conserved motifs, domain architecture and gene structure on shared rows; tips
+// under the members' new names once the chromosome stage renamed them (rooted on the reference members when they form
+// one clade, else at the midpoint). A column whose stage did not finish is left empty and the report says which and
+// why.
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -79,27 +80,54 @@ bool add_exons(const StageContext& ctx, const std::vector<Member>& members,
   return true;
 }
 
-// Once the chromosome stage renamed the members (renaming.tsv: new_name gene
-// seqid start), the panel shows the new names: tree tips, rows and subfamilies.
-bool rename_members(const StageContext& ctx, NewickTree& tree, std::map<std::string, std::string>& subfamily,
-                    std::map<std::string, figures::PanelRow>& rows) {
-  auto t = read_text(upstream_file(ctx, "chromosome", "renaming.tsv"));
-  if (!t) return false;
-  std::map<std::string, std::string> name;  // gene -> new name
-  for (auto& c : tsv_rows(*t))
-    if (c.size() >= 2 && !c[0].empty()) name[c[1]] = c[0];
-  if (name.empty()) return false;
+// The members' new names once the chromosome stage renamed them (renaming.tsv:
+// new_name gene seqid start): gene -> new name; empty when it did not run.
+std::map<std::string, std::string> new_names(const StageContext& ctx) {
+  std::map<std::string, std::string> name;
+  if (auto t = read_text(upstream_file(ctx, "chromosome", "renaming.tsv")))
+    for (auto& c : tsv_rows(*t))
+      if (c.size() >= 2 && !c[0].empty()) name[c[1]] = c[0];
+  return name;
+}
+
+void rename_leaves(NewickTree& tree, const std::map<std::string, std::string>& name) {
   for (int leaf : tree.leaves())
     if (auto it = name.find(tree.nodes[size_t(leaf)].name); it != name.end())
       tree.nodes[size_t(leaf)].name = it->second;
-  auto rekey = [&](auto& m) {
-    std::remove_reference_t<decltype(m)> out;
-    for (auto& [k, v] : m) out[name.count(k) ? name.at(k) : k] = v;
-    m = std::move(out);
-  };
-  rekey(subfamily);
-  rekey(rows);
-  return true;
+}
+
+template <typename Map>
+void rekey(Map& m, const std::map<std::string, std::string>& name) {
+  Map out;
+  for (auto& [k, v] : m) out[name.count(k) ? name.at(k) : k] = v;
+  m = std::move(out);
+}
+
+// Each leaf's group for the tree figures (references by theirs, members by the
+// clade they fall in): the phylogeny stage's leaf_groups.tsv.
+std::map<std::string, std::string> leaf_groups(const StageContext& ctx) {
+  std::map<std::string, std::string> out;
+  if (!ctx.input.count("phylogeny")) return out;
+  if (auto t = read_text(ctx.input.at("phylogeny") / "leaf_groups.tsv"))
+    for (auto& c : tsv_rows(*t))
+      if (c.size() >= 2) out[c[0]] = c[1];
+  return out;
+}
+
+// The tree figures (rectangular, circular, rooted as papers root them: on the
+// reference members when they form one clade, else at the midpoint), tips
+// under the members' new names when they have them.
+Status draw_trees(const StageContext& ctx, const NewickTree& named, const std::map<std::string, std::string>& group,
+                  const std::vector<std::string>& outgroup) {
+  const std::string title = figure_title(ctx, " phylogeny", " 系统发育树");
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "tree.svg"), figures::tree(named, group, false, title)));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
+                                      figures::tree(named, group, true, title + svg::tr(" (circular)", "（环形）"))));
+  auto rooted = figures::rooted_tree_figure(named, outgroup, group, title);
+  if (!rooted) rooted = figures::rooted_tree_figure(named, {}, group, title);
+  if (!rooted) return rooted.status();
+  return write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted);
 }
 
 Status draw_panel(const StageContext& ctx) {
@@ -113,20 +141,28 @@ Status draw_panel(const StageContext& ctx) {
   if (auto t = read_text(upstream_file(ctx, "phylogeny", "subfamilies.tsv")))
     for (auto& c : tsv_rows(*t))
       if (c.size() >= 2 && c[1] != "unassigned" && c[1] != "—") subfamily[c[0]] = c[1];
-  std::vector<std::string> outgroup;  // reference members, named REF_<id> in the tree
+  std::vector<std::string> outgroup;  // reference members, named REF_<id> in the tree (never renamed)
   for (int leaf : tree->leaves())
     if (tree->nodes[size_t(leaf)].name.rfind("REF_", 0) == 0) outgroup.push_back(tree->nodes[size_t(leaf)].name);
+  const auto name = new_names(ctx);
+  const bool renamed = !name.empty();
+  NewickTree named = *tree;
+  rename_leaves(named, name);
+  auto group = leaf_groups(ctx);
+  rekey(group, name);
+  rekey(subfamily, name);
+  BIOAGENT_RETURN_IF_ERROR(draw_trees(ctx, named, group, outgroup));
   std::string root = "midpoint";
-  NewickTree rooted = figures::midpoint_rooted(*tree);
+  NewickTree rooted = figures::midpoint_rooted(named);
   if (!outgroup.empty())
-    if (auto r = figures::outgroup_rooted(*tree, outgroup)) rooted = *r, root = "reference members";
+    if (auto r = figures::outgroup_rooted(named, outgroup)) rooted = *r, root = "reference members";
   std::map<std::string, figures::PanelRow> rows;
   if (auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta")))
     for (auto& r : *pep) rows[r.id].protein_length = int64_t(r.seq.size());
   Json columns = {{"motifs", add_motifs(ctx, rows)},
                   {"domains", add_domains(ctx, rows)},
                   {"gene_structure", add_exons(ctx, *members, rows)}};
-  const bool renamed = rename_members(ctx, rooted, subfamily, rows);
+  rekey(rows, name);
   const bool at_midpoint = root == "midpoint";
   const std::string title = figure_title(
       ctx, ": phylogeny (rooted at the " + root + "), motifs, domains and gene structure",
@@ -137,8 +173,29 @@ Status draw_panel(const StageContext& ctx) {
                     Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}, {"renamed", renamed}}.dump(2));
 }
 
+// Why the tree figures keep the original ids: the chromosome stage renames, and it did not run here.
+std::string names_kept_text(const ReportContext& r) {
+  const Json st = r.ctx.run.value("stage_states", Json::object()).value("chromosome", Json::object());
+  const std::string state = st.value("state", std::string());
+  if (r.zh)
+    return std::string(
+               "系统树图与综合图中的成员保留原始编号：按染色体顺序重命名需要染色体定位阶段（需基因组与 "
+               "GFF3），本次该阶段") +
+           (state == "skipped"  ? "已跳过"
+            : state == "failed" ? "未成功完成"
+                                : "未运行") +
+           "（原因见“染色体分布”一节）。";
+  return std::string(
+             "The tree figures and the combined figure show the members' original ids: renaming by "
+             "chromosome order needs the chromosome stage (genome and GFF3), which ") +
+         (state == "skipped"  ? "was skipped"
+          : state == "failed" ? "did not finish"
+                              : "did not run") +
+         " here (the reason is in the chromosome section).";
+}
+
 ReportSection panel_report(const ReportContext& r) {
-  ReportSection s = section(r, "panel", "Combined figure", "综合图");
+  ReportSection s = section(r, "panel", "Tree figures and the combined figure", "系统发育树图与综合图");
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "panel.json");
   if (j.empty()) return s;
   const Json cols = j.value("columns", Json::object());
@@ -157,7 +214,9 @@ ReportSection panel_report(const ReportContext& r) {
                                     j.value("root", std::string()) +
                                     ") beside their motifs, domains and gene structures, row by row.");
   if (!missing.empty()) s.paragraphs.push_back((r.zh ? "空列：" : "Empty columns: ") + missing + (r.zh ? "。" : "."));
-  s.figures = {final_base(r.ctx) + "combined_panel.svg"};
+  if (!j.value("renamed", false)) s.paragraphs.push_back(names_kept_text(r));
+  const std::string base = final_base(r.ctx);
+  s.figures = {base + "combined_panel.svg", base + "tree_rooted.svg", base + "tree.svg", base + "tree_circular.svg"};
   return s;
 }
 
@@ -166,9 +225,11 @@ ReportSection panel_report(const ReportContext& r) {
 StageSpec panel_stage() {
   StageSpec s;
   s.name = "panel";
-  s.label = "combined figure";
-  s.label_zh = "综合图";
-  s.description = "Tree, conserved motifs, domain architecture and gene structure side by side in one aligned panel";
+  s.label = "tree figures and combined figure";
+  s.label_zh = "系统发育树图与综合图";
+  s.description =
+      "The tree figures (rooted, rectangular, circular) under the members' new names, and the tree beside conserved "
+      "motifs, domain architecture and gene structure in one aligned panel";
   s.after = {"identify", "phylogeny"};
   s.uses = {"motif", "domain", "structure", "chromosome"};  // their columns and the new names, when they finished
   s.data_files = {"gff3"};
@@ -176,7 +237,7 @@ StageSpec panel_stage() {
   s.outputs = {"panel.json"};
   s.parse = summary_file("panel.json");
   s.report = panel_report;
-  s.revision = 2;  // 2: the renamed members; motif colours from the shared palette
+  s.revision = 3;  // 2: the renamed members; motif colours from the shared palette; 3: the tree figures
   return s;
 }
 

@@ -15,28 +15,36 @@
 
 #include "genefamily/algo/iqtree_log.h"
 #include "genefamily/algo/newick.h"
-#include "genefamily/figures/figures.h"
-#include "genefamily/figures/figures_paper.h"
 #include "genefamily/stages/phylogeny_groups.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
 namespace {
 
-// The family's Pfam accession: identify.pfam, else the ACC line of <Family>.hmm.
+// A Pfam accession ("PF03110", "PF03110.18") without its version; "" for any other word.
+std::string pfam_accession(const std::string& word) {
+  const std::string acc = word.substr(0, word.find('.'));
+  const bool ok = acc.size() == 7 && acc.rfind("PF", 0) == 0 &&
+                  std::all_of(acc.begin() + 2, acc.end(), [](unsigned char c) { return std::isdigit(c); });
+  return ok ? acc : "";
+}
+
+// The family's Pfam accession: identify.pfam, else the ACC line of <Family>.hmm,
+// else its NAME when that is an accession (a profile saved as "NAME PF03110").
 std::string family_pfam(const StageContext& ctx) {
   std::string acc = ctx.run.value("params", Json::object()).value("identify", Json::object()).value("pfam", "");
   if (!acc.empty() || ctx.data("hmm").empty()) return acc;
   std::ifstream in(ctx.data("hmm"));
+  std::string from_name;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("ACC", 0) == 0) {
-      std::istringstream f(line.substr(3));
-      f >> acc;
-      return acc.substr(0, acc.find('.'));
-    }
-    if (line.rfind("HMM ", 0) == 0) break;
+    std::istringstream f(line);
+    std::string key, value;
+    f >> key >> value;
+    if (key == "ACC" && !pfam_accession(value).empty()) return pfam_accession(value);
+    if (key == "NAME" && from_name.empty()) from_name = pfam_accession(value);
+    if (key == "HMM") break;
   }
-  return "";
+  return from_name;
 }
 
 // UniProt FASTA ("sp|Q9S840|SPL1_ARATH Squamosa ... GN=SPL1 PE=1") as reference
@@ -61,14 +69,20 @@ std::vector<FastaRecord> uniprot_references(const std::string& body, const std::
 // Writes references.json (fetched, or why not) and references.fasta.
 Status fetch_references(const StageContext& ctx) {
   const Json net = ctx.run.value("network", Json::object());
-  auto unavailable = [&](const std::string& why) {
-    return write_text(ctx.work / "references.json", Json{{"status", "not available"}, {"reason", why}}.dump(2));
+  // The reason in both languages: a Chinese report quotes reason_zh.
+  auto unavailable = [&](const std::string& why, const std::string& why_zh) {
+    return write_text(ctx.work / "references.json",
+                      Json{{"status", "not available"}, {"reason", why}, {"reason_zh", why_zh}}.dump(2));
   };
   const std::string acc = family_pfam(ctx);
   if (acc.empty())
-    return unavailable("the family has no Pfam accession: no identify.pfam parameter and no ACC line in its HMM");
+    return unavailable(
+        "the family has no Pfam accession: no identify.pfam parameter, and its HMM has no ACC line and a NAME "
+        "that is no accession",
+        "该家族没有 Pfam 编号：未设置 identify.pfam 参数，其 HMM 既没有 ACC 行，NAME 也不是 Pfam 编号");
   if (!net.contains("offline"))
-    return unavailable("the run did not say whether it may use the network, so UniProt was not asked");
+    return unavailable("the run did not say whether it may use the network, so UniProt was not asked",
+                       "本次运行未说明是否可以联网，因此没有查询 UniProt");
   auto http = http_for_run(ctx, "uniprot", std::chrono::hours(24 * 90));
   if (!http) return http.status();
   std::vector<FastaRecord> refs;
@@ -80,16 +94,24 @@ Status fetch_references(const StageContext& ctx) {
               acc + "%29%20AND%20%28organism_id%3A" + taxon + "%29%20AND%20%28reviewed%3Atrue%29";
     req.source = "uniprot";
     auto resp = (*http)->fetch(req);
-    if (!resp)
-      return unavailable(std::string(net.value("offline", false) ? "offline, and UniProt's answer is not cached: "
-                                                                 : "UniProt could not be reached: ") +
-                         resp.status().message());
-    if (resp->status != 200) return unavailable("UniProt answered HTTP " + std::to_string(resp->status));
+    if (!resp) {
+      const bool offline = net.value("offline", false);
+      return unavailable(
+          std::string(offline ? "offline, and UniProt's answer is not cached: " : "UniProt could not be reached: ") +
+              resp.status().message(),
+          std::string(offline ? "离线运行，且缓存中没有 UniProt 的回答" : "无法连接 UniProt") +
+              "（详情见 references.json）");
+    }
+    if (resp->status != 200)
+      return unavailable("UniProt answered HTTP " + std::to_string(resp->status),
+                         "UniProt 返回 HTTP " + std::to_string(resp->status));
     auto got = uniprot_references(resp->body, code, at_most);
     counts[code] = got.size();
     refs.insert(refs.end(), got.begin(), got.end());
   }
-  if (refs.empty()) return unavailable("UniProt lists no reviewed Arabidopsis or rice protein with " + acc);
+  if (refs.empty())
+    return unavailable("UniProt lists no reviewed Arabidopsis or rice protein with " + acc,
+                       "UniProt 中没有含 " + acc + " 的已审阅拟南芥或水稻蛋白");
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "references.fasta", refs));
   return write_text(ctx.work / "references.json",
                     Json{{"status", "fetched"}, {"pfam", acc}, {"counts", counts}, {"source", "UniProt"}}.dump(2));
@@ -259,21 +281,11 @@ Status finish(const StageContext& ctx) {
   // Subfamilies: each clade named by the group its reference members share (phylogeny_groups.cpp).
   auto groups = write_reference_groups(ctx, *tree, reference_fasta(ctx));
   if (!groups) return groups.status();
-  const std::map<std::string, std::string>& leaf_group = *groups;
-  const std::string title = figure_title(ctx, " phylogeny", " 系统发育树");
-  BIOAGENT_RETURN_IF_ERROR(
-      write_text(ctx.work / final_name(ctx, "tree.svg"), figures::tree(*tree, leaf_group, false, title)));
-  BIOAGENT_RETURN_IF_ERROR(
-      write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
-                 figures::tree(*tree, leaf_group, true, title + svg::tr(" (circular)", "（环形）"))));
-  // Rooted as papers root it: on the reference members when they form one clade, else at the
-  // midpoint; the figure's title says which.
-  std::vector<std::string> outgroup;
-  for (int leaf : tree->leaves())
-    if (tree->nodes[size_t(leaf)].name.rfind("REF_", 0) == 0) outgroup.push_back(tree->nodes[size_t(leaf)].name);
-  auto rooted = figures::rooted_tree_figure(*tree, outgroup, leaf_group, title);
-  if (!rooted) rooted = figures::rooted_tree_figure(*tree, {}, leaf_group, title);
-  if (rooted) BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted));
+  // The tree figures are the panel stage's (drawn once the members may have their new names):
+  // it reads each leaf's group from here, references included.
+  std::string leaf_groups = "leaf\tgroup\n";
+  for (auto& [leaf, group] : *groups) leaf_groups += leaf + '\t' + group + '\n';
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "leaf_groups.tsv", leaf_groups));
   std::string model;
   if (auto iq = read_text(ctx.work / "tree.iqtree")) model = iqtree_model(*iq);
   const std::string asked = ctx.params["model"];
@@ -364,13 +376,13 @@ ReportSection report(const ReportContext& r) {
                                       refs.value("pfam", std::string()) +
                                       " from UniProt; each clade is named by the reference members it holds.");
   } else if (refs.contains("reason")) {
-    s.paragraphs.push_back(r.zh ? "参考成员不可用（" + refs.value("reason", std::string()) + "），系统树以中点定根。"
+    // A record written before reason_zh existed has only the English reason: the zh report then points to the file.
+    s.paragraphs.push_back(r.zh ? "参考成员不可用（" + refs.value("reason_zh", std::string("原因见 references.json")) +
+                                      "），系统树以中点定根。"
                                 : "Reference members were not available (" + refs.value("reason", std::string()) +
                                       "): the tree is rooted at its midpoint.");
   }
-  const std::string base = final_base(r.ctx);
-  s.figures = {base + "tree_rooted.svg", base + "tree.svg", base + "tree_circular.svg"};
-  return s;
+  return s;  // its figures are drawn by the panel stage (panel.cpp)
 }
 
 }  // namespace
@@ -380,10 +392,10 @@ StageSpec phylogeny_stage() {
   s.name = "phylogeny";
   s.label = "phylogenetic analysis";
   s.label_zh = "系统发育分析";
-  s.revision = 7;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
+  s.revision = 8;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
                    // 4: reference members fetched from UniProt; 5: restricted ModelFinder set, low-support nodes;
                    // 6: subfamilies named by the clades of grouped references, members table with groups;
-                   // 7: FreeRate up to 4 categories
+                   // 7: FreeRate up to 4 categories; 8: the tree figures moved to the panel stage (leaf_groups.tsv)
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
   s.resource = "large";

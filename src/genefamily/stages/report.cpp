@@ -438,6 +438,7 @@ Status build(const StageContext& ctx) {
        << html_escape(title) << "</h1>\n";
   const fs::path final_dir = fs::path(ctx.run.value("run_dir", std::string())) / "final";
   int figure_number = 0, table_number = 0;
+  Json captions = Json::array();  // each figure's numbered caption, for the web page's results panel
   for (auto& s : sections) {
     md << "## " << s.title << "\n\n";
     html << "<h2 id=\"" << html_escape(s.id) << "\">" << html_escape(s.title) << "</h2>\n";
@@ -475,6 +476,7 @@ Status build(const StageContext& ctx) {
       auto svg_text = read_text(final_dir / f);
       if (!svg_text) continue;  // the stage did not draw it
       const std::string caption = figure_caption(f, ++figure_number, zh);
+      captions.push_back({{"file", f}, {"number", figure_number}, {"caption", caption}});
       md << "![" << caption << "](" << f << ")\n\n*" << caption << "*\n\n";
       html << "<figure id=\"figure-" << figure_number << "\" data-file=\"" << html_escape(f) << "\">" << *svg_text
            << "<figcaption>" << html_escape(caption) << "</figcaption></figure>\n";
@@ -483,6 +485,8 @@ Status build(const StageContext& ctx) {
   html << "</body></html>\n";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.md"), md.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.html"), html.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "figure_captions.json"),
+                                      Json{{"lang", zh ? "zh" : "en"}, {"figures", captions}}.dump(2)));
   std::ostringstream outputs;
   outputs << "# Outputs of the " << sp << " " << fam << " run\n\n";
   const std::vector<std::pair<std::string, std::string>> kFiles = {
@@ -527,11 +531,13 @@ Status build(const StageContext& ctx) {
       {"expression_heatmap.svg", "row z-scores as a heatmap"},
       {"findings.json", "key findings for programs (the result parser)"},
       {"report.md", "this run's report in Markdown"},
-      {"report.html", "the same report as one self-contained HTML file"}};
+      {"report.html", "the same report as one self-contained HTML file"},
+      {"figure_captions.json", "the report's numbered figure captions by file (the web page shows them)"}};
   // Only the files this run produced: the other stages' in the run's final/, this stage's own.
   for (auto& [suffix, what] : kFiles) {
     std::error_code ec;
-    const bool own = suffix == "findings.json" || suffix == "report.md" || suffix == "report.html";
+    const bool own = suffix == "findings.json" || suffix == "report.md" || suffix == "report.html" ||
+                     suffix == "figure_captions.json";
     if (own || fs::exists(final_dir / (base + suffix), ec))
       outputs << "- `final/" << base << suffix << "`: " << what << "\n";
   }
@@ -559,7 +565,8 @@ StageSpec report_stage() {
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
   s.outputs = {"report.json"};
   s.parse = summary_file("report.json");
-  s.revision = 4;  // section ids on the headings; pre-written paragraphs; repairs asked vs used; numbered captions
+  s.revision = 5;  // section ids on the headings; pre-written paragraphs; repairs asked vs used; numbered captions;
+                   // 5: figure_captions.json
   return s;
 }
 

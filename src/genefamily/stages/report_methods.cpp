@@ -56,7 +56,48 @@ std::string versions_text(const Json& versions, const std::set<std::string>& ran
   return out;
 }
 
+bool empty_value(const Json& params, const char* key) {
+  const Json v = params.value(key, Json());
+  if (v.is_string()) return v.get<std::string>().empty();  // Json::empty() is false for any string
+  return v.is_null() || ((v.is_array() || v.is_object()) && v.empty());
+}
+
 }  // namespace
+
+std::set<std::string> parameters_not_used(const std::string& stage, const Json& params, const Json& summary) {
+  std::set<std::string> out;
+  auto drop = [&](std::initializer_list<const char*> keys) { out.insert(keys.begin(), keys.end()); };
+  if (stage == "phylogeny") {
+    // The summary says what ran: FastTree (by choice, above fasttree_above or as a repair) or IQ-TREE with
+    // ModelFinder or with a fixed model.
+    const bool fasttree = summary.value("method", std::string()) == "FastTree" ||
+                          (summary.empty() && params.value("method", std::string()) == "fasttree");
+    const std::string selection = summary.value("model_selection", std::string());
+    if (fasttree) drop({"model", "model_set", "rate_set", "max_rate_categories", "bootstrap"});
+    if (!fasttree && selection.rfind("fixed", 0) == 0) drop({"model_set", "rate_set", "max_rate_categories"});
+    if (params.value("method", std::string()) == "fasttree") drop({"fasttree_above"});
+    if (!empty_value(params, "references") || !params.value("fetch_references", true))
+      drop({"uniprot_url", "max_references"});
+    if (!empty_value(params, "references")) drop({"fetch_references"});
+    if (empty_value(params, "reference_groups")) drop({"reference_groups"});
+  } else if (stage == "identify") {
+    if (empty_value(params, "blast_references")) drop({"blast_references", "blast_evalue"});
+    if (empty_value(params, "pfam")) drop({"pfam", "interpro_url"});
+    if (empty_value(params, "hmm_from_references")) drop({"hmm_from_references"});
+  } else if (stage == "promoter") {
+    if (empty_value(params, "pwm_meme")) drop({"pwm_meme", "pwm_pvalue", "pwm_qvalue"});
+  } else if (stage == "expression") {
+    if (empty_value(params, "reads"))
+      drop({"reads", "transcripts", "kmer"});
+    else
+      drop({"matrix", "units"});  // salmon's TPM: the matrix and its units are the ones salmon wrote
+  } else if (stage == "synteny") {
+    if (empty_value(params, "comparative")) drop({"comparative"});
+  } else if (stage == "ppi") {
+    if (empty_value(params, "orthologs")) drop({"orthologs", "string_url", "min_score"});
+  }
+  return out;
+}
 
 std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, bool zh) {
   std::map<std::string, std::set<std::string>> ran;  // stage -> programs its commands ran (lower case)
@@ -71,7 +112,9 @@ std::vector<std::string> methods_narrative(const StageContext& ctx, const std::v
     if (record.empty()) continue;
     std::string params;
     const Json given = record.value("params", Json::object());  // kept alive: items() refers to it
-    for (auto& [k, v] : given.items()) params += (params.empty() ? "" : ", ") + k + " = " + value_text(v);
+    const auto unused = parameters_not_used(spec.name, given, read_json_or(folder->second / (spec.name + ".json")));
+    for (auto& [k, v] : given.items())
+      if (!unused.count(k)) params += (params.empty() ? "" : ", ") + k + " = " + value_text(v);
     const Json programs = record.value("versions", Json::object());
     const std::string versions = versions_text(programs, ran[spec.name], zh);
     const std::string label = zh && !spec.label_zh.empty() ? spec.label_zh : spec.label;

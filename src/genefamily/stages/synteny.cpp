@@ -230,6 +230,33 @@ Status write_genome_duplications(const StageContext& ctx, const CollinearityResu
   return write_text(ctx.work / "duplicate_classes.tsv", classes);
 }
 
+// Each collinear block of the genome as the span of its anchors on either side, on the genome's
+// chromosome names (the circle's).
+std::vector<figures::BlockSpan> block_spans(const GenomeIndex& genome, const std::vector<GenePos>& genes,
+                                            const CollinearityResult& r) {
+  std::map<std::string, const GenePos*> where;
+  for (auto& g : genes) where[g.id] = &g;
+  auto on_genome = [&](const std::string& chr) { return genome.resolve(chr).empty() ? chr : genome.resolve(chr); };
+  std::vector<figures::BlockSpan> out;
+  for (auto& b : r.blocks) {
+    figures::BlockSpan span;
+    bool first = true;
+    for (auto& a : b.anchors) {
+      auto ga = where.find(a.a), gb = where.find(a.b);
+      if (ga == where.end() || gb == where.end()) continue;
+      if (first) {
+        span = {on_genome(ga->second->chr), ga->second->start, ga->second->end,
+                on_genome(gb->second->chr), gb->second->start, gb->second->end};
+        first = false;
+      }
+      span.start_a = std::min(span.start_a, ga->second->start), span.end_a = std::max(span.end_a, ga->second->end);
+      span.start_b = std::min(span.start_b, gb->second->start), span.end_b = std::max(span.end_b, gb->second->end);
+    }
+    if (!first) out.push_back(span);
+  }
+  return out;
+}
+
 Status blocks(const StageContext& ctx) {
   auto gt = read_text(ctx.work / "genes.gff");
   auto bt = read_text(ctx.work / "all.blast");
@@ -289,8 +316,9 @@ Status blocks(const StageContext& ctx) {
       placed.push_back(
           {m.gene, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
   std::string title = figure_title(ctx, " duplicated members", " 重复成员");
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "synteny_circle.svg"),
-                                      figures::synteny_circle((*genome)->lengths(), placed, links, title)));
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / final_name(ctx, "synteny_circle.svg"),
+      figures::synteny_circle((*genome)->lengths(), placed, links, title, block_spans(**genome, *genes, r))));
   size_t member_blocks = 0;
   for (auto& b : r.blocks)
     if (std::any_of(b.anchors.begin(), b.anchors.end(),
@@ -348,7 +376,8 @@ StageSpec synteny_stage() {
   s.programs = {"diamond"};
   s.needs = {"pep", "gff3", "genome"};
   s.data_files = {"pep", "gff3", "genome"};
-  s.revision = 3;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables
+  s.revision = 4;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables;
+                   // 4: the circle: genome-wide blocks behind the links, tandem pairs as arcs
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
