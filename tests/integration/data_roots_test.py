@@ -163,7 +163,6 @@ finally:
     srv2.stop()
 
 
-
 def terminal_chat_on_root():
     """`bioagent chat --root`: /roots lists the folder, /use picks it (traversal refused), the chat plans and
     runs the species from the root."""
@@ -187,6 +186,7 @@ def terminal_chat_on_root():
 def mcp_on_root():
     """`bioagent mcp --root`: genefamily_data_roots lists the folder; genefamily_task_start with data_folder runs
     it; a traversal folder is an error result."""
+    log = open(os.path.join(WORK, "server.log"), "a")  # the servers' log: kept for a failure's message
     proc = subprocess.Popen([BIN, "--offline", "mcp", "--state-dir", os.path.join(WORK, "state-mcp"), "--root", ROOT,
                              "--stages", "identify", "--confirm-timeout", "2", "--cpus", "1"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
@@ -227,6 +227,7 @@ def mcp_on_root():
     finally:
         proc.stdin.close()
         proc.wait(timeout=60)
+        log.close()
 
 
 terminal_chat_on_root()
