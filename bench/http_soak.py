@@ -20,7 +20,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "security"))
-from http_raw import Server, http  # noqa: E402
+from http_raw import http  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "helpers"))
+from bioagent_server import Server  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("bin")

@@ -10,6 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates openssl
   ccache                                            # compile cache: a re-run rebuilds only what changed
   clang libclang-rt-14-dev clang-format         # sanitizers, libFuzzer, format gate
+  universal-ctags                                  # the long-function gate (scripts/check-long-functions.sh)
   nlohmann-json3-dev libcli11-dev libsimdjson-dev libre2-dev
   libcurl4-gnutls-dev libsqlite3-dev               # HTTP client and its cache (GnuTLS: libhts-dev needs this variant)
   libssl-dev                                       # SHA-256 (OpenSSL uses the CPU's SHA instructions)

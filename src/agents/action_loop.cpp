@@ -107,6 +107,44 @@ Result<Json> check_format(const Json& answer, const std::string& format) {
   return answer;
 }
 
+// The system prompt: how to answer in actions, each action described, the paper
+// database and vector collections as they are now.
+std::string action_prompt(const ToolRegistry& registry, const std::vector<const ToolSpec*>& actions, ToolContext& ctx) {
+  std::string prompt =
+      "You are an agent that answers questions about research papers stored in a DuckDB database and a vector "
+      "store. Work in turns: in each turn output exactly one action as a JSON object {\"action_type\": "
+      "\"<action>\", \"parameters\": {...}}; we run it and reply with its observation. When the observations "
+      "suffice, use GenerateAnswer.\n\n# Actions\n";
+  for (auto* a : actions) prompt += describe_action(registry, *a) + "\n";
+  for (const char* info : {"describe_paper_database", "list_vector_collections"})
+    if (registry.find(info))
+      if (auto r = registry.call(info, Json::object(), ctx))
+        prompt += "# " + std::string(info) + "\n" + json_text(*r, -1) + "\n\n";
+  return prompt;
+}
+
+// One action run as a tool and its observation for the model: an error, a page
+// image (attached when the model has vision), or the result with its sources.
+ChatMessage run_action(AgentRun& run, const ToolRegistry& registry, const std::vector<const ToolSpec*>& actions,
+                       ToolContext& ctx, const LlmClient& llm, const std::string& name, const Json& parameters,
+                       SourceBook& book, const AgentOptions& options) {
+  Json raw;
+  std::string content = run.call_tool(registry, actions, ctx, name, parameters.dump(), book, false, &raw);
+  if (content.rfind("error:", 0) == 0) return ChatMessage::user("[Error]: " + content.substr(7));
+  if (name == "ViewImage" && raw.contains("image_base64")) {
+    std::string text = "[Observation]: the image of page " + raw["page_number"].dump() + " (" + raw["width"].dump() +
+                       "x" + raw["height"].dump() + " px)";
+    return llm.model().vision ? ChatMessage::user_with_image(text + " is attached.", raw["image_base64"])
+                              : ChatMessage::user(text +
+                                                  " was rendered, but the configured model cannot view "
+                                                  "images (vision is off); use the text actions instead.");
+  }
+  std::string cite = content.find("Sources in this result") != std::string::npos
+                         ? content.substr(content.find("\n\nSources in this result"))
+                         : "";
+  return ChatMessage::user("[Observation]:\n" + observation(name, raw, options.max_tool_result_chars) + cite);
+}
+
 }  // namespace
 
 Result<AgentResult> run_action_loop(const std::string& question, const ToolRegistry& registry, ToolContext& ctx,
@@ -123,16 +161,7 @@ Result<AgentResult> run_action_loop(const std::string& question, const ToolRegis
   SourceBook book;
   book.paper_title = paper_title_resolver(ctx);
 
-  std::string prompt =
-      "You are an agent that answers questions about research papers stored in a DuckDB database and a vector "
-      "store. Work in turns: in each turn output exactly one action as a JSON object {\"action_type\": "
-      "\"<action>\", \"parameters\": {...}}; we run it and reply with its observation. When the observations "
-      "suffice, use GenerateAnswer.\n\n# Actions\n";
-  for (auto* a : *actions) prompt += describe_action(registry, *a) + "\n";
-  for (const char* info : {"describe_paper_database", "list_vector_collections"})
-    if (registry.find(info))
-      if (auto r = registry.call(info, Json::object(), ctx))
-        prompt += "# " + std::string(info) + "\n" + json_text(*r, -1) + "\n\n";
+  const std::string prompt = action_prompt(registry, *actions, ctx);
   std::string user = "Question: " + question;
   if (!options.answer_format.empty()) user += "\nAnswer format: " + options.answer_format;
 
@@ -172,25 +201,7 @@ Result<AgentResult> run_action_loop(const std::string& question, const ToolRegis
     } else {
       budget.add_tool_call();
       run.event({{"type", "action"}, {"turn", turn}, {"form", action->form}, {"repaired", action->repaired}});
-      Json raw;
-      std::string content =
-          run.call_tool(registry, *actions, ctx, action->name, action->parameters.dump(), book, false, &raw);
-      if (content.rfind("error:", 0) == 0) {
-        obs = ChatMessage::user("[Error]: " + content.substr(7));
-      } else if (action->name == "ViewImage" && raw.contains("image_base64")) {
-        std::string text = "[Observation]: the image of page " + raw["page_number"].dump() + " (" +
-                           raw["width"].dump() + "x" + raw["height"].dump() + " px)";
-        obs = llm.model().vision ? ChatMessage::user_with_image(text + " is attached.", raw["image_base64"])
-                                 : ChatMessage::user(text +
-                                                     " was rendered, but the configured model cannot view "
-                                                     "images (vision is off); use the text actions instead.");
-      } else {
-        std::string cite = content.find("Sources in this result") != std::string::npos
-                               ? content.substr(content.find("\n\nSources in this result"))
-                               : "";
-        obs = ChatMessage::user("[Observation]:\n" + observation(action->name, raw, options.max_tool_result_chars) +
-                                cite);
-      }
+      obs = run_action(run, registry, *actions, ctx, llm, action->name, action->parameters, book, options);
     }
     history.emplace_back(said, obs);
     while (history.size() > size_t(std::max(1, options.history_window))) history.pop_front();

@@ -50,6 +50,28 @@ void mark_unsupported(AgentResult& result, const std::map<int, std::string>& sou
                  " sentence(s) marked [unverified]: the cited sources do not support them.";
 }
 
+// The reply's tool calls (parallel calls: every one answered, in order; those over
+// the budget answered "not run"), each result noted under its source numbers.
+void answer_tool_calls(AgentRun& run, const ToolRegistry& registry, const std::vector<const ToolSpec*>& tools,
+                       ToolContext& ctx, const ChatMessage& reply, Budget& budget, SourceBook& book,
+                       const AgentOptions& options, std::map<int, std::string>& source_texts,
+                       std::vector<ChatMessage>& messages) {
+  for (auto& call : reply.tool_calls) {
+    if (Status s = budget.check(); !s.is_ok()) {
+      messages.push_back(ChatMessage::tool(call.id, "not run: " + s.message()));
+      continue;
+    }
+    budget.add_tool_call();
+    Json result_json;
+    std::string content =
+        run.call_tool(registry, tools, ctx, call.name, call.arguments, book, options.taijichat_protocol, &result_json);
+    // What each numbered source's result said, for the citation check of the answer.
+    if (!result_json.is_null())
+      for (int n : book.number(result_json)) source_texts[n] += json_text(result_json, -1) + "\n";
+    messages.push_back(ChatMessage::tool(call.id, content));
+  }
+}
+
 }  // namespace
 
 Result<AgentResult> run_function_loop(const std::string& question, const ToolRegistry& registry, ToolContext& ctx,
@@ -93,20 +115,7 @@ Result<AgentResult> run_function_loop(const std::string& question, const ToolReg
         reply.tool_calls[i].id = "call_" + std::to_string(turn) + "_" + std::to_string(i);
     messages.push_back(reply);
     if (!reply.tool_calls.empty()) {
-      for (auto& call : reply.tool_calls) {  // parallel calls: every one answered, in order
-        if (Status s = budget.check(); !s.is_ok()) {
-          messages.push_back(ChatMessage::tool(call.id, "not run: " + s.message()));
-          continue;
-        }
-        budget.add_tool_call();
-        Json result_json;
-        std::string content = run.call_tool(registry, *tools, ctx, call.name, call.arguments, book,
-                                            options.taijichat_protocol, &result_json);
-        // What each numbered source's result said, for the citation check of the answer.
-        if (!result_json.is_null())
-          for (int n : book.number(result_json)) source_texts[n] += json_text(result_json, -1) + "\n";
-        messages.push_back(ChatMessage::tool(call.id, content));
-      }
+      answer_tool_calls(run, registry, *tools, ctx, reply, budget, book, options, source_texts, messages);
       continue;
     }
     std::string text = reply.text();

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <thread>
 
 #include "assistant/agents.h"
@@ -56,6 +57,8 @@ class CpuBudget {
 inline constexpr size_t kMaxWaitingDialogsPerSession = 4;
 inline constexpr size_t kMaxWaitingDialogs = 32;  // server-wide, every unfinished run
 
+struct TaskContext;  // what the steps of one task share (task_runner.cpp)
+
 // One task running in this process: its confirmation state and cancel flag.
 struct TaskRuntime {
   std::string id, session;
@@ -104,6 +107,22 @@ struct Assistant::Impl {
   // waiting or the server kMaxWaitingDialogs runs under way (each holds a thread).
   Status check_task_limits(const std::string& sid) const;
   void run_task(std::shared_ptr<TaskRuntime> rt, bool resumed);
+  // The steps of run_task; those returning bool or an optional are false/null when the task ended there.
+  bool find_task_data(TaskContext& t);
+  bool check_task_names(TaskContext& t);
+  void apply_learned_prevention(const TaskContext& t, const Json& problems);
+  Json repair_task_names(const TaskContext& t, const Diagnosis& d, const DiagnosisRepair& repair,
+                         const Json& problems);  // the problems left after the repair
+  std::string await_decision(TaskRuntime& rt, const TaskContext& t, int timeout);
+  bool confirm_task_params(TaskRuntime& rt, TaskContext& t);
+  Json task_stage_params(const Json& dialog) const;
+  bool wait_for_cpus(TaskRuntime& rt, const TaskContext& t, int cpus);
+  void emit_stage_event(const TaskContext& t, const PipelineEvent& e);
+  void learn_stage_repair(const PipelineEvent& e);
+  PipelineOptions task_pipeline_options(TaskRuntime& rt, const TaskContext& t);
+  std::optional<std::vector<StageStatus>> run_task_pipeline(TaskRuntime& rt, TaskContext& t);
+  void diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id);
+  void finish_task(const TaskContext& t, const std::vector<StageStatus>& outcome);
   Json learned_preventions();
   void record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
                        const std::string& test_result);

@@ -141,31 +141,29 @@ fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::strin
   return {};
 }
 
-Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
-                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, bool zh, int cpus) {
-  auto resolved = resolve_species(species, data_dirs);  // the species list names; it does not gate
-  if (!resolved)
-    return invalid_argument("unknown species '" + species + "': give a Latin name or upload files with its prefix");
-  const Json* sp = &*resolved;
-  if (family.empty()) return invalid_argument("no gene family named: say which family (e.g. SPL)");
-  const Json* fam = find_gene_family(family);
-  std::string prefix = sp->value("prefix", ""), fam_name = fam ? fam->value("name", "") : family;
-  std::string fam_file = family_file_name(fam_name);
-  std::string latin = sp->value("latin", "");
-  std::string common =
-      zh && !(*sp)["chinese"].empty() ? (*sp)["chinese"][0].get<std::string>() : (*sp)["english"][0].get<std::string>();
+namespace {
 
-  fs::path folder = find_species_folder(data_dirs, prefix);
+// The plan's reference files as found in the species folder: ref (each file's
+// status, the folder, naming problems, NCBI Datasets), the naming problems, the
+// files as the run will see them (renames applied), and whether the proteins are there.
+struct ReferenceFiles {
   Json ref = {{"status", "missing"}};
-  Json problems = Json::array(), run_files = Json::object();  // run_files: as the run will see them
+  Json problems = Json::array(), run_files = Json::object();
+  bool proteins = false;
+};
+
+ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, const std::string& prefix,
+                               const std::string& fam_file, const Json* fam, const std::string& latin, bool zh) {
+  ReferenceFiles r;
+  Json& ref = r.ref;
   if (!folder.empty())
     if (auto check = check_species_data(folder, prefix, fam_file, false)) {
-      problems = check->value("problems", Json::array());
-      run_files = check->value("files", Json::object());
+      r.problems = check->value("problems", Json::array());
+      r.run_files = check->value("files", Json::object());
     }
   // A file present under a variant name the run renames (Lchi.genome.fa) counts as present, with the rename.
   auto renamed_from = [&](const std::string& name) -> std::string {
-    for (auto& p : problems)
+    for (auto& p : r.problems)
       if (p.value("fixable", false) && p.value("fix", "") == name) return p.value("file", "");
     return "";
   };
@@ -183,27 +181,30 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
                                       {"gff3", want("gff3", prefix + ".gff3")},
                                       {"cds", want("cds", prefix + ".cds.fasta")},
                                       {"pep", want("pep", prefix + ".pep.fasta")}};
-  bool all = have["pep"];
+  r.proteins = have["pep"];
   if (have["pep"] && !(have["genome"] && have["gff3"] && have["cds"]))
     ref["optional_files"] = zh ? "基因组、GFF3 与 CDS 为可选：缺少时，需要它们的阶段将跳过（见阶段列表）"
                                : "the genome, GFF3 and CDS are optional: without one, the stages that need it are "
                                  "skipped (see the stage list)";
   bool hmm = want("hmm", fam_file + ".hmm");
   if (!folder.empty()) ref["local_path"] = folder.string();
-  for (auto& p : problems)  // renamed before the run: the stages see the file
+  for (auto& p : r.problems)  // renamed before the run: the stages see the file
     if (p.value("fixable", false) && p["kind"].is_string())
-      run_files[p["kind"].get<std::string>()] = p.value("fix", "");
+      r.run_files[p["kind"].get<std::string>()] = p.value("fix", "");
   const bool complete = have["genome"] && have["gff3"] && have["cds"] && have["pep"];
-  ref["status"] = complete ? "available" : all ? "proteins only" : folder.empty() ? "missing" : "incomplete";
+  ref["status"] = complete ? "available" : r.proteins ? "proteins only" : folder.empty() ? "missing" : "incomplete";
   ref["source"] = folder.empty() ? (zh ? "本地未找到；请按命名规范上传" : "not found locally; upload the files")
                                  : (zh ? "本地数据目录" : "local data folder");
   if (!hmm && fam && !fam->value("pfam", Json::array()).empty())
     ref["hmm_note"] =
         (zh ? "未提供 HMM；联网时从 InterPro 下载 " : "no HMM given; downloaded from InterPro when online: ") +
         (*fam)["pfam"][0].value("acc", "");
-  if (!problems.empty()) ref["naming_problems"] = problems;
+  if (!r.problems.empty()) ref["naming_problems"] = r.problems;
   ref["ncbi_datasets"] = ncbi_reference(env, latin);
+  return r;
+}
 
+Json comparative_species(const std::vector<fs::path>& data_dirs, const std::string& prefix, bool zh) {
   Json comparative = Json::array();
   struct Comp {
     const char* prefix;
@@ -220,8 +221,11 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
                            {"files", std::string(c.prefix) + ".*"},
                            {"status", cf.empty() ? "missing (optional)" : "available"}});
   }
+  return comparative;
+}
 
-  // Transcriptome: an expression matrix or reads beside the genome.
+// Transcriptome: an expression matrix or reads beside the genome.
+Json transcriptome_data(const AgentEnv& env, const fs::path& folder, const std::string& latin) {
   Json transcriptome = {{"status", "missing (optional: the expression stage is skipped)"}};
   if (!folder.empty()) {
     std::error_code ec;
@@ -237,13 +241,14 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
       transcriptome = {{"status", "available"}, {"source", "local data folder"}, {"files", samples}};
   }
   transcriptome["sra"] = env.offline() ? "not searched (offline mode)" : "search NCBI SRA for " + latin + " RNA-seq";
+  return transcriptome;
+}
 
-  // The stages from the stage table, skipped by the engine's own rules: a data
-  // file it needs is absent, an upstream it needs is skipped, or its table row
-  // says it has nothing to do (no expression data, no ortholog table).
-  const Json run = {{"files", run_files}, {"network", {{"offline", env.offline()}}}};
+// The stages from the stage table, skipped by the engine's own rules: a data
+// file it needs is absent, an upstream it needs is skipped, or its table row
+// says it has nothing to do (no expression data, no ortholog table). `planned`: the stages that run.
+Json plan_stages(const Json& run, bool zh, std::vector<std::string>& planned) {
   Json stage_list = Json::array(), skipped = Json::object();
-  std::vector<std::string> planned_names;
   for (auto& spec : genefamily_pipeline().stages()) {
     if (spec.needs.empty() && spec.after.empty()) continue;  // the data check (the table's root) runs beside every plan
     Json why = missing_data_file(spec, run);
@@ -260,8 +265,34 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
       continue;
     }
     stage_list.push_back({{spec.name, label}});
-    planned_names.push_back(spec.name);
+    planned.push_back(spec.name);
   }
+  return stage_list;
+}
+
+}  // namespace
+
+Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
+                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, bool zh, int cpus) {
+  auto resolved = resolve_species(species, data_dirs);  // the species list names; it does not gate
+  if (!resolved)
+    return invalid_argument("unknown species '" + species + "': give a Latin name or upload files with its prefix");
+  const Json* sp = &*resolved;
+  if (family.empty()) return invalid_argument("no gene family named: say which family (e.g. SPL)");
+  const Json* fam = find_gene_family(family);
+  std::string prefix = sp->value("prefix", ""), fam_name = fam ? fam->value("name", "") : family;
+  std::string fam_file = family_file_name(fam_name);
+  std::string latin = sp->value("latin", "");
+  std::string common =
+      zh && !(*sp)["chinese"].empty() ? (*sp)["chinese"][0].get<std::string>() : (*sp)["english"][0].get<std::string>();
+
+  fs::path folder = find_species_folder(data_dirs, prefix);
+  ReferenceFiles files = reference_files(env, folder, prefix, fam_file, fam, latin, zh);
+  Json comparative = comparative_species(data_dirs, prefix, zh);
+  Json transcriptome = transcriptome_data(env, folder, latin);
+  const Json run = {{"files", files.run_files}, {"network", {{"offline", env.offline()}}}};
+  std::vector<std::string> planned_names;
+  Json stage_list = plan_stages(run, zh, planned_names);
   std::string estimate = plan_estimate(stage_seconds, planned_names, zh);
   if (std::find(planned_names.begin(), planned_names.end(), "phylogeny") != planned_names.end())
     estimate += (zh ? "；" : "; ") + phylogeny_estimate(fam, std::max(1, cpus), zh);
@@ -269,7 +300,7 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
   Json plan = {{"target_species", latin + " (" + common + ")"},
                {"species_prefix", prefix},
                {"gene_family", fam_name},
-               {"reference_genome", ref},
+               {"reference_genome", files.ref},
                {"comparative_species", comparative},
                {"transcriptome_data", transcriptome},
                {"analysis_stages", stage_list},
@@ -288,7 +319,7 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
               {"yaml", to_yaml({{"analysis_plan", plan}})},
               {"defaults", defaults},
               {"data_dir", folder.string()},
-              {"ready", all && problems.empty()}};
+              {"ready", files.proteins && files.problems.empty()}};
 }
 
 }  // namespace bioagent

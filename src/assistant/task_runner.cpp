@@ -254,251 +254,319 @@ bool Assistant::Impl::link_root_view(const std::string& id, const std::string& s
   return true;
 }
 
+// What the steps of one task share: the plan's species and family, the
+// session's language, the task's stored params and the folders found on the way.
+struct TaskContext {
+  std::string id, session, prefix, family, fam_file;
+  Json params;  // the task row's params: language, dialog, confirmed
+  bool zh = false;
+  fs::path data_dir, run_dir;
+  Json dialog;  // the parameter dialog's values (the confirmed ones once step 2 is over)
+};
+
 void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
-  const std::string& id = rt->id;
-  auto row = task_row(rt->session, id);
+  TaskContext t;
+  t.id = rt->id;
+  t.session = rt->session;
+  auto row = task_row(rt->session, t.id);
   if (!row) return;
   auto plan_rows = store->query("SELECT * FROM plans WHERE id = ?", {(*row)["plan_id"]});
   if (!plan_rows || plan_rows->empty()) {
-    set_state(id, TaskState::kFailed, "the plan of this task no longer exists");
+    set_state(t.id, TaskState::kFailed, "the plan of this task no longer exists");
     return;
   }
   Json plan = (*plan_rows)[0];
-  std::string prefix = plan["species"], family = plan["family"], fam_file = family_file_name(family);
-  Json tp = (*row)["params"];
-  bool zh = tp.value("language", "en") == "zh";
+  t.prefix = plan["species"];
+  t.family = plan["family"];
+  t.fam_file = family_file_name(t.family);
+  t.params = (*row)["params"];
+  t.zh = t.params.value("language", "en") == "zh";
   if (resumed)
-    emit(id, {{"type", "resumed"},
-              {"message", zh ? "服务重启后继续执行；已完成的阶段直接复用"
-                             : "resumed after a restart; finished stages are reused"}});
-
-  // 1. Naming check, with learned preventions applied up front.
-  set_state(id, TaskState::kChecking, zh ? "检查文件命名" : "checking the file names");
-  fs::path data_dir = find_species_folder(data_dirs(rt->session), prefix);
-  if (data_dir.empty()) {
-    Diagnosis d = classify_failure("check", "no data files for " + prefix + " found",
-                                   Json::array({{{"file", prefix + ".genome.fasta"},
-                                                 {"fixable", false},
-                                                 {"message", "no " + prefix + ".* files uploaded"}}}));
-    emit(id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
-    record_learning(d, find_repair(d.fix), Json::array(), "not applied");
-    set_state(id, TaskState::kFailed,
-              (zh ? "缺少数据文件：请上传 " : "missing data: upload ") + prefix + ".genome.fasta, " + prefix +
-                  ".gff3, " + prefix + ".cds.fasta, " + prefix + ".pep.fasta, " + fam_file + ".hmm");
+    emit(t.id, {{"type", "resumed"},
+                {"message", t.zh ? "服务重启后继续执行；已完成的阶段直接复用"
+                                 : "resumed after a restart; finished stages are reused"}});
+  if (!check_task_names(t)) return;                                             // 1. naming check and repair
+  if (!confirm_task_params(*rt, t)) return;                                     // 2. parameter confirmation
+  std::optional<std::vector<StageStatus>> outcome = run_task_pipeline(*rt, t);  // 3. the pipeline
+  if (!outcome) return;
+  if (rt->cancel->load()) {
+    set_state(t.id, TaskState::kCancelled, t.zh ? "用户取消" : "cancelled by the user");
     return;
   }
-  if (!link_root_view(id, rt->session, zh, data_dir)) return;
-  auto naming = check_species_data(data_dir, prefix, fam_file, false);
-  Json problems = problems_of(naming);
+  diagnose_failed_stages(*outcome, t.id);
+  finish_task(t, *outcome);  // 4. validation
+}
+
+bool Assistant::Impl::find_task_data(TaskContext& t) {
+  t.data_dir = find_species_folder(data_dirs(t.session), t.prefix);
+  if (t.data_dir.empty()) {
+    const std::string& p = t.prefix;
+    Diagnosis d = classify_failure(
+        "check", "no data files for " + p + " found",
+        Json::array(
+            {{{"file", p + ".genome.fasta"}, {"fixable", false}, {"message", "no " + p + ".* files uploaded"}}}));
+    emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
+    record_learning(d, find_repair(d.fix), Json::array(), "not applied");
+    set_state(t.id, TaskState::kFailed,
+              (t.zh ? "缺少数据文件：请上传 " : "missing data: upload ") + p + ".genome.fasta, " + p + ".gff3, " + p +
+                  ".cds.fasta, " + p + ".pep.fasta, " + t.fam_file + ".hmm");
+    return false;
+  }
+  return link_root_view(t.id, t.session, t.zh, t.data_dir);
+}
+
+// The first learned prevention that renames extension variants, applied before the full check.
+void Assistant::Impl::apply_learned_prevention(const TaskContext& t, const Json& problems) {
   for (auto& p : learned_preventions()) {
     if (p["fix"] != "rename_extension_variant") continue;
     bool any_fixable = false;
     for (auto& pr : problems) any_fixable |= pr.value("fixable", false);
-    if (!any_fixable) break;
-    auto changes = apply_naming_repair(data_dir, problems);
-    if (!changes) break;
+    if (!any_fixable) return;
+    auto changes = apply_naming_repair(t.data_dir, problems);
+    if (!changes) return;
     store->record("UPDATE learning SET applied = applied + 1 WHERE id = ?", {p["id"]});
-    emit(id, {{"type", "prevention"},
-              {"learning_id", p["id"]},
-              {"changes", *changes},
-              {"message", (zh ? "已提前应用学习到的预防措施：" : "applied a learned prevention up front: ") +
-                              (zh && find_repair(p.value("fix", "")) ? find_repair(p.value("fix", ""))->prevention_zh
-                                                                     : p.value("future_prevention", "")) +
-                              (zh ? "（记录于 " : " (learned ") + p.value("timestamp", "") + (zh ? "）" : ")")}});
-    problems = problems_of(check_species_data(data_dir, prefix, fam_file, false));
-    break;
+    const DiagnosisRepair* known = find_repair(p.value("fix", ""));
+    emit(t.id, {{"type", "prevention"},
+                {"learning_id", p["id"]},
+                {"changes", *changes},
+                {"message", (t.zh ? "已提前应用学习到的预防措施：" : "applied a learned prevention up front: ") +
+                                (t.zh && known ? known->prevention_zh : p.value("future_prevention", "")) +
+                                (t.zh ? "（记录于 " : " (learned ") + p.value("timestamp", "") + (t.zh ? "）" : ")")}});
+    return;
   }
-  auto full = check_species_data(data_dir, prefix, fam_file, true);
-  problems = problems_of(full);
+}
+
+bool Assistant::Impl::check_task_names(TaskContext& t) {
+  set_state(t.id, TaskState::kChecking, t.zh ? "检查文件命名" : "checking the file names");
+  if (!find_task_data(t)) return false;
+  apply_learned_prevention(t, problems_of(check_species_data(t.data_dir, t.prefix, t.fam_file, false)));
+  auto full = check_species_data(t.data_dir, t.prefix, t.fam_file, true);
+  Json problems = problems_of(full);
   if (full && !full->value("consistency", Json::object()).value("ok", true))
     problems.push_back({{"message", "consistency: " + (*full)["consistency"].dump()}, {"fixable", false}});
-  if (!problems.empty()) {
-    Diagnosis d = classify_failure("check", problems_text(problems), problems);
-    emit(id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
-    const DiagnosisRepair* repair = find_repair(d.fix);
-    if (repair && repair->automatic) {
-      set_state(id, TaskState::kRepairing, repair->strategy);
-      auto changes = apply_naming_repair(data_dir, problems);
-      Json after = problems_of(check_species_data(data_dir, prefix, fam_file, true));
-      std::string test = changes && after.empty() ? "passed" : "failed";
-      record_learning(d, repair, changes ? *changes : Json::array(), test);
-      emit(id, {{"type", "repair"},
-                {"fix", repair->key},
-                {"strategy", repair->strategy},
-                {"changes", changes ? *changes : Json::array()},
-                {"test_result", test}});
-      emit(id, {{"type", "learning"},
-                {"message",
-                 zh ? "已记录学习条目：" + (repair->prevention_zh.empty() ? std::string("（预防措施的原文见学习记录）")
-                                                                          : repair->prevention_zh)
-                    : "learning recorded: " + repair->prevention}});
-      problems = after;
-    } else {
-      record_learning(d, repair, Json::array(), "not applied");
-    }
-    if (!problems.empty()) {
-      set_state(id, TaskState::kFailed, problems_text(problems));
-      return;
-    }
-  }
+  if (problems.empty()) return true;
+  Diagnosis d = classify_failure("check", problems_text(problems), problems);
+  emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
+  const DiagnosisRepair* repair = find_repair(d.fix);
+  if (repair && repair->automatic)
+    problems = repair_task_names(t, d, *repair, problems);
+  else
+    record_learning(d, repair, Json::array(), "not applied");
+  if (problems.empty()) return true;
+  set_state(t.id, TaskState::kFailed, problems_text(problems));
+  return false;
+}
 
-  // 2. Parameter confirmation: defaults after the timeout.
-  Json dialog = tp.value("dialog", Json::object());
-  if (!tp.value("confirmed", false)) {
-    int timeout = tp.value("confirm_timeout_seconds", o.confirm_timeout_seconds);
-    set_state(id, TaskState::kAwaitingConfirmation, zh ? "等待参数确认" : "waiting for the parameter confirmation");
-    emit(id, {{"type", "confirm"},
-              {"params", dialog},
+Json Assistant::Impl::repair_task_names(const TaskContext& t, const Diagnosis& d, const DiagnosisRepair& repair,
+                                        const Json& problems) {
+  set_state(t.id, TaskState::kRepairing, repair.strategy);
+  auto changes = apply_naming_repair(t.data_dir, problems);
+  Json after = problems_of(check_species_data(t.data_dir, t.prefix, t.fam_file, true));
+  std::string test = changes && after.empty() ? "passed" : "failed";
+  record_learning(d, &repair, changes ? *changes : Json::array(), test);
+  emit(t.id, {{"type", "repair"},
+              {"fix", repair.key},
+              {"strategy", repair.strategy},
+              {"changes", changes ? *changes : Json::array()},
+              {"test_result", test}});
+  emit(t.id, {{"type", "learning"},
+              {"message",
+               t.zh ? "已记录学习条目：" + (repair.prevention_zh.empty() ? std::string("（预防措施的原文见学习记录）")
+                                                                         : repair.prevention_zh)
+                    : "learning recorded: " + repair.prevention}});
+  return after;
+}
+
+// Waits for the dialog's answer ("timeout" when none came; "" when the server stops).
+std::string Assistant::Impl::await_decision(TaskRuntime& rt, const TaskContext& t, int timeout) {
+  std::unique_lock lock(rt.mu);
+  bool decided = rt.cv.wait_for(lock, std::chrono::seconds(timeout), [&] {
+    return !rt.decision.empty() || rt.editing || rt.cancel->load() || stopping.load();
+  });
+  if (decided && rt.decision.empty() && rt.editing) {  // "modify" stopped the countdown: no default run
+    lock.unlock();
+    emit(t.id, {{"type", "confirm_paused"},
+                {"message",
+                 t.zh ? "倒计时已停止，等待修改后的参数" : "countdown stopped: waiting for the edited parameters"}});
+    lock.lock();
+    rt.cv.wait(lock, [&] { return !rt.decision.empty() || rt.cancel->load() || stopping.load(); });
+  }
+  if (stopping.load()) return "";
+  std::string decision = decided ? rt.decision : "timeout";
+  if (rt.cancel->load() && decision.empty()) decision = "cancel";
+  return decision;
+}
+
+// The parameter confirmation: the defaults after the timeout; false when the task ended there.
+bool Assistant::Impl::confirm_task_params(TaskRuntime& rt, TaskContext& t) {
+  t.dialog = t.params.value("dialog", Json::object());
+  if (t.params.value("confirmed", false)) return true;
+  int timeout = t.params.value("confirm_timeout_seconds", o.confirm_timeout_seconds);
+  set_state(t.id, TaskState::kAwaitingConfirmation, t.zh ? "等待参数确认" : "waiting for the parameter confirmation");
+  emit(t.id, {{"type", "confirm"},
+              {"params", t.dialog},
               {"timeout_seconds", timeout},
               {"deadline", epoch_seconds() + timeout}});
-    std::unique_lock lock(rt->mu);
-    bool decided = rt->cv.wait_for(lock, std::chrono::seconds(timeout), [&] {
-      return !rt->decision.empty() || rt->editing || rt->cancel->load() || stopping.load();
-    });
-    if (decided && rt->decision.empty() && rt->editing) {  // "modify" stopped the countdown: no default run
-      lock.unlock();
-      emit(id, {{"type", "confirm_paused"},
-                {"message",
-                 zh ? "倒计时已停止，等待修改后的参数" : "countdown stopped: waiting for the edited parameters"}});
-      lock.lock();
-      rt->cv.wait(lock, [&] { return !rt->decision.empty() || rt->cancel->load() || stopping.load(); });
-    }
-    if (stopping.load()) return;  // resumes on the next start
-    std::string decision = decided ? rt->decision : "timeout";
-    if (rt->cancel->load() && decision.empty()) decision = "cancel";
-    if (decision == "cancel") {
-      lock.unlock();
-      set_state(id, TaskState::kCancelled, zh ? "用户取消" : "cancelled by the user");
-      return;
-    }
-    if (decision == "modify") dialog = rt->params;
-    lock.unlock();
-    emit(id, {{"type", "confirmed"},
-              {"by", decision},
-              {"params", dialog},
-              {"message", decision == "timeout" ? (zh ? "用户" + std::to_string(timeout) + "秒内未确认，使用默认参数"
-                                                      : "no answer within " + std::to_string(timeout) +
-                                                            " seconds: running with the default parameters")
-                                                : (zh ? "参数已确认" : "parameters confirmed")}});
-    tp["dialog"] = dialog;
-    tp["confirmed"] = true;
-    store->record("UPDATE tasks SET params = ? WHERE id = ?", {tp.dump(), id});
+  std::string decision = await_decision(rt, t, timeout);
+  if (decision.empty()) return false;  // the server stops: resumes on the next start
+  if (decision == "cancel") {
+    set_state(t.id, TaskState::kCancelled, t.zh ? "用户取消" : "cancelled by the user");
+    return false;
   }
+  if (decision == "modify") {
+    std::lock_guard lock(rt.mu);
+    t.dialog = rt.params;
+  }
+  const std::string secs = std::to_string(timeout);
+  emit(t.id, {{"type", "confirmed"},
+              {"by", decision},
+              {"params", t.dialog},
+              {"message", decision == "timeout"
+                              ? (t.zh ? "用户" + secs + "秒内未确认，使用默认参数"
+                                      : "no answer within " + secs + " seconds: running with the default parameters")
+                              : (t.zh ? "参数已确认" : "parameters confirmed")}});
+  t.params["dialog"] = t.dialog;
+  t.params["confirmed"] = true;
+  store->record("UPDATE tasks SET params = ? WHERE id = ?", {t.params.dump(), t.id});
+  return true;
+}
 
-  // 3. The pipeline; each stage's automatic repairs are the engine's (from the stage table).
+// The stages' parameters: the server's pipeline_params with the dialog's values on top.
+Json Assistant::Impl::task_stage_params(const Json& dialog) const {
   Json stage_params = Json::parse(o.tool_options.count("pipeline_params") ? o.tool_options.at("pipeline_params") : "{}",
                                   nullptr, false);
   if (!stage_params.is_object()) stage_params = Json::object();
   stage_params["identify"]["evalue"] = dialog.value("evalue", 1e-5);
   stage_params["synteny"]["max_target_seqs"] = dialog.value("max_target_seqs", 6);
   if (dialog.contains("method")) stage_params["phylogeny"]["method"] = dialog["method"];
-  fs::path run_dir = session_dir(rt->session) / "runs" / id;
-  store->record("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?", {run_dir.string(), data_dir.string(), id});
-  std::vector<StageStatus> outcome;
-  {
-    auto cfg = genefamily_run_config(prefix, fam_file, data_dir, stage_params);
-    if (!cfg) {
-      set_state(id, TaskState::kFailed, cfg.status().message());
-      return;
-    }
-    (*cfg)["lang"] = zh ? "zh" : "en";  // figure text; the report's language comes with its params
-    (*cfg)["network"] = {{"offline", env.offline()},
-                         {"cache_dir", o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : ""},
-                         {"allow_private_urls", o.tool_options.count("allow_private_urls") &&
-                                                    o.tool_options.at("allow_private_urls") == "1"}};
-    PipelineOptions po;
-    po.run_dir = run_dir;
-    po.cpus = std::clamp(dialog.value("cpu", o.cpus), 1, runner_cpu_limit(o));
-    // The CPU budget is the server's: the run waits its turn (queue position in its state and events).
-    bool got = cpu_budget.acquire(
-        id, po.cpus, [&] { return rt->cancel->load() || stopping.load(); },
-        [&](size_t position) {
-          set_state(id, TaskState::kQueued,
-                    zh ? "排队等待 CPU：第 " + std::to_string(position) + " 位"
+  return stage_params;
+}
+
+// The CPU budget is the server's: the run waits its turn (queue position in its state and events).
+// False when the task ended while waiting (cancelled, or the server stops).
+bool Assistant::Impl::wait_for_cpus(TaskRuntime& rt, const TaskContext& t, int cpus) {
+  bool got = cpu_budget.acquire(
+      t.id, cpus, [&] { return rt.cancel->load() || stopping.load(); },
+      [&](size_t position) {
+        set_state(t.id, TaskState::kQueued,
+                  t.zh ? "排队等待 CPU：第 " + std::to_string(position) + " 位"
                        : "queued for CPUs: position " + std::to_string(position));
-          emit(id, {{"type", "queue"}, {"position", position}, {"cpus", po.cpus}});
-        });
-    if (!got) {
-      if (stopping.load()) return;  // resumes on the next start
-      set_state(id, TaskState::kCancelled, zh ? "用户取消" : "cancelled by the user");
-      return;
-    }
-    struct Release {
-      CpuBudget& budget;
-      int cpus;
-      ~Release() { budget.release(cpus); }
-    } release{cpu_budget, po.cpus};
-    set_state(id, TaskState::kRunning, zh ? "正在运行分析流程" : "running the pipeline");
-    po.cancel = rt->cancel;
-    po.stages = o.stages;
-    if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
-      po.version_book =
-          fs::path(o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : "") / "program_versions.json";
-    po.on_event = [&](const PipelineEvent& e) {
-      // The message in the session's language: a Chinese session gets the typed reason rendered in Chinese.
-      std::string message = e.message;
-      if (zh && !message.empty()) {
-        std::string r = e.repair.is_object() ? repair_text(e.repair, true) : render_reason(e.reason, true);
-        message = r.empty() ? "详情见 status.json" : r;
-      }
-      Json ev = {
-          {"type", "stage"}, {"stage", e.stage}, {"state", to_string(e.state)}, {"message", message.substr(0, 2000)},
-          {"done", e.done},  {"total", e.total}};
-      if (e.repair.is_object()) ev["repair"] = e.repair, ev["repaired"] = e.state != StageState::kRepairing;
-      if (e.reason.is_object()) ev["reason"] = e.reason;
-      if (e.progress.is_object()) ev["progress"] = e.progress;
-      emit(id, std::move(ev));
-      if (e.state == StageState::kRepairing) {   // the engine applied the stage's own repair: remember it
-        std::optional<DiagnosisRepair> applied;  // the table's row, its texts with this run's values
-        const std::string key = e.repair.is_object() ? e.repair.value("key", "") : "";
-        for (auto& r : repair_table())
-          if (r.stage == e.stage && r.key == key) applied = r;
-        Diagnosis d = classify_failure(e.stage, e.message, Json::array());
-        if (applied) {
-          applied->strategy = e.message;
-          applied->prevention = e.repair.value("prevention", applied->prevention);
-          d.error_type = applied->error_type;
-          d.fix = applied->key;
-          if (!applied->root_cause.empty()) d.root_cause = applied->root_cause;
-        }
-        Json change = {{"stage", e.stage}, {"repair", e.message}};
-        if (e.repair.is_object()) change["asked"] = e.repair["asked"], change["used"] = e.repair["used"];
-        record_learning(d, applied ? &*applied : nullptr, Json::array({change}), "applied by the stage");
-      }
-    };
-    // The report's literature comparison and biological significance, written once every
-    // stage it reads has finished (the gene-family report prints them).
-    std::optional<Json> sections_patch;
-    po.patch_params = [&](const std::string& stage, const std::vector<StageStatus>& finished) -> Json {
-      if (!takes_prewritten(stage)) return nullptr;
-      if (!sections_patch) {
-        const Json* sp = find_species(prefix);
-        sections_patch = report_sections_patch(env, llm.get(), {prefix, sp ? sp->value("latin", "") : "", family},
-                                               finished, run_dir, zh, [&](Json ev) { emit(id, std::move(ev)); });
-      }
-      return *sections_patch;
-    };
-    auto runner = o.runner == "slurm" ? make_slurm_runner() : make_local_runner();
-    auto r = run_genefamily(*cfg, *runner, po);
-    if (stopping.load()) return;  // killed or shutting down: resume later
-    if (!r) {
-      set_state(id, TaskState::kFailed, r.status().message());
-      return;
-    }
-    outcome = *r;
+        emit(t.id, {{"type", "queue"}, {"position", position}, {"cpus", cpus}});
+      });
+  if (got) return true;
+  if (stopping.load()) return false;  // resumes on the next start
+  set_state(t.id, TaskState::kCancelled, t.zh ? "用户取消" : "cancelled by the user");
+  return false;
+}
+
+// A stage event as a task event, its message in the session's language: a Chinese
+// session gets the typed reason rendered in Chinese.
+void Assistant::Impl::emit_stage_event(const TaskContext& t, const PipelineEvent& e) {
+  std::string message = e.message;
+  if (t.zh && !message.empty()) {
+    std::string r = e.repair.is_object() ? repair_text(e.repair, true) : render_reason(e.reason, true);
+    message = r.empty() ? "详情见 status.json" : r;
   }
-  if (rt->cancel->load()) {
-    set_state(id, TaskState::kCancelled, zh ? "用户取消" : "cancelled by the user");
-    return;
+  Json ev = {{"type", "stage"}, {"stage", e.stage}, {"state", to_string(e.state)}, {"message", message.substr(0, 2000)},
+             {"done", e.done},  {"total", e.total}};
+  if (e.repair.is_object()) ev["repair"] = e.repair, ev["repaired"] = e.state != StageState::kRepairing;
+  if (e.reason.is_object()) ev["reason"] = e.reason;
+  if (e.progress.is_object()) ev["progress"] = e.progress;
+  emit(t.id, std::move(ev));
+}
+
+// The engine applied the stage's own repair: it is remembered as learned.
+void Assistant::Impl::learn_stage_repair(const PipelineEvent& e) {
+  std::optional<DiagnosisRepair> applied;  // the table's row, its texts with this run's values
+  const std::string key = e.repair.is_object() ? e.repair.value("key", "") : "";
+  for (auto& r : repair_table())
+    if (r.stage == e.stage && r.key == key) applied = r;
+  Diagnosis d = classify_failure(e.stage, e.message, Json::array());
+  if (applied) {
+    applied->strategy = e.message;
+    applied->prevention = e.repair.value("prevention", applied->prevention);
+    d.error_type = applied->error_type;
+    d.fix = applied->key;
+    if (!applied->root_cause.empty()) d.root_cause = applied->root_cause;
   }
-  for (auto& s : outcome) {  // what still failed: the diagnosis and the repair it proposes
+  Json change = {{"stage", e.stage}, {"repair", e.message}};
+  if (e.repair.is_object()) change["asked"] = e.repair["asked"], change["used"] = e.repair["used"];
+  record_learning(d, applied ? &*applied : nullptr, Json::array({change}), "applied by the stage");
+}
+
+// The pipeline options of a task's run: its folder, CPUs, stages, versions book and events.
+PipelineOptions Assistant::Impl::task_pipeline_options(TaskRuntime& rt, const TaskContext& t) {
+  PipelineOptions po;
+  po.run_dir = t.run_dir;
+  po.cpus = std::clamp(t.dialog.value("cpu", o.cpus), 1, runner_cpu_limit(o));
+  po.cancel = rt.cancel;
+  po.stages = o.stages;
+  if (!o.tool_options.count("cache_dir") || !o.tool_options.at("cache_dir").empty())
+    po.version_book =
+        fs::path(o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : "") / "program_versions.json";
+  po.on_event = [this, &t](const PipelineEvent& e) {
+    emit_stage_event(t, e);
+    if (e.state == StageState::kRepairing) learn_stage_repair(e);
+  };
+  return po;
+}
+
+// The pipeline; each stage's automatic repairs are the engine's (from the stage table).
+// Null when the task ended (its state set) or the server stops.
+std::optional<std::vector<StageStatus>> Assistant::Impl::run_task_pipeline(TaskRuntime& rt, TaskContext& t) {
+  t.run_dir = session_dir(t.session) / "runs" / t.id;
+  store->record("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?",
+                {t.run_dir.string(), t.data_dir.string(), t.id});
+  auto cfg = genefamily_run_config(t.prefix, t.fam_file, t.data_dir, task_stage_params(t.dialog));
+  if (!cfg) {
+    set_state(t.id, TaskState::kFailed, cfg.status().message());
+    return std::nullopt;
+  }
+  (*cfg)["lang"] = t.zh ? "zh" : "en";  // figure text; the report's language comes with its params
+  (*cfg)["network"] = {{"offline", env.offline()},
+                       {"cache_dir", o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : ""},
+                       {"allow_private_urls",
+                        o.tool_options.count("allow_private_urls") && o.tool_options.at("allow_private_urls") == "1"}};
+  PipelineOptions po = task_pipeline_options(rt, t);
+  if (!wait_for_cpus(rt, t, po.cpus)) return std::nullopt;
+  struct Release {
+    CpuBudget& budget;
+    int cpus;
+    ~Release() { budget.release(cpus); }
+  } release{cpu_budget, po.cpus};
+  set_state(t.id, TaskState::kRunning, t.zh ? "正在运行分析流程" : "running the pipeline");
+  // The report's literature comparison and biological significance, written once every
+  // stage it reads has finished (the gene-family report prints them).
+  std::optional<Json> sections_patch;
+  po.patch_params = [&](const std::string& stage, const std::vector<StageStatus>& finished) -> Json {
+    if (!takes_prewritten(stage)) return nullptr;
+    if (!sections_patch) {
+      const Json* sp = find_species(t.prefix);
+      sections_patch = report_sections_patch(env, llm.get(), {t.prefix, sp ? sp->value("latin", "") : "", t.family},
+                                             finished, t.run_dir, t.zh, [&](Json ev) { emit(t.id, std::move(ev)); });
+    }
+    return *sections_patch;
+  };
+  auto runner = o.runner == "slurm" ? make_slurm_runner() : make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, po);
+  if (stopping.load()) return std::nullopt;  // killed or shutting down: resume later
+  if (!r) {
+    set_state(t.id, TaskState::kFailed, r.status().message());
+    return std::nullopt;
+  }
+  return *r;
+}
+
+// What still failed: the diagnosis and the repair it proposes, recorded as learned.
+void Assistant::Impl::diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id) {
+  for (auto& s : outcome) {
     if (s.state != StageState::kFailed) continue;
     Diagnosis d = classify_failure(s.stage, s.message, Json::array(), s.failure);
     auto cls = failure_class_from_string(d.error_type);
     FailureClass c = cls ? *cls : FailureClass::kUnknown;
     RepairChoice choice = choose_repair(llm.get(), d, s.stage, s.message, allowed_repairs(s.stage, c, s.message));
     if (!choice.key.empty()) d.fix = choice.key;
-    emit(id,
+    emit(task_id,
          {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}, {"repair_choice", choice.to_json()}});
     const DiagnosisRepair* repair = nullptr;
     for (auto& r : repair_table())
@@ -509,9 +577,12 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       for (auto& r : spec->repairs) tried |= r.key == d.fix && r.automatic && r.matches(c, s.message);
     record_learning(d, repair, Json::array(), tried ? "applied by the stage; it still failed" : "not applied");
   }
+}
 
-  // 4. Validation, durations for later estimates, the literature comparison.
-  set_state(id, TaskState::kValidating, zh ? "验证结果" : "validating the results");
+// Validation, durations for later estimates, and the task's final state.
+void Assistant::Impl::finish_task(const TaskContext& t, const std::vector<StageStatus>& outcome) {
+  const bool zh = t.zh;
+  set_state(t.id, TaskState::kValidating, zh ? "验证结果" : "validating the results");
   bool all_ok = true;
   for (auto& s : outcome) {
     all_ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped says why
@@ -519,11 +590,11 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
       store->record("INSERT INTO stage_durations (stage, seconds, genes, at) VALUES (?,?,?,?)",
                     {s.stage, s.seconds, 0, now_iso()});
   }
-  auto v = validate_run(run_dir);
-  if (v) emit(id, {{"type", "validation"}, {"validation", *v}});
+  auto v = validate_run(t.run_dir);
+  if (v) emit(t.id, {{"type", "validation"}, {"validation", *v}});
   std::string verdict = v ? v->value("status", "") : (zh ? "未验证" : "not validated: " + v.status().message());
   if (zh && v) verdict = verdict == "pass" ? "通过" : verdict == "warn" ? "有警告" : "未通过";
-  set_state(id, all_ok ? TaskState::kDone : TaskState::kFailed,
+  set_state(t.id, all_ok ? TaskState::kDone : TaskState::kFailed,
             (all_ok ? (zh ? "完成；验证：" : "finished; validation: ")
                     : (zh ? "部分阶段失败；验证：" : "some stages failed; validation: ")) +
                 verdict);

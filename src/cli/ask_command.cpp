@@ -76,6 +76,63 @@ int ask_assistant(const GlobalOptions& g, AskOptions& o) {
   return stopped_early ? 3 : 0;
 }
 
+// The model of a loop that needs one (null for the offline loop); `loop` becomes
+// "offline" (auto without a model) or "function" (auto with one).
+Result<std::unique_ptr<LlmClient>> loop_model(const GlobalOptions& g, const AskOptions& o, std::string& loop) {
+  if (loop == "offline") return std::unique_ptr<LlmClient>();
+  auto catalog = load_model_catalog();
+  if (!catalog) return catalog.status();
+  if (g.offline || catalog->empty()) {
+    if (loop != "auto")  // the user asked for a model loop: say why it cannot run
+      return g.offline ? Status(ErrorCode::kUnavailable, "--offline: the " + loop + " loop needs a language model")
+                       : catalog->get("").status();
+    loop = "offline";
+    return std::unique_ptr<LlmClient>();
+  }
+  auto model = catalog->get(o.model);
+  if (!model) return model.status();
+  auto client = LlmClient::create(*model);
+  if (!client) return client.status();
+  if (loop == "auto") loop = "function";
+  return std::move(*client);
+}
+
+// One agent loop alone (function, actions or offline); 0 when it answered, 3 when it stopped otherwise.
+int ask_one_loop(const GlobalOptions& g, const AskOptions& o) {
+  auto s = Session::open(g);
+  if (!s) return print_error(s.status());
+  ToolContext ctx = s->context(g, false);
+  AgentOptions ao;
+  ao.tools = o.tools;
+  ao.stream = o.stream;
+  ao.taijichat_protocol = o.taijichat;
+  ao.answer_format = o.answer_format;
+  ao.trajectory_dir = s->tool_options["trajectory_dir"];
+  if (o.trace || o.stream) ao.on_event = [](const Json& e) { print_trace(e); };
+  std::string loop = o.loop;
+  auto llm = loop_model(g, o, loop);
+  if (!llm) return print_error(llm.status());
+  Budget budget(o.limits);
+  Result<AgentResult> r = internal_error("no loop ran");
+  if (loop == "offline") {
+    ao.max_turns = o.max_turns ? o.max_turns : 10;
+    r = run_offline_agent(o.question, *s->registry, ctx, ao);
+  } else if (loop == "actions") {
+    ao.max_turns = o.max_turns ? o.max_turns : 20;
+    r = run_action_loop(o.question, *s->registry, ctx, **llm, budget, ao);
+  } else {
+    ao.max_turns = o.max_turns ? o.max_turns : 10;
+    r = run_function_loop(o.question, *s->registry, ctx, **llm, budget, ao);
+  }
+  if (o.stream) std::cerr << "\n";
+  if (!r) return print_error(r.status());
+  if (o.json)
+    std::cout << json_text(r->to_json(), 2) << std::endl;
+  else
+    std::cout << r->render() << std::endl;
+  return r->stop_reason == StopReason::kAnswer ? 0 : 3;
+}
+
 }  // namespace
 
 void add_ask_command(CLI::App& app, GlobalOptions& g) {
@@ -101,77 +158,10 @@ void add_ask_command(CLI::App& app, GlobalOptions& g) {
   ask->add_option("--max-seconds", o.limits.max_seconds, "Budget: wall-time cap for this run");
   add_assistant_options(ask, o.assistant);
   ask->callback([&g] {
-    if (o.loop == "auto" && o.tools.empty() && o.answer_format.empty() && !o.taijichat) {
+    if (o.loop == "auto" && o.tools.empty() && o.answer_format.empty() && !o.taijichat)
       g.exit_code = ask_assistant(g, o);
-      return;
-    }
-    auto s = Session::open(g);
-    if (!s) {
-      g.exit_code = print_error(s.status());
-      return;
-    }
-    ToolContext ctx = s->context(g, false);
-    AgentOptions ao;
-    ao.tools = o.tools;
-    ao.stream = o.stream;
-    ao.taijichat_protocol = o.taijichat;
-    ao.answer_format = o.answer_format;
-    ao.trajectory_dir = s->tool_options["trajectory_dir"];
-    if (o.trace || o.stream) ao.on_event = [](const Json& e) { print_trace(e); };
-
-    std::string loop = o.loop;
-    Result<AgentResult> r = internal_error("no loop ran");
-    std::unique_ptr<LlmClient> llm;
-    if (loop != "offline") {
-      auto catalog = load_model_catalog();
-      if (!catalog) {
-        g.exit_code = print_error(catalog.status());
-        return;
-      }
-      if (g.offline || catalog->empty()) {
-        if (loop != "auto") {  // the user asked for a model loop: say why it cannot run
-          g.exit_code = print_error(
-              g.offline ? Status(ErrorCode::kUnavailable, "--offline: the " + loop + " loop needs a language model")
-                        : catalog->get("").status());
-          return;
-        }
-        loop = "offline";
-      } else {
-        auto model = catalog->get(o.model);
-        if (!model) {
-          g.exit_code = print_error(model.status());
-          return;
-        }
-        auto client = LlmClient::create(*model);
-        if (!client) {
-          g.exit_code = print_error(client.status());
-          return;
-        }
-        llm = std::move(*client);
-        if (loop == "auto") loop = "function";
-      }
-    }
-    Budget budget(o.limits);
-    if (loop == "offline") {
-      ao.max_turns = o.max_turns ? o.max_turns : 10;
-      r = run_offline_agent(o.question, *s->registry, ctx, ao);
-    } else if (loop == "actions") {
-      ao.max_turns = o.max_turns ? o.max_turns : 20;
-      r = run_action_loop(o.question, *s->registry, ctx, *llm, budget, ao);
-    } else {
-      ao.max_turns = o.max_turns ? o.max_turns : 10;
-      r = run_function_loop(o.question, *s->registry, ctx, *llm, budget, ao);
-    }
-    if (o.stream) std::cerr << "\n";
-    if (!r) {
-      g.exit_code = print_error(r.status());
-      return;
-    }
-    if (o.json)
-      std::cout << json_text(r->to_json(), 2) << std::endl;
     else
-      std::cout << r->render() << std::endl;
-    g.exit_code = r->stop_reason == StopReason::kAnswer ? 0 : 3;
+      g.exit_code = ask_one_loop(g, o);
   });
 }
 

@@ -63,10 +63,25 @@ void add_version_command(CLI::App& app, GlobalOptions& g) {
   });
 }
 
-void add_tools_commands(CLI::App& app, GlobalOptions& g) {
-  auto* tools = app.add_subcommand("tools", "List, describe and run the registered tools");
-  tools->require_subcommand(1);
+namespace {
 
+// `tools list --json`: every spec in the flavour asked for (spec, schema, openai, mcp).
+Json tool_specs_json(const ToolRegistry& reg, const std::string& format) {
+  Json out = Json::array();
+  for (auto* spec : reg.list()) {
+    if (format == "openai")
+      out.push_back(reg.openai_function(*spec));
+    else if (format == "mcp")
+      out.push_back(reg.mcp_tool(*spec));
+    else if (format == "schema")
+      out.push_back({{"name", spec->name}, {"parameters", spec->parameters}});
+    else
+      out.push_back(reg.spec_json(*spec));
+  }
+  return out;
+}
+
+void add_tools_list_command(CLI::App* tools, GlobalOptions& g) {
   auto* list = tools->add_subcommand("list", "List every tool (name, family, summary)");
   static bool as_json = false;
   static std::string format = "spec";
@@ -88,18 +103,7 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
       return;
     }
     if (as_json) {
-      Json out = Json::array();
-      for (auto* spec : reg.list()) {
-        if (format == "openai")
-          out.push_back(reg.openai_function(*spec));
-        else if (format == "mcp")
-          out.push_back(reg.mcp_tool(*spec));
-        else if (format == "schema")
-          out.push_back({{"name", spec->name}, {"parameters", spec->parameters}});
-        else
-          out.push_back(reg.spec_json(*spec));
-      }
-      std::cout << json_text(out, 2) << std::endl;
+      std::cout << json_text(tool_specs_json(reg, format), 2) << std::endl;
       return;
     }
     size_t width = 0;
@@ -110,7 +114,9 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
     }
     std::cout << reg.size() << " tools. `bioagent tools describe NAME` shows one in full." << std::endl;
   });
+}
 
+void add_tools_describe_command(CLI::App* tools, GlobalOptions& g) {
   auto* describe = tools->add_subcommand("describe", "Show one tool's description, parameters and examples");
   static std::string describe_name;
   describe->add_option("name", describe_name, "Tool name")->required();
@@ -128,7 +134,9 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
     }
     std::cout << json_text(s->registry->spec_json(*spec), 2) << std::endl;
   });
+}
 
+void add_tools_run_command(CLI::App* tools, GlobalOptions& g) {
   auto* run = tools->add_subcommand("run", "Run a tool; prints {status, data} or {status, error} as JSON");
   static std::string run_name, run_args;
   static bool progress = false;
@@ -155,6 +163,16 @@ void add_tools_commands(CLI::App& app, GlobalOptions& g) {
     }
     std::cout << json_text(success_envelope(std::move(r).value()), 2) << std::endl;
   });
+}
+
+}  // namespace
+
+void add_tools_commands(CLI::App& app, GlobalOptions& g) {
+  auto* tools = app.add_subcommand("tools", "List, describe and run the registered tools");
+  tools->require_subcommand(1);
+  add_tools_list_command(tools, g);
+  add_tools_describe_command(tools, g);
+  add_tools_run_command(tools, g);
 }
 
 void add_mcp_command(CLI::App& app, GlobalOptions& g) {

@@ -31,12 +31,7 @@ int print_json(const Json& j, int code = 0) {
   return code;
 }
 
-}  // namespace
-
-void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
-  auto* gf = app.add_subcommand("genefamily", "The plant gene-family pipeline (identify, phylogeny, domains, ...)");
-  gf->require_subcommand(1);
-
+void add_example_command(CLI::App* gf, GlobalOptions& g) {
   static std::string dir;
   static unsigned seed = 7;
   auto* ex = gf->add_subcommand("example", "Write a generated example species folder (with truth.json)");
@@ -69,8 +64,10 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     auto r = write_example_genome(dir, o);
     g.exit_code = r ? print_json(*r) : print_error(r.status());
   });
+}
 
-  static std::string species, family;
+void add_check_command(CLI::App* gf, GlobalOptions& g) {
+  static std::string dir, species, family;
   auto* check = gf->add_subcommand("check", "Check a species data folder: naming rules and consistency");
   check->add_option("dir", dir, "Data folder")->required();
   check->add_option("--species", species, "Species prefix (default: from the file names)");
@@ -83,7 +80,72 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     }
     g.exit_code = print_json(*r, (*r)["ok"] == true ? 0 : 1);
   });
+}
 
+// One progress line on stderr per pipeline event.
+void print_stage_event(const PipelineEvent& e) {
+  std::string progress;  // a running stage: elapsed time, step and program, the tool's phase
+  if (e.progress.is_object()) {
+    const int secs = int(e.progress.value("elapsed_seconds", 0.0));
+    progress = " — " + std::to_string(secs / 60) + " min " + std::to_string(secs % 60) + " s, step " +
+               std::to_string(e.progress.value("step", 0)) + "/" + std::to_string(e.progress.value("steps", 0)) + " " +
+               e.progress.value("what", std::string()) +
+               (e.progress.contains("phase") ? ", " + e.progress.value("phase", std::string()) : "");
+  }
+  std::cerr << "[" << (e.done >= 0 ? std::to_string(e.done) : "-") << "/" << e.total << "] " << e.stage << ": "
+            << to_string(e.state) << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << progress
+            << std::endl;
+}
+
+// The run's options: its folder, CPUs, stages, the network settings of the session (into cfg).
+PipelineOptions run_options(const RunArgs& ra, GlobalOptions& g, Json& cfg) {
+  PipelineOptions o;
+  if (auto s = Session::open(g)) {  // the network settings of the stages that go online (ppi)
+    if (!s->tool_options["cache_dir"].empty())
+      o.version_book = fs::path(s->tool_options["cache_dir"]) / "program_versions.json";
+    cfg["network"] = {{"offline", s->tool_options["offline"] == "1"},
+                      {"cache_dir", s->tool_options["cache_dir"]},
+                      {"allow_private_urls", s->tool_options["allow_private_urls"] == "1"}};
+  }
+  o.run_dir = ra.run_dir.empty()
+                  ? fs::path("runs") / (cfg["species"].get<std::string>() + "." + cfg["family"].get<std::string>())
+                  : fs::path(ra.run_dir);
+  o.cpus = ra.cpus > 0 ? ra.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
+  o.stages = ra.stages;
+  o.cancel = g_cancel;
+  o.stage_time_limit_minutes = ra.time_limit;
+  o.on_event = print_stage_event;
+  return o;
+}
+
+// `genefamily run`: the pipeline with progress on stderr, the stages (and validation) as JSON on stdout.
+int run_pipeline(const RunArgs& ra, GlobalOptions& g) {
+  Json params = Json::parse(ra.params, nullptr, false);
+  if (!params.is_object()) return print_error(parse_error("--params is not a JSON object"));
+  if (ra.lang != "en" && (!params.contains("report") || !params["report"].contains("lang")))
+    params["report"]["lang"] = ra.lang;
+  auto cfg = genefamily_run_config(ra.species, ra.family, ra.data, params);
+  if (!cfg) return print_error(cfg.status());
+  (*cfg)["lang"] = ra.lang;
+  PipelineOptions o = run_options(ra, g, *cfg);
+  std::signal(SIGINT, on_sigint);
+  std::signal(SIGTERM, on_sigint);
+  auto runner = ra.runner == "slurm" ? make_slurm_runner(ra.partition, 1000, ra.slurm_mem_cap) : make_local_runner();
+  auto r = run_genefamily(*cfg, *runner, o);
+  if (!r) return print_error(r.status());
+  Json stages = Json::array();
+  bool ok = true;
+  for (auto& s : *r) {
+    stages.push_back(s.to_json());
+    ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped has its reason
+  }
+  Json out = {{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner->name()}, {"stages", stages}};
+  if (ok)
+    if (auto v = validate_run(o.run_dir)) out["validation"] = *v;
+  return print_json(out, ok ? 0 : 1);
+}
+
+void add_run_command(CLI::App* gf, GlobalOptions& g) {
   static RunArgs ra;
   auto* run = gf->add_subcommand("run", "Run (or resume) the pipeline on a species data folder");
   run->add_option("--species", ra.species, "Species prefix, e.g. Lchi");
@@ -99,69 +161,11 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   run->add_option("--stage-time-limit", ra.time_limit, "Minutes per stage (default: by resource label)");
   run->add_option("--lang", ra.lang, "Language of the report and the figures: en or zh")
       ->check(CLI::IsMember({"en", "zh"}));
-  run->callback([&g] {
-    Json params = Json::parse(ra.params, nullptr, false);
-    if (!params.is_object()) {
-      g.exit_code = print_error(parse_error("--params is not a JSON object"));
-      return;
-    }
-    if (ra.lang != "en" && (!params.contains("report") || !params["report"].contains("lang")))
-      params["report"]["lang"] = ra.lang;
-    auto cfg = genefamily_run_config(ra.species, ra.family, ra.data, params);
-    if (!cfg) {
-      g.exit_code = print_error(cfg.status());
-      return;
-    }
-    (*cfg)["lang"] = ra.lang;
-    PipelineOptions o;
-    if (auto s = Session::open(g)) {  // the network settings of the stages that go online (ppi)
-      if (!s->tool_options["cache_dir"].empty())
-        o.version_book = fs::path(s->tool_options["cache_dir"]) / "program_versions.json";
-      (*cfg)["network"] = {{"offline", s->tool_options["offline"] == "1"},
-                           {"cache_dir", s->tool_options["cache_dir"]},
-                           {"allow_private_urls", s->tool_options["allow_private_urls"] == "1"}};
-    }
-    o.run_dir =
-        ra.run_dir.empty()
-            ? fs::path("runs") / ((*cfg)["species"].get<std::string>() + "." + (*cfg)["family"].get<std::string>())
-            : fs::path(ra.run_dir);
-    o.cpus = ra.cpus > 0 ? ra.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
-    o.stages = ra.stages;
-    o.cancel = g_cancel;
-    o.stage_time_limit_minutes = ra.time_limit;
-    o.on_event = [](const PipelineEvent& e) {
-      std::string progress;  // a running stage: elapsed time, step and program, the tool's phase
-      if (e.progress.is_object()) {
-        const int secs = int(e.progress.value("elapsed_seconds", 0.0));
-        progress = " — " + std::to_string(secs / 60) + " min " + std::to_string(secs % 60) + " s, step " +
-                   std::to_string(e.progress.value("step", 0)) + "/" + std::to_string(e.progress.value("steps", 0)) +
-                   " " + e.progress.value("what", std::string()) +
-                   (e.progress.contains("phase") ? ", " + e.progress.value("phase", std::string()) : "");
-      }
-      std::cerr << "[" << (e.done >= 0 ? std::to_string(e.done) : "-") << "/" << e.total << "] " << e.stage << ": "
-                << to_string(e.state) << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << progress
-                << std::endl;
-    };
-    std::signal(SIGINT, on_sigint);
-    std::signal(SIGTERM, on_sigint);
-    auto runner = ra.runner == "slurm" ? make_slurm_runner(ra.partition, 1000, ra.slurm_mem_cap) : make_local_runner();
-    auto r = run_genefamily(*cfg, *runner, o);
-    if (!r) {
-      g.exit_code = print_error(r.status());
-      return;
-    }
-    Json stages = Json::array();
-    bool ok = true;
-    for (auto& s : *r) {
-      stages.push_back(s.to_json());
-      ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped has its reason
-    }
-    Json out = {{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner->name()}, {"stages", stages}};
-    if (ok)
-      if (auto v = validate_run(o.run_dir)) out["validation"] = *v;
-    g.exit_code = print_json(out, ok ? 0 : 1);
-  });
+  run->callback([&g] { g.exit_code = run_pipeline(ra, g); });
+}
 
+void add_status_command(CLI::App* gf, GlobalOptions& g) {
+  static std::string dir;
   auto* status = gf->add_subcommand("status", "Show a run's stages and its recorded attempts");
   status->add_option("run", dir, "Run folder")->required();
   status->callback([&g] {
@@ -176,7 +180,15 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     if (hist) out["attempts"] = *hist;
     g.exit_code = print_json(out);
   });
+}
 
+Result<std::string> read_text_file(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return not_found("cannot read " + p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void add_collinearity_command(CLI::App* gf, GlobalOptions& g) {
   static std::string gff_in, blast_in, out_path;
   auto* col =
       gf->add_subcommand("collinearity", "Collinear blocks from MCScanX-style inputs (.gff gene table, BLAST -m 8)");
@@ -184,13 +196,8 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   col->add_option("--blast", blast_in, "BLAST/DIAMOND tabular (-m 8 / outfmt 6) hits")->required();
   col->add_option("--out", out_path, "Write the .collinearity text here (default: stdout)");
   col->callback([&g] {
-    auto read = [](const std::string& p) -> Result<std::string> {
-      std::ifstream in(p, std::ios::binary);
-      if (!in) return not_found("cannot read " + p);
-      return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    };
-    auto gt = read(gff_in);
-    auto bt = read(blast_in);
+    auto gt = read_text_file(gff_in);
+    auto bt = read_text_file(blast_in);
     if (!gt || !bt) {
       g.exit_code = print_error(gt ? bt.status() : gt.status());
       return;
@@ -208,7 +215,9 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
                 << " collinear genes of " << (*r)["genes"].get<size_t>() << "\n";
     }
   });
+}
 
+void add_classify_command(CLI::App* gf, GlobalOptions& g) {
   static ClassifyOptions co;
   auto* cls = gf->add_subcommand("classify", "Assign proteins to families by domain rules (HMMs searched once)");
   cls->add_option("--hmm", co.hmm_files, "HMMER3 file(s) of domain profiles (repeat for more)")->required();
@@ -227,7 +236,10 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     if (!r->agreement_table.empty()) std::cout << r->agreement_table << std::endl;
     g.exit_code = print_json(r->summary);
   });
+}
 
+void add_validate_command(CLI::App* gf, GlobalOptions& g) {
+  static std::string dir;
   auto* validate = gf->add_subcommand("validate", "Check a finished run: files, stages, gene count, support, coverage");
   validate->add_option("run", dir, "Run folder")->required();
   validate->callback([&g] {
@@ -238,6 +250,20 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
     }
     g.exit_code = print_json(*r, (*r)["status"] == "fail" ? 1 : 0);
   });
+}
+
+}  // namespace
+
+void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
+  auto* gf = app.add_subcommand("genefamily", "The plant gene-family pipeline (identify, phylogeny, domains, ...)");
+  gf->require_subcommand(1);
+  add_example_command(gf, g);
+  add_check_command(gf, g);
+  add_run_command(gf, g);
+  add_status_command(gf, g);
+  add_collinearity_command(gf, g);
+  add_classify_command(gf, g);
+  add_validate_command(gf, g);
 }
 
 }  // namespace bioagent::cli

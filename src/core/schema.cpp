@@ -158,26 +158,105 @@ Status check_schema(const Json& schema, const std::string& where, bool top) {
   return {};
 }
 
-Status validate(const Json& schema, const Json& v, const std::string& path) {
-  if (schema.contains("type")) {
-    const Json& t = schema["type"];
-    bool ok = false;
-    std::string expected;
-    if (t.is_array()) {
-      for (auto& one : t) {
-        ok = ok || type_matches(one.get<std::string>(), v);
-        expected += (expected.empty() ? "" : " or ") + one.get<std::string>();
-      }
-    } else {
-      expected = t.get<std::string>();
-      ok = type_matches(expected, v);
+namespace {
+
+Status validate_type(const Json& schema, const Json& v, const std::string& path) {
+  const Json& t = schema["type"];
+  bool ok = false;
+  std::string expected;
+  if (t.is_array()) {
+    for (auto& one : t) {
+      ok = ok || type_matches(one.get<std::string>(), v);
+      expected += (expected.empty() ? "" : " or ") + one.get<std::string>();
     }
-    if (!ok) {
-      Status s = fail(path, "type", "expected " + expected + ", got " + json_type_name(v));
-      s.with("expected", expected).with("got", json_type_name(v));
-      return s;
+  } else {
+    expected = t.get<std::string>();
+    ok = type_matches(expected, v);
+  }
+  if (ok) return {};
+  Status s = fail(path, "type", "expected " + expected + ", got " + json_type_name(v));
+  s.with("expected", expected).with("got", json_type_name(v));
+  return s;
+}
+
+// minimum, maximum, exclusiveMinimum, exclusiveMaximum.
+Status validate_number(const Json& schema, const Json& v, const std::string& path) {
+  double d = v.get<double>();
+  auto bound = [&](const char* key, bool bad, const std::string& words) -> Status {
+    Status s = fail(path, key, "must be " + words + " " + json_text(schema[key]) + ", got " + json_text(v));
+    s.with("limit", schema[key]);
+    return bad ? s : Status{};
+  };
+  if (schema.contains("minimum")) BIOAGENT_RETURN_IF_ERROR(bound("minimum", d < schema["minimum"].get<double>(), ">="));
+  if (schema.contains("maximum")) BIOAGENT_RETURN_IF_ERROR(bound("maximum", d > schema["maximum"].get<double>(), "<="));
+  if (schema.contains("exclusiveMinimum"))
+    BIOAGENT_RETURN_IF_ERROR(bound("exclusiveMinimum", d <= schema["exclusiveMinimum"].get<double>(), ">"));
+  if (schema.contains("exclusiveMaximum"))
+    BIOAGENT_RETURN_IF_ERROR(bound("exclusiveMaximum", d >= schema["exclusiveMaximum"].get<double>(), "<"));
+  return {};
+}
+
+// minLength and maxLength (in characters), pattern.
+Status validate_string(const Json& schema, const Json& v, const std::string& path) {
+  const auto& s = v.get_ref<const std::string&>();
+  size_t len = utf8_length(s);
+  if (schema.contains("minLength") && len < schema["minLength"].get<size_t>())
+    return fail(path, "minLength", "must have at least " + json_text(schema["minLength"]) + " characters");
+  if (schema.contains("maxLength") && len > schema["maxLength"].get<size_t>())
+    return fail(path, "maxLength",
+                "must have at most " + json_text(schema["maxLength"]) + " characters, got " + std::to_string(len));
+  if (schema.contains("pattern")) {
+    RE2 re(schema["pattern"].get<std::string>(), RE2::Quiet);
+    if (!RE2::PartialMatch(s, re)) return fail(path, "pattern", "must match " + json_text(schema["pattern"]));
+  }
+  return {};
+}
+
+// minItems, maxItems, every item against items.
+Status validate_array(const Json& schema, const Json& v, const std::string& path) {
+  if (schema.contains("minItems") && v.size() < schema["minItems"].get<size_t>())
+    return fail(path, "minItems", "must have at least " + json_text(schema["minItems"]) + " items");
+  if (schema.contains("maxItems") && v.size() > schema["maxItems"].get<size_t>())
+    return fail(path, "maxItems", "must have at most " + json_text(schema["maxItems"]) + " items");
+  if (schema.contains("items")) {
+    for (size_t i = 0; i < v.size(); ++i)
+      BIOAGENT_RETURN_IF_ERROR(validate(schema["items"], v[i], path + "[" + std::to_string(i) + "]"));
+  }
+  return {};
+}
+
+// required, properties, additionalProperties (false: unknown keys refused, naming the known ones).
+Status validate_object(const Json& schema, const Json& v, const std::string& path) {
+  const Json empty = Json::object();
+  const Json& props = schema.contains("properties") ? schema["properties"] : empty;
+  if (schema.contains("required")) {
+    for (auto& r : schema["required"]) {
+      const auto& key = r.get_ref<const std::string&>();
+      if (!v.contains(key)) return fail(child_path(path, key), "required", "is required but missing");
     }
   }
+  for (auto& [key, val] : v.items()) {
+    if (props.contains(key)) {
+      BIOAGENT_RETURN_IF_ERROR(validate(props[key], val, child_path(path, key)));
+      continue;
+    }
+    if (schema.contains("additionalProperties")) {
+      const Json& ap = schema["additionalProperties"];
+      if (ap == Json(false)) {
+        std::string known;
+        for (auto& [k, _] : props.items()) known += (known.empty() ? "" : ", ") + k;
+        return fail(child_path(path, key), "additionalProperties", "unknown parameter (known: " + known + ")");
+      }
+      if (ap.is_object()) BIOAGENT_RETURN_IF_ERROR(validate(ap, val, child_path(path, key)));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status validate(const Json& schema, const Json& v, const std::string& path) {
+  if (schema.contains("type")) BIOAGENT_RETURN_IF_ERROR(validate_type(schema, v, path));
   if (schema.contains("anyOf")) {
     bool any = false;
     for (auto& sub : schema["anyOf"]) any = any || validate(sub, v, path).is_ok();
@@ -194,74 +273,10 @@ Status validate(const Json& schema, const Json& v, const std::string& path) {
   }
   if (schema.contains("const") && schema["const"] != v)
     return fail(path, "const", "must equal " + json_text(schema["const"]));
-  if (v.is_number()) {
-    double d = v.get<double>();
-    auto bound = [&](const char* key, bool bad, const std::string& words) -> Status {
-      Status s = fail(path, key, "must be " + words + " " + json_text(schema[key]) + ", got " + json_text(v));
-      s.with("limit", schema[key]);
-      return bad ? s : Status{};
-    };
-    if (schema.contains("minimum"))
-      BIOAGENT_RETURN_IF_ERROR(bound("minimum", d < schema["minimum"].get<double>(), ">="));
-    if (schema.contains("maximum"))
-      BIOAGENT_RETURN_IF_ERROR(bound("maximum", d > schema["maximum"].get<double>(), "<="));
-    if (schema.contains("exclusiveMinimum"))
-      BIOAGENT_RETURN_IF_ERROR(bound("exclusiveMinimum", d <= schema["exclusiveMinimum"].get<double>(), ">"));
-    if (schema.contains("exclusiveMaximum"))
-      BIOAGENT_RETURN_IF_ERROR(bound("exclusiveMaximum", d >= schema["exclusiveMaximum"].get<double>(), "<"));
-  }
-  if (v.is_string()) {
-    const auto& s = v.get_ref<const std::string&>();
-    size_t len = utf8_length(s);
-    if (schema.contains("minLength") && len < schema["minLength"].get<size_t>())
-      return fail(path, "minLength", "must have at least " + json_text(schema["minLength"]) + " characters");
-    if (schema.contains("maxLength") && len > schema["maxLength"].get<size_t>())
-      return fail(path, "maxLength",
-                  "must have at most " + json_text(schema["maxLength"]) + " characters, got " + std::to_string(len));
-    if (schema.contains("pattern")) {
-      RE2 re(schema["pattern"].get<std::string>(), RE2::Quiet);
-      if (!RE2::PartialMatch(s, re)) return fail(path, "pattern", "must match " + json_text(schema["pattern"]));
-    }
-  }
-  if (v.is_array()) {
-    if (schema.contains("minItems") && v.size() < schema["minItems"].get<size_t>())
-      return fail(path, "minItems", "must have at least " + json_text(schema["minItems"]) + " items");
-    if (schema.contains("maxItems") && v.size() > schema["maxItems"].get<size_t>())
-      return fail(path, "maxItems", "must have at most " + json_text(schema["maxItems"]) + " items");
-    if (schema.contains("items")) {
-      for (size_t i = 0; i < v.size(); ++i)
-        BIOAGENT_RETURN_IF_ERROR(validate(schema["items"], v[i], path + "[" + std::to_string(i) + "]"));
-    }
-  }
-  if (v.is_object()) {
-    const Json empty = Json::object();
-    const Json& props = schema.contains("properties") ? schema["properties"] : empty;
-    if (schema.contains("required")) {
-      for (auto& r : schema["required"]) {
-        const auto& key = r.get_ref<const std::string&>();
-        if (!v.contains(key)) {
-          Status s = fail(child_path(path, key), "required", "is required but missing");
-          return s;
-        }
-      }
-    }
-    for (auto& [key, val] : v.items()) {
-      if (props.contains(key)) {
-        BIOAGENT_RETURN_IF_ERROR(validate(props[key], val, child_path(path, key)));
-        continue;
-      }
-      if (schema.contains("additionalProperties")) {
-        const Json& ap = schema["additionalProperties"];
-        if (ap == Json(false)) {
-          std::string known;
-          for (auto& [k, _] : props.items()) known += (known.empty() ? "" : ", ") + k;
-          Status s = fail(child_path(path, key), "additionalProperties", "unknown parameter (known: " + known + ")");
-          return s;
-        }
-        if (ap.is_object()) BIOAGENT_RETURN_IF_ERROR(validate(ap, val, child_path(path, key)));
-      }
-    }
-  }
+  if (v.is_number()) BIOAGENT_RETURN_IF_ERROR(validate_number(schema, v, path));
+  if (v.is_string()) BIOAGENT_RETURN_IF_ERROR(validate_string(schema, v, path));
+  if (v.is_array()) BIOAGENT_RETURN_IF_ERROR(validate_array(schema, v, path));
+  if (v.is_object()) BIOAGENT_RETURN_IF_ERROR(validate_object(schema, v, path));
   return {};
 }
 

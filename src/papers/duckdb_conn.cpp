@@ -239,80 +239,63 @@ Status DuckDb::insert_batch(const std::string& sql, const std::vector<const std:
   return Status::ok();
 }
 
-Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& limits,
-                                  const std::vector<SqlParam>& params) {
-  // A watchdog interrupts the query at the time limit.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
-  std::atomic<bool> interrupted{false};
-  std::thread watchdog([&] {
-    std::unique_lock<std::mutex> lock(mu);
-    if (!cv.wait_for(lock, limits.timeout, [&] { return done; })) {
-      interrupted = true;
-      duckdb_interrupt(impl_->con);
-    }
-  });
-  auto stop = [&] {
+namespace {
+
+// Interrupts the connection's query when the time limit passes before stop().
+class QueryWatchdog {
+ public:
+  QueryWatchdog(duckdb_connection con, std::chrono::milliseconds timeout)
+      : thread_([this, con, timeout] {
+          std::unique_lock<std::mutex> lock(mu_);
+          if (!cv_.wait_for(lock, timeout, [&] { return done_; })) {
+            interrupted_ = true;
+            duckdb_interrupt(con);
+          }
+        }) {}
+  ~QueryWatchdog() { stop(); }
+  void stop() {
     {
-      std::lock_guard<std::mutex> lock(mu);
-      done = true;
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
     }
-    cv.notify_all();
-    watchdog.join();
-  };
-  // The statement's own column names and types, then the same statement with
-  // every column cast to VARCHAR.
-  std::vector<duckdb_type> types;
-  std::vector<std::string> names;
-  {
-    duckdb_prepared_statement probe = nullptr;
-    if (duckdb_prepare(impl_->con, sql.c_str(), &probe) != DuckDBSuccess) {
-      std::string err = duckdb_prepare_error(probe) ? duckdb_prepare_error(probe) : "?";
-      duckdb_destroy_prepare(&probe);
-      stop();
-      return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
-    }
-    for (idx_t c = 0; c < duckdb_prepared_statement_column_count(probe); ++c) {
-      types.push_back(duckdb_prepared_statement_column_type(probe, c));
-      const char* n = duckdb_prepared_statement_column_name(probe, c);  // ours to free
-      names.push_back(n ? n : "");
-      if (n) duckdb_free(const_cast<char*>(n));
-    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  bool interrupted() const { return interrupted_; }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::atomic<bool> interrupted_{false};
+  std::thread thread_;  // last: started once the members it reads exist
+};
+
+// The statement's own column names and types (before its columns are cast to VARCHAR).
+Status probe_columns(duckdb_connection con, const std::string& sql, std::vector<duckdb_type>& types,
+                     std::vector<std::string>& names) {
+  duckdb_prepared_statement probe = nullptr;
+  if (duckdb_prepare(con, sql.c_str(), &probe) != DuckDBSuccess) {
+    std::string err = duckdb_prepare_error(probe) ? duckdb_prepare_error(probe) : "?";
     duckdb_destroy_prepare(&probe);
-  }
-  std::string body = sql;
-  while (!body.empty() && (body.back() == ';' || std::isspace(static_cast<unsigned char>(body.back()))))
-    body.pop_back();
-  const std::string text_sql = types.empty() ? body : "SELECT COLUMNS(*)::VARCHAR FROM (" + body + "\n) AS bioagent_q";
-  duckdb_prepared_statement stmt = nullptr;
-  duckdb_result r;
-  duckdb_state st;
-  if (duckdb_prepare(impl_->con, text_sql.c_str(), &stmt) != DuckDBSuccess) {
-    std::string err = duckdb_prepare_error(stmt) ? duckdb_prepare_error(stmt) : "?";
-    duckdb_destroy_prepare(&stmt);
-    stop();
     return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
   }
-  Status b = bind_all(stmt, params);
-  st = b.is_ok() ? duckdb_execute_prepared(stmt, &r) : DuckDBError;
-  stop();
-  if (!b.is_ok()) {
-    duckdb_destroy_prepare(&stmt);
-    return b;
+  for (idx_t c = 0; c < duckdb_prepared_statement_column_count(probe); ++c) {
+    types.push_back(duckdb_prepared_statement_column_type(probe, c));
+    const char* n = duckdb_prepared_statement_column_name(probe, c);  // ours to free
+    names.push_back(n ? n : "");
+    if (n) duckdb_free(const_cast<char*>(n));
   }
-  if (st != DuckDBSuccess) {
-    std::string err = duckdb_result_error(&r);
-    duckdb_destroy_result(&r);
-    duckdb_destroy_prepare(&stmt);
-    if (interrupted)
-      return Status(ErrorCode::kTimeout,
-                    "the query ran longer than " + std::to_string(limits.timeout.count()) + " ms and was stopped");
-    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
-  }
+  duckdb_destroy_prepare(&probe);
+  return {};
+}
+
+// The result's rows as JSON, cut at the row and character limits (truncated then set).
+QueryResult collect_rows(duckdb_result* r, const std::vector<std::string>& names, const std::vector<duckdb_type>& types,
+                         const QueryLimits& limits) {
   QueryResult out;
-  idx_t cols = duckdb_column_count(&r), rows = duckdb_row_count(&r);
-  for (idx_t c = 0; c < cols; ++c) out.columns.push_back(c < names.size() ? names[c] : duckdb_column_name(&r, c));
+  idx_t cols = duckdb_column_count(r), rows = duckdb_row_count(r);
+  for (idx_t c = 0; c < cols; ++c) out.columns.push_back(c < names.size() ? names[c] : duckdb_column_name(r, c));
   out.total_rows = rows;
   size_t chars = 0;
   for (idx_t row = 0; row < rows; ++row) {
@@ -322,7 +305,7 @@ Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& lim
     }
     Json j = Json::array();
     for (idx_t c = 0; c < cols; ++c) {
-      Json v = cell_json(&r, c, row, c < types.size() ? types[c] : DUCKDB_TYPE_VARCHAR);
+      Json v = cell_json(r, c, row, c < types.size() ? types[c] : DUCKDB_TYPE_VARCHAR);
       if (v.is_string()) {
         std::string& s = v.get_ref<std::string&>();
         if (chars + s.size() > limits.max_chars) {
@@ -337,6 +320,51 @@ Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& lim
     }
     out.rows.push_back(std::move(j));
   }
+  return out;
+}
+
+}  // namespace
+
+Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& limits,
+                                  const std::vector<SqlParam>& params) {
+  QueryWatchdog watchdog(impl_->con, limits.timeout);  // interrupts the query at the time limit
+  // The statement's own column names and types, then the same statement with
+  // every column cast to VARCHAR.
+  std::vector<duckdb_type> types;
+  std::vector<std::string> names;
+  if (Status probed = probe_columns(impl_->con, sql, types, names); !probed.is_ok()) {
+    watchdog.stop();
+    return probed;
+  }
+  std::string body = sql;
+  while (!body.empty() && (body.back() == ';' || std::isspace(static_cast<unsigned char>(body.back()))))
+    body.pop_back();
+  const std::string text_sql = types.empty() ? body : "SELECT COLUMNS(*)::VARCHAR FROM (" + body + "\n) AS bioagent_q";
+  duckdb_prepared_statement stmt = nullptr;
+  duckdb_result r;
+  if (duckdb_prepare(impl_->con, text_sql.c_str(), &stmt) != DuckDBSuccess) {
+    std::string err = duckdb_prepare_error(stmt) ? duckdb_prepare_error(stmt) : "?";
+    duckdb_destroy_prepare(&stmt);
+    watchdog.stop();
+    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  }
+  Status b = bind_all(stmt, params);
+  duckdb_state st = b.is_ok() ? duckdb_execute_prepared(stmt, &r) : DuckDBError;
+  watchdog.stop();
+  if (!b.is_ok()) {
+    duckdb_destroy_prepare(&stmt);
+    return b;
+  }
+  if (st != DuckDBSuccess) {
+    std::string err = duckdb_result_error(&r);
+    duckdb_destroy_result(&r);
+    duckdb_destroy_prepare(&stmt);
+    if (watchdog.interrupted())
+      return Status(ErrorCode::kTimeout,
+                    "the query ran longer than " + std::to_string(limits.timeout.count()) + " ms and was stopped");
+    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  }
+  QueryResult out = collect_rows(&r, names, types, limits);
   duckdb_destroy_result(&r);
   duckdb_destroy_prepare(&stmt);
   return out;

@@ -23,6 +23,87 @@ struct Token {
   FilterValue value;
 };
 
+// A number from s[start] (an integer, or a real with '.' or an exponent); i ends after it.
+Result<Token> number_token(std::string_view s, size_t start, size_t& i) {
+  bool real = false;
+  i = start;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' || s[i] == 'E' ||
+                          ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
+    real = real || !std::isdigit(static_cast<unsigned char>(s[i]));
+    ++i;
+  }
+  std::string num(s.substr(start, i - start));
+  Token t{Token::kNum, num, start, {}};
+  try {
+    if (real)
+      t.value.v = std::stod(num);
+    else
+      t.value.v = static_cast<int64_t>(std::stoll(num));
+  } catch (...) {
+    return error_at(start, "invalid number '" + num + "'");
+  }
+  return t;
+}
+
+// A quoted string from its opening quote at s[start] (\x is x); i ends after the closing quote.
+Result<Token> string_token(std::string_view s, size_t start, size_t& i) {
+  const char quote = s[start];
+  std::string text;
+  i = start + 1;
+  while (i < s.size()) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      text += s[i + 1];
+      i += 2;
+      continue;
+    }
+    if (s[i] == quote) {
+      ++i;
+      Token t{Token::kStr, text, start, {}};
+      t.value.v = text;
+      return t;
+    }
+    text += s[i++];
+  }
+  return error_at(start, "unterminated string");
+}
+
+// A name or keyword from s[start]; i ends after it.
+Token word_token(std::string_view s, size_t start, size_t& i) {
+  i = start;
+  while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+  std::string word(s.substr(start, i - start));
+  // Milvus spells its keywords in lower or upper case: AND, OR, NOT, IN, LIKE, TRUE, FALSE.
+  for (const char* upper : {"AND", "OR", "NOT", "IN", "LIKE", "TRUE", "FALSE"})
+    if (word == upper)
+      for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return {Token::kIdent, word, start, {}};
+}
+
+// An operator at s[i] (Milvus's && || ! read as and, or, not); i ends after it.
+Result<Token> operator_token(std::string_view s, size_t& i) {
+  const char c = s[i];
+  const size_t at = i;
+  std::string two(s.substr(i, 2));
+  if (two == "&&" || two == "||") {  // Milvus: && is and, || is or
+    i += 2;
+    return Token{Token::kIdent, two == "&&" ? "and" : "or", at, {}};
+  }
+  if (c == '!' && two != "!=") {  // Milvus: ! is not
+    ++i;
+    return Token{Token::kIdent, "not", at, {}};
+  }
+  if (two == "==" || two == "!=" || two == "<=" || two == ">=" || two == "**") {
+    i += 2;
+    return Token{Token::kOp, two, at, {}};
+  }
+  if (std::string("<>+-*/%()[],").find(c) != std::string::npos) {
+    ++i;
+    return Token{Token::kOp, std::string(1, c), at, {}};
+  }
+  if (c == '=') return error_at(i, "use == to compare, not =");
+  return error_at(i, std::string("unexpected character '") + c + "'");
+}
+
 Result<std::vector<Token>> tokenize(std::string_view s) {
   std::vector<Token> out;
   size_t i = 0;
@@ -32,84 +113,18 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
       ++i;
       continue;
     }
-    size_t start = i;
+    Result<Token> t = Token{};
     if (std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
-      bool real = false;
-      while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' ||
-                              s[i] == 'E' || ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
-        real = real || !std::isdigit(static_cast<unsigned char>(s[i]));
-        ++i;
-      }
-      std::string num(s.substr(start, i - start));
-      Token t{Token::kNum, num, start, {}};
-      try {
-        if (real)
-          t.value.v = std::stod(num);
-        else
-          t.value.v = static_cast<int64_t>(std::stoll(num));
-      } catch (...) {
-        return error_at(start, "invalid number '" + num + "'");
-      }
-      out.push_back(std::move(t));
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      std::string text;
-      ++i;
-      bool closed = false;
-      while (i < s.size()) {
-        if (s[i] == '\\' && i + 1 < s.size()) {
-          text += s[i + 1];
-          i += 2;
-          continue;
-        }
-        if (s[i] == c) {
-          closed = true;
-          ++i;
-          break;
-        }
-        text += s[i++];
-      }
-      if (!closed) return error_at(start, "unterminated string");
-      Token t{Token::kStr, text, start, {}};
-      t.value.v = text;
-      out.push_back(std::move(t));
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
-      std::string word(s.substr(start, i - start));
-      // Milvus spells its keywords in lower or upper case: AND, OR, NOT, IN, LIKE, TRUE, FALSE.
-      for (const char* upper : {"AND", "OR", "NOT", "IN", "LIKE", "TRUE", "FALSE"})
-        if (word == upper)
-          for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      out.push_back({Token::kIdent, word, start, {}});
-      continue;
-    }
-    std::string two(s.substr(i, 2));
-    if (two == "&&" || two == "||") {  // Milvus: && is and, || is or
-      out.push_back({Token::kIdent, two == "&&" ? "and" : "or", i, {}});
-      i += 2;
-      continue;
-    }
-    if (c == '!' && two != "!=") {  // Milvus: ! is not
-      out.push_back({Token::kIdent, "not", i, {}});
-      ++i;
-      continue;
-    }
-    if (two == "==" || two == "!=" || two == "<=" || two == ">=" || two == "**") {
-      out.push_back({Token::kOp, two, i, {}});
-      i += 2;
-      continue;
-    }
-    if (std::string("<>+-*/%()[],").find(c) != std::string::npos) {
-      out.push_back({Token::kOp, std::string(1, c), i, {}});
-      ++i;
-      continue;
-    }
-    if (c == '=') return error_at(i, "use == to compare, not =");
-    return error_at(i, std::string("unexpected character '") + c + "'");
+        (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))))
+      t = number_token(s, i, i);
+    else if (c == '\'' || c == '"')
+      t = string_token(s, i, i);
+    else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_')
+      t = word_token(s, i, i);
+    else
+      t = operator_token(s, i);
+    if (!t) return t.status();
+    out.push_back(std::move(*t));
   }
   out.push_back({Token::kEnd, "", s.size(), {}});
   return out;

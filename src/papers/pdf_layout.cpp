@@ -107,6 +107,52 @@ fz_device* new_graphics_tee(fz_context* ctx, fz_device* text, PdfPage* page) {
   return &t->super;
 }
 
+// A text block's lines (with their dominant font size and boldness), its text
+// and its dominant font size.
+void read_text_block(fz_context* ctx, fz_stext_block* b, PdfBlock& pb) {
+  // Characters per font size in tenths of a point, for the block and for
+  // each line (trivial arrays: see above; only touched slots are cleared).
+  int sizes[1001] = {0}, line_sizes[1001] = {0}, touched[64];
+  for (fz_stext_line* l = b->u.t.first_line; l; l = l->next) {
+    if (l != b->u.t.first_line) pb.text += '\n';
+    int n_touched = 0, line_best = 0, chars = 0, bold = 0;
+    for (fz_stext_char* ch = l->first_char; ch; ch = ch->next, ++chars) {
+      bold += ch->font && fz_font_is_bold(ctx, ch->font);
+      char buf[8];
+      int n = fz_runetochar(buf, ch->c);
+      pb.text.append(buf, static_cast<size_t>(n));
+      int s = std::min(1000, std::max(0, static_cast<int>(ch->size * 10)));
+      sizes[s]++;
+      if (line_sizes[s]++ == 0 && n_touched < 64) touched[n_touched++] = s;
+      if (line_sizes[s] > line_sizes[line_best]) line_best = s;
+    }
+    pb.lines.push_back(
+        {l->bbox.x0, l->bbox.y0, l->bbox.x1, l->bbox.y1, static_cast<float>(line_best) / 10.0f, 2 * bold > chars});
+    for (int k = 0; k < n_touched; ++k) line_sizes[touched[k]] = 0;
+    if (n_touched == 64) std::fill(std::begin(line_sizes), std::end(line_sizes), 0);
+  }
+  int best = 0, count = 0;
+  for (int s = 0; s <= 1000; ++s) {
+    if (sizes[s] > count) {
+      best = s;
+      count = sizes[s];
+    }
+  }
+  pb.font_size = static_cast<float>(best) / 10.0f;
+}
+
+// MuPDF's page space keeps the MediaBox's origin; the rendered page starts at
+// the CropBox's corner (dx, dy). Every box is stored relative to that corner.
+void shift_to_crop_box(PdfPage* out, float dx, float dy) {
+  if (dx == 0 && dy == 0) return;
+  auto shift = [&](auto& r) { r.x0 -= dx, r.x1 -= dx, r.y0 -= dy, r.y1 -= dy; };
+  for (auto& b : out->blocks) {
+    shift(b);
+    for (auto& l : b.lines) shift(l);
+  }
+  for (auto& g : out->graphics) shift(g);
+}
+
 void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
   fz_page* page = fz_load_page(ctx, doc, index);
   fz_stext_page* st = nullptr;
@@ -138,47 +184,9 @@ void read_page(fz_context* ctx, fz_document* doc, int index, PdfPage* out) {
         pb.image = true;
         continue;
       }
-      // Characters per font size in tenths of a point, for the block and for
-      // each line (trivial arrays: see above; only touched slots are cleared).
-      int sizes[1001] = {0}, line_sizes[1001] = {0}, touched[64];
-      for (fz_stext_line* l = b->u.t.first_line; l; l = l->next) {
-        if (l != b->u.t.first_line) pb.text += '\n';
-        int n_touched = 0, line_best = 0, chars = 0, bold = 0;
-        for (fz_stext_char* ch = l->first_char; ch; ch = ch->next, ++chars) {
-          bold += ch->font && fz_font_is_bold(ctx, ch->font);
-          char buf[8];
-          int n = fz_runetochar(buf, ch->c);
-          pb.text.append(buf, static_cast<size_t>(n));
-          int s = std::min(1000, std::max(0, static_cast<int>(ch->size * 10)));
-          sizes[s]++;
-          if (line_sizes[s]++ == 0 && n_touched < 64) touched[n_touched++] = s;
-          if (line_sizes[s] > line_sizes[line_best]) line_best = s;
-        }
-        pb.lines.push_back(
-            {l->bbox.x0, l->bbox.y0, l->bbox.x1, l->bbox.y1, static_cast<float>(line_best) / 10.0f, 2 * bold > chars});
-        for (int k = 0; k < n_touched; ++k) line_sizes[touched[k]] = 0;
-        if (n_touched == 64) std::fill(std::begin(line_sizes), std::end(line_sizes), 0);
-      }
-      int best = 0, count = 0;
-      for (int s = 0; s <= 1000; ++s) {
-        if (sizes[s] > count) {
-          best = s;
-          count = sizes[s];
-        }
-      }
-      pb.font_size = static_cast<float>(best) / 10.0f;
+      read_text_block(ctx, b, pb);
     }
-    // MuPDF's page space keeps the MediaBox's origin; the rendered page starts
-    // at the CropBox's corner. Every box is stored relative to that corner.
-    const float dx = bounds.x0, dy = bounds.y0;
-    if (dx != 0 || dy != 0) {
-      auto shift = [&](auto& r) { r.x0 -= dx, r.x1 -= dx, r.y0 -= dy, r.y1 -= dy; };
-      for (auto& b : out->blocks) {
-        shift(b);
-        for (auto& l : b.lines) shift(l);
-      }
-      for (auto& g : out->graphics) shift(g);
-    }
+    shift_to_crop_box(out, bounds.x0, bounds.y0);
   }
   fz_always(ctx) {
     fz_drop_device(ctx, tee);

@@ -29,13 +29,8 @@ std::string base64(const unsigned char* d, size_t n) {
   return out;
 }
 
-}  // namespace
-
-Result<Json> view_image(const std::string& db_path, const std::string& paper_id, int page_number,
-                        const std::vector<double>& bbox, double dpi) {
-  if (!bbox.empty() && bbox.size() != 4)
-    return invalid_argument(
-        "bounding_box needs 4 numbers [x_min, y_min, delta_x, delta_y], or none for the whole page");
+// The paper's PDF path, with page_number checked against its page count.
+Result<std::string> paper_pdf(const std::string& db_path, const std::string& paper_id, int page_number) {
   std::error_code ec;
   if (!std::filesystem::exists(db_path, ec)) return not_found("the paper library '" + db_path + "' does not exist yet");
   auto db = DuckDb::open(db_path, true);
@@ -51,8 +46,26 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
     s.with("field", "args.page_number").with("rule", "range");
     return s;
   }
+  return pdf;
+}
+
+// A page (or the box on it) rendered by MuPDF: the PNG bytes and size, or the
+// reader's error, or outside when the box does not lie on the page.
+struct RenderedPage {
+  std::string png, error;
+  int width = 0, height = 0;
+  bool started = true;  // false: MuPDF could not start
+  bool outside = false;
+  fz_rect bounds = fz_empty_rect;
+};
+
+RenderedPage render_page(const std::string& pdf, int page_number, const std::vector<double>& bbox, double dpi) {
+  RenderedPage out;
   fz_context* ctx = new_quiet_mupdf_context();
-  if (!ctx) return internal_error("cannot start the PDF reader");
+  if (!ctx) {
+    out.started = false;
+    return out;
+  }
   fz_document* doc = nullptr;
   fz_page* page = nullptr;
   fz_pixmap* pix = nullptr;
@@ -86,23 +99,41 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
     }
   }
   fz_catch(ctx) { failure = fz_caught_message(ctx); }
-  std::string error = failure ? failure : "", data;
-  int w = pix ? fz_pixmap_width(ctx, pix) : 0, h = pix ? fz_pixmap_height(ctx, pix) : 0;
+  out.error = failure ? failure : "";
+  out.width = pix ? fz_pixmap_width(ctx, pix) : 0;
+  out.height = pix ? fz_pixmap_height(ctx, pix) : 0;
   if (png) {
     unsigned char* bytes = nullptr;
     size_t n = fz_buffer_storage(ctx, png, &bytes);
-    data.assign(reinterpret_cast<const char*>(bytes), n);
+    out.png.assign(reinterpret_cast<const char*>(bytes), n);
   }
+  out.outside = outside != 0;
+  out.bounds = bounds;
   fz_drop_buffer(ctx, png);
   fz_drop_pixmap(ctx, pix);
   fz_drop_page(ctx, page);
   fz_drop_document(ctx, doc);
   fz_drop_context(ctx);
-  if (!error.empty())
-    return parse_error("cannot render page " + std::to_string(page_number) + " of '" + pdf + "': " + error);
-  if (outside) {
+  return out;
+}
+
+}  // namespace
+
+Result<Json> view_image(const std::string& db_path, const std::string& paper_id, int page_number,
+                        const std::vector<double>& bbox, double dpi) {
+  if (!bbox.empty() && bbox.size() != 4)
+    return invalid_argument(
+        "bounding_box needs 4 numbers [x_min, y_min, delta_x, delta_y], or none for the whole page");
+  auto pdf = paper_pdf(db_path, paper_id, page_number);
+  if (!pdf) return pdf.status();
+  RenderedPage r = render_page(*pdf, page_number, bbox, dpi);
+  if (!r.started) return internal_error("cannot start the PDF reader");
+  if (!r.error.empty())
+    return parse_error("cannot render page " + std::to_string(page_number) + " of '" + *pdf + "': " + r.error);
+  if (r.outside) {
     char page_box[96];
-    std::snprintf(page_box, sizeof page_box, "[0, 0, %.0f, %.0f]", bounds.x1 - bounds.x0, bounds.y1 - bounds.y0);
+    std::snprintf(page_box, sizeof page_box, "[0, 0, %.0f, %.0f]", r.bounds.x1 - r.bounds.x0,
+                  r.bounds.y1 - r.bounds.y0);
     Status s = invalid_argument("bounding_box lies outside page " + std::to_string(page_number) + " " + page_box +
                                 " (format [x_min, y_min, delta_x, delta_y] in points, positive sizes)");
     s.with("field", "args.bounding_box").with("rule", "inside_page");
@@ -113,10 +144,10 @@ Result<Json> view_image(const std::string& db_path, const std::string& paper_id,
               {"page_number", page_number},
               {"bounding_box", box},
               {"mime_type", "image/png"},
-              {"width", w},
-              {"height", h},
-              {"size_bytes", data.size()},
-              {"image_base64", base64(reinterpret_cast<const unsigned char*>(data.data()), data.size())}};
+              {"width", r.width},
+              {"height", r.height},
+              {"size_bytes", r.png.size()},
+              {"image_base64", base64(reinterpret_cast<const unsigned char*>(r.png.data()), r.png.size())}};
   return out;
 }
 

@@ -174,9 +174,8 @@ void add_events_route(Context& ctx) {
             });
 }
 
-}  // namespace
-
-void add_agent_routes(Context& ctx) {
+// Sessions, the server's configuration and its data roots.
+void add_session_routes(Context& ctx) {
   Assistant& a = *ctx.assistant;
   using Req = const Request&;
   using Res = Response&;
@@ -218,7 +217,13 @@ void add_agent_routes(Context& ctx) {
               auto r = a.select_data_folder(session_of(req, body), body["root"], body.value("folder", ""));
               r ? reply_json(res, *r) : reply_error(res, r.status());
             });
-  add_chat_route(ctx);
+}
+
+// A plan, its task's start, the parameter dialog's answer, the task's status.
+void add_task_routes(Context& ctx) {
+  Assistant& a = *ctx.assistant;
+  using Req = const Request&;
+  using Res = Response&;
   add_route(ctx,
             {"POST", "/api/agent/plan", "the planning agent's YAML plan for a species and family",
              schema({{"species", kId}, {"gene_family", kId}, {"session_id", kId}, {"language", kId}},
@@ -256,7 +261,13 @@ void add_agent_routes(Context& ctx) {
               auto s = a.status(session_of(req, nullptr), req.matches[1]);
               s ? reply_json(res, *s) : reply_error(res, s.status());
             });
-  add_events_route(ctx);
+}
+
+// A failure's diagnosis, a task's results and their files.
+void add_result_routes(Context& ctx) {
+  Assistant& a = *ctx.assistant;
+  using Req = const Request&;
+  using Res = Response&;
   add_route(ctx,
             {"POST", "/api/agent/diagnose", "classify a failure, name its root cause and the repair",
              schema({{"task_id", kId}, {"error_log", kStr}, {"session_id", kId}}, {})},
@@ -286,6 +297,16 @@ void add_agent_routes(Context& ctx) {
                 res.set_header("Content-Security-Policy", kResultFilePolicy);
               res.set_content(std::string(std::istreambuf_iterator<char>(in), {}), type);
             });
+}
+
+}  // namespace
+
+void add_agent_routes(Context& ctx) {
+  add_session_routes(ctx);
+  add_chat_route(ctx);
+  add_task_routes(ctx);
+  add_events_route(ctx);
+  add_result_routes(ctx);
 }
 
 }  // namespace bioagent::server

@@ -118,6 +118,11 @@ struct HttpTransport::Impl {
   awaitable<bool> read_body(beast::tcp_stream& s, beast::flat_buffer& buf, Parser& p, Clock::time_point deadline,
                             const std::function<awaitable<bool>(const char*, size_t)>& consume, Response& refusal);
   awaitable<bool> serve_one(beast::tcp_stream& s, beast::flat_buffer& buf);
+  RequestPlan plan_request(Request& req);
+  awaitable<void> stream_body(beast::tcp_stream& s, beast::flat_buffer& buf, Parser& p, Clock::time_point deadline,
+                              RequestPlan& plan, Request& req, Response& res, bool has_body);
+  awaitable<bool> read_and_handle(beast::tcp_stream& s, beast::flat_buffer& buf, Parser& p, Clock::time_point deadline,
+                                  RequestPlan& plan, Request& req, Response& res);
   awaitable<void> serve_connection(tcp::socket sock);
   awaitable<void> refuse_connection(tcp::socket sock);
   awaitable<void> accept_loop();
@@ -192,6 +197,80 @@ awaitable<bool> HttpTransport::Impl::read_body(beast::tcp_stream& s, beast::flat
   co_return true;
 }
 
+// The planner's plan for the request; a planner that throws refuses it with a 500.
+RequestPlan HttpTransport::Impl::plan_request(Request& req) {
+  RequestPlan plan;
+  try {
+    plan = planner(req);
+  } catch (const std::exception& e) {
+    plan.refused = true;
+    plan.refusal = error_response(500, ErrorCode::kInternal, std::string("internal error: ") + e.what());
+  }
+  return plan;
+}
+
+// A streamed body: each piece to the route's consumer on a worker thread; the
+// consumer writes the response (the transport's refusal when the body broke off).
+awaitable<void> HttpTransport::Impl::stream_body(beast::tcp_stream& s, beast::flat_buffer& buf, Parser& p,
+                                                 Clock::time_point deadline, RequestPlan& plan, Request& req,
+                                                 Response& res, bool has_body) {
+  std::unique_ptr<BodyConsumer> consumer;
+  co_await on_worker([&] { consumer = plan.begin_stream(req, res); });
+  if (!consumer) {
+    res.close = res.close || has_body;
+    co_return;
+  }
+  bool refused_piece = false;
+  Response refusal;
+  bool complete = co_await read_body(
+      s, buf, p, deadline,
+      [&](const char* d, size_t k) -> awaitable<bool> {
+        bool more = true;
+        co_await on_worker([&] { more = consumer->consume(d, k); });
+        refused_piece = !more;
+        co_return more;
+      },
+      refusal);
+  co_await on_worker([&] { consumer->finish(complete, res); });
+  if (!complete && !refused_piece) res = std::move(refusal);  // the transport's reason: size, framing
+  res.close = res.close || !complete;
+}
+
+// The whole body into the request, then the route's handler (inline or on a
+// worker); false when the body did not arrive (the connection is closed).
+awaitable<bool> HttpTransport::Impl::read_and_handle(beast::tcp_stream& s, beast::flat_buffer& buf, Parser& p,
+                                                     Clock::time_point deadline, RequestPlan& plan, Request& req,
+                                                     Response& res) {
+  Response refusal;
+  bool complete = co_await read_body(
+      s, buf, p, deadline,
+      [&](const char* d, size_t k) -> awaitable<bool> {
+        req.body.append(d, k);
+        co_return true;
+      },
+      refusal);
+  if (!complete) {
+    if (refusal.status != 408) co_await write_response(s, refusal, false);
+    co_return false;
+  }
+  auto run = [&] {
+    try {
+      plan.handle(req, res);
+    } catch (const std::exception& e) {
+      res = Response();
+      reply_error(res, internal_error(std::string("internal error: ") + e.what()));
+    } catch (...) {
+      res = Response();
+      reply_error(res, internal_error("internal error"));
+    }
+  };
+  if (plan.run_inline)
+    run();
+  else
+    co_await on_worker(run);
+  co_return true;
+}
+
 // One request on the connection; false: close it.
 awaitable<bool> HttpTransport::Impl::serve_one(beast::tcp_stream& s, beast::flat_buffer& buf) {
   Parser p;
@@ -208,13 +287,7 @@ awaitable<bool> HttpTransport::Impl::serve_one(beast::tcp_stream& s, beast::flat
   }
   Request req = to_request(p.get());
   bool has_body = p.chunked() || (p.content_length() && *p.content_length() > 0);
-  RequestPlan plan;
-  try {
-    plan = planner(req);
-  } catch (const std::exception& e) {
-    plan.refused = true;
-    plan.refusal = error_response(500, ErrorCode::kInternal, std::string("internal error: ") + e.what());
-  }
+  RequestPlan plan = plan_request(req);
   Response res;
   if (plan.refused) {
     res = std::move(plan.refusal);
@@ -227,57 +300,10 @@ awaitable<bool> HttpTransport::Impl::serve_one(beast::tcp_stream& s, beast::flat
     if (has_body && same_name(req.get_header_value("Expect"), "100-continue")) {
       if (!co_await write(s, "HTTP/1.1 100 Continue\r\n\r\n")) co_return false;
     }
-    if (plan.begin_stream) {
-      std::unique_ptr<BodyConsumer> consumer;
-      co_await on_worker([&] { consumer = plan.begin_stream(req, res); });
-      if (!consumer) {
-        res.close = res.close || has_body;
-      } else {
-        bool refused_piece = false;
-        Response refusal;
-        bool complete = co_await read_body(
-            s, buf, p, deadline,
-            [&](const char* d, size_t k) -> awaitable<bool> {
-              bool more = true;
-              co_await on_worker([&] { more = consumer->consume(d, k); });
-              refused_piece = !more;
-              co_return more;
-            },
-            refusal);
-        co_await on_worker([&] { consumer->finish(complete, res); });
-        if (!complete && !refused_piece) res = std::move(refusal);  // the transport's reason: size, framing
-        res.close = res.close || !complete;
-      }
-    } else {
-      Response refusal;
-      bool complete = co_await read_body(
-          s, buf, p, deadline,
-          [&](const char* d, size_t k) -> awaitable<bool> {
-            req.body.append(d, k);
-            co_return true;
-          },
-          refusal);
-      if (!complete) {
-        if (refusal.status == 408) co_return false;
-        co_await write_response(s, refusal, false);
-        co_return false;
-      }
-      auto run = [&] {
-        try {
-          plan.handle(req, res);
-        } catch (const std::exception& e) {
-          res = Response();
-          reply_error(res, internal_error(std::string("internal error: ") + e.what()));
-        } catch (...) {
-          res = Response();
-          reply_error(res, internal_error("internal error"));
-        }
-      };
-      if (plan.run_inline)
-        run();
-      else
-        co_await on_worker(run);
-    }
+    if (plan.begin_stream)
+      co_await stream_body(s, buf, p, deadline, plan, req, res, has_body);
+    else if (!co_await read_and_handle(s, buf, p, deadline, plan, req, res))
+      co_return false;
   }
   bool keep_alive = p.get().keep_alive() && !res.close && !stopping && req.version == 11;
   bool ok = co_await write_response(s, res, keep_alive);

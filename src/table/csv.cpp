@@ -66,118 +66,145 @@ bool looks_numeric(std::string_view s, double* out) {
 
 }  // namespace
 
+namespace {
+
+// One CSV text read field by field into a sheet, every limit checked as it grows.
+class CsvReader {
+ public:
+  CsvReader(std::string_view text, const std::string& label, const CsvOptions& options, const TableLimits& limits)
+      : text_(text), label_(label), options_(options), limits_(limits) {
+    sheet_.name = label;
+  }
+  Result<Sheet> read(char delimiter);
+
+ private:
+  Status end_field();
+  Status end_row();
+  Status quoted_field();
+
+  std::string_view text_;
+  const std::string& label_;
+  const CsvOptions& options_;
+  const TableLimits& limits_;
+  Sheet sheet_;
+  std::vector<Cell> row_;
+  std::string field_;
+  bool quoted_field_ = false;
+  size_t line_ = 1, field_start_line_ = 1, cells_ = 0, i_ = 0;
+  uint64_t text_bytes_ = 0;
+};
+
+Status CsvReader::end_field() {
+  if (field_.size() > limits_.max_string_bytes) {
+    Status s = resource_exhausted("'" + label_ + "', line " + std::to_string(field_start_line_) +
+                                  ": a field is longer than " + std::to_string(limits_.max_string_bytes) + " bytes");
+    s.with("path", label_).with("line", field_start_line_);
+    return s;
+  }
+  if ((text_bytes_ += field_.size()) > limits_.max_text_bytes) {
+    Status s = resource_exhausted("refused: the cells of '" + label_ + "' hold more than " +
+                                  std::to_string(limits_.max_text_bytes >> 20) + " MiB of text (at line " +
+                                  std::to_string(field_start_line_) + ")");
+    s.with("path", label_).with("limit_text_bytes", limits_.max_text_bytes);
+    return s;
+  }
+  if (row_.size() >= limits_.max_cols || ++cells_ > limits_.max_cells) {
+    Status s = resource_exhausted("refused: '" + label_ + "' has more than " + std::to_string(limits_.max_cols) +
+                                  " columns or " + std::to_string(limits_.max_cells) + " cells");
+    s.with("path", label_).with("limit_cells", limits_.max_cells).with("limit_cols", limits_.max_cols);
+    return s;
+  }
+  double v;
+  if (field_.empty() && !quoted_field_)
+    row_.emplace_back();
+  else if (!quoted_field_ && options_.convert_numbers && looks_numeric(field_, &v))
+    row_.push_back(Cell::of_number(v));
+  else
+    row_.push_back(Cell::of_string(field_));
+  field_.clear();
+  quoted_field_ = false;
+  return {};
+}
+
+Status CsvReader::end_row() {
+  BIOAGENT_RETURN_IF_ERROR(end_field());
+  if (sheet_.rows.size() >= limits_.max_rows) {
+    Status s =
+        resource_exhausted("refused: '" + label_ + "' has more than " + std::to_string(limits_.max_rows) + " rows");
+    s.with("path", label_).with("limit_rows", limits_.max_rows);
+    return s;
+  }
+  sheet_.n_cols = std::max(sheet_.n_cols, row_.size());
+  sheet_.rows.push_back(std::move(row_));
+  row_.clear();
+  return {};
+}
+
+// A quoted field from its opening quote: runs to the next lone quote ("" is a quote).
+Status CsvReader::quoted_field() {
+  const size_t n = text_.size();
+  quoted_field_ = true;
+  field_start_line_ = line_;
+  ++i_;
+  while (i_ < n) {
+    char q = text_[i_];
+    if (q == '"') {
+      if (i_ + 1 < n && text_[i_ + 1] == '"') {
+        field_ += '"';
+        i_ += 2;
+        continue;
+      }
+      ++i_;
+      return {};
+    }
+    if (q == '\n') ++line_;
+    field_ += q;
+    ++i_;
+  }
+  Status s = parse_error("'" + label_ + "': unbalanced quotes: the quoted field that starts on line " +
+                         std::to_string(field_start_line_) + " never ends");
+  s.with("path", label_).with("line", field_start_line_);
+  return s;
+}
+
+Result<Sheet> CsvReader::read(char d) {
+  const size_t n = text_.size();
+  bool at_row_start = true;
+  while (i_ < n) {
+    char c = text_[i_];
+    if (at_row_start) field_start_line_ = line_;
+    at_row_start = false;
+    if (c == '"' && field_.empty() && !quoted_field_) {
+      BIOAGENT_RETURN_IF_ERROR(quoted_field());
+    } else if (c == d) {
+      BIOAGENT_RETURN_IF_ERROR(end_field());
+      field_start_line_ = line_;
+      ++i_;
+    } else if (c == '\n' || c == '\r') {
+      BIOAGENT_RETURN_IF_ERROR(end_row());
+      if (c == '\r' && i_ + 1 < n && text_[i_ + 1] == '\n') ++i_;
+      ++i_;
+      ++line_;
+      at_row_start = true;
+    } else {
+      field_ += c;  // a quote inside an unquoted field is kept literally
+      ++i_;
+    }
+  }
+  if (!field_.empty() || quoted_field_ || !row_.empty()) BIOAGENT_RETURN_IF_ERROR(end_row());
+  // Padding to a rectangle multiplies short rows by the widest one: bounded before it is done.
+  BIOAGENT_RETURN_IF_ERROR(check_rectangle(sheet_, label_, limits_));
+  for (auto& r : sheet_.rows) r.resize(sheet_.n_cols);
+  return std::move(sheet_);
+}
+
+}  // namespace
+
 Result<Sheet> parse_csv(std::string_view text, const std::string& label, const CsvOptions& options,
                         const TableLimits& limits) {
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   const char d = options.delimiter ? options.delimiter : sniff_delimiter(text);
-  Sheet sheet;
-  sheet.name = label;
-  std::vector<Cell> row;
-  std::string field;
-  bool quoted_field = false;
-  size_t line = 1, field_start_line = 1, cells = 0;
-  uint64_t text_bytes = 0;
-  auto end_field = [&]() -> Status {
-    if (field.size() > limits.max_string_bytes) {
-      Status s = resource_exhausted("'" + label + "', line " + std::to_string(field_start_line) +
-                                    ": a field is longer than " + std::to_string(limits.max_string_bytes) + " bytes");
-      s.with("path", label).with("line", field_start_line);
-      return s;
-    }
-    if ((text_bytes += field.size()) > limits.max_text_bytes) {
-      Status s = resource_exhausted("refused: the cells of '" + label + "' hold more than " +
-                                    std::to_string(limits.max_text_bytes >> 20) + " MiB of text (at line " +
-                                    std::to_string(field_start_line) + ")");
-      s.with("path", label).with("limit_text_bytes", limits.max_text_bytes);
-      return s;
-    }
-    if (row.size() >= limits.max_cols || ++cells > limits.max_cells) {
-      Status s = resource_exhausted("refused: '" + label + "' has more than " + std::to_string(limits.max_cols) +
-                                    " columns or " + std::to_string(limits.max_cells) + " cells");
-      s.with("path", label).with("limit_cells", limits.max_cells).with("limit_cols", limits.max_cols);
-      return s;
-    }
-    double v;
-    if (field.empty() && !quoted_field)
-      row.emplace_back();
-    else if (!quoted_field && options.convert_numbers && looks_numeric(field, &v))
-      row.push_back(Cell::of_number(v));
-    else
-      row.push_back(Cell::of_string(field));
-    field.clear();
-    quoted_field = false;
-    return {};
-  };
-  auto end_row = [&]() -> Status {
-    BIOAGENT_RETURN_IF_ERROR(end_field());
-    if (sheet.rows.size() >= limits.max_rows) {
-      Status s =
-          resource_exhausted("refused: '" + label + "' has more than " + std::to_string(limits.max_rows) + " rows");
-      s.with("path", label).with("limit_rows", limits.max_rows);
-      return s;
-    }
-    sheet.n_cols = std::max(sheet.n_cols, row.size());
-    sheet.rows.push_back(std::move(row));
-    row.clear();
-    return {};
-  };
-  size_t i = 0;
-  const size_t n = text.size();
-  bool at_row_start = true;
-  while (i < n) {
-    char c = text[i];
-    if (at_row_start) field_start_line = line;
-    at_row_start = false;
-    if (c == '"' && field.empty() && !quoted_field) {
-      // Quoted field: runs to the next lone quote.
-      quoted_field = true;
-      field_start_line = line;
-      ++i;
-      bool closed = false;
-      while (i < n) {
-        char q = text[i];
-        if (q == '"') {
-          if (i + 1 < n && text[i + 1] == '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          closed = true;
-          ++i;
-          break;
-        }
-        if (q == '\n') ++line;
-        field += q;
-        ++i;
-      }
-      if (!closed) {
-        Status s = parse_error("'" + label + "': unbalanced quotes: the quoted field that starts on line " +
-                               std::to_string(field_start_line) + " never ends");
-        s.with("path", label).with("line", field_start_line);
-        return s;
-      }
-      continue;
-    }
-    if (c == d) {
-      BIOAGENT_RETURN_IF_ERROR(end_field());
-      field_start_line = line;
-      ++i;
-    } else if (c == '\n' || c == '\r') {
-      BIOAGENT_RETURN_IF_ERROR(end_row());
-      if (c == '\r' && i + 1 < n && text[i + 1] == '\n') ++i;
-      ++i;
-      ++line;
-      at_row_start = true;
-    } else {
-      field += c;  // a quote inside an unquoted field is kept literally
-      ++i;
-    }
-  }
-  if (!field.empty() || quoted_field || !row.empty()) BIOAGENT_RETURN_IF_ERROR(end_row());
-  // Padding to a rectangle multiplies short rows by the widest one: bounded before it is done.
-  BIOAGENT_RETURN_IF_ERROR(check_rectangle(sheet, label, limits));
-  for (auto& r : sheet.rows) r.resize(sheet.n_cols);
-  return sheet;
+  return CsvReader(text, label, options, limits).read(d);
 }
 
 Result<Sheet> read_csv(const std::filesystem::path& path, const CsvOptions& options, const TableLimits& limits) {

@@ -337,31 +337,47 @@ class Scanner {
       return s;
     }
     std::string type = attr(c, "t");
-    std::string style = attr(c, "s");
     std::string value;
-    bool has_value = false, inline_string = false;
-    if (!c.self_closing) {
-      Tag t;
-      while (next_tag(&t)) {
-        if (t.closing && t.name == "c") break;
-        if (t.closing) continue;
-        if (t.name == "v" && !t.self_closing) {
-          text_until_close(value);
-          has_value = true;
-        } else if (t.name == "is" && !t.self_closing) {
-          inline_text(&value);
-          has_value = inline_string = true;
-        } else if (!t.self_closing) {
-          skip_element();  // <f>, <extLst>, ...
-        }
-      }
-    }
-    if (!has_value) return {};
+    bool inline_string = false;
+    if (c.self_closing || !cell_value(&value, &inline_string)) return {};
     if (type != "inlineStr" && value.empty()) return {};  // a formula without a cached value
     Cell out;
-    if (inline_string || type == "inlineStr") {
+    BIOAGENT_RETURN_IF_ERROR(typed_cell(ref, type, attr(c, "s"), std::move(value), inline_string, &out));
+    if (out.text.size() > ctx_.limits.max_string_bytes)
+      return error(ref, "text longer than " + std::to_string(ctx_.limits.max_string_bytes) + " bytes");
+    if (type != "s") BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
+    if (cells->size() <= col) cells->resize(col + 1);
+    (*cells)[col] = std::move(out);
+    return {};
+  }
+
+  // The children of a <c> up to its end: the <v> value or the <is> inline string; false when it has neither.
+  bool cell_value(std::string* value, bool* inline_string) {
+    bool has_value = false;
+    Tag t;
+    while (next_tag(&t)) {
+      if (t.closing && t.name == "c") break;
+      if (t.closing) continue;
+      if (t.name == "v" && !t.self_closing) {
+        text_until_close(*value);
+        has_value = true;
+      } else if (t.name == "is" && !t.self_closing) {
+        inline_text(value);
+        has_value = *inline_string = true;
+      } else if (!t.self_closing) {
+        skip_element();  // <f>, <extLst>, ...
+      }
+    }
+    return has_value;
+  }
+
+  // The cell from its value by its type: inline or shared string, string, boolean, error, date, or number
+  // (a date when its style is a date format).
+  Status typed_cell(const std::string& ref, const std::string& type, const std::string& style, std::string value,
+                    bool inline_string, Cell* out) {
+    if (inline_string || type == "inlineStr" || type == "str") {
       unescape_ooxml(value);
-      out = Cell::of_string(std::move(value));
+      *out = Cell::of_string(std::move(value));
     } else if (type == "s") {
       size_t idx = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), idx);
@@ -372,38 +388,32 @@ class Scanner {
       // One shared string may be referenced by every cell: the sheet's text is
       // bounded before the copy is made, not after.
       BIOAGENT_RETURN_IF_ERROR(charge_text(ref, (*ctx_.shared)[idx].size()));
-      out = Cell::of_string((*ctx_.shared)[idx]);
-    } else if (type == "str") {
-      unescape_ooxml(value);
-      out = Cell::of_string(std::move(value));
+      *out = Cell::of_string((*ctx_.shared)[idx]);
     } else if (type == "b") {
-      out = Cell::of_bool(value == "1" || value == "true");
-    } else if (type == "e") {
-      out.kind = Cell::Kind::kError;
-      out.text = std::move(value);
-    } else if (type == "d") {
-      out.kind = Cell::Kind::kDate;
-      out.text = std::move(value);
+      *out = Cell::of_bool(value == "1" || value == "true");
+    } else if (type == "e" || type == "d") {
+      out->kind = type == "e" ? Cell::Kind::kError : Cell::Kind::kDate;
+      out->text = std::move(value);
     } else {
-      std::string_view sv(value);
-      while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
-      while (!sv.empty() && sv.back() == ' ') sv.remove_suffix(1);
-      double d = 0;
-      auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
-      if (ec != std::errc() || p != sv.data() + sv.size()) return error(ref, "number '" + value + "' is not a number");
-      out = Cell::of_number(d);
-      size_t s = 0;
-      if (!style.empty() && std::from_chars(style.data(), style.data() + style.size(), s).ec == std::errc() &&
-          s < ctx_.date_styles.size() && ctx_.date_styles[s]) {
-        out.kind = Cell::Kind::kDate;
-        out.text = excel_serial_to_iso(d, ctx_.date1904, ctx_.date_styles[s] & 1, ctx_.date_styles[s] & 2);
-      }
+      return number_cell(ref, style, value, out);
     }
-    if (out.text.size() > ctx_.limits.max_string_bytes)
-      return error(ref, "text longer than " + std::to_string(ctx_.limits.max_string_bytes) + " bytes");
-    if (type != "s") BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
-    if (cells->size() <= col) cells->resize(col + 1);
-    (*cells)[col] = std::move(out);
+    return {};
+  }
+
+  Status number_cell(const std::string& ref, const std::string& style, const std::string& value, Cell* out) {
+    std::string_view sv(value);
+    while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
+    while (!sv.empty() && sv.back() == ' ') sv.remove_suffix(1);
+    double d = 0;
+    auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
+    if (ec != std::errc() || p != sv.data() + sv.size()) return error(ref, "number '" + value + "' is not a number");
+    *out = Cell::of_number(d);
+    size_t s = 0;
+    if (!style.empty() && std::from_chars(style.data(), style.data() + style.size(), s).ec == std::errc() &&
+        s < ctx_.date_styles.size() && ctx_.date_styles[s]) {
+      out->kind = Cell::Kind::kDate;
+      out->text = excel_serial_to_iso(d, ctx_.date1904, ctx_.date_styles[s] & 1, ctx_.date_styles[s] & 2);
+    }
     return {};
   }
 

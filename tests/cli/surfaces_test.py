@@ -18,13 +18,14 @@ import pty
 import re
 import select
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from bioagent_server import Server  # noqa: E402
 
 BIN = sys.argv[1]
 WORK = tempfile.mkdtemp(prefix="bioagent-surfaces-")
@@ -127,16 +128,9 @@ class Chat:
         return os.waitstatus_to_exitcode(status)
 
 
-port_file = os.path.join(WORK, "port")
-server = subprocess.Popen([BIN, "--offline", "serve", "--port", "0", "--port-file", port_file, "--state-dir", STATE,
-                           "--confirm-timeout", "120", "--cpus", "1"],
-                          stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "server.log"), "w"), env=ENV)
+server = Server(BIN, WORK, STATE, base_env=ENV, confirm_timeout=120, cpus=1)
 try:
-    for _ in range(600):
-        if os.path.exists(port_file) and open(port_file).read().strip():
-            break
-        time.sleep(0.1)
-    BASE = "http://127.0.0.1:%s" % open(port_file).read().strip()
+    BASE = server.base
 
     # 1. MCP's assistant_chat and the web API: one assistant.
     _, _, web = http("POST", "/api/agent/chat", {"message": PLAN_ZH})
@@ -193,11 +187,7 @@ try:
     check(st.get("state") == "cancelled", "the chat cancels the server's run through its dialog", seen[-800:])
     check(follower.close() == 0, "the follower ends with /quit")
 finally:
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    server.stop()
     if FAILURES:
         print(open(os.path.join(WORK, "server.log")).read()[-3000:])
     shutil.rmtree(WORK, ignore_errors=True)

@@ -25,6 +25,10 @@ from http_json import call  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "security"))
 import http_raw  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+import bioagent_server  # noqa: E402
+from bioagent_server import events, new_session as session  # noqa: E402
+
 BIN, FIXTURES = sys.argv[1], sys.argv[2]
 WORK = tempfile.mkdtemp(prefix="bioagent-api-")
 FAILURES = []
@@ -36,23 +40,9 @@ def check(cond, what):
         FAILURES.append(what)
 
 
-class Server:
-    def __init__(self, state, *extra, env=None, offline=True):
-        self.port_file = os.path.join(WORK, "port-%s" % uuid.uuid4().hex)
-        self.proc = subprocess.Popen(
-            [BIN, *(["--offline"] if offline else []), "serve", "--port", "0", "--port-file", self.port_file,
-             "--state-dir", state, "--confirm-timeout", "3", "--cpus", "2", *extra],
-            stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "server.log"), "a"),
-            env={**os.environ, **(env or {})})
-        for _ in range(300):
-            if os.path.exists(self.port_file) and open(self.port_file).read().strip():
-                break
-            time.sleep(0.1)
-        self.base = "http://127.0.0.1:%s" % open(self.port_file).read().strip()
-
-    def stop(self, sig=signal.SIGTERM):
-        self.proc.send_signal(sig)
-        self.proc.wait(timeout=60)
+def Server(state, *extra, **kw):
+    """A server on the test's state folder with a 3-second parameter dialog."""
+    return bioagent_server.Server(BIN, WORK, state, *extra, confirm_timeout=3, **kw)
 
 
 def upload(base, sid, files):
@@ -71,29 +61,6 @@ def upload(base, sid, files):
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
-
-
-def events(base, sid, task, until_final=True, timeout=600):
-    """Reads the task's SSE stream to its final state."""
-    req = urllib.request.Request(base + "/api/agent/events/%s?session_id=%s" % (task, sid))
-    out, deadline = [], time.time() + timeout
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        for line in r:
-            line = line.decode().rstrip("\n")
-            if line.startswith("data: "):
-                e = json.loads(line[6:])
-                out.append(e)
-                if until_final and e.get("type") == "state" and e.get("state") in ("done", "failed", "cancelled"):
-                    break
-            if time.time() > deadline:
-                break
-    return out
-
-
-def session(base):
-    st, s = call(base, "POST", "/api/sessions", {})
-    assert st == 201, s
-    return s["session_id"]
 
 
 # ---- data: the generated genome, Lchi with the real SBP HMM when the fixture is there

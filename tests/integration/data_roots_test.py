@@ -12,17 +12,15 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
-import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from http_json import call  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from bioagent_server import Server, events, new_session  # noqa: E402
 
 BIN = sys.argv[1]
 WORK = tempfile.mkdtemp(prefix="bioagent-roots-")
@@ -35,22 +33,6 @@ def check(cond, what, detail=""):
         FAILURES.append(what)
         if detail:
             print("  | " + detail.replace("\n", "\n  | "), flush=True)
-
-
-def events(base, sid, task, timeout=300):
-    req = urllib.request.Request(base + "/api/agent/events/%s?session_id=%s" % (task, sid))
-    out, deadline = [], time.time() + timeout
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        for line in r:
-            line = line.decode().rstrip("\n")
-            if line.startswith("data: "):
-                e = json.loads(line[6:])
-                out.append(e)
-                if e.get("type") == "state" and e.get("state") in ("done", "failed", "cancelled"):
-                    break
-            if time.time() > deadline:
-                break
-    return out
 
 
 def listing(folder):
@@ -82,19 +64,10 @@ GENOME_HEAD = open(GENOME, "rb").read(65536)
 before = listing(ROOT)
 
 state = os.path.join(WORK, "state")
-port_file = os.path.join(WORK, "port")
-log = open(os.path.join(WORK, "server.log"), "a")
-proc = subprocess.Popen([BIN, "--offline", "serve", "--port", "0", "--port-file", port_file, "--state-dir", state,
-                         "--confirm-timeout", "3", "--cpus", "2", "--stages", "identify", "--root", ROOT],
-                        stdout=subprocess.DEVNULL, stderr=log)
+srv = Server(BIN, WORK, state, "--stages", "identify", "--root", ROOT, confirm_timeout=3)
 try:
-    for _ in range(300):
-        if os.path.exists(port_file) and open(port_file).read().strip():
-            break
-        time.sleep(0.1)
-    B = "http://127.0.0.1:%s" % open(port_file).read().strip()
-    st, s = call(B, "POST", "/api/sessions", {})
-    sid = s["session_id"]
+    B = srv.base
+    sid = new_session(B)
 
     # ---- the roots, by name only
     st, cfg = call(B, "GET", "/api/config")
@@ -118,8 +91,7 @@ try:
               "select %s:%s refused (%s)" % (root, folder, st))
 
     # ---- without a choice the planner finds the prefix in the root; with one, the same folder
-    st, s2 = call(B, "POST", "/api/sessions", {})
-    st, p = call(B, "POST", "/api/agent/plan", {"species": "Lchi", "gene_family": "GLOBIN"}, s2["session_id"])
+    st, p = call(B, "POST", "/api/agent/plan", {"species": "Lchi", "gene_family": "GLOBIN"}, new_session(B))
     check(st == 200 and p["plan"]["analysis_plan"]["reference_genome"]["local_path"] == "genomes:plants/Lchi",
           "the planner finds the species folder in the root")
     st, r = call(B, "POST", "/api/data_roots/select", {"root": "genomes", "folder": "plants/Lchi"}, sid)
@@ -142,7 +114,7 @@ try:
     # ---- the run reads the genome in place
     st, t = call(B, "POST", "/api/agent/execute", {"plan_id": p["plan_id"], "auto_confirm": True}, sid)
     check(st == 202, "the run starts")
-    evs = events(B, sid, t["task_id"])
+    evs = events(B, sid, t["task_id"], timeout=300)
     final = [e for e in evs if e.get("type") == "state"][-1]
     check(final["state"] == "done", "check + identify done from the root folder: %s" % final.get("message"))
     data = [e for e in evs if e.get("type") == "data"]
@@ -173,31 +145,22 @@ try:
     check(os.path.realpath(GENOME) in links, "the run's folder links the genome where it is")
     check(listing(ROOT) == before, "the root folder is unchanged (nothing renamed, no backup written)")
 finally:
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=60)
+    srv.stop()
 
 # ---- a root that holds the server's state folder: the state (every session's uploads and runs) is never offered
 state2 = os.path.join(ROOT, "state")
-port_file2 = os.path.join(WORK, "port2")
-proc = subprocess.Popen([BIN, "--offline", "serve", "--port", "0", "--port-file", port_file2, "--state-dir", state2,
-                         "--root", ROOT], stdout=subprocess.DEVNULL, stderr=log)
+srv2 = Server(BIN, WORK, state2, "--root", ROOT, cpus=None)
 try:
-    for _ in range(300):
-        if os.path.exists(port_file2) and open(port_file2).read().strip():
-            break
-        time.sleep(0.1)
-    B2 = "http://127.0.0.1:%s" % open(port_file2).read().strip()
-    st, s = call(B2, "POST", "/api/sessions", {})
-    st, roots = call(B2, "GET", "/api/data_roots", sid=s["session_id"])
+    B2 = srv2.base
+    sid2 = new_session(B2)
+    st, roots = call(B2, "GET", "/api/data_roots", sid=sid2)
     listed = [f["folder"] for r in roots["roots"] for f in r["folders"]]
     check(st == 200 and listed == ["plants/Lchi"], "the state folder inside the root is not listed: %s" % listed)
     for folder in ["state", "state/example-data/Exam", "state/sessions"]:
-        st, r = call(B2, "POST", "/api/data_roots/select", {"root": "genomes", "folder": folder}, s["session_id"])
+        st, r = call(B2, "POST", "/api/data_roots/select", {"root": "genomes", "folder": folder}, sid2)
         check(st == 403, "select genomes:%s refused (%s)" % (folder, st))
 finally:
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=60)
-
+    srv2.stop()
 
 
 def terminal_chat_on_root():
@@ -223,6 +186,7 @@ def terminal_chat_on_root():
 def mcp_on_root():
     """`bioagent mcp --root`: genefamily_data_roots lists the folder; genefamily_task_start with data_folder runs
     it; a traversal folder is an error result."""
+    log = open(os.path.join(WORK, "server.log"), "a")  # the servers' log: kept for a failure's message
     proc = subprocess.Popen([BIN, "--offline", "mcp", "--state-dir", os.path.join(WORK, "state-mcp"), "--root", ROOT,
                              "--stages", "identify", "--confirm-timeout", "2", "--cpus", "1"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
@@ -263,6 +227,7 @@ def mcp_on_root():
     finally:
         proc.stdin.close()
         proc.wait(timeout=60)
+        log.close()
 
 
 terminal_chat_on_root()

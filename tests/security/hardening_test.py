@@ -19,7 +19,9 @@ import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from http_raw import Server, http, minimal_pdf  # noqa: E402
+from http_raw import http, minimal_pdf  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from bioagent_server import Server  # noqa: E402
 
 BIN = sys.argv[1]
 WORK = tempfile.mkdtemp(prefix="bioagent-hard-")

@@ -1,36 +1,7 @@
-"""Helpers of the security tests: a bioagent server on a free loopback port,
-raw HTTP/1.1 requests over a socket (paths sent exactly as given, any header,
-bodies that lie about their length), and a minimal one-page PDF."""
-import os
-import signal
+"""Helpers of the security tests: raw HTTP/1.1 requests over a socket (paths
+sent exactly as given, any header, bodies that lie about their length) and a
+minimal one-page PDF. The server itself: tests/helpers/bioagent_server.py."""
 import socket
-import subprocess
-import time
-import uuid
-
-
-class Server:
-    def __init__(self, binary, work, state, *extra, pre=(), env=None, offline=True):
-        port_file = os.path.join(work, "port-%s" % uuid.uuid4().hex)
-        self.proc = subprocess.Popen(
-            [binary, *(["--offline"] if offline else []), *pre, "serve", "--port", "0", "--port-file", port_file, "--state-dir", state,
-             "--cpus", "2", *extra],
-            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "a"),
-            env={**os.environ, **(env or {})})
-        for _ in range(600):
-            if os.path.exists(port_file) and open(port_file).read().strip():
-                break
-            if self.proc.poll() is not None:
-                raise RuntimeError("the server exited with %s" % self.proc.returncode)
-            time.sleep(0.1)
-        self.port = int(open(port_file).read().strip())
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 def http(port, method, path, body=None, headers=None, timeout=30, send_body=True):

@@ -23,7 +23,9 @@ import zipfile
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from http_raw import Server, http  # noqa: E402
+from http_raw import http  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
+from bioagent_server import Server  # noqa: E402
 
 BIN = sys.argv[1]
 WORK = os.path.realpath(tempfile.mkdtemp(prefix="bioagent-limits-"))

@@ -142,9 +142,10 @@ std::vector<double> background_frequencies(const std::vector<FastaRecord>& seqs,
   return f;
 }
 
-std::vector<Motif> discover_motifs(const std::vector<FastaRecord>& input, const std::string& alphabet,
-                                   const MotifOptions& o) {
-  std::vector<double> bg = background_frequencies(input, alphabet);
+namespace {
+
+// Letters as alphabet indices (-1: not in the alphabet).
+Seqs encode(const std::vector<FastaRecord>& input, const std::string& alphabet) {
   Seqs seqs;
   for (auto& r : input) {
     std::vector<int> s;
@@ -154,98 +155,139 @@ std::vector<Motif> discover_motifs(const std::vector<FastaRecord>& input, const 
     }
     seqs.push_back(s);
   }
+  return seqs;
+}
+
+// The motif widths tried: from min_width in steps of 1.4 times, max_width last.
+std::vector<int> search_widths(const MotifOptions& o) {
   std::vector<int> widths;
   for (double w = o.min_width; w <= o.max_width + 0.5; w *= 1.4) widths.push_back(int(std::lround(w)));
   widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
   if (widths.back() != o.max_width) widths.push_back(o.max_width);
-  std::mt19937 rng(o.seed);
-  // The best candidate motif over all widths: model, score (log p-value of the
-  // site columns plus log of the ways to place the sites), posteriors.
-  struct Candidate {
-    Model model;
-    double score = 1e300;
+  return widths;
+}
+
+// A candidate motif: model, score (log p-value of the site columns plus log of
+// the ways to place the sites), posteriors.
+struct Candidate {
+  Model model;
+  double score = 1e300;
+  std::vector<std::vector<double>> z;
+};
+
+// The best candidate motif over all widths, from EM started at substrings of the data.
+struct MotifSearch {
+  const std::vector<double>& bg;
+  const std::vector<int>& widths;
+  const MotifOptions& o;
+  std::mt19937& rng;
+
+  // Starting points: many substrings scored by one EM step; the best quarter
+  // get three more steps; the best of those is returned (empty theta: none).
+  Model best_start(int W, const Seqs& data) {
+    std::vector<Model> starts;
+    for (int t = 0; t < o.starts * 8; ++t) {
+      const auto& s = data[rng() % data.size()];
+      if (s.size() < size_t(W)) continue;
+      size_t at = rng() % (s.size() - size_t(W) + 1);
+      std::vector<int> site(s.begin() + long(at), s.begin() + long(at) + W);
+      if (std::count(site.begin(), site.end(), -1)) continue;
+      starts.push_back(start_from(site, bg));
+      em_step(starts.back(), data, bg, nullptr);
+    }
+    std::sort(starts.begin(), starts.end(), [](const Model& x, const Model& y) { return x.ll > y.ll; });
+    starts.resize(std::min(starts.size(), size_t(std::max(1, o.starts / 4))));
+    Model chosen;
+    for (auto& m : starts) {
+      for (int it = 0; it < 3; ++it) em_step(m, data, bg, nullptr);
+      if (m.ll > chosen.ll) chosen = m;
+    }
+    return chosen;
+  }
+
+  // The chosen start refined to convergence and scored; score 1e300 when it has fewer than two sites.
+  Candidate refine(Model chosen, int W, const Seqs& data) {
+    double prev = -1e300;
+    for (int it = 0; it < o.em_iterations; ++it) {
+      double ll = em_step(chosen, data, bg, nullptr);
+      if (std::fabs(ll - prev) < 1e-6) break;
+      prev = ll;
+    }
     std::vector<std::vector<double>> z;
-  };
-  auto search = [&](const Seqs& data) {
+    em_step(chosen, data, bg, &z);
+    double log_places = 0;
+    size_t nsites = 0;
+    std::vector<std::vector<double>> counts(size_t(W), std::vector<double>(bg.size(), 0));
+    for (size_t i = 0; i < z.size(); ++i) {
+      if (z[i].empty()) continue;
+      size_t j = size_t(std::max_element(z[i].begin(), z[i].end()) - z[i].begin());
+      if (z[i][j] < o.site_threshold) continue;
+      ++nsites;
+      for (size_t k = 0; k < size_t(W); ++k) counts[k][size_t(data[i][j + k])] += 1;
+      log_places += std::log(double(z[i].size()));
+    }
+    if (nsites < 2) return {};
+    return {chosen, log_site_pvalue(counts, bg) + log_places + std::log(double(widths.size())), z};
+  }
+
+  Candidate search(const Seqs& data) {
     Candidate best;
     for (int W : widths) {
-      // Starting points: many substrings scored by one EM step; the best
-      // quarter get three more steps; the best of those is refined.
-      std::vector<Model> starts;
-      for (int t = 0; t < o.starts * 8; ++t) {
-        const auto& s = data[rng() % data.size()];
-        if (s.size() < size_t(W)) continue;
-        size_t at = rng() % (s.size() - size_t(W) + 1);
-        std::vector<int> site(s.begin() + long(at), s.begin() + long(at) + W);
-        if (std::count(site.begin(), site.end(), -1)) continue;
-        starts.push_back(start_from(site, bg));
-        em_step(starts.back(), data, bg, nullptr);
-      }
-      std::sort(starts.begin(), starts.end(), [](const Model& x, const Model& y) { return x.ll > y.ll; });
-      starts.resize(std::min(starts.size(), size_t(std::max(1, o.starts / 4))));
-      Model chosen;
-      for (auto& m : starts) {
-        for (int it = 0; it < 3; ++it) em_step(m, data, bg, nullptr);
-        if (m.ll > chosen.ll) chosen = m;
-      }
+      Model chosen = best_start(W, data);
       if (chosen.theta.empty()) continue;
-      double prev = -1e300;
-      for (int it = 0; it < o.em_iterations; ++it) {
-        double ll = em_step(chosen, data, bg, nullptr);
-        if (std::fabs(ll - prev) < 1e-6) break;
-        prev = ll;
-      }
-      std::vector<std::vector<double>> z;
-      em_step(chosen, data, bg, &z);
-      double log_places = 0;
-      size_t nsites = 0;
-      std::vector<std::vector<double>> counts(size_t(W), std::vector<double>(bg.size(), 0));
-      for (size_t i = 0; i < z.size(); ++i) {
-        if (z[i].empty()) continue;
-        size_t j = size_t(std::max_element(z[i].begin(), z[i].end()) - z[i].begin());
-        if (z[i][j] < o.site_threshold) continue;
-        ++nsites;
-        for (size_t k = 0; k < size_t(W); ++k) counts[k][size_t(data[i][j + k])] += 1;
-        log_places += std::log(double(z[i].size()));
-      }
-      if (nsites < 2) continue;
-      double score = log_site_pvalue(counts, bg) + log_places + std::log(double(widths.size()));
-      if (score < best.score) best = {chosen, score, z};
+      Candidate c = refine(chosen, W, data);
+      if (c.score < best.score) best = std::move(c);
     }
     return best;
-  };
+  }
+};
+
+// The candidate as a motif: its sites (masked in seqs for the next motif), log-likelihood ratio, consensus.
+Motif take_motif(const Candidate& c, Seqs& seqs, const std::vector<double>& bg, const std::string& alphabet,
+                 double site_threshold, double null_score) {
+  const Model& best = c.model;
+  const auto& best_z = c.z;
+  Motif m;
+  m.width = best.theta.size();
+  m.pwm = best.theta;
+  auto lr = log_ratios(best, bg);
+  for (size_t i = 0; i < best_z.size(); ++i) {
+    if (best_z[i].empty()) continue;
+    size_t j = size_t(std::max_element(best_z[i].begin(), best_z[i].end()) - best_z[i].begin());
+    if (best_z[i][j] < site_threshold) continue;
+    m.sites.push_back({i, j, best_z[i][j]});
+    for (size_t k = 0; k < m.width; ++k) {
+      m.llr += lr[k][size_t(seqs[i][j + k])] / std::log(2.0);
+      seqs[i][j + k] = -1;  // masked for the next motif
+    }
+  }
+  for (auto& col : m.pwm) m.consensus += alphabet[size_t(std::max_element(col.begin(), col.end()) - col.begin())];
+  m.evalue = std::exp(c.score - null_score);  // < 1: better than the best shuffled control
+  return m;
+}
+
+}  // namespace
+
+std::vector<Motif> discover_motifs(const std::vector<FastaRecord>& input, const std::string& alphabet,
+                                   const MotifOptions& o) {
+  std::vector<double> bg = background_frequencies(input, alphabet);
+  Seqs seqs = encode(input, alphabet);
+  std::vector<int> widths = search_widths(o);
+  std::mt19937 rng(o.seed);
+  MotifSearch searcher{bg, widths, o, rng};
   // The null: the same search on each sequence's letters shuffled (same
   // composition, no motif). A motif counts when it scores better than every control.
   double null_score = 1e300;
   for (int c = 0; c < 3; ++c) {
     Seqs shuffled = seqs;
     for (auto& s : shuffled) std::shuffle(s.begin(), s.end(), rng);
-    null_score = std::min(null_score, search(shuffled).score);
+    null_score = std::min(null_score, searcher.search(shuffled).score);
   }
   std::vector<Motif> out;
   for (int n = 0; n < o.motifs; ++n) {
-    Candidate c = search(seqs);
+    Candidate c = searcher.search(seqs);
     if (c.model.theta.empty() || c.score >= null_score) break;  // no better than chance: stop
-    const Model& best = c.model;
-    const auto& best_z = c.z;
-    const double best_log_e = c.score;
-    Motif m;
-    m.width = best.theta.size();
-    m.pwm = best.theta;
-    auto lr = log_ratios(best, bg);
-    for (size_t i = 0; i < best_z.size(); ++i) {
-      if (best_z[i].empty()) continue;
-      size_t j = size_t(std::max_element(best_z[i].begin(), best_z[i].end()) - best_z[i].begin());
-      if (best_z[i][j] < o.site_threshold) continue;
-      m.sites.push_back({i, j, best_z[i][j]});
-      for (size_t k = 0; k < m.width; ++k) {
-        m.llr += lr[k][size_t(seqs[i][j + k])] / std::log(2.0);
-        seqs[i][j + k] = -1;  // masked for the next motif
-      }
-    }
-    for (auto& col : m.pwm) m.consensus += alphabet[size_t(std::max_element(col.begin(), col.end()) - col.begin())];
-    m.evalue = std::exp(best_log_e - null_score);  // < 1: better than the best shuffled control
-    out.push_back(std::move(m));
+    out.push_back(take_motif(c, seqs, bg, alphabet, o.site_threshold, null_score));
   }
   return out;
 }

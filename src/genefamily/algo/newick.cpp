@@ -42,87 +42,108 @@ double NewickTree::distance(int a, int b) const {
   return -1;
 }
 
-Result<NewickTree> parse_newick(std::string_view text) {
-  NewickTree t;
-  size_t i = 0;
-  auto skip = [&] {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-  };
-  auto fail = [&](const std::string& why) {
-    return Status(ErrorCode::kParseError, "Newick: " + why + " at position " + std::to_string(i)).with("position", i);
-  };
-  auto read_label = [&]() {
-    std::string s;
-    skip();
-    if (i < text.size() && text[i] == '\'') {  // quoted label
-      for (++i; i < text.size() && text[i] != '\''; ++i) s += text[i];
-      if (i < text.size()) ++i;
-      return s;
-    }
-    while (i < text.size() && std::string_view("(),:;").find(text[i]) == std::string_view::npos &&
-           !std::isspace(static_cast<unsigned char>(text[i])))
-      s += text[i++];
+namespace {
+
+// A Newick reader: the text, the position in it and the tree built so far.
+class NewickReader {
+ public:
+  explicit NewickReader(std::string_view text) : text_(text) {}
+  Result<NewickTree> read();
+
+ private:
+  void skip() {
+    while (i_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[i_]))) ++i_;
+  }
+  Status fail(const std::string& why) const {
+    return Status(ErrorCode::kParseError, "Newick: " + why + " at position " + std::to_string(i_)).with("position", i_);
+  }
+  std::string read_label();
+  Status read_length(int node);
+  int add_child(int parent) {
+    int child = int(t_.nodes.size());
+    t_.nodes.push_back({});
+    t_.nodes[size_t(child)].parent = parent;
+    t_.nodes[size_t(parent)].children.push_back(child);
+    return child;
+  }
+
+  std::string_view text_;
+  size_t i_ = 0;
+  NewickTree t_;
+};
+
+std::string NewickReader::read_label() {
+  std::string s;
+  skip();
+  if (i_ < text_.size() && text_[i_] == '\'') {  // quoted label
+    for (++i_; i_ < text_.size() && text_[i_] != '\''; ++i_) s += text_[i_];
+    if (i_ < text_.size()) ++i_;
     return s;
-  };
-  t.nodes.push_back({});
+  }
+  while (i_ < text_.size() && std::string_view("(),:;").find(text_[i_]) == std::string_view::npos &&
+         !std::isspace(static_cast<unsigned char>(text_[i_])))
+    s += text_[i_++];
+  return s;
+}
+
+// ":length" after a node's label, when there is one.
+Status NewickReader::read_length(int node) {
+  skip();
+  if (i_ >= text_.size() || text_[i_] != ':') return {};
+  ++i_;
+  skip();
+  char* end = nullptr;
+  std::string num(text_.data() + i_, std::min<size_t>(64, text_.size() - i_));
+  double v = std::strtod(num.c_str(), &end);
+  if (end == num.c_str()) return fail("a branch length is not a number");
+  t_.nodes[size_t(node)].length = v;
+  i_ += size_t(end - num.c_str());
+  return {};
+}
+
+Result<NewickTree> NewickReader::read() {
+  t_.nodes.push_back({});
   int cur = 0;
   std::vector<int> stack;
   skip();
-  if (i >= text.size()) return fail("empty tree");
+  if (i_ >= text_.size()) return fail("empty tree");
   while (true) {
     skip();
-    if (i >= text.size()) return fail("unexpected end (missing ';' or ')')");
-    char c = text[i];
-    if (c == '(') {
+    if (i_ >= text_.size()) return fail("unexpected end (missing ';' or ')')");
+    if (text_[i_] == '(') {
       if (stack.size() > 10000) return fail("nesting deeper than 10000");
-      ++i;
-      int child = int(t.nodes.size());
-      t.nodes.push_back({});
-      t.nodes[size_t(child)].parent = cur;
-      t.nodes[size_t(cur)].children.push_back(child);
+      ++i_;
       stack.push_back(cur);
-      cur = child;
+      cur = add_child(cur);
       continue;
     }
     // a node's label and length, then ',', ')' or ';'
-    t.nodes[size_t(cur)].name = read_label();
+    t_.nodes[size_t(cur)].name = read_label();
+    BIOAGENT_RETURN_IF_ERROR(read_length(cur));
     skip();
-    if (i < text.size() && text[i] == ':') {
-      ++i;
-      skip();
-      const char* start = text.data() + i;
-      char* end = nullptr;
-      std::string num(start, std::min<size_t>(64, text.size() - i));
-      double v = std::strtod(num.c_str(), &end);
-      if (end == num.c_str()) return fail("a branch length is not a number");
-      t.nodes[size_t(cur)].length = v;
-      i += size_t(end - num.c_str());
-    }
-    skip();
-    if (i >= text.size()) return fail("unexpected end");
-    c = text[i];
+    if (i_ >= text_.size()) return fail("unexpected end");
+    const char c = text_[i_];
     if (c == ',') {
       if (stack.empty()) return fail("',' outside parentheses");
-      ++i;
-      int parent = stack.back();
-      int sib = int(t.nodes.size());
-      t.nodes.push_back({});
-      t.nodes[size_t(sib)].parent = parent;
-      t.nodes[size_t(parent)].children.push_back(sib);
-      cur = sib;
+      ++i_;
+      cur = add_child(stack.back());
     } else if (c == ')') {
       if (stack.empty()) return fail("unbalanced ')'");
-      ++i;
+      ++i_;
       cur = stack.back();
       stack.pop_back();
     } else if (c == ';') {
       if (!stack.empty()) return fail("unbalanced '('");
-      ++i;
-      return t;
+      ++i_;
+      return std::move(t_);
     } else {
       return fail(std::string("unexpected '") + c + "'");
     }
   }
 }
+
+}  // namespace
+
+Result<NewickTree> parse_newick(std::string_view text) { return NewickReader(text).read(); }
 
 }  // namespace bioagent

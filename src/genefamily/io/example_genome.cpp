@@ -28,14 +28,17 @@ struct GeneDraft {
   std::string cds;     // its codons (no stop); a copy's evolve from the original's
 };
 
-}  // namespace
+bool is_member(const GeneDraft& d) { return d.kind == "member"; }
 
-Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOptions& o) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (fs::exists(dir / (o.prefix + ".genome.fasta"), ec))
-    return invalid_argument(dir.string() + " already holds " + o.prefix + ".genome.fasta; choose an empty folder");
-  gf::GenomeGen g{std::mt19937(o.seed)};
+void copy_from(gf::GenomeGen& g, GeneDraft& copy, const GeneDraft& original, double rate) {
+  copy.cds = g.evolve(original.cds, rate, 0.3);
+  copy.protein = translate(copy.cds);
+  copy.alt_start = -1;
+}
+
+// The genes' proteins and codons, shuffled: family members (hmmemit from the
+// family's HMM, every third with a second isoform), decoys, random proteins.
+Result<std::vector<GeneDraft>> draft_genes(gf::GenomeGen& g, const fs::path& dir, const ExampleGenomeOptions& o) {
   std::vector<GeneDraft> drafts;
   auto members = gf::emit_detectable(o.family_hmm, o.members, o.seed, dir);
   if (!members) return members.status();
@@ -63,29 +66,30 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
     drafts.push_back({"random", "M" + g.protein(size_t(g.uniform(120, 600))), -1, -1, ""});
   std::shuffle(drafts.begin(), drafts.end(), g.rng);
   for (auto& d : drafts) d.cds = g.back_translate(d.protein);
-  auto copy_from = [&](GeneDraft& copy, const GeneDraft& original, double rate) {
-    copy.cds = g.evolve(original.cds, rate, 0.3);
-    copy.protein = translate(copy.cds);
-    copy.alt_start = -1;
-  };
-  // Two tandem pairs: members side by side, the second of each a copy of the
-  // first (a recent one at 3% substitutions per site, an older one at 8%), so
-  // each pair is adjacent and similar and its Ks is estimable.
-  auto is_member = [](const GeneDraft& d) { return d.kind == "member"; };
+  return drafts;
+}
+
+// Two tandem pairs: members side by side, the second of each a copy of the
+// first (a recent one at 3% substitutions per site, an older one at 8%), so
+// each pair is adjacent and similar and its Ks is estimable.
+void place_tandem_pairs(gf::GenomeGen& g, std::vector<GeneDraft>& drafts) {
   auto first = std::find_if(drafts.begin(), drafts.end(), is_member);
   for (double rate : {0.03, 0.08}) {
     if (first == drafts.end() || first + 1 == drafts.end()) break;
     auto next = std::find_if(first + 1, drafts.end(), is_member);
     if (next == drafts.end()) break;
     std::iter_swap(first + 1, next);
-    copy_from(*(first + 1), *first, rate);
+    copy_from(g, *(first + 1), *first, rate);
     first = std::find_if(first + 2, drafts.end(), is_member);
   }
-  // A segmental duplication: eight consecutive genes around a member copied,
-  // in order, at 15% substitutions per site, to the end of the last chromosome.
-  // The segment is centred on the first member (from the tenth gene on) whose eight genes lie on
-  // one chromosome and hold two members, else on the first member from there.
-  const size_t per_chromosome = (drafts.size() + 8 + size_t(o.chromosomes) - 1) / size_t(o.chromosomes);
+}
+
+// A segmental duplication: eight consecutive genes around a member copied,
+// in order, at 15% substitutions per site, to the end of the last chromosome.
+// The segment is centred on the first member (from the tenth gene on) whose eight genes lie on
+// one chromosome and hold two members, else on the first member from there.
+void add_segmental_copy(gf::GenomeGen& g, std::vector<GeneDraft>& drafts, int chromosomes) {
+  const size_t per_chromosome = (drafts.size() + 8 + size_t(chromosomes) - 1) / size_t(chromosomes);
   auto members_in_window = [&](size_t c) {
     if (c < 3 || c + 5 > drafts.size() || (c - 3) / per_chromosome != (c + 4) / per_chromosome) return 0L;
     return long(std::count_if(drafts.begin() + long(c - 3), drafts.begin() + long(c + 5), is_member));
@@ -104,11 +108,16 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
     for (size_t i = seg - 3; i < seg + 5; ++i) {
       GeneDraft copy = drafts[i];
       copy.copy_of = int(i);
-      copy_from(copy, drafts[i], 0.15);
+      copy_from(g, copy, drafts[i], 0.15);
       drafts.push_back(copy);
     }
   }
+}
 
+// The genes laid on the chromosomes in order (tandem members close together), the
+// genome, GFF3, CDS and protein files written; truth.json's content returned.
+Result<Json> write_genome_files(gf::GenomeGen& g, const std::vector<GeneDraft>& drafts, const fs::path& dir,
+                                const ExampleGenomeOptions& o) {
   std::vector<std::string> chrom(size_t(o.chromosomes));
   std::ofstream gff(dir / (o.prefix + ".gff3"));
   gff << "##gff-version 3\n";
@@ -139,18 +148,34 @@ Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOption
   BIOAGENT_RETURN_IF_ERROR(write_fasta(dir / (o.prefix + ".genome.fasta"), genome, 80));
   BIOAGENT_RETURN_IF_ERROR(write_fasta(dir / (o.prefix + ".cds.fasta"), cds_out));
   BIOAGENT_RETURN_IF_ERROR(write_fasta(dir / (o.prefix + ".pep.fasta"), pep_out));
+  return Json{{"prefix", o.prefix},
+              {"family", o.family},
+              {"family_hmm", o.family_hmm.string()},
+              {"members", truth_members},
+              {"decoys", truth_decoys},
+              {"genes", gene_no / 10},
+              {"segmental_pairs", segmental},
+              {"note", "generated by bioagent genefamily example: not real data"}};
+}
+
+}  // namespace
+
+Result<Json> write_example_genome(const fs::path& dir, const ExampleGenomeOptions& o) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (fs::exists(dir / (o.prefix + ".genome.fasta"), ec))
+    return invalid_argument(dir.string() + " already holds " + o.prefix + ".genome.fasta; choose an empty folder");
+  gf::GenomeGen g{std::mt19937(o.seed)};
+  auto drafts = draft_genes(g, dir, o);
+  if (!drafts) return drafts.status();
+  place_tandem_pairs(g, *drafts);
+  add_segmental_copy(g, *drafts, o.chromosomes);
+  auto truth = write_genome_files(g, *drafts, dir, o);
+  if (!truth) return truth.status();
   fs::copy_file(o.family_hmm, dir / (o.family + ".hmm"), fs::copy_options::overwrite_existing, ec);
   if (ec) return Status(ErrorCode::kInternal, "cannot copy the family HMM: " + ec.message());
-  Json truth = {{"prefix", o.prefix},
-                {"family", o.family},
-                {"family_hmm", o.family_hmm.string()},
-                {"members", truth_members},
-                {"decoys", truth_decoys},
-                {"genes", gene_no / 10},
-                {"segmental_pairs", segmental},
-                {"note", "generated by bioagent genefamily example: not real data"}};
-  std::ofstream(dir / "truth.json") << truth.dump(2) << "\n";
-  return truth;
+  std::ofstream(dir / "truth.json") << truth->dump(2) << "\n";
+  return *truth;
 }
 
 }  // namespace bioagent

@@ -1,6 +1,8 @@
 // FASTA, GFF3, translation and HMMER domain tables (see bioagent/seqio.h).
 #include "bioagent/seqio.h"
 
+#include "genefamily/io/text_lines.h"
+
 #include <zlib.h>
 
 #include <re2/re2.h>
@@ -14,8 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace bioagent {
-namespace {
+namespace bioagent::seqio_detail {
 
 // A file's bytes; gzip-compressed files (any name) are inflated. `max_bytes`
 // bounds the inflated size.
@@ -45,39 +46,13 @@ Result<std::string> slurp(const std::filesystem::path& path, size_t max_bytes) {
   return s;
 }
 
-template <typename F>
-void for_each_line(std::string_view text, F&& f) {
-  size_t line_no = 0, pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!f(++line_no, line)) return;
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-}
+}  // namespace bioagent::seqio_detail
 
-bool to_int(std::string_view s, int64_t& out) {
-  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
+namespace bioagent {
 
-std::string url_decode(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-}  // namespace
+using seqio_detail::for_each_line;
+using seqio_detail::slurp;
+using seqio_detail::to_int;
 
 Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::string& name) {
   std::vector<FastaRecord> out;
@@ -300,209 +275,6 @@ Status write_fasta(const std::filesystem::path& path, const std::vector<FastaRec
   out.flush();
   if (!out) return Status(ErrorCode::kInternal, "cannot write " + path.string());
   return Status::ok();
-}
-
-int64_t GffTranscript::cds_length() const {
-  int64_t n = 0;
-  for (auto& c : cds) n += c.end - c.start + 1;
-  return n;
-}
-
-std::string GffModel::transcript_of(const std::string& id) const {
-  if (transcripts.count(id)) return id;
-  auto it = protein_to_transcript.find(id);
-  return it == protein_to_transcript.end() ? "" : it->second;
-}
-
-namespace {
-
-// GFF3's "key=value;..." (URL-decoded) or GTF's 'key "value"; ...'.
-std::map<std::string, std::string> parse_attributes(std::string_view a) {
-  std::map<std::string, std::string> attrs;
-  while (!a.empty()) {
-    size_t semi = a.find(';');
-    std::string_view kv = a.substr(0, semi);
-    while (!kv.empty() && kv[0] == ' ') kv.remove_prefix(1);
-    size_t eq = kv.find('='), sp = kv.find(' ');
-    if (eq != std::string_view::npos && (sp == std::string_view::npos || eq < sp)) {
-      attrs[std::string(kv.substr(0, eq))] = url_decode(kv.substr(eq + 1));
-    } else if (sp != std::string_view::npos) {  // GTF
-      std::string_view v = kv.substr(sp + 1);
-      while (!v.empty() && (v.front() == ' ' || v.front() == '"')) v.remove_prefix(1);
-      while (!v.empty() && (v.back() == ' ' || v.back() == '"')) v.remove_suffix(1);
-      attrs.emplace(std::string(kv.substr(0, sp)), std::string(v));  // the first of repeated keys
-    }
-    if (semi == std::string_view::npos) break;
-    a.remove_prefix(semi + 1);
-  }
-  return attrs;
-}
-
-// "gene:A,gene:B" -> "A,B".
-std::string strip_id_list(const std::string& ids) {
-  std::string out;
-  for (size_t p = 0; p <= ids.size();) {
-    size_t comma = ids.find(',', p);
-    out += (out.empty() ? "" : ",") + strip_id_prefix(ids.substr(p, comma == std::string::npos ? comma : comma - p));
-    if (comma == std::string::npos) break;
-    p = comma + 1;
-  }
-  return out;
-}
-
-// A GTF line: its transcript and gene grow to cover it (GTF may have no
-// gene/transcript lines; their extent is that of their exons and CDS).
-struct GtfState {
-  std::set<std::string> explicit_extent;  // genes and transcripts with a line of their own
-};
-void gtf_line(GffModel& m, GtfState& st, const std::string& type, const std::string& seqid, char strand, int64_t start,
-              int64_t end, std::map<std::string, std::string>& attrs) {
-  const std::string tid = strip_id_prefix(attrs["transcript_id"]), gid = strip_id_prefix(attrs["gene_id"]);
-  auto grow = [&](auto& x, const std::string& key, const char* kind, bool own) {
-    const std::string tag = std::string(kind) + ":" + key;
-    if (x.id.empty()) x.id = key, x.seqid = seqid, x.strand = strand, x.start = start, x.end = end;
-    if (own) {
-      x.start = start, x.end = end;
-      st.explicit_extent.insert(tag);
-    } else if (!st.explicit_extent.count(tag)) {
-      x.start = std::min(x.start, start), x.end = std::max(x.end, end);
-    }
-  };
-  if (!gid.empty()) {
-    GffGene& g = m.genes[gid];
-    if (g.id.empty()) g.name = attrs.count("gene_name") ? attrs["gene_name"] : gid;
-    grow(g, gid, "gene", type == "gene");
-  }
-  if (type == "gene" || tid.empty()) return;
-  GffTranscript& t = m.transcripts[tid];
-  if (t.id.empty()) t.gene_id = gid;
-  grow(t, tid, "transcript", type == "transcript" || type == "mRNA");
-  if (!attrs["protein_id"].empty()) m.protein_to_transcript[strip_id_prefix(attrs["protein_id"])] = tid;
-}
-
-}  // namespace
-
-Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
-  GffModel m;
-  Status err;
-  struct Child {
-    std::string type, parent, id, protein_id, name;
-    GffSegment seg;
-  };
-  std::vector<Child> children;
-  std::map<std::string, bool> seen_seqid;
-  std::map<std::string, size_t> gene_line, transcript_line;  // ids are unique per feature type
-  GtfState gtf;
-  for_each_line(text, [&](size_t n, std::string_view line) {
-    if (line.empty() || line[0] == '#') return line.rfind("##FASTA", 0) != 0;  // stop at an embedded FASTA
-    std::vector<std::string_view> f;
-    size_t pos = 0;
-    while (f.size() < 9) {
-      size_t tab = line.find('\t', pos);
-      f.push_back(line.substr(pos, tab == std::string_view::npos ? std::string_view::npos : tab - pos));
-      if (tab == std::string_view::npos) break;
-      pos = tab + 1;
-    }
-    auto fail = [&](const std::string& why) {
-      err = parse_error(name + " line " + std::to_string(n) + ": " + why);
-      return false;
-    };
-    if (f.size() != 9) return fail("expected 9 tab-separated columns, found " + std::to_string(f.size()));
-    int64_t start, end;
-    if (!to_int(f[3], start) || !to_int(f[4], end) || start < 1 || end < start)
-      return fail("start/end must be integers with 1 <= start <= end");
-    char strand = f[6].empty() ? '.' : f[6][0];
-    if (std::string("+-.?").find(strand) == std::string::npos) return fail("strand must be +, -, . or ?");
-    std::map<std::string, std::string> attrs = parse_attributes(f[8]);
-    std::string seqid(f[0]), type(f[2]);
-    if (attrs.count("transcript_id") && !attrs.count("ID") && !attrs.count("Parent")) {  // a GTF line
-      gtf_line(m, gtf, type, seqid, strand, start, end, attrs);
-      if (type == "CDS" || type == "exon" || type == "five_prime_utr" || type == "three_prime_utr" || type == "5UTR" ||
-          type == "3UTR" || type == "UTR") {
-        int64_t phase = 0;
-        if (type == "CDS" && !to_int(f[7], phase)) phase = 0;
-        std::string t = type == "5UTR" || type == "five_prime_utr"    ? "five_prime_UTR"
-                        : type == "3UTR" || type == "three_prime_utr" ? "three_prime_UTR"
-                                                                      : type;
-        if (t != "UTR")
-          children.push_back({t,
-                              strip_id_prefix(attrs["transcript_id"]),
-                              "",
-                              strip_id_prefix(attrs["protein_id"]),
-                              "",
-                              {start, end, int(phase)}});
-      }
-      return true;
-    }
-    for (const char* k : {"ID", "Parent", "protein_id"})
-      if (attrs.count(k)) attrs[k] = strip_id_list(attrs[k]);
-    if (!seen_seqid[seqid]) {
-      seen_seqid[seqid] = true;
-      m.seqids.push_back(seqid);
-    }
-    if (type == "gene") {
-      GffGene g{attrs["ID"], seqid, attrs.count("Name") ? attrs["Name"] : attrs["ID"], strand, start, end, {}};
-      if (g.id.empty()) return fail("a gene without an ID attribute");
-      if (auto [it, fresh] = gene_line.emplace(g.id, n); !fresh)
-        return fail("the gene ID '" + g.id + "' was used already by the gene at line " + std::to_string(it->second));
-      m.genes[g.id] = g;
-    } else if (type == "mRNA" || type == "transcript") {
-      GffTranscript t;
-      t.id = attrs["ID"];
-      t.gene_id = attrs["Parent"].substr(0, attrs["Parent"].find(','));
-      t.seqid = seqid;
-      t.strand = strand;
-      t.start = start;
-      t.end = end;
-      if (t.id.empty()) return fail("an mRNA without an ID attribute");
-      if (auto [it, fresh] = transcript_line.emplace(t.id, n); !fresh)
-        return fail("the mRNA ID '" + t.id + "' was used already by the mRNA at line " + std::to_string(it->second));
-      m.transcripts[t.id] = t;
-    } else if (type == "CDS" || type == "exon" || type == "five_prime_UTR" || type == "three_prime_UTR" ||
-               type == "protein" || type == "polypeptide") {
-      int64_t phase = 0;
-      if (type == "CDS" && !to_int(f[7], phase)) phase = 0;
-      std::string parents = attrs["Parent"];
-      for (size_t p = 0; p <= parents.size();) {  // a CDS may list several parents
-        size_t comma = parents.find(',', p);
-        std::string parent = parents.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
-        children.push_back(
-            {type, parent, attrs["ID"], attrs["protein_id"], attrs["Name"], {start, end, static_cast<int>(phase)}});
-        if (comma == std::string::npos) break;
-        p = comma + 1;
-      }
-    }
-    return true;
-  });
-  if (!err.is_ok()) return err;
-  for (auto& c : children) {
-    auto it = m.transcripts.find(c.parent);
-    if (it == m.transcripts.end()) continue;  // a feature of a non-coding parent
-    GffTranscript& t = it->second;
-    if (c.type == "CDS")
-      t.cds.push_back(c.seg);
-    else if (c.type == "exon")
-      t.exons.push_back(c.seg);
-    else if (c.type == "five_prime_UTR")
-      t.utr5.push_back(c.seg);
-    else if (c.type == "three_prime_UTR")
-      t.utr3.push_back(c.seg);
-    for (const std::string* alias : {&c.id, &c.protein_id, &c.name})
-      if (!alias->empty() && (c.type == "CDS" || c.type == "protein" || c.type == "polypeptide"))
-        m.protein_to_transcript[*alias] = t.id;
-  }
-  for (auto& [id, t] : m.transcripts) {
-    for (auto* v : {&t.exons, &t.cds, &t.utr5, &t.utr3})
-      std::sort(v->begin(), v->end(), [](auto& a, auto& b) { return a.start < b.start; });
-    if (auto g = m.genes.find(t.gene_id); g != m.genes.end()) g->second.transcripts.push_back(id);
-  }
-  return m;
-}
-
-Result<GffModel> read_gff3(const std::filesystem::path& path) {
-  auto text = slurp(path, size_t(4) << 30);
-  if (!text) return text.status();
-  return parse_gff3(*text, path.filename().string());
 }
 
 int base_index(char c) {

@@ -219,12 +219,16 @@ Json check_file_name(const std::string& name) {
                               "SPL.hmm); the prefix is letters, digits or _"}};
 }
 
-Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_in, const std::string& family_in,
-                                bool consistency) {
+namespace {
+
+using FilesByKind = std::map<std::string, std::vector<std::string>>;
+
+std::string name_stem(const std::string& n) { return n.substr(0, n.find('.')); }
+
+// The folder's files by the kind their names say; a name no rule accepts is a problem.
+FilesByKind files_by_kind(const fs::path& dir, Json& problems) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.string());
-  Json problems = Json::array(), files = Json::object();
-  std::map<std::string, std::vector<std::string>> by_kind;
+  FilesByKind by_kind;
   for (auto& e : fs::directory_iterator(dir, ec)) {
     if (!e.is_regular_file()) continue;
     std::string name = e.path().filename().string();
@@ -235,39 +239,58 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
     else
       problems.push_back(c);
   }
-  std::string prefix = prefix_in, family = family_in;
-  auto stem = [](const std::string& n) { return n.substr(0, n.find('.')); };
-  for (const char* kind : {"genome", "gff3", "cds", "pep"}) {
-    auto& v = by_kind[kind];
-    if (prefix.empty() && v.size() == 1) prefix = stem(v[0]);
-  }
-  // A file of several profiles is a domain set for the classify stage, not a
-  // family's profile (unless it is named <Family>.hmm: identify then refuses it).
+  return by_kind;
+}
+
+// A file of several profiles is a domain set for the classify stage, not a
+// family's profile (unless it is named <Family>.hmm: identify then refuses it).
+void set_aside_hmm_sets(const fs::path& dir, const std::string& family, FilesByKind& by_kind) {
   for (auto it = by_kind["hmm"].begin(); it != by_kind["hmm"].end();)
-    if (stem(*it) != family && hmm_profile_count(dir / *it) > 1) {
+    if (name_stem(*it) != family && hmm_profile_count(dir / *it) > 1) {
       by_kind["hmm_set"].push_back(*it);
       it = by_kind["hmm"].erase(it);
     } else {
       ++it;
     }
-  if (family.empty() && by_kind["hmm"].size() == 1) family = stem(by_kind["hmm"][0]);
-  if (!by_kind["hmm_set"].empty()) {
-    std::sort(by_kind["hmm_set"].begin(), by_kind["hmm_set"].end());
-    files["hmm_set"] = fs::absolute(dir / by_kind["hmm_set"][0]).string();
-    if (by_kind["hmm_set"].size() > 1)
-      problems.push_back(
-          {{"file", by_kind["hmm_set"][1]},
-           {"kind", "hmm_set"},
-           {"rule", "at most one set of domain profiles"},
-           {"message", "more than one HMM file holds several profiles (" + by_kind["hmm_set"][0] + ", " +
-                           by_kind["hmm_set"][1] + "): keep one domain set for classification in the folder"}});
-  }
+}
+
+// The first domain set is files["hmm_set"]; a second is a problem.
+void record_hmm_set(const fs::path& dir, FilesByKind& by_kind, Json& files, Json& problems) {
+  auto& sets = by_kind["hmm_set"];
+  if (sets.empty()) return;
+  std::sort(sets.begin(), sets.end());
+  files["hmm_set"] = fs::absolute(dir / sets[0]).string();
+  if (sets.size() > 1)
+    problems.push_back({{"file", sets[1]},
+                        {"kind", "hmm_set"},
+                        {"rule", "at most one set of domain profiles"},
+                        {"message", "more than one HMM file holds several profiles (" + sets[0] + ", " + sets[1] +
+                                        "): keep one domain set for classification in the folder"}});
+}
+
+Json missing_required_file(const fs::path& dir, const std::string& kind, const std::string& name, const Json& files) {
+  return {{"file", name},
+          {"kind", kind},
+          {"rule", "required file"},
+          {"fixable", false},
+          {"message", "the " + kind + " file " + name + " is missing (expected in " + dir.string() + ")" +
+                          (kind == "hmm" && files.contains("hmm_set")
+                               ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
+                                     " holds several domain profiles: it is used by the classify stage, and the "
+                                     "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
+                               : std::string())}};
+}
+
+// The five files a run reads under their expected names: found (files), missing
+// or empty (problems), or optional and absent (absent).
+void check_expected_files(const fs::path& dir, const std::string& prefix, const std::string& family, Json& files,
+                          Json& problems, Json& absent) {
+  std::error_code ec;
   const std::map<std::string, std::string> wanted = {{"genome", prefix + ".genome.fasta"},
                                                      {"gff3", prefix + ".gff3"},
                                                      {"cds", prefix + ".cds.fasta"},
                                                      {"pep", prefix + ".pep.fasta"},
                                                      {"hmm", family + ".hmm"}};
-  Json absent = Json::array();  // optional files the folder does not have
   for (auto& [kind, name] : wanted) {
     fs::path p = dir / name;
     if ((kind == "hmm" ? family : prefix).empty() || !fs::exists(p, ec)) {
@@ -278,24 +301,12 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
       // Only the proteins and the profile are required; without the others the
       // stages that need them are skipped with that reason.
       const bool optional = kind == "genome" || kind == "gff3" || kind == "cds";
-      if (optional && !fixable_elsewhere && !prefix.empty()) {
+      if (optional && !fixable_elsewhere && !prefix.empty())
         absent.push_back({{"file", name},
                           {"kind", kind},
                           {"message", "no " + kind + " file " + name + ": the stages that need it are skipped"}});
-        continue;
-      }
-      if (!fixable_elsewhere)
-        problems.push_back(
-            {{"file", name},
-             {"kind", kind},
-             {"rule", "required file"},
-             {"fixable", false},
-             {"message", "the " + kind + " file " + name + " is missing (expected in " + dir.string() + ")" +
-                             (kind == "hmm" && files.contains("hmm_set")
-                                  ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
-                                        " holds several domain profiles: it is used by the classify stage, and the "
-                                        "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
-                                  : std::string())}});
+      else if (!fixable_elsewhere)
+        problems.push_back(missing_required_file(dir, kind, name, files));
       continue;
     }
     if (fs::file_size(p, ec) == 0) {
@@ -304,18 +315,43 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
     }
     files[kind] = fs::absolute(p).string();
   }
-  Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}, {"absent", absent}};
+}
+
+// Genome, GFF3, proteins and CDS agree (when all four are there); unreadable ones are problems.
+Json check_consistency(const Json& files, Json& problems) {
   Json cons = Json::object();
-  if (consistency && files.contains("genome") && files.contains("gff3") && files.contains("pep") &&
-      files.contains("cds")) {
-    auto genome = fasta_lengths(files["genome"].get<std::string>());
-    auto gff = read_gff3(files["gff3"].get<std::string>());
-    auto pep = read_fasta(files["pep"].get<std::string>());
-    auto cds = read_fasta(files["cds"].get<std::string>());
-    for (auto* r : {&genome.status(), &gff.status(), &pep.status(), &cds.status()})
-      if (!r->is_ok()) problems.push_back({{"rule", "readable"}, {"message", r->message()}});
-    if (genome && gff && pep && cds) consistency_checks(*genome, *gff, *pep, *cds, cons, problems);
+  if (!(files.contains("genome") && files.contains("gff3") && files.contains("pep") && files.contains("cds")))
+    return cons;
+  auto genome = fasta_lengths(files["genome"].get<std::string>());
+  auto gff = read_gff3(files["gff3"].get<std::string>());
+  auto pep = read_fasta(files["pep"].get<std::string>());
+  auto cds = read_fasta(files["cds"].get<std::string>());
+  for (auto* r : {&genome.status(), &gff.status(), &pep.status(), &cds.status()})
+    if (!r->is_ok()) problems.push_back({{"rule", "readable"}, {"message", r->message()}});
+  if (genome && gff && pep && cds) consistency_checks(*genome, *gff, *pep, *cds, cons, problems);
+  return cons;
+}
+
+}  // namespace
+
+Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_in, const std::string& family_in,
+                                bool consistency) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.string());
+  Json problems = Json::array(), files = Json::object();
+  FilesByKind by_kind = files_by_kind(dir, problems);
+  std::string prefix = prefix_in, family = family_in;
+  for (const char* kind : {"genome", "gff3", "cds", "pep"}) {
+    auto& v = by_kind[kind];
+    if (prefix.empty() && v.size() == 1) prefix = name_stem(v[0]);
   }
+  set_aside_hmm_sets(dir, family, by_kind);
+  if (family.empty() && by_kind["hmm"].size() == 1) family = name_stem(by_kind["hmm"][0]);
+  record_hmm_set(dir, by_kind, files, problems);
+  Json absent = Json::array();  // optional files the folder does not have
+  check_expected_files(dir, prefix, family, files, problems, absent);
+  Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}, {"absent", absent}};
+  Json cons = consistency ? check_consistency(files, problems) : Json::object();
   Json warnings = Json::array();
   if (consistency) content_checks(files, problems, warnings);
   out["consistency"] = cons;

@@ -137,6 +137,77 @@ std::pair<std::string, std::string> normalise(const StageContext& ctx, const std
   return {"CPM from raw counts (no CDS length for most rows)", "由原始计数换算的 CPM（多数行没有 CDS 长度）"};
 }
 
+// The matrix's rows: ids (first column) and their non-negative values; sample names from the header.
+void read_matrix(const Sheet& sheet, std::vector<std::string>& samples, std::vector<std::string>& ids,
+                 std::vector<std::vector<double>>& values) {
+  for (size_t c = 1; c < sheet.n_cols; ++c) samples.push_back(sheet.rows[0][c].to_text());
+  for (size_t r = 1; r < sheet.rows.size(); ++r) {
+    std::vector<double> v;
+    for (size_t c = 1; c < sheet.n_cols; ++c) {
+      const Cell& cell = sheet.rows[r][c];
+      v.push_back(std::max(0.0, cell.kind == Cell::Kind::kNumber ? cell.number : std::atof(cell.to_text().c_str())));
+    }
+    ids.push_back(sheet.rows[r][0].to_text());
+    values.push_back(std::move(v));
+  }
+}
+
+// The members' rows, log2(x+1), each member once (its first row), named by gene
+// (a row may name the gene, the protein or the protein without its version).
+void member_rows(const std::vector<Member>& members, const std::vector<std::string>& ids,
+                 const std::vector<std::vector<double>>& values, std::vector<std::string>& genes,
+                 std::vector<std::vector<double>>& raw) {
+  std::map<std::string, std::string> alias;  // gene, protein, transcript ids -> gene
+  for (auto& m : members) {
+    alias[m.gene] = m.gene;
+    alias[m.protein] = m.gene;
+    alias[m.protein.substr(0, m.protein.rfind('.'))] = m.gene;
+  }
+  for (size_t r = 0; r < ids.size(); ++r) {
+    auto it = alias.find(ids[r]);
+    if (it == alias.end() || std::find(genes.begin(), genes.end(), it->second) != genes.end()) continue;
+    std::vector<double> v;
+    for (double x : values[r]) v.push_back(std::log2(x + 1));
+    genes.push_back(it->second);
+    raw.push_back(v);
+  }
+}
+
+std::vector<std::vector<double>> row_z_scores(std::vector<std::vector<double>> z) {
+  for (auto& row : z) {
+    double mean = 0, sd = 0;
+    for (double x : row) mean += x / double(row.size());
+    for (double x : row) sd += (x - mean) * (x - mean) / double(std::max<size_t>(1, row.size() - 1));
+    sd = std::sqrt(sd);
+    for (double& x : row) x = sd > 0 ? (x - mean) / sd : 0;
+  }
+  return z;
+}
+
+// expression_log2.tsv and the heatmap of row z-scores, rows in clustered order.
+Status write_heatmap(const StageContext& ctx, const std::vector<std::string>& samples,
+                     const std::vector<std::string>& genes, const std::vector<std::vector<double>>& raw) {
+  std::vector<std::vector<double>> z = row_z_scores(raw);
+  auto order = cluster_order(z);
+  std::vector<std::string> og;
+  std::vector<std::vector<double>> oz;
+  std::ostringstream tsv;
+  tsv << "gene";
+  for (auto& s : samples) tsv << '\t' << s;
+  tsv << '\n';
+  for (size_t i : order) {
+    og.push_back(genes[i]);
+    oz.push_back(z[i]);
+    tsv << genes[i];
+    for (double x : raw[i]) tsv << '\t' << x;
+    tsv << '\n';
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_log2.tsv"), tsv.str()));
+  std::string title = figure_title(ctx, " expression (log2(x+1), row z-scores)", " 表达量（log2(x+1)，按行 z 分数）");
+  return write_text(ctx.work / final_name(ctx, "expression_heatmap.svg"),
+                    figures::heatmap(og, samples, oz, true, title, svg::tr("z-score", "z 分数")));
+}
+
 Status heatmap(const StageContext& ctx) {
   std::string path = ctx.params["matrix"];
   if (path.empty() && !ctx.params["reads"].empty()) path = (ctx.work / final_name(ctx, "salmon_tpm.tsv")).string();
@@ -154,62 +225,14 @@ Status heatmap(const StageContext& ctx) {
     return invalid_argument(path + " needs a header row and a gene column followed by sample columns");
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
-  std::map<std::string, std::string> alias;  // gene, protein, transcript ids -> gene
-  for (auto& m : *members) {
-    alias[m.gene] = m.gene;
-    alias[m.protein] = m.gene;
-    alias[m.protein.substr(0, m.protein.rfind('.'))] = m.gene;
-  }
-  std::vector<std::string> samples;
-  for (size_t c = 1; c < sheet->n_cols; ++c) samples.push_back(sheet->rows[0][c].to_text());
-  std::vector<std::string> ids;
+  std::vector<std::string> samples, ids;
   std::vector<std::vector<double>> values;
-  for (size_t r = 1; r < sheet->rows.size(); ++r) {
-    std::vector<double> v;
-    for (size_t c = 1; c < sheet->n_cols; ++c) {
-      const Cell& cell = sheet->rows[r][c];
-      v.push_back(std::max(0.0, cell.kind == Cell::Kind::kNumber ? cell.number : std::atof(cell.to_text().c_str())));
-    }
-    ids.push_back(sheet->rows[r][0].to_text());
-    values.push_back(std::move(v));
-  }
+  read_matrix(*sheet, samples, ids, values);
   const auto [normalisation, normalisation_zh] = normalise(ctx, ids, values);
   std::vector<std::string> genes;
   std::vector<std::vector<double>> raw;
-  for (size_t r = 0; r < ids.size(); ++r) {
-    auto it = alias.find(ids[r]);
-    if (it == alias.end() || std::find(genes.begin(), genes.end(), it->second) != genes.end()) continue;
-    std::vector<double> v;
-    for (double x : values[r]) v.push_back(std::log2(x + 1));
-    genes.push_back(it->second);
-    raw.push_back(v);
-  }
-  std::vector<std::vector<double>> z = raw;
-  for (auto& row : z) {
-    double mean = 0, sd = 0;
-    for (double x : row) mean += x / double(row.size());
-    for (double x : row) sd += (x - mean) * (x - mean) / double(std::max<size_t>(1, row.size() - 1));
-    sd = std::sqrt(sd);
-    for (double& x : row) x = sd > 0 ? (x - mean) / sd : 0;
-  }
-  auto order = cluster_order(z);
-  std::vector<std::string> og;
-  std::vector<std::vector<double>> oz;
-  std::ostringstream tsv;
-  tsv << "gene";
-  for (auto& s : samples) tsv << '\t' << s;
-  tsv << '\n';
-  for (size_t i : order) {
-    og.push_back(genes[i]);
-    oz.push_back(z[i]);
-    tsv << genes[i];
-    for (double x : raw[i]) tsv << '\t' << x;
-    tsv << '\n';
-  }
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_log2.tsv"), tsv.str()));
-  std::string title = figure_title(ctx, " expression (log2(x+1), row z-scores)", " 表达量（log2(x+1)，按行 z 分数）");
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_heatmap.svg"),
-                                      figures::heatmap(og, samples, oz, true, title, svg::tr("z-score", "z 分数"))));
+  member_rows(*members, ids, values, genes, raw);
+  BIOAGENT_RETURN_IF_ERROR(write_heatmap(ctx, samples, genes, raw));
   return write_text(ctx.work / "expression.json", Json{{"skipped", false},
                                                        {"matrix", path},
                                                        {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},

@@ -139,6 +139,70 @@ Selection select_candidates(const StageContext& ctx, const std::map<std::string,
   return sel;
 }
 
+// The hmmsearch hits by protein: its sequence E-value and score, the HMM spans of its confident domains.
+std::map<std::string, Candidate> candidates_of(const std::vector<DomainHit>& hits, double dom_evalue) {
+  std::map<std::string, Candidate> cands;
+  for (auto& h : hits) {
+    Candidate& c = cands[h.target];
+    c.evalue = h.seq_evalue;
+    c.score = h.seq_score;
+    c.hmm_len = h.query_len;
+    if (h.i_evalue <= dom_evalue) c.spans.push_back({h.hmm_from, h.hmm_to});
+  }
+  return cands;
+}
+
+// Proteins DIAMOND matched to a reference member (none without blast.tsv).
+std::set<std::string> read_blast_hits(const StageContext& ctx) {
+  std::set<std::string> blast_hits;
+  if (auto b = read_text(ctx.work / "blast.tsv"))
+    for (std::istringstream in(*b); in;) {
+      std::string line;
+      if (!std::getline(in, line)) break;
+      blast_hits.insert(line.substr(0, line.find('\t')));
+    }
+  return blast_hits;
+}
+
+// An id suffix names a gene only when it groups several passing proteins;
+// a lone protein keeps its own id (".1" may be a version, not an isoform).
+void ungroup_lone_suffixes(Selection& sel) {
+  for (auto it = sel.best.begin(); it != sel.best.end();) {
+    auto iso = sel.isoforms.find(it->first);
+    if (iso != sel.isoforms.end() && iso->second.size() == 1 && it->second.seqid.empty() &&
+        it->second.protein != it->first) {
+      Member m = it->second;
+      m.gene = m.protein;
+      sel.isoforms[m.gene] = iso->second;
+      sel.isoforms.erase(iso);
+      it = sel.best.erase(it);
+      sel.best[m.gene] = m;
+    } else {
+      ++it;
+    }
+  }
+}
+
+// identify.json: counts at each filter, how proteins were located, the isoforms merged.
+Json identify_summary(const std::vector<Member>& members, size_t candidates, Selection& sel, size_t blast_hits) {
+  Json merged = Json::array();  // genes whose passing proteins were several isoforms
+  for (auto& [gene, prots] : sel.isoforms)
+    if (prots.size() > 1) merged.push_back({{"gene", gene}, {"kept", sel.best[gene].protein}, {"proteins", prots}});
+  size_t passing = 0;
+  for (auto& [gene, prots] : sel.isoforms) passing += prots.size();
+  return {{"members", members.size()},
+          {"proteins_with_hits", candidates},
+          {"rejected_by_evalue", sel.rejected_evalue},
+          {"rejected_by_coverage", sel.rejected_coverage},
+          {"proteins_passing", passing},
+          {"proteins_without_gff_record", sel.unmapped},
+          {"located_by", sel.via},
+          {"isoform_suffixes", std::vector<std::string>(sel.suffix_rules.begin(), sel.suffix_rules.end())},
+          {"blast_candidates", blast_hits},
+          {"isoforms_collapsed", passing - members.size()},
+          {"isoform_groups", merged}};
+}
+
 Status select_members(const StageContext& ctx) {
   auto text = read_text(ctx.work / "hits.domtbl");
   if (!text) return text.status();
@@ -157,39 +221,10 @@ Status select_members(const StageContext& ctx) {
   std::map<std::string, const FastaRecord*> pep_by, cds_by;
   for (auto& r : *pep) pep_by[r.id] = &r;
   for (auto& r : *cds) cds_by[r.id] = &r;
-  const double dom_evalue = ctx.params["domain_evalue"];
-  std::map<std::string, Candidate> cands;
-  for (auto& h : *hits) {
-    Candidate& c = cands[h.target];
-    c.evalue = h.seq_evalue;
-    c.score = h.seq_score;
-    c.hmm_len = h.query_len;
-    if (h.i_evalue <= dom_evalue) c.spans.push_back({h.hmm_from, h.hmm_to});
-  }
-  std::set<std::string> blast_hits;  // proteins DIAMOND matched to a reference member
-  if (auto b = read_text(ctx.work / "blast.tsv"))
-    for (std::istringstream in(*b); in;) {
-      std::string line;
-      if (!std::getline(in, line)) break;
-      blast_hits.insert(line.substr(0, line.find('\t')));
-    }
+  std::map<std::string, Candidate> cands = candidates_of(*hits, ctx.params["domain_evalue"].get<double>());
+  std::set<std::string> blast_hits = read_blast_hits(ctx);
   Selection sel = select_candidates(ctx, cands, *gff, pep_by, blast_hits);
-  // An id suffix names a gene only when it groups several passing proteins;
-  // a lone protein keeps its own id (".1" may be a version, not an isoform).
-  for (auto it = sel.best.begin(); it != sel.best.end();) {
-    auto iso = sel.isoforms.find(it->first);
-    if (iso != sel.isoforms.end() && iso->second.size() == 1 && it->second.seqid.empty() &&
-        it->second.protein != it->first) {
-      Member m = it->second;
-      m.gene = m.protein;
-      sel.isoforms[m.gene] = iso->second;
-      sel.isoforms.erase(iso);
-      it = sel.best.erase(it);
-      sel.best[m.gene] = m;
-    } else {
-      ++it;
-    }
-  }
+  ungroup_lone_suffixes(sel);
   std::vector<Member> members;
   for (auto& [g, m] : sel.best) members.push_back(m);
   std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
@@ -202,23 +237,8 @@ Status select_members(const StageContext& ctx) {
                                          std::to_string(sel.rejected_coverage) + " the coverage filter"),
         FailureClass::kEmptyResult);
   BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by));
-  Json merged = Json::array();  // genes whose passing proteins were several isoforms
-  for (auto& [gene, prots] : sel.isoforms)
-    if (prots.size() > 1) merged.push_back({{"gene", gene}, {"kept", sel.best[gene].protein}, {"proteins", prots}});
-  size_t passing = 0;
-  for (auto& [gene, prots] : sel.isoforms) passing += prots.size();
-  Json summary = {{"members", members.size()},
-                  {"proteins_with_hits", cands.size()},
-                  {"rejected_by_evalue", sel.rejected_evalue},
-                  {"rejected_by_coverage", sel.rejected_coverage},
-                  {"proteins_passing", passing},
-                  {"proteins_without_gff_record", sel.unmapped},
-                  {"located_by", sel.via},
-                  {"isoform_suffixes", std::vector<std::string>(sel.suffix_rules.begin(), sel.suffix_rules.end())},
-                  {"blast_candidates", blast_hits.size()},
-                  {"isoforms_collapsed", passing - members.size()},
-                  {"isoform_groups", merged}};
-  return write_text(ctx.work / "identify.json", summary.dump(2));
+  return write_text(ctx.work / "identify.json",
+                    identify_summary(members, cands.size(), sel, blast_hits.size()).dump(2));
 }
 
 // gzip-compressed bytes, inflated with zlib up to `limit` bytes.
@@ -358,6 +378,61 @@ ReportSection report(const ReportContext& r) {
   return s;
 }
 
+// The family profile, when the folder has one, is a single HMMER3 profile.
+Status check_profile(const StageContext& ctx) {
+  if (ctx.data("hmm").empty()) return Status::ok();  // downloaded from InterPro in the first step
+  auto head = read_text(ctx.data("hmm"));
+  if (!head) return head.status();
+  if (head->rfind("HMMER3", 0) != 0)
+    return invalid_argument(ctx.data("hmm").filename().string() +
+                            " is not a HMMER3 profile (it must start with 'HMMER3/f'); build one with hmmbuild");
+  auto one_family = single_family_profile_uses_ga(ctx.data("hmm").string());  // a domain set is refused
+  return one_family ? Status::ok() : one_family.status();
+}
+
+// The profile (downloaded or built from references when asked), hmmsearch, the
+// optional DIAMOND rescue, then the member selection.
+Result<std::vector<Step>> identify_steps(const StageContext& ctx) {
+  char ev[32], dev[32], bev[32];
+  const std::string refs = ctx.params["blast_references"], build_from = ctx.params["hmm_from_references"];
+  // With BLAST rescue, hmmsearch reports weak hits too: their domains may still confirm a BLAST candidate.
+  std::snprintf(ev, sizeof ev, "%g", refs.empty() ? ctx.params["evalue"].get<double>() : 10.0);
+  std::snprintf(dev, sizeof dev, "%g", ctx.params["domain_evalue"].get<double>());
+  std::snprintf(bev, sizeof bev, "%g",
+                ctx.params["blast_evalue"].get<double>());  // not to_string: 1e-10 is not 0.000000
+  std::vector<Step> steps = {StageFn(write_search_proteome)};
+  std::string hmm = ctx.data("hmm").string();
+  if (hmm.empty()) {
+    steps.push_back(StageFn(download_pfam));
+    hmm = "pfam.hmm";
+  }
+  if (!build_from.empty()) {  // the profile built from reference members instead of the given one
+    steps.push_back(Command{
+        {"mafft", "--auto", "--quiet", "--thread", std::to_string(ctx.cpus), build_from}, "references.aln.fasta", ""});
+    steps.push_back(Command{{"hmmbuild", "--informat", "afa", "--cpu", std::to_string(ctx.cpus), "-n",
+                             ctx.run.value("family", std::string("family")), "built.hmm", "references.aln.fasta"},
+                            "hmmbuild.txt",
+                            ""});
+    hmm = "built.hmm";
+  }
+  std::vector<std::string> search = {"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev};
+  if (auto ga = single_family_profile_uses_ga(hmm); ga && *ga && refs.empty())
+    search.resize(4), search.push_back("--cut_ga");
+  for (const std::string& a : {std::string("--cpu"), std::to_string(ctx.cpus), std::string("-o"),
+                               std::string("hmmsearch.txt"), hmm, std::string("proteome.fasta")})
+    search.push_back(a);
+  steps.push_back(Command{search, "", ""});
+  if (!refs.empty()) {
+    steps.push_back(Command{{"diamond", "makedb", "--in", refs, "-d", "references", "--quiet"}, "", ""});
+    steps.push_back(Command{{"diamond", "blastp", "-d", "references", "-q", "proteome.fasta", "-o", "blast.tsv",
+                             "--outfmt", "6", "--evalue", bev, "--threads", std::to_string(ctx.cpus), "--quiet"},
+                            "",
+                            ""});
+  }
+  steps.push_back(StageFn(select_members));
+  return steps;
+}
+
 }  // namespace
 
 StageSpec identify_stage() {
@@ -380,57 +455,8 @@ StageSpec identify_stage() {
       "interpro_url": {"type": "string", "default": "https://www.ebi.ac.uk/interpro/api"},
       "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"}
     }, "additionalProperties": false})JS");
-  s.check = [](const StageContext& ctx) -> Status {
-    if (ctx.data("hmm").empty()) return Status::ok();  // downloaded from InterPro in the first step
-    auto head = read_text(ctx.data("hmm"));
-    if (!head) return head.status();
-    if (head->rfind("HMMER3", 0) != 0)
-      return invalid_argument(ctx.data("hmm").filename().string() +
-                              " is not a HMMER3 profile (it must start with 'HMMER3/f'); build one with hmmbuild");
-    auto one_family = single_family_profile_uses_ga(ctx.data("hmm").string());  // a domain set is refused
-    return one_family ? Status::ok() : one_family.status();
-  };
-  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
-    char ev[32], dev[32], bev[32];
-    const std::string refs = ctx.params["blast_references"], build_from = ctx.params["hmm_from_references"];
-    // With BLAST rescue, hmmsearch reports weak hits too: their domains may still confirm a BLAST candidate.
-    std::snprintf(ev, sizeof ev, "%g", refs.empty() ? ctx.params["evalue"].get<double>() : 10.0);
-    std::snprintf(dev, sizeof dev, "%g", ctx.params["domain_evalue"].get<double>());
-    std::snprintf(bev, sizeof bev, "%g",
-                  ctx.params["blast_evalue"].get<double>());  // not to_string: 1e-10 is not 0.000000
-    std::vector<Step> steps = {StageFn(write_search_proteome)};
-    std::string hmm = ctx.data("hmm").string();
-    if (hmm.empty()) {
-      steps.push_back(StageFn(download_pfam));
-      hmm = "pfam.hmm";
-    }
-    if (!build_from.empty()) {  // the profile built from reference members instead of the given one
-      steps.push_back(Command{{"mafft", "--auto", "--quiet", "--thread", std::to_string(ctx.cpus), build_from},
-                              "references.aln.fasta",
-                              ""});
-      steps.push_back(Command{{"hmmbuild", "--informat", "afa", "--cpu", std::to_string(ctx.cpus), "-n",
-                               ctx.run.value("family", std::string("family")), "built.hmm", "references.aln.fasta"},
-                              "hmmbuild.txt",
-                              ""});
-      hmm = "built.hmm";
-    }
-    std::vector<std::string> search = {"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev};
-    if (auto ga = single_family_profile_uses_ga(hmm); ga && *ga && refs.empty())
-      search.resize(4), search.push_back("--cut_ga");
-    for (const std::string& a : {std::string("--cpu"), std::to_string(ctx.cpus), std::string("-o"),
-                                 std::string("hmmsearch.txt"), hmm, std::string("proteome.fasta")})
-      search.push_back(a);
-    steps.push_back(Command{search, "", ""});
-    if (!refs.empty()) {
-      steps.push_back(Command{{"diamond", "makedb", "--in", refs, "-d", "references", "--quiet"}, "", ""});
-      steps.push_back(Command{{"diamond", "blastp", "-d", "references", "-q", "proteome.fasta", "-o", "blast.tsv",
-                               "--outfmt", "6", "--evalue", bev, "--threads", std::to_string(ctx.cpus), "--quiet"},
-                              "",
-                              ""});
-    }
-    steps.push_back(StageFn(select_members));
-    return steps;
-  };
+  s.check = check_profile;
+  s.steps = identify_steps;
   s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
   s.parse = summary_file("identify.json");
   // {asked} and {used}: the E-value this run asked for and the one the repair used.

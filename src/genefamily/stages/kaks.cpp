@@ -144,11 +144,12 @@ std::vector<std::pair<double, double>> parse_yn00(const std::string& out) {
   return r;
 }
 
-Status summarise_kaks(const StageContext& ctx) {
-  auto list = read_text(ctx.work / "pairs.tsv");
-  if (!list) return list.status();
+namespace {
+
+// pairs.tsv's rows after its header: gene_a, gene_b, kind.
+std::vector<std::array<std::string, 3>> read_pairs(const std::string& text) {
   std::vector<std::array<std::string, 3>> pairs;
-  std::istringstream in(*list);
+  std::istringstream in(text);
   std::string line;
   std::getline(in, line);
   while (std::getline(in, line)) {
@@ -159,14 +160,20 @@ Status summarise_kaks(const StageContext& ctx) {
     std::getline(row, f[2], '\t');
     pairs.push_back(f);
   }
-  auto out = read_text(ctx.work / "yn00.out");
-  auto values = out ? parse_yn00(*out) : std::vector<std::pair<double, double>>{};
-  const double rate = ctx.params["substitution_rate"], max_ks = ctx.params["max_ks"];
+  return pairs;
+}
+
+// Every pair with its Ka, Ks, ratio and date (or why not), as kaks.tsv, JSON rows and figure points.
+struct KaksTable {
   std::ostringstream tsv;
-  tsv << "gene_a\tgene_b\tkind\tKa\tKs\tKa_Ks\tdivergence_mya\tstatus\n";
-  std::vector<figures::KaKs> points;
+  std::vector<figures::KaKs> points;  // the estimated pairs
   Json rows = Json::array();
   size_t purifying = 0, estimated = 0, not_estimated = 0, saturated = 0;
+};
+
+void tabulate_pairs(const std::vector<std::array<std::string, 3>>& pairs,
+                    const std::vector<std::pair<double, double>>& values, double rate, double max_ks, KaksTable& t) {
+  t.tsv << "gene_a\tgene_b\tkind\tKa\tKs\tKa_Ks\tdivergence_mya\tstatus\n";
   auto na = [](double v) { return std::isfinite(v) ? fmt(v, 4) : std::string("NA"); };
   for (size_t i = 0; i < pairs.size(); ++i) {
     double ka = i < values.size() ? values[i].first : NAN, ks = i < values.size() ? values[i].second : NAN;
@@ -178,22 +185,50 @@ Status summarise_kaks(const StageContext& ctx) {
     double ratio = status == "estimated" ? ka / ks : NAN;
     double mya = status == "estimated" ? ks / (2 * rate) / 1e6 : NAN;
     if (status == "estimated") {
-      ++estimated;
-      purifying += ratio < 1;
-      points.push_back({pairs[i][0] + "/" + pairs[i][1], ka, ks});
+      ++t.estimated;
+      t.purifying += ratio < 1;
+      t.points.push_back({pairs[i][0] + "/" + pairs[i][1], ka, ks});
     } else {
-      ++(status == "saturated" ? saturated : not_estimated);
+      ++(status == "saturated" ? t.saturated : t.not_estimated);
     }
-    tsv << pairs[i][0] << '\t' << pairs[i][1] << '\t' << pairs[i][2] << '\t' << na(ka) << '\t' << na(ks) << '\t'
-        << na(ratio) << '\t' << (std::isfinite(mya) ? fmt(mya, 1) : "NA") << '\t' << status << '\n';
-    rows.push_back({{"pair", pairs[i][0] + "/" + pairs[i][1]},
-                    {"kind", pairs[i][2]},
-                    {"ka", std::isfinite(ka) ? Json(ka) : Json()},
-                    {"ks", std::isfinite(ks) ? Json(ks) : Json()},
-                    {"ka_ks", std::isfinite(ratio) ? Json(ratio) : Json()},
-                    {"divergence_mya", std::isfinite(mya) ? Json(mya) : Json()},
-                    {"status", status}});
+    t.tsv << pairs[i][0] << '\t' << pairs[i][1] << '\t' << pairs[i][2] << '\t' << na(ka) << '\t' << na(ks) << '\t'
+          << na(ratio) << '\t' << (std::isfinite(mya) ? fmt(mya, 1) : "NA") << '\t' << status << '\n';
+    t.rows.push_back({{"pair", pairs[i][0] + "/" + pairs[i][1]},
+                      {"kind", pairs[i][2]},
+                      {"ka", std::isfinite(ka) ? Json(ka) : Json()},
+                      {"ks", std::isfinite(ks) ? Json(ks) : Json()},
+                      {"ka_ks", std::isfinite(ratio) ? Json(ratio) : Json()},
+                      {"divergence_mya", std::isfinite(mya) ? Json(mya) : Json()},
+                      {"status", status}});
   }
+}
+
+// The Ks distribution and its peaks (for dating duplication events) from the estimated pairs only;
+// with fewer than three there is no distribution to speak of, and no figure.
+Result<Json> ks_peaks(const StageContext& ctx, const std::vector<figures::KaKs>& points, double rate, double max_ks) {
+  std::vector<double> ks_values;
+  for (auto& p : points) ks_values.push_back(p.ks);
+  Json peaks = Json::array();
+  if (ks_values.size() < 3) return peaks;
+  for (auto& pk : figures::ks_peaks(ks_values, max_ks))
+    peaks.push_back({{"ks", pk.ks}, {"mya", pk.ks / (2 * rate) / 1e6}});
+  std::string ks_title = figure_title(ctx, " Ks distribution of duplicated pairs", " 重复基因对的 Ks 分布");
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ks_distribution.svg"),
+                                      figures::ks_distribution(ks_values, ks_title, max_ks)));
+  return peaks;
+}
+
+}  // namespace
+
+Status summarise_kaks(const StageContext& ctx) {
+  auto list = read_text(ctx.work / "pairs.tsv");
+  if (!list) return list.status();
+  std::vector<std::array<std::string, 3>> pairs = read_pairs(*list);
+  auto out = read_text(ctx.work / "yn00.out");
+  auto values = out ? parse_yn00(*out) : std::vector<std::pair<double, double>>{};
+  const double rate = ctx.params["substitution_rate"], max_ks = ctx.params["max_ks"];
+  KaksTable t;
+  tabulate_pairs(pairs, values, rate, max_ks, t);
   if (pairs.empty())
     return write_text(ctx.work / "kaks.json",
                       Json{{"skipped", true},
@@ -202,30 +237,20 @@ Status summarise_kaks(const StageContext& ctx) {
                             "no duplicated pairs among the members (no tandem cluster, no mutual best match "
                             "at the identity threshold)"}}
                           .dump(2));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.tsv"), tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.tsv"), t.tsv.str()));
   std::string title = figure_title(ctx, " duplicated pairs: Ka vs Ks (yn00)", " 重复基因对的 Ka 与 Ks（yn00）");
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(points, title)));
-  // The Ks distribution and its peaks (for dating duplication events) from the estimated pairs only;
-  // with fewer than three there is no distribution to speak of, and no figure.
-  std::vector<double> ks_values;
-  for (auto& p : points) ks_values.push_back(p.ks);
-  Json peaks = Json::array();
-  if (ks_values.size() >= 3) {
-    for (auto& pk : figures::ks_peaks(ks_values, max_ks))
-      peaks.push_back({{"ks", pk.ks}, {"mya", pk.ks / (2 * rate) / 1e6}});
-    std::string ks_title = figure_title(ctx, " Ks distribution of duplicated pairs", " 重复基因对的 Ks 分布");
-    BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ks_distribution.svg"),
-                                        figures::ks_distribution(ks_values, ks_title, max_ks)));
-  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(t.points, title)));
+  auto peaks = ks_peaks(ctx, t.points, rate, max_ks);
+  if (!peaks) return peaks.status();
   return write_text(ctx.work / "kaks.json", Json{{"pairs", pairs.size()},
-                                                 {"ks_peaks", peaks},
-                                                 {"estimated", estimated},
-                                                 {"not_estimated", not_estimated},
-                                                 {"saturated", saturated},
+                                                 {"ks_peaks", *peaks},
+                                                 {"estimated", t.estimated},
+                                                 {"not_estimated", t.not_estimated},
+                                                 {"saturated", t.saturated},
                                                  {"max_ks", max_ks},
-                                                 {"purifying_selection", purifying},
+                                                 {"purifying_selection", t.purifying},
                                                  {"substitution_rate", rate},
-                                                 {"rows", rows}}
+                                                 {"rows", t.rows}}
                                                 .dump(2));
 }
 

@@ -42,6 +42,76 @@ std::string network_svg(const std::vector<std::string>& nodes,
   return d.str();
 }
 
+using AgiToGene = std::map<std::string, std::string>;
+
+// The orthologs table's "gene AGI" lines, by AGI without its isoform (AT1G27370.1 -> AT1G27370).
+AgiToGene read_orthologs(const std::string& text) {
+  AgiToGene agi_to_gene;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream f(line);
+    std::string gene, agi;
+    if (f >> gene >> agi && agi.size() >= 9) {
+      for (char& c : agi) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      agi_to_gene[agi.substr(0, 9)] = gene;  // AT1G27370(.1) -> AT1G27370
+    }
+  }
+  return agi_to_gene;
+}
+
+// STRING's network request for the AGIs (Arabidopsis, at the minimum score).
+HttpRequest string_request(const StageContext& ctx, const AgiToGene& agi_to_gene) {
+  std::string ids;
+  for (auto& [agi, g] : agi_to_gene) ids += (ids.empty() ? "" : "%0d") + agi;
+  HttpRequest req;
+  req.method = "POST";
+  req.url = ctx.params["string_url"].get<std::string>() + "/api/json/network";
+  req.headers = {{"Content-Type", "application/x-www-form-urlencoded"}};
+  req.body = "identifiers=" + ids +
+             "&species=3702&required_score=" + std::to_string(ctx.params["min_score"].get<int>()) +
+             "&caller_identity=bioagent";
+  req.source = "string";
+  return req;
+}
+
+// The member gene of one end of a STRING edge, by its id's AGI or its preferred name ("" when none).
+std::string edge_gene(const AgiToGene& agi_to_gene, const Json& e, const char* id_key, const char* name_key) {
+  std::string sid = e.value(id_key, std::string());  // "3702.AT1G27370.1"
+  auto dot = sid.find('.');
+  std::string agi = dot == std::string::npos ? "" : sid.substr(dot + 1, 9);
+  if (auto it = agi_to_gene.find(agi); it != agi_to_gene.end()) return it->second;
+  std::string name = e.value(name_key, std::string());
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  auto it = agi_to_gene.find(name.substr(0, 9));
+  return it != agi_to_gene.end() ? it->second : "";
+}
+
+// STRING's edges between two different members: ppi.tsv and the network figure; the edge count.
+Result<size_t> write_network(const StageContext& ctx, const AgiToGene& agi_to_gene, const Json& edges_json) {
+  std::vector<std::tuple<std::string, std::string, double>> edges;
+  std::set<std::string> nodes_set;
+  std::ostringstream tsv;
+  tsv << "gene_a\tgene_b\tagi_a\tagi_b\tscore\n";
+  for (auto& e : edges_json) {
+    if (!e.is_object()) continue;
+    std::string a = edge_gene(agi_to_gene, e, "stringId_A", "preferredName_A"),
+                b = edge_gene(agi_to_gene, e, "stringId_B", "preferredName_B");
+    if (a.empty() || b.empty() || a == b) continue;
+    double score = e.value("score", 0.0);
+    edges.emplace_back(a, b, score);
+    nodes_set.insert(a);
+    nodes_set.insert(b);
+    tsv << a << '\t' << b << '\t' << e.value("stringId_A", "") << '\t' << e.value("stringId_B", "") << '\t' << score
+        << '\n';
+  }
+  std::vector<std::string> nodes(nodes_set.begin(), nodes_set.end());
+  std::string title =
+      figure_title(ctx, " interactions of Arabidopsis orthologs (STRING)", " 拟南芥直系同源蛋白的互作（STRING）");
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi.tsv"), tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi_network.svg"), network_svg(nodes, edges, title)));
+  return edges.size();
+}
+
 Status interactions(const StageContext& ctx) {
   auto skip = [&](const std::string& why, const char* kind = "offline") {  // kind: the typed reason (stage_reasons)
     return write_text(
@@ -56,31 +126,12 @@ Status interactions(const StageContext& ctx) {
         "no_orthologs");
   auto text = read_text(table);
   if (!text) return text.status();
-  std::map<std::string, std::string> agi_to_gene;
-  std::istringstream in(*text);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream f(line);
-    std::string gene, agi;
-    if (f >> gene >> agi && agi.size() >= 9) {
-      for (char& c : agi) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      agi_to_gene[agi.substr(0, 9)] = gene;  // AT1G27370(.1) -> AT1G27370
-    }
-  }
+  AgiToGene agi_to_gene = read_orthologs(*text);
   if (agi_to_gene.empty()) return invalid_argument(table + " holds no 'gene AGI' lines");
   const bool offline = ctx.run.value("network", Json::object()).value("offline", false);
   auto http = http_for_run(ctx, "string", std::chrono::hours(24 * 30));
   if (!http) return http.status();
-  std::string ids;
-  for (auto& [agi, g] : agi_to_gene) ids += (ids.empty() ? "" : "%0d") + agi;
-  HttpRequest req;
-  req.method = "POST";
-  req.url = ctx.params["string_url"].get<std::string>() + "/api/json/network";
-  req.headers = {{"Content-Type", "application/x-www-form-urlencoded"}};
-  req.body = "identifiers=" + ids +
-             "&species=3702&required_score=" + std::to_string(ctx.params["min_score"].get<int>()) +
-             "&caller_identity=bioagent";
-  req.source = "string";
-  auto resp = (*http)->fetch(req);
+  auto resp = (*http)->fetch(string_request(ctx, agi_to_gene));
   if (!resp) {
     if (resp.status().code() == ErrorCode::kUnavailable && offline)
       return skip("offline, and STRING's answer for these genes is not in the cache: " + resp.status().message());
@@ -89,38 +140,11 @@ Status interactions(const StageContext& ctx) {
   if (resp->status != 200) return skip("STRING answered HTTP " + std::to_string(resp->status), "unreachable");
   Json edges_json = parse_json_bounded(resp->body);
   if (!edges_json.is_array()) return parse_error("STRING's answer is not a JSON list of interactions");
-  std::vector<std::tuple<std::string, std::string, double>> edges;
-  std::set<std::string> nodes_set;
-  std::ostringstream tsv;
-  tsv << "gene_a\tgene_b\tagi_a\tagi_b\tscore\n";
-  auto gene_of = [&](const Json& e, const char* id_key, const char* name_key) -> std::string {
-    std::string sid = e.value(id_key, std::string());  // "3702.AT1G27370.1"
-    auto dot = sid.find('.');
-    std::string agi = dot == std::string::npos ? "" : sid.substr(dot + 1, 9);
-    if (agi_to_gene.count(agi)) return agi_to_gene[agi];
-    std::string name = e.value(name_key, std::string());
-    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return agi_to_gene.count(name.substr(0, 9)) ? agi_to_gene[name.substr(0, 9)] : "";
-  };
-  for (auto& e : edges_json) {
-    if (!e.is_object()) continue;
-    std::string a = gene_of(e, "stringId_A", "preferredName_A"), b = gene_of(e, "stringId_B", "preferredName_B");
-    if (a.empty() || b.empty() || a == b) continue;
-    double score = e.value("score", 0.0);
-    edges.emplace_back(a, b, score);
-    nodes_set.insert(a);
-    nodes_set.insert(b);
-    tsv << a << '\t' << b << '\t' << e.value("stringId_A", "") << '\t' << e.value("stringId_B", "") << '\t' << score
-        << '\n';
-  }
-  std::vector<std::string> nodes(nodes_set.begin(), nodes_set.end());
-  std::string title =
-      figure_title(ctx, " interactions of Arabidopsis orthologs (STRING)", " 拟南芥直系同源蛋白的互作（STRING）");
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi.tsv"), tsv.str()));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi_network.svg"), network_svg(nodes, edges, title)));
+  auto edges = write_network(ctx, agi_to_gene, edges_json);
+  if (!edges) return edges.status();
   return write_text(ctx.work / "ppi.json", Json{{"skipped", false},
                                                 {"orthologs", agi_to_gene.size()},
-                                                {"interactions", edges.size()},
+                                                {"interactions", *edges},
                                                 {"from_cache", resp->from_cache}}
                                                .dump(2));
 }

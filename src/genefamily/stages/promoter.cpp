@@ -31,121 +31,137 @@ std::vector<std::pair<std::string, std::string>> categories_drawn(const std::map
   return out;
 }
 
-Status scan(const StageContext& ctx) {
-  auto members = read_members(ctx.input.at("identify"));
-  if (!members) return members.status();
-  auto gff = read_gff3(ctx.data("gff3"));
-  if (!gff) return gff.status();
-  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
-  if (!genome) return genome.status();
-  const int64_t length = ctx.params["length"];
-  const bool stop = ctx.params["stop_at_neighbour"];
-  const int64_t min_length = ctx.params["min_element_length"];
-  std::map<std::string, int> short_sites;  // element -> sites left out for being short
-  std::vector<std::pair<Pwm, std::array<double, 4>>> pwms;
-  std::string pwm_path = ctx.params["pwm_meme"];
-  if (!pwm_path.empty()) {
-    auto text = read_text(pwm_path);
-    if (!text) return text.status();
-    auto meme = parse_meme(*text, fs::path(pwm_path).filename().string());
-    if (!meme) return meme.status();
-    for (auto& m : meme->motifs) pwms.push_back({m, meme->background});
+using Pwms = std::vector<std::pair<Pwm, std::array<double, 4>>>;
+using GenesOn = std::map<std::string, std::vector<std::pair<int64_t, int64_t>>>;  // seqid -> gene spans
+
+// The MEME file's motifs, each with the file's background; none without a file.
+Result<Pwms> read_pwms(const std::string& pwm_path) {
+  Pwms pwms;
+  if (pwm_path.empty()) return pwms;
+  auto text = read_text(pwm_path);
+  if (!text) return text.status();
+  auto meme = parse_meme(*text, fs::path(pwm_path).filename().string());
+  if (!meme) return meme.status();
+  for (auto& m : meme->motifs) pwms.push_back({m, meme->background});
+  return pwms;
+}
+
+// The member's upstream region [a, b] on its strand, `length` bp, stopped at the
+// neighbouring gene when `stop`.
+std::pair<int64_t, int64_t> upstream_region(const Member& m, int64_t length, bool stop, const GenesOn& genes_on) {
+  static const std::vector<std::pair<int64_t, int64_t>> kNone;
+  auto it = genes_on.find(m.seqid);
+  const auto& genes = it == genes_on.end() ? kNone : it->second;
+  int64_t a, b;
+  if (m.strand == '-') {
+    a = m.end + 1;
+    b = m.end + length;
+    if (stop)
+      for (auto& [s, e] : genes)
+        if (s > m.end) b = std::min(b, s - 1);
+  } else {
+    a = m.start - length;
+    b = m.start - 1;
+    if (stop)
+      for (auto& [s, e] : genes)
+        if (e < m.start) a = std::max(a, e + 1);
   }
-  std::map<std::string, std::vector<std::pair<int64_t, int64_t>>> genes_on;  // for the neighbour stop
-  for (auto& [id, g] : gff->genes) genes_on[g.seqid].push_back({g.start, g.end});
+  return {a, b};
+}
+
+// Consensus matches have no p-value: "NA" (not estimated), never a number.
+std::string p_text(double v) {
+  if (v < 0) return "NA";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", v);
+  return b;
+}
+
+// What scanning every member's promoter gathers.
+struct PromoterScan {
   std::vector<FastaRecord> promoters;
   std::ostringstream sites;
-  sites << "gene\telement\tcategory\tstrand\tposition\tmatch\tp_value\tq_value\n";
   std::map<std::string, std::map<std::string, int>> counts;  // gene -> element -> n
-  std::map<std::string, std::string> category;
-  for (auto& e : plant_cis_elements()) category[e.name] = e.category;
-  for (auto& m : *members) {
-    if (m.seqid.empty()) continue;
-    int64_t a, b;
-    if (m.strand == '-') {
-      a = m.end + 1;
-      b = m.end + length;
-      if (stop)
-        for (auto& [s, e] : genes_on[m.seqid])
-          if (s > m.end) b = std::min(b, s - 1);
-    } else {
-      a = m.start - length;
-      b = m.start - 1;
-      if (stop)
-        for (auto& [s, e] : genes_on[m.seqid])
-          if (e < m.start) a = std::max(a, e + 1);
-    }
-    auto seq = (*genome)->fetch(m.seqid, a, b);
-    if (!seq) return seq.status();
-    std::string p = m.strand == '-' ? reverse_complement(*seq) : *seq;  // 5' -> 3', ending at the gene
-    promoters.push_back(
-        {m.gene,
-         m.seqid + ":" + std::to_string(std::max<int64_t>(1, a)) + "-" + std::to_string(b) + "(" + m.strand + ")", p});
-    std::vector<CisHit> hits;
-    for (auto& h : scan_elements(p))  // consensus words shorter than min_element_length: counted apart
-      if (int64_t(h.match.size()) >= min_length)
-        hits.push_back(h);
-      else
-        ++short_sites[h.element];
-    for (auto& [pwm, bg] : pwms)
-      for (auto& h :
-           scan_pwm(pwm, bg, p, ctx.params["pwm_pvalue"].get<double>(), ctx.params["pwm_qvalue"].get<double>()))
-        hits.push_back(h);
-    for (auto& h : hits) {
-      // Consensus matches have no p-value: "NA" (not estimated), never a number.
-      auto num = [](double v) {
-        if (v < 0) return std::string("NA");
-        char b[32];
-        std::snprintf(b, sizeof b, "%.3g", v);
-        return std::string(b);
-      };
-      sites << m.gene << '\t' << h.element << '\t' << h.category << '\t' << h.strand << '\t'
-            << h.offset - int64_t(p.size()) << '\t' << h.match << '\t' << num(h.p_value) << '\t' << num(h.q_value)
-            << '\n';
-      ++counts[m.gene][h.element];
-      category[h.element] = h.category;
-    }
+  std::map<std::string, std::string> category;               // element -> category
+  std::map<std::string, int> short_sites;                    // element -> sites left out for being short
+};
+
+// One member's promoter, fetched and scanned with the cis-element library and the PWMs.
+Status scan_member(const StageContext& ctx, const Member& m, GenomeIndex& genome, const GenesOn& genes_on,
+                   const Pwms& pwms, PromoterScan& scan) {
+  const int64_t min_length = ctx.params["min_element_length"];
+  auto [a, b] = upstream_region(m, ctx.params["length"], ctx.params["stop_at_neighbour"], genes_on);
+  auto seq = genome.fetch(m.seqid, a, b);
+  if (!seq) return seq.status();
+  std::string p = m.strand == '-' ? reverse_complement(*seq) : *seq;  // 5' -> 3', ending at the gene
+  scan.promoters.push_back(
+      {m.gene, m.seqid + ":" + std::to_string(std::max<int64_t>(1, a)) + "-" + std::to_string(b) + "(" + m.strand + ")",
+       p});
+  std::vector<CisHit> hits;
+  for (auto& h : scan_elements(p))  // consensus words shorter than min_element_length: counted apart
+    if (int64_t(h.match.size()) >= min_length)
+      hits.push_back(h);
+    else
+      ++scan.short_sites[h.element];
+  for (auto& [pwm, bg] : pwms)
+    for (auto& h : scan_pwm(pwm, bg, p, ctx.params["pwm_pvalue"].get<double>(), ctx.params["pwm_qvalue"].get<double>()))
+      hits.push_back(h);
+  for (auto& h : hits) {
+    scan.sites << m.gene << '\t' << h.element << '\t' << h.category << '\t' << h.strand << '\t'
+               << h.offset - int64_t(p.size()) << '\t' << h.match << '\t' << p_text(h.p_value) << '\t'
+               << p_text(h.q_value) << '\n';
+    ++scan.counts[m.gene][h.element];
+    scan.category[h.element] = h.category;
   }
-  // Counts matrix: elements present in any promoter, grouped by category.
+  return {};
+}
+
+// The counts matrix: elements present in any promoter, grouped by category, a row per member.
+struct CountMatrix {
+  std::string tsv;
+  std::vector<std::string> rows;
+  std::vector<std::vector<double>> values;
+  std::vector<figures::PromoterElement> cols;
+};
+
+CountMatrix count_matrix(const std::vector<Member>& members, PromoterScan& scan) {
   std::vector<std::string> elements;
-  for (auto& [e, c] : category)
-    for (auto& [g, row] : counts)
+  for (auto& [e, c] : scan.category)
+    for (auto& [g, row] : scan.counts)
       if (row.count(e)) {
         elements.push_back(e);
         break;
       }
-  std::stable_sort(elements.begin(), elements.end(), [&](auto& x, auto& y) { return category[x] < category[y]; });
+  std::stable_sort(elements.begin(), elements.end(),
+                   [&](auto& x, auto& y) { return scan.category[x] < scan.category[y]; });
+  CountMatrix out;
   std::ostringstream matrix;
   matrix << "gene";
   for (auto& e : elements) matrix << '\t' << e;
   matrix << '\n';
-  std::vector<std::string> rows;
-  std::vector<std::vector<double>> values;
-  for (auto& m : *members) {
+  for (auto& m : members) {
     matrix << m.gene;
     std::vector<double> row;
     for (auto& e : elements) {
-      int n = counts[m.gene][e];
+      int n = scan.counts[m.gene][e];
       matrix << '\t' << n;
       row.push_back(n);
     }
     matrix << '\n';
-    rows.push_back(m.gene);
-    values.push_back(row);
+    out.rows.push_back(m.gene);
+    out.values.push_back(row);
   }
-  std::vector<figures::PromoterElement> cols;
-  for (auto& e : elements) cols.push_back({e, category[e]});
-  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "promoters.fasta"), promoters));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_sites.tsv"), sites.str()));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_counts.tsv"), matrix.str()));
-  std::string title = figure_title(ctx, " promoter elements (" + std::to_string(length) + " bp upstream)",
-                                   " 启动子顺式作用元件（上游 " + std::to_string(length) + " bp）");
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_heatmap.svg"),
-                                      figures::promoter_figure(rows, cols, categories_drawn(category), values, title)));
+  for (auto& e : elements) out.cols.push_back({e, scan.category[e]});
+  out.tsv = matrix.str();
+  return out;
+}
+
+// promoter.json: sites by category, the eight most frequent elements, what was left out.
+Json promoter_summary(const StageContext& ctx, PromoterScan& scan, size_t pwms) {
   std::map<std::string, int> by_category, by_element;
-  for (auto& [g, row] : counts)
+  for (auto& [g, row] : scan.counts)
     for (auto& [e, n] : row) {
-      by_category[category[e]] += n;
+      by_category[scan.category[e]] += n;
       by_element[e] += n;
     }
   std::vector<std::pair<int, std::string>> top;
@@ -154,14 +170,42 @@ Status scan(const StageContext& ctx) {
   Json top_json = Json::array();
   for (size_t i = 0; i < top.size() && i < 8; ++i)
     top_json.push_back({{"element", top[i].second}, {"sites", top[i].first}});
-  return write_text(ctx.work / "promoter.json", Json{{"promoters", promoters.size()},
-                                                     {"length", length},
-                                                     {"pwms", pwms.size()},
-                                                     {"sites_by_category", by_category},
-                                                     {"min_element_length", min_length},
-                                                     {"short_elements_left_out", short_sites},
-                                                     {"top_elements", top_json}}
-                                                    .dump(2));
+  return Json{{"promoters", scan.promoters.size()},
+              {"length", ctx.params["length"].get<int64_t>()},
+              {"pwms", pwms},
+              {"sites_by_category", by_category},
+              {"min_element_length", ctx.params["min_element_length"].get<int64_t>()},
+              {"short_elements_left_out", scan.short_sites},
+              {"top_elements", top_json}};
+}
+
+Status scan(const StageContext& ctx) {
+  auto members = read_members(ctx.input.at("identify"));
+  if (!members) return members.status();
+  auto gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return gff.status();
+  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
+  if (!genome) return genome.status();
+  const int64_t length = ctx.params["length"];
+  auto pwms = read_pwms(ctx.params["pwm_meme"]);
+  if (!pwms) return pwms.status();
+  GenesOn genes_on;  // for the neighbour stop
+  for (auto& [id, g] : gff->genes) genes_on[g.seqid].push_back({g.start, g.end});
+  PromoterScan scan;
+  scan.sites << "gene\telement\tcategory\tstrand\tposition\tmatch\tp_value\tq_value\n";
+  for (auto& e : plant_cis_elements()) scan.category[e.name] = e.category;
+  for (auto& m : *members)
+    if (!m.seqid.empty()) BIOAGENT_RETURN_IF_ERROR(scan_member(ctx, m, **genome, genes_on, *pwms, scan));
+  CountMatrix matrix = count_matrix(*members, scan);
+  BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "promoters.fasta"), scan.promoters));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_sites.tsv"), scan.sites.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_counts.tsv"), matrix.tsv));
+  std::string title = figure_title(ctx, " promoter elements (" + std::to_string(length) + " bp upstream)",
+                                   " 启动子顺式作用元件（上游 " + std::to_string(length) + " bp）");
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / final_name(ctx, "promoter_heatmap.svg"),
+      figures::promoter_figure(matrix.rows, matrix.cols, categories_drawn(scan.category), matrix.values, title)));
+  return write_text(ctx.work / "promoter.json", promoter_summary(ctx, scan, pwms->size()).dump(2));
 }
 
 ReportSection report(const ReportContext& r) {

@@ -106,6 +106,74 @@ Token prefixed_integer(std::string_view text, size_t pos) {
   return {Tok::kNumber, literal, pos, CalcValue::of_int(std::move(*v)), {}};
 }
 
+// A decimal number from s[start] (digits, '_', a fraction, an exponent); i ends after it.
+// Invalid when a name character follows it or it does not parse.
+Token decimal_number(std::string_view s, size_t start, size_t& i) {
+  auto digit = [&](size_t k) { return std::isdigit(static_cast<unsigned char>(s[k])) != 0; };
+  i = start;
+  while (i < s.size() && (digit(i) || s[i] == '_')) ++i;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && (digit(i) || s[i] == '_')) ++i;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+    if (j < s.size() && digit(j)) {
+      i = j;
+      while (i < s.size() && digit(i)) ++i;
+    }
+  }
+  if (i < s.size() && is_name_char(s[i]))
+    return invalid(i, std::string(1, s[i]),
+                   "invalid character in a number (complex numbers and suffixes are not supported)");
+  const std::string text(s.substr(start, i - start));
+  auto num = parse_number(text, start);
+  if (!num) return {Tok::kInvalid, text, start, {}, num.status()};
+  return {Tok::kNumber, text, start, *num, {}};
+}
+
+// An operator or punctuation at s[i] (two characters for ** // <= >= == !=); i ends after it.
+Token punctuation(std::string_view s, size_t& i) {
+  auto two = s.substr(i, 2);
+  if (two == "**" || two == "//" || two == "<=" || two == ">=" || two == "==" || two == "!=") {
+    i += 2;
+    return {Tok::kOp, std::string(two), i - 2, {}, {}};
+  }
+  const char c = s[i];
+  const size_t at = i++;
+  switch (c) {
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+    case '<':
+    case '>':
+      return {Tok::kOp, std::string(1, c), at, {}, {}};
+    case '(':
+      return {Tok::kLParen, "(", at, {}, {}};
+    case ')':
+      return {Tok::kRParen, ")", at, {}, {}};
+    case '[':
+      return {Tok::kLBracket, "[", at, {}, {}};
+    case ']':
+      return {Tok::kRBracket, "]", at, {}, {}};
+    case ',':
+      return {Tok::kComma, ",", at, {}, {}};
+    case '.':
+      return {Tok::kDot, ".", at, {}, {}};
+    case '^':
+      return invalid(at, "^", "'^' is bitwise xor in Python and is not supported; use ** for powers");
+    case '=':
+      return invalid(at, "=", "assignment is not allowed; use == to compare");
+    default: {
+      std::string tok(1, c);
+      return invalid(at, tok, "unexpected character '" + tok + "'");
+    }
+  }
+}
+
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
   size_t i = 0;
@@ -119,101 +187,22 @@ std::vector<Token> tokenize(std::string_view s) {
     if (c == '0' && i + 1 < s.size() && std::string_view("xXoObB").find(s[i + 1]) != std::string_view::npos) {
       i += 2;
       while (i < s.size() && is_name_char(s[i])) ++i;
-      Token t = prefixed_integer(s.substr(start, i - start), start);
-      out.push_back(std::move(t));
-      if (out.back().type == Tok::kInvalid) break;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
-      while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
-      if (i < s.size() && s[i] == '.') {
-        ++i;
-        while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
-      }
-      if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-        size_t j = i + 1;
-        if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
-        if (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
-          i = j;
-          while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-        }
-      }
-      if (i < s.size() && is_name_char(s[i])) {
-        out.push_back(invalid(i, std::string(1, s[i]),
-                              "invalid character in a number (complex numbers and suffixes are not supported)"));
-        break;
-      }
-      auto num = parse_number(s.substr(start, i - start), start);
-      if (!num) {
-        out.push_back({Tok::kInvalid, std::string(s.substr(start, i - start)), start, {}, num.status()});
-        break;
-      }
-      out.push_back({Tok::kNumber, std::string(s.substr(start, i - start)), start, *num, {}});
-      continue;
-    }
-    if (is_name_start(c)) {
+      out.push_back(prefixed_integer(s.substr(start, i - start), start));
+    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+               (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      out.push_back(decimal_number(s, start, i));
+    } else if (is_name_start(c)) {
       while (i < s.size() && is_name_char(s[i])) ++i;
       out.push_back({Tok::kName, std::string(s.substr(start, i - start)), start, {}, {}});
-      continue;
-    }
-    if (c == '"' || c == '\'') {  // kept as a token so errors are reported in reading order
+    } else if (c == '"' || c == '\'') {  // kept as a token so errors are reported in reading order
       size_t j = i + 1;
       while (j < s.size() && s[j] != c) j += (s[j] == '\\') ? 2 : 1;
       i = std::min(j + 1, s.size());
       out.push_back({Tok::kString, std::string(s.substr(start, i - start)), start, {}, {}});
-      continue;
-    }
-    if (c == '.') {
-      out.push_back({Tok::kDot, ".", i, {}, {}});
-      ++i;
-      continue;
-    }
-    auto two = s.substr(i, 2);
-    if (two == "**" || two == "//" || two == "<=" || two == ">=" || two == "==" || two == "!=") {
-      out.push_back({Tok::kOp, std::string(two), i, {}, {}});
-      i += 2;
-      continue;
-    }
-    switch (c) {
-      case '+':
-      case '-':
-      case '*':
-      case '/':
-      case '%':
-      case '<':
-      case '>':
-        out.push_back({Tok::kOp, std::string(1, c), i, {}, {}});
-        break;
-      case '(':
-        out.push_back({Tok::kLParen, "(", i, {}, {}});
-        break;
-      case ')':
-        out.push_back({Tok::kRParen, ")", i, {}, {}});
-        break;
-      case '[':
-        out.push_back({Tok::kLBracket, "[", i, {}, {}});
-        break;
-      case ']':
-        out.push_back({Tok::kRBracket, "]", i, {}, {}});
-        break;
-      case ',':
-        out.push_back({Tok::kComma, ",", i, {}, {}});
-        break;
-      case '^':
-        out.push_back(invalid(i, "^", "'^' is bitwise xor in Python and is not supported; use ** for powers"));
-        break;
-      case '=':
-        out.push_back(invalid(i, "=", "assignment is not allowed; use == to compare"));
-        break;
-      default: {
-        std::string tok(1, c);
-        out.push_back(invalid(i, tok, "unexpected character '" + tok + "'"));
-        break;
-      }
+    } else {
+      out.push_back(punctuation(s, i));
     }
     if (out.back().type == Tok::kInvalid) break;  // nothing after a lexical error matters
-    ++i;
   }
   out.push_back({Tok::kEnd, "", s.size(), {}, {}});
   return out;

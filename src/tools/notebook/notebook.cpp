@@ -159,18 +159,43 @@ error_code raw_text(od::value v, std::string& out) {
   return simdjson::SUCCESS;
 }
 
-// Text of one output, following the preference order of the seed's tool:
-// stream text; else text/plain, text/html, application/json; images noted;
-// errors as "ename: evalue" plus the traceback. Keys come in any order (Jupyter
-// writes them sorted, so output_type is usually last): collect, then decide.
-// Appends to `text`, separated by a newline from what is already there.
-error_code append_output_text(od::object out, std::string& text) {
+// One output's parts as read from its JSON; the piece vectors are reused
+// across outputs (capacity kept), one set per thread.
+struct OutputParts {
   std::string_view type;
-  // Scratch vectors reused across outputs (capacity kept), one set per thread.
-  thread_local Pieces stream, ename, evalue, plain, html, traceback, images;
-  for (Pieces* p : {&stream, &ename, &evalue, &plain, &html, &traceback, &images}) p->clear();
+  Pieces &stream, &ename, &evalue, &plain, &html, &traceback, &images;
   std::string json;
   bool has_plain = false, has_html = false, has_json = false;
+};
+
+// An output's "data": text/plain, text/html, application/json kept; images noted, never decoded.
+error_code collect_mime_data(od::value v, OutputParts& o) {
+  od::object data;
+  if (v.get_object().get(data) != simdjson::SUCCESS) return check_value(v);
+  for (auto df : data) {
+    od::field d;
+    NB_TRY(std::move(df).get(d));
+    std::string_view mime;
+    NB_TRY(d.unescaped_key().get(mime));
+    if (mime == "text/plain") {
+      o.has_plain = true;
+      NB_TRY(collect_text(d.value(), o.plain));
+    } else if (mime == "text/html") {
+      o.has_html = true;
+      NB_TRY(collect_text(d.value(), o.html));
+    } else if (mime == "application/json") {
+      o.has_json = true;
+      NB_TRY(raw_text(d.value(), o.json));
+    } else {
+      // An image's (large) payload is never decoded; checking it reads one token.
+      if (mime.substr(0, 6) == "image/") o.images.push_back(mime);
+      NB_TRY(check_value(d.value()));
+    }
+  }
+  return simdjson::SUCCESS;
+}
+
+error_code collect_output(od::object out, OutputParts& o) {
   for (auto f : out) {
     od::field field;
     NB_TRY(std::move(f).get(field));
@@ -178,72 +203,66 @@ error_code append_output_text(od::object out, std::string& text) {
     NB_TRY(field.unescaped_key().get(key));
     od::value v = field.value();
     if (key == "output_type") {
-      NB_TRY(v.get_string().get(type));
+      NB_TRY(v.get_string().get(o.type));
     } else if (key == "text") {
-      NB_TRY(collect_text(v, stream));
+      NB_TRY(collect_text(v, o.stream));
     } else if (key == "ename") {
-      NB_TRY(collect_text(v, ename));
+      NB_TRY(collect_text(v, o.ename));
     } else if (key == "evalue") {
-      NB_TRY(collect_text(v, evalue));
+      NB_TRY(collect_text(v, o.evalue));
     } else if (key == "traceback") {
-      NB_TRY(collect_text(v, traceback));
+      NB_TRY(collect_text(v, o.traceback));
     } else if (key == "data") {
-      od::object data;
-      if (v.get_object().get(data) != simdjson::SUCCESS) {
-        NB_TRY(check_value(v));
-        continue;
-      }
-      for (auto df : data) {
-        od::field d;
-        NB_TRY(std::move(df).get(d));
-        std::string_view mime;
-        NB_TRY(d.unescaped_key().get(mime));
-        if (mime == "text/plain") {
-          has_plain = true;
-          NB_TRY(collect_text(d.value(), plain));
-        } else if (mime == "text/html") {
-          has_html = true;
-          NB_TRY(collect_text(d.value(), html));
-        } else if (mime == "application/json") {
-          has_json = true;
-          NB_TRY(raw_text(d.value(), json));
-        } else {
-          // An image's (large) payload is never decoded; checking it reads one token.
-          if (mime.substr(0, 6) == "image/") images.push_back(mime);
-          NB_TRY(check_value(d.value()));
-        }
-      }
+      NB_TRY(collect_mime_data(v, o));
     } else {
       NB_TRY(check_value(v));
     }
   }
-  const size_t start = text.size();
-  if (start > 0 && text.back() != '\n') text += '\n';
-  const size_t body = text.size();
-  if (type == "stream") {
-    append_pieces(stream, text);
+  return simdjson::SUCCESS;
+}
+
+// The output's text by its type, after `body` (where this output's text starts in `text`).
+void render_output(const OutputParts& o, size_t body, std::string& text) {
+  if (o.type == "stream") {
+    append_pieces(o.stream, text);
     strip_ansi_from(text, body);  // coloured logs are common
-  } else if (type == "error") {
-    append_pieces(ename, text);
+  } else if (o.type == "error") {
+    append_pieces(o.ename, text);
     text += ": ";
-    append_pieces(evalue, text);
-    for (auto line : traceback) {
+    append_pieces(o.evalue, text);
+    for (auto line : o.traceback) {
       text += '\n';
       append_clean(line, text);
     }
-  } else if (type == "execute_result" || type == "display_data" || type == "update_display_data") {
-    if (has_plain)
-      append_pieces(plain, text);
-    else if (has_html)
-      append_pieces(html, text);
-    if (text.size() == body && has_json) text += json;
-    for (auto mime : images) {
+  } else if (o.type == "execute_result" || o.type == "display_data" || o.type == "update_display_data") {
+    if (o.has_plain)
+      append_pieces(o.plain, text);
+    else if (o.has_html)
+      append_pieces(o.html, text);
+    if (text.size() == body && o.has_json) text += o.json;
+    for (auto mime : o.images) {
       if (text.size() > body) text += '\n';
       text += '[';
       text.append(mime);
       text += ']';
     }
   }
+}
+
+// Text of one output, following the preference order of the seed's tool:
+// stream text; else text/plain, text/html, application/json; images noted;
+// errors as "ename: evalue" plus the traceback. Keys come in any order (Jupyter
+// writes them sorted, so output_type is usually last): collect, then decide.
+// Appends to `text`, separated by a newline from what is already there.
+error_code append_output_text(od::object out, std::string& text) {
+  thread_local Pieces stream, ename, evalue, plain, html, traceback, images;
+  for (Pieces* p : {&stream, &ename, &evalue, &plain, &html, &traceback, &images}) p->clear();
+  OutputParts o{{}, stream, ename, evalue, plain, html, traceback, images, {}, false, false, false};
+  NB_TRY(collect_output(out, o));
+  const size_t start = text.size();
+  if (start > 0 && text.back() != '\n') text += '\n';
+  const size_t body = text.size();
+  render_output(o, body, text);
   if (text.size() == body) text.resize(start);  // nothing added: no separator either
   return simdjson::SUCCESS;
 }

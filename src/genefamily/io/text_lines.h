@@ -1,0 +1,37 @@
+// What the sequence-file readers share (seqio.cpp, gff3.cpp): a file's bytes
+// (gzip inflated), its lines and whole-field integers. Internal to genefamily/io.
+#pragma once
+
+#include <charconv>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "bioagent/status.h"
+
+namespace bioagent::seqio_detail {
+
+// A file's bytes; gzip-compressed files (any name) are inflated. `max_bytes`
+// bounds the inflated size.
+Result<std::string> slurp(const std::filesystem::path& path, size_t max_bytes);
+
+// f(line_number, line) for each line (without its CR LF) until f returns false.
+template <typename F>
+void for_each_line(std::string_view text, F&& f) {
+  size_t line_no = 0, pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!f(++line_no, line)) return;
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+}
+
+inline bool to_int(std::string_view s, int64_t& out) {
+  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+}  // namespace bioagent::seqio_detail

@@ -1,0 +1,56 @@
+// One stage of a run in its own thread: its attempts in a temporary folder,
+// the automatic repairs its table row has, and the state the scheduler reads.
+// Internal to the pipeline engine (engine.cpp schedules, stage_attempt.cpp runs).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "bioagent/pipeline.h"
+#include "pipeline/run_store.h"
+
+namespace bioagent::engine {
+
+// A running stage's place: when it started, its step, where it works.
+struct Progress {
+  std::chrono::steady_clock::time_point started, reported;
+  int step = 0, steps = 0;
+  std::string what;
+  fs::path work;
+};
+
+// What the scheduler and the stage threads share, under mu.
+struct Shared {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::map<std::string, StageStatus> status;
+  std::map<std::string, Progress> progress;  // running stages
+  int free_cpus = 0;
+  int running = 0;
+};
+
+// Copies what the stage put in its final/ folder into the run's final/ folder.
+void publish(const fs::path& folder, const fs::path& run_dir);
+
+// The final state of a finished stage from its summary and checks: skipped
+// when the summary says nothing applied, warn when a check did not pass.
+void settle(const StageSpec& spec, const StageContext& ctx, StageStatus& st);
+
+// Why `spec` cannot run, typed: a data file it needs is absent
+// (missing_data_file) or an upstream whose outputs it needs was skipped or did
+// not finish (upstream_skipped, upstream_not_finished). Null: it can run.
+Json missing_input(const StageSpec& spec, const Json& run, const std::map<std::string, StageStatus>& status);
+
+// A running stage's progress as the events carry it.
+Json progress_json(const StageSpec& spec, const Progress& p);
+
+// A stage's attempts in its own thread: the first, then each automatic repair
+// its table entry has for the failure's class, once each, in order. Its
+// outcome goes into sh.status; its CPUs are given back to sh.free_cpus.
+void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
+               RunStore& store, const PipelineOptions& o, const Json& versions, Shared& sh, int total);
+
+}  // namespace bioagent::engine
