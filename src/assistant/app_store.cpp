@@ -36,6 +36,19 @@ std::string result_file_url(const std::string& task_id, const std::string& name)
   return "/api/agent/results/" + task_id + "/files/" + name;
 }
 
+std::map<std::string, Json> figure_captions(const fs::path& final_dir) {
+  std::map<std::string, Json> out;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(final_dir, ec)) {
+    if (!e.path().filename().string().ends_with(".figure_captions.json")) continue;
+    Json c = Json::parse(std::ifstream(e.path()), nullptr, false);
+    if (!c.is_object()) continue;
+    for (auto& fig : c.value("figures", Json::array()))
+      if (fig.is_object() && fig.contains("file")) out[fig.value("file", std::string())] = fig;
+  }
+  return out;
+}
+
 AppStore::~AppStore() {
   if (db_) sqlite3_close(db_);
 }

@@ -2,6 +2,7 @@
 // knowledge-base mentions, the agents' free functions.
 #pragma once
 
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -38,6 +39,9 @@ std::string random_id(const std::string& prefix);
 std::string now_iso();
 // The one URL of a result file of a task (the route GET /api/agent/results/{task}/files/{name}).
 std::string result_file_url(const std::string& task_id, const std::string& name);
+// A run's figures by file name -> {file, number, caption} in the run's language, from the
+// report's <prefix>.<family>.figure_captions.json in `final_dir` (empty before the report).
+std::map<std::string, Json> figure_captions(const fs::path& final_dir);
 
 // The assistant's SQLite store (WAL): sessions, messages, plans, tasks, task
 // events, learning records, stage durations. One connection behind a mutex.

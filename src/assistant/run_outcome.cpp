@@ -142,6 +142,14 @@ std::string validation_lines(const Json& v, bool zh) {
   return text;
 }
 
+// A caption's first sentence (through "。" or ". "), else the whole caption.
+std::string first_sentence(const std::string& caption) {
+  size_t zh = caption.find("。"), en = caption.find(". ");
+  size_t end =
+      std::min(zh == std::string::npos ? zh : zh + std::string("。").size(), en == std::string::npos ? en : en + 1);
+  return end == std::string::npos ? caption : caption.substr(0, end);
+}
+
 }  // namespace
 
 std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id, const std::string& state,
@@ -189,8 +197,16 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
     text += "\n- " + std::string(zh ? "报告：" : "report: ") + r;
     if (links) links->push_back({{"kind", "report"}, {"name", r}, {"url", result_file_url(task_id, r)}});
   }
+  const auto captions = figure_captions(run_dir / "final");
   for (size_t i = 0; i < figures.size() && i < 4; ++i) {
-    text += "\n- " + std::string(zh ? "图：" : "figure: ") + figures[i];
+    auto c = captions.find(figures[i]);
+    if (c == captions.end()) {
+      text += "\n- " + std::string(zh ? "图：" : "figure: ") + figures[i];
+    } else {  // "图6 家族成员的系统发育…（Lchi.SPL.combined_panel.svg）", as the report numbers it
+      text += "\n- " + std::string(zh ? "图" : "Figure ") + std::to_string(c->second.value("number", 0)) + " " +
+              first_sentence(c->second.value("caption", std::string())) + (zh ? "（" : " (") + figures[i] +
+              (zh ? "）" : ")");
+    }
     if (links)
       links->push_back({{"kind", "figure"}, {"name", figures[i]}, {"url", result_file_url(task_id, figures[i])}});
   }

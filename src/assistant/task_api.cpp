@@ -277,14 +277,7 @@ Result<Json> Assistant::results(const std::string& sid, const std::string& task_
                        {"url", result_file_url(task_id, e.path().filename().string())}});
   std::sort(files.begin(), files.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
   // Each figure's numbered caption in the run's language, as the report gives it (figure_captions.json).
-  std::map<std::string, Json> caption;
-  for (auto& f : files)
-    if (f["name"].get<std::string>().ends_with(".figure_captions.json")) {
-      Json c = Json::parse(std::ifstream(run_dir / "final" / f["name"].get<std::string>()), nullptr, false);
-      if (c.is_object())
-        for (auto& fig : c.value("figures", Json::array()))
-          if (fig.is_object()) caption[fig.value("file", std::string())] = fig;
-    }
+  const auto caption = figure_captions(run_dir / "final");
   for (auto& f : files)
     if (auto it = caption.find(f["name"].get<std::string>()); it != caption.end())
       f["caption"] = it->second.value("caption", std::string()), f["figure"] = it->second.value("number", 0);

@@ -217,3 +217,24 @@ TEST(TruthfulOutcome, ADuplicateIdIsOneMessageWithItsFixAndTheLog) {
     if (zh) EXPECT_FALSE(has_english_sentence(text, &hit)) << "English: '" << hit << "' in\n" << text;
   }
 }
+
+TEST(TruthfulOutcome, KeyFiguresAreNamedByTheReportsCaptions) {
+  TempDir d;
+  write_run(d.path(), Json::array({{{"stage", "panel"}, {"state", "done"}}}), Json::array());
+  for (const char* f : {"Lchi.SPL.combined_panel.svg", "Lchi.SPL.motif_logos.svg", "Lchi.SPL.kaks.svg"})
+    std::ofstream(d.path() / "final" / f) << "<svg/>";
+  std::ofstream(d.path() / "final" / "Lchi.SPL.figure_captions.json") << Json{
+      {"figures", Json::array({{{"file", "Lchi.SPL.combined_panel.svg"},
+                                {"number", 6},
+                                {"caption", "家族成员的系统发育、保守基序和基因结构。左：有根树。"}},
+                               {{"file", "Lchi.SPL.motif_logos.svg"},
+                                {"number", 3},
+                                {"caption", "保守基序的序列标识。"}}})}}.dump();
+  std::string zh = run_outcome_text(d.path(), "t_1", "done", "", true, nullptr);
+  EXPECT_NE(zh.find("图6 家族成员的系统发育、保守基序和基因结构。（Lchi.SPL.combined_panel.svg）"), std::string::npos)
+      << zh;
+  EXPECT_EQ(zh.find("左：有根树"), std::string::npos) << "only the caption's first sentence:\n" << zh;
+  EXPECT_NE(zh.find("图3 保守基序的序列标识。（Lchi.SPL.motif_logos.svg）"), std::string::npos) << zh;
+  EXPECT_NE(zh.find("图：Lchi.SPL.kaks.svg"), std::string::npos) << "a figure without a caption keeps its name\n" << zh;
+  EXPECT_LT(zh.find("combined_panel"), zh.find("kaks.svg")) << "the combined panel first";
+}
