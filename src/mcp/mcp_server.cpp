@@ -70,7 +70,8 @@ struct McpSession::Impl {
   std::mutex send_mu;
   std::mutex calls_mu;
   std::condition_variable calls_cv;
-  std::map<std::string, std::shared_ptr<std::atomic<bool>>> inflight;  // id → cancel flag
+  std::map<std::string, std::shared_ptr<std::atomic<bool>>> inflight;  // id → cancel flag, until answered
+  int running_calls = 0;  // worker threads not yet finished (drain waits for 0)
   struct Worker {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
@@ -114,9 +115,26 @@ struct McpSession::Impl {
     std::lock_guard<std::mutex> lock(send_mu);
     sink(line, key);
   }
-  void reply(const Json& id, Json result) { send(rpc_result(id, std::move(result)), id_key(id)); }
+  void reply(const Json& id, Json result) {
+    release_own_call(id);
+    send(rpc_result(id, std::move(result)), id_key(id));
+  }
   void fail(const Json& id, int code, const std::string& message) {
+    release_own_call(id);
     send(rpc_error(id, code, message), id.is_null() ? "" : id_key(id));
+  }
+
+  // The key of the call the current worker thread answers (empty elsewhere).
+  static std::string& answering_key() {
+    thread_local std::string key;
+    return key;
+  }
+  // A worker frees its request id before the answer is written: a client may reuse an
+  // id as soon as it has the answer, so the id must not still look in flight then.
+  void release_own_call(const Json& id) {
+    if (id.is_null() || answering_key().empty() || answering_key() != id_key(id)) return;
+    std::lock_guard<std::mutex> lock(calls_mu);
+    inflight.erase(answering_key());
   }
 
   // notifications/message when `level` is at or above the level the client set.
@@ -496,13 +514,16 @@ struct McpSession::Impl {
         return fail(id, kServerBusy, "Server busy: too many requests in flight");
       if (inflight.count(id_key(id))) return fail(id, kInvalidRequest, "Invalid Request: duplicate id in flight");
       inflight[id_key(id)] = flag;
+      ++running_calls;
     }
     reap_finished();
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::thread t([this, id, work = std::move(work), flag, done] {
+      answering_key() = id_key(id);
       work(flag);
+      release_own_call(id);  // a cancelled call sends no answer
       std::lock_guard<std::mutex> lock(calls_mu);
-      inflight.erase(id_key(id));
+      --running_calls;
       done->store(true);
       calls_cv.notify_all();
     });
@@ -567,7 +588,7 @@ struct McpSession::Impl {
 
   void drain() {
     std::unique_lock<std::mutex> lock(calls_mu);
-    calls_cv.wait(lock, [this] { return inflight.empty(); });
+    calls_cv.wait(lock, [this] { return running_calls == 0; });
   }
   void cancel_all() {
     std::lock_guard<std::mutex> lock(calls_mu);

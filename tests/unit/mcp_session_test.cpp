@@ -23,6 +23,7 @@ struct Harness {
   std::condition_variable cv;
   std::vector<Json> sent;
   std::unique_ptr<McpSession> session;
+  std::chrono::milliseconds sink_delay{0};  // a slow client: the sink returns this late
 
   explicit Harness(size_t page_size = 50) {
     register_builtin_types(reg);
@@ -33,9 +34,12 @@ struct Harness {
     o.page_size = page_size;
     session = std::make_unique<McpSession>(reg, ws, o, [this](const std::string& line) {
       EXPECT_EQ(line.find('\n'), std::string::npos) << "one message per line";
-      std::lock_guard<std::mutex> lock(mu);
-      sent.push_back(Json::parse(line));
-      cv.notify_all();
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        sent.push_back(Json::parse(line));
+        cv.notify_all();
+      }
+      std::this_thread::sleep_for(sink_delay);
     });
   }
 
@@ -155,6 +159,30 @@ TEST(Mcp, ProtocolErrors) {
   EXPECT_EQ(h.sent.size(), before) << "notifications and responses get no answer";
   h.session->reject_oversized();
   EXPECT_EQ(h.last()["error"]["code"], -32600);
+}
+
+// A client may reuse an id once it holds the answer, even while the server is still
+// writing it out; an id is refused only while its call has no answer yet.
+TEST(Mcp, AnAnsweredIdMayBeReusedAtOnce) {
+  Harness h;
+  h.sink_delay = std::chrono::milliseconds(40);
+  for (int i = 0; i < 5; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(h.mu);
+      h.sent.clear();
+    }
+    Json r = h.request(req(11, "tools/call", {{"name", "calculate_expr"}, {"arguments", {{"expr", "1 + 1"}}}}));
+    ASSERT_TRUE(r.contains("result")) << "call " << i << ": " << r.dump();
+  }
+  h.sink_delay = std::chrono::milliseconds(0);
+  h.session->handle_message(req(12, "tools/call", {{"name", "slow"}, {"arguments", {{"ms", 20000}}}}).dump());
+  h.session->handle_message(req(12, "tools/call", {{"name", "calculate_expr"}, {"arguments", {{"expr", "1"}}}}).dump());
+  Json dup = h.wait_for(12);
+  EXPECT_EQ(dup["error"]["code"], -32600) << dup.dump();
+  h.session->handle_message(Json({{"jsonrpc", "2.0"},
+                                  {"method", "notifications/cancelled"},
+                                  {"params", {{"requestId", 12}, {"reason", "test over"}}}})
+                                .dump());
 }
 
 TEST(Mcp, CancellationStopsTheCallAndSuppressesTheAnswer) {
