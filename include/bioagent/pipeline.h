@@ -47,7 +47,7 @@ struct Command {
 struct ProcessResult {
   int exit_code = -1;  // -1: did not start; 128+n: killed by signal n
   double seconds = 0, user_seconds = 0, system_seconds = 0;
-  int64_t max_rss_kb = 0;
+  int64_t max_rss_kb = 0;  // the program's own peak resident set (local: sampled VmHWM; 0: not measured)
   bool timed_out = false, cancelled = false;
   std::string log_tail;  // the last lines of stderr
   std::string job_id;    // Slurm

@@ -1,7 +1,9 @@
 // The local runner: fork + execvp (no shell) in the work folder, its own
 // process group, stdin/stdout redirected to files, stderr to the stage log,
 // rlimits (no core files, a file-size cap), a wall-clock limit and
-// cancellation (SIGTERM, then SIGKILL), resource use from wait4.
+// cancellation (SIGTERM, then SIGKILL), CPU time from wait4 and the program's
+// peak RSS from /proc (wait4's ru_maxrss also counts the parent's pages the
+// child held before exec, so every program would look as large as bioagent).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -9,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -28,6 +32,17 @@ std::string tail_of(const fs::path& log, size_t max_bytes = 2000) {
   std::string s(size - from, '\0');
   in.read(s.data(), std::streamsize(s.size()));
   return s;
+}
+
+// The high-water resident set of a running process in KB (VmHWM), 0 once it has
+// exited or where /proc has no such line.
+long peak_rss_kb(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
+  }
+  return 0;
 }
 
 class LocalRunner : public Runner {
@@ -85,7 +100,9 @@ class LocalRunner : public Runner {
     struct rusage ru {};
     bool sent_term = false;
     auto term_at = std::chrono::steady_clock::time_point::max();
+    long peak_kb = 0;  // sampled while it runs: vfork returns only after the child's exec
     for (int polls = 0;; ++polls) {
+      peak_kb = std::max(peak_kb, peak_rss_kb(pid));
       pid_t r = wait4(pid, &status, WNOHANG, &ru);
       if (r == pid) break;
       auto now = std::chrono::steady_clock::now();
@@ -104,7 +121,7 @@ class LocalRunner : public Runner {
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.user_seconds = double(ru.ru_utime.tv_sec) + ru.ru_utime.tv_usec / 1e6;
     out.system_seconds = double(ru.ru_stime.tv_sec) + ru.ru_stime.tv_usec / 1e6;
-    out.max_rss_kb = ru.ru_maxrss;
+    out.max_rss_kb = peak_kb;
     out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     out.log_tail = tail_of(log);
     return out;

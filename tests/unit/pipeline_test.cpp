@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -203,6 +204,26 @@ TEST(Pipeline, VersionProbesLeaveTheCurrentFolderAlone) {
   ::setenv("PATH", old_path.c_str(), 1);
   EXPECT_EQ(v, "probe 1.2.3");
   EXPECT_FALSE(fs::exists(dir.path() / "probe-was-here"));
+}
+
+// A program's peak RSS is its own: a small tool run by a large bioagent is not
+// reported at bioagent's size, and a large one is reported at its size.
+TEST(Pipeline, AProgramsPeakRssIsItsOwnNotTheParents) {
+  std::vector<char> ballast(300u << 20, 1);  // the parent holds 300 MB when it starts the tool
+  for (size_t i = 0; i < ballast.size(); i += 4096) ballast[i] = char(i);
+  TempDir dir;
+  auto runner = make_local_runner();
+  std::atomic<bool> cancel{false};
+  auto small = runner->run({{"sleep", "0.3"}}, dir.path(), dir.path() / "small.log", {1, 100, 1}, cancel);
+  ASSERT_EQ(small.exit_code, 0) << small.log_tail;
+  EXPECT_GT(small.max_rss_kb, 0) << "sampled while it ran";
+  EXPECT_LT(small.max_rss_kb, 64 * 1024) << "sleep is not 300 MB";
+  auto large = runner->run({{"python3", "-c", "import time; b = b'x' * (120 << 20); time.sleep(0.3)"}}, dir.path(),
+                           dir.path() / "large.log", {1, 100, 1}, cancel);
+  ASSERT_EQ(large.exit_code, 0) << large.log_tail;
+  EXPECT_GT(large.max_rss_kb, 100 * 1024) << "python holding 120 MB";
+  EXPECT_LT(large.max_rss_kb, 290 * 1024);
+  EXPECT_EQ(ballast[4096], char(4096));
 }
 
 TEST(Pipeline, ACpuBudgetBeyondTheRunnersCoresIsRefusedWithTheLimit) {
