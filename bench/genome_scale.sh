@@ -19,13 +19,16 @@
 #     Ks peak nearest the WGD's expected Ks (within ±0.1), and the confusion
 #     of planted copy classes against the synteny stage's classes.
 # Usage: genome_scale.sh BUILD_DIR [--genes N] [--genome-mb M] [--cpus N]
-#        [--family F] [--second F] [--stages a,b,c] [--work DIR]
+#        [--family F] [--second F] [--stages a,b,c] [--params JSON] [--work DIR]
 # --stages limits the run (with what the stages need), e.g. the smoke test's
-# check,identify,synteny,duplication. Without --work the folder is temporary.
+# check,identify,synteny,duplication. --params passes stage parameters to both
+# runs, e.g. '{"phylogeny": {"method": "fasttree"}}' for the whole pipeline
+# without IQ-TREE's hour on a divergent generated family (bench/phylogeny_models.sh
+# measures IQ-TREE). Without --work the folder is temporary.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 shift
-genes=30000 mb=400 cpus=2 family=GLOBIN second=FN3 stages="" work=""
+genes=30000 mb=400 cpus=2 family=GLOBIN second=FN3 stages="" params="" work=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --genes) genes=$2; shift 2 ;;
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
     --family) family=$2; shift 2 ;;
     --second) second=$2; shift 2 ;;
     --stages) stages=$2; shift 2 ;;
+    --params) params=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     *) echo "genome_scale.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -68,6 +72,7 @@ PY
 run_family() {  # family, run folder
   local fam=$1 run=$2 stage_arg=()
   [ -n "$stages" ] && stage_arg=(--stages "$stages")
+  [ -n "$params" ] && stage_arg+=(--params "$params")
   rm -rf "$run"
   /usr/bin/time -f "%e %M %U %S" -o "$run.time" "$bioagent" --offline genefamily run --data "$data" --species Scal \
     --family "$fam" --cpus "$cpus" --run-dir "$run" "${stage_arg[@]}" > "$run.json" 2> "$run.log" || true

@@ -166,6 +166,8 @@ class RunBridge {
   Result<std::string> session_for(const std::string& task_id, const Json& args);
   Result<std::string> own_session();
   Result<std::string> named_or_own_session(const Json& args);
+  // The session a call names (session_id), attached to this MCP session; "" when it names none.
+  Result<std::string> attach_named_session(const Json& args);
   Result<LinkedResult> start(const Json& args);
   Result<LinkedResult> data_roots(const Json& args);
   Result<LinkedResult> status(const Json& args);

@@ -169,12 +169,7 @@ Result<std::string> RunBridge::own_session() {
 // The session a task belongs to, among those this MCP session holds (its own
 // and any given as session_id, which is attached for later calls).
 Result<std::string> RunBridge::session_for(const std::string& task_id, const Json& args) {
-  std::string given = args.is_object() ? args.value("session_id", "") : "";
-  if (!given.empty()) {
-    if (!assistant_.has_session(given)) return not_found("no assistant session '" + given.substr(0, 100) + "'");
-    std::lock_guard lock(mu_);
-    sessions_.insert(given);
-  }
+  if (auto named = attach_named_session(args); !named) return named.status();
   std::set<std::string> candidates;
   {
     std::lock_guard lock(mu_);
@@ -195,8 +190,14 @@ Result<std::string> RunBridge::session_for(const std::string& task_id, const Jso
 
 // The session a call names (attached to this MCP session), else this MCP session's own.
 Result<std::string> RunBridge::named_or_own_session(const Json& args) {
+  auto named = attach_named_session(args);
+  if (!named) return named.status();
+  return named->empty() ? own_session() : *named;
+}
+
+Result<std::string> RunBridge::attach_named_session(const Json& args) {
   std::string sid = args.is_object() ? args.value("session_id", "") : "";
-  if (sid.empty()) return own_session();
+  if (sid.empty()) return sid;
   if (!assistant_.has_session(sid)) return not_found("no assistant session '" + sid.substr(0, 100) + "'");
   std::lock_guard lock(mu_);
   sessions_.insert(sid);

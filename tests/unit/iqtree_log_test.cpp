@@ -38,7 +38,11 @@ TEST(IqtreeLog, PhaseFollowsTheRun) {
   EXPECT_EQ(iqtree_phase(kHead + "ModelFinder will test up to 44 protein models (sample size: 258) ...\n"),
             "ModelFinder 0/44");
   EXPECT_EQ(iqtree_phase(kHead + kModels), "ModelFinder 14/44");
-  EXPECT_EQ(iqtree_phase(kHead + kModels + kSearch), "UFBoot 30/100 ~2:23");
+  EXPECT_EQ(iqtree_phase(kHead + kModels + kSearch), "UFBoot 30/≥100 ~2:23");
+  EXPECT_EQ(iqtree_phase(kHead + kModels + kSearch +
+                         "Iteration 120 / LogL: -15328.861 / Time: 0h:16m:28s (0h:11m:4s left)\n"),
+            "UFBoot 120/≥100 ~11:04")
+      << "past the minimum of 100 the search goes on until UFBoot converges; no total is claimed";
   EXPECT_EQ(iqtree_phase(kHead + kModels + kSearch + "TREE SEARCH COMPLETED AFTER 102 ITERATIONS\n"),
             "final optimisation");
   EXPECT_EQ(iqtree_phase(kHead + kModels + kSearch + "Computing bootstrap consensus tree...\n"), "UFBoot consensus");

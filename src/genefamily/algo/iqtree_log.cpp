@@ -68,7 +68,8 @@ std::string iqtree_phase(std::string_view log) {
       phase = "ModelFinder done";
     } else if (starts_with(line, "Iteration ")) {
       auto [it, left] = iteration(line);
-      phase = "UFBoot " + std::to_string(it) + "/100" + (left.empty() ? "" : " ~" + left);
+      // at least 100 iterations, then on until the bootstrap converges: no fixed total
+      phase = "UFBoot " + std::to_string(it) + "/≥100" + (left.empty() ? "" : " ~" + left);
     } else if (starts_with(line, "TREE SEARCH COMPLETED") || line.find("FINALIZING TREE SEARCH") != line.npos) {
       phase = "final optimisation";
     } else if (starts_with(line, "Computing bootstrap consensus tree")) {

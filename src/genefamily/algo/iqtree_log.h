@@ -9,9 +9,10 @@
 namespace bioagent {
 
 // The phase IQ-TREE's log text shows, in IQ-TREE's own terms, language-neutral:
-// "initial tree", "ModelFinder 12/44", "UFBoot 30/100 ~1:13" (tree-search
+// "initial tree", "ModelFinder 12/44", "UFBoot 30/≥100 ~1:13" (tree-search
 // iteration with IQ-TREE's own estimate of the time left; 100 is the minimum,
-// IQ-TREE goes on until the bootstrap converges), "final optimisation",
+// IQ-TREE goes on until the bootstrap converges, so 120/≥100 is no overrun),
+// "final optimisation",
 // "UFBoot consensus"; "" before IQ-TREE has written anything it can tell.
 std::string iqtree_phase(std::string_view log);
 
