@@ -400,6 +400,10 @@ TEST(Align, ProteinAndCodonAlignment) {
   ASSERT_TRUE(c.is_ok());
   EXPECT_EQ(*c, "ATG---AAA");
   EXPECT_FALSE(codon_align("MKV", "ATG").is_ok());
+  // BLOSUM62 in either case; X, * and other letters score -1 against anything.
+  EXPECT_EQ(align_proteins("MKX*", "mkx*").score, 5 + 5 - 1 - 1);
+  EXPECT_EQ(align_proteins("WB", "WZ").score, 11 - 1);
+  EXPECT_EQ(align_proteins("W", "Y").score, 2);
 }
 
 TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {

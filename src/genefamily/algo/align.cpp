@@ -3,7 +3,8 @@
 #include "genefamily/algo/align.h"
 
 #include <algorithm>
-#include <cstring>
+#include <array>
+#include <cstdint>
 #include <limits>
 
 namespace bioagent {
@@ -34,15 +35,33 @@ constexpr int kBlosum62[20][20] = {
     {0, -3, -3, -3, -1, -2, -2, -3, -3, 3, 1, -2, 1, -1, -2, -2, 0, -3, -1, 4},       // V
 };
 
-int idx(char c) {
-  const char* p = std::strchr(kOrder, std::toupper(static_cast<unsigned char>(c)));
-  return (p && c) ? int(p - kOrder) : -1;
+// Residue letter (either case) → its row in kBlosum62; every other byte
+// (X, *, B, Z, NUL, ...) → kUnknown, which scores -1 against anything.
+constexpr int kUnknown = 20;
+constexpr std::array<uint8_t, 256> make_residue_index() {
+  std::array<uint8_t, 256> index{};
+  for (auto& v : index) v = kUnknown;
+  for (int k = 0; kOrder[k]; ++k) {
+    index[static_cast<unsigned char>(kOrder[k])] = uint8_t(k);
+    index[static_cast<unsigned char>(kOrder[k] - 'A' + 'a')] = uint8_t(k);
+  }
+  return index;
 }
+constexpr auto kResidueIndex = make_residue_index();
 
-int sub(char a, char b) {
-  int i = idx(a), j = idx(b);
-  if (i < 0 || j < 0) return -1;  // X, *, ...
-  return kBlosum62[i][j];
+// kBlosum62 with a 21st row and column of -1 for unknown residues.
+constexpr std::array<std::array<int, 21>, 21> make_scores() {
+  std::array<std::array<int, 21>, 21> t{};
+  for (int i = 0; i < 21; ++i)
+    for (int j = 0; j < 21; ++j) t[i][j] = (i < 20 && j < 20) ? kBlosum62[i][j] : -1;
+  return t;
+}
+constexpr auto kScores = make_scores();
+
+std::vector<uint8_t> residue_indices(std::string_view s) {
+  std::vector<uint8_t> out(s.size());
+  for (size_t i = 0; i < s.size(); ++i) out[i] = kResidueIndex[static_cast<unsigned char>(s[i])];
+  return out;
 }
 
 }  // namespace
@@ -53,13 +72,15 @@ ProteinAlignment align_proteins(std::string_view a, std::string_view b, int gap_
   // Gotoh: M (match), X (gap in b), Y (gap in a); traceback by matrix.
   std::vector<int> M((n + 1) * (m + 1), kNeg), X = M, Y = M;
   auto at = [m](size_t i, size_t j) { return i * (m + 1) + j; };
+  const std::vector<uint8_t> ai = residue_indices(a), bi = residue_indices(b);
+  auto sub = [&](size_t i, size_t j) { return kScores[ai[i]][bi[j]]; };  // 0-based residues
   M[at(0, 0)] = 0;
   for (size_t i = 1; i <= n; ++i) X[at(i, 0)] = -gap_open - int(i - 1) * gap_extend;
   for (size_t j = 1; j <= m; ++j) Y[at(0, j)] = -gap_open - int(j - 1) * gap_extend;
   for (size_t i = 1; i <= n; ++i)
     for (size_t j = 1; j <= m; ++j) {
       int best_prev = std::max({M[at(i - 1, j - 1)], X[at(i - 1, j - 1)], Y[at(i - 1, j - 1)]});
-      M[at(i, j)] = best_prev + sub(a[i - 1], b[j - 1]);
+      M[at(i, j)] = best_prev + sub(i - 1, j - 1);
       X[at(i, j)] = std::max(M[at(i - 1, j)] - gap_open, X[at(i - 1, j)] - gap_extend);
       Y[at(i, j)] = std::max(M[at(i, j - 1)] - gap_open, Y[at(i, j - 1)] - gap_extend);
     }
@@ -74,7 +95,7 @@ ProteinAlignment align_proteins(std::string_view a, std::string_view b, int gap_
     if (i == 0) state = 2;
     if (j == 0) state = 1;
     if (state == 0) {
-      int prev = M[at(i, j)] - sub(a[i - 1], b[j - 1]);
+      int prev = M[at(i, j)] - sub(i - 1, j - 1);
       ra += a[i - 1];
       rb += b[j - 1];
       --i;
