@@ -63,7 +63,10 @@ Result<Json> validate_run(const fs::path& run_dir) {
                           : *s == StageState::kSkipped ? "skipped"
                                                        : "fail";
     const std::string message = st.value(zh && st.contains("message_zh") ? "message_zh" : "message", std::string());
-    add("stage " + name, verdict, state + (message.empty() ? "" : ": " + message.substr(0, 300)));
+    size_t cut = std::min<size_t>(message.size(), 300);
+    while (cut < message.size() && cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80)
+      --cut;  // not inside a UTF-8 letter (a Chinese message)
+    add("stage " + name, verdict, state + (message.empty() ? "" : ": " + message.substr(0, cut)));
     for (auto& c : st.value("checks", Json::array()))
       add(name + ": " + c.value("check", std::string()), c.value("status", std::string("warn")),
           c.value("detail", std::string()), c.value("value", Json()), c.value("threshold", Json()));
