@@ -143,6 +143,7 @@ struct Repair {
   Json param_patch = Json::object();  // merged into the stage's parameters before retrying
   bool automatic = true;
   std::string description_zh, prevention_zh;  // the same in Chinese (same placeholders)
+  std::string root_cause_zh;                  // the root cause in Chinese
   bool matches(FailureClass c, const std::string& message) const;
   // `text` (the description or prevention) with "{asked}" and "{used}" replaced
   // by the patched parameters' values before and after the patch ("1e-200",

@@ -121,7 +121,7 @@ struct Assistant::Impl {
   void learn_stage_repair(const PipelineEvent& e);
   PipelineOptions task_pipeline_options(TaskRuntime& rt, const TaskContext& t);
   std::optional<std::vector<StageStatus>> run_task_pipeline(TaskRuntime& rt, TaskContext& t);
-  void diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id);
+  void diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id, bool zh);
   void finish_task(const TaskContext& t, const std::vector<StageStatus>& outcome);
   Json learned_preventions();
   void record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,

@@ -67,8 +67,9 @@ struct Diagnosis {
   std::string error_type;  // missing_file, naming_mismatch, tool_missing, bad_format, out_of_memory,
                            // time_limit, empty_result, gene_count_out_of_bounds, unknown
   std::string error_message, root_cause;
-  std::string pattern;  // the error with the user's names taken out (what learning shares)
-  std::string fix;      // the repair table's key, empty when none applies
+  std::string root_cause_zh;  // the root cause in Chinese, for Chinese sessions
+  std::string pattern;        // the error with the user's names taken out (what learning shares)
+  std::string fix;            // the repair table's key, empty when none applies
   Json to_json() const;
 };
 // The message with the user's paths and species prefixes taken out (what learning shares).
@@ -88,6 +89,7 @@ struct DiagnosisRepair {
   std::string stage = "";  // the stage whose table entry holds it; empty: a data-folder repair
   std::string root_cause = "";
   std::string strategy_zh = "", prevention_zh = "";  // the same in Chinese, for Chinese sessions
+  std::string root_cause_zh = "";
 };
 const std::vector<DiagnosisRepair>& repair_table();
 const DiagnosisRepair* find_repair(const std::string& key);

@@ -10,11 +10,9 @@
 namespace bioagent {
 
 Json Diagnosis::to_json() const {
-  return {{"error_type", error_type},
-          {"error_message", error_message},
-          {"root_cause", root_cause},
-          {"pattern", pattern},
-          {"fix", fix}};
+  return {{"error_type", error_type}, {"error_message", error_message},
+          {"root_cause", root_cause}, {"root_cause_zh", root_cause_zh},
+          {"pattern", pattern},       {"fix", fix}};
 }
 
 const std::vector<DiagnosisRepair>& repair_table() {
@@ -37,7 +35,7 @@ const std::vector<DiagnosisRepair>& repair_table() {
     for (auto& spec : genefamily_pipeline().stages())
       for (auto& r : spec.repairs)
         t.push_back({r.key, to_string(r.on), r.description, r.prevention, r.automatic, spec.name, r.root_cause,
-                     r.description_zh, r.prevention_zh});
+                     r.description_zh, r.prevention_zh, r.root_cause_zh});
     return t;
   }();
   return table;
@@ -91,6 +89,7 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
     std::string want_ext = want.substr(want.rfind('.') == std::string::npos ? want.size() : want.rfind('.'));
     d.root_cause =
         "file extension does not match the naming rule: expected " + want_ext + ", found " + ext + " (" + file + ")";
+    d.root_cause_zh = "文件扩展名不符合命名规范：应为 " + want_ext + "，实为 " + ext + "（" + file + "）";
     d.pattern = generalise("extension variant " + ext + " for " + want_ext + " (" + p.value("kind", "") + ")");
     d.fix = "rename_extension_variant";
     return d;
@@ -100,17 +99,23 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
                                                                                        : classify_failure_text(message);
   d.error_type = to_string(c);
   d.root_cause = failure_cause(c, false);
+  d.root_cause_zh = failure_cause(c, true);
   d.pattern = generalise(d.error_type + " in stage " + stage);
   if (c == FailureClass::kUnknown) return d;
   if (const Repair* r = table_repair(stage, c, message)) {
     d.fix = r->key;
     if (!r->root_cause.empty()) d.root_cause = r->root_cause;
+    if (!r->root_cause_zh.empty()) d.root_cause_zh = r->root_cause_zh;
   } else if (c == FailureClass::kMissingInput) {
     d.fix = "ask_for_file";
-    std::string what;
+    std::string what, what_zh;
     for (auto& p : naming_problems)
-      if (!p.value("fixable", false)) what += (what.empty() ? "" : "; ") + p.value("message", p.value("file", ""));
+      if (!p.value("fixable", false)) {
+        what += (what.empty() ? "" : "; ") + p.value("message", p.value("file", ""));
+        what_zh += (what_zh.empty() ? "" : "；") + p.value("message_zh", p.value("file", ""));
+      }
     if (!what.empty()) d.root_cause = what;
+    if (!what_zh.empty()) d.root_cause_zh = failure_cause(c, true) + "：" + what_zh;
   } else if (c == FailureClass::kMalformedInput) {
     d.fix = "ask_for_valid_file";
   }

@@ -200,6 +200,9 @@ ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, cons
         (zh ? "未提供 HMM；联网时从 InterPro 下载 " : "no HMM given; downloaded from InterPro when online: ") +
         (*fam)["pfam"][0].value("acc", "");
   if (!r.problems.empty()) ref["naming_problems"] = r.problems;
+  if (zh)  // a Chinese plan shows the Chinese text of a naming problem where the check gives one
+    for (auto& p : ref["naming_problems"])
+      if (p.contains("message_zh")) p["message"] = p["message_zh"], p.erase("message_zh");
   ref["ncbi_datasets"] = ncbi_reference(env, latin);
   return r;
 }
@@ -225,8 +228,9 @@ Json comparative_species(const std::vector<fs::path>& data_dirs, const std::stri
 }
 
 // Transcriptome: an expression matrix or reads beside the genome.
-Json transcriptome_data(const AgentEnv& env, const fs::path& folder, const std::string& latin) {
-  Json transcriptome = {{"status", "missing (optional: the expression stage is skipped)"}};
+Json transcriptome_data(const AgentEnv& env, const fs::path& folder, const std::string& latin, bool zh) {
+  Json transcriptome = {
+      {"status", zh ? "缺失（可选：表达分析阶段将跳过）" : "missing (optional: the expression stage is skipped)"}};
   if (!folder.empty()) {
     std::error_code ec;
     Json samples = Json::array();
@@ -289,7 +293,7 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
   fs::path folder = find_species_folder(data_dirs, prefix);
   ReferenceFiles files = reference_files(env, folder, prefix, fam_file, fam, latin, zh);
   Json comparative = comparative_species(data_dirs, prefix, zh);
-  Json transcriptome = transcriptome_data(env, folder, latin);
+  Json transcriptome = transcriptome_data(env, folder, latin, zh);
   const Json run = {{"files", files.run_files}, {"network", {{"offline", env.offline()}}}};
   std::vector<std::string> planned_names;
   Json stage_list = plan_stages(run, zh, planned_names);

@@ -149,10 +149,20 @@ Json report_sections_patch(const AgentEnv& env, LlmClient* llm, const RunSubject
               {"prewritten", {{"literature-comparison", r.literature}, {"meaning", r.significance}}}};
 }
 
-std::string problems_text(const Json& problems) {
+// The problems' messages; a Chinese session's in Chinese where the check gives one.
+std::string problems_text(const Json& problems, bool zh = false) {
   std::string s;
-  for (auto& p : problems) s += (s.empty() ? "" : "; ") + p.value("message", p.value("file", ""));
+  for (auto& p : problems)
+    s += (s.empty() ? ""
+          : zh      ? "；"
+                    : "; ") +
+         (zh && p.contains("message_zh") ? p.value("message_zh", "") : p.value("message", p.value("file", "")));
   return s;
+}
+
+// A diagnosis as the page shows it: the root cause in the session's language.
+std::string diagnosis_message(const Diagnosis& d, bool zh) {
+  return zh && !d.root_cause_zh.empty() ? d.root_cause_zh : d.root_cause;
 }
 
 }  // namespace
@@ -293,7 +303,7 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     set_state(t.id, TaskState::kCancelled, t.zh ? "用户取消" : "cancelled by the user");
     return;
   }
-  diagnose_failed_stages(*outcome, t.id);
+  diagnose_failed_stages(*outcome, t.id, t.zh);
   finish_task(t, *outcome);  // 4. validation
 }
 
@@ -305,7 +315,7 @@ bool Assistant::Impl::find_task_data(TaskContext& t) {
         "check", "no data files for " + p + " found",
         Json::array(
             {{{"file", p + ".genome.fasta"}, {"fixable", false}, {"message", "no " + p + ".* files uploaded"}}}));
-    emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
+    emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}, {"message", diagnosis_message(d, t.zh)}});
     record_learning(d, find_repair(d.fix), Json::array(), "not applied");
     set_state(t.id, TaskState::kFailed,
               (t.zh ? "缺少数据文件：请上传 " : "missing data: upload ") + p + ".genome.fasta, " + p + ".gff3, " + p +
@@ -346,20 +356,20 @@ bool Assistant::Impl::check_task_names(TaskContext& t) {
     problems.push_back({{"message", "consistency: " + (*full)["consistency"].dump()}, {"fixable", false}});
   if (problems.empty()) return true;
   Diagnosis d = classify_failure("check", problems_text(problems), problems);
-  emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}});
+  emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}, {"message", diagnosis_message(d, t.zh)}});
   const DiagnosisRepair* repair = find_repair(d.fix);
   if (repair && repair->automatic)
     problems = repair_task_names(t, d, *repair, problems);
   else
     record_learning(d, repair, Json::array(), "not applied");
   if (problems.empty()) return true;
-  set_state(t.id, TaskState::kFailed, problems_text(problems));
+  set_state(t.id, TaskState::kFailed, problems_text(problems, t.zh));
   return false;
 }
 
 Json Assistant::Impl::repair_task_names(const TaskContext& t, const Diagnosis& d, const DiagnosisRepair& repair,
                                         const Json& problems) {
-  set_state(t.id, TaskState::kRepairing, repair.strategy);
+  set_state(t.id, TaskState::kRepairing, t.zh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy);
   auto changes = apply_naming_repair(t.data_dir, problems);
   Json after = problems_of(check_species_data(t.data_dir, t.prefix, t.fam_file, true));
   std::string test = changes && after.empty() ? "passed" : "failed";
@@ -367,6 +377,8 @@ Json Assistant::Impl::repair_task_names(const TaskContext& t, const Diagnosis& d
   emit(t.id, {{"type", "repair"},
               {"fix", repair.key},
               {"strategy", repair.strategy},
+              {"strategy_zh", repair.strategy_zh},
+              {"message", t.zh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy},
               {"changes", changes ? *changes : Json::array()},
               {"test_result", test}});
   emit(t.id, {{"type", "learning"},
@@ -558,7 +570,8 @@ std::optional<std::vector<StageStatus>> Assistant::Impl::run_task_pipeline(TaskR
 }
 
 // What still failed: the diagnosis and the repair it proposes, recorded as learned.
-void Assistant::Impl::diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id) {
+void Assistant::Impl::diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id,
+                                             bool zh) {
   for (auto& s : outcome) {
     if (s.state != StageState::kFailed) continue;
     Diagnosis d = classify_failure(s.stage, s.message, Json::array(), s.failure);
@@ -566,8 +579,11 @@ void Assistant::Impl::diagnose_failed_stages(const std::vector<StageStatus>& out
     FailureClass c = cls ? *cls : FailureClass::kUnknown;
     RepairChoice choice = choose_repair(llm.get(), d, s.stage, s.message, allowed_repairs(s.stage, c, s.message));
     if (!choice.key.empty()) d.fix = choice.key;
-    emit(task_id,
-         {{"type", "diagnosis"}, {"stage", s.stage}, {"diagnosis", d.to_json()}, {"repair_choice", choice.to_json()}});
+    emit(task_id, {{"type", "diagnosis"},
+                   {"stage", s.stage},
+                   {"diagnosis", d.to_json()},
+                   {"message", diagnosis_message(d, zh)},
+                   {"repair_choice", choice.to_json()}});
     const DiagnosisRepair* repair = nullptr;
     for (auto& r : repair_table())
       if (!repair && r.key == d.fix && (r.stage.empty() || r.stage == s.stage)) repair = &r;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "genefamily/stages/stage_common.h"
+#include "pipeline/stage_reasons.h"
 
 namespace bioagent {
 
@@ -16,7 +17,15 @@ Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runn
   auto r = genefamily_pipeline().run(config, runner, o);
   if (!r) return r;
   Json stages = Json::array();
-  for (auto& s : *r) stages.push_back(s.to_json());
+  // A Chinese run's status.json carries each stage's message in Chinese too (message_zh, from the typed reason or
+  // the repair); the English message stays, as the engine's record the repairs and the diagnosis read.
+  const bool zh = config.value("lang", std::string()) == "zh";
+  for (auto& s : *r) {
+    Json j = s.to_json();
+    std::string text = s.repair.is_object() ? repair_text(s.repair, true) : render_reason(s.reason, true);
+    if (zh && !s.message.empty() && !text.empty()) j["message_zh"] = text;
+    stages.push_back(j);
+  }
   std::ofstream(o.run_dir / "status.json")
       << Json{{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner.name()}, {"stages", stages}}.dump(2)
       << "\n";
@@ -31,6 +40,7 @@ Result<Json> validate_run(const fs::path& run_dir) {
   Json status = Json::parse(std::ifstream(run_dir / "status.json"), nullptr, false);
   if (status.is_discarded()) return not_found("no status.json in " + run_dir.string() + " (the run did not finish)");
   std::string base = run.value("species", std::string()) + "." + run.value("family", std::string());
+  const bool zh = run.value("lang", std::string()) == "zh";  // details in the run's language
   Json checks = Json::array();
   auto add = [&](const std::string& name, const std::string& st, const std::string& detail, Json value = nullptr,
                  Json threshold = nullptr) {
@@ -52,10 +62,11 @@ Result<Json> validate_run(const fs::path& run_dir) {
                           : finished_with_outputs(*s)  ? (*s == StageState::kWarn ? "warn" : "pass")
                           : *s == StageState::kSkipped ? "skipped"
                                                        : "fail";
-    add("stage " + name, verdict,
-        state + (st.value("message", std::string()).empty()
-                     ? ""
-                     : ": " + st.value("message", std::string()).substr(0, 300)));
+    const std::string message = st.value(zh && st.contains("message_zh") ? "message_zh" : "message", std::string());
+    size_t cut = std::min<size_t>(message.size(), 300);
+    while (cut < message.size() && cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80)
+      --cut;  // not inside a UTF-8 letter (a Chinese message)
+    add("stage " + name, verdict, state + (message.empty() ? "" : ": " + message.substr(0, cut)));
     for (auto& c : st.value("checks", Json::array()))
       add(name + ": " + c.value("check", std::string()), c.value("status", std::string("warn")),
           c.value("detail", std::string()), c.value("value", Json()), c.value("threshold", Json()));

@@ -180,6 +180,7 @@ Json Repair::applied(const Json& params) const {
           {"description_zh", render(description_zh, asked, used)},
           {"prevention_zh", render(prevention_zh, asked, used)},
           {"root_cause", root_cause},
+          {"root_cause_zh", root_cause_zh},
           {"asked", asked},
           {"used", used}};
 }

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launchChromium } from './browser.mjs';
+import { englishPhrases, englishSentences } from './english_scan.mjs';
 
 const bin = process.env.BIOAGENT_BIN;
 const src = process.env.BIOAGENT_SOURCE_DIR;
@@ -141,10 +142,6 @@ function problemsOf(m) {
   return out;
 }
 
-// Four Latin words in a row: an English phrase in a Chinese figure (names such as "CBF-binding site"
-// or "Lchi SPL" are shorter).
-const kEnglishPhrase = /[A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+/;
-
 async function checkFigures(finalDir, lang) {
   const shots = path.join(artifacts, `figures-${lang}`);
   fs.mkdirSync(shots, { recursive: true });
@@ -168,29 +165,13 @@ async function checkFigures(finalDir, lang) {
     fs.rmSync(html);
     const problems = problemsOf(m);
     if (lang === 'zh')
-      for (const t of m.texts) if (kEnglishPhrase.test(t.text)) problems.push(`English in a Chinese figure: "${t.text}"`);
+      for (const t of m.texts) for (const e of englishPhrases(t.text)) problems.push(`English in a Chinese figure: "${e}" in "${t.text}"`);
     report[f] = { texts: m.texts.length, problems };
   }
   await page.close();
   fs.writeFileSync(path.join(shots, 'layout.json'), JSON.stringify(report, null, 1));
   console.log(`# ${figures.length} ${lang} figures; screenshots and measures in ${shots}`);
   return report;
-}
-
-// English prose in a Chinese report: four or more Latin words in a row of which at least two are English
-// function words ("the", "of", "with", ...). Gene ids, program names and versions, units, file names, Latin
-// species names and parameter keys ("model_set = LG,WAG") have none, so they pass.
-const kFunctionWords = new Set(['the', 'of', 'and', 'or', 'with', 'without', 'is', 'are', 'was', 'were', 'be', 'in',
-  'to', 'for', 'by', 'not', 'no', 'from', 'on', 'at', 'as', 'this', 'that', 'which', 'its', 'their', 'it', 'a', 'an',
-  'has', 'have', 'had', 'when', 'than', 'there', 'these', 'those', 'each', 'every', 'did', 'does', 'after', 'before']);
-
-function englishSentences(text) {
-  const found = [];
-  for (const run of text.matchAll(/[A-Za-z][A-Za-z'-]*(?:[ ,;:()]+[A-Za-z][A-Za-z'-]*){3,}/g)) {
-    const words = run[0].split(/[ ,;:()]+/).filter(Boolean);
-    if (words.filter((w) => kFunctionWords.has(w.toLowerCase())).length >= 2) found.push(run[0].slice(0, 120));
-  }
-  return found;
 }
 
 // The report's text as a reader sees it: the HTML without its figures (scanned as figures), styles and tags;

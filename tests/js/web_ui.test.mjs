@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 import { launchChromium } from './browser.mjs';
+import { englishSentences } from './english_scan.mjs';
 
 const bin = process.env.BIOAGENT_BIN;
 const src = process.env.BIOAGENT_SOURCE_DIR;
@@ -73,6 +74,27 @@ async function ask(page, question, expect, timeout = 30000) {
   return msg;
 }
 
+// The page's texts as a reader meets them: the visible text (document.body.innerText: open dialogs included, hidden
+// ones not) and the title, aria-label, placeholder and alt attributes. A publication's title in a citation list
+// (.sources li) is data and stays in its own language.
+function pageTexts() {
+  const hide = document.createElement('style');
+  hide.textContent = '.sources li { display: none !important; }';
+  document.head.append(hide);
+  const texts = [document.title, document.body.innerText];
+  hide.remove();
+  for (const e of document.querySelectorAll('[title], [aria-label], [placeholder], [alt]'))
+    if (!e.closest('.sources li'))
+      for (const a of ['title', 'aria-label', 'placeholder', 'alt']) if (e.hasAttribute(a)) texts.push(e.getAttribute(a));
+  return texts;
+}
+
+// Every English sentence on the page now, as "<when>: sentence" (the shared detector, english_scan.mjs).
+async function englishOnPage(page, when) {
+  const texts = await page.evaluate(pageTexts);
+  return [...new Set(texts.flatMap((t) => englishSentences(t)))].map((e) => `${when}: "${e}"`);
+}
+
 test('the three panels, uploads, the four questions, the dialog countdown, the report', async () => {
   const base = await serve();
   const context = await browser.newContext({ locale: 'zh-CN', acceptDownloads: true, viewport: { width: 1400, height: 900 } });
@@ -95,6 +117,7 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   assert.equal(await bad.count(), 1);
   assert.match(await bad.textContent(), /Lchi\.genome\.fa.*genome\\.fasta.*Lchi\.genome\.fasta/s);
   await page.screenshot({ path: path.join(artifacts, 'ui_uploads.png') });
+  const english = await englishOnPage(page, 'uploads');  // a Chinese page holds no English sentence
 
   // The seed's four exchanges.
   const m1 = await ask(page, `总结下${family}基因家族`, family === 'SPL' ? /PF03110/ : /GLOBIN/);
@@ -104,6 +127,7 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   assert.match(await plan.textContent(), /等待用户确认执行/);
   assert.ok(await plan.locator('button.plan-execute').isVisible(), 'execute / modify / cancel buttons');
   await page.screenshot({ path: path.join(artifacts, 'ui_plan.png') });
+  english.push(...(await englishOnPage(page, 'plan')));
   await ask(page, '执行分析', /已开始执行/);
 
   // The dialog appears with a countdown and confirms the defaults at zero.
@@ -114,6 +138,7 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   assert.ok(start > 0 && start <= 6, `countdown starts at ${start}`);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'p-confirm', 'focus moves into the dialog');
   await page.screenshot({ path: path.join(artifacts, 'ui_dialog.png') });
+  english.push(...(await englishOnPage(page, 'parameter dialog')));
   await page.waitForTimeout(1500);
   assert.ok(Number(await page.textContent('#p-countdown')) < start, 'the countdown runs');
   await page.waitForSelector('#confirm-dialog', { state: 'hidden', timeout: 15000 });
@@ -153,11 +178,13 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   assert.ok(numbered.length >= 5, `numbered Chinese captions: ${JSON.stringify(captions)}`);
   for (const c of numbered) assert.ok(!c.caption.includes(c.file), `a caption, not the file name: ${c.caption}`);
   await page.screenshot({ path: path.join(artifacts, 'ui_results.png'), fullPage: true });
+  english.push(...(await englishOnPage(page, 'results')));
 
   // Zoom a figure, then close it with Escape.
   await page.click('#figures img');
   await page.waitForSelector('#zoom:not([hidden])');
   await page.click('#zoom-in');
+  english.push(...(await englishOnPage(page, 'zoomed figure')));
   await page.keyboard.press('Escape');
   await page.waitForSelector('#zoom', { state: 'hidden' });
 
@@ -189,6 +216,9 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   await page.waitForSelector(`#stages li[data-stage="identify"][data-state="${identifyState}"]`, { timeout: 30000 });
   await page.waitForSelector('#figures img', { timeout: 30000 });
   await page.screenshot({ path: path.join(artifacts, 'ui_reloaded.png'), fullPage: true });
+  english.push(...(await englishOnPage(page, 'reloaded')));
+  const found = [...new Set(english)];
+  assert.deepEqual(found, [], `${found.length} English texts on the Chinese page:\n${found.join('\n')}`);
   await context.close();
 });
 

@@ -15,13 +15,17 @@ using namespace bioagent;
 
 namespace {
 
-// Each stage has both labels and, the report itself aside, a report section.
+// Each stage has both labels, every repair of its row its texts in both languages (a Chinese session shows
+// them) and, the report itself aside, a report section.
 std::vector<std::string> stage_row_violations(const std::vector<StageSpec>& stages) {
   std::vector<std::string> out;
   std::set<std::string> names;
   for (auto& s : stages) {
     if (!names.insert(s.name).second) out.push_back(s.name + ": two rows");
     if (s.label.empty() || s.label_zh.empty()) out.push_back(s.name + ": a label is missing");
+    for (auto& r : s.repairs)
+      if (r.description_zh.empty() || r.prevention_zh.empty() || r.root_cause_zh.empty() || r.root_cause.empty())
+        out.push_back(s.name + ": repair " + r.key + " lacks a text in one language");
     if (s.name != "report" && !s.report) out.push_back(s.name + ": no report section");
     if (!s.params_schema.is_object() || !s.params_schema.contains("properties"))
       out.push_back(s.name + ": no parameter schema");
@@ -67,14 +71,19 @@ std::vector<std::string> stage_key_literals(const std::string& text, const std::
 
 }  // namespace
 
-TEST(TableGuard, EveryStageRowHasBothLabelsAReportSectionAndASchema) {
+TEST(TableGuard, EveryStageRowHasBothLabelsBilingualRepairsAReportSectionAndASchema) {
   const auto& stages = genefamily_pipeline().stages();
   EXPECT_EQ(stage_row_violations(stages), std::vector<std::string>{});
   auto planted = stages;
   planted[1].label_zh.clear();
   planted[2].report = nullptr;
   planted.push_back(stages[0]);
-  EXPECT_EQ(stage_row_violations(planted).size(), 3u);
+  for (auto& st : planted)
+    if (!st.repairs.empty()) {
+      st.repairs[0].root_cause_zh.clear();
+      break;
+    }
+  EXPECT_EQ(stage_row_violations(planted).size(), 4u);
 }
 
 TEST(TableGuard, EveryIntentHasOneRowWithCuesAndAHandler) {

@@ -353,7 +353,7 @@ function onTaskEvent(taskId: string, e: any): void {
     const note = el('p', `note ${e.type}`);
     note.textContent =
       e.type === 'diagnosis'
-        ? `${e.diagnosis.error_type}: ${e.diagnosis.root_cause}`
+        ? `${e.diagnosis.error_type}: ${e.message || e.diagnosis.root_cause}`  // the message: the session's language
         : e.message || e.strategy || JSON.stringify(e.changes || '');
     state.after(note);
   }

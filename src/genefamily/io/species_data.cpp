@@ -185,6 +185,20 @@ Json naming_rules() {
   return out;
 }
 
+namespace {
+
+// A file kind of the naming rules in Chinese (the rules' kinds: genome, gff3, cds, pep, hmm).
+std::string kind_zh(const std::string& kind) {
+  if (kind == "genome") return "基因组";
+  if (kind == "gff3") return "GFF3 注释";
+  if (kind == "cds") return "CDS 序列";
+  if (kind == "pep") return "蛋白序列";
+  if (kind == "hmm") return "HMM 模型";
+  return kind;
+}
+
+}  // namespace
+
 Json check_file_name(const std::string& name) {
   for (auto& r : rules())
     if (std::regex_match(name, r.pattern)) return Json{{"ok", true}, {"kind", r.kind}, {"file", name}};
@@ -203,20 +217,27 @@ Json check_file_name(const std::string& name) {
           {"fixable", true},
           {"fix", m[1].str() + v.suffix},
           {"message", "'" + name + "' looks like the " + std::string(v.kind) + " file but breaks the rule " + r->text +
-                          "; rename it to '" + m[1].str() + v.suffix + "' (for example " + r->example + ")"}};
+                          "; rename it to '" + m[1].str() + v.suffix + "' (for example " + r->example + ")"},
+          {"message_zh", "“" + name + "”看似" + kind_zh(v.kind) + "文件，但不符合命名规范 " + r->text + "；请改名为“" +
+                             m[1].str() + v.suffix + "”（例如 " + r->example + "）"}};
     }
   }
   Json rules_list = Json::array();
   for (auto& r : rules()) rules_list.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
-  return Json{{"ok", false},
-              {"kind", nullptr},
-              {"file", name},
-              {"fixable", false},
-              {"rules", rules_list},
-              {"message", "'" + name +
-                              "' matches no naming rule: expected <Prefix>.genome.fasta, <Prefix>.gff3, "
-                              "<Prefix>.cds.fasta, <Prefix>.pep.fasta or <Family>.hmm (e.g. Lchi.genome.fasta, "
-                              "SPL.hmm); the prefix is letters, digits or _"}};
+  return Json{
+      {"ok", false},
+      {"kind", nullptr},
+      {"file", name},
+      {"fixable", false},
+      {"rules", rules_list},
+      {"message", "'" + name +
+                      "' matches no naming rule: expected <Prefix>.genome.fasta, <Prefix>.gff3, "
+                      "<Prefix>.cds.fasta, <Prefix>.pep.fasta or <Family>.hmm (e.g. Lchi.genome.fasta, "
+                      "SPL.hmm); the prefix is letters, digits or _"},
+      {"message_zh", "“" + name +
+                         "”不符合任何命名规范：应为 <Prefix>.genome.fasta、<Prefix>.gff3、<Prefix>.cds.fasta、"
+                         "<Prefix>.pep.fasta 或 <Family>.hmm（例如 Lchi.genome.fasta、SPL.hmm）；前缀由字母、数字或 _ "
+                         "组成"}};
 }
 
 namespace {

@@ -465,19 +465,20 @@ StageSpec identify_stage() {
                 "the search found no family members at the current thresholds",
                 "start identify at E-value {used} for this family when {asked} found nothing", Json{{"evalue", 1e-3}},
                 true, "将鉴定的 E 值由 {asked} 放宽为 {used} 重新检索，并在报告中注明",
-                "该家族在 E 值 {asked} 下未检出成员时，直接以 E 值 {used} 开始鉴定"},
+                "该家族在 E 值 {asked} 下未检出成员时，直接以 E 值 {used} 开始鉴定", "在当前阈值下未检出家族成员"},
                {FailureClass::kCountOutOfRange, "", "report_gene_count",
                 "report the count against the expected bounds; check the HMM and the E-value before trusting it",
                 "the number of members is outside the expected bounds",
                 "compare the member count with the knowledge base before the phylogeny", Json::object(), false,
-                "报告成员数与预期范围的比较；采信前请检查 HMM 与 E 值", "系统发育分析之前先将成员数与知识库比较"}};
-  s.checks = [](const StageContext&, const Json& summary) -> std::vector<StageCheck> {
+                "报告成员数与预期范围的比较；采信前请检查 HMM 与 E 值", "系统发育分析之前先将成员数与知识库比较",
+                "成员数超出预期范围"}};
+  s.checks = [](const StageContext& ctx, const Json& summary) -> std::vector<StageCheck> {
     const int n = summary.value("members", 0), lo = 10, hi = 100;
-    return {
-        {"gene count", n >= lo && n <= hi ? "pass" : "warn",
-         std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
-         Json::array({lo, hi})},
-        {"isoforms merged", "pass", isoform_sentence(summary, false), summary.value("isoforms_collapsed", 0), Json()}};
+    const bool zh = ctx.run.value("lang", std::string()) == "zh";  // a check's detail in the run's language
+    return {{"gene count", n >= lo && n <= hi ? "pass" : "warn",
+             std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
+             Json::array({lo, hi})},
+            {"isoforms merged", "pass", isoform_sentence(summary, zh), summary.value("isoforms_collapsed", 0), Json()}};
   };
   s.report = report;
   return s;

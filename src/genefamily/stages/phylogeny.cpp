@@ -469,16 +469,20 @@ StageSpec phylogeny_stage() {
   s.repairs = {
       {FailureClass::kOutOfMemory, "", "fasttree_fallback",
        "build the tree with FastTree instead of IQ-TREE (less memory and time)", "IQ-TREE ran out of memory",
-       "use FastTree for the phylogeny of large families", fasttree, true},
+       "use FastTree for the phylogeny of large families", fasttree, true,
+       "改用 FastTree 构建系统发育树（内存与时间更少）", "大家族的系统发育分析使用 FastTree", "IQ-TREE 内存不足"},
       {FailureClass::kTimeout, "", "fasttree_on_timeout", "build the tree with FastTree instead of IQ-TREE",
        "IQ-TREE exceeded the stage's time limit", "use FastTree when IQ-TREE would exceed the time limit", fasttree,
-       true},
+       true, "改用 FastTree 构建系统发育树", "预计 IQ-TREE 超出时限时使用 FastTree", "IQ-TREE 超出本阶段的时限"},
       {FailureClass::kToolError, "iqtree2", "fasttree_after_iqtree_error",
        "IQ-TREE failed: build the tree with FastTree instead", "IQ-TREE exited with an error on this alignment",
-       "look at the alignment (stage log) before trusting either tree", fasttree, true},
+       "look at the alignment (stage log) before trusting either tree", fasttree, true,
+       "IQ-TREE 运行出错：改用 FastTree 构建系统发育树", "采信任一棵树之前先检查比对结果（见阶段日志）",
+       "IQ-TREE 处理该比对时出错退出"},
       {FailureClass::kMissingProgram, "iqtree", "fasttree_if_iqtree_missing",
        "build the tree with FastTree (IQ-TREE is not installed)", "IQ-TREE is not installed",
-       "check installed programs before planning the phylogeny", fasttree, false}};
+       "check installed programs before planning the phylogeny", fasttree, false,
+       "用 FastTree 构建系统发育树（未安装 IQ-TREE）", "规划系统发育分析之前先检查已安装的程序", "未安装 IQ-TREE"}};
   s.checks = check_support;
   s.phase = iqtree_progress;
   s.report = report;
