@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "bioagent/genefamily.h"
 #include "genefamily/algo/iqtree_log.h"
@@ -66,4 +67,10 @@ TEST(IqtreeLog, ExpectedTimeGrowsWithTheAlignmentAndShrinksWithThreads) {
   EXPECT_GT(small, 0);
   EXPECT_GT(large, 3 * small);
   EXPECT_LT(iqtree_expected_seconds(60, 400, 2), iqtree_expected_seconds(60, 400, 1));
+  // Within 1.5x of the measured real families on one thread (CPU s).
+  for (auto [seqs, cols, measured] : {std::tuple{94, 147, 442.0}, std::tuple{45, 154, 78.0}}) {
+    const double said = iqtree_expected_seconds(seqs, cols, 1);
+    EXPECT_GT(said, measured / 1.5) << seqs << " x " << cols;
+    EXPECT_LT(said, measured * 1.5) << seqs << " x " << cols;
+  }
 }

@@ -91,10 +91,13 @@ double iqtree_expected_seconds(int sequences, int columns, int cpus) {
   if (sequences <= 0 || columns <= 0) return -1;
   // CPU seconds ~ k · sequences² · columns: each likelihood costs sequences ·
   // columns, and the tree search's NNI rounds (100 at least, with UFBoot) grow
-  // with the sequences. k from bench/phylogeny_models.sh's restricted run on 55
-  // FN3 members × 196 columns: 487 CPU s on one thread (ModelFinder 78 s).
+  // with the sequences. k from the phylogeny stage's restricted run on one thread
+  // (ModelFinder, tree search, 1,000 UFBoot) on real families: 94 Ostreococcus MYB
+  // proteins × 147 columns, 442 CPU s (k 3.4e-4); HMMER's 45 globins × 154 columns,
+  // 78 CPU s (k 2.5e-4). Generated families are more divergent than real ones
+  // (55 FN3 × 196 columns took 487 CPU s: k 8.2e-4), so they run longer than said.
   // IQ-TREE's second thread gains about 60% on alignments of a few hundred columns.
-  constexpr double kCpuSecondsPerUnit = 8.2e-4, kExtraThreadGain = 0.6;
+  constexpr double kCpuSecondsPerUnit = 3.5e-4, kExtraThreadGain = 0.6;
   const double cpu = kCpuSecondsPerUnit * double(sequences) * sequences * columns;
   return cpu / (1 + (std::max(1, cpus) - 1) * kExtraThreadGain);
 }
