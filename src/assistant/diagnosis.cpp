@@ -99,7 +99,7 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
                    : unfixable                                                         ? FailureClass::kMissingInput
                                                                                        : classify_failure_text(message);
   d.error_type = to_string(c);
-  d.root_cause = failure_cause(c, false);
+  d.root_cause = failure_cause(c, Lang::kEn);
   d.pattern = generalise(d.error_type + " in stage " + stage);
   if (c == FailureClass::kUnknown) return d;
   if (const Repair* r = table_repair(stage, c, message)) {

@@ -376,7 +376,7 @@ TEST(ChromosomeMapLabelled, CrowdedChromosomesAndLongNamesStayInside) {
 TEST(TreeFigure, SupportLabelsNextToTheRootAreNotCut) {
   auto t = parse_newick("((A:0.1,B:0.2)0.723:0.0001,(C:0.3,D:0.1)0.999:0.0001);");
   ASSERT_TRUE(t.is_ok());
-  std::string svg = figures::tree(*t, {}, false, "support");
+  std::string svg = figures::tree(Lang::kEn, *t, {}, false, "support");
   size_t labels = 0;
   for (size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
     std::string tag = svg.substr(at, svg.find("</text>", at) - at), text = tag.substr(tag.find('>') + 1);
@@ -502,8 +502,8 @@ TEST(MethodsParameters, OnlyThoseTheChosenMethodUses) {
   StageContext sc;
   sc.input["phylogeny"] = folder;
   const Json command = {{"stage", "phylogeny"}, {"argv", {"FastTree", "-quiet", "trimmed.fasta"}}};
-  for (bool zh : {false, true}) {
-    auto lines = gf::methods_narrative(sc, {command}, zh);
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    auto lines = gf::methods_narrative(sc, {command}, lang);
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_NE(lines[0].find("FastTree 2.1.11"), std::string::npos) << lines[0];
     EXPECT_NE(lines[0].find("max_gap_fraction = 0.5"), std::string::npos) << lines[0];
