@@ -51,7 +51,7 @@ TEST(BiText, PicksTheTextOfTheLanguage) {
   EXPECT_EQ(kDone.in(Lang::kEn), "done");
   EXPECT_EQ(kDone.in(Lang::kZh), "已完成");
   const std::string n = "3";
-  EXPECT_EQ(BiText{n + " genes", n + " 个基因"}.in(Lang::kZh) + "。", "3 个基因。")
+  EXPECT_EQ((BiText{n + " genes", n + " 个基因"}.in(Lang::kZh) + "。"), "3 个基因。")
       << "a BiText of temporaries is used within its expression";
   EXPECT_EQ(texts_in(Lang::kZh, {{"gene", "基因"}, {"start", "起始"}}), (std::vector<std::string>{"基因", "起始"}));
   EXPECT_TRUE(texts_in(Lang::kEn, {}).empty());

@@ -154,12 +154,13 @@ TEST(ClassifyStage, AssignsEveryProteinOfTheProteomeByTheRules) {
   // Its report section: the counts table, largest family first.
   StageContext sc;
   sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
-  ReportSection sec = genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), false});
+  ReportSection sec =
+      genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), Lang::kEn});
   EXPECT_EQ(sec.title, "Family classification");
   EXPECT_NE(std::find(sec.table.begin(), sec.table.end(),
                       std::vector<std::string>{"GLOBIN", std::to_string(member_proteins)}),
             sec.table.end());
-  ReportSection zh = genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), true});
+  ReportSection zh = genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), Lang::kZh});
   EXPECT_EQ(zh.title, "基因家族分类");
 }
 
@@ -286,7 +287,9 @@ TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
   auto section_of = [&](const StageStatus& s, bool zh = false) {
     StageContext sc;
     sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
-    return genefamily_pipeline().find("phylogeny")->report({sc, s.state, "", fs::path(s.folder), zh});
+    return genefamily_pipeline()
+        .find("phylogeny")
+        ->report({sc, s.state, "", fs::path(s.folder), zh ? Lang::kZh : Lang::kEn});
   };
   TempDir runs;
   std::string url;
@@ -438,7 +441,8 @@ TEST(TreeFigures, TipsUnderTheNewNamesOnceRenamed) {
   StageContext sc;
   sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}, {"stage_states", {{"chromosome", {{"state", "skipped"}}}}}};
   for (bool zh : {false, true}) {
-    ReportSection sec = genefamily_pipeline().find("panel")->report({sc, kept->state, "", fs::path(kept->folder), zh});
+    ReportSection sec = genefamily_pipeline().find("panel")->report(
+        {sc, kept->state, "", fs::path(kept->folder), zh ? Lang::kZh : Lang::kEn});
     std::string text;
     for (auto& p : sec.paragraphs) text += p + "\n";
     EXPECT_NE(text.find(zh ? "保留原始编号" : "show the members' original ids"), std::string::npos) << text;
