@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bioagent/bitext.h"
 #include "bioagent/status.h"
 
 namespace bioagent {
@@ -114,8 +115,8 @@ Status with_failure(Status s, FailureClass c);
 inline constexpr const char* kReasonDetail = "reason";
 // From the one table of failure classes: the class's name for people ("bad
 // format"/"输入文件格式错误") and its usual root cause, in English or Chinese.
-std::string failure_class_name(FailureClass c, bool zh);
-std::string failure_cause(FailureClass c, bool zh);
+std::string failure_class_name(FailureClass c, Lang lang);
+std::string failure_cause(FailureClass c, Lang lang);
 
 struct StageContext {
   Json run;                               // the run's configuration (species, family, data folder, ...)
@@ -180,7 +181,7 @@ struct ReportContext {
   StageState state = StageState::kPending;  // the stage's own state
   std::string message;                      // its reason when skipped, error when failed, checks when warn
   fs::path folder;                          // its finished folder; empty when it did not finish
-  bool zh = false;
+  Lang lang = Lang::kEn;                    // the report's language
 };
 
 struct StageSpec {

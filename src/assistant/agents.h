@@ -34,15 +34,15 @@ Json literature_check(const AgentEnv& env, const Route& route, const std::string
 // with file status from the data folders (first match wins) and an estimate
 // from past stage durations ({stage: median seconds}). {plan, yaml, defaults}.
 Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
-                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, bool zh, int cpus);
+                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, Lang lang, int cpus);
 
 // The plan's reasoning (why these stages, what the data allows):
 // {text, written_by: model name or "template", removed: [{sentence, why}]}.
 // A model writes it from the plan alone and every sentence that claims a
 // file, stage, analysis or number the plan does not have is removed; without
 // a model (or when nothing survives) it is the template, which says so.
-Json plan_reasoning(const Json& analysis_plan, LlmClient* llm, bool zh);
-std::string plan_reasoning_template(const Json& analysis_plan, bool zh);
+Json plan_reasoning(const Json& analysis_plan, LlmClient* llm, Lang lang);
+std::string plan_reasoning_template(const Json& analysis_plan, Lang lang);
 // Why a sentence of the reasoning is not carried by the plan (empty: it is).
 std::vector<std::string> plan_reasoning_problems(const std::string& sentence, const Json& analysis_plan);
 

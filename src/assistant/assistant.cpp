@@ -104,8 +104,9 @@ Result<Json> Assistant::messages(const std::string& sid) const {
 Result<Json> Assistant::plan(const std::string& sid, const std::string& species, const std::string& family,
                              const std::string& language) {
   BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
-  bool zh = language.empty() ? has_cjk(species) || has_cjk(family) : language == "zh";
-  return impl_->store_plan(sid, species, family, zh);
+  const Lang lang =
+      language.empty() ? (has_cjk(species) || has_cjk(family) ? Lang::kZh : Lang::kEn) : lang_or_en(language);
+  return impl_->store_plan(sid, species, family, lang);
 }
 
 namespace {
@@ -197,10 +198,10 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
       !route.species.empty() && !route.family.empty())
     route.intent = Intent::kAnalysis;
   emit({{"type", "route"}, {"route", route.to_json()}});
-  bool zh = route.language == "zh";
+  const Lang lang = lang_or_en(route.language);
   // The intent table's handler answers; one that re-routes (an order with no plan) hands on once.
   const std::function<void(Json)> emit_fn = emit;
-  Turn turn{*this, *impl_, sid, message, route, llm, emit_fn, zh};
+  Turn turn{*this, *impl_, sid, message, route, llm, emit_fn, lang};
   Json reply;
   for (int hop = 0; hop < 2 && reply.is_null(); ++hop) {
     auto r = intent_spec(route.intent).handler(turn);

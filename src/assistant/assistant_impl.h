@@ -29,7 +29,7 @@ int runner_cpu_limit(const AssistantOptions& o);
 bool plan_executable(const Json& plan);
 // The chat text reporting a finished run (links: [{kind, name, url}] added).
 std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id, const std::string& state,
-                             const std::string& message, bool zh, Json* links);
+                             const std::string& message, Lang lang, Json* links);
 
 // The server's CPU budget shared by all runs: a run takes its CPUs before its
 // pipeline starts and gives them back after; runs wait in arrival order.
@@ -121,20 +121,20 @@ struct Assistant::Impl {
   void learn_stage_repair(const PipelineEvent& e);
   PipelineOptions task_pipeline_options(TaskRuntime& rt, const TaskContext& t);
   std::optional<std::vector<StageStatus>> run_task_pipeline(TaskRuntime& rt, TaskContext& t);
-  void diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id, bool zh);
+  void diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id, Lang lang);
   void finish_task(const TaskContext& t, const std::vector<StageStatus>& outcome);
   Json learned_preventions();
   void record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
                        const std::string& test_result);
   Json stage_seconds();
   // Chat turns about plans (chat_turns.cpp): each returns the reply, or null to fall through.
-  Result<Json> latest_plan(const std::string& sid, bool zh);  // null when the session has none
-  Result<Json> store_plan(const std::string& sid, const std::string& species, const std::string& family, bool zh);
-  Result<Json> turn_analysis(const std::string& sid, Route& route, bool zh);
-  Result<Json> turn_execute(const std::string& sid, Route& route, bool zh,
+  Result<Json> latest_plan(const std::string& sid, Lang lang);  // null when the session has none
+  Result<Json> store_plan(const std::string& sid, const std::string& species, const std::string& family, Lang lang);
+  Result<Json> turn_analysis(const std::string& sid, Route& route, Lang lang);
+  Result<Json> turn_execute(const std::string& sid, Route& route, Lang lang,
                             const std::function<Result<Json>(const std::string& plan_id)>& start);
-  Json turn_plan_question(const std::string& sid, bool zh);
-  Json turn_decline(bool zh);
+  Json turn_plan_question(const std::string& sid, Lang lang);
+  Json turn_decline(Lang lang);
   // Posts a finished run's outcome to its session's chat and as an "outcome" event (terminal states only).
   void announce_outcome(const std::string& task_id, TaskState state, const std::string& message);
   // Where the session's species folders are looked for, first match wins: its
@@ -156,7 +156,7 @@ struct Assistant::Impl {
   void name_plan_places(const std::string& sid, Json& plan_answer) const;
   // A root folder becomes the run's view of links (task_runner.cpp), announced as a "data" event;
   // false when it could not be made (the task failed with the reason).
-  bool link_root_view(const std::string& task_id, const std::string& sid, bool zh, fs::path& data_dir);
+  bool link_root_view(const std::string& task_id, const std::string& sid, Lang lang, fs::path& data_dir);
 };
 
 }  // namespace bioagent

@@ -32,7 +32,7 @@ Mentions find_mentions(std::string_view text);
 std::vector<const Json*> species_mentioned(std::string_view text);
 // `term` in `text` as the knowledge base matches names: whole words, short symbols in their case.
 bool text_mentions(std::string_view text, const std::string& term);
-std::string family_summary(const Json& family, bool zh);
+std::string family_summary(const Json& family, Lang lang);
 
 // A random id: prefix + 32 hex digits (128 bits from the OS).
 std::string random_id(const std::string& prefix);

@@ -61,7 +61,7 @@ bool plan_executable(const Json& plan) {
   return !pep.empty() && (ref.value("pep_status", "") == "available" || repairable_to(plan, pep));
 }
 
-Result<Json> Assistant::Impl::latest_plan(const std::string& sid, bool zh) {
+Result<Json> Assistant::Impl::latest_plan(const std::string& sid, Lang lang) {
   auto last = store->query(
       "SELECT id, species, family, plan FROM plans WHERE session = ? ORDER BY at DESC, rowid DESC LIMIT 1", {sid});
   if (!last) return last.status();
@@ -71,7 +71,7 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, bool zh) {
   Json stored = Json::parse(row.value("plan", "{}"), nullptr, false);
   std::string species = stored.is_object() ? stored["plan"]["analysis_plan"].value("species_prefix", "") : "";
   auto fresh = make_plan(env, species.empty() ? row["species"].get<std::string>() : species, row["family"],
-                         data_dirs(sid), stage_seconds(), zh, o.cpus);
+                         data_dirs(sid), stage_seconds(), lang, o.cpus);
   if (fresh) name_plan_places(sid, *fresh);
   Json out = fresh ? *fresh : stored;
   if (fresh && stored.is_object() && stored["plan"]["analysis_plan"].contains("reasoning"))
@@ -81,12 +81,12 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, bool zh) {
 }
 
 Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::string& species, const std::string& family,
-                                         bool zh) {
-  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), zh, runner_cpu_limit(o));
+                                         Lang lang) {
+  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), lang, runner_cpu_limit(o));
   if (!p) return p.status();
   name_plan_places(sid, *p);
   Json& analysis = (*p)["plan"]["analysis_plan"];
-  analysis["reasoning"] = plan_reasoning(analysis, llm.get(), zh);
+  analysis["reasoning"] = plan_reasoning(analysis, llm.get(), lang);
   (*p)["yaml"] = to_yaml((*p)["plan"]);
   std::string id = random_id("p_");
   BIOAGENT_RETURN_IF_ERROR(
@@ -98,7 +98,7 @@ Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::stri
   return *p;
 }
 
-Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, bool zh) {
+Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, Lang lang) {
   if (route.species.empty()) {
     // A species outside the list, named only by the files the user uploaded or the server folder chosen.
     route.species = only_uploaded_prefix(session_dir(sid) / "data");
@@ -107,24 +107,27 @@ Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route
   if (route.species.empty() || route.family.empty())
     return Json{
         {"agent", "planning"},
-        {"answer", zh ? "请说明要研究的物种和基因家族（例如：荔枝 Lchi 的 SPL 家族；不在物种列表中的物种请写拉丁名，"
-                        "如 Camellia sinensis，或先上传 Csin.* 文件）。"
-                      : "Which species and which gene family? (e.g. the SPL family of litchi, Lchi; a species "
-                        "outside the list by its Latin name, e.g. Camellia sinensis, or by uploading its "
-                        "Csin.* files)"}};
+        {"answer", BiText{"Which species and which gene family? (e.g. the SPL family of litchi, Lchi; a species "
+                          "outside the list by its Latin name, e.g. Camellia sinensis, or by uploading its "
+                          "Csin.* files)",
+                          "请说明要研究的物种和基因家族（例如：荔枝 Lchi 的 SPL 家族；不在物种列表中的物种请写拉丁名，"
+                          "如 Camellia sinensis，或先上传 Csin.* 文件）。"}
+                       .in(lang)}};
   std::string species = route.species_name.empty() ? route.species : route.species_name;
-  auto p = store_plan(sid, species, route.family, zh);
+  auto p = store_plan(sid, species, route.family, lang);
   if (!p) return p.status();
   std::vector<std::string> missing = missing_files((*p)["plan"]);
   bool can_run = (*p)["executable"].get<bool>();
   std::string ask;
   if (can_run)
-    ask = zh ? "分析方案已生成，是否立即执行？ [执行分析] / [修改参数] / [取消]"
-             : "The analysis plan is ready. Run it now? [Execute] / [Modify parameters] / [Cancel]";
+    ask = BiText{"The analysis plan is ready. Run it now? [Execute] / [Modify parameters] / [Cancel]",
+                 "分析方案已生成，是否立即执行？ [执行分析] / [修改参数] / [取消]"}
+              .in(lang);
   else
-    ask = zh ? "分析方案已生成，但还缺少文件：" + joined(missing, "、") + "。请按命名规范上传后再说“执行分析”。"
-             : "The analysis plan is ready, but files are missing: " + joined(missing, ", ") +
-                   ". Upload them (see the naming rules), then say \"run the analysis\".";
+    ask = BiText{"The analysis plan is ready, but files are missing: " + joined(missing, ", ") +
+                     ". Upload them (see the naming rules), then say \"run the analysis\".",
+                 "分析方案已生成，但还缺少文件：" + joined(missing, "、") + "。请按命名规范上传后再说“执行分析”。"}
+              .in(lang);
   Json actions = can_run ? Json::array({"execute", "modify", "cancel"}) : Json::array({"upload", "cancel"});
   return Json{{"agent", "planning"},          {"answer", (*p)["yaml"].get<std::string>() + "\n" + ask},
               {"plan_id", (*p)["plan_id"]},   {"plan", (*p)["plan"]},
@@ -132,71 +135,80 @@ Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route
               {"executable", can_run},        {"missing_files", missing}};
 }
 
-Result<Json> Assistant::Impl::turn_execute(const std::string& sid, Route& route, bool zh,
+Result<Json> Assistant::Impl::turn_execute(const std::string& sid, Route& route, Lang lang,
                                            const std::function<Result<Json>(const std::string&)>& start) {
-  auto last = latest_plan(sid, zh);
+  auto last = latest_plan(sid, lang);
   if (!last) return last.status();
   if (last->is_null()) {
     if (!route.species.empty() && !route.family.empty()) return Json(nullptr);  // plan first, then ask
     return Json{
         {"agent", "execution"},
-        {"answer", zh ? "还没有分析方案。请先说明物种和基因家族，例如“如果我想开展荔枝的SPL基因家族研究，可以吗？”"
-                      : "There is no plan yet. Name the species and family first, e.g. \"Can I study the "
-                        "SPL family of litchi?\""}};
+        {"answer", BiText{"There is no plan yet. Name the species and family first, e.g. \"Can I study the "
+                          "SPL family of litchi?\"",
+                          "还没有分析方案。请先说明物种和基因家族，例如“如果我想开展荔枝的SPL基因家族研究，可以吗？”"}
+                       .in(lang)}};
   }
   if (!plan_executable((*last)["plan"])) {
-    std::string missing = joined(missing_files((*last)["plan"]), zh ? "、" : ", ");
+    std::string missing = joined(missing_files((*last)["plan"]), BiText{", ", "、"}.in(lang));
     return Json{{"agent", "execution"},
                 {"answer",
-                 zh ? "还不能执行：缺少文件 " + missing + "。请按命名规范上传后再说“执行分析”。"
-                    : "Not started: files are missing (" + missing + "). Upload them, then say \"run the analysis\"."},
+                 BiText{"Not started: files are missing (" + missing + "). Upload them, then say \"run the analysis\".",
+                        "还不能执行：缺少文件 " + missing + "。请按命名规范上传后再说“执行分析”。"}
+                     .in(lang)},
                 {"plan_id", (*last)["plan_id"]}};
   }
   auto t = start((*last)["plan_id"]);
   if (!t) return t.status();
   std::string secs = std::to_string(o.confirm_timeout_seconds);
   return Json{{"agent", "execution"},
-              {"answer", zh ? "已开始执行：先检查文件命名，然后请确认参数（" + secs + " 秒内未确认将使用默认参数）。"
-                            : "Started: the file names are checked first, then confirm the parameters (the defaults "
-                              "are used if you do not answer within " +
-                                  secs + " seconds)."},
+              {"answer", BiText{"Started: the file names are checked first, then confirm the parameters (the defaults "
+                                "are used if you do not answer within " +
+                                    secs + " seconds).",
+                                "已开始执行：先检查文件命名，然后请确认参数（" + secs + " 秒内未确认将使用默认参数）。"}
+                             .in(lang)},
               {"task", *t}};
 }
 
-Json Assistant::Impl::turn_plan_question(const std::string& sid, bool zh) {
-  auto last = latest_plan(sid, zh);
+Json Assistant::Impl::turn_plan_question(const std::string& sid, Lang lang) {
+  auto last = latest_plan(sid, lang);
   std::string answer;
   if (!last || last->is_null()) {
-    answer = zh ? "执行分析需要按命名规范准备五个文件（<前缀> 为物种缩写，如 Lchi）：<前缀>.genome.fasta（基因组）、"
-                  "<前缀>.gff3（注释）、<前缀>.cds.fasta（CDS）、<前缀>.pep.fasta（蛋白）、<家族>.hmm（结构域 HMM，"
-                  "可选：联网时可从 InterPro 下载）。请先说明物种和基因家族以生成方案。"
-                : "A run needs five files named by the rules (<prefix> is the species code, e.g. Lchi): "
-                  "<prefix>.genome.fasta, <prefix>.gff3, <prefix>.cds.fasta, <prefix>.pep.fasta and <Family>.hmm "
-                  "(optional: downloaded from InterPro when online). Name the species and family to get a plan.";
+    answer =
+        BiText{
+            "A run needs five files named by the rules (<prefix> is the species code, e.g. Lchi): "
+            "<prefix>.genome.fasta, <prefix>.gff3, <prefix>.cds.fasta, <prefix>.pep.fasta and <Family>.hmm "
+            "(optional: downloaded from InterPro when online). Name the species and family to get a plan.",
+            "执行分析需要按命名规范准备五个文件（<前缀> 为物种缩写，如 Lchi）：<前缀>.genome.fasta（基因组）、"
+            "<前缀>.gff3（注释）、<前缀>.cds.fasta（CDS）、<前缀>.pep.fasta（蛋白）、<家族>.hmm（结构域 HMM，"
+            "可选：联网时可从 InterPro 下载）。请先说明物种和基因家族以生成方案。"}
+            .in(lang);
     return {{"agent", "planning"}, {"answer", answer}};
   }
-  answer = zh ? "当前方案需要以下文件：\n" : "The current plan needs these files:\n";
+  answer = BiText{"The current plan needs these files:\n", "当前方案需要以下文件：\n"}.in(lang);
   for (auto& [kind, name, status] : plan_files((*last)["plan"])) {
-    std::string state = status == "available" ? (zh ? "已就绪" : "present")
+    std::string state = status == "available" ? BiText{"present", "已就绪"}.in(lang)
                         : repairable_to((*last)["plan"], name)
-                            ? (zh ? "命名不规范，执行时自动更正" : "misnamed; renamed when the run starts")
-                            : (zh ? "缺少" : "missing");
-    answer += "- " + name + (zh ? "：" : ": ") + state + "\n";
+                            ? BiText{"misnamed; renamed when the run starts", "命名不规范，执行时自动更正"}.in(lang)
+                            : BiText{"missing", "缺少"}.in(lang);
+    answer += "- " + name + BiText{": ", "："}.in(lang) + state + "\n";
   }
-  answer += std::string(zh ? "预计耗时：" : "Estimated time: ") +
+  answer += std::string(BiText{"Estimated time: ", "预计耗时："}.in(lang)) +
             (*last)["plan"]["analysis_plan"].value("estimated_time", "") + "\n";
   answer += plan_executable((*last)["plan"])
-                ? (zh ? "文件已齐备；确认后说“执行分析”或点击 [执行分析]。"
-                      : "Ready: say \"run the analysis\" or press [Execute].")
-                : (zh ? "上传缺少的文件后即可执行。" : "Upload the missing files to run it.");
+                ? BiText{"Ready: say \"run the analysis\" or press [Execute].",
+                         "文件已齐备；确认后说“执行分析”或点击 [执行分析]。"}
+                      .in(lang)
+                : BiText{"Upload the missing files to run it.", "上传缺少的文件后即可执行。"}.in(lang);
   return {{"agent", "planning"}, {"answer", answer}, {"plan_id", (*last)["plan_id"]}};
 }
 
-Json Assistant::Impl::turn_decline(bool zh) {
-  return {{"agent", "planning"},
-          {"answer", zh ? "好的，不执行分析。方案已保留；需要时说“执行分析”或点击 [执行分析]。"
-                        : "All right, nothing will run. The plan is kept; say \"run the analysis\" or press [Execute] "
-                          "when you want it."}};
+Json Assistant::Impl::turn_decline(Lang lang) {
+  return {
+      {"agent", "planning"},
+      {"answer", BiText{"All right, nothing will run. The plan is kept; say \"run the analysis\" or press [Execute] "
+                        "when you want it.",
+                        "好的，不执行分析。方案已保留；需要时说“执行分析”或点击 [执行分析]。"}
+                     .in(lang)}};
 }
 
 }  // namespace bioagent

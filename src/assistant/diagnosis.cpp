@@ -98,8 +98,8 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
                    : unfixable                                                         ? FailureClass::kMissingInput
                                                                                        : classify_failure_text(message);
   d.error_type = to_string(c);
-  d.root_cause = failure_cause(c, false);
-  d.root_cause_zh = failure_cause(c, true);
+  d.root_cause = failure_cause(c, Lang::kEn);
+  d.root_cause_zh = failure_cause(c, Lang::kZh);
   d.pattern = generalise(d.error_type + " in stage " + stage);
   if (c == FailureClass::kUnknown) return d;
   if (const Repair* r = table_repair(stage, c, message)) {
@@ -115,7 +115,7 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
         what_zh += (what_zh.empty() ? "" : "；") + p.value("message_zh", p.value("file", ""));
       }
     if (!what.empty()) d.root_cause = what;
-    if (!what_zh.empty()) d.root_cause_zh = failure_cause(c, true) + "：" + what_zh;
+    if (!what_zh.empty()) d.root_cause_zh = failure_cause(c, Lang::kZh) + "：" + what_zh;
   } else if (c == FailureClass::kMalformedInput) {
     d.fix = "ask_for_valid_file";
   }

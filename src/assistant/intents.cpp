@@ -8,12 +8,14 @@
 namespace bioagent {
 namespace {
 
-std::string help_text(bool zh) {
-  return zh ? "我可以：总结植物基因家族的知识（如“总结下SPL基因家族”）；检索某物种某家族是否已有文献；"
-              "生成分析方案（如“如果我想开展荔枝的SPL基因家族研究，可以吗？”）；并在确认后执行完整的基因家族分析。"
-            : "I can summarise plant gene families (\"Summarise the SPL gene family\"), check whether a family has "
-              "been studied in a species, draft an analysis plan (\"Can I study the SPL family of litchi?\") and run "
-              "the whole gene-family analysis once you confirm.";
+std::string help_text(Lang lang) {
+  return BiText{
+      "I can summarise plant gene families (\"Summarise the SPL gene family\"), check whether a family has "
+      "been studied in a species, draft an analysis plan (\"Can I study the SPL family of litchi?\") and run "
+      "the whole gene-family analysis once you confirm.",
+      "我可以：总结植物基因家族的知识（如“总结下SPL基因家族”）；检索某物种某家族是否已有文献；"
+      "生成分析方案（如“如果我想开展荔枝的SPL基因家族研究，可以吗？”）；并在确认后执行完整的基因家族分析。"}
+      .in(lang);
 }
 
 // The tool agent for data and paper questions (and questions that name no family): the function
@@ -57,7 +59,7 @@ Result<Json> literature_turn(Turn& t) {
 }
 
 Result<Json> analysis_turn(Turn& t) {
-  auto r = t.impl.turn_analysis(t.session, t.route, t.zh);
+  auto r = t.impl.turn_analysis(t.session, t.route, t.lang);
   if (!r) return r.status();
   if (r->contains("plan_id")) t.emit({{"type", "plan"}, {"plan_id", (*r)["plan_id"]}, {"plan", (*r)["plan"]}});
   return r;
@@ -66,16 +68,16 @@ Result<Json> analysis_turn(Turn& t) {
 // An order refers to the session's latest plan; it runs only when that plan's files are there.
 // Without a plan, a named species and family are planned first (re-routed to analysis).
 Result<Json> execute_turn(Turn& t) {
-  auto r = t.impl.turn_execute(t.session, t.route, t.zh, [&](const std::string& plan_id) {
+  auto r = t.impl.turn_execute(t.session, t.route, t.lang, [&](const std::string& plan_id) {
     return t.assistant.execute(t.session, plan_id, Json::object(), false);
   });
   if (r && r->is_null()) t.route.intent = Intent::kAnalysis;
   return r;
 }
 
-Result<Json> plan_question_turn(Turn& t) { return t.impl.turn_plan_question(t.session, t.zh); }
-Result<Json> decline_turn(Turn& t) { return t.impl.turn_decline(t.zh); }
-Result<Json> chitchat_turn(Turn& t) { return Json{{"agent", "router"}, {"answer", help_text(t.zh)}}; }
+Result<Json> plan_question_turn(Turn& t) { return t.impl.turn_plan_question(t.session, t.lang); }
+Result<Json> decline_turn(Turn& t) { return t.impl.turn_decline(t.lang); }
+Result<Json> chitchat_turn(Turn& t) { return Json{{"agent", "router"}, {"answer", help_text(t.lang)}}; }
 
 }  // namespace
 

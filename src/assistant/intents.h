@@ -21,7 +21,7 @@ struct Turn {
   Route& route;
   LlmClient* llm;  // null: offline agents
   const std::function<void(Json)>& emit;
-  bool zh;
+  Lang lang;
 };
 
 // The reply, or null when the handler re-routed the turn (route.intent changed) for the next handler.

@@ -291,7 +291,7 @@ std::optional<Json> resolve_species(std::string_view name, const std::vector<fs:
 }
 
 // The knowledge-base summary of a family in the user's language, with its reference as source [1].
-std::string family_summary(const Json& f, bool zh) {
+std::string family_summary(const Json& f, Lang lang) {
   std::string pfam;
   for (auto& d : f["pfam"]) pfam += (pfam.empty() ? "" : ", ") + d.value("name", "") + " (" + d.value("acc", "") + ")";
   auto join = [](const Json& a, const std::string& sep) {
@@ -300,7 +300,7 @@ std::string family_summary(const Json& f, bool zh) {
     return s;
   };
   std::string ath = f["members"].value("Ath", "?"), osa = f["members"].value("Osa", "?");
-  if (zh) {
+  if (lang == Lang::kZh) {
     // Chinese text where the knowledge base has it; otherwise the English facts, marked as such.
     bool has_zh = f.contains("functions_zh") && f.contains("regulators_zh");
     std::string note = has_zh ? "" : "（英文）";

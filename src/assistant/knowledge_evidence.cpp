@@ -146,18 +146,18 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep) {
 }
 
 // A search's name as the answer's language writes it.
-std::string shown(const std::string& name, bool zh) {
-  if (!zh) return name;
+std::string shown(const std::string& name, Lang lang) {
+  if (lang != Lang::kZh) return name;
   if (name == "evidence store") return "本地证据库";
   if (name == "paper library") return "本地论文库";
   return name;
 }
 
 // A failure as the answer's language writes it: "pubmed: Couldn't resolve host" -> "pubmed（无法连接）".
-std::string shown_failure(const std::string& failure, bool zh) {
-  if (!zh) return failure;
+std::string shown_failure(const std::string& failure, Lang lang) {
+  if (lang != Lang::kZh) return failure;
   size_t colon = failure.find(':');
-  std::string src = shown(failure.substr(0, colon), true), low = lower_ascii(failure);
+  std::string src = shown(failure.substr(0, colon), Lang::kZh), low = lower_ascii(failure);
   bool network = low.find("resolve") != std::string::npos || low.find("connect") != std::string::npos ||
                  low.find("timed out") != std::string::npos || low.find("timeout") != std::string::npos ||
                  low.find("offline") != std::string::npos;
@@ -166,21 +166,23 @@ std::string shown_failure(const std::string& failure, bool zh) {
 
 }  // namespace
 
-std::string searches_text(const EvidenceSet& ev, bool offline, bool zh) {
+std::string searches_text(const EvidenceSet& ev, bool offline, Lang lang) {
   std::vector<std::string> searched, failed;
-  for (auto& x : ev.searched) searched.push_back(shown(x, zh));
-  for (auto& x : ev.failed) failed.push_back(shown_failure(x, zh));
-  std::string out = zh ? "已检索：" + joined(searched, "、") : "Searched: " + joined(searched, ", ");
-  if (offline) out += zh ? "（离线模式：未检索在线数据库）" : " (offline mode: no online database was searched)";
-  out += zh ? "。\n" : ".\n";
+  for (auto& x : ev.searched) searched.push_back(shown(x, lang));
+  for (auto& x : ev.failed) failed.push_back(shown_failure(x, lang));
+  std::string out = BiText{"Searched: " + joined(searched, ", "), "已检索：" + joined(searched, "、")}.in(lang);
+  if (offline)
+    out += BiText{" (offline mode: no online database was searched)", "（离线模式：未检索在线数据库）"}.in(lang);
+  out += BiText{".\n", "。\n"}.in(lang);
   if (!failed.empty())
-    out += zh ? "无法检索：" + joined(failed, "、") + "；只用了上面检索成功的来源。\n"
-              : "Could not search: " + joined(failed, "; ") + "; only the sources above were used.\n";
+    out += BiText{"Could not search: " + joined(failed, "; ") + "; only the sources above were used.\n",
+                  "无法检索：" + joined(failed, "、") + "；只用了上面检索成功的来源。\n"}
+               .in(lang);
   return out;
 }
 
 WrittenAnswer write_from_evidence(const AgentEnv& env, LlmClient& llm, const std::string& question,
-                                  const EvidenceSet& ev, const std::string& task, bool zh) {
+                                  const EvidenceSet& ev, const std::string& task, Lang lang) {
   WrittenAnswer out;
   std::string context;
   for (size_t i = 0; i < ev.items.size(); ++i)
@@ -193,7 +195,7 @@ WrittenAnswer write_from_evidence(const AgentEnv& env, LlmClient& llm, const std
           "claim with the number of the evidence that states it, as [n]. Copy numbers, gene names and quoted words "
           "exactly as the evidence writes them. When the evidence does not answer part of the question (for example "
           "a species it does not cover), say that this is unknown instead of using another species' facts. " +
-          task + (zh ? " Answer in Chinese (names and terms may stay in English)." : " Answer in English.") +
+          task + BiText{" Answer in English.", " Answer in Chinese (names and terms may stay in English)."}.in(lang) +
           "\n\nEvidence:\n" + context),
       ChatMessage::user(question)};
   rq.temperature = 0.0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "assistant/agents.h"
+#include "bioagent/bitext.h"
 
 namespace bioagent {
 
@@ -35,7 +36,7 @@ void add_local_hits(const AgentEnv& env, const std::vector<std::string>& queries
 std::string excerpt(const std::string& text, size_t max);
 
 // What was searched and what could not be, in the answer's language (the first lines of a literature answer).
-std::string searches_text(const EvidenceSet& ev, bool offline, bool zh);
+std::string searches_text(const EvidenceSet& ev, bool offline, Lang lang);
 
 struct WrittenAnswer {
   std::string text;  // empty: the model failed or nothing survived the check
@@ -45,6 +46,6 @@ struct WrittenAnswer {
 // The model writes the answer from the evidence alone, each claim marked [n]; the checker then runs on it
 // and the trajectory (tool option trajectory_dir) records every verdict.
 WrittenAnswer write_from_evidence(const AgentEnv& env, LlmClient& llm, const std::string& question,
-                                  const EvidenceSet& ev, const std::string& task, bool zh);
+                                  const EvidenceSet& ev, const std::string& task, Lang lang);
 
 }  // namespace bioagent

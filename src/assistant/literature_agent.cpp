@@ -60,7 +60,7 @@ void search_online(const AgentEnv& env, const Subject& s, EvidenceSet& ev) {
 }  // namespace
 
 Json literature_check(const AgentEnv& env, const Route& route, const std::string& message, LlmClient* llm) {
-  bool zh = route.language == "zh";
+  const Lang lang = lang_or_en(route.language);
   Subject s = subject_of(route);
   // The seed's query combinations.
   std::vector<std::string> queries = {s.latin + " " + s.family, s.zh_name + " " + s.family + "基因家族",
@@ -77,24 +77,27 @@ Json literature_check(const AgentEnv& env, const Route& route, const std::string
   bool every_search_ran = !offline && online_ran && ev.failed.empty();
   bool gap = ev.items.empty() && every_search_ran;
   std::string subject =
-      zh ? s.zh_name + " " + s.family + " 基因家族" : "the " + s.family + " gene family of " + s.latin;
-  std::string answer = searches_text(ev, offline, zh);
+      BiText{"the " + s.family + " gene family of " + s.latin, s.zh_name + " " + s.family + " 基因家族"}.in(lang);
+  std::string answer = searches_text(ev, offline, lang);
   if (ev.items.empty()) {
     if (gap)
       answer +=
-          zh ? "所有检索都没有找到" + subject + "的文献。目前未发现专门研究，这是一个潜在的研究空白。"
-             : "No search found anything on " + subject + ": no dedicated study was found, a possible research gap.";
+          BiText{"No search found anything on " + subject + ": no dedicated study was found, a possible research gap.",
+                 "所有检索都没有找到" + subject + "的文献。目前未发现专门研究，这是一个潜在的研究空白。"}
+              .in(lang);
     else
       answer +=
-          zh ? "在已检索的来源中没有找到" + subject +
-                   "的文献。由于部分检索未能进行，不能据此判断是否为研究空白；"
-                   "联网后可再检索 PubMed、Europe PMC 等数据库确认。"
-             : "Nothing on " + subject +
-                   " was found in the sources searched. Since not every search ran, this "
-                   "does not show a research gap; search again online (PubMed, Europe PMC and others) to confirm.";
+          BiText{"Nothing on " + subject +
+                     " was found in the sources searched. Since not every search ran, this "
+                     "does not show a research gap; search again online (PubMed, Europe PMC and others) to confirm.",
+                 "在已检索的来源中没有找到" + subject +
+                     "的文献。由于部分检索未能进行，不能据此判断是否为研究空白；"
+                     "联网后可再检索 PubMed、Europe PMC 等数据库确认。"}
+              .in(lang);
   } else {
-    answer += zh ? "找到 " + std::to_string(ev.items.size()) + " 篇提及" + subject + "的文献:\n"
-                 : "Found " + std::to_string(ev.items.size()) + " record(s) naming " + subject + ":\n";
+    answer += BiText{"Found " + std::to_string(ev.items.size()) + " record(s) naming " + subject + ":\n",
+                     "找到 " + std::to_string(ev.items.size()) + " 篇提及" + subject + "的文献:\n"}
+                  .in(lang);
     for (size_t i = 0; i < ev.items.size(); ++i)
       answer += "- " + ev.items[i].title + " [" + std::to_string(i + 1) + "]\n";
   }
@@ -107,20 +110,18 @@ Json literature_check(const AgentEnv& env, const Route& route, const std::string
   for (auto& f : ev.failed) reply["online"]["errors"].push_back(f);
   if (llm && !ev.items.empty()) {
     WrittenAnswer w = write_from_evidence(env, *llm, message, ev,
-                                          "Say what these records report on this family in this species.", zh);
+                                          "Say what these records report on this family in this species.", lang);
     reply["citation_check"] = w.check;
     if (!w.text.empty()) {
-      answer = searches_text(ev, offline, zh) + w.text;
+      answer = searches_text(ev, offline, lang) + w.text;
       reply["model"] = llm->model().name;
     }
   }
   bool model_tried = llm && !ev.items.empty();
   if (reply["model"] == "none")
-    answer += model_tried ? (zh ? "\n（模型的总结未通过引用检查；以上为检索结果的摘录。）"
-                                : "\n(The model's summary did not pass the citation check; these are the search "
-                                  "results as found.)")
-                          : (zh ? "\n未使用语言模型：以上为检索结果的摘录。"
-                                : "\nNo language model was used: these are the search results as found.");
+    answer += model_tried ? BiText{"\n(The model's summary did not pass the citation check; these are the search "
+                                  "results as found.)", "\n（模型的总结未通过引用检查；以上为检索结果的摘录。）"}.in(lang)
+                          : BiText{"\nNo language model was used: these are the search results as found.", "\n未使用语言模型：以上为检索结果的摘录。"}.in(lang);
   reply["answer"] = answer;
   return reply;
 }

@@ -101,38 +101,39 @@ std::vector<std::string> plan_reasoning_problems(const std::string& sentence, co
   return problems;
 }
 
-std::string plan_reasoning_template(const Json& plan, bool zh) {
+std::string plan_reasoning_template(const Json& plan, Lang lang) {
   std::string run, skipped;
   for (auto& entry : plan.value("analysis_stages", Json::array()))
     for (auto& [name, label] : entry.items()) {
       std::string l = label.is_string() ? label.get<std::string>() : name;
       bool skip = l.find("skipped") != std::string::npos || l.find("跳过") != std::string::npos;
-      (skip ? skipped : run) += ((skip ? skipped : run).empty() ? "" : (zh ? "、" : ", ")) + l;
+      (skip ? skipped : run) += ((skip ? skipped : run).empty() ? "" : BiText{", ", "、"}.in(lang)) + l;
     }
   std::string status = plan.value("reference_genome", Json::object()).value("status", "");
-  std::string out = zh ? "将运行的阶段：" + run + "。" : "Stages to run: " + run + ".";
+  std::string out = BiText{"Stages to run: " + run + ".", "将运行的阶段：" + run + "。"}.in(lang);
   if (!skipped.empty())
-    out += zh ? "因缺少文件而跳过：" + skipped + "。" : " Skipped for want of a file: " + skipped + ".";
-  out += zh ? "数据状态：" + status + "（只有蛋白序列是必需的）。"
-            : " Data: " + status + " (only the proteins are required).";
-  out += zh ? "（模板说明：未使用语言模型。）" : " (Template: no language model was used.)";
+    out += BiText{" Skipped for want of a file: " + skipped + ".", "因缺少文件而跳过：" + skipped + "。"}.in(lang);
+  out += BiText{" Data: " + status + " (only the proteins are required).",
+                "数据状态：" + status + "（只有蛋白序列是必需的）。"}
+             .in(lang);
+  out += BiText{" (Template: no language model was used.)", "（模板说明：未使用语言模型。）"}.in(lang);
   return out;
 }
 
-Json plan_reasoning(const Json& plan, LlmClient* llm, bool zh) {
-  if (!llm) return {{"text", plan_reasoning_template(plan, zh)}, {"written_by", "template"}};
+Json plan_reasoning(const Json& plan, LlmClient* llm, Lang lang) {
+  if (!llm) return {{"text", plan_reasoning_template(plan, lang)}, {"written_by", "template"}};
   ChatRequest rq;
   rq.messages = {ChatMessage::system(
                      "Explain to a plant biologist, in 3 to 5 sentences, why this gene-family analysis plan runs its "
                      "stages and what the uploaded data allows. Use only the plan below: name only its stages and "
                      "files, call a skipped stage skipped and a missing file missing, and add no number the plan "
                      "does not hold." +
-                     std::string(zh ? " Answer in Chinese." : " Answer in English.")),
+                     std::string(BiText{" Answer in English.", " Answer in Chinese."}.in(lang))),
                  ChatMessage::user(plan.dump(1))};
   rq.temperature = 0.0;
   auto resp = llm->chat(rq);
   if (!resp)
-    return {{"text", plan_reasoning_template(plan, zh)},
+    return {{"text", plan_reasoning_template(plan, lang)},
             {"written_by", "template"},
             {"model_error", resp.status().message().substr(0, 300)}};
   std::string kept;
@@ -145,7 +146,7 @@ Json plan_reasoning(const Json& plan, LlmClient* llm, bool zh) {
       removed.push_back({{"sentence", s}, {"why", problems}});
   }
   if (kept.find_first_not_of(" \n") == std::string::npos)
-    return {{"text", plan_reasoning_template(plan, zh)}, {"written_by", "template"}, {"removed", removed}};
+    return {{"text", plan_reasoning_template(plan, lang)}, {"written_by", "template"}, {"removed", removed}};
   return {{"text", kept}, {"written_by", llm->model().name}, {"removed", removed}};
 }
 

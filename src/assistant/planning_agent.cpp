@@ -69,7 +69,7 @@ Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
 // The time of the planned stages from their past durations (median seconds
 // per stage, as stage_seconds gives them); "not estimated" when no run has
 // timed them, and the untimed stages named, never a guess.
-std::string plan_estimate(const Json& stage_seconds, const std::vector<std::string>& planned, bool zh) {
+std::string plan_estimate(const Json& stage_seconds, const std::vector<std::string>& planned, Lang lang) {
   double seconds = 0;
   std::string unknown;
   int known = 0;
@@ -83,13 +83,15 @@ std::string plan_estimate(const Json& stage_seconds, const std::vector<std::stri
   }
   const std::string n = std::to_string(known) + "/" + std::to_string(planned.size());
   if (known == 0)
-    return zh ? "未估计：这些阶段尚无运行记录（首次运行后按实际用时估计）"
-              : "not estimated: no past run timed these stages (estimated from their durations after the first run)";
-  std::string text = (zh ? "约 " : "about ") + std::to_string(int(seconds / 60 + 1)) +
-                     (zh ? " 分钟（依据 " : " minutes (from past durations of ") + n +
-                     (zh ? " 个阶段的历史运行时间" : " stages");
-  if (!unknown.empty()) text += zh ? "；未计入尚无记录的阶段：" + unknown : "; not counted, never timed: " + unknown;
-  return text + (zh ? "）" : ")");
+    return BiText{"not estimated: no past run timed these stages (estimated from their durations after the first run)",
+                  "未估计：这些阶段尚无运行记录（首次运行后按实际用时估计）"}
+        .in(lang);
+  std::string text = BiText{"about ", "约 "}.in(lang) + std::to_string(int(seconds / 60 + 1)) +
+                     BiText{" minutes (from past durations of ", " 分钟（依据 "}.in(lang) + n +
+                     BiText{" stages", " 个阶段的历史运行时间"}.in(lang);
+  if (!unknown.empty())
+    text += BiText{"; not counted, never timed: " + unknown, "；未计入尚无记录的阶段：" + unknown}.in(lang);
+  return text + BiText{")", "）"}.in(lang);
 }
 
 // The phylogeny's expected time, which grows fastest with the family's size:
@@ -97,7 +99,7 @@ std::string plan_estimate(const Json& stage_seconds, const std::vector<std::stri
 // (the knowledge base's counts) or, unknown, for 20 and 60 sequences; columns
 // assumed (300 after trimming), the basis said. The stage gives its own
 // estimate from the real alignment when it starts.
-std::string phylogeny_estimate(const Json* fam, int cpus, bool zh) {
+std::string phylogeny_estimate(const Json* fam, int cpus, Lang lang) {
   constexpr int kColumns = 300;
   int n = -1;
   const Json members = fam ? fam->value("members", Json::object()) : Json::object();
@@ -106,15 +108,19 @@ std::string phylogeny_estimate(const Json* fam, int cpus, bool zh) {
   auto minutes = [&](int seqs) { return std::to_string(int(iqtree_expected_seconds(seqs, kColumns, cpus) / 60 + 1)); };
   const std::string c = std::to_string(cpus), cols = std::to_string(kColumns);
   if (n >= 4)
-    return zh ? "系统发育分析（IQ-TREE）按约 " + std::to_string(n) + " 条序列（该家族在拟南芥或水稻中的成员数）、约 " +
-                    cols + " 列、" + c + " 个 CPU 估计约 " + minutes(n) + " 分钟；该阶段开始时按实际比对大小重新估计"
-              : "phylogeny (IQ-TREE): about " + minutes(n) + " min for ~" + std::to_string(n) +
-                    " sequences (the family's size in Arabidopsis or rice) of ~" + cols + " columns on " + c +
-                    " CPUs; the stage re-estimates from the real alignment when it starts";
-  return zh ? "系统发育分析（IQ-TREE）：20 条序列约 " + minutes(20) + " 分钟，60 条约 " + minutes(60) + " 分钟（约 " +
-                  cols + " 列、" + c + " 个 CPU）；该阶段开始时按实际比对大小估计"
-            : "phylogeny (IQ-TREE): about " + minutes(20) + " min for 20 sequences, " + minutes(60) + " min for 60 (~" +
-                  cols + " columns, " + c + " CPUs); the stage estimates from the real alignment when it starts";
+    return BiText{"phylogeny (IQ-TREE): about " + minutes(n) + " min for ~" + std::to_string(n) +
+                      " sequences (the family's size in Arabidopsis or rice) of ~" + cols + " columns on " + c +
+                      " CPUs; the stage re-estimates from the real alignment when it starts",
+                  "系统发育分析（IQ-TREE）按约 " + std::to_string(n) +
+                      " 条序列（该家族在拟南芥或水稻中的成员数）、约 " + cols + " 列、" + c + " 个 CPU 估计约 " +
+                      minutes(n) + " 分钟；该阶段开始时按实际比对大小重新估计"}
+        .in(lang);
+  return BiText{"phylogeny (IQ-TREE): about " + minutes(20) + " min for 20 sequences, " + minutes(60) +
+                    " min for 60 (~" + cols + " columns, " + c +
+                    " CPUs); the stage estimates from the real alignment when it starts",
+                "系统发育分析（IQ-TREE）：20 条序列约 " + minutes(20) + " 分钟，60 条约 " + minutes(60) + " 分钟（约 " +
+                    cols + " 列、" + c + " 个 CPU）；该阶段开始时按实际比对大小估计"}
+      .in(lang);
 }
 
 }  // namespace
@@ -153,7 +159,7 @@ struct ReferenceFiles {
 };
 
 ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, const std::string& prefix,
-                               const std::string& fam_file, const Json* fam, const std::string& latin, bool zh) {
+                               const std::string& fam_file, const Json* fam, const std::string& latin, Lang lang) {
   ReferenceFiles r;
   Json& ref = r.ref;
   if (!folder.empty())
@@ -183,9 +189,12 @@ ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, cons
                                       {"pep", want("pep", prefix + ".pep.fasta")}};
   r.proteins = have["pep"];
   if (have["pep"] && !(have["genome"] && have["gff3"] && have["cds"]))
-    ref["optional_files"] = zh ? "基因组、GFF3 与 CDS 为可选：缺少时，需要它们的阶段将跳过（见阶段列表）"
-                               : "the genome, GFF3 and CDS are optional: without one, the stages that need it are "
-                                 "skipped (see the stage list)";
+    ref["optional_files"] =
+        BiText{
+            "the genome, GFF3 and CDS are optional: without one, the stages that need it are "
+            "skipped (see the stage list)",
+            "基因组、GFF3 与 CDS 为可选：缺少时，需要它们的阶段将跳过（见阶段列表）"}
+            .in(lang);
   bool hmm = want("hmm", fam_file + ".hmm");
   if (!folder.empty()) ref["local_path"] = folder.string();
   for (auto& p : r.problems)  // renamed before the run: the stages see the file
@@ -193,21 +202,22 @@ ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, cons
       r.run_files[p["kind"].get<std::string>()] = p.value("fix", "");
   const bool complete = have["genome"] && have["gff3"] && have["cds"] && have["pep"];
   ref["status"] = complete ? "available" : r.proteins ? "proteins only" : folder.empty() ? "missing" : "incomplete";
-  ref["source"] = folder.empty() ? (zh ? "本地未找到；请按命名规范上传" : "not found locally; upload the files")
-                                 : (zh ? "本地数据目录" : "local data folder");
+  ref["source"] = folder.empty()
+                      ? BiText{"not found locally; upload the files", "本地未找到；请按命名规范上传"}.in(lang)
+                      : BiText{"local data folder", "本地数据目录"}.in(lang);
   if (!hmm && fam && !fam->value("pfam", Json::array()).empty())
     ref["hmm_note"] =
-        (zh ? "未提供 HMM；联网时从 InterPro 下载 " : "no HMM given; downloaded from InterPro when online: ") +
+        BiText{"no HMM given; downloaded from InterPro when online: ", "未提供 HMM；联网时从 InterPro 下载 "}.in(lang) +
         (*fam)["pfam"][0].value("acc", "");
   if (!r.problems.empty()) ref["naming_problems"] = r.problems;
-  if (zh)  // a Chinese plan shows the Chinese text of a naming problem where the check gives one
+  if (lang == Lang::kZh)  // a Chinese plan shows the Chinese text of a naming problem where the check gives one
     for (auto& p : ref["naming_problems"])
       if (p.contains("message_zh")) p["message"] = p["message_zh"], p.erase("message_zh");
   ref["ncbi_datasets"] = ncbi_reference(env, latin);
   return r;
 }
 
-Json comparative_species(const std::vector<fs::path>& data_dirs, const std::string& prefix, bool zh) {
+Json comparative_species(const std::vector<fs::path>& data_dirs, const std::string& prefix, Lang lang) {
   Json comparative = Json::array();
   struct Comp {
     const char* prefix;
@@ -220,7 +230,7 @@ Json comparative_species(const std::vector<fs::path>& data_dirs, const std::stri
     const Json* cs = find_species(c.prefix);
     fs::path cf = find_species_folder(data_dirs, c.prefix);
     comparative.push_back({{"species", cs ? cs->value("latin", "") : c.prefix},
-                           {"reason", zh ? c.zh_reason : c.en_reason},
+                           {"reason", BiText{c.en_reason, c.zh_reason}.in(lang)},
                            {"files", std::string(c.prefix) + ".*"},
                            {"status", cf.empty() ? "missing (optional)" : "available"}});
   }
@@ -228,9 +238,10 @@ Json comparative_species(const std::vector<fs::path>& data_dirs, const std::stri
 }
 
 // Transcriptome: an expression matrix or reads beside the genome.
-Json transcriptome_data(const AgentEnv& env, const fs::path& folder, const std::string& latin, bool zh) {
+Json transcriptome_data(const AgentEnv& env, const fs::path& folder, const std::string& latin, Lang lang) {
   Json transcriptome = {
-      {"status", zh ? "缺失（可选：表达分析阶段将跳过）" : "missing (optional: the expression stage is skipped)"}};
+      {"status",
+       BiText{"missing (optional: the expression stage is skipped)", "缺失（可选：表达分析阶段将跳过）"}.in(lang)}};
   if (!folder.empty()) {
     std::error_code ec;
     Json samples = Json::array();
@@ -251,21 +262,21 @@ Json transcriptome_data(const AgentEnv& env, const fs::path& folder, const std::
 // The stages from the stage table, skipped by the engine's own rules: a data
 // file it needs is absent, an upstream it needs is skipped, or its table row
 // says it has nothing to do (no expression data, no ortholog table). `planned`: the stages that run.
-Json plan_stages(const Json& run, bool zh, std::vector<std::string>& planned) {
+Json plan_stages(const Json& run, Lang lang, std::vector<std::string>& planned) {
   Json stage_list = Json::array(), skipped = Json::object();
   for (auto& spec : genefamily_pipeline().stages()) {
     if (spec.needs.empty() && spec.after.empty()) continue;  // the data check (the table's root) runs beside every plan
     Json why = missing_data_file(spec, run);
     for (auto& up : spec.after)
       if (!why.is_object() && skipped.contains(up))
-        why = {{"kind", "upstream_skipped"}, {"subject", up}, {"detail", render_reason(skipped[up], false)}};
+        why = {{"kind", "upstream_skipped"}, {"subject", up}, {"detail", render_reason(skipped[up], Lang::kEn)}};
     if (!why.is_object() && spec.skip_when)
       why = spec.skip_when(run, apply_defaults(spec.params_schema, Json::object()));
-    std::string label = zh ? spec.label_zh : spec.label;
+    std::string label = BiText{spec.label, spec.label_zh}.in(lang);
     if (why.is_object()) {
       skipped[spec.name] = why;
-      stage_list.push_back(
-          {{spec.name, label + (zh ? "（跳过：" : " (skipped: ") + render_reason(why, zh) + (zh ? "）" : ")")}});
+      stage_list.push_back({{spec.name, label + BiText{" (skipped: ", "（跳过："}.in(lang) + render_reason(why, lang) +
+                                            BiText{")", "）"}.in(lang)}});
       continue;
     }
     stage_list.push_back({{spec.name, label}});
@@ -277,7 +288,7 @@ Json plan_stages(const Json& run, bool zh, std::vector<std::string>& planned) {
 }  // namespace
 
 Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
-                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, bool zh, int cpus) {
+                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, Lang lang, int cpus) {
   auto resolved = resolve_species(species, data_dirs);  // the species list names; it does not gate
   if (!resolved)
     return invalid_argument("unknown species '" + species + "': give a Latin name or upload files with its prefix");
@@ -287,19 +298,19 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
   std::string prefix = sp->value("prefix", ""), fam_name = fam ? fam->value("name", "") : family;
   std::string fam_file = family_file_name(fam_name);
   std::string latin = sp->value("latin", "");
-  std::string common =
-      zh && !(*sp)["chinese"].empty() ? (*sp)["chinese"][0].get<std::string>() : (*sp)["english"][0].get<std::string>();
+  std::string common = lang == Lang::kZh && !(*sp)["chinese"].empty() ? (*sp)["chinese"][0].get<std::string>()
+                                                                      : (*sp)["english"][0].get<std::string>();
 
   fs::path folder = find_species_folder(data_dirs, prefix);
-  ReferenceFiles files = reference_files(env, folder, prefix, fam_file, fam, latin, zh);
-  Json comparative = comparative_species(data_dirs, prefix, zh);
-  Json transcriptome = transcriptome_data(env, folder, latin, zh);
+  ReferenceFiles files = reference_files(env, folder, prefix, fam_file, fam, latin, lang);
+  Json comparative = comparative_species(data_dirs, prefix, lang);
+  Json transcriptome = transcriptome_data(env, folder, latin, lang);
   const Json run = {{"files", files.run_files}, {"network", {{"offline", env.offline()}}}};
   std::vector<std::string> planned_names;
-  Json stage_list = plan_stages(run, zh, planned_names);
-  std::string estimate = plan_estimate(stage_seconds, planned_names, zh);
+  Json stage_list = plan_stages(run, lang, planned_names);
+  std::string estimate = plan_estimate(stage_seconds, planned_names, lang);
   if (std::find(planned_names.begin(), planned_names.end(), "phylogeny") != planned_names.end())
-    estimate += (zh ? "；" : "; ") + phylogeny_estimate(fam, std::max(1, cpus), zh);
+    estimate += BiText{"; ", "；"}.in(lang) + phylogeny_estimate(fam, std::max(1, cpus), lang);
 
   Json plan = {{"target_species", latin + " (" + common + ")"},
                {"species_prefix", prefix},
@@ -309,8 +320,8 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
                {"transcriptome_data", transcriptome},
                {"analysis_stages", stage_list},
                {"estimated_time", estimate},
-               {"estimated_cost", zh ? "本地运行，无 API 费用" : "runs locally; no API cost"},
-               {"next_action", zh ? "等待用户确认执行" : "wait for confirmation"}};
+               {"estimated_cost", BiText{"runs locally; no API cost", "本地运行，无 API 费用"}.in(lang)},
+               {"next_action", BiText{"wait for confirmation", "等待用户确认执行"}.in(lang)}};
   if (fam)
     plan["family_facts"] = {{"pfam", (*fam)["pfam"]},
                             {"members_Ath", (*fam)["members"].value("Ath", "")},

@@ -8,6 +8,8 @@
 #include "assistant/report_sections.h"
 
 #include <cstdio>
+#include <fstream>
+#include <functional>
 
 #include "bioagent/llm.h"
 
@@ -67,9 +69,9 @@ namespace {
 // The section without a model: what was searched, the run beside the
 // knowledge base's counts, and the evidence list (never a written comparison).
 std::string extractive_literature(const RunSubject& subject, const EvidenceSet& ev, int members, bool offline,
-                                  bool zh) {
+                                  Lang lang) {
   const Json* fam = find_gene_family(subject.family);
-  std::string out = searches_text(ev, offline, zh);
+  std::string out = searches_text(ev, offline, lang);
   // A Chinese text takes the count alone: the knowledge base's notes on it are English.
   auto count_zh = [&](const char* sp) {
     std::string c = (*fam)["members"].value(sp, "?");
@@ -77,41 +79,48 @@ std::string extractive_literature(const RunSubject& subject, const EvidenceSet& 
     return digits == 0 || c.empty() ? c : c.substr(0, digits);
   };
   if (fam)
-    out += zh ? "本次鉴定到 " + std::to_string(members) + " 个 " + subject.family + " 成员 [1]；知识库：拟南芥 " +
-                    count_zh("Ath") + " 个，水稻 " + count_zh("Osa") + " 个 [2]。\n"
-              : "Found here: " + std::to_string(members) + " " + subject.family +
-                    " members [1]; knowledge base: " + "Arabidopsis " + (*fam)["members"].value("Ath", "?") +
-                    ", rice " + (*fam)["members"].value("Osa", "?") + " [2].\n";
+    out += BiText{"Found here: " + std::to_string(members) + " " + subject.family +
+                      " members [1]; knowledge base: " + "Arabidopsis " + (*fam)["members"].value("Ath", "?") +
+                      ", rice " + (*fam)["members"].value("Osa", "?") + " [2].\n",
+                  "本次鉴定到 " + std::to_string(members) + " 个 " + subject.family + " 成员 [1]；知识库：拟南芥 " +
+                      count_zh("Ath") + " 个，水稻 " + count_zh("Osa") + " 个 [2]。\n"}
+               .in(lang);
   else
-    out += zh ? "知识库中没有 " + subject.family + " 家族的条目。\n"
-              : "The knowledge base has no entry for " + subject.family + ".\n";
-  out += zh ? "证据列表：\n" : "Evidence found:\n";
+    out += BiText{"The knowledge base has no entry for " + subject.family + ".\n",
+                  "知识库中没有 " + subject.family + " 家族的条目。\n"}
+               .in(lang);
+  out += BiText{"Evidence found:\n", "证据列表：\n"}.in(lang);
   for (size_t i = 1; i < ev.items.size(); ++i) {  // the knowledge base's counts are in the line above
     bool kb = ev.items[i].source == "bioagent knowledge base";
     out += "[" + std::to_string(i + 1) + "] " + ev.items[i].title + (ev.items[i].locator.empty() ? "" : ", ") +
            ev.items[i].locator + (kb ? "" : ": " + excerpt(ev.items[i].text, 240)) + "\n";
   }
-  if (ev.items.size() <= 2) out += zh ? "本地文献中没有提及该家族的段落。\n" : "No local passage names this family.\n";
+  if (ev.items.size() <= 2)
+    out += BiText{"No local passage names this family.\n", "本地文献中没有提及该家族的段落。\n"}.in(lang);
   return out;
 }
 
 // The numbered sources as the section's reference list.
-std::string sources_text(const EvidenceSet& ev, bool zh) {
-  std::string out = zh ? "来源：\n" : "Sources:\n";
+std::string sources_text(const EvidenceSet& ev, Lang lang) {
+  std::string out = BiText{"Sources:\n", "来源：\n"}.in(lang);
   for (size_t i = 0; i < ev.items.size(); ++i)
     out += "[" + std::to_string(i + 1) + "] " + ev.items[i].title +
            (ev.items[i].locator.empty() ? "" : ", " + ev.items[i].locator) + "\n";
   return out;
 }
 
-std::string no_model_note(const std::string& why, bool zh) {
+std::string no_model_note(const std::string& why, Lang lang) {
   if (why.empty())
-    return zh ? "未使用语言模型：本节只列出检索到的证据，不是撰写的比较。\n"
-              : "No language model was used: this section lists the evidence found; it is not a written comparison.\n";
-  return (zh ? "模型撰写未采用（" : "The model's text was not used (") + why +
-         (zh ? "）：本节只列出检索到的证据。\n"
-             : "): this section lists the "
-               "evidence found.\n");
+    return BiText{
+        "No language model was used: this section lists the evidence found; it is not a written comparison.\n",
+        "未使用语言模型：本节只列出检索到的证据，不是撰写的比较。\n"}
+        .in(lang);
+  return BiText{"The model's text was not used (", "模型撰写未采用（"}.in(lang) + why +
+         BiText{
+             "): this section lists the "
+             "evidence found.\n",
+             "）：本节只列出检索到的证据。\n"}
+             .in(lang);
 }
 
 struct Written {
@@ -120,23 +129,24 @@ struct Written {
 };
 
 Written write_section(const AgentEnv& env, LlmClient& llm, const std::string& question, const EvidenceSet& ev,
-                      const std::string& task, bool zh) {
-  WrittenAnswer w = write_from_evidence(env, llm, question, ev, task, zh);
+                      const std::string& task, Lang lang) {
+  WrittenAnswer w = write_from_evidence(env, llm, question, ev, task, lang);
   Written out{w.text, "", w.check};
   if (!w.error.empty())
-    out.why_not = (zh ? "模型调用失败：" : "the model call failed: ") + w.error.substr(0, 200);
+    out.why_not = BiText{"the model call failed: ", "模型调用失败："}.in(lang) + w.error.substr(0, 200);
   else if (w.text.empty())
-    out.why_not = zh ? "模型的文字没有一句通过引用检查" : "no sentence of the model's text passed the citation check";
+    out.why_not =
+        BiText{"no sentence of the model's text passed the citation check", "模型的文字没有一句通过引用检查"}.in(lang);
   return out;
 }
 
 }  // namespace
 
 ReportSections write_report_sections(const AgentEnv& env, LlmClient* llm, const RunSubject& subject,
-                                     const std::vector<StageStatus>& finished, bool zh) {
+                                     const std::vector<StageStatus>& finished, Lang lang) {
   ReportSections out;
   EvidenceSet ev;
-  ev.add({zh ? "本次分析的结果" : "this run's results", "run", "", run_results_text(subject, finished)});
+  ev.add({BiText{"this run's results", "本次分析的结果"}.in(lang), "run", "", run_results_text(subject, finished)});
   const Json* fam = find_gene_family(subject.family);
   if (fam) ev.add({fam->value("reference", ""), "bioagent knowledge base", "", family_evidence_text(*fam)});
   std::vector<std::string> fam_terms = fam ? entry_terms(fam, false) : std::vector<std::string>{subject.family};
@@ -152,12 +162,15 @@ ReportSections write_report_sections(const AgentEnv& env, LlmClient* llm, const 
     if (finished_with_outputs(s.state) && s.summary.is_object() && s.summary.contains("members") &&
         s.summary["members"].is_number_integer())
       members = s.summary["members"].get<int>();
-  std::string extractive = extractive_literature(subject, ev, members, env.offline(), zh);
+  std::string extractive = extractive_literature(subject, ev, members, env.offline(), lang);
   if (!llm) {
-    out.literature = no_model_note("", zh) + extractive;
-    out.significance = zh ? "未使用语言模型：未撰写生物学意义的解读；以下为本次结果的直接陈述。"
-                          : "No language model was used: no interpretation was written; the statements below come "
-                            "straight from this run's results.";
+    out.literature = no_model_note("", lang) + extractive;
+    out.significance =
+        BiText{
+            "No language model was used: no interpretation was written; the statements below come "
+            "straight from this run's results.",
+            "未使用语言模型：未撰写生物学意义的解读；以下为本次结果的直接陈述。"}
+            .in(lang);
     return out;
   }
   out.model = llm->model().name;
@@ -167,22 +180,26 @@ ReportSections write_report_sections(const AgentEnv& env, LlmClient* llm, const 
       "Write the report's section 'comparison with the literature': set this run's results [1] (member count, "
       "subfamilies, duplications, Ks peaks) beside what the other sources report for other species. Only the "
       "sources' facts; say where the sources do not cover something.",
-      zh);
+      lang);
   Written sig = write_section(
       env, *llm, "What do this run's results mean biologically for the " + subject_text + "?", ev,
       "Write the report's section 'biological significance': what this run's results [1] suggest about the "
       "family's evolution and function, each interpretation tied to the source that supports it.",
-      zh);
+      lang);
   out.checks = {{"literature", lit.check}, {"significance", sig.check}};
-  out.literature = lit.why_not.empty() ? lit.text + "\n\n" + sources_text(ev, zh) + searches_text(ev, env.offline(), zh)
-                                       : no_model_note(lit.why_not, zh) + extractive;
+  out.literature = lit.why_not.empty()
+                       ? lit.text + "\n\n" + sources_text(ev, lang) + searches_text(ev, env.offline(), lang)
+                       : no_model_note(lit.why_not, lang) + extractive;
   out.significance =
       sig.why_not.empty()
-          ? sig.text + "\n\n" + sources_text(ev, zh)
-          : (zh ? "未采用模型撰写的生物学意义（" : "The model's biological significance was not used (") + sig.why_not +
-                (zh ? "）；以下为本次结果的直接陈述。"
-                    : "); the statements below come "
-                      "straight from this run's results.");
+          ? sig.text + "\n\n" + sources_text(ev, lang)
+          : BiText{"The model's biological significance was not used (", "未采用模型撰写的生物学意义（"}.in(lang) +
+                sig.why_not +
+                BiText{
+                    "); the statements below come "
+                    "straight from this run's results.",
+                    "）；以下为本次结果的直接陈述。"}
+                    .in(lang);
   out.model_used = lit.why_not.empty() || sig.why_not.empty();
   return out;
 }
@@ -194,6 +211,38 @@ Json ReportSections::removed_sentences() const {
       if (!s.value("kept", true))
         out.push_back({{"section", section}, {"sentence", s["sentence"]}, {"why", s["problems"]}});
   return out;
+}
+
+namespace {
+
+// The sections as the run's final/literature_comparison.md (the results page shows it).
+void write_sections_file(const fs::path& run_dir, const ReportSections& r, Lang lang) {
+  std::string md =
+      BiText{"# Comparison with the literature (KnowledgeAgent)\n\n", "# 文献对比（KnowledgeAgent）\n\n"}.in(lang) +
+      r.literature + "\n\n" + BiText{"## Biological significance\n\n", "## 生物学意义\n\n"}.in(lang) + r.significance +
+      "\n";
+  std::error_code ec;
+  fs::create_directories(run_dir / "final", ec);
+  std::ofstream(run_dir / "final" / "literature_comparison.md") << md;
+}
+
+}  // namespace
+
+Json report_sections_patch(const AgentEnv& env, LlmClient* llm, const RunSubject& subject,
+                           const std::vector<StageStatus>& finished, const fs::path& run_dir, Lang lang,
+                           const std::function<void(Json)>& record) {
+  ReportSections r = write_report_sections(env, llm, subject, finished, lang);
+  record({{"type", "report_sections"},
+          {"model", r.model},
+          {"model_used", r.model_used},
+          {"searched", r.searched},
+          {"failed", r.failed},
+          {"sources", r.sources},
+          {"citation_check", r.checks},
+          {"removed", r.removed_sentences()}});
+  write_sections_file(run_dir, r, lang);
+  return Json{{"lang", lang_name(lang)},
+              {"prewritten", {{"literature-comparison", r.literature}, {"meaning", r.significance}}}};
 }
 
 }  // namespace bioagent

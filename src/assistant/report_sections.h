@@ -5,6 +5,8 @@
 // no model was used. The gene-family report only prints them (params.prewritten).
 #pragma once
 
+#include <functional>
+
 #include "assistant/knowledge_evidence.h"
 #include "bioagent/pipeline.h"
 
@@ -30,6 +32,13 @@ struct ReportSections {
 std::string run_results_text(const RunSubject& subject, const std::vector<StageStatus>& finished);
 
 ReportSections write_report_sections(const AgentEnv& env, LlmClient* llm, const RunSubject& subject,
-                                     const std::vector<StageStatus>& finished, bool zh);
+                                     const std::vector<StageStatus>& finished, Lang lang);
+
+// The report stage's parameters that carry the written sections (and the
+// session's language); the sections are recorded (`record`, a task event) and
+// written to run_dir/final/literature_comparison.md.
+Json report_sections_patch(const AgentEnv& env, LlmClient* llm, const RunSubject& subject,
+                           const std::vector<StageStatus>& finished, const fs::path& run_dir, Lang lang,
+                           const std::function<void(Json)>& record);
 
 }  // namespace bioagent

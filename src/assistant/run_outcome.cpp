@@ -22,18 +22,22 @@ Json read_json(const fs::path& p) {
 // What a validation check's warning means for the biologist, in the session's
 // language; the checks of stage states and required files are told with the
 // stages, not here.
-std::string explain_check(const std::string& check, bool zh) {
+std::string explain_check(const std::string& check, Lang lang) {
   auto is = [&](const char* name) { return check.find(name) != std::string::npos; };
   if (is("gene count"))
-    return zh ? "成员数超出该家族的常见范围：可能有冗余基因模型、E 值过宽，或该物种确有扩张/收缩"
-              : "the member count is outside the family's usual range: redundant gene models, a loose E-value, or a "
-                "real expansion or loss in this species";
+    return BiText{
+        "the member count is outside the family's usual range: redundant gene models, a loose E-value, or a "
+        "real expansion or loss in this species",
+        "成员数超出该家族的常见范围：可能有冗余基因模型、E 值过宽，或该物种确有扩张/收缩"}
+        .in(lang);
   if (is("support") || is("bootstrap"))
-    return zh ? "系统发育树的支持度偏低：分支关系需谨慎解读"
-              : "the tree's support is low: read its branching with care";
+    return BiText{"the tree's support is low: read its branching with care",
+                  "系统发育树的支持度偏低：分支关系需谨慎解读"}
+        .in(lang);
   if (is("domain coverage"))
-    return zh ? "结构域覆盖度偏低：部分成员可能是片段或假基因"
-              : "the domain coverage is low: some members may be fragments or pseudogenes";
+    return BiText{"the domain coverage is low: some members may be fragments or pseudogenes",
+                  "结构域覆盖度偏低：部分成员可能是片段或假基因"}
+        .in(lang);
   return "";
 }
 
@@ -66,28 +70,30 @@ std::string zh_pointer(const std::string& message) {
 }
 
 // A stage's name in the session's language: "系统发育分析（phylogeny）" or "phylogeny".
-std::string stage_shown(const std::string& stage, bool zh) { return zh ? stage_label_zh(stage) : stage; }
+std::string stage_shown(const std::string& stage, Lang lang) { return BiText{stage, stage_label_zh(stage)}.in(lang); }
 
 // The stages' lines: repaired, with a warning, failed (reason, fix, log) and
 // skipped; the stages skipped only because an upstream did not finish are
 // listed once under that upstream instead of a line each.
-std::string stage_lines(const Json& status, bool zh, const std::string& task_id, Json* links) {
+std::string stage_lines(const Json& status, Lang lang, const std::string& task_id, Json* links) {
   std::string text;
   std::map<std::string, std::vector<std::string>> waiting_on;  // upstream -> stages skipped for it
   std::vector<std::string> order;
   for (auto& s : status.value("stages", Json::array())) {
     const std::string name = s.value("stage", ""), st = s.value("state", "");
     const Json reason = s.value("reason", Json());
-    const std::string label = stage_shown(name, zh);
+    const std::string label = stage_shown(name, lang);
     if (s.contains("repair")) {
-      text += zh ? "\n- " + label + "：已自动修复后完成（" + repair_text(s["repair"], true) + "；" +
-                       repair_params_text(s["repair"], true) + "）"
-                 : "\n- " + name + ": done, repaired (" + repair_text(s["repair"], false) + "; " +
-                       repair_params_text(s["repair"], false) + ")";
+      text += BiText{"\n- " + name + ": done, repaired (" + repair_text(s["repair"], Lang::kEn) + "; " +
+                         repair_params_text(s["repair"], Lang::kEn) + ")",
+                     "\n- " + label + "：已自动修复后完成（" + repair_text(s["repair"], Lang::kZh) + "；" +
+                         repair_params_text(s["repair"], Lang::kZh) + "）"}
+                  .in(lang);
     }
     if (st == "warn")
-      text += zh ? "\n- " + label + "：已完成，但有警告（见下方验证提示）"
-                 : "\n- " + name + ": finished with a warning (see the validation notes below)";
+      text += BiText{"\n- " + name + ": finished with a warning (see the validation notes below)",
+                     "\n- " + label + "：已完成，但有警告（见下方验证提示）"}
+                  .in(lang);
     if (st == "skipped" && is_upstream_reason(reason)) {
       std::string up = reason.value("subject", "");
       if (!waiting_on.count(up)) order.push_back(up);
@@ -95,41 +101,44 @@ std::string stage_lines(const Json& status, bool zh, const std::string& task_id,
       continue;
     }
     if (st != "failed" && st != "skipped") continue;
-    std::string why = render_reason(reason, zh);
-    if (why.empty() || (!zh && st == "failed")) why = zh ? "原因的原文见 status.json" : s.value("message", "");
-    std::string fix = reason_fix(reason, zh);
-    text += zh ? "\n- " + label + (st == "failed" ? "：失败（" : "：跳过（") + why + "）" +
-                     (fix.empty() ? "" : "。建议：" + fix)
-               : "\n- " + name + ": " + st + " (" + why + ")" + (fix.empty() ? "" : ". Suggested fix: " + fix);
+    std::string why = render_reason(reason, lang);
+    if (why.empty() || (lang != Lang::kZh && st == "failed"))
+      why = BiText{s.value("message", ""), "原因的原文见 status.json"}.in(lang);
+    std::string fix = reason_fix(reason, lang);
+    text += BiText{"\n- " + name + ": " + st + " (" + why + ")" + (fix.empty() ? "" : ". Suggested fix: " + fix),
+                   "\n- " + label + (st == "failed" ? "：失败（" : "：跳过（") + why + "）" +
+                       (fix.empty() ? "" : "。建议：" + fix)}
+                .in(lang);
     if (st == "failed" && links && !s.value("folder", "").empty()) {
       std::string log = "logs/" + name + ".log";
-      text += zh ? "（日志：" + log + "）" : " (log: " + log + ")";
+      text += BiText{" (log: " + log + ")", "（日志：" + log + "）"}.in(lang);
       links->push_back({{"kind", "log"}, {"name", log}, {"url", result_file_url(task_id, log)}});
     }
   }
   for (auto& up : order) {
     std::string list;
-    for (auto& n : waiting_on[up]) list += (list.empty() ? "" : zh ? "、" : ", ") + n;
-    text += zh ? "\n- 因 " + stage_shown(up, true) + " 未完成而未运行的阶段（" + std::to_string(waiting_on[up].size()) +
-                     " 个）：" + list
-               : "\n- not run because " + up + " did not finish (" + std::to_string(waiting_on[up].size()) +
-                     " stages): " + list;
+    for (auto& n : waiting_on[up]) list += (list.empty() ? "" : BiText{", ", "、"}.in(lang)) + n;
+    text += BiText{"\n- not run because " + up + " did not finish (" + std::to_string(waiting_on[up].size()) +
+                       " stages): " + list,
+                   "\n- 因 " + stage_shown(up, Lang::kZh) + " 未完成而未运行的阶段（" +
+                       std::to_string(waiting_on[up].size()) + " 个）：" + list}
+                .in(lang);
   }
   return text;
 }
 
 // The validation's warnings explained; the required files that are missing in one line.
-std::string validation_lines(const Json& v, bool zh) {
+std::string validation_lines(const Json& v, Lang lang) {
   std::string text, missing;
   for (auto& c : v.value("checks", Json::array())) {
     const std::string check = c.value("check", "");
     if (c.value("status", "") == "pass" || check.rfind("stage ", 0) == 0) continue;
     if (check.rfind("file ", 0) == 0) {
-      missing += (missing.empty() ? "" : zh ? "、" : ", ") + check.substr(5);
+      missing += (missing.empty() ? "" : BiText{", ", "、"}.in(lang)) + check.substr(5);
       continue;
     }
-    std::string why = explain_check(check, zh);
-    if (zh)  // the check's own detail is English: the explanation, or the values compared
+    std::string why = explain_check(check, lang);
+    if (lang == Lang::kZh)  // the check's own detail is English: the explanation, or the values compared
       text += "\n- 验证提示：" + (why.empty() ? "检查未通过，数值 " + c.value("value", Json()).dump() + "，阈值 " +
                                                     c.value("threshold", Json()).dump()
                                               : why);
@@ -137,8 +146,10 @@ std::string validation_lines(const Json& v, bool zh) {
       text += "\n- validation " + check + ": " + c.value("detail", "") + (why.empty() ? "" : " — " + why);
   }
   if (!missing.empty())
-    text += zh ? "\n- 必需的结果缺失：" + missing + "（写出它们的阶段未完成，见上）"
-               : "\n- required results missing: " + missing + " (the stage that writes them did not finish, see above)";
+    text +=
+        BiText{"\n- required results missing: " + missing + " (the stage that writes them did not finish, see above)",
+               "\n- 必需的结果缺失：" + missing + "（写出它们的阶段未完成，见上）"}
+            .in(lang);
   return text;
 }
 
@@ -153,24 +164,26 @@ std::string first_sentence(const std::string& caption) {
 }  // namespace
 
 std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id, const std::string& state,
-                             const std::string& message, bool zh, Json* links) {
+                             const std::string& message, Lang lang, Json* links) {
   std::string text;
-  if (state == "cancelled") return zh ? "分析已取消。" : "The run was cancelled.";
-  text = state == "done" ? (zh ? "分析已完成。" : "The run finished.")
-                         : (zh ? "分析未能完成：" + (has_cjk(message) ? message : zh_pointer(message))
-                               : "The run did not finish: " + message);
+  if (state == "cancelled") return BiText{"The run was cancelled.", "分析已取消。"}.in(lang);
+  text = state == "done" ? BiText{"The run finished.", "分析已完成。"}.in(lang)
+                         : BiText{"The run did not finish: " + message,
+                                  "分析未能完成：" + (has_cjk(message) ? message : zh_pointer(message))}
+                               .in(lang);
   if (run_dir.empty()) return text;  // stopped before its run folder existed
   Json run = read_json(run_dir / "run.json");
   std::string base = run.is_object() ? run.value("species", "") + "." + run.value("family", "") : "";
   std::error_code ec;
   fs::path ids = run_dir / "final" / (base + ".geneID.txt");
   if (!base.empty() && fs::exists(ids, ec))
-    text += zh ? "\n- 鉴定到 " + std::to_string(count_lines(ids)) + " 个家族成员（" + base + ".geneID.txt）"
-               : "\n- " + std::to_string(count_lines(ids)) + " family members found (" + base + ".geneID.txt)";
+    text += BiText{"\n- " + std::to_string(count_lines(ids)) + " family members found (" + base + ".geneID.txt)",
+                   "\n- 鉴定到 " + std::to_string(count_lines(ids)) + " 个家族成员（" + base + ".geneID.txt）"}
+                .in(lang);
   Json status = read_json(run_dir / "status.json");
-  if (status.is_object()) text += stage_lines(status, zh, task_id, links);
+  if (status.is_object()) text += stage_lines(status, lang, task_id, links);
   Json v = read_json(run_dir / "validation.json");
-  if (v.is_object()) text += validation_lines(v, zh);
+  if (v.is_object()) text += validation_lines(v, lang);
   std::vector<std::string> figures, reports;
   for (auto& e : fs::directory_iterator(run_dir / "final", ec)) {
     std::string n = e.path().filename().string();
@@ -194,18 +207,18 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
             [&](const std::string& a, const std::string& b) { return std::pair(rank(a), a) < std::pair(rank(b), b); });
   std::sort(reports.begin(), reports.end());
   for (auto& r : reports) {
-    text += "\n- " + std::string(zh ? "报告：" : "report: ") + r;
+    text += "\n- " + std::string(BiText{"report: ", "报告："}.in(lang)) + r;
     if (links) links->push_back({{"kind", "report"}, {"name", r}, {"url", result_file_url(task_id, r)}});
   }
   const auto captions = figure_captions(run_dir / "final");
   for (size_t i = 0; i < figures.size() && i < 4; ++i) {
     auto c = captions.find(figures[i]);
     if (c == captions.end()) {
-      text += "\n- " + std::string(zh ? "图：" : "figure: ") + figures[i];
+      text += "\n- " + std::string(BiText{"figure: ", "图："}.in(lang)) + figures[i];
     } else {  // "图6 家族成员的系统发育…（Lchi.SPL.combined_panel.svg）", as the report numbers it
-      text += "\n- " + std::string(zh ? "图" : "Figure ") + std::to_string(c->second.value("number", 0)) + " " +
-              first_sentence(c->second.value("caption", std::string())) + (zh ? "（" : " (") + figures[i] +
-              (zh ? "）" : ")");
+      text += "\n- " + std::string(BiText{"Figure ", "图"}.in(lang)) + std::to_string(c->second.value("number", 0)) +
+              " " + first_sentence(c->second.value("caption", std::string())) + BiText{" (", "（"}.in(lang) +
+              figures[i] + BiText{")", "）"}.in(lang);
     }
     if (links)
       links->push_back({{"kind", "figure"}, {"name", figures[i]}, {"url", result_file_url(task_id, figures[i])}});
@@ -220,10 +233,10 @@ void Assistant::Impl::announce_outcome(const std::string& task_id, TaskState tas
   if (!rows || rows->empty()) return;
   Json row = (*rows)[0];
   Json params = Json::parse(row.value("params", "{}"), nullptr, false);
-  bool zh = params.is_object() && params.value("language", "en") == "zh";
+  const Lang lang = params.is_object() ? lang_or_en(params.value("language", "en")) : Lang::kEn;
   Json links = Json::array();
   std::string run_dir = row["run_dir"].is_string() ? row["run_dir"].get<std::string>() : "";
-  std::string text = run_outcome_text(run_dir, task_id, state, message, zh, &links);
+  std::string text = run_outcome_text(run_dir, task_id, state, message, lang, &links);
   Json meta = {{"agent", "execution"}, {"task_id", task_id}, {"state", state}, {"links", links}};
   store->record("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
                 {row["session"], "assistant", text, meta.dump(), now_iso()});

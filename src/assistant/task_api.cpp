@@ -56,10 +56,10 @@ Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_
   if (!confirmed) return confirmed.status();
   BIOAGENT_RETURN_IF_ERROR(impl_->check_task_limits(sid));
   std::string id = random_id("t_");
-  bool zh = has_cjk(plan["plan"]["analysis_plan"].value("next_action", ""));
+  const Lang lang = has_cjk(plan["plan"]["analysis_plan"].value("next_action", "")) ? Lang::kZh : Lang::kEn;
   Json tp = {{"dialog", *confirmed},
              {"confirmed", auto_confirm || !given.empty()},
-             {"language", zh ? "zh" : "en"},
+             {"language", BiText{"en", "zh"}.in(lang)},
              {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds}};
   BIOAGENT_RETURN_IF_ERROR(impl_->store->exec(
       "INSERT INTO tasks (id, session, plan_id, state, params, run_dir, data_dir, message, created, updated) VALUES "

@@ -120,49 +120,19 @@ bool takes_prewritten(const std::string& stage) {
   return spec && spec->params_schema.contains("properties") && spec->params_schema["properties"].contains("prewritten");
 }
 
-// The sections as the run's final/literature_comparison.md (the results page shows it).
-void write_sections_file(const fs::path& run_dir, const ReportSections& r, bool zh) {
-  std::string md =
-      std::string(zh ? "# 文献对比（KnowledgeAgent）\n\n" : "# Comparison with the literature (KnowledgeAgent)\n\n") +
-      r.literature + "\n\n" + (zh ? "## 生物学意义\n\n" : "## Biological significance\n\n") + r.significance + "\n";
-  std::error_code ec;
-  fs::create_directories(run_dir / "final", ec);
-  std::ofstream(run_dir / "final" / "literature_comparison.md") << md;
-}
-
-// The report stage's parameters that carry the written sections (and the
-// session's language); the sections are recorded as a task event and in final/.
-Json report_sections_patch(const AgentEnv& env, LlmClient* llm, const RunSubject& subject,
-                           const std::vector<StageStatus>& finished, const fs::path& run_dir, bool zh,
-                           const std::function<void(Json)>& record) {
-  ReportSections r = write_report_sections(env, llm, subject, finished, zh);
-  record({{"type", "report_sections"},
-          {"model", r.model},
-          {"model_used", r.model_used},
-          {"searched", r.searched},
-          {"failed", r.failed},
-          {"sources", r.sources},
-          {"citation_check", r.checks},
-          {"removed", r.removed_sentences()}});
-  write_sections_file(run_dir, r, zh);
-  return Json{{"lang", zh ? "zh" : "en"},
-              {"prewritten", {{"literature-comparison", r.literature}, {"meaning", r.significance}}}};
-}
-
 // The problems' messages; a Chinese session's in Chinese where the check gives one.
-std::string problems_text(const Json& problems, bool zh = false) {
+std::string problems_text(const Json& problems, Lang lang = Lang::kEn) {
   std::string s;
+  const bool zh = lang == Lang::kZh;
   for (auto& p : problems)
-    s += (s.empty() ? ""
-          : zh      ? "；"
-                    : "; ") +
+    s += (s.empty() ? std::string() : BiText{"; ", "；"}.in(lang)) +
          (zh && p.contains("message_zh") ? p.value("message_zh", "") : p.value("message", p.value("file", "")));
   return s;
 }
 
 // A diagnosis as the page shows it: the root cause in the session's language.
-std::string diagnosis_message(const Diagnosis& d, bool zh) {
-  return zh && !d.root_cause_zh.empty() ? d.root_cause_zh : d.root_cause;
+std::string diagnosis_message(const Diagnosis& d, Lang lang) {
+  return lang == Lang::kZh && !d.root_cause_zh.empty() ? d.root_cause_zh : d.root_cause;
 }
 
 }  // namespace
@@ -245,7 +215,7 @@ void Assistant::Impl::start_task(const std::string& task_id, const std::string& 
   rt->thread = std::thread([this, rt, resumed] { run_task(rt, resumed); });
 }
 
-bool Assistant::Impl::link_root_view(const std::string& id, const std::string& sid, bool zh, fs::path& data_dir) {
+bool Assistant::Impl::link_root_view(const std::string& id, const std::string& sid, Lang lang, fs::path& data_dir) {
   if (!root_holding(data_dir)) return true;  // uploads and the shared folder are used as they are
   fs::path view = session_dir(sid) / "runs" / id / "input_links";
   auto linked = link_root_folder(data_dir, view);
@@ -257,9 +227,10 @@ bool Assistant::Impl::link_root_view(const std::string& id, const std::string& s
             {"folder", place_name(sid, data_dir)},
             {"read_in_place", (*linked)["read_in_place"]},
             {"not_read", (*linked)["not_read"]},
-            {"message", zh ? "就地读取服务器数据目录 " + place_name(sid, data_dir) + " 中的文件（未复制、未改名）"
-                           : "reading the files of " + place_name(sid, data_dir) +
-                                 " in place on the server (not copied, not renamed)"}});
+            {"message", BiText{"reading the files of " + place_name(sid, data_dir) +
+                                   " in place on the server (not copied, not renamed)",
+                               "就地读取服务器数据目录 " + place_name(sid, data_dir) + " 中的文件（未复制、未改名）"}
+                            .in(lang)}});
   data_dir = view;
   return true;
 }
@@ -269,7 +240,7 @@ bool Assistant::Impl::link_root_view(const std::string& id, const std::string& s
 struct TaskContext {
   std::string id, session, prefix, family, fam_file;
   Json params;  // the task row's params: language, dialog, confirmed
-  bool zh = false;
+  Lang lang = Lang::kEn;
   fs::path data_dir, run_dir;
   Json dialog;  // the parameter dialog's values (the confirmed ones once step 2 is over)
 };
@@ -290,20 +261,22 @@ void Assistant::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   t.family = plan["family"];
   t.fam_file = family_file_name(t.family);
   t.params = (*row)["params"];
-  t.zh = t.params.value("language", "en") == "zh";
+  t.lang = lang_or_en(t.params.value("language", "en"));
   if (resumed)
-    emit(t.id, {{"type", "resumed"},
-                {"message", t.zh ? "服务重启后继续执行；已完成的阶段直接复用"
-                                 : "resumed after a restart; finished stages are reused"}});
+    emit(t.id,
+         {{"type", "resumed"},
+          {"message",
+           BiText{"resumed after a restart; finished stages are reused", "服务重启后继续执行；已完成的阶段直接复用"}.in(
+               t.lang)}});
   if (!check_task_names(t)) return;                                             // 1. naming check and repair
   if (!confirm_task_params(*rt, t)) return;                                     // 2. parameter confirmation
   std::optional<std::vector<StageStatus>> outcome = run_task_pipeline(*rt, t);  // 3. the pipeline
   if (!outcome) return;
   if (rt->cancel->load()) {
-    set_state(t.id, TaskState::kCancelled, t.zh ? "用户取消" : "cancelled by the user");
+    set_state(t.id, TaskState::kCancelled, BiText{"cancelled by the user", "用户取消"}.in(t.lang));
     return;
   }
-  diagnose_failed_stages(*outcome, t.id, t.zh);
+  diagnose_failed_stages(*outcome, t.id, t.lang);
   finish_task(t, *outcome);  // 4. validation
 }
 
@@ -315,14 +288,14 @@ bool Assistant::Impl::find_task_data(TaskContext& t) {
         "check", "no data files for " + p + " found",
         Json::array(
             {{{"file", p + ".genome.fasta"}, {"fixable", false}, {"message", "no " + p + ".* files uploaded"}}}));
-    emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}, {"message", diagnosis_message(d, t.zh)}});
+    emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}, {"message", diagnosis_message(d, t.lang)}});
     record_learning(d, find_repair(d.fix), Json::array(), "not applied");
     set_state(t.id, TaskState::kFailed,
-              (t.zh ? "缺少数据文件：请上传 " : "missing data: upload ") + p + ".genome.fasta, " + p + ".gff3, " + p +
-                  ".cds.fasta, " + p + ".pep.fasta, " + t.fam_file + ".hmm");
+              BiText{"missing data: upload ", "缺少数据文件：请上传 "}.in(t.lang) + p + ".genome.fasta, " + p +
+                  ".gff3, " + p + ".cds.fasta, " + p + ".pep.fasta, " + t.fam_file + ".hmm");
     return false;
   }
-  return link_root_view(t.id, t.session, t.zh, t.data_dir);
+  return link_root_view(t.id, t.session, t.lang, t.data_dir);
 }
 
 // The first learned prevention that renames extension variants, applied before the full check.
@@ -336,18 +309,20 @@ void Assistant::Impl::apply_learned_prevention(const TaskContext& t, const Json&
     if (!changes) return;
     store->record("UPDATE learning SET applied = applied + 1 WHERE id = ?", {p["id"]});
     const DiagnosisRepair* known = find_repair(p.value("fix", ""));
-    emit(t.id, {{"type", "prevention"},
-                {"learning_id", p["id"]},
-                {"changes", *changes},
-                {"message", (t.zh ? "已提前应用学习到的预防措施：" : "applied a learned prevention up front: ") +
-                                (t.zh && known ? known->prevention_zh : p.value("future_prevention", "")) +
-                                (t.zh ? "（记录于 " : " (learned ") + p.value("timestamp", "") + (t.zh ? "）" : ")")}});
+    emit(t.id,
+         {{"type", "prevention"},
+          {"learning_id", p["id"]},
+          {"changes", *changes},
+          {"message", BiText{"applied a learned prevention up front: ", "已提前应用学习到的预防措施："}.in(t.lang) +
+                          (t.lang == Lang::kZh && known ? known->prevention_zh : p.value("future_prevention", "")) +
+                          BiText{" (learned ", "（记录于 "}.in(t.lang) + p.value("timestamp", "") +
+                          BiText{")", "）"}.in(t.lang)}});
     return;
   }
 }
 
 bool Assistant::Impl::check_task_names(TaskContext& t) {
-  set_state(t.id, TaskState::kChecking, t.zh ? "检查文件命名" : "checking the file names");
+  set_state(t.id, TaskState::kChecking, BiText{"checking the file names", "检查文件命名"}.in(t.lang));
   if (!find_task_data(t)) return false;
   apply_learned_prevention(t, problems_of(check_species_data(t.data_dir, t.prefix, t.fam_file, false)));
   auto full = check_species_data(t.data_dir, t.prefix, t.fam_file, true);
@@ -356,20 +331,20 @@ bool Assistant::Impl::check_task_names(TaskContext& t) {
     problems.push_back({{"message", "consistency: " + (*full)["consistency"].dump()}, {"fixable", false}});
   if (problems.empty()) return true;
   Diagnosis d = classify_failure("check", problems_text(problems), problems);
-  emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}, {"message", diagnosis_message(d, t.zh)}});
+  emit(t.id, {{"type", "diagnosis"}, {"diagnosis", d.to_json()}, {"message", diagnosis_message(d, t.lang)}});
   const DiagnosisRepair* repair = find_repair(d.fix);
   if (repair && repair->automatic)
     problems = repair_task_names(t, d, *repair, problems);
   else
     record_learning(d, repair, Json::array(), "not applied");
   if (problems.empty()) return true;
-  set_state(t.id, TaskState::kFailed, problems_text(problems, t.zh));
+  set_state(t.id, TaskState::kFailed, problems_text(problems, t.lang));
   return false;
 }
 
 Json Assistant::Impl::repair_task_names(const TaskContext& t, const Diagnosis& d, const DiagnosisRepair& repair,
                                         const Json& problems) {
-  set_state(t.id, TaskState::kRepairing, t.zh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy);
+  set_state(t.id, TaskState::kRepairing, t.lang == Lang::kZh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy);
   auto changes = apply_naming_repair(t.data_dir, problems);
   Json after = problems_of(check_species_data(t.data_dir, t.prefix, t.fam_file, true));
   std::string test = changes && after.empty() ? "passed" : "failed";
@@ -378,14 +353,15 @@ Json Assistant::Impl::repair_task_names(const TaskContext& t, const Diagnosis& d
               {"fix", repair.key},
               {"strategy", repair.strategy},
               {"strategy_zh", repair.strategy_zh},
-              {"message", t.zh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy},
+              {"message", t.lang == Lang::kZh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy},
               {"changes", changes ? *changes : Json::array()},
               {"test_result", test}});
   emit(t.id, {{"type", "learning"},
               {"message",
-               t.zh ? "已记录学习条目：" + (repair.prevention_zh.empty() ? std::string("（预防措施的原文见学习记录）")
-                                                                         : repair.prevention_zh)
-                    : "learning recorded: " + repair.prevention}});
+               BiText{"learning recorded: " + repair.prevention,
+                      "已记录学习条目：" + (repair.prevention_zh.empty() ? std::string("（预防措施的原文见学习记录）")
+                                                                         : repair.prevention_zh)}
+                   .in(t.lang)}});
   return after;
 }
 
@@ -399,7 +375,8 @@ std::string Assistant::Impl::await_decision(TaskRuntime& rt, const TaskContext& 
     lock.unlock();
     emit(t.id, {{"type", "confirm_paused"},
                 {"message",
-                 t.zh ? "倒计时已停止，等待修改后的参数" : "countdown stopped: waiting for the edited parameters"}});
+                 BiText{"countdown stopped: waiting for the edited parameters", "倒计时已停止，等待修改后的参数"}.in(
+                     t.lang)}});
     lock.lock();
     rt.cv.wait(lock, [&] { return !rt.decision.empty() || rt.cancel->load() || stopping.load(); });
   }
@@ -414,7 +391,8 @@ bool Assistant::Impl::confirm_task_params(TaskRuntime& rt, TaskContext& t) {
   t.dialog = t.params.value("dialog", Json::object());
   if (t.params.value("confirmed", false)) return true;
   int timeout = t.params.value("confirm_timeout_seconds", o.confirm_timeout_seconds);
-  set_state(t.id, TaskState::kAwaitingConfirmation, t.zh ? "等待参数确认" : "waiting for the parameter confirmation");
+  set_state(t.id, TaskState::kAwaitingConfirmation,
+            BiText{"waiting for the parameter confirmation", "等待参数确认"}.in(t.lang));
   emit(t.id, {{"type", "confirm"},
               {"params", t.dialog},
               {"timeout_seconds", timeout},
@@ -422,7 +400,7 @@ bool Assistant::Impl::confirm_task_params(TaskRuntime& rt, TaskContext& t) {
   std::string decision = await_decision(rt, t, timeout);
   if (decision.empty()) return false;  // the server stops: resumes on the next start
   if (decision == "cancel") {
-    set_state(t.id, TaskState::kCancelled, t.zh ? "用户取消" : "cancelled by the user");
+    set_state(t.id, TaskState::kCancelled, BiText{"cancelled by the user", "用户取消"}.in(t.lang));
     return false;
   }
   if (decision == "modify") {
@@ -434,9 +412,10 @@ bool Assistant::Impl::confirm_task_params(TaskRuntime& rt, TaskContext& t) {
               {"by", decision},
               {"params", t.dialog},
               {"message", decision == "timeout"
-                              ? (t.zh ? "用户" + secs + "秒内未确认，使用默认参数"
-                                      : "no answer within " + secs + " seconds: running with the default parameters")
-                              : (t.zh ? "参数已确认" : "parameters confirmed")}});
+                              ? BiText{"no answer within " + secs + " seconds: running with the default parameters",
+                                       "用户" + secs + "秒内未确认，使用默认参数"}
+                                    .in(t.lang)
+                              : BiText{"parameters confirmed", "参数已确认"}.in(t.lang)}});
   t.params["dialog"] = t.dialog;
   t.params["confirmed"] = true;
   store->record("UPDATE tasks SET params = ? WHERE id = ?", {t.params.dump(), t.id});
@@ -461,13 +440,14 @@ bool Assistant::Impl::wait_for_cpus(TaskRuntime& rt, const TaskContext& t, int c
       t.id, cpus, [&] { return rt.cancel->load() || stopping.load(); },
       [&](size_t position) {
         set_state(t.id, TaskState::kQueued,
-                  t.zh ? "排队等待 CPU：第 " + std::to_string(position) + " 位"
-                       : "queued for CPUs: position " + std::to_string(position));
+                  BiText{"queued for CPUs: position " + std::to_string(position),
+                         "排队等待 CPU：第 " + std::to_string(position) + " 位"}
+                      .in(t.lang));
         emit(t.id, {{"type", "queue"}, {"position", position}, {"cpus", cpus}});
       });
   if (got) return true;
   if (stopping.load()) return false;  // resumes on the next start
-  set_state(t.id, TaskState::kCancelled, t.zh ? "用户取消" : "cancelled by the user");
+  set_state(t.id, TaskState::kCancelled, BiText{"cancelled by the user", "用户取消"}.in(t.lang));
   return false;
 }
 
@@ -475,8 +455,8 @@ bool Assistant::Impl::wait_for_cpus(TaskRuntime& rt, const TaskContext& t, int c
 // session gets the typed reason rendered in Chinese.
 void Assistant::Impl::emit_stage_event(const TaskContext& t, const PipelineEvent& e) {
   std::string message = e.message;
-  if (t.zh && !message.empty()) {
-    std::string r = e.repair.is_object() ? repair_text(e.repair, true) : render_reason(e.reason, true);
+  if (t.lang == Lang::kZh && !message.empty()) {
+    std::string r = e.repair.is_object() ? repair_text(e.repair, Lang::kZh) : render_reason(e.reason, Lang::kZh);
     message = r.empty() ? "详情见 status.json" : r;
   }
   Json ev = {{"type", "stage"}, {"stage", e.stage}, {"state", to_string(e.state)}, {"message", message.substr(0, 2000)},
@@ -534,7 +514,7 @@ std::optional<std::vector<StageStatus>> Assistant::Impl::run_task_pipeline(TaskR
     set_state(t.id, TaskState::kFailed, cfg.status().message());
     return std::nullopt;
   }
-  (*cfg)["lang"] = t.zh ? "zh" : "en";  // figure text; the report's language comes with its params
+  (*cfg)["lang"] = lang_name(t.lang);  // figure text; the report's language comes with its params
   (*cfg)["network"] = {{"offline", env.offline()},
                        {"cache_dir", o.tool_options.count("cache_dir") ? o.tool_options.at("cache_dir") : ""},
                        {"allow_private_urls",
@@ -546,7 +526,7 @@ std::optional<std::vector<StageStatus>> Assistant::Impl::run_task_pipeline(TaskR
     int cpus;
     ~Release() { budget.release(cpus); }
   } release{cpu_budget, po.cpus};
-  set_state(t.id, TaskState::kRunning, t.zh ? "正在运行分析流程" : "running the pipeline");
+  set_state(t.id, TaskState::kRunning, BiText{"running the pipeline", "正在运行分析流程"}.in(t.lang));
   // The report's literature comparison and biological significance, written once every
   // stage it reads has finished (the gene-family report prints them).
   std::optional<Json> sections_patch;
@@ -555,7 +535,7 @@ std::optional<std::vector<StageStatus>> Assistant::Impl::run_task_pipeline(TaskR
     if (!sections_patch) {
       const Json* sp = find_species(t.prefix);
       sections_patch = report_sections_patch(env, llm.get(), {t.prefix, sp ? sp->value("latin", "") : "", t.family},
-                                             finished, t.run_dir, t.zh, [&](Json ev) { emit(t.id, std::move(ev)); });
+                                             finished, t.run_dir, t.lang, [&](Json ev) { emit(t.id, std::move(ev)); });
     }
     return *sections_patch;
   };
@@ -571,7 +551,7 @@ std::optional<std::vector<StageStatus>> Assistant::Impl::run_task_pipeline(TaskR
 
 // What still failed: the diagnosis and the repair it proposes, recorded as learned.
 void Assistant::Impl::diagnose_failed_stages(const std::vector<StageStatus>& outcome, const std::string& task_id,
-                                             bool zh) {
+                                             Lang lang) {
   for (auto& s : outcome) {
     if (s.state != StageState::kFailed) continue;
     Diagnosis d = classify_failure(s.stage, s.message, Json::array(), s.failure);
@@ -582,7 +562,7 @@ void Assistant::Impl::diagnose_failed_stages(const std::vector<StageStatus>& out
     emit(task_id, {{"type", "diagnosis"},
                    {"stage", s.stage},
                    {"diagnosis", d.to_json()},
-                   {"message", diagnosis_message(d, zh)},
+                   {"message", diagnosis_message(d, lang)},
                    {"repair_choice", choice.to_json()}});
     const DiagnosisRepair* repair = nullptr;
     for (auto& r : repair_table())
@@ -597,8 +577,8 @@ void Assistant::Impl::diagnose_failed_stages(const std::vector<StageStatus>& out
 
 // Validation, durations for later estimates, and the task's final state.
 void Assistant::Impl::finish_task(const TaskContext& t, const std::vector<StageStatus>& outcome) {
-  const bool zh = t.zh;
-  set_state(t.id, TaskState::kValidating, zh ? "验证结果" : "validating the results");
+  const Lang lang = t.lang;
+  set_state(t.id, TaskState::kValidating, BiText{"validating the results", "验证结果"}.in(lang));
   bool all_ok = true;
   for (auto& s : outcome) {
     all_ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped says why
@@ -608,11 +588,12 @@ void Assistant::Impl::finish_task(const TaskContext& t, const std::vector<StageS
   }
   auto v = validate_run(t.run_dir);
   if (v) emit(t.id, {{"type", "validation"}, {"validation", *v}});
-  std::string verdict = v ? v->value("status", "") : (zh ? "未验证" : "not validated: " + v.status().message());
-  if (zh && v) verdict = verdict == "pass" ? "通过" : verdict == "warn" ? "有警告" : "未通过";
+  std::string verdict =
+      v ? v->value("status", "") : BiText{"not validated: " + v.status().message(), "未验证"}.in(lang);
+  if (lang == Lang::kZh && v) verdict = verdict == "pass" ? "通过" : verdict == "warn" ? "有警告" : "未通过";
   set_state(t.id, all_ok ? TaskState::kDone : TaskState::kFailed,
-            (all_ok ? (zh ? "完成；验证：" : "finished; validation: ")
-                    : (zh ? "部分阶段失败；验证：" : "some stages failed; validation: ")) +
+            (all_ok ? BiText{"finished; validation: ", "完成；验证："}.in(lang)
+                    : BiText{"some stages failed; validation: ", "部分阶段失败；验证："}.in(lang)) +
                 verdict);
 }
 

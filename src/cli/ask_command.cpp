@@ -68,9 +68,9 @@ int ask_assistant(const GlobalOptions& g, AskOptions& o) {
     std::cout << json_text(*r, 2) << std::endl;
   else
     std::cout << r->value("answer", "") << render_sources(*r) << std::endl;
-  bool zh = r->value("route", Json::object()).value("language", "") == "zh";
+  const Lang lang = lang_or_en(r->value("route", Json::object()).value("language", ""));
   if (r->contains("task") && (*r)["task"].contains("task_id"))
-    follow_task(*c->assistant, c->session_id, (*r)["task"]["task_id"].get<std::string>(), false, zh);
+    follow_task(*c->assistant, c->session_id, (*r)["task"]["task_id"].get<std::string>(), false, lang);
   c->assistant->shutdown();
   bool stopped_early = r->value("agent", "") == "tools" && r->value("stop_reason", "answer") != "answer";
   return stopped_early ? 3 : 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bioagent/assistant.h"
+#include "bioagent/bitext.h"
 #include "cli/commands.h"
 
 namespace CLI {
@@ -42,7 +43,7 @@ Result<CliAssistant> open_cli_assistant(const GlobalOptions& g, const AssistantC
 
 // Prints a task's events (stages, the dialog, the outcome) until it ends; with `interactive`
 // the parameter dialog asks on the terminal (else the task keeps its defaults at the deadline).
-void follow_task(Assistant& a, const std::string& session_id, const std::string& task_id, bool interactive, bool zh);
+void follow_task(Assistant& a, const std::string& session_id, const std::string& task_id, bool interactive, Lang lang);
 
 // A reply's sources as numbered lines ("" when none, or when the tool agent's answer lists them).
 std::string render_sources(const Json& reply);

@@ -163,9 +163,9 @@ bool awaiting_confirmation(Assistant& a, const std::string& sid, const std::stri
 // The parameter dialog in the terminal: Enter confirms, key=value changes, "cancel" stops;
 // silence until the countdown ends leaves the defaults to the task (it confirms them itself).
 // The same run's dialog answered on another surface (the web page, the API) ends it.
-void parameter_dialog(Assistant& a, const std::string& sid, const std::string& task, const Json& event, bool zh) {
+void parameter_dialog(Assistant& a, const std::string& sid, const std::string& task, const Json& event, Lang lang) {
   if (!awaiting_confirmation(a, sid, task)) return;  // answered already (a followed run's earlier dialog)
-  std::cout << (zh ? "参数确认：" : "Parameters:") << "\n";
+  std::cout << BiText{"Parameters:", "参数确认："}.in(lang) << "\n";
   const Json params = event.value("params", Json::object());
   for (auto& [k, v] : params.items()) std::cout << "  " << k << " = " << v.dump() << "\n";
   std::cout << std::flush;
@@ -174,8 +174,9 @@ void parameter_dialog(Assistant& a, const std::string& sid, const std::string& t
     const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     timeout = int(std::clamp<double>(event["deadline"].get<double>() - now, 1, timeout));
   }
-  std::string prompt = zh ? "回车确认，key=value 修改，cancel 取消；超时使用默认参数"
-                          : "Enter confirms, key=value changes, cancel stops; defaults when the time is up";
+  std::string prompt = BiText{"Enter confirms, key=value changes, cancel stops; defaults when the time is up",
+                              "回车确认，key=value 修改，cancel 取消；超时使用默认参数"}
+                           .in(lang);
   auto line = read_line_within(timeout, prompt, [&] { return awaiting_confirmation(a, sid, task); });
   if (!line || *line == "\x04") return;  // the task confirms the defaults at its deadline
   std::string action = *line == "cancel" ? "cancel" : line->find('=') != std::string::npos ? "modify" : "confirm";
@@ -233,7 +234,7 @@ void use_data_folder(Assistant& a, const std::string& sid, const std::string& ar
 // One line of the session: a command (/follow TASK, /status TASK, /cancel TASK, /roots, /use ROOT:FOLDER,
 // /quit) or a chat turn.
 // A followed run's parameter dialog is answered here too, wherever the run started.
-bool chat_line(CliAssistant& c, const std::string& line, bool zh_default) {
+bool chat_line(CliAssistant& c, const std::string& line, Lang default_lang) {
   Assistant& a = *c.assistant;
   if (line == "/quit" || line == "/exit") return false;
   if (line == "/roots") return print_data_roots(a, c.session_id), true;
@@ -247,7 +248,7 @@ bool chat_line(CliAssistant& c, const std::string& line, bool zh_default) {
       auto r = a.confirm(c.session_id, task, "cancel", Json::object());
       std::cout << (r ? json_text(*r, 2) : r.status().to_string()) << std::endl;
     } else {
-      follow_task(a, c.session_id, task, true, zh_default);
+      follow_task(a, c.session_id, task, true, default_lang);
     }
     return true;
   }
@@ -257,17 +258,17 @@ bool chat_line(CliAssistant& c, const std::string& line, bool zh_default) {
     return true;
   }
   print_reply(*r);
-  bool zh = r->value("route", Json::object()).value("language", "") == "zh";
+  const Lang lang = lang_or_en(r->value("route", Json::object()).value("language", ""));
   if (r->contains("task") && (*r)["task"].contains("task_id"))
-    follow_task(a, c.session_id, (*r)["task"]["task_id"].get<std::string>(), true, zh);
+    follow_task(a, c.session_id, (*r)["task"]["task_id"].get<std::string>(), true, lang);
   return true;
 }
 
 }  // namespace
 
-void follow_task(Assistant& a, const std::string& sid, const std::string& task, bool interactive, bool zh) {
-  std::cout << "· " << (zh ? "任务 " : "task ") << task
-            << (zh ? "（另一处可用 /follow 跟进）" : " (/follow it from elsewhere)") << "\n";
+void follow_task(Assistant& a, const std::string& sid, const std::string& task, bool interactive, Lang lang) {
+  std::cout << "· " << BiText{"task ", "任务 "}.in(lang) << task
+            << BiText{" (/follow it from elsewhere)", "（另一处可用 /follow 跟进）"}.in(lang) << "\n";
   int64_t after = 0;
   for (;;) {
     Json events = a.events(sid, task, after, std::chrono::milliseconds(1000));
@@ -279,9 +280,10 @@ void follow_task(Assistant& a, const std::string& sid, const std::string& task, 
                   << e.value("state", "")
                   << (e.value("message", "").empty() ? "" : " — " + e.value("message", "").substr(0, 160)) << "\n";
       } else if (type == "state") {
-        std::cout << "· " << (zh ? "任务 " : "task ") << e.value("state", "") << ": " << e.value("message", "") << "\n";
+        std::cout << "· " << BiText{"task ", "任务 "}.in(lang) << e.value("state", "") << ": " << e.value("message", "")
+                  << "\n";
       } else if (type == "confirm") {
-        if (interactive) parameter_dialog(a, sid, task, e, zh);
+        if (interactive) parameter_dialog(a, sid, task, e, lang);
       } else if (type == "confirmed") {
         std::cout << "· " << e.value("message", "") << "\n";
       } else if (type == "outcome") {
@@ -318,7 +320,7 @@ void add_chat_command(CLI::App& app, GlobalOptions& g) {
       if (tty) std::cout << "> " << std::flush;
       if (!std::getline(std::cin, line)) break;
       if (line.empty()) continue;
-      if (!chat_line(*c, line, false)) break;
+      if (!chat_line(*c, line, Lang::kEn)) break;
     }
     c->assistant->shutdown();
     g.exit_code = 0;

@@ -14,13 +14,7 @@ std::string rgb(double r, double g, double b) {
   return buf;
 }
 
-thread_local bool figure_text_chinese = false;
-
 }  // namespace
-
-FigureLanguage::FigureLanguage(bool chinese) : previous_(figure_text_chinese) { figure_text_chinese = chinese; }
-FigureLanguage::~FigureLanguage() { figure_text_chinese = previous_; }
-bool FigureLanguage::chinese() { return figure_text_chinese; }
 
 std::string diverging(double z, double limit) {
   double t = std::clamp(z / limit, -1.0, 1.0);

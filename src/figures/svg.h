@@ -32,25 +32,6 @@ std::string diverging(double z, double limit = 2.5);
 // Light yellow to dark blue for counts in [0, max].
 std::string sequential(double v, double max);
 
-// The language figure text is drawn in, per thread: a stage that draws holds a
-// FigureLanguage for its run's language (English when none is held), and the
-// figure code writes each label as tr(english, chinese). Names and numbers are
-// drawn as given.
-class FigureLanguage {
- public:
-  explicit FigureLanguage(bool chinese);
-  ~FigureLanguage();
-  FigureLanguage(const FigureLanguage&) = delete;
-  FigureLanguage& operator=(const FigureLanguage&) = delete;
-  static bool chinese();
-
- private:
-  bool previous_;
-};
-inline std::string tr(std::string_view en, std::string_view zh) {
-  return std::string(FigureLanguage::chinese() ? zh : en);
-}
-
 class Doc {
  public:
   Doc(double width, double height, std::string title);

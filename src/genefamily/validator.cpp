@@ -22,7 +22,7 @@ Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runn
   const bool zh = config.value("lang", std::string()) == "zh";
   for (auto& s : *r) {
     Json j = s.to_json();
-    std::string text = s.repair.is_object() ? repair_text(s.repair, true) : render_reason(s.reason, true);
+    std::string text = s.repair.is_object() ? repair_text(s.repair, Lang::kZh) : render_reason(s.reason, Lang::kZh);
     if (zh && !s.message.empty() && !text.empty()) j["message_zh"] = text;
     stages.push_back(j);
   }

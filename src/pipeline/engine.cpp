@@ -224,7 +224,7 @@ StageContext Scheduler::stage_context(const StageSpec& spec, const Json& params)
 void Scheduler::conclude_cached(const StageSpec& spec, StageStatus& st, StageContext ctx, const fs::path& folder) {
   st.state = StageState::kCached;
   st.reason = {{"kind", "cached"}, {"subject", ""}};
-  st.message = render_reason(st.reason, false);
+  st.message = render_reason(st.reason, Lang::kEn);
   ctx.work = folder;
   if (spec.parse)
     if (auto sum = spec.parse(ctx)) st.summary = *sum;
@@ -250,7 +250,7 @@ bool Scheduler::consider(const std::string& name) {
   if (blocked) return false;
   if (Json why = engine::missing_input(spec, run_, sh_.status); why.is_object()) {
     st.reason = why;
-    conclude(st, StageState::kSkipped, render_reason(why, false));
+    conclude(st, StageState::kSkipped, render_reason(why, Lang::kEn));
     return true;
   }
   Json params = stage_params(name);
@@ -262,7 +262,7 @@ bool Scheduler::consider(const std::string& name) {
   if (spec.skip_when)
     if (Json why = spec.skip_when(run_, params); why.is_object()) {
       st.reason = why;
-      conclude(st, StageState::kSkipped, render_reason(why, false));
+      conclude(st, StageState::kSkipped, render_reason(why, Lang::kEn));
       return true;
     }
   Json versions = Json::object();
@@ -279,7 +279,7 @@ bool Scheduler::consider(const std::string& name) {
   if (!missing.empty()) {
     st.failure = FailureClass::kMissingProgram;
     st.reason = {{"kind", "program_missing"}, {"subject", missing}};
-    conclude(st, StageState::kFailed, render_reason(st.reason, false));
+    conclude(st, StageState::kFailed, render_reason(st.reason, Lang::kEn));
     return true;
   }
   std::error_code ec;

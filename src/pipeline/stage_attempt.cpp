@@ -11,7 +11,6 @@
 #include <fstream>
 
 #include "bioagent/json_text.h"
-#include "figures/svg.h"
 #include "pipeline/stage_reasons.h"
 #include "pipeline/subprocess.h"
 
@@ -134,8 +133,6 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
   const fs::path& tmp = ctx.work;
   std::error_code ec;
   fs::path log = tmp / "stage.log";
-  // Figures drawn by the stage's own code (on this thread) speak the run's language.
-  svg::FigureLanguage figure_language(ctx.run.value("lang", std::string()) == "zh");
   auto fail = [&](const Status& s) { return record_failure(spec, key, log, store, s); };
   if (spec.check)
     if (Status s = spec.check(ctx); !s.is_ok()) return fail(s);

@@ -8,8 +8,10 @@
 namespace bioagent {
 namespace {
 
+// A kind's sentence and its fix, each in English and Chinese (rows are written flat: kind, en, zh, fix_en, fix_zh).
 struct ReasonText {
-  const char *kind, *en, *zh, *fix_en, *fix_zh;
+  const char* kind;
+  BiText text, fix;
 };
 
 // Kinds written by the engine, then by stages (their summaries' reason_kind,
@@ -70,7 +72,7 @@ std::string fill(std::string text, const Json& reason) {
   Json fields = reason;
   if (reason.value("kind", std::string()) == "failure")
     if (auto c = failure_class_from_string(reason.value("subject", std::string())))
-      fields["class_zh"] = failure_class_name(*c, true);
+      fields["class_zh"] = failure_class_name(*c, Lang::kZh);
   // "{name}" (lower-case letters and '_') is a field; any other brace is text.
   for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
     size_t close = text.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", open + 1);
@@ -87,14 +89,14 @@ std::string fill(std::string text, const Json& reason) {
 
 }  // namespace
 
-std::string render_reason(const Json& reason, bool zh) {
+std::string render_reason(const Json& reason, Lang lang) {
   const ReasonText* r = find_reason(reason);
-  return r ? fill(zh ? r->zh : r->en, reason) : "";
+  return r ? fill(r->text.in(lang), reason) : "";
 }
 
-std::string reason_fix(const Json& reason, bool zh) {
+std::string reason_fix(const Json& reason, Lang lang) {
   const ReasonText* r = find_reason(reason);
-  return r ? fill(zh ? r->fix_zh : r->fix_en, reason) : "";
+  return r ? fill(r->fix.in(lang), reason) : "";
 }
 
 bool is_upstream_reason(const Json& reason) {
@@ -102,23 +104,21 @@ bool is_upstream_reason(const Json& reason) {
   return r && (std::string(r->kind) == "upstream_skipped" || std::string(r->kind) == "upstream_not_finished");
 }
 
-std::string repair_params_text(const Json& repair, bool zh) {
+std::string repair_params_text(const Json& repair, Lang lang) {
   std::string out;
   if (!repair.is_object()) return out;
   const Json asked = repair.value("asked", Json::object()), used = repair.value("used", Json::object());
   for (auto& [k, v] : used.items()) {
     std::string a = value_text(asked.value(k, Json()));
-    out += (out.empty() ? ""
-            : zh        ? "；"
-                        : "; ") +
-           k + (zh ? "：设定 " + a + "，实际使用 " : ": asked " + a + ", used ") + value_text(v);
+    out += (out.empty() ? "" : BiText{"; ", "；"}.in(lang)) + k +
+           BiText{": asked " + a + ", used ", "：设定 " + a + "，实际使用 "}.in(lang) + value_text(v);
   }
   return out;
 }
 
-std::string repair_text(const Json& repair, bool zh) {
+std::string repair_text(const Json& repair, Lang lang) {
   if (!repair.is_object()) return "";
-  if (!zh) return repair.value("description", std::string());
+  if (lang != Lang::kZh) return repair.value("description", std::string());
   std::string d = repair.value("description_zh", std::string());
   if (!d.empty()) return d;
   std::string out;

@@ -19,9 +19,11 @@ constexpr std::array<std::pair<StageState, const char*>, 9> kStates = {{{StageSt
                                                                         {StageState::kFailed, "failed"},
                                                                         {StageState::kCancelled, "cancelled"}}};
 
+// Rows are written flat: class, record name, en, zh, cause_en, cause_zh.
 struct ClassText {
   FailureClass c;
-  const char *name, *en, *zh, *cause_en, *cause_zh;
+  const char* name;
+  BiText label, cause;
 };
 // The one table of failure classes: record name, names for people, usual root cause.
 constexpr std::array<ClassText, 10> kClasses = {{
@@ -85,15 +87,15 @@ std::string to_string(FailureClass c) {
   return "unknown";
 }
 
-std::string failure_class_name(FailureClass c, bool zh) {
+std::string failure_class_name(FailureClass c, Lang lang) {
   for (auto& k : kClasses)
-    if (k.c == c) return zh ? k.zh : k.en;
-  return zh ? "原因未能识别" : "not recognised";
+    if (k.c == c) return k.label.in(lang);
+  return BiText{"not recognised", "原因未能识别"}.in(lang);
 }
 
-std::string failure_cause(FailureClass c, bool zh) {
+std::string failure_cause(FailureClass c, Lang lang) {
   for (auto& k : kClasses)
-    if (k.c == c) return zh ? k.cause_zh : k.cause_en;
+    if (k.c == c) return k.cause.in(lang);
   return "";
 }
 

@@ -57,11 +57,11 @@ TEST(KnowledgeBase, HoldsFortyFamiliesEachWithDomainsCountsFunctionsAndAReferenc
   EXPECT_EQ((*spl)["pfam"][0]["acc"], "PF03110");
   EXPECT_NE((*spl)["regulators"].dump().find("miR156"), std::string::npos);
   // Chinese answers use Chinese facts where the base has them, and say when they fall back to English.
-  EXPECT_NE(family_summary(*spl, true).find("开花时间"), std::string::npos);
+  EXPECT_NE(family_summary(*spl, Lang::kZh).find("开花时间"), std::string::npos);
   // Every family has its facts in Chinese: no English fragments in a Chinese summary.
   for (auto& f : fams) {
     EXPECT_TRUE(f.contains("functions_zh") && f.contains("regulators_zh")) << f.value("name", "");
-    EXPECT_EQ(family_summary(f, true).find("（英文）"), std::string::npos) << f.value("name", "");
+    EXPECT_EQ(family_summary(f, Lang::kZh).find("（英文）"), std::string::npos) << f.value("name", "");
     EXPECT_EQ(f["functions_zh"].size(), f["functions"].size()) << f.value("name", "");
   }
   for (const char* sp : {"Lchi", "Ath", "Osa", "Sly", "荔枝", "Oryza sativa", "tomato"})
@@ -159,7 +159,7 @@ TEST(Planning, YamlAndFileStatus) {
   Workspace& ws = *e.ws;
   AgentEnv env{&reg, &ws, {{"offline", "1"}}};
   dir.write("data/Lchi.gff3", "##gff-version 3\n");
-  auto p = make_plan(env, "Lchi", "SPL", {dir.path() / "data"}, Json{{"identify", 12.0}}, true, 4);
+  auto p = make_plan(env, "Lchi", "SPL", {dir.path() / "data"}, Json{{"identify", 12.0}}, Lang::kZh, 4);
   ASSERT_TRUE(p.is_ok()) << p.status().to_string();
   const Json& plan = (*p)["plan"]["analysis_plan"];
   EXPECT_EQ(plan["reference_genome"]["status"], "incomplete");
@@ -170,7 +170,7 @@ TEST(Planning, YamlAndFileStatus) {
   EXPECT_NE((*p)["yaml"].get<std::string>().find("analysis_plan:\n  target_species: Litchi chinensis"),
             std::string::npos);
   EXPECT_EQ((*p)["defaults"]["prefix"], "Lchi.SPL");
-  EXPECT_FALSE(make_plan(env, "Xyzz", "SPL", {}, Json::object(), false, 1).is_ok());
+  EXPECT_FALSE(make_plan(env, "Xyzz", "SPL", {}, Json::object(), Lang::kEn, 1).is_ok());
 }
 
 // The plan agrees with the run: a misnamed file the run renames counts as
@@ -184,7 +184,7 @@ TEST(Planning, PlanPredictsTheRunsRenamesAndSkips) {
   e.dir.write("data/Lchi.gff3", "##gff-version 3\n");
   e.dir.write("data/Lchi.cds.fasta", ">g1\nATG\n");
   e.dir.write("data/Lchi.pep.fasta", ">g1\nM\n");
-  auto p = make_plan(env, "Lchi", "SPL", {data}, Json::object(), false, 2);
+  auto p = make_plan(env, "Lchi", "SPL", {data}, Json::object(), Lang::kEn, 2);
   ASSERT_TRUE(p.is_ok()) << p.status().to_string();
   const Json& plan = (*p)["plan"]["analysis_plan"];
   EXPECT_EQ(plan["reference_genome"]["genome_fasta_status"], "available") << plan.dump(1);
@@ -199,7 +199,7 @@ TEST(Planning, PlanPredictsTheRunsRenamesAndSkips) {
   EXPECT_NE(plan["estimated_time"].get<std::string>().find("not estimated"), std::string::npos)
       << plan["estimated_time"];
   // Nothing uploaded: identify is skipped, and so is every stage that needs its members.
-  auto empty = make_plan(env, "Lchi", "SPL", {e.dir.path() / "none"}, Json{{"phylogeny", 600.0}}, true, 2);
+  auto empty = make_plan(env, "Lchi", "SPL", {e.dir.path() / "none"}, Json{{"phylogeny", 600.0}}, Lang::kZh, 2);
   ASSERT_TRUE(empty.is_ok()) << empty.status().to_string();
   std::map<std::string, std::string> zh;
   for (auto& s : (*empty)["plan"]["analysis_plan"]["analysis_stages"])

@@ -57,7 +57,7 @@ TEST(FigureGeometry, KaKsPairLabelsNeverOverlap) {
   // Four pairs at nearly the same Ka (the example run's case): their names stay a line apart.
   std::vector<KaKs> pairs = {
       {"g1/g2", 0.020, 0.10}, {"g3/g4", 0.021, 0.11}, {"g5/g6", 0.022, 0.12}, {"g7/g8", 0.021, 0.16}};
-  std::string svg = kaks(pairs, "t");
+  std::string svg = kaks(Lang::kEn, pairs, "t");
   auto y = text_y(svg, {"g1/g2", "g3/g4", "g5/g6", "g7/g8"});
   ASSERT_EQ(y.size(), 4u) << svg;
   expect_apart(y, 10);
@@ -72,7 +72,7 @@ TEST(FigureGeometry, ChromosomeMapLabelsNeverOverlap) {
     genes.push_back({"gene" + std::to_string(i), "Chr1", 1000000 + i * 2000, i < 2 ? 0 : -1});
     names.insert("gene" + std::to_string(i));
   }
-  std::string svg = chromosome_map({{"Chr1", 30000000}}, genes, "t");
+  std::string svg = chromosome_map(Lang::kEn, {{"Chr1", 30000000}}, genes, "t");
   auto y = text_y(svg, names);
   ASSERT_EQ(y.size(), 8u);
   expect_apart(y, 10);
@@ -81,7 +81,7 @@ TEST(FigureGeometry, ChromosomeMapLabelsNeverOverlap) {
 TEST(FigureGeometry, KsPeaksNeedEnoughPairs) {
   std::vector<double> four = {0.1, 0.12, 0.5, 0.52};
   EXPECT_TRUE(ks_peaks(four).empty()) << "four pairs show the kernel, not a duplication";
-  std::string svg = ks_distribution(four, "t");
+  std::string svg = ks_distribution(Lang::kEn, four, "t");
   EXPECT_NE(svg.find("no peak marked: 4 pairs, a peak needs at least " + std::to_string(kMinPairsForKsPeaks)),
             std::string::npos);
   EXPECT_EQ(svg.find("peak Ks"), std::string::npos);
@@ -102,20 +102,19 @@ TEST(FigureGeometry, EachMotifHasOneColourInEveryFigure) {
   std::map<std::string, PanelRow> rows;
   rows["A"] = {100, 500, {{10, 20, "MEME-9"}}, {{30, 60, "SBP"}}, {{1, 100, "exon"}}};
   rows["B"] = {100, 500, {{10, 20, "MEME-9"}}, {}, {}};
-  std::string svg = combined_panel(midpoint_rooted(*t), {}, rows, "t");
+  std::string svg = combined_panel(Lang::kEn, midpoint_rooted(*t), {}, rows, "t");
   EXPECT_NE(svg.find(std::string("fill=\"") + motif_colour(size_t(8)) + "\""), std::string::npos);
   EXPECT_NE(svg.find(std::string("fill=\"") + domain_colour(0) + "\""), std::string::npos);
 }
 
 TEST(FigureGeometry, PromoterFigureSummarisesByCategoryInTheRunsLanguage) {
   std::vector<PromoterElement> elements = {{"G-box", "light"}, {"ABRE", "hormone"}, {"MBS", "stress"}};
-  std::string en = promoter_figure({"g1", "g2"}, elements, {{"light", "light"}, {"hormone", "hormone"}},
+  std::string en = promoter_figure(Lang::kEn, {"g1", "g2"}, elements, {{"light", "light"}, {"hormone", "hormone"}},
                                    {{2, 1, 0}, {0, 3, 1}}, "t");
   EXPECT_NE(en.find(">by category<"), std::string::npos);
   EXPECT_EQ(en.find("(light)"), std::string::npos) << "categories are a column of their own, not a suffix";
   EXPECT_NE(en.find(">3<"), std::string::npos) << "g2's hormone sites, written in its summary cell";
-  svg::FigureLanguage zh(true);
-  std::string cn = promoter_figure({"g1"}, elements, {{"light", "光响应"}}, {{2, 1, 0}}, "t");
+  std::string cn = promoter_figure(Lang::kZh, {"g1"}, elements, {{"light", "光响应"}}, {{2, 1, 0}}, "t");
   EXPECT_NE(cn.find("按类别汇总"), std::string::npos);
   EXPECT_EQ(cn.find("by category"), std::string::npos);
 }
@@ -125,7 +124,7 @@ TEST(FigureGeometry, PromoterFigureSummarisesByCategoryInTheRunsLanguage) {
 TEST(FigureGeometry, TreeSupportLabelsNeverOverlap) {
   auto t = parse_newick("(((A:0.5,(B:0.5,C:0.5)91:0.01)92:0.01,D:0.5)93:0.01,(E:0.5,F:0.5)94:0.5);");
   ASSERT_TRUE(t.is_ok());
-  const std::string svg = tree(*t, {}, false, "supports");
+  const std::string svg = tree(Lang::kEn, *t, {}, false, "supports");
   struct Box {
     double x0, y0, x1, y1;
     std::string text;
@@ -163,7 +162,7 @@ TEST(FigureGeometry, SyntenyCircleBlocksBehindLinksAndTandemPairsOnTheChromosome
       {"g1", "Chr1", 100000}, {"g2", "Chr1", 110000}, {"g3", "Chr2", 400000}, {"g4", "Chr1", 700000}};
   const std::vector<Link> tandem_only = {{"g1", "g2", "tandem"}};
   const std::vector<BlockSpan> blocks = {{"Chr1", 600000, 750000, "Chr2", 300000, 450000}};
-  const std::string svg = synteny_circle(chromosomes, genes, tandem_only, "circle", blocks);
+  const std::string svg = synteny_circle(Lang::kEn, chromosomes, genes, tandem_only, "circle", blocks);
   EXPECT_NE(svg.find(">Chr1</text>"), std::string::npos);
   EXPECT_NE(svg.find(">Chr2</text>"), std::string::npos);
   const size_t block = svg.find("fill-opacity=");
@@ -171,19 +170,17 @@ TEST(FigureGeometry, SyntenyCircleBlocksBehindLinksAndTandemPairsOnTheChromosome
   EXPECT_EQ(svg.find(" Q330.00,340.00", block + 1), std::string::npos)
       << "a tandem pair draws no curve through the centre";
   EXPECT_NE(svg.find("stroke=\"#D55E00\" stroke-width=\"4.00\""), std::string::npos) << "but an arc on the chromosome";
-  const std::string with_segmental =
-      synteny_circle(chromosomes, genes, {{"g4", "g3", "segmental"}, {"g1", "g2", "tandem"}}, "circle", blocks);
+  const std::string with_segmental = synteny_circle(
+      Lang::kEn, chromosomes, genes, {{"g4", "g3", "segmental"}, {"g1", "g2", "tandem"}}, "circle", blocks);
   const size_t ribbon = with_segmental.find("fill-opacity="), link = with_segmental.find("stroke=\"#0072B2\"");
   ASSERT_NE(link, std::string::npos);
   EXPECT_LT(ribbon, link) << "the blocks lie behind the family's links";
-  {
-    svg::FigureLanguage zh(true);
-    const std::string zh_svg = synteny_circle(chromosomes, genes, tandem_only, "circle", blocks);
-    EXPECT_NE(zh_svg.find("全基因组共线性区块"), std::string::npos);
-    EXPECT_EQ(zh_svg.find("tandem"), std::string::npos) << "no English legend in a Chinese run";
-    EXPECT_EQ(zh_svg.find("collinear"), std::string::npos);
-  }
+  const std::string zh_svg = synteny_circle(Lang::kZh, chromosomes, genes, tandem_only, "circle", blocks);
+  EXPECT_NE(zh_svg.find("全基因组共线性区块"), std::string::npos);
+  EXPECT_EQ(zh_svg.find("tandem"), std::string::npos) << "no English legend in a Chinese run";
+  EXPECT_EQ(zh_svg.find("collinear"), std::string::npos);
   // A block on a chromosome the genome does not have is left out, not drawn at a made-up place.
-  const std::string unknown = synteny_circle(chromosomes, genes, {}, "circle", {{"ChrX", 1, 2, "Chr1", 1, 2}});
+  const std::string unknown =
+      synteny_circle(Lang::kEn, chromosomes, genes, {}, "circle", {{"ChrX", 1, 2, "Chr1", 1, 2}});
   EXPECT_EQ(unknown.find("fill-opacity="), std::string::npos);
 }

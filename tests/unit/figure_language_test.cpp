@@ -1,42 +1,30 @@
-// Figure text follows the run's language: the engine holds svg::FigureLanguage for
-// a run whose config says "lang": "zh" while the stage's own code draws, and the
-// figure functions then write their titles, axes and legends in Chinese.
+// Figure text follows the language passed to the figure: a stage draws in its
+// run's "lang" (run_lang), and the figure functions then write their titles,
+// axes and legends in Chinese. BiText and the Lang names are tested here too.
 #include <gtest/gtest.h>
 
+#include "bioagent/bitext.h"
 #include "bioagent/pipeline.h"
-#include "figures/svg.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
-#include "test_util.h"
-#include "toy_stage.h"
+#include "genefamily/stages/stage_common.h"
 
 namespace bioagent {
 namespace {
 
-using testing::TempDir;
-
-TEST(FigureLanguage, LabelsAreChineseOnlyWhileAChineseGuardIsHeld) {
+TEST(FigureLanguage, LabelsFollowTheLanguagePassed) {
   std::vector<figures::KaKs> points = {{"a/b", 0.02, 0.1}, {"c/d", 0.3, 0.2}};
-  const std::string en = figures::kaks(points, "t");
+  const std::string en = figures::kaks(Lang::kEn, points, "t");
   EXPECT_NE(en.find("purifying"), std::string::npos);
-  {
-    svg::FigureLanguage zh(true);
-    const std::string cn = figures::kaks(points, "t");
-    EXPECT_NE(cn.find("纯化选择"), std::string::npos) << cn;
-    EXPECT_NE(cn.find("每个同义位点的替换数"), std::string::npos);
-    EXPECT_EQ(cn.find("purifying"), std::string::npos);
-    EXPECT_EQ(cn.find("synonymous"), std::string::npos);
-    const std::string ks = figures::ks_distribution({0.1, 0.12, 0.5}, "t");
-    EXPECT_NE(ks.find("未计入"), std::string::npos) << ks;
-    EXPECT_EQ(ks.find("left out"), std::string::npos);
-    {
-      svg::FigureLanguage nested_en(false);
-      EXPECT_EQ(svg::tr("a", "甲"), "a");
-    }
-    EXPECT_EQ(svg::tr("a", "甲"), "甲") << "the inner guard restores the outer language";
-  }
-  EXPECT_EQ(svg::tr("a", "甲"), "a");
-  EXPECT_EQ(figures::kaks(points, "t"), en);
+  const std::string cn = figures::kaks(Lang::kZh, points, "t");
+  EXPECT_NE(cn.find("纯化选择"), std::string::npos) << cn;
+  EXPECT_NE(cn.find("每个同义位点的替换数"), std::string::npos);
+  EXPECT_EQ(cn.find("purifying"), std::string::npos);
+  EXPECT_EQ(cn.find("synonymous"), std::string::npos);
+  const std::string ks = figures::ks_distribution(Lang::kZh, {0.1, 0.12, 0.5}, "t");
+  EXPECT_NE(ks.find("未计入"), std::string::npos) << ks;
+  EXPECT_EQ(ks.find("left out"), std::string::npos);
+  EXPECT_EQ(figures::kaks(Lang::kEn, points, "t"), en) << "drawing in Chinese leaves nothing behind";
 }
 
 // A title in Chinese needs a full em per character, so it is never cut.
@@ -45,25 +33,40 @@ TEST(FigureLanguage, ChineseTitlesAreMeasuredAtAFullEmPerCharacter) {
   EXPECT_DOUBLE_EQ(figures::text_width("ab", 10), 12);
 }
 
-StageSpec language_probe() {
-  return testing::text_stage("probe", {}, R"({"type": "object", "properties": {}, "additionalProperties": false})",
-                             [](const StageContext&) { return svg::tr("english", "chinese"); });
+TEST(FigureLanguage, AStageDrawsInItsRunsLanguage) {
+  StageContext zh, en, none;
+  zh.run = Json{{"lang", "zh"}, {"species", "Lchi"}, {"family", "SPL"}};
+  en.run = Json{{"lang", "en"}, {"species", "Lchi"}, {"family", "SPL"}};
+  none.run = Json{{"species", "Lchi"}, {"family", "SPL"}};
+  EXPECT_EQ(gf::run_lang(zh), Lang::kZh);
+  EXPECT_EQ(gf::run_lang(en), Lang::kEn);
+  EXPECT_EQ(gf::run_lang(none), Lang::kEn) << "a run that names no language is drawn in English";
+  EXPECT_EQ(gf::figure_title(zh, {" phylogeny", " 系统发育树"}), "Lchi SPL 系统发育树");
+  EXPECT_EQ(gf::figure_title(none, {" phylogeny", " 系统发育树"}), "Lchi SPL phylogeny");
 }
 
-TEST(FigureLanguage, TheEngineDrawsAStageInTheRunsLanguage) {
-  for (const char* lang : {"zh", "en"}) {
-    TempDir dir;
-    Pipeline p({language_probe()});
-    PipelineOptions o;
-    o.run_dir = dir.path() / "run";
-    o.cpus = 1;
-    auto runner = make_local_runner();
-    auto r = p.run(Json{{"lang", lang}}, *runner, o);
-    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-    ASSERT_EQ(r->size(), 1u);
-    EXPECT_EQ((*r)[0].summary["text"], std::string(lang) == "zh" ? "chinese" : "english") << lang;
+TEST(BiText, PicksTheTextOfTheLanguage) {
+  constexpr BiText kDone{"done", "已完成"};
+  static_assert(kDone.view(Lang::kZh) == "已完成");
+  EXPECT_EQ(kDone.in(Lang::kEn), "done");
+  EXPECT_EQ(kDone.in(Lang::kZh), "已完成");
+  const std::string n = "3";
+  EXPECT_EQ((BiText{n + " genes", n + " 个基因"}.in(Lang::kZh) + "。"), "3 个基因。")
+      << "a BiText of temporaries is used within its expression";
+  EXPECT_EQ(texts_in(Lang::kZh, {{"gene", "基因"}, {"start", "起始"}}), (std::vector<std::string>{"基因", "起始"}));
+  EXPECT_TRUE(texts_in(Lang::kEn, {}).empty());
+}
+
+TEST(BiText, LanguageNamesRoundTripAndRefuseOthers) {
+  for (auto& [lang, name] : kLangNames) {
+    EXPECT_EQ(lang_name(lang), name);
+    EXPECT_EQ(lang_from_name(name), lang);
   }
-  EXPECT_FALSE(svg::FigureLanguage::chinese()) << "the engine's guard ends with the stage";
+  EXPECT_EQ(lang_from_name(""), std::nullopt);
+  EXPECT_EQ(lang_from_name("ZH"), std::nullopt) << "names are exact";
+  EXPECT_EQ(lang_from_name("fr"), std::nullopt);
+  EXPECT_EQ(lang_or_en("fr"), Lang::kEn);
+  EXPECT_EQ(lang_or_en("zh"), Lang::kZh);
 }
 
 }  // namespace

@@ -69,11 +69,11 @@ TEST(FiguresPaper, OutgroupRootAndItsErrors) {
   for (int c : r->nodes[0].children) clade |= leaves_under(*r, c) == std::set<std::string>{"C", "D"};
   EXPECT_TRUE(clade) << newick_text(*r);
   EXPECT_FALSE(outgroup_rooted(*t, {"A", "C"}));  // not one clade
-  auto fig = rooted_tree_figure(*t, {"C", "D"}, {{"A", "I"}, {"C", "II"}}, "Tree");
+  auto fig = rooted_tree_figure(Lang::kEn, *t, {"C", "D"}, {{"A", "I"}, {"C", "II"}}, "Tree");
   ASSERT_TRUE(fig);
   EXPECT_NE(fig->find("rooted on 2 outgroup members"), std::string::npos);
-  EXPECT_NE(rooted_tree_figure(*t, {}, {}, "Tree")->find("midpoint-rooted"), std::string::npos);
-  EXPECT_FALSE(rooted_tree_figure(*t, {"A", "C"}, {}, "Tree"));
+  EXPECT_NE(rooted_tree_figure(Lang::kEn, *t, {}, {}, "Tree")->find("midpoint-rooted"), std::string::npos);
+  EXPECT_FALSE(rooted_tree_figure(Lang::kEn, *t, {"A", "C"}, {}, "Tree"));
   EXPECT_FALSE(outgroup_rooted(*t, {"Z"}));
 }
 
@@ -110,7 +110,8 @@ TEST(FiguresPaper, KsPeaksFindBothDuplications) {
   for (auto& p : peaks) near_young |= std::fabs(p.ks - 0.3) < 0.1, near_old |= std::fabs(p.ks - 1.6) < 0.2;
   EXPECT_TRUE(near_young);
   EXPECT_TRUE(near_old);
-  std::string svg = ks_distribution(ks, "Ks of segmental duplicates, a title long enough to need the room it asks for");
+  std::string svg =
+      ks_distribution(Lang::kEn, ks, "Ks of segmental duplicates, a title long enough to need the room it asks for");
   EXPECT_NE(svg.find("peak Ks"), std::string::npos);
   EXPECT_NE(svg.find("1 not estimated"), std::string::npos);
   keep("ks.svg", svg);
@@ -132,7 +133,7 @@ TEST(FiguresPaper, PanelsDrawEveryRowAndFitTheirTitles) {
   }
   std::map<std::string, std::string> sub = {{"G1", "I"}, {"G2", "I"}, {"G3", "II"}, {"G4", "III"}, {"G5", "III"}};
   std::string title = "Phylogeny, conserved motifs, domain architecture and gene structure of the SPL family";
-  std::string panel = combined_panel(rooted, sub, rows, title);
+  std::string panel = combined_panel(Lang::kEn, rooted, sub, rows, title);
   for (int i = 1; i <= 5; ++i) EXPECT_NE(panel.find(">G" + std::to_string(i) + "<"), std::string::npos);
   double width = std::atof(panel.substr(panel.find("width=\"") + 7).c_str());
   EXPECT_GE(width, text_width(title, 14) + 20);
@@ -148,8 +149,9 @@ TEST(FiguresPaper, PanelsDrawEveryRowAndFitTheirTitles) {
   for (int i = 0; i < 60; ++i)
     links.push_back(
         {"Chr" + std::to_string(1 + i % 3), 300000 * i, "A0" + std::to_string(1 + i % 4), 250000 * i, i % 9 == 0});
-  std::string dual = dual_synteny(a, b, links, "Collinear gene pairs between Arabidopsis and Brassica rapa");
+  std::string dual = dual_synteny(Lang::kEn, a, b, links, "Collinear gene pairs between Arabidopsis and Brassica rapa");
   EXPECT_NE(dual.find("#D55E00"), std::string::npos);
   keep("dual_synteny.svg", dual);
-  keep("rooted_tree.svg", tree(rooted, sub, false, "SPL family tree, midpoint-rooted, subfamilies coloured"));
+  keep("rooted_tree.svg",
+       tree(Lang::kEn, rooted, sub, false, "SPL family tree, midpoint-rooted, subfamilies coloured"));
 }

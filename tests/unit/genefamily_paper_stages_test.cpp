@@ -154,12 +154,13 @@ TEST(ClassifyStage, AssignsEveryProteinOfTheProteomeByTheRules) {
   // Its report section: the counts table, largest family first.
   StageContext sc;
   sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
-  ReportSection sec = genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), false});
+  ReportSection sec =
+      genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), Lang::kEn});
   EXPECT_EQ(sec.title, "Family classification");
   EXPECT_NE(std::find(sec.table.begin(), sec.table.end(),
                       std::vector<std::string>{"GLOBIN", std::to_string(member_proteins)}),
             sec.table.end());
-  ReportSection zh = genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), true});
+  ReportSection zh = genefamily_pipeline().find("classify")->report({sc, s->state, "", fs::path(s->folder), Lang::kZh});
   EXPECT_EQ(zh.title, "基因家族分类");
 }
 
@@ -286,7 +287,9 @@ TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
   auto section_of = [&](const StageStatus& s, bool zh = false) {
     StageContext sc;
     sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
-    return genefamily_pipeline().find("phylogeny")->report({sc, s.state, "", fs::path(s.folder), zh});
+    return genefamily_pipeline()
+        .find("phylogeny")
+        ->report({sc, s.state, "", fs::path(s.folder), zh ? Lang::kZh : Lang::kEn});
   };
   TempDir runs;
   std::string url;
@@ -376,7 +379,7 @@ TEST(ChromosomeMapLabelled, CrowdedChromosomesAndLongNamesStayInside) {
 TEST(TreeFigure, SupportLabelsNextToTheRootAreNotCut) {
   auto t = parse_newick("((A:0.1,B:0.2)0.723:0.0001,(C:0.3,D:0.1)0.999:0.0001);");
   ASSERT_TRUE(t.is_ok());
-  std::string svg = figures::tree(*t, {}, false, "support");
+  std::string svg = figures::tree(Lang::kEn, *t, {}, false, "support");
   size_t labels = 0;
   for (size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
     std::string tag = svg.substr(at, svg.find("</text>", at) - at), text = tag.substr(tag.find('>') + 1);
@@ -438,7 +441,8 @@ TEST(TreeFigures, TipsUnderTheNewNamesOnceRenamed) {
   StageContext sc;
   sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}, {"stage_states", {{"chromosome", {{"state", "skipped"}}}}}};
   for (bool zh : {false, true}) {
-    ReportSection sec = genefamily_pipeline().find("panel")->report({sc, kept->state, "", fs::path(kept->folder), zh});
+    ReportSection sec = genefamily_pipeline().find("panel")->report(
+        {sc, kept->state, "", fs::path(kept->folder), zh ? Lang::kZh : Lang::kEn});
     std::string text;
     for (auto& p : sec.paragraphs) text += p + "\n";
     EXPECT_NE(text.find(zh ? "保留原始编号" : "show the members' original ids"), std::string::npos) << text;
@@ -502,8 +506,8 @@ TEST(MethodsParameters, OnlyThoseTheChosenMethodUses) {
   StageContext sc;
   sc.input["phylogeny"] = folder;
   const Json command = {{"stage", "phylogeny"}, {"argv", {"FastTree", "-quiet", "trimmed.fasta"}}};
-  for (bool zh : {false, true}) {
-    auto lines = gf::methods_narrative(sc, {command}, zh);
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    auto lines = gf::methods_narrative(sc, {command}, lang);
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_NE(lines[0].find("FastTree 2.1.11"), std::string::npos) << lines[0];
     EXPECT_NE(lines[0].find("max_gap_fraction = 0.5"), std::string::npos) << lines[0];

@@ -643,7 +643,8 @@ TEST(GenefamilyPipeline, SyntenyBetweenSpeciesFindsEachMembersOrtholog) {
     if (s.stage == "synteny") {
       StageContext sc;
       sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
-      ReportSection sec = genefamily_pipeline().find("synteny")->report({sc, s.state, "", fs::path(s.folder), false});
+      ReportSection sec =
+          genefamily_pipeline().find("synteny")->report({sc, s.state, "", fs::path(s.folder), Lang::kEn});
       EXPECT_NE(std::find(sec.figures.begin(), sec.figures.end(), "Exam.GLOBIN.dual_synteny_Comp.svg"),
                 sec.figures.end());
       ASSERT_GE(sec.paragraphs.size(), 2u);

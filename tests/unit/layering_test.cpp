@@ -26,6 +26,7 @@ const std::vector<std::string> kOrder = {"core",       "tools",      "table",   
 
 // Which module each public header belongs to (where it is implemented).
 const std::map<std::string, std::string> kHeaderModule = {{"status", "core"},
+                                                          {"bitext", "core"},
                                                           {"tool", "core"},
                                                           {"registry", "core"},
                                                           {"schema", "core"},

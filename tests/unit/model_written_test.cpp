@@ -107,7 +107,7 @@ TEST(ReportSections, TheModelWritesFromTheRunAndEvidenceAndInventionsAreRemoved)
   TempDir traj;
   auto client = scripted(llm);
   ReportSections r = write_report_sections(e.env(traj.path()), client.get(), {"Lchi", "Litchi chinensis", "SPL"},
-                                           finished_stages(), false);
+                                           finished_stages(), Lang::kEn);
   EXPECT_EQ(r.model, "scripted");
   EXPECT_TRUE(r.model_used);
   EXPECT_NE(r.literature.find("This run found 20 SPL members [1]."), std::string::npos) << r.literature;
@@ -130,7 +130,7 @@ TEST(ReportSections, TheModelWritesFromTheRunAndEvidenceAndInventionsAreRemoved)
 TEST(ReportSections, WithoutAModelTheSectionsSaySoAndListTheEvidence) {
   ToolEnv e;
   ReportSections en =
-      write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), false);
+      write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), Lang::kEn);
   EXPECT_EQ(en.model, "none");
   EXPECT_FALSE(en.model_used);
   EXPECT_NE(en.literature.find("No language model was used"), std::string::npos) << en.literature;
@@ -141,7 +141,7 @@ TEST(ReportSections, WithoutAModelTheSectionsSaySoAndListTheEvidence) {
   EXPECT_NE(en.literature.find("No local passage names this family."), std::string::npos) << en.literature;
   EXPECT_NE(en.significance.find("No language model was used"), std::string::npos) << en.significance;
   ReportSections zh =
-      write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), true);
+      write_report_sections(e.env(), nullptr, {"Lchi", "Litchi chinensis", "SPL"}, finished_stages(), Lang::kZh);
   EXPECT_NE(zh.literature.find("未使用语言模型"), std::string::npos) << zh.literature;
   EXPECT_NE(zh.literature.find("本次鉴定到 20 个 SPL 成员 [1]"), std::string::npos) << zh.literature;
   // References ([n] lines) are names; everything else is Chinese.
@@ -158,7 +158,7 @@ TEST(ReportSections, AModelWhoseTextFailsTheCheckFallsBackToTheEvidenceList) {
   ASSERT_TRUE(llm.ok());
   ToolEnv e;
   auto client = scripted(llm);
-  ReportSections r = write_report_sections(e.env(), client.get(), {"Lchi", "", "SPL"}, finished_stages(), false);
+  ReportSections r = write_report_sections(e.env(), client.get(), {"Lchi", "", "SPL"}, finished_stages(), Lang::kEn);
   EXPECT_FALSE(r.model_used);
   EXPECT_EQ(r.literature.find("77"), std::string::npos) << r.literature;
   EXPECT_NE(r.literature.find("no sentence of the model's text passed the citation check"), std::string::npos)
@@ -301,14 +301,14 @@ TEST(PlanReasoning, TheModelCannotClaimStagesFilesOrNumbersThePlanLacks) {
                             "scripted_llm.py");
   ASSERT_TRUE(llm.ok());
   auto client = scripted(llm);
-  Json r = plan_reasoning(plan, client.get(), false);
+  Json r = plan_reasoning(plan, client.get(), Lang::kEn);
   EXPECT_EQ(r["written_by"], "scripted") << r.dump();
   std::string t = r["text"];
   EXPECT_NE(t.find("builds the tree"), std::string::npos) << t;
   EXPECT_NE(t.find("Ka/Ks is skipped"), std::string::npos) << t;
   EXPECT_EQ(t.find("12 pairs"), std::string::npos) << "a skipped stage claimed as run, an invented number: " << t;
   ASSERT_EQ(r["removed"].size(), 1u) << r.dump();
-  Json offline = plan_reasoning(plan, nullptr, true);
+  Json offline = plan_reasoning(plan, nullptr, Lang::kZh);
   EXPECT_EQ(offline["written_by"], "template");
   EXPECT_NE(offline["text"].get<std::string>().find("未使用语言模型"), std::string::npos) << offline.dump();
 }
@@ -399,7 +399,8 @@ TEST(Bilingual, AChineseRunOutcomeHasNoEnglishSentences) {
            {{{"check", "median bootstrap"}, {"status", "warn"}, {"detail", "median SH-like support 73 is below 80"}},
             {{"check", "stage kaks"}, {"status", "skipped"}, {"detail", "skipped: needs"}}})}};
   std::ofstream(d.path() / "validation.json") << validation.dump();
-  std::string zh = run_outcome_text(d.path(), "t_1", "failed", "some stages failed; validation: warn", true, nullptr);
+  std::string zh =
+      run_outcome_text(d.path(), "t_1", "failed", "some stages failed; validation: warn", Lang::kZh, nullptr);
   std::string no_ids = std::regex_replace(zh, std::regex(R"([A-Za-z0-9_.]+\.(txt|json|log|sh))"), "");
   std::regex english_sentence(R"([A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+[ ,:;]+[A-Za-z]+)");
   std::smatch m;
@@ -407,9 +408,11 @@ TEST(Bilingual, AChineseRunOutcomeHasNoEnglishSentences) {
   EXPECT_NE(zh.find("缺少 cds 文件"), std::string::npos) << zh;
   EXPECT_NE(zh.find("需要的程序 iqtree2 未安装"), std::string::npos) << zh;
   EXPECT_NE(zh.find("失败类别：程序出错"), std::string::npos) << zh;
-  std::string naming = run_outcome_text({}, "t_2", "failed", "Lchi.gff3: line 4 has 8 columns, not 9", true, nullptr);
+  std::string naming =
+      run_outcome_text({}, "t_2", "failed", "Lchi.gff3: line 4 has 8 columns, not 9", Lang::kZh, nullptr);
   EXPECT_EQ(naming, "分析未能完成：涉及文件：Lchi.gff3；原因的原文见任务事件");
-  std::string en = run_outcome_text(d.path(), "t_1", "failed", "some stages failed; validation: warn", false, nullptr);
+  std::string en =
+      run_outcome_text(d.path(), "t_1", "failed", "some stages failed; validation: warn", Lang::kEn, nullptr);
   EXPECT_NE(en.find("kaks: skipped (needs the cds file"), std::string::npos) << en;
 }
 

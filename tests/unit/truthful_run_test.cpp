@@ -64,8 +64,8 @@ TEST(TruthfulRepair, StateEventsAndTextsCarryTheValuesAskedAndUsed) {
   EXPECT_EQ(j["reason"]["kind"], "repaired");
   EXPECT_EQ(st.message, "repaired: relax the E-value from 1e-200 to 0.001");
   EXPECT_EQ(j["repair"]["prevention"], "start at E-value 0.001 when 1e-200 found nothing");
-  EXPECT_EQ(repair_text(j["repair"], true), "将 E 值由 1e-200 放宽为 0.001");
-  EXPECT_EQ(repair_params_text(j["repair"], false), "evalue: asked 1e-200, used 0.001");
+  EXPECT_EQ(repair_text(j["repair"], Lang::kZh), "将 E 值由 1e-200 放宽为 0.001");
+  EXPECT_EQ(repair_params_text(j["repair"], Lang::kEn), "evalue: asked 1e-200, used 0.001");
   // The event of the repair and the final one carry it too.
   bool repairing = false, final_repaired = false;
   for (auto& e : events) {
@@ -160,13 +160,13 @@ TEST(TruthfulOutcome, ARepairAndAWarningAreToldAsTheyWere) {
       Json::array(
           {{{"check", "stage phylogeny"}, {"status", "warn"}, {"detail", "warn: median"}},
            {{"check", "phylogeny: median UFBoot/SH-like support"}, {"status", "warn"}, {"detail", "61 is below 70"}}}));
-  std::string en = run_outcome_text(d.path(), "t_1", "done", "", false, nullptr);
+  std::string en = run_outcome_text(d.path(), "t_1", "done", "", Lang::kEn, nullptr);
   EXPECT_NE(en.find("identify: done, repaired (relax the identify E-value from 1e-200 to 0.001"), std::string::npos)
       << en;
   EXPECT_NE(en.find("evalue: asked 1e-200, used 0.001"), std::string::npos) << en;
   EXPECT_NE(en.find("phylogeny: finished with a warning"), std::string::npos) << en;
   EXPECT_EQ(en.find("did not finish"), std::string::npos) << "a warned stage finished:\n" << en;
-  std::string zh = run_outcome_text(d.path(), "t_1", "done", "", true, nullptr);
+  std::string zh = run_outcome_text(d.path(), "t_1", "done", "", Lang::kZh, nullptr);
   EXPECT_NE(zh.find("已自动修复后完成（将鉴定的 E 值由 1e-200 放宽为 0.001"), std::string::npos) << zh;
   EXPECT_NE(zh.find("evalue：设定 1e-200，实际使用 0.001"), std::string::npos) << zh;
   EXPECT_EQ(zh.find("未完成"), std::string::npos) << zh;
@@ -202,7 +202,8 @@ TEST(TruthfulOutcome, ADuplicateIdIsOneMessageWithItsFixAndTheLog) {
   write_run(d.path(), stages, checks);
   for (bool zh : {false, true}) {
     Json links = Json::array();
-    std::string text = run_outcome_text(d.path(), "t_9", "failed", "some stages failed", zh, &links);
+    std::string text =
+        run_outcome_text(d.path(), "t_9", "failed", "some stages failed", zh ? Lang::kZh : Lang::kEn, &links);
     size_t lines = std::count(text.begin(), text.end(), '\n');
     EXPECT_LE(lines, 4u) << "one line for the failure, one for what it held up, one for the files:\n" << text;
     size_t mentions = 0;
@@ -230,7 +231,7 @@ TEST(TruthfulOutcome, KeyFiguresAreNamedByTheReportsCaptions) {
                                {{"file", "Lchi.SPL.motif_logos.svg"},
                                 {"number", 3},
                                 {"caption", "保守基序的序列标识。"}}})}}.dump();
-  std::string zh = run_outcome_text(d.path(), "t_1", "done", "", true, nullptr);
+  std::string zh = run_outcome_text(d.path(), "t_1", "done", "", Lang::kZh, nullptr);
   EXPECT_NE(zh.find("图6 家族成员的系统发育、保守基序和基因结构。（Lchi.SPL.combined_panel.svg）"), std::string::npos)
       << zh;
   EXPECT_EQ(zh.find("左：有根树"), std::string::npos) << "only the caption's first sentence:\n" << zh;

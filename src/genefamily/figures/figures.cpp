@@ -97,7 +97,7 @@ std::vector<std::string> leaf_order(const NewickTree& t) {
   return out;
 }
 
-std::string tree(const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
+std::string tree(Lang lang, const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
                  const std::string& title) {
   TreeLayout l = tree_layout(t);
   auto colours = group_colours(group);
@@ -131,13 +131,14 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
     double bar = width * 0.1;  // scale bar: 10% of the deepest leaf's distance
     d.line(left, Y(double(n)) + 20, left + bar, Y(double(n)) + 20, "#000000", 1.5);
     d.text(left + bar + 6, Y(double(n)) + 24,
-           svg::num(l.max_depth * 0.1) + svg::tr(" substitutions/site", " 替换/位点"), 9);
+           svg::num(l.max_depth * 0.1) + BiText{" substitutions/site", " 替换/位点"}.in(lang), 9);
     if (hidden)
-      d.text(left, Y(double(n)) + 42,
-             svg::tr(
-                 std::to_string(hidden) + " support values not shown where they would overlap (all in the Newick file)",
-                 std::to_string(hidden) + " 个支持率因位置重叠未标出（完整数值见 Newick 文件）"),
-             9, "start", "fill=\"#777777\"");
+      d.text(
+          left, Y(double(n)) + 42,
+          BiText{std::to_string(hidden) + " support values not shown where they would overlap (all in the Newick file)",
+                 std::to_string(hidden) + " 个支持率因位置重叠未标出（完整数值见 Newick 文件）"}
+              .in(lang),
+          9, "start", "fill=\"#777777\"");
     return d.str();
   }
   // The centre leaves room for the longest leaf name around the tips (and the title above them).
@@ -177,7 +178,7 @@ std::string tree(const NewickTree& t, const std::map<std::string, std::string>& 
   return d.str();
 }
 
-std::string gene_structure(const std::vector<std::string>& genes,
+std::string gene_structure(Lang lang, const std::vector<std::string>& genes,
                            const std::map<std::string, const GffTranscript*>& transcript, const std::string& title) {
   int64_t longest = 1;
   for (auto& g : genes)
@@ -210,14 +211,14 @@ std::string gene_structure(const std::vector<std::string>& genes,
   double ly = top + row * double(genes.size()) + 10;
   d.legend(left, ly, {{"CDS", "#E69F00"}, {"UTR", "#56B4E9"}});
   d.line(left + 200, ly + 6, left + 240, ly + 6, "#777777", 1);
-  d.text(left + 246, ly + 10, svg::tr("intron", "内含子"), 11);
+  d.text(left + 246, ly + 10, BiText{"intron", "内含子"}.in(lang), 11);
   double kb = std::pow(10.0, std::floor(std::log10(double(longest))));
   d.line(left + 360, ly + 6, left + 360 + kb / double(longest) * width, ly + 6, "#000000", 1.5);
   d.text(left + 366 + kb / double(longest) * width, ly + 10, std::to_string(int64_t(kb)) + " bp", 11);
   return d.str();
 }
 
-std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+std::string chromosome_map(Lang lang, const std::vector<std::pair<std::string, int64_t>>& chromosomes,
                            const std::vector<Placed>& genes, const std::string& title) {
   int64_t longest = 1;
   for (auto& [c, len] : chromosomes) longest = std::max(longest, len);
@@ -247,13 +248,13 @@ std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& c
       d.text(x + 24, at[k] + 3, on[k]->gene, 8, "start", std::string("fill=\"") + colour + "\"");
     }
   }
-  d.legend(
-      50, top + height + 70,
-      {{svg::tr("member", "家族成员"), "#0072B2"}, {svg::tr("tandem cluster member", "串联重复簇成员"), "#D55E00"}});
+  d.legend(50, top + height + 70,
+           {{BiText{"member", "家族成员"}.in(lang), "#0072B2"},
+            {BiText{"tandem cluster member", "串联重复簇成员"}.in(lang), "#D55E00"}});
   return d.str();
 }
 
-std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+std::string synteny_circle(Lang lang, const std::vector<std::pair<std::string, int64_t>>& chromosomes,
                            const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title,
                            const std::vector<BlockSpan>& blocks) {
   const double cx = 330, cy = 340, r = 240, inner = r - 10;
@@ -318,9 +319,9 @@ std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& c
     d.path("M" + pt(inner, a1) + " Q" + svg::num(cx) + "," + svg::num(cy) + " " + pt(inner, a2), kSegmental, 1.4);
   }
   d.legend(2 * cx + 20, 40,
-           {{svg::tr("segmental / WGD pair", "片段/全基因组复制对"), kSegmental},
-            {svg::tr("tandem pair (arc on the chromosome)", "串联重复对（染色体外侧弧线）"), kTandem},
-            {svg::tr("collinear blocks of the genome", "全基因组共线性区块"), "#D8D8D8"}});
+           {{BiText{"segmental / WGD pair", "片段/全基因组复制对"}.in(lang), kSegmental},
+            {BiText{"tandem pair (arc on the chromosome)", "串联重复对（染色体外侧弧线）"}.in(lang), kTandem},
+            {BiText{"collinear blocks of the genome", "全基因组共线性区块"}.in(lang), "#D8D8D8"}});
   return d.str();
 }
 
@@ -384,7 +385,7 @@ std::string tick_label(double v, int decimals) {
   return b;
 }
 
-std::string kaks(const std::vector<KaKs>& pairs, const std::string& title) {
+std::string kaks(Lang lang, const std::vector<KaKs>& pairs, const std::string& title) {
   const double left = 70, top = 50, w = 420, h = 320, label_gap = 10;
   double max_ks = 0, max_ka = 0, label_w = 0;
   std::vector<const KaKs*> shown;
@@ -409,8 +410,8 @@ std::string kaks(const std::vector<KaKs>& pairs, const std::string& title) {
     d.text(left + w * v / m, top + h + 14, label, 9, "middle");
     d.text(left - 6, top + h - h * v / m + 3, label, 9, "end");
   }
-  d.text(left + w / 2, top + h + 34, svg::tr("Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"),
-         11, "middle");
+  d.text(left + w / 2, top + h + 34,
+         BiText{"Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"}.in(lang), 11, "middle");
   d.text(18, top + h / 2, "Ka", 11, "middle", "transform=\"rotate(-90 18 " + svg::num(top + h / 2) + ")\"");
   std::vector<double> want;
   for (auto* p : shown) want.push_back(top + h - p->ka / m * h);
@@ -424,12 +425,13 @@ std::string kaks(const std::vector<KaKs>& pairs, const std::string& title) {
     d.text(label_x, at[i] + 3, p.pair, 8);
   }
   d.legend(left, top + h + 52,
-           {{svg::tr("Ka/Ks < 1 (purifying)", "Ka/Ks < 1（纯化选择）"), "#0072B2"},
-            {svg::tr("Ka/Ks > 1 (positive)", "Ka/Ks > 1（正选择）"), "#D55E00"}});
+           {{BiText{"Ka/Ks < 1 (purifying)", "Ka/Ks < 1（纯化选择）"}.in(lang), "#0072B2"},
+            {BiText{"Ka/Ks > 1 (positive)", "Ka/Ks > 1（正选择）"}.in(lang), "#D55E00"}});
   return d.str();
 }
 
-std::string promoter_figure(const std::vector<std::string>& genes, const std::vector<PromoterElement>& elements,
+std::string promoter_figure(Lang lang, const std::vector<std::string>& genes,
+                            const std::vector<PromoterElement>& elements,
                             const std::vector<std::pair<std::string, std::string>>& categories,
                             const std::vector<std::vector<double>>& counts, const std::string& title) {
   // Rows: members. Left block: sites per category (the number in each cell); right block: one column per
@@ -442,14 +444,14 @@ std::string promoter_figure(const std::vector<std::string>& genes, const std::ve
   const double top = 60 + longest * std::sin(kPi / 3) + 14;
   const double x_elements = left + cat_w * double(categories.size()) + 30;
   const double x_scale = x_elements + cell * double(elements.size()) + 20;
-  const std::string legend_title = svg::tr("sites", "位点数");
+  const std::string legend_title = BiText{"sites", "位点数"}.in(lang);
   double legend_w = text_width(legend_title, 10);
   for (auto& c : categories) legend_w = std::max(legend_w, 16 + text_width(c.second, 11));
   svg::Doc d(std::max(x_scale + 40 + legend_w, text_width(title, 14) + 40),
              std::max(top + cell * double(genes.size()) + 30, top + 160 + 16.0 * double(categories.size())), title);
   d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
-  d.text(left, 44, svg::tr("by category", "按类别汇总"), 10, "start", "font-weight=\"bold\"");
-  d.text(x_elements, 44, svg::tr("by element", "按元件"), 10, "start", "font-weight=\"bold\"");
+  d.text(left, 44, BiText{"by category", "按类别汇总"}.in(lang), 10, "start", "font-weight=\"bold\"");
+  d.text(x_elements, 44, BiText{"by element", "按元件"}.in(lang), 10, "start", "font-weight=\"bold\"");
   auto slanted = [&](double x, const std::string& label) {
     d.text(x, top - 10, label, 9, "start", "transform=\"rotate(-60 " + svg::num(x) + " " + svg::num(top - 10) + ")\"");
   };

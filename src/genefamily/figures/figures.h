@@ -7,12 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "bioagent/bitext.h"
 #include "bioagent/seqio.h"
 #include "genefamily/algo/newick.h"
 
 namespace bioagent::figures {
 
-std::string tree(const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
+// A figure function taking a Lang writes its labels, axes and legends in it;
+// names, numbers and the given title are drawn as given.
+
+std::string tree(Lang lang, const NewickTree& t, const std::map<std::string, std::string>& group, bool circular,
                  const std::string& title);
 // Leaf names in drawing order (top to bottom), for figures that follow the tree.
 std::vector<std::string> leaf_order(const NewickTree& t);
@@ -25,7 +29,7 @@ struct TreeLayout {
 };
 TreeLayout tree_layout(const NewickTree& t);
 
-std::string gene_structure(const std::vector<std::string>& genes,
+std::string gene_structure(Lang lang, const std::vector<std::string>& genes,
                            const std::map<std::string, const GffTranscript*>& transcript, const std::string& title);
 
 struct Placed {
@@ -33,7 +37,7 @@ struct Placed {
   int64_t start = 0;
   int cluster = -1;  // tandem cluster index, -1 when alone
 };
-std::string chromosome_map(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+std::string chromosome_map(Lang lang, const std::vector<std::pair<std::string, int64_t>>& chromosomes,
                            const std::vector<Placed>& genes, const std::string& title);
 
 // values[row][col]; diverging (z-scores) or sequential (counts) colours.
@@ -46,7 +50,8 @@ struct PromoterElement {
   std::string name, category;
 };
 // counts[gene][element]; categories are (key, label in the run's language), in the order drawn.
-std::string promoter_figure(const std::vector<std::string>& genes, const std::vector<PromoterElement>& elements,
+std::string promoter_figure(Lang lang, const std::vector<std::string>& genes,
+                            const std::vector<PromoterElement>& elements,
                             const std::vector<std::pair<std::string, std::string>>& categories,
                             const std::vector<std::vector<double>>& counts, const std::string& title);
 
@@ -63,7 +68,7 @@ struct BlockSpan {
 // Chromosomes around a circle (labelled), members as ticks; the genome's collinear blocks as faint ribbons
 // behind the family's links; segmental pairs as curves through the centre, tandem pairs (adjacent genes) as
 // an arc on their chromosome.
-std::string synteny_circle(const std::vector<std::pair<std::string, int64_t>>& chromosomes,
+std::string synteny_circle(Lang lang, const std::vector<std::pair<std::string, int64_t>>& chromosomes,
                            const std::vector<Placed>& genes, const std::vector<Link>& links, const std::string& title,
                            const std::vector<BlockSpan>& blocks = {});
 
@@ -72,7 +77,7 @@ struct KaKs {
   double ka = 0, ks = 0;
 };
 // Ka against Ks on one round scale, the pair names in a column beside the plot (never overlapping).
-std::string kaks(const std::vector<KaKs>& pairs, const std::string& title);
+std::string kaks(Lang lang, const std::vector<KaKs>& pairs, const std::string& title);
 
 // Axis ticks 0, step, 2 step, ... reaching at least `max`; the step is 1, 2, 2.5 or 5 times a power of ten,
 // chosen for about `intervals` intervals (0.05/0.10/0.15, never 0.05/0.11/0.16).

@@ -43,15 +43,17 @@ double text_width(const std::string& s, double size) {
   return units * size;
 }
 
-Result<std::string> rooted_tree_figure(const NewickTree& t, const std::vector<std::string>& outgroup,
+Result<std::string> rooted_tree_figure(Lang lang, const NewickTree& t, const std::vector<std::string>& outgroup,
                                        const std::map<std::string, std::string>& subfamily, const std::string& title) {
   if (outgroup.empty())
-    return tree(midpoint_rooted(t), subfamily, false, title + svg::tr(" (midpoint-rooted)", "（中点定根）"));
+    return tree(lang, midpoint_rooted(t), subfamily, false,
+                title + BiText{" (midpoint-rooted)", "（中点定根）"}.in(lang));
   auto rooted = outgroup_rooted(t, outgroup);
   if (!rooted) return rooted.status();
-  return tree(*rooted, subfamily, false,
-              title + svg::tr(" (rooted on " + std::to_string(outgroup.size()) + " outgroup members)",
-                              "（以 " + std::to_string(outgroup.size()) + " 个外类群成员定根）"));
+  return tree(lang, *rooted, subfamily, false,
+              title + BiText{" (rooted on " + std::to_string(outgroup.size()) + " outgroup members)",
+                             "（以 " + std::to_string(outgroup.size()) + " 个外类群成员定根）"}
+                          .in(lang));
 }
 
 std::vector<Renamed> rename_by_chromosome_order(const std::vector<Placed>& genes,
@@ -77,7 +79,7 @@ std::string renaming_table(const std::vector<Renamed>& renamed) {
   return o.str();
 }
 
-std::string combined_panel(const NewickTree& rooted, const std::map<std::string, std::string>& subfamily,
+std::string combined_panel(Lang lang, const NewickTree& rooted, const std::map<std::string, std::string>& subfamily,
                            const std::map<std::string, PanelRow>& rows, const std::string& title) {
   TreeLayout tr = tree_layout(rooted);
   const double row = 20, top = 64, tree_w = 200, name_w = 150, col_w = 260, gap = 24;
@@ -104,10 +106,10 @@ std::string combined_panel(const NewickTree& rooted, const std::map<std::string,
   double width = titled_width(title, x_gene + col_w + 30);
   svg::Doc d(width, top + row * double(n) + 40 + 16 * legend_rows + 30, title);
   d.text(20, 24, title, 14, "start", bold());
-  for (auto [x, label] : {std::pair<double, std::string>{x_tree, svg::tr("Phylogeny", "系统发育树")},
-                          {x_motif, svg::tr("Conserved motifs", "保守基序")},
-                          {x_domain, svg::tr("Domains", "结构域")},
-                          {x_gene, svg::tr("Gene structure (exons)", "基因结构（外显子）")}})
+  for (auto [x, label] : {std::pair<double, std::string>{x_tree, BiText{"Phylogeny", "系统发育树"}.in(lang)},
+                          {x_motif, BiText{"Conserved motifs", "保守基序"}.in(lang)},
+                          {x_domain, BiText{"Domains", "结构域"}.in(lang)},
+                          {x_gene, BiText{"Gene structure (exons)", "基因结构（外显子）"}.in(lang)}})
     d.text(x, 48, label, 11, "start", bold());
   auto X = [&](double depth) { return x_tree + depth / tr.max_depth * tree_w; };
   auto Y = [&](double pos) { return top + pos * row + row / 2; };
@@ -154,14 +156,15 @@ std::string combined_panel(const NewickTree& rooted, const std::map<std::string,
     });
     d.legend(x, ly + 8, items);
   };
-  legend(x_tree, svg::tr("Subfamilies", "亚家族"), sub_colour);
-  legend(x_motif, svg::tr("Motifs", "基序"), motif_colour);
-  legend(x_domain, svg::tr("Domains", "结构域"), domain_colour);
+  legend(x_tree, BiText{"Subfamilies", "亚家族"}.in(lang), sub_colour);
+  legend(x_motif, BiText{"Motifs", "基序"}.in(lang), motif_colour);
+  legend(x_domain, BiText{"Domains", "结构域"}.in(lang), domain_colour);
   d.text(x_gene, ly,
-         svg::tr("Scale: " + std::to_string(max_protein) + " aa (motifs, domains); " + std::to_string(max_gene) +
-                     " bp (genes)",
-                 "比例尺：" + std::to_string(max_protein) + " aa（基序、结构域）；" + std::to_string(max_gene) +
-                     " bp（基因）"),
+         BiText{"Scale: " + std::to_string(max_protein) + " aa (motifs, domains); " + std::to_string(max_gene) +
+                    " bp (genes)",
+                "比例尺：" + std::to_string(max_protein) + " aa（基序、结构域）；" + std::to_string(max_gene) +
+                    " bp（基因）"}
+             .in(lang),
          9);
   return d.str();
 }
@@ -219,7 +222,7 @@ std::string chromosome_map_labelled(const std::vector<std::pair<std::string, int
   return d.str();
 }
 
-std::string dual_synteny(const Genome& top, const Genome& bottom, const std::vector<SyntenyPair>& pairs,
+std::string dual_synteny(Lang lang, const Genome& top, const Genome& bottom, const std::vector<SyntenyPair>& pairs,
                          const std::string& title) {
   const double left = 20 + std::max({90.0, text_width(top.species, 11), text_width(bottom.species, 11)}), track = 900,
                y_top = 80, y_bottom = 300, gapx = 8;
@@ -266,9 +269,9 @@ std::string dual_synteny(const Genome& top, const Genome& bottom, const std::vec
   draw_genome(top, ta, y_top, true);
   draw_genome(bottom, ba, y_bottom, false);
   d.line(left, y_bottom + 44, left + 20, y_bottom + 44, "#D55E00", 1.4);
-  d.text(left + 26, y_bottom + 48, svg::tr("family member pairs", "家族成员基因对"), 9);
+  d.text(left + 26, y_bottom + 48, BiText{"family member pairs", "家族成员基因对"}.in(lang), 9);
   d.line(left + 170, y_bottom + 44, left + 190, y_bottom + 44, "#bbbbbb", 1);
-  d.text(left + 196, y_bottom + 48, svg::tr("collinear gene pairs", "共线性基因对"), 9);
+  d.text(left + 196, y_bottom + 48, BiText{"collinear gene pairs", "共线性基因对"}.in(lang), 9);
   return d.str();
 }
 
@@ -301,7 +304,7 @@ std::vector<KsPeak> ks_peaks(const std::vector<double>& ks, double max_ks) {
   return out;
 }
 
-std::string ks_distribution(const std::vector<double>& ks, const std::string& title, double max_ks,
+std::string ks_distribution(Lang lang, const std::vector<double>& ks, const std::string& title, double max_ks,
                             const std::vector<double>& marked) {
   const double left = 60, width = 560, top = 70, height = 260, bins = 30;
   std::vector<int> count(size_t(bins), 0);
@@ -328,21 +331,22 @@ std::string ks_distribution(const std::vector<double>& ks, const std::string& ti
     d.text(X(k), top + height + 14, svg::num(k).substr(0, 4), 9, "middle");
   }
   d.text(left + width / 2, top + height + 32,
-         svg::tr("Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"), 10, "middle");
+         BiText{"Ks (synonymous substitutions per site)", "Ks（每个同义位点的替换数）"}.in(lang), 10, "middle");
   d.text(left - 8, top + 6, std::to_string(most), 9, "end");
   d.text(left - 8, top + height, "0", 9, "end");
   // Peaks: a dashed line at each, its label in a row above the plot (a second
   // row when two labels would touch). Too few pairs show no peak, and the figure says so.
   if (used < kMinPairsForKsPeaks)
     d.text(left + 8, top + 12,
-           svg::tr("no peak marked: " + std::to_string(used) + " pairs, a peak needs at least " +
-                       std::to_string(kMinPairsForKsPeaks),
-                   "未标峰：仅 " + std::to_string(used) + " 对，至少需要 " + std::to_string(kMinPairsForKsPeaks) +
-                       " 对才能判断峰"),
+           BiText{"no peak marked: " + std::to_string(used) + " pairs, a peak needs at least " +
+                      std::to_string(kMinPairsForKsPeaks),
+                  "未标峰：仅 " + std::to_string(used) + " 对，至少需要 " + std::to_string(kMinPairsForKsPeaks) +
+                      " 对才能判断峰"}
+               .in(lang),
            9, "start", "fill=\"#777777\"");
   double last_end[2] = {-1e9, -1e9};
   for (auto& p : ks_peaks(ks, max_ks)) {
-    std::string label = svg::tr("peak Ks ", "峰值 Ks ") + svg::num(p.ks);
+    std::string label = BiText{"peak Ks ", "峰值 Ks "}.in(lang) + svg::num(p.ks);
     double w = text_width(label, 9), x = X(p.ks);
     int row_i = x - w / 2 > last_end[0] + 4 ? 0 : 1;
     last_end[row_i] = x + w / 2;
@@ -359,14 +363,16 @@ std::string ks_distribution(const std::vector<double>& ks, const std::string& ti
     }
   if (!marked.empty())
     d.text(left + width, top + height + 52,
-           svg::tr("red ticks: " + std::to_string(shown) + " family pairs",
-                   "红色刻线：" + std::to_string(shown) + " 对家族基因"),
+           BiText{"red ticks: " + std::to_string(shown) + " family pairs",
+                  "红色刻线：" + std::to_string(shown) + " 对家族基因"}
+               .in(lang),
            9, "end", "fill=\"#CC0000\"");
   d.text(left, top + height + 52,
-         svg::tr(std::to_string(used) + " pairs; " + std::to_string(outside) + " not estimated or above Ks " +
-                     svg::num(max_ks).substr(0, 4) + " (saturated) left out",
-                 std::to_string(used) + " 对；" + std::to_string(outside) + " 对未估计或 Ks 高于 " +
-                     svg::num(max_ks).substr(0, 4) + "（饱和）未计入"),
+         BiText{std::to_string(used) + " pairs; " + std::to_string(outside) + " not estimated or above Ks " +
+                    svg::num(max_ks).substr(0, 4) + " (saturated) left out",
+                std::to_string(used) + " 对；" + std::to_string(outside) + " 对未估计或 Ks 高于 " +
+                    svg::num(max_ks).substr(0, 4) + "（饱和）未计入"}
+             .in(lang),
          9);
   return d.str();
 }

@@ -26,7 +26,7 @@ Result<NewickTree> outgroup_rooted(const NewickTree& t, const std::vector<std::s
 std::string newick_text(const NewickTree& t);
 // The tree figure rooted as papers root it: on `outgroup` (reference members)
 // when given, else at the midpoint; leaves coloured by subfamily.
-Result<std::string> rooted_tree_figure(const NewickTree& t, const std::vector<std::string>& outgroup,
+Result<std::string> rooted_tree_figure(Lang lang, const NewickTree& t, const std::vector<std::string>& outgroup,
                                        const std::map<std::string, std::string>& subfamily, const std::string& title);
 
 // Twelve colours that stay apart (Okabe-Ito first, then distinct hues).
@@ -55,7 +55,7 @@ struct PanelRow {
   std::vector<Span> exons;            // gene coordinates (from the gene's start, 5' to 3')
 };
 // Tree, motif map, domain architecture and gene structure in four aligned columns.
-std::string combined_panel(const NewickTree& rooted, const std::map<std::string, std::string>& subfamily,
+std::string combined_panel(Lang lang, const NewickTree& rooted, const std::map<std::string, std::string>& subfamily,
                            const std::map<std::string, PanelRow>& rows, const std::string& title);
 
 // Label positions near `wanted` (sorted or not), at least `gap` apart, inside [lo, hi].
@@ -74,7 +74,7 @@ struct SyntenyPair {
   int64_t pos_b = 0;
   bool family = false;  // a pair of family members (drawn on top, coloured)
 };
-std::string dual_synteny(const Genome& top, const Genome& bottom, const std::vector<SyntenyPair>& pairs,
+std::string dual_synteny(Lang lang, const Genome& top, const Genome& bottom, const std::vector<SyntenyPair>& pairs,
                          const std::string& title);
 
 struct KsPeak {
@@ -89,7 +89,7 @@ constexpr size_t kMinPairsForKsPeaks = 10;
 std::vector<KsPeak> ks_peaks(const std::vector<double>& ks, double max_ks = 3.0);
 // The histogram of `ks` (0..max_ks, values outside counted as left out) with its peaks; each value of
 // `marked` (e.g. the family's pairs) is a red tick at the foot of the bars.
-std::string ks_distribution(const std::vector<double>& ks, const std::string& title, double max_ks = 3.0,
+std::string ks_distribution(Lang lang, const std::vector<double>& ks, const std::string& title, double max_ks = 3.0,
                             const std::vector<double>& marked = {});
 
 }  // namespace bioagent::figures

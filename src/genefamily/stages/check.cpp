@@ -33,19 +33,20 @@ Result<Json> write_gene_map(const StageContext& ctx, const Json& files) {
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "check", "Data check", "数据检查");
+  ReportSection s = section(r, "check", {"Data check", "数据检查"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "check.json");
   const Json m = j.value("gene_map", Json::object());
   if (m.empty()) return s;
   std::string via;
   for (auto& [k, v] : m.value("matched_by", Json::object()).items())
-    via += (via.empty() ? "" : ", ") + v.dump() + (r.zh ? " 个按 " : " by ") + k;
-  s.paragraphs.push_back(r.zh ? "基因对照表（gene_map.tsv）：" + m.value("proteins", Json(0)).dump() + " 个蛋白对应 " +
-                                    m.value("genes", Json(0)).dump() + " 个基因（" + via + "），" +
-                                    m.value("placed", Json(0)).dump() + " 个有基因组位置。"
-                              : "Gene map (gene_map.tsv): " + m.value("proteins", Json(0)).dump() + " proteins of " +
+    via += (via.empty() ? "" : ", ") + v.dump() + BiText{" by ", " 个按 "}.in(r.lang) + k;
+  s.paragraphs.push_back(BiText{"Gene map (gene_map.tsv): " + m.value("proteins", Json(0)).dump() + " proteins of " +
                                     m.value("genes", Json(0)).dump() + " genes (" + via + "); " +
-                                    m.value("placed", Json(0)).dump() + " with a position in the genome.");
+                                    m.value("placed", Json(0)).dump() + " with a position in the genome.",
+                                "基因对照表（gene_map.tsv）：" + m.value("proteins", Json(0)).dump() + " 个蛋白对应 " +
+                                    m.value("genes", Json(0)).dump() + " 个基因（" + via + "），" +
+                                    m.value("placed", Json(0)).dump() + " 个有基因组位置。"}
+                             .in(r.lang));
   for (auto& f : m.value("fix", Json::array())) s.paragraphs.push_back(f.get<std::string>());
   return s;
 }

@@ -60,7 +60,7 @@ Status write_renamed_map(const StageContext& ctx, const std::vector<std::pair<st
   return write_text(ctx.work / final_name(ctx, "chromosome_map_labelled.svg"),
                     figures::chromosome_map_labelled(
                         chromosomes, labelled,
-                        figure_title(ctx, " members on the chromosomes (renamed)", " 成员的染色体定位（重命名后）")));
+                        figure_title(ctx, {" members on the chromosomes (renamed)", " 成员的染色体定位（重命名后）"})));
 }
 
 Status draw_chromosomes(const StageContext& ctx) {
@@ -112,9 +112,9 @@ Status draw_chromosomes(const StageContext& ctx) {
     ++per_chr[p.seqid];
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_positions.tsv"), tsv.str()));
-  std::string title = figure_title(ctx, " members on the chromosomes", " 成员的染色体定位");
+  std::string title = figure_title(ctx, {" members on the chromosomes", " 成员的染色体定位"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
-                                      figures::chromosome_map((*genome)->lengths(), placed, title)));
+                                      figures::chromosome_map(run_lang(ctx), (*genome)->lengths(), placed, title)));
   if (placed.empty())
     return write_text(ctx.work / "chromosome.json",
                       Json{{"skipped", true},
@@ -135,26 +135,29 @@ Status draw_chromosomes(const StageContext& ctx) {
 }
 
 ReportSection chromosome_report(const ReportContext& r) {
-  ReportSection s = section(r, "chromosomes", "Chromosome distribution", "染色体分布");
+  ReportSection s = section(r, "chromosomes", {"Chromosome distribution", "染色体分布"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "chromosome.json");
   if (j.empty() || j.value("skipped", false)) return s;
   s.paragraphs.push_back(join_counts(j.value("per_chromosome", Json::object())) +
-                         (r.zh ? "；串联重复簇（相邻且相似）" : "; tandem clusters (adjacent and similar): ") +
+                         BiText{"; tandem clusters (adjacent and similar): ", "；串联重复簇（相邻且相似）"}.in(r.lang) +
                          std::to_string(j.value("tandem_clusters", 0)) + ".");
   const Json collapsed = j.value("redundant_models_collapsed", Json::object());
   if (!collapsed.empty())
     s.paragraphs.push_back(
         std::to_string(collapsed.size()) +
-        (r.zh ? " 个冗余基因模型（同链、重叠、蛋白相同或被包含）已合并为一个位点：" + join_counts(collapsed)
-              : " redundant gene models (same strand, overlapping, identical or contained "
-                "proteins) were collapsed into one locus: " +
-                    join_counts(collapsed)));
+        BiText{" redundant gene models (same strand, overlapping, identical or contained "
+               "proteins) were collapsed into one locus: " +
+                   join_counts(collapsed),
+               " 个冗余基因模型（同链、重叠、蛋白相同或被包含）已合并为一个位点：" + join_counts(collapsed)}
+            .in(r.lang));
   if (auto t = read_text(r.folder / final_name(r.ctx, "renaming.tsv"))) {
-    s.paragraphs.push_back(r.zh ? "成员按染色体顺序重命名（<前缀><家族>1..n），对照表见 renaming.tsv："
-                                : "Members renamed by chromosome order (<Prefix><Family>1..n), the mapping kept in "
-                                  "renaming.tsv:");
-    s.table_header = {r.zh ? "新名称" : "new name", r.zh ? "基因" : "gene", r.zh ? "染色体" : "chromosome",
-                      r.zh ? "起始" : "start"};
+    s.paragraphs.push_back(
+        BiText{"Members renamed by chromosome order (<Prefix><Family>1..n), the mapping kept in "
+               "renaming.tsv:",
+               "成员按染色体顺序重命名（<前缀><家族>1..n），对照表见 renaming.tsv："}
+            .in(r.lang));
+    s.table_header = {BiText{"new name", "新名称"}.in(r.lang), BiText{"gene", "基因"}.in(r.lang),
+                      BiText{"chromosome", "染色体"}.in(r.lang), BiText{"start", "起始"}.in(r.lang)};
     std::istringstream rows(*t);
     std::string row;
     std::getline(rows, row);  // header

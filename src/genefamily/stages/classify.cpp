@@ -93,23 +93,25 @@ std::vector<StageCheck> check_members(const StageContext&, const Json& summary) 
 }
 
 ReportSection classify_report(const ReportContext& r) {
-  ReportSection s = section(r, "classify", "Family classification", "基因家族分类");
+  ReportSection s = section(r, "classify", {"Family classification", "基因家族分类"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "classify.json");
   if (j.empty() || j.value("skipped", false)) return s;
-  s.paragraphs.push_back(r.zh ? "用 " + j.value("profiles", std::string()) +
-                                    " 中的结构域模型对蛋白组搜索一次，按规则表（" + j.value("rules", std::string()) +
-                                    "）分类：" + std::to_string(j.value("classified", 0)) + " 个蛋白（" +
-                                    std::to_string(j.value("proteins_with_domains", 0)) + " 个含结构域）。阈值：" +
-                                    j.value("threshold_mode", std::string()) + "。"
-                              : "Every profile of " + j.value("profiles", std::string()) +
+  s.paragraphs.push_back(BiText{"Every profile of " + j.value("profiles", std::string()) +
                                     " searched once over the proteome, families assigned by the rules (" +
                                     j.value("rules", std::string()) + "): " + std::to_string(j.value("classified", 0)) +
                                     " proteins classified of " + std::to_string(j.value("proteins_with_domains", 0)) +
-                                    " with domains; thresholds: " + j.value("threshold_mode", std::string()) + ".");
+                                    " with domains; thresholds: " + j.value("threshold_mode", std::string()) + ".",
+                                "用 " + j.value("profiles", std::string()) +
+                                    " 中的结构域模型对蛋白组搜索一次，按规则表（" + j.value("rules", std::string()) +
+                                    "）分类：" + std::to_string(j.value("classified", 0)) + " 个蛋白（" +
+                                    std::to_string(j.value("proteins_with_domains", 0)) + " 个含结构域）。阈值：" +
+                                    j.value("threshold_mode", std::string()) + "。"}
+                             .in(r.lang));
   if (int n = j.value("unexpressible_rules", 0); n > 0)
-    s.paragraphs.push_back(r.zh ? std::to_string(n) + " 条规则所需的结构域没有模型，无法判断（见 classify 的输出）。"
-                                : std::to_string(n) + " rules need domains the profiles lack and cannot be decided.");
-  s.table_header = {r.zh ? "家族" : "family", r.zh ? "蛋白数" : "proteins"};
+    s.paragraphs.push_back(BiText{std::to_string(n) + " rules need domains the profiles lack and cannot be decided.",
+                                  std::to_string(n) + " 条规则所需的结构域没有模型，无法判断（见 classify 的输出）。"}
+                               .in(r.lang));
+  s.table_header = {BiText{"family", "家族"}.in(r.lang), BiText{"proteins", "蛋白数"}.in(r.lang)};
   std::vector<std::pair<int, std::string>> rows;
   const Json families = j.value("families", Json::object());  // kept alive: items() refers to it
   for (auto& [f, n] : families.items()) rows.push_back({-n.get<int>(), f});

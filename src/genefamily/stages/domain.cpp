@@ -48,12 +48,12 @@ Status architecture(const StageContext& ctx) {
 }
 
 ReportSection domain_report(const ReportContext& r) {
-  ReportSection s = section(r, "domains", "Domains", "结构域分析");
+  ReportSection s = section(r, "domains", {"Domains", "结构域分析"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "domain.json");
   if (!j.empty())
-    s.paragraphs.push_back((r.zh ? "结构域平均覆盖度 " : "Mean HMM coverage of the domains ") +
+    s.paragraphs.push_back(BiText{"Mean HMM coverage of the domains ", "结构域平均覆盖度 "}.in(r.lang) +
                            fmt(j.value("mean_coverage", 0.0)) +
-                           (r.zh ? "；完整结构域比例 " : "; with a full domain: ") +
+                           BiText{"; with a full domain: ", "；完整结构域比例 "}.in(r.lang) +
                            fmt(100 * j.value("fraction_full_domain", 0.0), 0) + "%.");
   return s;
 }

@@ -149,10 +149,10 @@ Status summarise(const StageContext& ctx) {
   }
   for (size_t i = 0; i < peaks.size(); ++i)
     peak_rows.push_back({{"ks", peaks[i].ks}, {"pairs", in_peak[i]}, {"family_pairs", family_in_peak[i]}});
-  const std::string title = figure_title(ctx, ": genome-wide Ks of collinear gene pairs, family pairs marked",
-                                         "：全基因组共线基因对的 Ks 分布（家族基因对已标出）");
+  const std::string title = figure_title(ctx, {": genome-wide Ks of collinear gene pairs, family pairs marked",
+                                               "：全基因组共线基因对的 Ks 分布（家族基因对已标出）"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "genome_ks.svg"),
-                                      figures::ks_distribution(background, title, max_ks, family)));
+                                      figures::ks_distribution(run_lang(ctx), background, title, max_ks, family)));
   Json prep = read_json_or(ctx.work / "prepare.json");
   return write_text(ctx.work / "duplication.json", Json{{"anchor_pairs", prep.value("anchor_pairs", 0)},
                                                         {"sampled_every", prep.value("sampled_every", 1)},
@@ -167,35 +167,36 @@ Status summarise(const StageContext& ctx) {
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "duplication", "Duplication context (genome-wide Ks)", "全基因组复制背景（Ks）");
+  ReportSection s = section(r, "duplication", {"Duplication context (genome-wide Ks)", "全基因组复制背景（Ks）"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "duplication.json");
   if (j.empty() || j.value("skipped", false)) return s;
   std::string peaks;
   for (auto& p : j.value("peaks", Json::array()))
-    peaks += (peaks.empty() ? ""
-              : r.zh        ? "；"
-                            : "; ") +
+    peaks += (peaks.empty() ? "" : BiText{"; ", "；"}.in(r.lang)) +
              ("Ks " + fmt(p.value("ks", 0.0), 2) +
-              (r.zh ? "（" + std::to_string(p.value("pairs", 0)) + " 对，家族 " +
-                          std::to_string(p.value("family_pairs", 0)) + " 对）"
-                    : " (" + std::to_string(p.value("pairs", 0)) + " pairs, " +
-                          std::to_string(p.value("family_pairs", 0)) + " of the family)"));
+              BiText{" (" + std::to_string(p.value("pairs", 0)) + " pairs, " +
+                         std::to_string(p.value("family_pairs", 0)) + " of the family)",
+                     "（" + std::to_string(p.value("pairs", 0)) + " 对，家族 " +
+                         std::to_string(p.value("family_pairs", 0)) + " 对）"}
+                  .in(r.lang));
   const std::string est = std::to_string(j.value("estimated", 0)), all = std::to_string(j.value("anchor_pairs", 0));
   const std::string fam = std::to_string(j.value("family_pairs", Json::array()).size());
   s.paragraphs.push_back(
-      r.zh ? "全基因组 " + all + " 对共线锚点基因中 " + est + " 对的 Ks 可估计（yn00）。分布的峰：" +
-                 (peaks.empty() ? std::string("无（基因对太少，不足以显示峰）") : peaks) + "。家族内共线基因对 " + fam +
-                 " 对，其 Ks 在图中以红色标出；落在某个峰内的家族基因对可能来自该次全基因组或大片段复制。"
-           : "Ks was estimated (yn00) for " + est + " of the genome's " + all +
+      BiText{"Ks was estimated (yn00) for " + est + " of the genome's " + all +
                  " collinear anchor pairs. Peaks of the distribution: " +
                  (peaks.empty() ? std::string("none (too few pairs to show one)") : peaks) + ". The family's " + fam +
                  " collinear pairs are marked in red; those within a peak probably arose in that whole-genome or "
-                 "large segmental duplication.");
+                 "large segmental duplication.",
+             "全基因组 " + all + " 对共线锚点基因中 " + est + " 对的 Ks 可估计（yn00）。分布的峰：" +
+                 (peaks.empty() ? std::string("无（基因对太少，不足以显示峰）") : peaks) + "。家族内共线基因对 " + fam +
+                 " 对，其 Ks 在图中以红色标出；落在某个峰内的家族基因对可能来自该次全基因组或大片段复制。"}
+          .in(r.lang));
   if (j.value("sampled_every", 1) > 1)
-    s.paragraphs.push_back(r.zh ? "锚点基因对过多，每 " + std::to_string(j.value("sampled_every", 1)) +
-                                      " 对取 1 对计算。"
-                                : "There were more anchor pairs than max_pairs: every " +
-                                      std::to_string(j.value("sampled_every", 1)) + "th pair was used.");
+    s.paragraphs.push_back(
+        BiText{"There were more anchor pairs than max_pairs: every " + std::to_string(j.value("sampled_every", 1)) +
+                   "th pair was used.",
+               "锚点基因对过多，每 " + std::to_string(j.value("sampled_every", 1)) + " 对取 1 对计算。"}
+            .in(r.lang));
   s.figures = {final_base(r.ctx) + "genome_ks.svg"};
   return s;
 }

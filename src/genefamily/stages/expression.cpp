@@ -203,9 +203,9 @@ Status write_heatmap(const StageContext& ctx, const std::vector<std::string>& sa
     tsv << '\n';
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_log2.tsv"), tsv.str()));
-  std::string title = figure_title(ctx, " expression (log2(x+1), row z-scores)", " 表达量（log2(x+1)，按行 z 分数）");
+  std::string title = figure_title(ctx, {" expression (log2(x+1), row z-scores)", " 表达量（log2(x+1)，按行 z 分数）"});
   return write_text(ctx.work / final_name(ctx, "expression_heatmap.svg"),
-                    figures::heatmap(og, samples, oz, true, title, svg::tr("z-score", "z 分数")));
+                    figures::heatmap(og, samples, oz, true, title, BiText{"z-score", "z 分数"}.in(run_lang(ctx))));
 }
 
 Status heatmap(const StageContext& ctx) {
@@ -245,15 +245,17 @@ Status heatmap(const StageContext& ctx) {
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "expression", "Expression", "表达模式");
+  ReportSection s = section(r, "expression", {"Expression", "表达模式"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "expression.json");
   if (j.empty() || j.value("skipped", false)) return s;
   s.paragraphs.push_back(std::to_string(j.value("members_with_expression", 0)) +
-                         (r.zh ? " 个成员有表达数据，样本 " : " members with expression values across ") +
-                         std::to_string(j.value("samples", 0)) + (r.zh ? " 个；数值：" : " samples; values: ") +
-                         (r.zh ? j.value("normalisation_zh", std::string("见 expression.json"))
-                               : j.value("normalisation", std::string("as given"))) +
-                         (r.zh ? "。" : "."));
+                         BiText{" members with expression values across ", " 个成员有表达数据，样本 "}.in(r.lang) +
+                         std::to_string(j.value("samples", 0)) +
+                         BiText{" samples; values: ", " 个；数值："}.in(r.lang) +
+                         BiText{j.value("normalisation", std::string("as given")),
+                                j.value("normalisation_zh", std::string("见 expression.json"))}
+                             .in(r.lang) +
+                         BiText{".", "。"}.in(r.lang));
   s.figures = {final_base(r.ctx) + "expression_heatmap.svg"};
   return s;
 }

@@ -341,7 +341,7 @@ namespace {
 
 // "30 proteins passed the filters: 17 genes, 13 isoforms merged (longest kept; genes
 // from the isoform suffixes .1/.2 of the ids, no GFF3)".
-std::string isoform_sentence(const Json& j, bool zh) {
+std::string isoform_sentence(const Json& j, Lang lang) {
   const size_t passing = j.value("proteins_passing", size_t(0)), genes = j.value("members", size_t(0));
   const size_t merged = j.value("isoforms_collapsed", size_t(0));
   std::string rules;
@@ -349,16 +349,19 @@ std::string isoform_sentence(const Json& j, bool zh) {
     rules += (rules.empty() ? "" : ", ") + r.get<std::string>();
   const Json by = j.value("located_by", Json::object());
   const size_t from_suffix = by.value("isoform suffix", size_t(0)), none = by.value("none", size_t(0));
-  std::string how = zh ? "（基因由 GFF3 确定）" : " (genes from the GFF3)";
+  std::string how = BiText{" (genes from the GFF3)", "（基因由 GFF3 确定）"}.in(lang);
   if (from_suffix + none == passing && passing)
-    how = rules.empty() ? (zh ? "（无 GFF3，每个蛋白视为一个基因）" : " (no GFF3 record: each protein is its own gene)")
-                        : (zh ? "（无 GFF3，按蛋白 ID 的异构体后缀 " + rules + " 归并）"
-                              : " (no GFF3 record: genes from the isoform suffixes " + rules + " of the ids)");
+    how = rules.empty()
+              ? BiText{" (no GFF3 record: each protein is its own gene)", "（无 GFF3，每个蛋白视为一个基因）"}.in(lang)
+              : BiText{" (no GFF3 record: genes from the isoform suffixes " + rules + " of the ids)",
+                       "（无 GFF3，按蛋白 ID 的异构体后缀 " + rules + " 归并）"}
+                    .in(lang);
   else if (from_suffix + none)
-    how =
-        zh ? "（" + std::to_string(from_suffix + none) + " 个蛋白无 GFF3 记录，按 ID 后缀归并）"
-           : " (" + std::to_string(from_suffix + none) + " proteins without a GFF3 record grouped by their id suffix)";
-  if (zh)
+    how = BiText{" (" + std::to_string(from_suffix + none) +
+                     " proteins without a GFF3 record grouped by their id suffix)",
+                 "（" + std::to_string(from_suffix + none) + " 个蛋白无 GFF3 记录，按 ID 后缀归并）"}
+              .in(lang);
+  if (lang == Lang::kZh)
     return std::to_string(passing) + " 个蛋白通过筛选：" + std::to_string(genes) + " 个基因，合并了 " +
            std::to_string(merged) + " 个可变剪接异构体（保留最长者）" + how + "。";
   return std::to_string(passing) + " proteins passed the filters: " + std::to_string(genes) + " genes, " +
@@ -366,15 +369,16 @@ std::string isoform_sentence(const Json& j, bool zh) {
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "identify", "Identification", "基因家族鉴定");
+  ReportSection s = section(r, "identify", {"Identification", "基因家族鉴定"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "identify.json");
   if (j.empty()) return s;
-  s.paragraphs.push_back(isoform_sentence(j, r.zh));
+  s.paragraphs.push_back(isoform_sentence(j, r.lang));
   if (size_t n = j.value("proteins_without_gff_record", size_t(0)))
-    s.paragraphs.push_back(r.zh ? std::to_string(n) + " 个成员没有 GFF3 中的位置：其染色体、起止和链以“—”表示。"
-                                : std::to_string(n) +
+    s.paragraphs.push_back(BiText{std::to_string(n) +
                                       " members have no position in a GFF3: their chromosome, start, end and strand "
-                                      "are shown as \"—\".");
+                                      "are shown as \"—\".",
+                                  std::to_string(n) + " 个成员没有 GFF3 中的位置：其染色体、起止和链以“—”表示。"}
+                               .in(r.lang));
   return s;
 }
 
@@ -474,11 +478,12 @@ StageSpec identify_stage() {
                 "成员数超出预期范围"}};
   s.checks = [](const StageContext& ctx, const Json& summary) -> std::vector<StageCheck> {
     const int n = summary.value("members", 0), lo = 10, hi = 100;
-    const bool zh = ctx.run.value("lang", std::string()) == "zh";  // a check's detail in the run's language
+    const Lang lang = lang_or_en(ctx.run.value("lang", std::string()));  // a check's detail in the run's language
     return {{"gene count", n >= lo && n <= hi ? "pass" : "warn",
              std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
              Json::array({lo, hi})},
-            {"isoforms merged", "pass", isoform_sentence(summary, zh), summary.value("isoforms_collapsed", 0), Json()}};
+            {"isoforms merged", "pass", isoform_sentence(summary, lang), summary.value("isoforms_collapsed", 0),
+             Json()}};
   };
   s.report = report;
   return s;

@@ -212,9 +212,9 @@ Result<Json> ks_peaks(const StageContext& ctx, const std::vector<figures::KaKs>&
   if (ks_values.size() < 3) return peaks;
   for (auto& pk : figures::ks_peaks(ks_values, max_ks))
     peaks.push_back({{"ks", pk.ks}, {"mya", pk.ks / (2 * rate) / 1e6}});
-  std::string ks_title = figure_title(ctx, " Ks distribution of duplicated pairs", " 重复基因对的 Ks 分布");
+  std::string ks_title = figure_title(ctx, {" Ks distribution of duplicated pairs", " 重复基因对的 Ks 分布"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ks_distribution.svg"),
-                                      figures::ks_distribution(ks_values, ks_title, max_ks)));
+                                      figures::ks_distribution(run_lang(ctx), ks_values, ks_title, max_ks)));
   return peaks;
 }
 
@@ -238,8 +238,9 @@ Status summarise_kaks(const StageContext& ctx) {
                             "at the identity threshold)"}}
                           .dump(2));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.tsv"), t.tsv.str()));
-  std::string title = figure_title(ctx, " duplicated pairs: Ka vs Ks (yn00)", " 重复基因对的 Ka 与 Ks（yn00）");
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(t.points, title)));
+  std::string title = figure_title(ctx, {" duplicated pairs: Ka vs Ks (yn00)", " 重复基因对的 Ka 与 Ks（yn00）"});
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(run_lang(ctx), t.points, title)));
   auto peaks = ks_peaks(ctx, t.points, rate, max_ks);
   if (!peaks) return peaks.status();
   return write_text(ctx.work / "kaks.json", Json{{"pairs", pairs.size()},
@@ -258,64 +259,72 @@ namespace {
 
 // The pairs with their divergence time T = Ks / 2λ (λ the run's substitution
 // rate, stated); a pair whose Ks is missing or saturated is "not estimated".
-void pair_table(ReportSection& s, const Json& j, bool zh) {
+void pair_table(ReportSection& s, const Json& j, Lang lang) {
   const double rate = j.value("substitution_rate", 0.0);
   char lambda[32];
   std::snprintf(lambda, sizeof lambda, "%.3g", rate);
   s.paragraphs.push_back(
-      zh ? std::string("分化时间 T = Ks / 2λ，λ = ") + lambda +
-               " 个同义替换/位点/年（Koch 等 2000 年对双子叶植物的估计；可用 kaks.substitution_rate 设置）；"
-               "Ks 缺失或饱和的基因对不估计分化时间。"
-         : std::string("Divergence time T = Ks / 2λ with λ = ") + lambda +
-               " synonymous substitutions per site per year (Koch et al. 2000, eudicots; set with "
-               "kaks.substitution_rate); pairs whose Ks is missing or saturated are not dated.");
+      BiText{std::string("Divergence time T = Ks / 2λ with λ = ") + lambda +
+                 " synonymous substitutions per site per year (Koch et al. 2000, eudicots; set with "
+                 "kaks.substitution_rate); pairs whose Ks is missing or saturated are not dated.",
+             std::string("分化时间 T = Ks / 2λ，λ = ") + lambda +
+                 " 个同义替换/位点/年（Koch 等 2000 年对双子叶植物的估计；可用 kaks.substitution_rate 设置）；"
+                 "Ks 缺失或饱和的基因对不估计分化时间。"}
+          .in(lang));
   s.table_caption =
-      zh ? "重复基因对的 Ka、Ks、Ka/Ks 与分化时间" : "Ka, Ks, Ka/Ks and divergence time of duplicated pairs";
-  s.table_header = {
-      zh ? "基因对" : "pair", zh ? "类型" : "kind", "Ka", "Ks", "Ka/Ks", zh ? "分化时间（百万年前）" : "T (Mya)"};
-  const std::string none = zh ? "未估计" : "not estimated";
+      BiText{"Ka, Ks, Ka/Ks and divergence time of duplicated pairs", "重复基因对的 Ka、Ks、Ka/Ks 与分化时间"}.in(lang);
+  s.table_header = {BiText{"pair", "基因对"}.in(lang),
+                    BiText{"kind", "类型"}.in(lang),
+                    "Ka",
+                    "Ks",
+                    "Ka/Ks",
+                    BiText{"T (Mya)", "分化时间（百万年前）"}.in(lang)};
+  const std::string none = BiText{"not estimated", "未估计"}.in(lang);
   auto value = [&](const Json& row, const char* key, int digits) {
     const Json v = row.value(key, Json());
     return v.is_number() ? fmt(v.get<double>(), digits) : none;
   };
   for (auto& row : j.value("rows", Json::array())) {
     std::string kind = row.value("kind", "");
-    if (zh) kind = kind == "tandem" ? "串联重复" : kind == "mutual best" ? "互为最佳匹配" : kind;
+    if (lang == Lang::kZh) kind = kind == "tandem" ? "串联重复" : kind == "mutual best" ? "互为最佳匹配" : kind;
     s.table.push_back({row.value("pair", ""), kind, value(row, "ka", 4), value(row, "ks", 4), value(row, "ka_ks", 3),
                        value(row, "divergence_mya", 1)});
   }
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "kaks", "Ka/Ks of duplicated pairs", "重复基因对的 Ka/Ks");
+  ReportSection s = section(r, "kaks", {"Ka/Ks of duplicated pairs", "重复基因对的 Ka/Ks"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "kaks.json");
   if (j.empty() || j.value("skipped", false)) return s;
   const std::string est = std::to_string(j.value("estimated", 0)),
                     pur = std::to_string(j.value("purifying_selection", 0));
   const std::string ne = std::to_string(j.value("not_estimated", 0)), sat = std::to_string(j.value("saturated", 0));
-  s.paragraphs.push_back(r.zh
-                             ? std::to_string(j.value("pairs", 0)) + " 对；可估计 " + est +
-                                   " 对，其中纯化选择 (Ka/Ks < 1) " + pur + " 对；无法估计 " + ne + " 对；Ks 饱和 (> " +
-                                   fmt(j.value("max_ks", 0.0), 1) + ") " + sat + " 对，未用于分化时间与选择统计。"
-                             : std::to_string(j.value("pairs", 0)) + " pairs; " + est + " estimated, of which " + pur +
-                                   " under purifying selection (Ka/Ks < 1); " + ne + " not estimated by yn00; " + sat +
-                                   " with saturated Ks (> " + fmt(j.value("max_ks", 0.0), 1) +
-                                   "), left out of the dating and the selection summary.");
+  s.paragraphs.push_back(BiText{std::to_string(j.value("pairs", 0)) + " pairs; " + est + " estimated, of which " + pur +
+                                    " under purifying selection (Ka/Ks < 1); " + ne + " not estimated by yn00; " + sat +
+                                    " with saturated Ks (> " + fmt(j.value("max_ks", 0.0), 1) +
+                                    "), left out of the dating and the selection summary.",
+                                std::to_string(j.value("pairs", 0)) + " 对；可估计 " + est +
+                                    " 对，其中纯化选择 (Ka/Ks < 1) " + pur + " 对；无法估计 " + ne +
+                                    " 对；Ks 饱和 (> " + fmt(j.value("max_ks", 0.0), 1) + ") " + sat +
+                                    " 对，未用于分化时间与选择统计。"}
+                             .in(r.lang));
   s.figures = {final_base(r.ctx) + "kaks.svg"};
-  pair_table(s, j, r.zh);
+  pair_table(s, j, r.lang);
   if (!j.value("ks_peaks", Json::array()).empty()) {
     std::string peaks;
     for (auto& pk : j["ks_peaks"])
       peaks += (peaks.empty() ? "" : ", ") + ("Ks " + fmt(pk.value("ks", 0.0), 2) + " (~" +
-                                              fmt(pk.value("mya", 0.0), 0) + (r.zh ? " 百万年前)" : " Mya)"));
-    s.paragraphs.push_back(r.zh ? "Ks 分布的峰：" + peaks + "（每个峰可能对应一次复制事件）。"
-                                : "Peaks of the Ks distribution: " + peaks + " (each may mark a duplication event).");
+                                              fmt(pk.value("mya", 0.0), 0) + BiText{" Mya)", " 百万年前)"}.in(r.lang));
+    s.paragraphs.push_back(BiText{"Peaks of the Ks distribution: " + peaks + " (each may mark a duplication event).",
+                                  "Ks 分布的峰：" + peaks + "（每个峰可能对应一次复制事件）。"}
+                               .in(r.lang));
     s.figures.push_back(final_base(r.ctx) + "ks_distribution.svg");
   } else if (j.value("estimated", 0) >= 3) {
     const std::string n = std::to_string(j.value("estimated", 0)), need = std::to_string(figures::kMinPairsForKsPeaks);
-    s.paragraphs.push_back(r.zh ? "Ks 分布未标峰：可估计的只有 " + n + " 对，判断一个峰至少需要 " + need + " 对。"
-                                : "No peak is marked in the Ks distribution: " + n +
-                                      " pairs were estimated, and a peak needs at least " + need + ".");
+    s.paragraphs.push_back(BiText{"No peak is marked in the Ks distribution: " + n +
+                                      " pairs were estimated, and a peak needs at least " + need + ".",
+                                  "Ks 分布未标峰：可估计的只有 " + n + " 对，判断一个峰至少需要 " + need + " 对。"}
+                               .in(r.lang));
     s.figures.push_back(final_base(r.ctx) + "ks_distribution.svg");
   }
   return s;

@@ -47,7 +47,7 @@ const char* residue_colour(char c) {  // by chemistry, colour-blind-safe hues
 // information (bits, up to log2 20), a bits axis at the left, the motif's name
 // in its colour (the motif map's and the combined panel's) and its consensus
 // under the logo.
-std::string logos(const std::vector<Motif>& motifs, const std::string& title) {
+std::string logos(Lang lang, const std::vector<Motif>& motifs, const std::string& title) {
   const double col_w = 14, height = 80, gap = 44, left = 110, top = 44;
   const double max_bits = std::log2(20.0);
   double widest = 0;  // the longest logo with its consensus beside it
@@ -68,7 +68,7 @@ std::string logos(const std::vector<Motif>& motifs, const std::string& title) {
       d.line(ax - 3, y, ax, y, "#333333", 0.8);
       d.text(ax - 5, y + 3, std::to_string(b), 8, "end");
     }
-    d.text(ax - 20, y0 - height / 2, svg::tr("bits", "比特"), 8, "middle",
+    d.text(ax - 20, y0 - height / 2, BiText{"bits", "比特"}.in(lang), 8, "middle",
            "transform=\"rotate(-90 " + svg::num(ax - 20) + " " + svg::num(y0 - height / 2) + ")\"");
     d.line(left, y0, left + col_w * double(motifs[n].width), y0, "#999999", 0.5);
     for (size_t k = 0; k < motifs[n].width; ++k) {
@@ -165,19 +165,20 @@ Status discover(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "motif_map.svg"),
                  motif_map(order, length, by_gene, motifs,
-                           figure_title(ctx, " motifs (tree order)", " 保守基序（按系统树顺序）"))));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
-                                      logos(motifs, figure_title(ctx, " motif logos", " 基序标识图"))));
+                           figure_title(ctx, {" motifs (tree order)", " 保守基序（按系统树顺序）"}))));
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
+                 logos(run_lang(ctx), motifs, figure_title(ctx, {" motif logos", " 基序标识图"}))));
   return write_text(ctx.work / "motif.json", Json{{"motifs", summary}, {"count", motifs.size()}}.dump(2));
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "motifs", "Motifs", "Motif 分析");
+  ReportSection s = section(r, "motifs", {"Motifs", "Motif 分析"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "motif.json");
   std::string p;
   for (auto& m : j.value("motifs", Json::array()))
     p += m.value("motif", "") + " " + m.value("consensus", "") + " (" + std::to_string(m.value("sites", 0)) +
-         (r.zh ? " 个位点); " : " sites); ");
+         BiText{" sites); ", " 个位点); "}.in(r.lang);
   if (!p.empty()) s.paragraphs.push_back(p);
   const std::string base = final_base(r.ctx);
   s.figures = {base + "motif_map.svg", base + "motif_logos.svg"};

@@ -119,13 +119,14 @@ std::map<std::string, std::string> leaf_groups(const StageContext& ctx) {
 // under the members' new names when they have them.
 Status draw_trees(const StageContext& ctx, const NewickTree& named, const std::map<std::string, std::string>& group,
                   const std::vector<std::string>& outgroup) {
-  const std::string title = figure_title(ctx, " phylogeny", " 系统发育树");
+  const std::string title = figure_title(ctx, {" phylogeny", " 系统发育树"});
   BIOAGENT_RETURN_IF_ERROR(
-      write_text(ctx.work / final_name(ctx, "tree.svg"), figures::tree(named, group, false, title)));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree_circular.svg"),
-                                      figures::tree(named, group, true, title + svg::tr(" (circular)", "（环形）"))));
-  auto rooted = figures::rooted_tree_figure(named, outgroup, group, title);
-  if (!rooted) rooted = figures::rooted_tree_figure(named, {}, group, title);
+      write_text(ctx.work / final_name(ctx, "tree.svg"), figures::tree(run_lang(ctx), named, group, false, title)));
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / final_name(ctx, "tree_circular.svg"),
+      figures::tree(run_lang(ctx), named, group, true, title + BiText{" (circular)", "（环形）"}.in(run_lang(ctx)))));
+  auto rooted = figures::rooted_tree_figure(run_lang(ctx), named, outgroup, group, title);
+  if (!rooted) rooted = figures::rooted_tree_figure(run_lang(ctx), named, {}, group, title);
   if (!rooted) return rooted.status();
   return write_text(ctx.work / final_name(ctx, "tree_rooted.svg"), *rooted);
 }
@@ -165,10 +166,11 @@ Status draw_panel(const StageContext& ctx) {
   rekey(rows, name);
   const bool at_midpoint = root == "midpoint";
   const std::string title = figure_title(
-      ctx, ": phylogeny (rooted at the " + root + "), motifs, domains and gene structure",
-      std::string("：系统发育树（") + (at_midpoint ? "中点定根" : "以参考成员定根") + "）、基序、结构域与基因结构");
+      ctx,
+      {": phylogeny (rooted at the " + root + "), motifs, domains and gene structure",
+       std::string("：系统发育树（") + (at_midpoint ? "中点定根" : "以参考成员定根") + "）、基序、结构域与基因结构"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "combined_panel.svg"),
-                                      figures::combined_panel(rooted, subfamily, rows, title)));
+                                      figures::combined_panel(run_lang(ctx), rooted, subfamily, rows, title)));
   return write_text(ctx.work / "panel.json",
                     Json{{"rows", rows.size()}, {"root", root}, {"columns", columns}, {"renamed", renamed}}.dump(2));
 }
@@ -177,7 +179,7 @@ Status draw_panel(const StageContext& ctx) {
 std::string names_kept_text(const ReportContext& r) {
   const Json st = r.ctx.run.value("stage_states", Json::object()).value("chromosome", Json::object());
   const std::string state = st.value("state", std::string());
-  if (r.zh)
+  if (r.lang == Lang::kZh)
     return std::string(
                "系统树图与综合图中的成员保留原始编号：按染色体顺序重命名需要染色体定位阶段（需基因组与 "
                "GFF3），本次该阶段") +
@@ -195,7 +197,7 @@ std::string names_kept_text(const ReportContext& r) {
 }
 
 ReportSection panel_report(const ReportContext& r) {
-  ReportSection s = section(r, "panel", "Tree figures and the combined figure", "系统发育树图与综合图");
+  ReportSection s = section(r, "panel", {"Tree figures and the combined figure", "系统发育树图与综合图"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "panel.json");
   if (j.empty()) return s;
   const Json cols = j.value("columns", Json::object());
@@ -206,14 +208,17 @@ ReportSection panel_report(const ReportContext& r) {
       {"gene_structure", "gene structure (no GFF3, or the structure stage did not finish)",
        "基因结构（无 GFF3 或 structure 阶段未完成）"}};
   for (auto& [key, en, zh] : kColumns)
-    if (!cols.value(key, false)) missing += std::string(missing.empty() ? "" : r.zh ? "；" : "; ") + (r.zh ? zh : en);
+    if (!cols.value(key, false))
+      missing += std::string(missing.empty() ? "" : BiText{"; ", "；"}.in(r.lang)) + BiText{en, zh}.in(r.lang);
   const bool mid = j.value("root", std::string()) == "midpoint";
-  s.paragraphs.push_back(r.zh ? std::to_string(j.value("rows", 0)) + " 个成员：系统树（" +
-                                    (mid ? "中点定根" : "以参考成员定根") + "）、保守基序、结构域与基因结构按行对齐。"
-                              : std::to_string(j.value("rows", 0)) + " members: the tree (rooted at the " +
+  s.paragraphs.push_back(BiText{std::to_string(j.value("rows", 0)) + " members: the tree (rooted at the " +
                                     j.value("root", std::string()) +
-                                    ") beside their motifs, domains and gene structures, row by row.");
-  if (!missing.empty()) s.paragraphs.push_back((r.zh ? "空列：" : "Empty columns: ") + missing + (r.zh ? "。" : "."));
+                                    ") beside their motifs, domains and gene structures, row by row.",
+                                std::to_string(j.value("rows", 0)) + " 个成员：系统树（" +
+                                    (mid ? "中点定根" : "以参考成员定根") + "）、保守基序、结构域与基因结构按行对齐。"}
+                             .in(r.lang));
+  if (!missing.empty())
+    s.paragraphs.push_back(BiText{"Empty columns: ", "空列："}.in(r.lang) + missing + BiText{".", "。"}.in(r.lang));
   if (!j.value("renamed", false)) s.paragraphs.push_back(names_kept_text(r));
   const std::string base = final_base(r.ctx);
   s.figures = {base + "combined_panel.svg", base + "tree_rooted.svg", base + "tree.svg", base + "tree_circular.svg"};

@@ -319,19 +319,20 @@ Status finish(const StageContext& ctx) {
 double support_threshold(const std::string& kind) { return kind == "ufboot" ? 95 : 80; }
 
 // "; 2 nodes below 95: 52 (SPL7, SPL1, SPL12), 80 (...)" (the weakest five named).
-std::string low_support_text(const Json& summary, bool zh) {
+std::string low_support_text(const Json& summary, Lang lang) {
   const Json low = summary.value("low_support_nodes", Json::array());
   if (low.empty()) return "";
   const std::string kind = summary.value("support_kind", std::string("ufboot"));
-  std::string out = zh ? "；" + std::to_string(low.size()) + " 个节点低于 " + fmt(support_threshold(kind), 0) + "："
-                       : "; " + std::to_string(low.size()) + " nodes below " + fmt(support_threshold(kind), 0) + ": ";
+  std::string out = BiText{"; " + std::to_string(low.size()) + " nodes below " + fmt(support_threshold(kind), 0) + ": ",
+                           "；" + std::to_string(low.size()) + " 个节点低于 " + fmt(support_threshold(kind), 0) + "："}
+                        .in(lang);
   for (size_t i = 0; i < low.size() && i < 5; ++i) {
     std::string clade;
     for (auto& l : low[i].value("clade", Json::array())) clade += (clade.empty() ? "" : ", ") + l.get<std::string>();
     if (low[i].value("leaves", size_t(0)) > low[i].value("clade", Json::array()).size()) clade += ", …";
     out += (i ? "; " : "") + fmt(low[i].value("support", 0.0), 0) + " (" + clade + ")";
   }
-  return out + (low.size() > 5 ? (zh ? " 等" : " and more") : "");
+  return out + (low.size() > 5 ? BiText{" and more", " 等"}.in(lang) : "");
 }
 
 std::vector<StageCheck> check_support(const StageContext&, const Json& summary) {
@@ -340,47 +341,50 @@ std::vector<StageCheck> check_support(const StageContext&, const Json& summary) 
   const std::string label = kind == "ufboot" ? "UFBoot" : "SH-like";
   return {{"median " + label + " support", median >= want ? "pass" : "warn",
            "median " + label + " support " + fmt(median, 0) + " (threshold " + fmt(want, 0) + " for " + label + ")" +
-               low_support_text(summary, false),
+               low_support_text(summary, Lang::kEn),
            median, want}};
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "phylogeny", "Phylogeny", "系统发育分析");
+  ReportSection s = section(r, "phylogeny", {"Phylogeny", "系统发育分析"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "phylogeny.json");
   if (j.empty()) return s;
   const std::string kind = j.value("support_kind", std::string("ufboot"));
-  const std::string label = kind == "ufboot" ? (r.zh ? "UFBoot 支持率" : "UFBoot support")
-                                             : (r.zh ? "SH-like 局部支持率" : "SH-like local support");
-  s.paragraphs.push_back((r.zh ? "方法 " : "Method ") + j.value("method", std::string()) + ", " +
-                         (r.zh ? "模型 " : "model ") + j.value("model", std::string()) + ", " +
-                         (r.zh ? "中位数 " : "median ") + label + " " + fmt(j.value("median_support", 0.0), 0) +
-                         (r.zh ? "（阈值 " : " (threshold ") + fmt(support_threshold(kind), 0) + (r.zh ? "）" : ")") +
-                         low_support_text(j, r.zh) + (r.zh ? "。" : "."));
+  const std::string label = kind == "ufboot" ? BiText{"UFBoot support", "UFBoot 支持率"}.in(r.lang)
+                                             : BiText{"SH-like local support", "SH-like 局部支持率"}.in(r.lang);
+  s.paragraphs.push_back(BiText{"Method ", "方法 "}.in(r.lang) + j.value("method", std::string()) + ", " +
+                         BiText{"model ", "模型 "}.in(r.lang) + j.value("model", std::string()) + ", " +
+                         BiText{"median ", "中位数 "}.in(r.lang) + label + " " +
+                         fmt(j.value("median_support", 0.0), 0) + BiText{" (threshold ", "（阈值 "}.in(r.lang) +
+                         fmt(support_threshold(kind), 0) + BiText{")", "）"}.in(r.lang) + low_support_text(j, r.lang) +
+                         BiText{".", "。"}.in(r.lang));
   if (const std::string sel = j.value("model_selection", std::string()); !sel.empty())
-    s.paragraphs.push_back((r.zh ? "模型选择：" : "Model selection: ") + sel + (r.zh ? "。" : "."));
+    s.paragraphs.push_back(BiText{"Model selection: ", "模型选择："}.in(r.lang) + sel + BiText{".", "。"}.in(r.lang));
   if (int n = j.value("stripped_characters", 0); n > 0)
-    s.paragraphs.push_back(r.zh ? "建树前从 " + std::to_string(j.value("sequences_with_stripped_characters", 0)) +
-                                      " 条序列中去除了 " + std::to_string(n) + " 个非残基字符（终止符 * 等）。"
-                                : std::to_string(n) +
-                                      " characters that are not residues (stops '*' and others) were stripped from " +
-                                      std::to_string(j.value("sequences_with_stripped_characters", 0)) +
-                                      " sequences before the alignment.");
+    s.paragraphs.push_back(BiText{
+        std::to_string(n) + " characters that are not residues (stops '*' and others) were stripped from " +
+            std::to_string(j.value("sequences_with_stripped_characters", 0)) + " sequences before the alignment.",
+        "建树前从 " + std::to_string(j.value("sequences_with_stripped_characters", 0)) + " 条序列中去除了 " +
+            std::to_string(n) + " 个非残基字符（终止符 * 等）。"}
+                               .in(r.lang));
   Json refs = read_json_or(r.folder / "references.json");
   if (refs.value("status", std::string()) == "fetched") {
     const Json c = refs.value("counts", Json::object());
-    s.paragraphs.push_back(r.zh ? "参考成员：从 UniProt 获取的拟南芥 " + c.value("Ath", Json(0)).dump() + " 个、水稻 " +
-                                      c.value("Osa", Json(0)).dump() + " 个已审阅蛋白（Pfam " +
-                                      refs.value("pfam", std::string()) + "），各分支以其所含参考成员命名。"
-                                : "Reference members: " + c.value("Ath", Json(0)).dump() + " Arabidopsis and " +
+    s.paragraphs.push_back(BiText{"Reference members: " + c.value("Ath", Json(0)).dump() + " Arabidopsis and " +
                                       c.value("Osa", Json(0)).dump() + " rice reviewed proteins with Pfam " +
                                       refs.value("pfam", std::string()) +
-                                      " from UniProt; each clade is named by the reference members it holds.");
+                                      " from UniProt; each clade is named by the reference members it holds.",
+                                  "参考成员：从 UniProt 获取的拟南芥 " + c.value("Ath", Json(0)).dump() + " 个、水稻 " +
+                                      c.value("Osa", Json(0)).dump() + " 个已审阅蛋白（Pfam " +
+                                      refs.value("pfam", std::string()) + "），各分支以其所含参考成员命名。"}
+                               .in(r.lang));
   } else if (refs.contains("reason")) {
     // A record written before reason_zh existed has only the English reason: the zh report then points to the file.
-    s.paragraphs.push_back(r.zh ? "参考成员不可用（" + refs.value("reason_zh", std::string("原因见 references.json")) +
-                                      "），系统树以中点定根。"
-                                : "Reference members were not available (" + refs.value("reason", std::string()) +
-                                      "): the tree is rooted at its midpoint.");
+    s.paragraphs.push_back(BiText{
+        "Reference members were not available (" + refs.value("reason", std::string()) +
+            "): the tree is rooted at its midpoint.",
+        "参考成员不可用（" + refs.value("reason_zh", std::string("原因见 references.json")) + "），系统树以中点定根。"}
+                               .in(r.lang));
   }
   return s;  // its figures are drawn by the panel stage (panel.cpp)
 }

@@ -106,7 +106,7 @@ Result<size_t> write_network(const StageContext& ctx, const AgiToGene& agi_to_ge
   }
   std::vector<std::string> nodes(nodes_set.begin(), nodes_set.end());
   std::string title =
-      figure_title(ctx, " interactions of Arabidopsis orthologs (STRING)", " 拟南芥直系同源蛋白的互作（STRING）");
+      figure_title(ctx, {" interactions of Arabidopsis orthologs (STRING)", " 拟南芥直系同源蛋白的互作（STRING）"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi.tsv"), tsv.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi_network.svg"), network_svg(nodes, edges, title)));
   return edges.size();
@@ -150,12 +150,12 @@ Status interactions(const StageContext& ctx) {
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "ppi", "Protein interactions (STRING)", "蛋白互作 (STRING)");
+  ReportSection s = section(r, "ppi", {"Protein interactions (STRING)", "蛋白互作 (STRING)"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "ppi.json");
   if (j.empty() || j.value("skipped", false)) return s;
   s.paragraphs.push_back(
       std::to_string(j.value("interactions", 0)) +
-      (r.zh ? " 条互作（拟南芥直系同源基因）。" : " interactions among the members' Arabidopsis orthologs."));
+      BiText{" interactions among the members' Arabidopsis orthologs.", " 条互作（拟南芥直系同源基因）。"}.in(r.lang));
   s.figures = {final_base(r.ctx) + "ppi_network.svg"};
   return s;
 }

@@ -19,11 +19,12 @@ namespace {
 
 // The categories in the order drawn (light, hormone, stress, development, then any other, e.g. a PWM
 // file's), each with its label in the run's language.
-std::vector<std::pair<std::string, std::string>> categories_drawn(const std::map<std::string, std::string>& category) {
-  std::vector<std::pair<std::string, std::string>> out = {{"light", svg::tr("light", "光响应")},
-                                                          {"hormone", svg::tr("hormone", "激素响应")},
-                                                          {"stress", svg::tr("stress", "胁迫响应")},
-                                                          {"development", svg::tr("development", "生长发育")}};
+std::vector<std::pair<std::string, std::string>> categories_drawn(Lang lang,
+                                                                  const std::map<std::string, std::string>& category) {
+  std::vector<std::pair<std::string, std::string>> out = {{"light", BiText{"light", "光响应"}.in(lang)},
+                                                          {"hormone", BiText{"hormone", "激素响应"}.in(lang)},
+                                                          {"stress", BiText{"stress", "胁迫响应"}.in(lang)},
+                                                          {"development", BiText{"development", "生长发育"}.in(lang)}};
   for (auto& entry : category) {
     const std::string& c = entry.second;  // a named variable: clang's lambdas cannot capture structured bindings
     if (std::none_of(out.begin(), out.end(), [&](auto& o) { return o.first == c; })) out.push_back({c, c});
@@ -200,21 +201,22 @@ Status scan(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "promoters.fasta"), scan.promoters));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_sites.tsv"), scan.sites.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "promoter_counts.tsv"), matrix.tsv));
-  std::string title = figure_title(ctx, " promoter elements (" + std::to_string(length) + " bp upstream)",
-                                   " 启动子顺式作用元件（上游 " + std::to_string(length) + " bp）");
-  BIOAGENT_RETURN_IF_ERROR(write_text(
-      ctx.work / final_name(ctx, "promoter_heatmap.svg"),
-      figures::promoter_figure(matrix.rows, matrix.cols, categories_drawn(scan.category), matrix.values, title)));
+  std::string title = figure_title(ctx, {" promoter elements (" + std::to_string(length) + " bp upstream)",
+                                         " 启动子顺式作用元件（上游 " + std::to_string(length) + " bp）"});
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "promoter_heatmap.svg"),
+                 figures::promoter_figure(run_lang(ctx), matrix.rows, matrix.cols,
+                                          categories_drawn(run_lang(ctx), scan.category), matrix.values, title)));
   return write_text(ctx.work / "promoter.json", promoter_summary(ctx, scan, pwms->size()).dump(2));
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "promoters", "Promoter elements", "启动子顺式元件");
+  ReportSection s = section(r, "promoters", {"Promoter elements", "启动子顺式元件"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "promoter.json");
   if (j.empty()) return s;
-  s.paragraphs.push_back((r.zh ? "各类元件位点数：" : "Sites by category: ") +
+  s.paragraphs.push_back(BiText{"Sites by category: ", "各类元件位点数："}.in(r.lang) +
                          join_counts(j.value("sites_by_category", Json::object())) + " (" +
-                         std::to_string(j.value("length", 0)) + (r.zh ? " bp 上游)" : " bp upstream)"));
+                         std::to_string(j.value("length", 0)) + BiText{" bp upstream)", " bp 上游)"}.in(r.lang));
   const int64_t min_length = j.value("min_element_length", 0);
   const Json left_out = j.value("short_elements_left_out", Json::object());
   if (min_length > 0) {
@@ -228,14 +230,16 @@ ReportSection report(const ReportContext& r) {
                       bp = std::to_string(promoter_length);
     s.paragraphs.push_back(
         left_out.empty()
-            ? (r.zh ? "仅计数不短于 " + len + " bp 的元件。" : "Only elements of at least " + len + " bp are counted.")
-        : r.zh ? "短于 " + len + " bp 的共有序列元件（" + names + "）未计入计数和图：共 " + std::to_string(sites) +
-                     " 个位点；一个 " + k + " bp 的序列在 " + bp + " bp（两条链）中随机出现约 " + chance +
-                     " 次，计入会夸大数目（可用 promoter.min_element_length 更改）。"
-               : "Consensus elements shorter than " + len + " bp (" + names + ") are left out of the counts and " +
-                     "the figure: " + std::to_string(sites) + " sites; a " + k + "-bp word turns up about " + chance +
-                     " times by chance in " + bp + " bp (both strands) and would inflate them (set " +
-                     "promoter.min_element_length to change this).");
+            ? BiText{"Only elements of at least " + len + " bp are counted.", "仅计数不短于 " + len + " bp 的元件。"}
+                  .in(r.lang)
+            : BiText{"Consensus elements shorter than " + len + " bp (" + names + ") are left out of the counts and " +
+                         "the figure: " + std::to_string(sites) + " sites; a " + k + "-bp word turns up about " +
+                         chance + " times by chance in " + bp + " bp (both strands) and would inflate them (set " +
+                         "promoter.min_element_length to change this).",
+                     "短于 " + len + " bp 的共有序列元件（" + names + "）未计入计数和图：共 " + std::to_string(sites) +
+                         " 个位点；一个 " + k + " bp 的序列在 " + bp + " bp（两条链）中随机出现约 " + chance +
+                         " 次，计入会夸大数目（可用 promoter.min_element_length 更改）。"}
+                  .in(r.lang));
   }
   s.figures = {final_base(r.ctx) + "promoter_heatmap.svg"};
   return s;

@@ -58,16 +58,17 @@ StageSpec properties_stage() {
     return Json{{"proteins", rows}, {"pk_scale", ctx.params.value("pk_scale", std::string("expasy"))}};
   };
   s.report = [](const ReportContext& r) {
-    ReportSection sec = section(r, "properties", "Physico-chemical properties", "理化性质");
+    ReportSection sec = section(r, "properties", {"Physico-chemical properties", "理化性质"});
     if (r.folder.empty()) return sec;
     const bool emboss =
         pk_scale(r.ctx.run.value("params", Json::object()).value("properties", Json::object())) == PkScale::kEmboss;
-    sec.paragraphs.push_back(r.zh
-                                 ? (emboss ? "等电点用 EMBOSS iep 的 pK 值计算（properties.tsv）。"
-                                           : "等电点用 ExPASy ProtParam 的 pK 值（Bjellqvist）计算（properties.tsv）。")
-                                 : (emboss ? "Isoelectric points use EMBOSS iep's pK values (properties.tsv)."
-                                           : "Isoelectric points use ExPASy ProtParam's (Bjellqvist) pK values "
-                                             "(properties.tsv)."));
+    sec.paragraphs.push_back(
+        BiText{(emboss ? "Isoelectric points use EMBOSS iep's pK values (properties.tsv)."
+                       : "Isoelectric points use ExPASy ProtParam's (Bjellqvist) pK values "
+                         "(properties.tsv)."),
+               (emboss ? "等电点用 EMBOSS iep 的 pK 值计算（properties.tsv）。"
+                       : "等电点用 ExPASy ProtParam 的 pK 值（Bjellqvist）计算（properties.tsv）。")}
+            .in(r.lang));
     return sec;
   };
   return s;

@@ -27,87 +27,93 @@ std::string group_reason_zh(const std::string& reason) {
   return reason;
 }
 
+// The report's fixed headings and state lines.
 struct Text {
-  const char *summary, *genes, *function, *meaning, *methods, *title_suffix, *found, *inputs, *timeline, *skipped,
-      *failed, *warn, *cancelled, *not_run;
+  BiText summary, genes, function, meaning, methods, title_suffix, found, inputs, timeline, skipped, failed, warn,
+      cancelled, not_run;
 };
-const Text kEn = {"Executive summary",
-                  "Gene list",
-                  "Function predictions",
-                  "Biological meaning",
-                  "Methods",
-                  "gene family analysis",
-                  "identified",
-                  "Input files",
-                  "Timeline",
-                  "Skipped: ",
-                  "Failed: ",
-                  "Ran with a warning: ",
-                  "Cancelled.",
-                  "Not run in this analysis."};
-const Text kZh = {
-    "执行摘要", "基因列表", "功能预测", "生物学意义",       "方法",     "基因家族分析报告",      "鉴定到", "输入文件",
-    "时间线",   "已跳过：", "失败：",   "已运行但有警告：", "已取消。", "本次分析未运行该阶段。"};
+const Text kText = {{"Executive summary", "执行摘要"},
+                    {"Gene list", "基因列表"},
+                    {"Function predictions", "功能预测"},
+                    {"Biological meaning", "生物学意义"},
+                    {"Methods", "方法"},
+                    {"gene family analysis", "基因家族分析报告"},
+                    {"identified", "鉴定到"},
+                    {"Input files", "输入文件"},
+                    {"Timeline", "时间线"},
+                    {"Skipped: ", "已跳过："},
+                    {"Failed: ", "失败："},
+                    {"Ran with a warning: ", "已运行但有警告："},
+                    {"Cancelled.", "已取消。"},
+                    {"Not run in this analysis.", "本次分析未运行该阶段。"}};
 
 using Section = ReportSection;
 
 // Each figure's caption in both languages, by the end of its file name
 // (<Species>.<Family>.<suffix>); a dual-synteny plot names its species.
 struct Caption {
-  const char *suffix, *en, *zh;
+  const char* suffix;
+  BiText text;
 };
 const Caption kCaptions[] = {
     {"tree_rooted.svg",
-     "Phylogenetic tree of the members, rooted on the reference members (or at its midpoint), subfamilies coloured",
-     "家族成员的系统发育树（以参考成员定根，无参考成员时中点定根），亚家族着色"},
-    {"tree.svg", "Phylogenetic tree of the members with branch supports (rectangular layout)",
-     "家族成员的系统发育树及分支支持率（矩形布局）"},
-    {"tree_circular.svg", "Phylogenetic tree of the members (circular layout)", "家族成员的系统发育树（环形布局）"},
-    {"combined_panel.svg", "Phylogeny, conserved motifs, domain architecture and gene structure of the members",
-     "家族成员的系统发育、保守基序、结构域组成与基因结构"},
-    {"motif_map.svg", "Conserved motifs along each protein, in tree order", "各蛋白的保守基序分布（按系统树顺序）"},
-    {"motif_logos.svg", "Sequence logos of the conserved motifs (information content in bits)",
-     "保守基序的序列标识图（信息量，单位为比特）"},
-    {"gene_structure.svg", "Exon-intron structures of the members, in tree order",
-     "家族成员的外显子-内含子结构（按系统树顺序）"},
-    {"chromosome_map_labelled.svg", "Chromosomal locations of the members under their new names",
-     "家族成员在染色体上的位置（按新名称标注）"},
-    {"chromosome_map.svg", "Chromosomal locations of the members, tandem clusters highlighted",
-     "家族成员在染色体上的位置，串联重复簇突出显示"},
-    {"promoter_heatmap.svg", "Cis-acting elements in the members' promoters", "家族成员启动子中的顺式作用元件"},
-    {"synteny_circle.svg", "Duplicated member pairs on the chromosomes", "染色体上的家族重复基因对"},
-    {"kaks.svg", "Ka against Ks of the duplicated pairs", "重复基因对的 Ka 与 Ks"},
-    {"ks_distribution.svg", "Ks distribution of the duplicated pairs", "重复基因对的 Ks 分布"},
-    {"genome_ks.svg", "Ks of the genome's collinear anchor pairs, the family's pairs marked",
-     "全基因组共线性锚点基因对的 Ks 分布，标出家族基因对"},
-    {"expression_heatmap.svg", "Expression of the members (log2(x+1), row z-scores)",
-     "家族成员的表达量（log2(x+1)，行 z 分数）"},
-    {"ppi_network.svg", "Predicted interactions of the members (through their Arabidopsis orthologs)",
-     "家族成员的预测互作网络（基于拟南芥直系同源基因）"},
+     {"Phylogenetic tree of the members, rooted on the reference members (or at its midpoint), subfamilies coloured",
+      "家族成员的系统发育树（以参考成员定根，无参考成员时中点定根），亚家族着色"}},
+    {"tree.svg",
+     {"Phylogenetic tree of the members with branch supports (rectangular layout)",
+      "家族成员的系统发育树及分支支持率（矩形布局）"}},
+    {"tree_circular.svg", {"Phylogenetic tree of the members (circular layout)", "家族成员的系统发育树（环形布局）"}},
+    {"combined_panel.svg",
+     {"Phylogeny, conserved motifs, domain architecture and gene structure of the members",
+      "家族成员的系统发育、保守基序、结构域组成与基因结构"}},
+    {"motif_map.svg", {"Conserved motifs along each protein, in tree order", "各蛋白的保守基序分布（按系统树顺序）"}},
+    {"motif_logos.svg",
+     {"Sequence logos of the conserved motifs (information content in bits)",
+      "保守基序的序列标识图（信息量，单位为比特）"}},
+    {"gene_structure.svg",
+     {"Exon-intron structures of the members, in tree order", "家族成员的外显子-内含子结构（按系统树顺序）"}},
+    {"chromosome_map_labelled.svg",
+     {"Chromosomal locations of the members under their new names", "家族成员在染色体上的位置（按新名称标注）"}},
+    {"chromosome_map.svg",
+     {"Chromosomal locations of the members, tandem clusters highlighted",
+      "家族成员在染色体上的位置，串联重复簇突出显示"}},
+    {"promoter_heatmap.svg", {"Cis-acting elements in the members' promoters", "家族成员启动子中的顺式作用元件"}},
+    {"synteny_circle.svg", {"Duplicated member pairs on the chromosomes", "染色体上的家族重复基因对"}},
+    {"kaks.svg", {"Ka against Ks of the duplicated pairs", "重复基因对的 Ka 与 Ks"}},
+    {"ks_distribution.svg", {"Ks distribution of the duplicated pairs", "重复基因对的 Ks 分布"}},
+    {"genome_ks.svg",
+     {"Ks of the genome's collinear anchor pairs, the family's pairs marked",
+      "全基因组共线性锚点基因对的 Ks 分布，标出家族基因对"}},
+    {"expression_heatmap.svg",
+     {"Expression of the members (log2(x+1), row z-scores)", "家族成员的表达量（log2(x+1)，行 z 分数）"}},
+    {"ppi_network.svg",
+     {"Predicted interactions of the members (through their Arabidopsis orthologs)",
+      "家族成员的预测互作网络（基于拟南芥直系同源基因）"}},
 };
 
 // The numbered caption of a figure file ("Figure 3. ..." or "图3 ..."), in the report's language.
-std::string figure_caption(const std::string& file, int number, bool zh) {
+std::string figure_caption(const std::string& file, int number, Lang lang) {
   auto ends_with = [&](const std::string& suffix) {
     return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   std::string text;
   for (auto& c : kCaptions)
     if (ends_with(std::string(".") + c.suffix)) {
-      text = zh ? c.zh : c.en;
+      text = c.text.in(lang);
       break;
     }
   if (size_t at = file.find("dual_synteny_"); text.empty() && at != std::string::npos) {
     std::string other = file.substr(at + 13, file.size() - at - 13 - 4);
-    text = zh ? "本物种与 " + other + " 之间的共线性基因" : "Collinear genes between this species and " + other;
+    text =
+        BiText{"Collinear genes between this species and " + other, "本物种与 " + other + " 之间的共线性基因"}.in(lang);
   }
   if (text.empty()) text = file;  // a figure without a caption of its own keeps its file name
-  return (zh ? "图" + std::to_string(number) + " " : "Figure " + std::to_string(number) + ". ") + text;
+  return BiText{"Figure " + std::to_string(number) + ". ", "图" + std::to_string(number) + " "}.in(lang) + text;
 }
 
-std::string table_caption(const Section& s, int number, bool zh) {
+std::string table_caption(const Section& s, int number, Lang lang) {
   const std::string& text = s.table_caption.empty() ? s.title : s.table_caption;
-  return (zh ? "表" + std::to_string(number) + " " : "Table " + std::to_string(number) + ". ") + text;
+  return BiText{"Table " + std::to_string(number) + ". ", "表" + std::to_string(number) + " "}.in(lang) + text;
 }
 
 std::string html_escape(const std::string& s) { return svg::esc(s); }
@@ -144,44 +150,46 @@ Json stage_states(const StageContext& ctx) {
 
 // A stage's reason in the report's language, from its typed reason (a Chinese
 // report never prints the engine's English text), with the fix when there is one.
-std::string reason_shown(const Json& st, bool zh) {
+std::string reason_shown(const Json& st, Lang lang) {
   const Json reason = st.value("reason", Json());
-  std::string r = zh ? render_reason(reason, true) : st.value("message", std::string()).substr(0, 600);
-  if (r.empty()) r = zh ? "原因的原文见 status.json" : render_reason(reason, false);
-  std::string fix = reason_fix(reason, zh);
-  return fix.empty() ? r : r + (zh ? "。建议：" : ". Suggested fix: ") + fix;
+  std::string r = BiText{st.value("message", std::string()).substr(0, 600), render_reason(reason, Lang::kZh)}.in(lang);
+  if (r.empty()) r = BiText{render_reason(reason, Lang::kEn), "原因的原文见 status.json"}.in(lang);
+  std::string fix = reason_fix(reason, lang);
+  return fix.empty() ? r : r + BiText{". Suggested fix: ", "。建议："}.in(lang) + fix;
 }
 
 // A stage's section from its table entry: the state line when it did not
 // simply finish, then what its own report function says of its outputs.
-Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text& T, bool zh) {
+Section stage_section(const StageContext& ctx, const StageSpec& spec, Lang lang) {
   const Json st = ctx.run.value("stage_states", Json::object()).value(spec.name, Json::object());
   auto state = stage_state_from_string(st.value("state", std::string("pending")));
   ReportContext rc{ctx, state ? *state : StageState::kPending, st.value("message", std::string()),
-                   ctx.input.count(spec.name) ? ctx.input.at(spec.name) : fs::path(), zh};
+                   ctx.input.count(spec.name) ? ctx.input.at(spec.name) : fs::path(), lang};
   Section s = spec.report(rc);
   std::string line;
   switch (rc.state) {
     case StageState::kSkipped:
-      line = T.skipped + reason_shown(st, zh);
+      line = kText.skipped.in(lang) + reason_shown(st, lang);
       break;
     case StageState::kFailed:
-      line = T.failed + reason_shown(st, zh);
+      line = kText.failed.in(lang) + reason_shown(st, lang);
       break;
     case StageState::kWarn:
-      line = T.warn + (zh ? std::string("部分检查未达阈值（数值与阈值见 validation.json）") : rc.message);
+      line = kText.warn.in(lang) +
+             BiText{rc.message, std::string("部分检查未达阈值（数值与阈值见 validation.json）")}.in(lang);
       break;
     case StageState::kCancelled:
-      line = T.cancelled;
+      line = kText.cancelled.in(lang);
       break;
     case StageState::kDone:
     case StageState::kCached:
       if (st.contains("repair"))  // the parameters it finished with are not the ones asked for
-        line = (zh ? "已自动修复后完成：" : "Finished after an automatic repair: ") + repair_text(st["repair"], zh) +
-               (zh ? "（" : " (") + repair_params_text(st["repair"], zh) + (zh ? "）" : ")");
+        line = BiText{"Finished after an automatic repair: ", "已自动修复后完成："}.in(lang) +
+               repair_text(st["repair"], lang) + BiText{" (", "（"}.in(lang) + repair_params_text(st["repair"], lang) +
+               BiText{")", "）"}.in(lang);
       break;
     default:
-      line = T.not_run;
+      line = kText.not_run.in(lang);
   }
   if (!line.empty()) s.paragraphs.insert(s.paragraphs.begin(), line);
   if (!finished_with_outputs(rc.state)) s.figures.clear();
@@ -192,7 +200,7 @@ Section stage_section(const StageContext& ctx, const StageSpec& spec, const Text
 // opens its section, one paragraph per blank-line-separated block; the
 // literature comparison, which no stage writes, gets its own section before
 // the biological meaning.
-void add_prewritten(std::vector<Section>& sections, const Json& prewritten, bool zh) {
+void add_prewritten(std::vector<Section>& sections, const Json& prewritten, Lang lang) {
   auto paragraphs = [](const std::string& text) {
     std::vector<std::string> out;
     for (size_t at = 0; at < text.size();) {
@@ -206,8 +214,9 @@ void add_prewritten(std::vector<Section>& sections, const Json& prewritten, bool
   const char* kLiterature = "literature-comparison";
   if (prewritten.contains(kLiterature)) {
     auto meaning = std::find_if(sections.begin(), sections.end(), [](auto& s) { return s.id == "meaning"; });
-    sections.insert(meaning,
-                    Section{kLiterature, zh ? "文献对比" : "Comparison with the literature", {}, {}, {}, {}, {}});
+    sections.insert(
+        meaning,
+        Section{kLiterature, BiText{"Comparison with the literature", "文献对比"}.in(lang), {}, {}, {}, {}, {}});
   }
   for (auto& sec : sections)
     if (prewritten.contains(sec.id) && prewritten[sec.id].is_string()) {
@@ -218,7 +227,7 @@ void add_prewritten(std::vector<Section>& sections, const Json& prewritten, bool
 
 // The parameters as run: the ones asked for with every automatic repair's
 // patch applied, then, per repaired stage, what was asked and what was used.
-std::vector<std::string> parameter_paragraphs(const StageContext& ctx, const fs::path& run_dir, bool zh) {
+std::vector<std::string> parameter_paragraphs(const StageContext& ctx, const fs::path& run_dir, Lang lang) {
   Json used = ctx.run.value("params", Json::object());
   std::vector<std::string> changes;
   const Json states = ctx.run.value("stage_states", Json::object());
@@ -227,19 +236,19 @@ std::vector<std::string> parameter_paragraphs(const StageContext& ctx, const fs:
     const Json& rep = st["repair"];
     if (!used.contains(name) || !used[name].is_object()) used[name] = Json::object();
     used[name].merge_patch(rep.value("used", Json::object()));
-    changes.push_back(name + (zh ? "：" : ": ") + repair_params_text(rep, zh) +
-                      (zh ? "（自动修复 " : " (automatic repair ") + rep.value("key", std::string()) +
-                      (zh ? "：" : ": ") + repair_text(rep, zh) + (zh ? "）" : ")"));
+    changes.push_back(name + BiText{": ", "："}.in(lang) + repair_params_text(rep, lang) +
+                      BiText{" (automatic repair ", "（自动修复 "}.in(lang) + rep.value("key", std::string()) +
+                      BiText{": ", "："}.in(lang) + repair_text(rep, lang) + BiText{")", "）"}.in(lang));
   }
-  std::vector<std::string> out = {(zh ? "实际使用的参数：" : "Parameters as run: ") +
+  std::vector<std::string> out = {BiText{"Parameters as run: ", "实际使用的参数："}.in(lang) +
                                   relative_to_run(used, run_dir).dump()};
-  for (auto& c : changes) out.push_back((zh ? "与设定不同的参数：" : "Parameters that differ from those asked: ") + c);
+  for (auto& c : changes)
+    out.push_back(BiText{"Parameters that differ from those asked: ", "与设定不同的参数："}.in(lang) + c);
   return out;
 }
 
 Status build(const StageContext& ctx) {
-  const bool zh = ctx.params["lang"] == "zh";
-  const Text& T = zh ? kZh : kEn;
+  const Lang lang = lang_or_en(ctx.params.value("lang", std::string()));
   const std::string sp = ctx.run.value("species", std::string()), fam = ctx.run.value("family", std::string());
   auto in = [&](const char* stage) { return ctx.input.count(stage) ? ctx.input.at(stage) : fs::path(); };
   auto json_of = [&](const char* stage) {
@@ -320,27 +329,35 @@ Status build(const StageContext& ctx) {
 
   std::vector<Section> sections;
   {
-    Section s{"summary", T.summary, {}, {}, {}, {}};
+    Section s{"summary", kText.summary.in(lang), {}, {}, {}, {}};
     std::ostringstream p;
-    if (zh)
-      p << T.found << " " << members->size() << " 个 " << fam << " 基因";
+    if (lang == Lang::kZh)
+      p << kText.found.in(lang) << " " << members->size() << " 个 " << fam << " 基因";
     else
-      p << members->size() << " " << fam << " genes were " << T.found << " in " << sp;
-    if (!per_group.empty()) p << (zh ? "，分为 " : ", in ") << per_group.size() << (zh ? " 个亚家族" : " subfamilies");
-    p << (zh ? "；" : "; ") << chrom.value("tandem_clusters", 0) << (zh ? " 个串联重复簇" : " tandem clusters");
+      p << members->size() << " " << fam << " genes were " << kText.found.in(lang) << " in " << sp;
+    if (!per_group.empty())
+      p << BiText{", in ", "，分为 "}.in(lang) << per_group.size() << BiText{" subfamilies", " 个亚家族"}.in(lang);
+    p << BiText{"; ", "；"}.in(lang) << chrom.value("tandem_clusters", 0)
+      << BiText{" tandem clusters", " 个串联重复簇"}.in(lang);
     if (!ratios.empty())
-      p << (zh ? "；重复基因对 Ka/Ks 中位数 " : "; median Ka/Ks of duplicated pairs ")
+      p << BiText{"; median Ka/Ks of duplicated pairs ", "；重复基因对 Ka/Ks 中位数 "}.in(lang)
         << fmt(ratios[ratios.size() / 2]);
-    p << (zh ? "。" : ".");
+    p << BiText{".", "。"}.in(lang);
     s.paragraphs.push_back(p.str());
     sections.push_back(s);
   }
   {
-    Section s{"genes", T.genes, {}, {}, {}, {}};
-    s.table_header = zh ? std::vector<std::string>{"基因",     "染色体",       "起始",   "终止",           "链",
-                                                   "氨基酸数", "分子量 (kDa)", "等电点", "亲水性 (GRAVY)", "亚家族"}
-                        : std::vector<std::string>{"gene", "chr",      "start", "end",   "strand",
-                                                   "aa",   "MW (kDa)", "pI",    "GRAVY", "group"};
+    Section s{"genes", kText.genes.in(lang), {}, {}, {}, {}};
+    s.table_header = texts_in(lang, {{"gene", "基因"},
+                                     {"chr", "染色体"},
+                                     {"start", "起始"},
+                                     {"end", "终止"},
+                                     {"strand", "链"},
+                                     {"aa", "氨基酸数"},
+                                     {"MW (kDa)", "分子量 (kDa)"},
+                                     {"pI", "等电点"},
+                                     {"GRAVY", "亲水性 (GRAVY)"},
+                                     {"group", "亚家族"}});
     for (auto& m : *members) {
       const ProteinProperties& p = props[m.gene];
       const bool placed = !m.seqid.empty();  // no position known: "—", never 0/0/+
@@ -351,46 +368,54 @@ Status build(const StageContext& ctx) {
     }
     for (auto& [reason, n] : no_group)
       if (!reason.empty())
-        s.paragraphs.push_back((zh ? "分组为 “—” 的成员 " : "Group “—”: ") + std::to_string(n) +
-                               (zh ? " 个，原因：" : " members, because ") + (zh ? group_reason_zh(reason) : reason) +
-                               (zh ? "。" : "."));
+        s.paragraphs.push_back(BiText{"Group “—”: ", "分组为 “—” 的成员 "}.in(lang) + std::to_string(n) +
+                               BiText{" members, because ", " 个，原因："}.in(lang) +
+                               BiText{reason, group_reason_zh(reason)}.in(lang) + BiText{".", "。"}.in(lang));
     sections.push_back(s);
   }
   std::string base = sp + "." + fam + ".";
   // Each stage's own section, in table order, headed by its state when it is not done.
   for (auto& spec : genefamily_pipeline().stages())
-    if (spec.report) sections.push_back(stage_section(ctx, spec, T, zh));
+    if (spec.report) sections.push_back(stage_section(ctx, spec, lang));
   {
-    Section s{"function", T.function, {}, {}, {}, {}};
+    Section s{"function", kText.function.in(lang), {}, {}, {}, {}};
     if (per_group.empty())
-      s.paragraphs.push_back(zh ? "未提供参考物种成员（phylogeny.references），无法按直系同源推断功能。"
-                                : "No reference members were given (phylogeny.references), so functions are not "
-                                  "predicted from orthologs.");
+      s.paragraphs.push_back(
+          BiText{"No reference members were given (phylogeny.references), so functions are not "
+                 "predicted from orthologs.",
+                 "未提供参考物种成员（phylogeny.references），无法按直系同源推断功能。"}
+              .in(lang));
     else
       for (auto& [g, n] : per_group)
         s.paragraphs.push_back(g + ": " + std::to_string(n) +
-                               (zh ? " 个成员，可能具有与该亚家族参考成员相似的功能。"
-                                   : " members, which may share the functions of that subfamily's reference members."));
+                               BiText{" members, which may share the functions of that subfamily's reference members.",
+                                      " 个成员，可能具有与该亚家族参考成员相似的功能。"}
+                                   .in(lang));
     sections.push_back(s);
   }
   {
-    Section s{"meaning", T.meaning, {}, {}, {}, {}};
+    Section s{"meaning", kText.meaning.in(lang), {}, {}, {}, {}};
     int tandem = chrom.value("genes_in_tandem_clusters", 0);
     s.paragraphs.push_back(
-        zh ? (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")
-           : (tandem ? std::to_string(tandem) +
-                           " members lie in tandem clusters: tandem duplication contributed to the family's size."
-                     : "No tandem clusters were found."));
+        BiText{(tandem ? std::to_string(tandem) +
+                             " members lie in tandem clusters: tandem duplication contributed to the family's size."
+                       : "No tandem clusters were found."),
+               (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")}
+            .in(lang));
     if (!ratios.empty() && ratios[ratios.size() / 2] < 1)
       s.paragraphs.push_back(
-          zh ? "多数重复基因对 Ka/Ks < 1，受纯化选择。"
-             : "Most duplicated pairs have Ka/Ks < 1: purifying selection has kept their functions.");
+          BiText{"Most duplicated pairs have Ka/Ks < 1: purifying selection has kept their functions.",
+                 "多数重复基因对 Ka/Ks < 1，受纯化选择。"}
+              .in(lang));
     sections.push_back(s);
   }
   {
-    Section s{"methods", T.methods, {}, {}, {}, {}, {}};
-    s.table_header = zh ? std::vector<std::string>{"阶段", "命令", "程序版本", "用时（秒）", "退出码"}
-                        : std::vector<std::string>{"stage", "command", "tool versions", "seconds", "exit"};
+    Section s{"methods", kText.methods.in(lang), {}, {}, {}, {}, {}};
+    s.table_header = texts_in(lang, {{"stage", "阶段"},
+                                     {"command", "命令"},
+                                     {"tool versions", "程序版本"},
+                                     {"seconds", "用时（秒）"},
+                                     {"exit", "退出码"}});
     const fs::path run_dir = fs::absolute(ctx.run.value("run_dir", std::string()));
     auto history = pipeline_history(run_dir);
     std::vector<Json> rows;
@@ -405,7 +430,7 @@ Status build(const StageContext& ctx) {
                            std::to_string(a.value("exit_code", 0))});
       }
     std::ostringstream inputs;
-    inputs << T.inputs << ": ";
+    inputs << kText.inputs.in(lang) << ": ";
     const Json files = ctx.run.value("files", Json::object());  // kept alive: items() refers to it
     for (auto& [k, v] : files.items()) {
       auto d = file_sha256(v.get<std::string>());
@@ -413,22 +438,23 @@ Status build(const StageContext& ctx) {
              << " sha256:" << (d ? d->substr(0, 16) : "?") << "; ";
     }
     s.paragraphs.push_back(inputs.str());
-    s.paragraphs.push_back(zh ? "各阶段的程序、版本与实际参数（含默认值）如下。"
-                              : "Each stage's programs, versions and parameters as run (defaults included):");
-    for (auto& p : methods_narrative(ctx, rows, zh)) s.paragraphs.push_back(p);
-    for (auto& p : parameter_paragraphs(ctx, run_dir, zh)) s.paragraphs.push_back(p);
+    s.paragraphs.push_back(BiText{"Each stage's programs, versions and parameters as run (defaults included):",
+                                  "各阶段的程序、版本与实际参数（含默认值）如下。"}
+                               .in(lang));
+    for (auto& p : methods_narrative(ctx, rows, lang)) s.paragraphs.push_back(p);
+    for (auto& p : parameter_paragraphs(ctx, run_dir, lang)) s.paragraphs.push_back(p);
     if (!rows.empty())
-      s.paragraphs.push_back(std::string(T.timeline) + ": " + rows.front().value("at", "") + " → " +
+      s.paragraphs.push_back(kText.timeline.in(lang) + ": " + rows.front().value("at", "") + " → " +
                              rows.back().value("at", ""));
     sections.push_back(s);
   }
 
-  add_prewritten(sections, ctx.params.value("prewritten", Json::object()), zh);
+  add_prewritten(sections, ctx.params.value("prewritten", Json::object()), lang);
   // Markdown and HTML from the same sections.
-  std::string title = sp + " " + fam + " " + T.title_suffix;
+  std::string title = sp + " " + fam + " " + kText.title_suffix.in(lang);
   std::ostringstream md, html;
   md << "# " << title << "\n\n";
-  html << "<!doctype html><html lang=\"" << (zh ? "zh" : "en") << "\"><head><meta charset=\"utf-8\"><title>"
+  html << "<!doctype html><html lang=\"" << lang_name(lang) << "\"><head><meta charset=\"utf-8\"><title>"
        << html_escape(title)
        << "</title><style>body{font-family:'DejaVu Sans',Arial,sans-serif;max-width:1100px;margin:2em auto;"
           "padding:0 1em;color:#222}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
@@ -448,7 +474,7 @@ Status build(const StageContext& ctx) {
            << "</p>\n";
     }
     if (!s.table_header.empty()) {
-      const std::string caption = table_caption(s, ++table_number, zh);
+      const std::string caption = table_caption(s, ++table_number, lang);
       md << "**" << caption << "**\n\n|";
       html << "<table id=\"table-" << table_number << "\"><caption>" << html_escape(caption) << "</caption><tr>";
       for (auto& h : s.table_header) {
@@ -475,7 +501,7 @@ Status build(const StageContext& ctx) {
     for (auto& f : s.figures) {
       auto svg_text = read_text(final_dir / f);
       if (!svg_text) continue;  // the stage did not draw it
-      const std::string caption = figure_caption(f, ++figure_number, zh);
+      const std::string caption = figure_caption(f, ++figure_number, lang);
       captions.push_back({{"file", f}, {"number", figure_number}, {"caption", caption}});
       md << "![" << caption << "](" << f << ")\n\n*" << caption << "*\n\n";
       html << "<figure id=\"figure-" << figure_number << "\" data-file=\"" << html_escape(f) << "\">" << *svg_text
@@ -486,7 +512,7 @@ Status build(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.md"), md.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.html"), html.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "figure_captions.json"),
-                                      Json{{"lang", zh ? "zh" : "en"}, {"figures", captions}}.dump(2)));
+                                      Json{{"lang", lang_name(lang)}, {"figures", captions}}.dump(2)));
   std::ostringstream outputs;
   outputs << "# Outputs of the " << sp << " " << fam << " run\n\n";
   const std::vector<std::pair<std::string, std::string>> kFiles = {
@@ -544,7 +570,7 @@ Status build(const StageContext& ctx) {
   outputs << "- `run.sqlite`: every command's argv, tool versions, times, exit codes and memory\n"
              "- `stages/<stage>-<key>/`: each stage's working folder and log (stage.log)\n";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "final" / "outputs.md", outputs.str()));
-  return write_text(ctx.work / "report.json", Json{{"sections", sections.size()}, {"lang", zh ? "zh" : "en"}}.dump());
+  return write_text(ctx.work / "report.json", Json{{"sections", sections.size()}, {"lang", lang_name(lang)}}.dump());
 }
 
 }  // namespace

@@ -46,12 +46,13 @@ std::string lower(std::string s) {
 // "program version; program version" from the record's versions (the first line of each), for the
 // programs the stage ran only (all of them when the run holds no command of the stage: a result
 // reused from a cache).
-std::string versions_text(const Json& versions, const std::set<std::string>& ran, bool zh) {
+std::string versions_text(const Json& versions, const std::set<std::string>& ran, Lang lang) {
   std::string out;
   for (auto& [program, version] : versions.items()) {
     if (!ran.empty() && !ran.count(lower(program))) continue;
     const std::string v = version_number(version.is_string() ? version.get<std::string>() : version.dump());
-    out += (out.empty() ? "" : "; ") + program + " " + (v.empty() ? (zh ? "（版本未知）" : "(version unknown)") : v);
+    out += (out.empty() ? "" : "; ") + program + " " +
+           (v.empty() ? BiText{"(version unknown)", "（版本未知）"}.in(lang) : v);
   }
   return out;
 }
@@ -99,7 +100,7 @@ std::set<std::string> parameters_not_used(const std::string& stage, const Json& 
   return out;
 }
 
-std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, bool zh) {
+std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, Lang lang) {
   std::map<std::string, std::set<std::string>> ran;  // stage -> programs its commands ran (lower case)
   for (auto& a : history)
     if (a["argv"].is_array() && !a["argv"].empty() && a["argv"][0].is_string())
@@ -116,11 +117,13 @@ std::vector<std::string> methods_narrative(const StageContext& ctx, const std::v
     for (auto& [k, v] : given.items())
       if (!unused.count(k)) params += (params.empty() ? "" : ", ") + k + " = " + value_text(v);
     const Json programs = record.value("versions", Json::object());
-    const std::string versions = versions_text(programs, ran[spec.name], zh);
-    const std::string label = zh && !spec.label_zh.empty() ? spec.label_zh : spec.label;
-    std::string line = zh ? label + "（" + spec.name + "）：" : label + " (" + spec.name + "): ";
-    line += versions.empty() ? (zh ? "本程序内实现" : "implemented in bioagent") : (zh ? "程序 " : "ran ") + versions;
-    line += params.empty() ? (zh ? "。" : ".") : (zh ? "；参数 " : "; parameters ") + params + (zh ? "。" : ".");
+    const std::string versions = versions_text(programs, ran[spec.name], lang);
+    const std::string label = lang == Lang::kZh && !spec.label_zh.empty() ? spec.label_zh : spec.label;
+    std::string line = BiText{label + " (" + spec.name + "): ", label + "（" + spec.name + "）："}.in(lang);
+    line += versions.empty() ? BiText{"implemented in bioagent", "本程序内实现"}.in(lang)
+                             : BiText{"ran ", "程序 "}.in(lang) + versions;
+    line += params.empty() ? BiText{".", "。"}.in(lang)
+                           : BiText{"; parameters ", "；参数 "}.in(lang) + params + BiText{".", "。"}.in(lang);
     out.push_back(line);
   }
   return out;

@@ -20,6 +20,6 @@ std::set<std::string> parameters_not_used(const std::string& stage, const Json& 
 
 // `history`: the run's command records (pipeline_history), whose first argument names the programs a
 // stage ran; a program the stage only may run (another method's) is not named.
-std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, bool zh);
+std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, Lang lang);
 
 }  // namespace bioagent::gf

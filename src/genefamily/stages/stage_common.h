@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bioagent/bitext.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/http.h"
 #include "bioagent/seqio.h"
@@ -81,17 +82,20 @@ inline std::string final_base(const StageContext& ctx) {
   return ctx.run.value("species", std::string()) + "." + ctx.run.value("family", std::string()) + ".";
 }
 
-// A stage's report section with its title in the report's language.
-// "<species> <family><what>" with `what` in the figure language of this thread
-// (svg::FigureLanguage, held by the engine while a stage runs).
-inline std::string figure_title(const StageContext& ctx, std::string_view en, std::string_view zh) {
-  return ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) + svg::tr(en, zh);
+// The language a stage draws its figures in: the run's "lang" (English when absent).
+inline Lang run_lang(const StageContext& ctx) { return lang_or_en(ctx.run.value("lang", std::string())); }
+
+// "<species> <family><what>" with `what` in the run's language.
+inline std::string figure_title(const StageContext& ctx, BiText what) {
+  return ctx.run.value("species", std::string()) + " " + ctx.run.value("family", std::string()) +
+         what.in(run_lang(ctx));
 }
 
-inline ReportSection section(const ReportContext& r, const char* id, const char* en, const char* zh) {
+// A stage's report section with its title in the report's language.
+inline ReportSection section(const ReportContext& r, const char* id, BiText title) {
   ReportSection s;
   s.id = id;
-  s.title = r.zh ? zh : en;
+  s.title = title.in(r.lang);
   return s;
 }
 

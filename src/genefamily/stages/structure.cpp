@@ -41,21 +41,22 @@ Status draw_structure(const StageContext& ctx) {
   for (auto& m : *members)  // members missing from the tree (or no tree): after it, in genome order
     if (tx.count(m.gene) && std::find(genes.begin(), genes.end(), m.gene) == genes.end()) genes.push_back(m.gene);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.tsv"), tsv.str()));
-  std::string title = figure_title(ctx, " gene structure (tree order)", " 基因结构（按系统树顺序）");
-  BIOAGENT_RETURN_IF_ERROR(
-      write_text(ctx.work / final_name(ctx, "gene_structure.svg"), figures::gene_structure(genes, tx, title)));
+  std::string title = figure_title(ctx, {" gene structure (tree order)", " 基因结构（按系统树顺序）"});
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.svg"),
+                                      figures::gene_structure(run_lang(ctx), genes, tx, title)));
   return write_text(ctx.work / "structure.json",
                     Json{{"genes_drawn", genes.size()}, {"tree_order", !order.empty()}}.dump(2));
 }
 
 ReportSection structure_report(const ReportContext& r) {
-  ReportSection s = section(r, "structure", "Gene structure", "基因结构");
+  ReportSection s = section(r, "structure", {"Gene structure", "基因结构"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "structure.json");
   if (!j.empty())
     s.paragraphs.push_back(std::to_string(j.value("genes_drawn", 0)) +
-                           (r.zh ? " 个成员的外显子-内含子结构" : " members' exon-intron structures") +
-                           (j.value("tree_order", false) ? (r.zh ? "（按系统树顺序）。" : ", in tree order.")
-                                                         : (r.zh ? "（按基因组顺序）。" : ", in genome order.")));
+                           BiText{" members' exon-intron structures", " 个成员的外显子-内含子结构"}.in(r.lang) +
+                           (j.value("tree_order", false)
+                                ? BiText{", in tree order.", "（按系统树顺序）。"}.in(r.lang)
+                                : BiText{", in genome order.", "（按基因组顺序）。"}.in(r.lang)));
   s.figures = {final_base(r.ctx) + "gene_structure.svg"};
   return s;
 }

@@ -163,9 +163,10 @@ Status draw_dual_synteny(const StageContext& ctx, const std::vector<GenePos>& ge
   }
   const std::string family = ctx.run.value("family", std::string());
   const std::string title =
-      svg::tr(top.species + " and " + other + ": collinear genes, " + family + " members in colour",
-              top.species + " 与 " + other + " 的共线性基因（" + family + " 成员以颜色标出）");
-  return write_text(ctx.work / final_name(ctx, file), figures::dual_synteny(top, bottom, pairs, title));
+      BiText{top.species + " and " + other + ": collinear genes, " + family + " members in colour",
+             top.species + " 与 " + other + " 的共线性基因（" + family + " 成员以颜色标出）"}
+          .in(run_lang(ctx));
+  return write_text(ctx.work / final_name(ctx, file), figures::dual_synteny(run_lang(ctx), top, bottom, pairs, title));
 }
 
 // Blocks between the species and each member's syntenic orthologs.
@@ -315,10 +316,10 @@ Status blocks(const StageContext& ctx) {
     if (!m.seqid.empty())
       placed.push_back(
           {m.gene, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
-  std::string title = figure_title(ctx, " duplicated members", " 重复成员");
-  BIOAGENT_RETURN_IF_ERROR(write_text(
-      ctx.work / final_name(ctx, "synteny_circle.svg"),
-      figures::synteny_circle((*genome)->lengths(), placed, links, title, block_spans(**genome, *genes, r))));
+  std::string title = figure_title(ctx, {" duplicated members", " 重复成员"});
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "synteny_circle.svg"),
+                                      figures::synteny_circle(run_lang(ctx), (*genome)->lengths(), placed, links, title,
+                                                              block_spans(**genome, *genes, r))));
   size_t member_blocks = 0;
   for (auto& b : r.blocks)
     if (std::any_of(b.anchors.begin(), b.anchors.end(),
@@ -340,24 +341,28 @@ Status blocks(const StageContext& ctx) {
 }
 
 ReportSection report(const ReportContext& r) {
-  ReportSection s = section(r, "synteny", "Synteny", "共线性分析");
+  ReportSection s = section(r, "synteny", {"Synteny", "共线性分析"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "synteny.json");
   if (j.empty() || j.value("skipped", false)) return s;
-  s.paragraphs.push_back(std::to_string(j.value("blocks", 0)) +
-                         (r.zh ? " 个共线性区块；成员重复类型：" : " collinear blocks; members by duplication type: ") +
-                         join_counts(j.value("member_duplication", Json::object())) + ".");
+  s.paragraphs.push_back(
+      std::to_string(j.value("blocks", 0)) +
+      BiText{" collinear blocks; members by duplication type: ", " 个共线性区块；成员重复类型："}.in(r.lang) +
+      join_counts(j.value("member_duplication", Json::object())) + ".");
   if (j.value("homology_search", Json::object()).value("reused", false))
-    s.paragraphs.push_back(r.zh ? "全基因组蛋白互比（DIAMOND）复用了同一蛋白组、同一版本与参数的先前结果。"
-                                : "The all-against-all DIAMOND search was reused from an earlier run on the same "
-                                  "proteome with the same DIAMOND version and options.");
+    s.paragraphs.push_back(
+        BiText{"The all-against-all DIAMOND search was reused from an earlier run on the same "
+               "proteome with the same DIAMOND version and options.",
+               "全基因组蛋白互比（DIAMOND）复用了同一蛋白组、同一版本与参数的先前结果。"}
+            .in(r.lang));
   s.figures = {final_base(r.ctx) + "synteny_circle.svg"};
   const Json inter = j.value("interspecies", Json::object());  // kept alive: items() refers to it
   for (auto& [prefix, o] : inter.items()) {
     s.paragraphs.push_back(
-        r.zh ? "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
-                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " 个成员有共线直系同源基因。"
-             : "With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
-                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " members have a syntenic ortholog.");
+        BiText{"With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " members have a syntenic ortholog.",
+               "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
+                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " 个成员有共线直系同源基因。"}
+            .in(r.lang));
     if (o.contains("figure")) s.figures.push_back(final_base(r.ctx) + o["figure"].get<std::string>());
   }
   return s;
