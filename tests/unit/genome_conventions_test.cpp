@@ -8,10 +8,12 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
@@ -372,4 +374,42 @@ TEST(GenomeConventions, SyntenyWithTooFewGenesIsSkippedWithTheReason) {
       EXPECT_EQ(s.state, StageState::kSkipped) << to_string(s.state) << " " << s.message;
       EXPECT_NE(s.message.find("places 6 genes"), std::string::npos) << s.message;
     }
+}
+
+// Every problem, warning and absent file the check reports carries a Chinese message too (a Chinese
+// plan and diagnosis show it), for each kind of check: truncated profile, internal stop, lowercase
+// residues, a gene beyond its sequence, unknown seqids, unmatched proteins, CDS that do not translate,
+// two profile sets, an empty file, a missing required file and an absent optional one.
+TEST(SpeciesCheck, EveryMessageHasItsChineseText) {
+  bioagent::testing::TempDir broken, sparse;
+  broken.write("Tbad.genome.fasta", ">chr1\n" + std::string(60, 'A') + "\n");
+  broken.write("Tbad.gff3",
+               "##gff-version 3\n"
+               "chr1\t.\tgene\t1\t300\t.\t+\t.\tID=g1\n"
+               "chr1\t.\tmRNA\t1\t300\t.\t+\t.\tID=p1;Parent=g1\n"
+               "chr1\t.\tCDS\t1\t9\t.\t+\t0\tID=c1;Parent=p1\n"
+               "chrZ\t.\tgene\t1\t30\t.\t+\t.\tID=g2\n");
+  broken.write("Tbad.pep.fasta", ">p1\nMK*LLk\n>orphan\nMAAAA\n");
+  broken.write("Tbad.cds.fasta", ">p1\nATGCCCGGG\n");
+  broken.write("Fam.hmm", "HMMER3/f [3.3 | Nov 2019]\nNAME  Fam\nLENG  10\n");
+  const std::string two_profiles = "HMMER3/f\nNAME  a\n//\nHMMER3/f\nNAME  b\n//\n";
+  broken.write("domains_one.hmm", two_profiles);
+  broken.write("domains_two.hmm", two_profiles);
+  sparse.write("Tsp.pep.fasta", "");
+  size_t seen = 0;
+  for (auto [dir, prefix, family] :
+       {std::tuple{broken.path(), "Tbad", "Fam"}, std::tuple{sparse.path(), "Tsp", "Fam"}}) {
+    auto check = check_species_data(dir, prefix, family, true);
+    ASSERT_TRUE(check.is_ok()) << check.status().to_string();
+    for (const char* list : {"problems", "warnings", "absent"})
+      for (auto& p : (*check)[list]) {
+        if (p.value("rule", "") == "readable") continue;  // a parser's own error, quoted as it is
+        ++seen;
+        ASSERT_TRUE(p.contains("message_zh")) << list << ": " << p.dump();
+        const std::string zh = p["message_zh"];
+        EXPECT_TRUE(std::any_of(zh.begin(), zh.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE4; }))
+            << zh;
+      }
+  }
+  EXPECT_GE(seen, 10u) << "each kind of check was reached";
 }

@@ -14,6 +14,16 @@
 namespace bioagent {
 namespace {
 
+// A file kind of the naming rules in Chinese (the rules' kinds: genome, gff3, cds, pep, hmm).
+std::string kind_zh(const std::string& kind) {
+  if (kind == "genome") return "基因组";
+  if (kind == "gff3") return "GFF3 注释";
+  if (kind == "cds") return "CDS 序列";
+  if (kind == "pep") return "蛋白序列";
+  if (kind == "hmm") return "HMM 模型";
+  return kind;
+}
+
 struct Rule {
   const char* kind;
   std::regex pattern;
@@ -70,7 +80,9 @@ void content_checks(const Json& files, Json& problems, Json& warnings) {
       problems.push_back({{"file", name_of("hmm")},
                           {"rule", "a complete HMMER3 profile"},
                           {"message", name_of("hmm") + " line " + std::to_string(last_line) +
-                                          ": the profile does not end with '//' (truncated?)"}});
+                                          ": the profile does not end with '//' (truncated?)"},
+                          {"message_zh", name_of("hmm") + " 第 " + std::to_string(last_line) +
+                                             " 行：profile 未以“//”结尾（文件可能不完整）"}});
   }
   if (files.contains("pep"))
     if (auto pep = read_fasta(files["pep"].get<std::string>())) {
@@ -81,13 +93,16 @@ void content_checks(const Json& files, Json& problems, Json& warnings) {
           problems.push_back({{"file", name_of("pep")},
                               {"rule", "no internal stop codons"},
                               {"message", name_of("pep") + ": protein " + r.id + " has a stop '*' at residue " +
-                                              std::to_string(star + 1) + " of " + std::to_string(r.seq.size())}});
+                                              std::to_string(star + 1) + " of " + std::to_string(r.seq.size())},
+                              {"message_zh", name_of("pep") + "：蛋白 " + r.id + " 的第 " + std::to_string(star + 1) +
+                                                 " 位（共 " + std::to_string(r.seq.size()) + " 位）是终止符“*”"}});
         if (std::any_of(r.seq.begin(), r.seq.end(),
                         [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
             lower++ < 3)
           warnings.push_back(
               {{"file", name_of("pep")},
-               {"message", name_of("pep") + ": protein " + r.id + " has lowercase residues (read as uppercase)"}});
+               {"message", name_of("pep") + ": protein " + r.id + " has lowercase residues (read as uppercase)"},
+               {"message_zh", name_of("pep") + "：蛋白 " + r.id + " 含小写的氨基酸字母（按大写读取）"}});
       }
     }
   if (files.contains("genome") && files.contains("gff3")) {
@@ -102,7 +117,10 @@ void content_checks(const Json& files, Json& problems, Json& warnings) {
             {{"file", name_of("gff3")},
              {"rule", "genes lie within their sequence"},
              {"message", name_of("gff3") + ": gene " + id + " ends at " + std::to_string(g.end) + ", beyond the " +
-                             std::to_string(it->second) + " bp of " + g.seqid + " in " + name_of("genome")}});
+                             std::to_string(it->second) + " bp of " + g.seqid + " in " + name_of("genome")},
+             {"message_zh", name_of("gff3") + "：基因 " + id + " 止于 " + std::to_string(g.end) + "，超出 " +
+                                name_of("genome") + " 中 " + g.seqid + " 的长度（" + std::to_string(it->second) +
+                                " bp）"}});
       }
     }
   }
@@ -156,17 +174,24 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
     problems.push_back(
         {{"rule", "every GFF seqid exists in the genome"},
          {"message", std::to_string(missing_seqids.size()) + " GFF sequence names are not in the genome, e.g. " +
-                         missing_seqids[0].get<std::string>() + " (not even as a Chr1/1/chr01 variant)"}});
+                         missing_seqids[0].get<std::string>() + " (not even as a Chr1/1/chr01 variant)"},
+         {"message_zh", std::to_string(missing_seqids.size()) + " 个 GFF 序列名在基因组中不存在，例如 " +
+                            missing_seqids[0].get<std::string>() + "（按 Chr1/1/chr01 等写法也找不到）"}});
   if (unmatched)
     problems.push_back({{"rule", "protein ids match GFF mRNA/CDS ids"},
                         {"message", std::to_string(unmatched) + " of " + std::to_string(pep.size()) +
                                         " proteins have no mRNA, CDS, protein_id or gene in the GFF3, e.g. " +
-                                        unmatched_examples[0].get<std::string>()}});
+                                        unmatched_examples[0].get<std::string>()},
+                        {"message_zh", std::to_string(pep.size()) + " 个蛋白中有 " + std::to_string(unmatched) +
+                                           " 个在 GFF3 中找不到对应的 mRNA、CDS、protein_id 或基因，例如 " +
+                                           unmatched_examples[0].get<std::string>()}});
   if (mismatched)
     problems.push_back(
         {{"rule", "CDS translate to the proteins"},
          {"message", std::to_string(mismatched) + " of " + std::to_string(checked) +
-                         " CDS do not translate to their protein, e.g. " + mismatch_examples[0].get<std::string>()}});
+                         " CDS do not translate to their protein, e.g. " + mismatch_examples[0].get<std::string>()},
+         {"message_zh", std::to_string(checked) + " 条 CDS 中有 " + std::to_string(mismatched) +
+                            " 条翻译后与对应蛋白不一致，例如 " + mismatch_examples[0].get<std::string>()}});
 }
 
 // The number of profiles (NAME lines) in a HMMER3 file; 0 when unreadable.
@@ -185,19 +210,7 @@ Json naming_rules() {
   return out;
 }
 
-namespace {
-
-// A file kind of the naming rules in Chinese (the rules' kinds: genome, gff3, cds, pep, hmm).
-std::string kind_zh(const std::string& kind) {
-  if (kind == "genome") return "基因组";
-  if (kind == "gff3") return "GFF3 注释";
-  if (kind == "cds") return "CDS 序列";
-  if (kind == "pep") return "蛋白序列";
-  if (kind == "hmm") return "HMM 模型";
-  return kind;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Json check_file_name(const std::string& name) {
   for (auto& r : rules())
@@ -286,10 +299,15 @@ void record_hmm_set(const fs::path& dir, FilesByKind& by_kind, Json& files, Json
                         {"kind", "hmm_set"},
                         {"rule", "at most one set of domain profiles"},
                         {"message", "more than one HMM file holds several profiles (" + sets[0] + ", " + sets[1] +
-                                        "): keep one domain set for classification in the folder"}});
+                                        "): keep one domain set for classification in the folder"},
+                        {"message_zh", "有多个 HMM 文件各含多个 profile（" + sets[0] + "、" + sets[1] +
+                                           "）：文件夹中只保留一套用于分类的结构域 profile"}});
 }
 
 Json missing_required_file(const fs::path& dir, const std::string& kind, const std::string& name, const Json& files) {
+  const std::string set = kind == "hmm" && files.contains("hmm_set")
+                              ? fs::path(files["hmm_set"].get<std::string>()).filename().string()
+                              : "";
   return {{"file", name},
           {"kind", kind},
           {"rule", "required file"},
@@ -299,7 +317,12 @@ Json missing_required_file(const fs::path& dir, const std::string& kind, const s
                                ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
                                      " holds several domain profiles: it is used by the classify stage, and the "
                                      "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
-                               : std::string())}};
+                               : std::string())},
+          {"message_zh", kind_zh(kind) + "文件 " + name + " 缺失（应位于 " + dir.string() + "）" +
+                             (set.empty() ? std::string()
+                                          : "；" + set +
+                                                " 含多个结构域 profile，供分类阶段使用；还需要该家族自己的 profile"
+                                                "（<Family>.hmm 或 identify.pfam）")}};
 }
 
 // The five files a run reads under their expected names: found (files), missing
@@ -325,13 +348,18 @@ void check_expected_files(const fs::path& dir, const std::string& prefix, const 
       if (optional && !fixable_elsewhere && !prefix.empty())
         absent.push_back({{"file", name},
                           {"kind", kind},
-                          {"message", "no " + kind + " file " + name + ": the stages that need it are skipped"}});
+                          {"message", "no " + kind + " file " + name + ": the stages that need it are skipped"},
+                          {"message_zh", "没有" + kind_zh(kind) + "文件 " + name + "：需要它的阶段将跳过"}});
       else if (!fixable_elsewhere)
         problems.push_back(missing_required_file(dir, kind, name, files));
       continue;
     }
     if (fs::file_size(p, ec) == 0) {
-      problems.push_back({{"file", name}, {"kind", kind}, {"rule", "not empty"}, {"message", name + " is empty"}});
+      problems.push_back({{"file", name},
+                          {"kind", kind},
+                          {"rule", "not empty"},
+                          {"message", name + " is empty"},
+                          {"message_zh", name + " 是空文件"}});
       continue;
     }
     files[kind] = fs::absolute(p).string();
