@@ -344,7 +344,8 @@ bool Assistant::Impl::check_task_names(TaskContext& t) {
 
 Json Assistant::Impl::repair_task_names(const TaskContext& t, const Diagnosis& d, const DiagnosisRepair& repair,
                                         const Json& problems) {
-  set_state(t.id, TaskState::kRepairing, t.lang == Lang::kZh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy);
+  set_state(t.id, TaskState::kRepairing,
+            t.lang == Lang::kZh && !repair.strategy_zh.empty() ? repair.strategy_zh : repair.strategy);
   auto changes = apply_naming_repair(t.data_dir, problems);
   Json after = problems_of(check_species_data(t.data_dir, t.prefix, t.fam_file, true));
   std::string test = changes && after.empty() ? "passed" : "failed";

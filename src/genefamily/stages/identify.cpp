@@ -479,11 +479,11 @@ StageSpec identify_stage() {
   s.checks = [](const StageContext& ctx, const Json& summary) -> std::vector<StageCheck> {
     const int n = summary.value("members", 0), lo = 10, hi = 100;
     const Lang lang = lang_or_en(ctx.run.value("lang", std::string()));  // a check's detail in the run's language
-    return {{"gene count", n >= lo && n <= hi ? "pass" : "warn",
-             std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
-             Json::array({lo, hi})},
-            {"isoforms merged", "pass", isoform_sentence(summary, lang), summary.value("isoforms_collapsed", 0),
-             Json()}};
+    return {
+        {"gene count", n >= lo && n <= hi ? "pass" : "warn",
+         std::to_string(n) + " members (expected " + std::to_string(lo) + "-" + std::to_string(hi) + ")", n,
+         Json::array({lo, hi})},
+        {"isoforms merged", "pass", isoform_sentence(summary, lang), summary.value("isoforms_collapsed", 0), Json()}};
   };
   s.report = report;
   return s;
