@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bioagent/bitext.h"
 #include "bioagent/tool.h"
 
 namespace bioagent {
@@ -60,6 +61,10 @@ enum class TaskState {
 std::string to_string(TaskState s);
 // The state of its to_string name; not found for any other text.
 Result<TaskState> task_state_from_string(std::string_view name);
+// The state as the interfaces show it ("awaiting confirmation" / "等待确认").
+BiText label_of(TaskState s);
+// Every task state, in the table's order (for clients that show them).
+const std::vector<TaskState>& all_task_states();
 bool is_terminal(TaskState s);
 const std::vector<TaskState>& terminal_task_states();
 

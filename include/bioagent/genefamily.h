@@ -30,12 +30,19 @@ Json check_file_name(const std::string& name);
 Result<Json> genefamily_run_config(const std::string& prefix, const std::string& family, const fs::path& data_dir,
                                    const Json& params = Json::object());
 
-// The stage table.
+// The stage table (src/genefamily/stages/table.cpp). Built once; thread-safe.
 const Pipeline& genefamily_pipeline();
+// The table with `extra` rows before the report, whose inputs then include
+// them: a stage being built, or a test's toy stage, as a row of the table.
+Pipeline genefamily_pipeline_with(std::vector<StageSpec> extra);
+// Every stage's name and labels, [{name, label, label_zh}] in table order:
+// what clients show (the web page keeps no copy).
+Json stage_labels(const Pipeline& pipeline);
 
-// Runs (or resumes) the pipeline for `config` in options.run_dir, keeping
+// Runs (or resumes) `pipeline` for `config` in options.run_dir, keeping
 // run.json (the configuration) and status.json (the stages' outcome) there.
-Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runner, const PipelineOptions& options);
+Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runner, const PipelineOptions& options,
+                                                const Pipeline& pipeline = genefamily_pipeline());
 
 // The seed's validation over a finished run folder, from its status.json: the
 // identify stage's final files, every stage's state (skipped ones with their

@@ -78,6 +78,10 @@ std::unique_ptr<Runner> make_slurm_runner(std::string partition = "", int poll_m
 enum class StageState { kPending, kRunning, kRepairing, kDone, kCached, kWarn, kSkipped, kFailed, kCancelled };
 std::string to_string(StageState s);
 Result<StageState> stage_state_from_string(const std::string& s);
+// The state as the interfaces show it ("done with a warning" / "完成（有警告）").
+BiText label_of(StageState s);
+// Every stage state, in the table's order (for clients that show them).
+const std::vector<StageState>& all_stage_states();
 // done, cached or warn: its folder is complete and downstream stages may read it.
 bool finished_with_outputs(StageState s);
 bool is_final(StageState s);
@@ -118,12 +122,15 @@ inline constexpr const char* kReasonDetail = "reason";
 std::string failure_class_name(FailureClass c, Lang lang);
 std::string failure_cause(FailureClass c, Lang lang);
 
+class Pipeline;
+
 struct StageContext {
   Json run;                               // the run's configuration (species, family, data folder, ...)
   Json params;                            // this stage's parameters, defaults applied
   fs::path work;                          // where this attempt writes its outputs
   std::map<std::string, fs::path> input;  // upstream stage name -> its finished folder
   int cpus = 1;
+  const Pipeline* pipeline = nullptr;           // the table being run (a report reads its rows); null outside a run
   fs::path data(const std::string& key) const;  // a data file named by run["files"][key]
 };
 
@@ -184,6 +191,13 @@ struct ReportContext {
   Lang lang = Lang::kEn;                    // the report's language
 };
 
+// A stage parameter the parameter dialog shows and the user may change
+// before a run: its default and its range come from the stage's schema.
+struct DialogParam {
+  std::string key;  // a property of the stage's params_schema; unique across the pipeline
+  BiText label;     // as the dialog names it
+};
+
 struct StageSpec {
   std::string name, description;
   std::string label, label_zh;     // short names in plans, in English and Chinese
@@ -191,6 +205,7 @@ struct StageSpec {
   std::vector<std::string> uses;   // upstream stages it reads when they finished (waited for, never required)
   std::vector<std::string> needs;  // run["files"] keys it cannot run without (absent: skipped with the reason)
   Json params_schema = Json{{"type", "object"}, {"properties", Json::object()}};
+  std::vector<DialogParam> dialog;  // the parameters the dialog offers (keys of params_schema)
   std::string resource = "small";
   std::vector<std::string> programs;    // static requirements
   std::vector<std::string> data_files;  // run["files"] keys whose content keys the stage
@@ -286,6 +301,17 @@ class Pipeline {
   const StageSpec* find(const std::string& name) const;
   // The stages to run for `wanted` with everything upstream, in a valid order.
   Result<std::vector<std::string>> plan(const std::vector<std::string>& wanted) const;
+  // The parameter dialog's fields in stage order: {key, stage, label,
+  // label_zh, schema} (schema: the property's own, with its default and range).
+  Json dialog_fields() const;
+  // Each field's starting value: stage_params[stage][key] when given (the
+  // server's pipeline parameters), else the schema's default.
+  Json dialog_defaults(const Json& stage_params) const;
+  // Ok when `key` is a dialog field and `value` fits its schema; otherwise an
+  // error naming the field (details: field) and, for an unknown key, the fields.
+  Status check_dialog_value(const std::string& key, const Json& value) const;
+  // `stage_params` with every dialog field present in `dialog` set on its stage.
+  Json apply_dialog(Json stage_params, const Json& dialog) const;
   // Runs (or resumes) the DAG for `run`.
   Result<std::vector<StageStatus>> run(const Json& run, Runner& runner, const PipelineOptions& options) const;
 

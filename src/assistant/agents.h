@@ -34,7 +34,8 @@ Json literature_check(const AgentEnv& env, const Route& route, const std::string
 // with file status from the data folders (first match wins) and an estimate
 // from past stage durations ({stage: median seconds}). {plan, yaml, defaults}.
 Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
-                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, Lang lang, int cpus);
+                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, Lang lang, int cpus,
+                       const Json& stage_params = Json::object());
 
 // The plan's reasoning (why these stages, what the data allows):
 // {text, written_by: model name or "template", removed: [{sentence, why}]}.

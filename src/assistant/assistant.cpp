@@ -134,12 +134,18 @@ Route ask_model_to_route(LlmClient& llm, const std::string& message, Route r) {
 
 }  // namespace
 
-// Every stage's name and labels, from the stage table (the page shows these, never its own copy).
-static Json stage_labels() {
-  Json out = Json::array();
-  for (auto& s : genefamily_pipeline().stages())
-    out.push_back({{"name", s.name}, {"label", s.label}, {"label_zh", s.label_zh}});
-  return out;
+// Task and stage states by name with both labels; a task state says whether it ends the task.
+// Stage and task states share names ("running", "done"); each kind is listed apart.
+static Json state_labels() {
+  Json task = Json::array(), stage = Json::array();
+  for (TaskState s : all_task_states())
+    task.push_back({{"name", to_string(s)},
+                    {"label", label_of(s).en},
+                    {"label_zh", label_of(s).zh},
+                    {"terminal", is_terminal(s)}});
+  for (StageState s : all_stage_states())
+    stage.push_back({{"name", to_string(s)}, {"label", label_of(s).en}, {"label_zh", label_of(s).zh}});
+  return {{"task", task}, {"stage", stage}};
 }
 
 Json Assistant::config() const {
@@ -165,7 +171,9 @@ Json Assistant::config() const {
           {"offline", impl_->env.offline()},
           {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
           {"naming_rules", naming_rules()},
-          {"stages", stage_labels()}};
+          {"stages", stage_labels(genefamily_pipeline())},
+          {"states", state_labels()},
+          {"dialog", genefamily_pipeline().dialog_fields()}};
 }
 
 Result<Json> Assistant::chat(const std::string& sid, const std::string& message, const EventFn& on_event,

@@ -116,6 +116,8 @@ struct Assistant::Impl {
   std::string await_decision(TaskRuntime& rt, const TaskContext& t, int timeout);
   bool confirm_task_params(TaskRuntime& rt, TaskContext& t);
   Json task_stage_params(const Json& dialog) const;
+  // The server's stage parameters (tool option pipeline_params), {} when none or not an object.
+  Json server_stage_params() const;
   bool wait_for_cpus(TaskRuntime& rt, const TaskContext& t, int cpus);
   void emit_stage_event(const TaskContext& t, const PipelineEvent& e);
   void learn_stage_repair(const PipelineEvent& e);

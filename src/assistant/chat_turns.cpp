@@ -71,7 +71,7 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, Lang lang) {
   Json stored = Json::parse(row.value("plan", "{}"), nullptr, false);
   std::string species = stored.is_object() ? stored["plan"]["analysis_plan"].value("species_prefix", "") : "";
   auto fresh = make_plan(env, species.empty() ? row["species"].get<std::string>() : species, row["family"],
-                         data_dirs(sid), stage_seconds(), lang, o.cpus);
+                         data_dirs(sid), stage_seconds(), lang, o.cpus, server_stage_params());
   if (fresh) name_plan_places(sid, *fresh);
   Json out = fresh ? *fresh : stored;
   if (fresh && stored.is_object() && stored["plan"]["analysis_plan"].contains("reasoning"))
@@ -82,7 +82,8 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, Lang lang) {
 
 Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::string& species, const std::string& family,
                                          Lang lang) {
-  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), lang, runner_cpu_limit(o));
+  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), lang, runner_cpu_limit(o),
+                     server_stage_params());
   if (!p) return p.status();
   name_plan_places(sid, *p);
   Json& analysis = (*p)["plan"]["analysis_plan"];

@@ -288,7 +288,8 @@ Json plan_stages(const Json& run, Lang lang, std::vector<std::string>& planned) 
 }  // namespace
 
 Result<Json> make_plan(const AgentEnv& env, const std::string& species, const std::string& family,
-                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, Lang lang, int cpus) {
+                       const std::vector<fs::path>& data_dirs, const Json& stage_seconds, Lang lang, int cpus,
+                       const Json& stage_params) {
   auto resolved = resolve_species(species, data_dirs);  // the species list names; it does not gate
   if (!resolved)
     return invalid_argument("unknown species '" + species + "': give a Latin name or upload files with its prefix");
@@ -326,10 +327,16 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
     plan["family_facts"] = {{"pfam", (*fam)["pfam"]},
                             {"members_Ath", (*fam)["members"].value("Ath", "")},
                             {"members_Osa", (*fam)["members"].value("Osa", "")}};
-  // The parameter dialog's defaults (seed: prefix, cpu, evalue, max_target_seqs).
-  Json defaults = {
-      {"stage", "identify"}, {"species", latin}, {"family", fam_name},   {"prefix", prefix + "." + fam_name},
-      {"cpu", cpus},         {"evalue", 1e-5},   {"max_target_seqs", 10}};
+  // The parameter dialog's defaults (seed: prefix, cpu, evalue, max_target_seqs): the plan's
+  // fixed values, then each stage field's value (the server's stage parameters, else its schema's).
+  const Pipeline& pipeline = genefamily_pipeline();
+  const Json fields = pipeline.dialog_fields();
+  Json defaults = {{"stage", fields.empty() ? "" : fields[0]["stage"]},  // the stage the dialog opens with
+                   {"species", latin},
+                   {"family", fam_name},
+                   {"prefix", prefix + "." + fam_name},
+                   {"cpu", cpus}};
+  defaults.update(pipeline.dialog_defaults(stage_params));
   return Json{{"plan", {{"analysis_plan", plan}}},
               {"yaml", to_yaml({{"analysis_plan", plan}})},
               {"defaults", defaults},

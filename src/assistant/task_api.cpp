@@ -11,24 +11,50 @@ namespace bioagent {
 
 namespace {
 
-constexpr std::pair<TaskState, const char*> kTaskStateNames[] = {
-    {TaskState::kQueued, "queued"},       {TaskState::kChecking, "checking"},
-    {TaskState::kRepairing, "repairing"}, {TaskState::kAwaitingConfirmation, "awaiting_confirmation"},
-    {TaskState::kRunning, "running"},     {TaskState::kValidating, "validating"},
-    {TaskState::kDone, "done"},           {TaskState::kFailed, "failed"},
-    {TaskState::kCancelled, "cancelled"}};
+struct TaskStateText {
+  TaskState state;
+  const char* name;
+  BiText label;  // as people read it beside the task
+};
+// The one table of task states: record name and the label the interfaces show.
+constexpr TaskStateText kTaskStates[] = {
+    {TaskState::kQueued, "queued", {"queued", "排队中"}},
+    {TaskState::kChecking, "checking", {"checking the files", "检查文件"}},
+    {TaskState::kRepairing, "repairing", {"repairing", "修复中"}},
+    {TaskState::kAwaitingConfirmation, "awaiting_confirmation", {"awaiting confirmation", "等待确认"}},
+    {TaskState::kRunning, "running", {"running", "运行中"}},
+    {TaskState::kValidating, "validating", {"validating", "验证中"}},
+    {TaskState::kDone, "done", {"done", "完成"}},
+    {TaskState::kFailed, "failed", {"failed", "失败"}},
+    {TaskState::kCancelled, "cancelled", {"cancelled", "已取消"}},
+};
 
 }  // namespace
 
 std::string to_string(TaskState s) {
-  for (auto& [state, name] : kTaskStateNames)
-    if (state == s) return name;
+  for (auto& k : kTaskStates)
+    if (k.state == s) return k.name;
   return "unknown";
 }
 
+BiText label_of(TaskState s) {
+  for (auto& k : kTaskStates)
+    if (k.state == s) return k.label;
+  return {"unknown", "未知"};
+}
+
+const std::vector<TaskState>& all_task_states() {
+  static const std::vector<TaskState> kAll = [] {
+    std::vector<TaskState> v;
+    for (auto& k : kTaskStates) v.push_back(k.state);
+    return v;
+  }();
+  return kAll;
+}
+
 Result<TaskState> task_state_from_string(std::string_view name) {
-  for (auto& [state, n] : kTaskStateNames)
-    if (name == n) return state;
+  for (auto& k : kTaskStates)
+    if (name == k.name) return k.state;
   return not_found("no task state '" + std::string(name.substr(0, 40)) + "'");
 }
 

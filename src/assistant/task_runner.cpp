@@ -77,30 +77,18 @@ Result<Json> confirm_params(Json base, const Json& given, int max_cpus) {
   for (auto it = given.begin(); it != given.end(); ++it) {
     const std::string& k = it.key();
     const Json& v = it.value();
-    if (k == "cpu") {
+    if (k == "cpu") {  // the server's runner, not a stage, bounds it
       if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > max_cpus)
         return Status(ErrorCode::kInvalidArgument, "params.cpu must be an integer from 1 to " +
                                                        std::to_string(max_cpus) +
                                                        " (the CPUs this server's runner has)")
             .with("field", "cpu")
             .with("limit", max_cpus);
-    } else if (k == "evalue") {
-      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 10)
-        return Status(ErrorCode::kInvalidArgument, "params.evalue must be a number in (0, 10]").with("field", "evalue");
-    } else if (k == "max_target_seqs") {
-      if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > 100)
-        return Status(ErrorCode::kInvalidArgument, "params.max_target_seqs must be an integer from 1 to 100")
-            .with("field", "max_target_seqs");
-    } else if (k == "method") {
-      if (v != "iqtree" && v != "fasttree")
-        return Status(ErrorCode::kInvalidArgument, "params.method must be iqtree or fasttree").with("field", "method");
     } else if (k == "stage" || k == "species" || k == "family" || k == "prefix") {
       if (!v.is_string()) return invalid_argument("params." + k + " must be a string");
       continue;  // shown in the dialog, fixed by the plan
     } else {
-      return Status(ErrorCode::kInvalidArgument,
-                    "unknown parameter '" + k + "' (allowed: cpu, evalue, max_target_seqs, method)")
-          .with("field", k);
+      BIOAGENT_RETURN_IF_ERROR(genefamily_pipeline().check_dialog_value(k, v));  // the stage row's field and schema
     }
     base[k] = v;
   }
@@ -423,15 +411,15 @@ bool Assistant::Impl::confirm_task_params(TaskRuntime& rt, TaskContext& t) {
   return true;
 }
 
+Json Assistant::Impl::server_stage_params() const {
+  auto it = o.tool_options.find("pipeline_params");
+  Json stage_params = Json::parse(it != o.tool_options.end() ? it->second : "{}", nullptr, false);
+  return stage_params.is_object() ? stage_params : Json::object();
+}
+
 // The stages' parameters: the server's pipeline_params with the dialog's values on top.
 Json Assistant::Impl::task_stage_params(const Json& dialog) const {
-  Json stage_params = Json::parse(o.tool_options.count("pipeline_params") ? o.tool_options.at("pipeline_params") : "{}",
-                                  nullptr, false);
-  if (!stage_params.is_object()) stage_params = Json::object();
-  stage_params["identify"]["evalue"] = dialog.value("evalue", 1e-5);
-  stage_params["synteny"]["max_target_seqs"] = dialog.value("max_target_seqs", 6);
-  if (dialog.contains("method")) stage_params["phylogeny"]["method"] = dialog["method"];
-  return stage_params;
+  return genefamily_pipeline().apply_dialog(server_stage_params(), dialog);
 }
 
 // The CPU budget is the server's: the run waits its turn (queue position in its state and events).

@@ -10,11 +10,12 @@
 
 namespace bioagent {
 
-Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runner, const PipelineOptions& o) {
+Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runner, const PipelineOptions& o,
+                                                const Pipeline& pipeline) {
   std::error_code ec;
   fs::create_directories(o.run_dir, ec);
   std::ofstream(o.run_dir / "run.json") << config.dump(2) << "\n";
-  auto r = genefamily_pipeline().run(config, runner, o);
+  auto r = pipeline.run(config, runner, o);
   if (!r) return r;
   Json stages = Json::array();
   // A Chinese run's status.json carries each stage's message in Chinese too (message_zh, from the typed reason or

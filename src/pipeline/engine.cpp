@@ -214,6 +214,7 @@ StageContext Scheduler::stage_context(const StageSpec& spec, const Json& params)
   for (auto& [n, u] : sh_.status)
     if (is_final(u.state)) ctx.run["stage_states"][n] = u.to_json();
   ctx.params = params;
+  ctx.pipeline = &p_;
   for (const auto* ups : {&spec.after, &spec.uses})
     for (auto& up : *ups)
       if (finished_with_outputs(sh_.status[up].state)) ctx.input[up] = sh_.status[up].folder;

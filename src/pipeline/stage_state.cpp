@@ -9,15 +9,23 @@
 namespace bioagent {
 namespace {
 
-constexpr std::array<std::pair<StageState, const char*>, 9> kStates = {{{StageState::kPending, "pending"},
-                                                                        {StageState::kRunning, "running"},
-                                                                        {StageState::kRepairing, "repairing"},
-                                                                        {StageState::kDone, "done"},
-                                                                        {StageState::kCached, "cached"},
-                                                                        {StageState::kWarn, "warn"},
-                                                                        {StageState::kSkipped, "skipped"},
-                                                                        {StageState::kFailed, "failed"},
-                                                                        {StageState::kCancelled, "cancelled"}}};
+struct StateText {
+  StageState state;
+  const char* name;
+  BiText label;  // as people read it in a progress list
+};
+// The one table of stage states: record name and the label the interfaces show.
+constexpr std::array<StateText, 9> kStates = {{
+    {StageState::kPending, "pending", {"queued", "排队中"}},
+    {StageState::kRunning, "running", {"running", "运行中"}},
+    {StageState::kRepairing, "repairing", {"repairing", "修复中"}},
+    {StageState::kDone, "done", {"done", "完成"}},
+    {StageState::kCached, "cached", {"done (reused)", "已完成（复用）"}},
+    {StageState::kWarn, "warn", {"done with a warning", "完成（有警告）"}},
+    {StageState::kSkipped, "skipped", {"skipped", "已跳过"}},
+    {StageState::kFailed, "failed", {"failed", "失败"}},
+    {StageState::kCancelled, "cancelled", {"cancelled", "已取消"}},
+}};
 
 // Rows are written flat: class, record name, en, zh, cause_en, cause_zh.
 struct ClassText {
@@ -60,14 +68,29 @@ bool has_any(const std::string& text, std::initializer_list<const char*> needles
 }  // namespace
 
 std::string to_string(StageState s) {
-  for (auto& [k, v] : kStates)
-    if (k == s) return v;
+  for (auto& k : kStates)
+    if (k.state == s) return k.name;
   return "unknown";
 }
 
+BiText label_of(StageState s) {
+  for (auto& k : kStates)
+    if (k.state == s) return k.label;
+  return {"unknown", "未知"};
+}
+
+const std::vector<StageState>& all_stage_states() {
+  static const std::vector<StageState> kAll = [] {
+    std::vector<StageState> v;
+    for (auto& k : kStates) v.push_back(k.state);
+    return v;
+  }();
+  return kAll;
+}
+
 Result<StageState> stage_state_from_string(const std::string& s) {
-  for (auto& [k, v] : kStates)
-    if (s == v) return k;
+  for (auto& k : kStates)
+    if (s == k.name) return k.state;
   return invalid_argument("'" + s.substr(0, 40) +
                           "' is not a stage state (pending, running, repairing, done, cached, warn, skipped, failed, "
                           "cancelled)");

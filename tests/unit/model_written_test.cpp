@@ -213,7 +213,7 @@ TEST(ReportSections, TheReportStagePrintsThePrewrittenSections) {
   fs::create_directories(work / "final");
   std::ofstream(identify / "members.tsv") << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcov\n"
                                           << "g1\tp1\tChr1\t100\t900\t+\t200\t1e-30\t120\t0.9\n";
-  StageSpec spec = gf::report_stage();
+  StageSpec spec = *genefamily_pipeline().find("report");
   StageContext ctx;
   ctx.run = {{"species", "Lchi"}, {"family", "SPL"}, {"run_dir", d.path().string()}, {"stage_states", Json::object()}};
   ctx.params = {{"lang", "en"},
@@ -321,7 +321,7 @@ TEST(Bilingual, AChineseReportHasNoEnglishSentences) {
   fs::create_directories(work / "final");
   std::ofstream(identify / "members.tsv") << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcov\n"
                                           << "g1\tp1\tChr1\t100\t900\t+\t200\t1e-30\t120\t0.9\n";
-  StageSpec spec = gf::report_stage();
+  StageSpec spec = *genefamily_pipeline().find("report");
   StageContext ctx;
   ctx.run = {{"species", "Lchi"},
              {"family", "SPL"},

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "assistant/intents.h"
+#include "bioagent/assistant.h"
 #include "bioagent/genefamily.h"
 
 using namespace bioagent;
@@ -69,7 +70,68 @@ std::vector<std::string> stage_key_literals(const std::string& text, const std::
   return out;
 }
 
+// Each dialog parameter names a property of its own stage's schema, with a default and both labels, and no two
+// stages offer the same key (the dialog's values are keyed by it alone).
+std::vector<std::string> dialog_violations(const std::vector<StageSpec>& stages) {
+  std::vector<std::string> out;
+  std::set<std::string> keys;
+  for (auto& s : stages)
+    for (auto& d : s.dialog) {
+      if (!keys.insert(d.key).second) out.push_back(d.key + ": offered by two stages");
+      const Json& props = s.params_schema.value("properties", Json::object());
+      if (!props.contains(d.key) || !props[d.key].contains("default"))
+        out.push_back(s.name + "." + d.key + ": not a property with a default in its schema");
+      if (d.label.en.empty() || d.label.zh.empty()) out.push_back(s.name + "." + d.key + ": a label is missing");
+    }
+  return out;
+}
+
+// Chinese labels of the server's tables (stages, stage and task states, dialog fields) written in a web
+// source: the page must take them from /api/config, not keep a copy that drifts.
+std::vector<std::string> copied_labels(const std::string& text, const std::vector<StageSpec>& stages) {
+  std::set<std::string> labels;
+  for (auto& s : stages) {
+    labels.insert(s.label_zh);
+    for (auto& d : s.dialog) labels.emplace(d.label.zh);
+  }
+  for (StageState s : all_stage_states()) labels.emplace(label_of(s).zh);
+  for (TaskState s : all_task_states()) labels.emplace(label_of(s).zh);
+  std::vector<std::string> out;
+  for (auto& l : labels)
+    if (!l.empty() && text.find("'" + l + "'") != std::string::npos) out.push_back(l);
+  return out;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 }  // namespace
+
+TEST(TableGuard, DialogFieldsAreTheirStagesSchemaProperties) {
+  const auto& stages = genefamily_pipeline().stages();
+  EXPECT_EQ(dialog_violations(stages), std::vector<std::string>{});
+  EXPECT_GE(genefamily_pipeline().dialog_fields().size(), 3u);  // the seed's E-value and hits, the tree method
+  auto planted = stages;
+  planted[0].dialog.push_back({"no_such_key", {"x", "x"}});
+  planted[1].dialog.push_back(stages[0].dialog.empty() ? DialogParam{"evalue", {"E", ""}} : stages[0].dialog[0]);
+  for (auto& s : stages)
+    if (!s.dialog.empty()) planted.back().dialog.push_back({s.dialog[0].key, {"", ""}});
+  EXPECT_GE(dialog_violations(planted).size(), 3u);
+}
+
+TEST(TableGuard, TheWebPageKeepsNoCopyOfTheServersLabels) {
+  const auto& stages = genefamily_pipeline().stages();
+  const fs::path web = fs::path(BIOAGENT_SOURCE_DIR) / "web" / "src";
+  for (auto& e : fs::directory_iterator(web)) {
+    if (e.path().extension() != ".ts") continue;
+    EXPECT_EQ(copied_labels(read_text(e.path()), stages), std::vector<std::string>{}) << e.path();
+  }
+  EXPECT_EQ(copied_labels("const names = { done: '完成', checking: '检查文件' };", stages).size(), 2u);
+}
 
 TEST(TableGuard, EveryStageRowHasBothLabelsBilingualRepairsAReportSectionAndASchema) {
   const auto& stages = genefamily_pipeline().stages();
@@ -99,23 +161,16 @@ TEST(TableGuard, StageNamesAreKeysOnlyInsideTheStageFiles) {
   const auto& stages = genefamily_pipeline().stages();
   const fs::path src = fs::path(BIOAGENT_SOURCE_DIR) / "src";
   const fs::path own = src / "genefamily" / "stages";
-  // Known uses, each to move into a stage row: the parameter dialog's mapping onto
-  // identify, synteny and phylogeny, the plan's display of the dialog, the CLI's --lang.
-  const std::multiset<std::string> known = {"assistant/planning_agent.cpp {\"stage\", \"identify\"}",
-                                            "assistant/task_runner.cpp [\"identify\"]",
-                                            "assistant/task_runner.cpp [\"synteny\"]",
-                                            "assistant/task_runner.cpp [\"phylogeny\"]",
-                                            "cli/genefamily_commands.cpp [\"report\"]",
+  // Known use: the CLI's --lang sets the report's language.
+  const std::multiset<std::string> known = {"cli/genefamily_commands.cpp [\"report\"]",
                                             "cli/genefamily_commands.cpp [\"report\"]"};
   std::multiset<std::string> found;
   for (auto& e : fs::recursive_directory_iterator(src)) {
     if (!e.is_regular_file() || e.path().string().rfind(own.string(), 0) == 0) continue;
     auto ext = e.path().extension();
     if (ext != ".cpp" && ext != ".h") continue;
-    std::ifstream in(e.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    for (auto& f : stage_key_literals(text.str(), stages)) found.insert(fs::relative(e.path(), src).string() + " " + f);
+    for (auto& f : stage_key_literals(read_text(e.path()), stages))
+      found.insert(fs::relative(e.path(), src).string() + " " + f);
   }
   for (auto& f : found) EXPECT_TRUE(known.count(f)) << "a stage name used as a key outside stages/: " << f;
   EXPECT_EQ(stage_key_literals("p[\"kaks\"][\"x\"] = 1; ev = {{\"stage\", \"motif\"}};", stages).size(), 2u);

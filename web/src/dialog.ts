@@ -1,14 +1,76 @@
 // The parameter confirmation dialog as seed 004 draws it: stage, species,
-// family, CPU, E-value; [modify] [confirm] (Ns). The countdown runs to the
+// family, CPU and the stages' fields (E-value, hits per gene, tree method: the
+// server's stage table sends them in /api/config "dialog", with their labels,
+// defaults and ranges); [modify] [confirm] (Ns). The countdown runs to the
 // server's deadline and confirms the defaults at zero; modify stops it and
-// makes CPU and E-value editable. Focus stays inside while it is open.
+// makes the values editable. Focus stays inside while it is open.
 import * as api from './api';
+import { currentLang } from './i18n';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 let timer: number | undefined;
 let taskId = '';
 let returnFocus: HTMLElement | null = null;
 let editing = false;
+
+// A stage parameter the dialog offers, as the server's stage table describes it.
+export type DialogField = { key: string; stage: string; label: string; label_zh: string; schema: any };
+let fields: DialogField[] = [];
+
+function isNumeric(f: DialogField): boolean {
+  return f.schema?.type === 'number' || f.schema?.type === 'integer';
+}
+
+// The fields' inputs, rebuilt when the server's configuration arrives or the language changes.
+export function setDialogFields(given: DialogField[] | undefined): void {
+  fields = given || [];
+  const box = $('p-fields');
+  box.replaceChildren();
+  for (const f of fields) {
+    const label = document.createElement('label');
+    const name = document.createElement('span');
+    name.textContent = currentLang() === 'zh' ? f.label_zh : f.label;
+    let input: HTMLInputElement | HTMLSelectElement;
+    if (Array.isArray(f.schema?.enum)) {
+      input = document.createElement('select');
+      for (const v of f.schema.enum) input.append(new Option(String(v), String(v)));
+    } else {
+      input = document.createElement('input');
+      if (isNumeric(f)) input.inputMode = 'decimal';
+      if (f.schema?.type === 'integer') {
+        input.type = 'number';
+        if (f.schema.minimum !== undefined) input.min = String(f.schema.minimum);
+        if (f.schema.maximum !== undefined) input.max = String(f.schema.maximum);
+      }
+    }
+    input.id = `p-${f.key}`;
+    input.dataset.field = f.key;
+    label.append(name, input);
+    box.append(label);
+  }
+}
+
+function fieldInputs(): (HTMLInputElement | HTMLSelectElement)[] {
+  return fields.map((f) => $<HTMLInputElement>(`p-${f.key}`)).filter((e) => !!e);
+}
+
+function setEditable(on: boolean): void {
+  $<HTMLInputElement>('p-cpu').readOnly = !on;
+  for (const e of fieldInputs()) {
+    if (e instanceof HTMLSelectElement) e.disabled = !on;
+    else e.readOnly = !on;
+  }
+}
+
+// The edited values, typed as their schemas say (the server checks the ranges).
+function editedParams(): Record<string, unknown> {
+  const out: Record<string, unknown> = { cpu: Number($<HTMLInputElement>('p-cpu').value) };
+  for (const f of fields) {
+    const v = $<HTMLInputElement>(`p-${f.key}`).value;
+    out[f.key] = isNumeric(f) ? Number(v) : v;
+  }
+  return out;
+}
 
 function stopTimer(): void {
   if (timer !== undefined) clearInterval(timer);
@@ -25,10 +87,7 @@ export function closeConfirmDialog(): void {
 
 async function answer(action: 'confirm' | 'modify' | 'cancel', onError: (m: string) => void): Promise<void> {
   stopTimer();
-  const params =
-    action === 'modify'
-      ? { cpu: Number($<HTMLInputElement>('p-cpu').value), evalue: Number($<HTMLInputElement>('p-evalue').value) }
-      : {};
+  const params = action === 'modify' ? editedParams() : {};
   try {
     await api.call('POST', '/api/agent/confirm', { task_id: taskId, action, params });
     closeConfirmDialog();
@@ -49,12 +108,16 @@ export function openConfirmDialog(
   taskId = id;
   editing = false;
   returnFocus = document.activeElement as HTMLElement;
-  $<HTMLInputElement>('p-stage').value = params.stage ?? 'identify';
+  setDialogFields(fields);  // labels in the page's language now
+  $<HTMLInputElement>('p-stage').value = params.stage ?? '';
   $<HTMLInputElement>('p-species').value = params.species ?? '';
   $<HTMLInputElement>('p-family').value = params.family ?? '';
   $<HTMLInputElement>('p-cpu').value = String(params.cpu ?? 1);
-  $<HTMLInputElement>('p-evalue').value = String(params.evalue ?? 1e-5);
-  for (const f of ['p-cpu', 'p-evalue']) $<HTMLInputElement>(f).readOnly = true;
+  for (const f of fields) {
+    const v = params[f.key] ?? f.schema?.default;
+    $<HTMLInputElement>(`p-${f.key}`).value = v === undefined ? '' : String(v);
+  }
+  setEditable(false);
   // Time left by the server's clock when it is plausible, else the whole timeout.
   const now = Date.now() / 1000;
   let left = deadline && Math.abs(deadline - now) <= timeoutSeconds + 5 ? Math.ceil(deadline - now) : timeoutSeconds;
@@ -76,7 +139,7 @@ export function openConfirmDialog(
       if (!(e instanceof api.ApiError && /not waiting|nothing to confirm/.test(e.message))) onError((e as Error).message);
     });
     editing = true;
-    for (const f of ['p-cpu', 'p-evalue']) $<HTMLInputElement>(f).readOnly = false;
+    setEditable(true);
     counter.textContent = '–';
     $('p-cpu').focus();
   };
@@ -97,7 +160,7 @@ document.addEventListener('keydown', (ev) => {
     return;
   }
   if (ev.key !== 'Tab') return;
-  const focusable = Array.from(d.querySelectorAll<HTMLElement>('button, input:not([readonly])'));
+  const focusable = Array.from(d.querySelectorAll<HTMLElement>('button, input:not([readonly]), select:not([disabled])'));
   const first = focusable[0];
   const last = focusable[focusable.length - 1];
   if (ev.shiftKey && document.activeElement === first) {

@@ -39,7 +39,6 @@ const text = {
     report: 'Open report',
     download: 'Download',
     noModel: 'no model (offline)',
-    cancelled: 'cancelled',
     welcome: 'Ask about a plant gene family, check the literature, or plan and run an analysis. Shared data:',
     try: 'Try:',
     upload: 'Upload files',
@@ -87,7 +86,6 @@ const text = {
     report: '打开报告',
     download: '下载',
     noModel: '无模型（离线）',
-    cancelled: '已取消',
     welcome: '可以询问植物基因家族知识、检索文献，或生成并执行分析方案。共享数据：',
     try: '试试：',
     upload: '上传文件',
@@ -108,15 +106,19 @@ export function setStageLabels(stages: { name: string; label: string; label_zh: 
   stageLabels = {};
   for (const s of stages || []) stageLabels[s.name] = s;
 }
-// Task/stage states as the interface shows them.
-const stateNames: Record<Lang, Record<string, string>> = {
-  en: { pending: 'queued' },
-  zh: {
-    pending: '排队中', queued: '排队中', running: '运行中', done: '完成', cached: '已完成（复用）', skipped: '已跳过',
-    failed: '失败', warn: '完成（有警告）', cancelled: '已取消', checking: '检查文件',
-    awaiting_confirmation: '等待确认', repairing: '修复中', validating: '验证中',
-  },
-};
+// Task and stage state labels come from the server's state tables (/api/config "states").
+type Label = { name: string; label: string; label_zh: string };
+let taskStates: Record<string, Label> = {};
+let stageStates: Record<string, Label> = {};
+export function setStateLabels(states: { task?: Label[]; stage?: Label[] } | undefined): void {
+  taskStates = {};
+  stageStates = {};
+  for (const s of states?.task || []) taskStates[s.name] = s;
+  for (const s of states?.stage || []) stageStates[s.name] = s;
+}
+function labelOf(l: Label | undefined, id: string): string {
+  return (l && (lang === 'zh' ? l.label_zh : l.label)) || id.replace(/_/g, ' ');
+}
 
 export function stageName(id: string): string {
   const s = stageLabels[id];
@@ -128,8 +130,12 @@ export function queueText(position: number): string {
   return text[lang].queuedAt.replace('{n}', String(position));
 }
 
-export function stateName(id: string): string {
-  return stateNames[lang][id] || id.replace(/_/g, ' ');
+export function taskStateName(id: string): string {
+  return labelOf(taskStates[id], id);
+}
+
+export function stageStateName(id: string): string {
+  return labelOf(stageStates[id], id);
 }
 
 let lang: Lang = (navigator.language || 'en').toLowerCase().startsWith('zh') ? 'zh' : 'en';

@@ -4,8 +4,8 @@
 // countdown; Chinese and English.
 import './style.css';
 import * as api from './api';
-import { currentLang, queueText, setLang, setStageLabels, stageName, stateName, t } from './i18n';
-import { openConfirmDialog, closeConfirmDialog } from './dialog';
+import { currentLang, queueText, setLang, setStageLabels, setStateLabels, stageName, stageStateName, t, taskStateName } from './i18n';
+import { openConfirmDialog, closeConfirmDialog, setDialogFields } from './dialog';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 let config: any = { naming_rules: [], models: [], model: 'none', confirm_timeout_seconds: 30 };
@@ -193,7 +193,7 @@ function renderPlanButtons(msg: HTMLElement, planId: string, actions: string[]):
   }
   const cancel = el('button', 'plan-cancel', t('cancel'));
   cancel.onclick = () => {
-    bar.replaceChildren(el('span', 'muted', t('cancelled')));
+    bar.replaceChildren(el('span', 'muted', taskStateName('cancelled')));
   };
   buttons.push(cancel);
   for (const b of buttons) (b as HTMLButtonElement).type = 'button';
@@ -298,7 +298,7 @@ function showStage(e: any): void {
     return;
   }
   li.dataset.state = e.state;
-  stateEl.textContent = stateName(e.state) + (e.repaired ? ` · ${t('repaired')}` : '');
+  stateEl.textContent = stageStateName(e.state) + (e.repaired ? ` · ${t('repaired')}` : '');
   stateEl.title = e.message || '';
   if (e.state !== 'running') li.querySelector('.stage-progress')?.remove();
   li.querySelector('.stage-reason')?.remove();
@@ -320,7 +320,7 @@ function addLinks(m: HTMLElement, links: any[] | undefined): void {
 function onTaskEvent(taskId: string, e: any): void {
   const state = $('task-state');
   if (e.type === 'state') {
-    state.textContent = `${stateName(e.state)}${e.message ? ' — ' + e.message : ''}`;
+    state.textContent = `${taskStateName(e.state)}${e.message ? ' — ' + e.message : ''}`;
     state.dataset.state = e.state;
     if (e.state !== 'queued' && $('status').dataset.kind === 'queued') setStatus(t('working'));
     if (e.terminal) {  // the server says which states end a task
@@ -331,7 +331,7 @@ function onTaskEvent(taskId: string, e: any): void {
   } else if (e.type === 'queue') {
     // Waiting for the server's CPUs: the queue position in the stage panel and the status line.
     const text = queueText(Number(e.position));
-    state.textContent = `${stateName('queued')} — ${text}`;
+    state.textContent = `${taskStateName('queued')} — ${text}`;
     state.dataset.state = 'queued';
     state.dataset.position = String(e.position);
     setStatus(text, 'queued');
@@ -532,6 +532,8 @@ async function loadConfig(): Promise<void> {
   }
   select.value = config.models.includes(config.model) ? config.model : 'none';
   setStageLabels(config.stages);
+  setStateLabels(config.states);
+  setDialogFields(config.dialog);
   renderRules();
   const had = api.session();
   const sid = await api.ensureSession();

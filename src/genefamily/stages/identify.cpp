@@ -449,6 +449,7 @@ StageSpec identify_stage() {
   s.programs = {"hmmsearch", "hmmbuild", "mafft", "diamond"};
   s.needs = {"pep"};  // and <Family>.hmm or identify.pfam (the check says which is missing)
   s.data_files = {"pep", "gff3", "cds", "hmm"};
+  s.dialog = {{"evalue", {"E-value", "E 值"}}};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "full-sequence E-value cut-off"},
       "domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-3, "description": "per-domain i-Evalue for coverage"},

@@ -404,6 +404,7 @@ StageSpec phylogeny_stage() {
   s.after = {"identify"};
   s.resource = "large";
   s.programs = {"mafft", "iqtree2", "FastTree"};
+  s.dialog = {{"method", {"tree method", "建树方法"}}};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "method": {"type": "string", "enum": ["iqtree", "fasttree"], "default": "iqtree"},
       "model": {"type": "string", "default": "MFP", "description": "IQ-TREE -m (MFP: ModelFinder; a model such as LG+G4 is used as given)"},

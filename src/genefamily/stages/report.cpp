@@ -375,8 +375,9 @@ Status build(const StageContext& ctx) {
   }
   std::string base = sp + "." + fam + ".";
   // Each stage's own section, in table order, headed by its state when it is not done.
-  for (auto& spec : genefamily_pipeline().stages())
-    if (spec.report) sections.push_back(stage_section(ctx, spec, lang));
+  const Pipeline& table = ctx.pipeline ? *ctx.pipeline : genefamily_pipeline();
+  for (auto& spec : table.stages())
+    if (spec.report && spec.name != "report") sections.push_back(stage_section(ctx, spec, lang));
   {
     Section s{"function", kText.function.in(lang), {}, {}, {}, {}};
     if (per_group.empty())

@@ -138,23 +138,4 @@ Status summarise_kaks(const StageContext& ctx);
 // The properties stage's pK scale from its parameters ({"pk_scale": "expasy"|"emboss"}).
 PkScale pk_scale(const Json& properties_params);
 
-// Stage entries, one function per stage (stage_*.cpp).
-StageSpec check_stage();
-StageSpec identify_stage();
-StageSpec phylogeny_stage();
-StageSpec domain_stage();
-StageSpec properties_stage();
-StageSpec structure_stage();
-StageSpec chromosome_stage();
-StageSpec promoter_stage();
-StageSpec kaks_stage();
-StageSpec expression_stage();
-StageSpec motif_stage();
-StageSpec synteny_stage();
-StageSpec duplication_stage();
-StageSpec ppi_stage();
-StageSpec classify_stage();
-StageSpec panel_stage();
-StageSpec report_stage();
-
 }  // namespace bioagent::gf

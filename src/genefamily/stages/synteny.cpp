@@ -383,11 +383,12 @@ StageSpec synteny_stage() {
   s.data_files = {"pep", "gff3", "genome"};
   s.revision = 4;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables;
                    // 4: the circle: genome-wide blocks behind the links, tandem pairs as arcs
+  s.dialog = {{"max_target_seqs", {"hits per gene (synteny)", "每个基因保留的比对数（共线性）"}}};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
       "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5},
-      "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 6, "description": "hits kept per gene (MCScanX suggests 5 besides itself)"},
+      "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10, "description": "hits kept per gene (the seed's dialog default; MCScanX suggests at least 5 besides itself)"},
       "comparative": {"type": "array", "items": {"type": "string"}, "maxItems": 20, "default": [], "description": "species folders (<Prefix>.gff3, <Prefix>.pep.fasta) for blocks between species, each drawn as a dual-synteny plot against this one"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {

@@ -1,20 +1,47 @@
 // The gene-family stage table: one row per stage, in plan order. A new stage
-// is one file in this folder and one row here.
+// is one file in this folder, `<name>.cpp` defining `gf::<name>_stage()`, and
+// its row in BIOAGENT_GENEFAMILY_STAGES (CMake compiles every file here).
 #include "genefamily/stages/stage_common.h"
+
+// The rows, in plan order: one line per stage.
+// clang-format off
+#define BIOAGENT_GENEFAMILY_STAGES(ROW) \
+  ROW(check) \
+  ROW(identify) \
+  ROW(phylogeny) \
+  ROW(domain) \
+  ROW(properties) \
+  ROW(classify) \
+  ROW(motif) \
+  ROW(structure) \
+  ROW(chromosome) \
+  ROW(panel) \
+  ROW(promoter) \
+  ROW(synteny) \
+  ROW(duplication) \
+  ROW(kaks) \
+  ROW(ppi) \
+  ROW(expression) \
+  ROW(report)
+// clang-format on
 
 namespace bioagent {
 
+namespace gf {
+#define BIOAGENT_DECLARE_STAGE(name) StageSpec name##_stage();
+BIOAGENT_GENEFAMILY_STAGES(BIOAGENT_DECLARE_STAGE)
+#undef BIOAGENT_DECLARE_STAGE
+}  // namespace gf
+
 namespace {
 
-// The stage rows; the report reads every stage that has a report section (its `uses`), so a new
-// stage with a section is reported without another list naming it.
-std::vector<StageSpec> stage_rows() {
-  std::vector<StageSpec> rows = {gf::check_stage(),       gf::identify_stage(),   gf::phylogeny_stage(),
-                                 gf::domain_stage(),      gf::properties_stage(), gf::classify_stage(),
-                                 gf::motif_stage(),       gf::structure_stage(),  gf::chromosome_stage(),
-                                 gf::panel_stage(),       gf::promoter_stage(),   gf::synteny_stage(),
-                                 gf::duplication_stage(), gf::kaks_stage(),       gf::ppi_stage(),
-                                 gf::expression_stage(),  gf::report_stage()};
+// The stage rows, `extra` before the report; the report reads every stage that has a report
+// section (its `uses`), so a new stage with a section is reported without another list naming it.
+std::vector<StageSpec> stage_rows(std::vector<StageSpec> extra) {
+#define BIOAGENT_STAGE_ROW(name) gf::name##_stage(),
+  std::vector<StageSpec> rows = {BIOAGENT_GENEFAMILY_STAGES(BIOAGENT_STAGE_ROW)};
+#undef BIOAGENT_STAGE_ROW
+  rows.insert(rows.end() - 1, std::make_move_iterator(extra.begin()), std::make_move_iterator(extra.end()));
   for (auto& report : rows)
     if (report.name == "report")
       for (auto& s : rows)
@@ -25,8 +52,16 @@ std::vector<StageSpec> stage_rows() {
 }  // namespace
 
 const Pipeline& genefamily_pipeline() {
-  static const Pipeline kPipeline(stage_rows());
+  static const Pipeline kPipeline(stage_rows({}));
   return kPipeline;
+}
+
+Pipeline genefamily_pipeline_with(std::vector<StageSpec> extra) { return Pipeline(stage_rows(std::move(extra))); }
+
+Json stage_labels(const Pipeline& pipeline) {
+  Json out = Json::array();
+  for (auto& s : pipeline.stages()) out.push_back({{"name", s.name}, {"label", s.label}, {"label_zh", s.label_zh}});
+  return out;
 }
 
 }  // namespace bioagent
