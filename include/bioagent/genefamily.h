@@ -8,7 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include <map>
+#include <optional>
+#include <vector>
+
 #include "bioagent/pipeline.h"
+#include "bioagent/seqio.h"
 
 namespace bioagent {
 
@@ -17,8 +22,15 @@ namespace bioagent {
 // {ok, prefix, family, files{genome,gff3,cds,pep,hmm}, problems[{file, rule,
 // example, fixable, fix}], consistency{...}}; `prefix`/`family` may be empty
 // (found from the file names). consistency=false skips the content checks.
+// With consistency, every file is read once; `parsed`, when given, receives
+// what was read (the check stage builds its gene map from it, no second read).
+struct SpeciesFiles {
+  std::optional<std::map<std::string, int64_t>> genome_lengths;  // absent: no genome or unreadable
+  std::optional<GffModel> gff;
+  std::optional<std::vector<FastaRecord>> pep, cds;
+};
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix = "", const std::string& family = "",
-                                bool consistency = true);
+                                bool consistency = true, SpeciesFiles* parsed = nullptr);
 
 // The seed's rules: [{kind, rule, example}] (genome, gff3, cds, pep, hmm).
 Json naming_rules();

@@ -209,6 +209,8 @@ Result<std::vector<HmmModel>> read_hmm_models(std::string_view text, const std::
       cur.length = std::atoll(line.c_str() + 5);
     } else if (line.rfind("GA ", 0) == 0) {
       cur.has_ga = true;
+      std::istringstream ga(line.substr(3));
+      ga >> cur.ga_sequence >> cur.ga_domain;
     } else if (line.rfind("//", 0) == 0) {
       if (cur.name.empty()) return parse_error(name + " line " + std::to_string(lineno) + ": a profile without NAME");
       out.push_back(cur);
@@ -228,7 +230,7 @@ std::vector<std::string> hmmsearch_threshold_args(const std::vector<HmmModel>& m
   return {"-E", ev, "--domE", ev};
 }
 
-Result<bool> single_family_profile_uses_ga(const std::string& hmm_path) {
+Result<HmmModel> single_family_profile(const std::string& hmm_path) {
   std::ifstream in(hmm_path, std::ios::binary);
   if (!in) return not_found("cannot read " + hmm_path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -242,7 +244,14 @@ Result<bool> single_family_profile_uses_ga(const std::string& hmm_path) {
                             "`bioagent genefamily classify --hmm " +
                             file + " --proteome <proteins>`, or give the one profile of the family.")
         .with("profiles", Json(models->size()));
-  return !models->empty() && models->front().has_ga;
+  if (models->empty()) return parse_error(file + " holds no profile");
+  return models->front();
+}
+
+Result<bool> single_family_profile_uses_ga(const std::string& hmm_path) {
+  auto model = single_family_profile(hmm_path);
+  if (!model) return model.status();
+  return model->has_ga;
 }
 
 const char* to_string(Expressible e) {

@@ -61,6 +61,7 @@ struct HmmModel {
   std::string name, accession;  // accession without its version
   int64_t length = 0;
   bool has_ga = false;
+  double ga_sequence = 0, ga_domain = 0;  // the GA line's bit scores (sequence, domain) when has_ga
 };
 Result<std::vector<HmmModel>> read_hmm_models(std::string_view text, const std::string& name);
 
@@ -72,6 +73,8 @@ std::vector<std::string> hmmsearch_threshold_args(const std::vector<HmmModel>& m
 // refused (they are a set of domains: `genefamily classify` assigns families
 // from them); otherwise whether hmmsearch can use the profile's GA lines.
 Result<bool> single_family_profile_uses_ga(const std::string& hmm_path);
+// That one profile itself (refused as above when the file holds several).
+Result<HmmModel> single_family_profile(const std::string& hmm_path);
 
 // How far a family can be decided with the profiles at hand.
 enum class Expressible {

@@ -65,7 +65,7 @@ const std::vector<Variant>& variants() {
 // Content checks that need one file each (or the genome with the GFF3):
 // a truncated profile, proteins with internal stops, genes beyond their
 // sequence's end are problems; lowercase residues are warnings.
-void content_checks(const Json& files, Json& problems, Json& warnings) {
+void content_checks(const Json& files, const SpeciesFiles& parsed, Json& problems, Json& warnings) {
   auto name_of = [&](const char* k) { return fs::path(files[k].get<std::string>()).filename().string(); };
   if (files.contains("hmm")) {
     std::ifstream in(files["hmm"].get<std::string>());
@@ -84,44 +84,38 @@ void content_checks(const Json& files, Json& problems, Json& warnings) {
                           {"message_zh", name_of("hmm") + " 第 " + std::to_string(last_line) +
                                              " 行：profile 未以“//”结尾（文件可能不完整）"}});
   }
-  if (files.contains("pep"))
-    if (auto pep = read_fasta(files["pep"].get<std::string>())) {
-      size_t stops = 0, lower = 0;
-      for (auto& r : *pep) {
-        size_t star = r.seq.find('*');
-        if (star != std::string::npos && star + 1 < r.seq.size() && stops++ < 3)
-          problems.push_back({{"file", name_of("pep")},
-                              {"rule", "no internal stop codons"},
-                              {"message", name_of("pep") + ": protein " + r.id + " has a stop '*' at residue " +
-                                              std::to_string(star + 1) + " of " + std::to_string(r.seq.size())},
-                              {"message_zh", name_of("pep") + "：蛋白 " + r.id + " 的第 " + std::to_string(star + 1) +
-                                                 " 位（共 " + std::to_string(r.seq.size()) + " 位）是终止符“*”"}});
-        if (std::any_of(r.seq.begin(), r.seq.end(),
-                        [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
-            lower++ < 3)
-          warnings.push_back(
-              {{"file", name_of("pep")},
-               {"message", name_of("pep") + ": protein " + r.id + " has lowercase residues (read as uppercase)"},
-               {"message_zh", name_of("pep") + "：蛋白 " + r.id + " 含小写的氨基酸字母（按大写读取）"}});
-      }
+  if (parsed.pep) {
+    size_t stops = 0, lower = 0;
+    for (auto& r : *parsed.pep) {
+      size_t star = r.seq.find('*');
+      if (star != std::string::npos && star + 1 < r.seq.size() && stops++ < 3)
+        problems.push_back({{"file", name_of("pep")},
+                            {"rule", "no internal stop codons"},
+                            {"message", name_of("pep") + ": protein " + r.id + " has a stop '*' at residue " +
+                                            std::to_string(star + 1) + " of " + std::to_string(r.seq.size())},
+                            {"message_zh", name_of("pep") + "：蛋白 " + r.id + " 的第 " + std::to_string(star + 1) +
+                                               " 位（共 " + std::to_string(r.seq.size()) + " 位）是终止符“*”"}});
+      if (std::any_of(r.seq.begin(), r.seq.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
+          lower++ < 3)
+        warnings.push_back(
+            {{"file", name_of("pep")},
+             {"message", name_of("pep") + ": protein " + r.id + " has lowercase residues (read as uppercase)"},
+             {"message_zh", name_of("pep") + "：蛋白 " + r.id + " 含小写的氨基酸字母（按大写读取）"}});
     }
-  if (files.contains("genome") && files.contains("gff3")) {
-    auto genome = fasta_lengths(files["genome"].get<std::string>());
-    auto gff = read_gff3(files["gff3"].get<std::string>());
-    if (genome && gff) {
-      size_t beyond = 0;
-      for (auto& [id, g] : gff->genes) {
-        auto it = genome->find(g.seqid);
-        if (it == genome->end() || g.end <= it->second || beyond++ >= 3) continue;
-        problems.push_back(
-            {{"file", name_of("gff3")},
-             {"rule", "genes lie within their sequence"},
-             {"message", name_of("gff3") + ": gene " + id + " ends at " + std::to_string(g.end) + ", beyond the " +
-                             std::to_string(it->second) + " bp of " + g.seqid + " in " + name_of("genome")},
-             {"message_zh", name_of("gff3") + "：基因 " + id + " 止于 " + std::to_string(g.end) + "，超出 " +
-                                name_of("genome") + " 中 " + g.seqid + " 的长度（" + std::to_string(it->second) +
-                                " bp）"}});
-      }
+  }
+  if (parsed.genome_lengths && parsed.gff) {
+    size_t beyond = 0;
+    for (auto& [id, g] : parsed.gff->genes) {
+      auto it = parsed.genome_lengths->find(g.seqid);
+      if (it == parsed.genome_lengths->end() || g.end <= it->second || beyond++ >= 3) continue;
+      problems.push_back(
+          {{"file", name_of("gff3")},
+           {"rule", "genes lie within their sequence"},
+           {"message", name_of("gff3") + ": gene " + id + " ends at " + std::to_string(g.end) + ", beyond the " +
+                           std::to_string(it->second) + " bp of " + g.seqid + " in " + name_of("genome")},
+           {"message_zh", name_of("gff3") + "：基因 " + id + " 止于 " + std::to_string(g.end) + "，超出 " +
+                              name_of("genome") + " 中 " + g.seqid + " 的长度（" + std::to_string(it->second) +
+                              " bp）"}});
     }
   }
 }
@@ -366,25 +360,35 @@ void check_expected_files(const fs::path& dir, const std::string& prefix, const 
   }
 }
 
-// Genome, GFF3, proteins and CDS agree (when all four are there); unreadable ones are problems.
-Json check_consistency(const Json& files, Json& problems) {
+// Each file of the folder read once; one that cannot be read is a problem, and absent from `out`.
+void read_species_files(const Json& files, SpeciesFiles& out, Json& problems) {
+  auto path = [&](const char* k) { return files[k].get<std::string>(); };
+  auto keep = [&](auto&& result, auto& into) {
+    if (result)
+      into = std::move(*result);
+    else
+      problems.push_back({{"rule", "readable"},
+                          {"message", result.status().message()},
+                          {"message_zh", "文件无法读取：" + result.status().message()}});
+  };
+  if (files.contains("genome")) keep(fasta_lengths(path("genome")), out.genome_lengths);
+  if (files.contains("gff3")) keep(read_gff3(path("gff3")), out.gff);
+  if (files.contains("pep")) keep(read_fasta(path("pep")), out.pep);
+  if (files.contains("cds")) keep(read_fasta(path("cds")), out.cds);
+}
+
+// Genome, GFF3, proteins and CDS agree (when all four are there and readable).
+Json check_consistency(const SpeciesFiles& f, Json& problems) {
   Json cons = Json::object();
-  if (!(files.contains("genome") && files.contains("gff3") && files.contains("pep") && files.contains("cds")))
-    return cons;
-  auto genome = fasta_lengths(files["genome"].get<std::string>());
-  auto gff = read_gff3(files["gff3"].get<std::string>());
-  auto pep = read_fasta(files["pep"].get<std::string>());
-  auto cds = read_fasta(files["cds"].get<std::string>());
-  for (auto* r : {&genome.status(), &gff.status(), &pep.status(), &cds.status()})
-    if (!r->is_ok()) problems.push_back({{"rule", "readable"}, {"message", r->message()}});
-  if (genome && gff && pep && cds) consistency_checks(*genome, *gff, *pep, *cds, cons, problems);
+  if (f.genome_lengths && f.gff && f.pep && f.cds)
+    consistency_checks(*f.genome_lengths, *f.gff, *f.pep, *f.cds, cons, problems);
   return cons;
 }
 
 }  // namespace
 
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_in, const std::string& family_in,
-                                bool consistency) {
+                                bool consistency, SpeciesFiles* parsed) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.string());
   Json problems = Json::array(), files = Json::object();
@@ -400,9 +404,12 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
   Json absent = Json::array();  // optional files the folder does not have
   check_expected_files(dir, prefix, family, files, problems, absent);
   Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}, {"absent", absent}};
-  Json cons = consistency ? check_consistency(files, problems) : Json::object();
+  SpeciesFiles read;
+  if (consistency) read_species_files(files, read, problems);
+  Json cons = consistency ? check_consistency(read, problems) : Json::object();
   Json warnings = Json::array();
-  if (consistency) content_checks(files, problems, warnings);
+  if (consistency) content_checks(files, read, problems, warnings);
+  if (parsed) *parsed = std::move(read);
   out["consistency"] = cons;
   out["warnings"] = warnings;
   out["problems"] = problems;

@@ -9,26 +9,24 @@
 namespace bioagent::gf {
 namespace {
 
-// gene_map.tsv from the folder's proteins, GFF3 (optional), CDS (optional)
-// and genome names (optional); its summary.
-Result<Json> write_gene_map(const StageContext& ctx, const Json& files) {
-  auto file = [&](const char* k) { return files.contains(k) ? fs::path(files[k].get<std::string>()) : fs::path(); };
-  auto pep = read_fasta(file("pep"));
-  if (!pep) return pep.status();
-  Result<GffModel> gff = GffModel{};
-  if (!file("gff3").empty()) gff = read_gff3(file("gff3"));
-  if (!gff) return gff.status();
-  Result<std::vector<FastaRecord>> cds = std::vector<FastaRecord>{};
-  if (!file("cds").empty()) cds = read_fasta(file("cds"));
-  if (!cds) return cds.status();
+// gene_map.tsv from the folder's proteins, GFF3 (optional), CDS (optional) and genome names (optional), as the
+// species check read them (each file once); its summary. A file there but unreadable is the check's problem.
+Result<Json> write_gene_map(const StageContext& ctx, const Json& files, const SpeciesFiles& parsed) {
+  auto unreadable = [&](const char* k) {
+    return Status(ErrorCode::kParseError, fs::path(files[k].get<std::string>()).filename().string() +
+                                              " could not be read (check.json's problems say why)");
+  };
+  if (!parsed.pep) return unreadable("pep");
+  if (files.contains("gff3") && !parsed.gff) return unreadable("gff3");
+  if (files.contains("cds") && !parsed.cds) return unreadable("cds");
   std::vector<std::string> names;
-  if (!file("genome").empty())
-    if (auto lengths = fasta_lengths(file("genome")))
-      for (auto& [n, len] : *lengths) names.push_back(n);
-  GeneMap map = build_gene_map(*gff, *pep, *cds, names);
+  if (parsed.genome_lengths)
+    for (auto& [n, len] : *parsed.genome_lengths) names.push_back(n);
+  GeneMap map = build_gene_map(parsed.gff.value_or(GffModel{}), *parsed.pep,
+                               parsed.cds.value_or(std::vector<FastaRecord>{}), names);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "gene_map.tsv", map.tsv()));
   Json summary = map.summary();
-  summary["gff3"] = !file("gff3").empty();
+  summary["gff3"] = files.contains("gff3");
   return summary;
 }
 
@@ -65,12 +63,13 @@ StageSpec check_stage() {
   s.data_files = {"genome", "gff3", "cds", "pep", "hmm"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
     return std::vector<Step>{StageFn([](const StageContext& ctx) -> Status {
+      SpeciesFiles parsed;
       auto r = check_species_data(ctx.run.value("data_dir", std::string()), ctx.run.value("species", std::string()),
-                                  ctx.run.value("family", std::string()), true);
+                                  ctx.run.value("family", std::string()), true, &parsed);
       if (!r) return r.status();
       const Json files = (*r)["files"];
       if (files.contains("pep")) {
-        auto map = write_gene_map(ctx, files);
+        auto map = write_gene_map(ctx, files, parsed);
         if (!map) return map.status();
         (*r)["gene_map"] = *map;
       }

@@ -4,37 +4,22 @@
 // GFF3), and the seed's final files.
 #include <zlib.h>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "bioagent/http.h"
 #include "genefamily/classify/classify.h"
 #include "genefamily/io/gene_map.h"
+#include "genefamily/stages/identify_species_profile.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
 namespace {
-
-// Fraction of the HMM's match states covered by the union of the domain hits.
-double coverage(std::vector<std::pair<int64_t, int64_t>> spans, int64_t hmm_len) {
-  if (hmm_len <= 0 || spans.empty()) return 0;
-  std::sort(spans.begin(), spans.end());
-  int64_t covered = 0, cur_a = spans[0].first, cur_b = spans[0].second;
-  for (size_t i = 1; i < spans.size(); ++i) {
-    if (spans[i].first <= cur_b + 1) {
-      cur_b = std::max(cur_b, spans[i].second);
-    } else {
-      covered += cur_b - cur_a + 1;
-      cur_a = spans[i].first;
-      cur_b = spans[i].second;
-    }
-  }
-  covered += cur_b - cur_a + 1;
-  return std::min(1.0, double(covered) / double(hmm_len));
-}
 
 // The proteome as the searches read it: plain FASTA with clean ids
 // (clean_sequence_id: PlantTFDB pipes, Ensembl/NCBI prefixes), from a plain or
@@ -48,10 +33,13 @@ Status write_search_proteome(const StageContext& ctx) {
   return write_text(ctx.work / "proteome.json", Json{{"proteins", pep->size()}, {"ids_cleaned", renamed}}.dump(2));
 }
 
+// domain.txt lists each member's domains at domain_evalue, a species-profile member's at confirm_domain_evalue
+// (the threshold that confirmed it).
 Status write_member_files(const StageContext& ctx, const std::vector<Member>& members,
                           const std::vector<DomainHit>& hits, const std::map<std::string, const FastaRecord*>& pep_by,
-                          const std::map<std::string, const FastaRecord*>& cds_by) {
-  const double dom_evalue = ctx.params["domain_evalue"];
+                          const std::map<std::string, const FastaRecord*>& cds_by,
+                          const std::set<std::string>& rescued) {
+  const double dom_evalue = ctx.params["domain_evalue"], confirm = ctx.params["confirm_domain_evalue"];
   std::ostringstream tsv, ids, dom;
   std::vector<FastaRecord> pep_out, cds_out;
   tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\n";
@@ -66,7 +54,7 @@ Status write_member_files(const StageContext& ctx, const std::vector<Member>& me
     if (auto p = pep_by.find(m.protein); p != pep_by.end()) pep_out.push_back({m.gene, m.protein, p->second->seq});
     if (auto c = cds_by.find(m.protein); c != cds_by.end()) cds_out.push_back({m.gene, m.protein, c->second->seq});
     for (auto& h : hits)
-      if (h.target == m.protein && h.i_evalue <= dom_evalue)
+      if (h.target == m.protein && h.i_evalue <= (rescued.count(m.protein) ? confirm : dom_evalue))
         dom << m.gene << '\t' << m.protein << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t'
             << h.hmm_to << '\t' << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t'
             << h.i_evalue << '\t' << h.dom_score << '\n';
@@ -105,7 +93,7 @@ Selection select_candidates(const StageContext& ctx, const std::map<std::string,
       ++sel.rejected_evalue;
       continue;
     }
-    double cov = coverage(c.spans, c.hmm_len);
+    double cov = hmm_coverage(c.spans, c.hmm_len);
     if (cov < min_cov) {
       ++sel.rejected_coverage;
       continue;
@@ -140,16 +128,56 @@ Selection select_candidates(const StageContext& ctx, const std::map<std::string,
 }
 
 // The hmmsearch hits by protein: its sequence E-value and score, the HMM spans of its confident domains.
-std::map<std::string, Candidate> candidates_of(const std::vector<DomainHit>& hits, double dom_evalue) {
+// With `ga`, only what --cut_ga would have reported: sequences and domains at or above its bit scores.
+std::map<std::string, Candidate> candidates_of(const std::vector<DomainHit>& hits, double dom_evalue,
+                                               const HmmModel* ga = nullptr) {
   std::map<std::string, Candidate> cands;
   for (auto& h : hits) {
+    if (ga && h.seq_score < ga->ga_sequence) continue;
     Candidate& c = cands[h.target];
     c.evalue = h.seq_evalue;
     c.score = h.seq_score;
     c.hmm_len = h.query_len;
-    if (h.i_evalue <= dom_evalue) c.spans.push_back({h.hmm_from, h.hmm_to});
+    if (h.i_evalue <= dom_evalue && (!ga || h.dom_score >= ga->ga_domain)) c.spans.push_back({h.hmm_from, h.hmm_to});
   }
   return cands;
+}
+
+// The family profile when its GA line decides the family search: a profile from the data folder with GA lines,
+// neither built from references nor beside a BLAST rescue.
+std::optional<HmmModel> family_ga(const StageContext& ctx) {
+  if (ctx.data("hmm").empty() || !ctx.params["hmm_from_references"].get<std::string>().empty() ||
+      !ctx.params["blast_references"].get<std::string>().empty())
+    return std::nullopt;
+  auto m = single_family_profile(ctx.data("hmm").string());
+  if (!m || !m->has_ga) return std::nullopt;
+  return *m;
+}
+
+// Members by the family profile (round one), then with the species profile's hits (round two): a protein the
+// species profile finds at the E-value passes when the family profile's domains at confirm_domain_evalue cover
+// min_coverage of it. `rescued`: the proteins only round two passed.
+Selection select_two_rounds(const StageContext& ctx, const std::vector<DomainHit>& hits, const GffModel& gff,
+                            const std::map<std::string, const FastaRecord*>& pep_by,
+                            const std::set<std::string>& blast_hits, size_t& candidates,
+                            std::set<std::string>& rescued) {
+  // Without --cut_ga (round two needs the weak domains), round one applies the GA scores itself.
+  const auto ga = species_profile_on(ctx) ? family_ga(ctx) : std::nullopt;
+  auto cands = candidates_of(hits, ctx.params["domain_evalue"].get<double>(), ga ? &*ga : nullptr);
+  candidates = cands.size();
+  Selection first = select_candidates(ctx, cands, gff, pep_by, blast_hits);
+  const std::set<std::string> species = species_profile_hits(ctx, hits);
+  if (species.empty()) return first;
+  std::set<std::string> passed_first, evidence = blast_hits;
+  for (auto& [gene, prots] : first.isoforms) passed_first.insert(prots.begin(), prots.end());
+  const auto relaxed = candidates_of(hits, ctx.params["confirm_domain_evalue"].get<double>());
+  for (auto& p : species) cands[p] = relaxed.at(p);
+  evidence.insert(species.begin(), species.end());
+  Selection sel = select_candidates(ctx, cands, gff, pep_by, evidence);
+  for (auto& [gene, prots] : sel.isoforms)
+    for (auto& p : prots)
+      if (!passed_first.count(p)) rescued.insert(p);
+  return sel;
 }
 
 // Proteins DIAMOND matched to a reference member (none without blast.tsv).
@@ -184,7 +212,8 @@ void ungroup_lone_suffixes(Selection& sel) {
 }
 
 // identify.json: counts at each filter, how proteins were located, the isoforms merged.
-Json identify_summary(const std::vector<Member>& members, size_t candidates, Selection& sel, size_t blast_hits) {
+Json identify_summary(const std::vector<Member>& members, size_t candidates, Selection& sel, size_t blast_hits,
+                      const Json& species_profile) {
   Json merged = Json::array();  // genes whose passing proteins were several isoforms
   for (auto& [gene, prots] : sel.isoforms)
     if (prots.size() > 1) merged.push_back({{"gene", gene}, {"kept", sel.best[gene].protein}, {"proteins", prots}});
@@ -200,7 +229,8 @@ Json identify_summary(const std::vector<Member>& members, size_t candidates, Sel
           {"isoform_suffixes", std::vector<std::string>(sel.suffix_rules.begin(), sel.suffix_rules.end())},
           {"blast_candidates", blast_hits},
           {"isoforms_collapsed", passing - members.size()},
-          {"isoform_groups", merged}};
+          {"isoform_groups", merged},
+          {"species_profile", species_profile}};
 }
 
 Status select_members(const StageContext& ctx) {
@@ -221,9 +251,9 @@ Status select_members(const StageContext& ctx) {
   std::map<std::string, const FastaRecord*> pep_by, cds_by;
   for (auto& r : *pep) pep_by[r.id] = &r;
   for (auto& r : *cds) cds_by[r.id] = &r;
-  std::map<std::string, Candidate> cands = candidates_of(*hits, ctx.params["domain_evalue"].get<double>());
-  std::set<std::string> blast_hits = read_blast_hits(ctx);
-  Selection sel = select_candidates(ctx, cands, *gff, pep_by, blast_hits);
+  std::set<std::string> blast_hits = read_blast_hits(ctx), rescued;
+  size_t candidates = 0;
+  Selection sel = select_two_rounds(ctx, *hits, *gff, pep_by, blast_hits, candidates, rescued);
   ungroup_lone_suffixes(sel);
   std::vector<Member> members;
   for (auto& [g, m] : sel.best) members.push_back(m);
@@ -232,13 +262,23 @@ Status select_members(const StageContext& ctx) {
   });
   if (members.empty())
     return with_failure(
-        Status(ErrorCode::kNotFound, "found no member: " + std::to_string(cands.size()) + " proteins had hits, " +
+        Status(ErrorCode::kNotFound, "found no member: " + std::to_string(candidates) + " proteins had hits, " +
                                          std::to_string(sel.rejected_evalue) + " failed the E-value and " +
                                          std::to_string(sel.rejected_coverage) + " the coverage filter"),
         FailureClass::kEmptyResult);
-  BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by));
+  std::set<std::string> added;  // members only the species profile found
+  for (auto& m : members)
+    if (rescued.count(m.protein)) added.insert(m.protein);
+  BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by, added));
+  Json profile = nullptr;
+  if (fs::exists(ctx.work / "species.domtbl")) {
+    auto seeds = read_fasta(ctx.work / "species_seeds.fasta");
+    profile = {{"seeds", seeds ? seeds->size() : 0},
+               {"added", std::vector<std::string>(added.begin(), added.end())},
+               {"confirm_domain_evalue", ctx.params["confirm_domain_evalue"]}};
+  }
   return write_text(ctx.work / "identify.json",
-                    identify_summary(members, cands.size(), sel, blast_hits.size()).dump(2));
+                    identify_summary(members, candidates, sel, blast_hits.size(), profile).dump(2));
 }
 
 // gzip-compressed bytes, inflated with zlib up to `limit` bytes.
@@ -373,6 +413,21 @@ ReportSection report(const ReportContext& r) {
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "identify.json");
   if (j.empty()) return s;
   s.paragraphs.push_back(isoform_sentence(j, r.lang));
+  if (const Json sp = j.value("species_profile", Json()); sp.is_object()) {
+    const std::string seeds = std::to_string(sp.value("seeds", 0)), added = std::to_string(sp["added"].size());
+    char confirm[32];
+    std::snprintf(confirm, sizeof confirm, "%g", sp.value("confirm_domain_evalue", 0.1));
+    s.paragraphs.push_back(
+        BiText{"A second search with a profile built from the domains of " + seeds +
+                   " confident members of this species added " + added +
+                   " members the family profile alone had missed; each still has the family profile's domains "
+                   "(i-Evalue ≤ " +
+                   confirm + ", the same coverage).",
+               "以本物种 " + seeds + " 个可信成员的结构域构建的物种特异 HMM 进行第二轮检索，新增 " + added +
+                   " 个仅用家族 HMM 未检出的成员；每个新增成员仍具有家族 HMM 的结构域（i-Evalue ≤ " + confirm +
+                   "，覆盖度要求相同）。"}
+            .in(r.lang));
+  }
   if (size_t n = j.value("proteins_without_gff_record", size_t(0)))
     s.paragraphs.push_back(BiText{std::to_string(n) +
                                       " members have no position in a GFF3: their chromosome, start, end and strand "
@@ -399,9 +454,14 @@ Status check_profile(const StageContext& ctx) {
 Result<std::vector<Step>> identify_steps(const StageContext& ctx) {
   char ev[32], dev[32], bev[32];
   const std::string refs = ctx.params["blast_references"], build_from = ctx.params["hmm_from_references"];
-  // With BLAST rescue, hmmsearch reports weak hits too: their domains may still confirm a BLAST candidate.
-  std::snprintf(ev, sizeof ev, "%g", refs.empty() ? ctx.params["evalue"].get<double>() : 10.0);
-  std::snprintf(dev, sizeof dev, "%g", ctx.params["domain_evalue"].get<double>());
+  const bool second_round = species_profile_on(ctx);
+  // With BLAST rescue or a second round, hmmsearch reports weak hits too: their domains may still confirm a
+  // candidate the other evidence found.
+  std::snprintf(ev, sizeof ev, "%g", refs.empty() && !second_round ? ctx.params["evalue"].get<double>() : 10.0);
+  std::snprintf(dev, sizeof dev, "%g",
+                second_round ? std::max(ctx.params["domain_evalue"].get<double>(),
+                                        ctx.params["confirm_domain_evalue"].get<double>())
+                             : ctx.params["domain_evalue"].get<double>());
   std::snprintf(bev, sizeof bev, "%g",
                 ctx.params["blast_evalue"].get<double>());  // not to_string: 1e-10 is not 0.000000
   std::vector<Step> steps = {StageFn(write_search_proteome)};
@@ -420,7 +480,7 @@ Result<std::vector<Step>> identify_steps(const StageContext& ctx) {
     hmm = "built.hmm";
   }
   std::vector<std::string> search = {"hmmsearch", "--domtblout", "hits.domtbl", "--noali", "-E", ev, "--domE", dev};
-  if (auto ga = single_family_profile_uses_ga(hmm); ga && *ga && refs.empty())
+  if (family_ga(ctx) && !second_round)  // with a second round, select_members applies GA itself
     search.resize(4), search.push_back("--cut_ga");
   for (const std::string& a : {std::string("--cpu"), std::to_string(ctx.cpus), std::string("-o"),
                                std::string("hmmsearch.txt"), hmm, std::string("proteome.fasta")})
@@ -432,6 +492,10 @@ Result<std::vector<Step>> identify_steps(const StageContext& ctx) {
                              "--outfmt", "6", "--evalue", bev, "--threads", std::to_string(ctx.cpus), "--quiet"},
                             "",
                             ""});
+  }
+  if (second_round) {
+    steps.push_back(StageFn(write_species_seeds));
+    for (auto& c : species_profile_commands(ctx)) steps.push_back(c);
   }
   steps.push_back(StageFn(select_members));
   return steps;
@@ -458,7 +522,9 @@ StageSpec identify_stage() {
       "blast_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-10},
       "pfam": {"type": "string", "default": "", "pattern": "^(PF[0-9]{5})?$", "description": "Pfam accession: the profile is downloaded from InterPro (cached) when the data folder has no <Family>.hmm"},
       "interpro_url": {"type": "string", "default": "https://www.ebi.ac.uk/interpro/api"},
-      "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"}
+      "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"},
+      "species_profile": {"type": "boolean", "default": true, "description": "search again with a profile built (MAFFT + hmmbuild) from this species' confident members' domains; a new hit must still have the family profile's domains (confirm_domain_evalue, min_coverage; a profile's GA scores still decide its own hits). Not with blast_references"},
+      "confirm_domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 0.1, "description": "the family profile's per-domain i-Evalue that confirms a species-profile hit"}
     }, "additionalProperties": false})JS");
   s.check = check_profile;
   s.steps = identify_steps;
