@@ -134,13 +134,13 @@ FailureClass classify_failure_text(const std::string& message) {
   if (has_any(m, {"command not found", "not installed", "no such program", "exec failed", "could not be started"}))
     return FailureClass::kMissingProgram;
   if (has_any(m, {"out of memory", "bad_alloc", "cannot allocate", "exit code 137", "killed by signal 9", "oom-kill",
-                  "out_of_memory"}))
+                  "out_of_memory", "memoryerror", "not enough memory"}))
     return FailureClass::kOutOfMemory;
   if (has_any(m, {"time limit", "timed out", "timeout"})) return FailureClass::kTimeout;
   if (has_any(m, {"no member", "found nothing", "0 members", "empty result"})) return FailureClass::kEmptyResult;
   if (has_any(m, {"gene count", "outside"})) return FailureClass::kCountOutOfRange;
   if (has_any(m, {"not found", "no such file", "missing", "does not exist"})) return FailureClass::kMissingInput;
-  if (has_any(m, {"parse", "format", "malformed", "invalid", "truncated", "line "}))
+  if (has_any(m, {"parse", "format", "malformed", "invalid", "truncated", "line ", "not a hmmer", "not a fasta"}))
     return FailureClass::kMalformedInput;
   return FailureClass::kUnknown;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "assistant/assistant_impl.h"
@@ -88,6 +89,37 @@ TEST(FailureClasses, FromExitStatusSignalAndTheToolsOwnOutput) {
   ASSERT_NE(rep, nullptr);
   EXPECT_EQ(rep->stage, "phylogeny");
   EXPECT_FALSE(rep->prevention.empty());
+}
+
+// The cases of tests/data/failure_cases.tsv (real programs' messages and the stages' own), one runner.
+TEST(FailureClasses, CasesFromData) {
+  std::ifstream in(fs::path(BIOAGENT_SOURCE_DIR) / "tests" / "data" / "failure_cases.tsv");
+  ASSERT_TRUE(in) << "tests/data/failure_cases.tsv is missing";
+  size_t cases = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::istringstream row(line);
+    for (std::string x; std::getline(row, x, '\t');) f.push_back(x);
+    if (f.size() == 4) f.emplace_back();  // an empty text
+    ASSERT_EQ(f.size(), 5u) << "not entry, class, exit_code, timed_out, text: " << line;
+    auto want = failure_class_from_string(f[1]);
+    ASSERT_TRUE(want.is_ok()) << line;
+    FailureClass got = FailureClass::kUnknown;
+    if (f[0] == "process") {
+      ProcessResult r;
+      r.exit_code = std::stoi(f[2]);
+      r.timed_out = f[3] == "1";
+      r.log_tail = f[4];
+      got = classify_process(r);
+    } else {
+      ASSERT_EQ(f[0], "text") << line;
+      got = classify_failure_text(f[4]);
+    }
+    EXPECT_EQ(to_string(got), f[1]) << line;
+    ++cases;
+  }
+  EXPECT_GE(cases, 30u);
 }
 
 namespace {
