@@ -417,16 +417,22 @@ ReportSection report(const ReportContext& r) {
     const std::string seeds = std::to_string(sp.value("seeds", 0)), added = std::to_string(sp["added"].size());
     char confirm[32];
     std::snprintf(confirm, sizeof confirm, "%g", sp.value("confirm_domain_evalue", 0.1));
-    s.paragraphs.push_back(
+    const std::string round =  // owned: a BiText of temporaries lives only within its expression
         BiText{"A second search with a profile built from the domains of " + seeds +
-                   " confident members of this species added " + added +
-                   " members the family profile alone had missed; each still has the family profile's domains "
-                   "(i-Evalue ≤ " +
-                   confirm + ", the same coverage).",
-               "以本物种 " + seeds + " 个可信成员的结构域构建的物种特异 HMM 进行第二轮检索，新增 " + added +
-                   " 个仅用家族 HMM 未检出的成员；每个新增成员仍具有家族 HMM 的结构域（i-Evalue ≤ " + confirm +
-                   "，覆盖度要求相同）。"}
-            .in(r.lang));
+                   " confident proteins of this species ",
+               "以本物种 " + seeds + " 个可信蛋白的结构域构建物种特异 HMM 进行第二轮检索，"}
+            .in(r.lang);
+    s.paragraphs.push_back(
+        round + (sp["added"].empty()
+                     ? BiText{"found no further member.", "未发现新的成员。"}.in(r.lang)
+                     : BiText{"added " + added +
+                                  " members the family profile alone had missed; each still has the family profile's "
+                                  "domains (i-Evalue ≤ " +
+                                  confirm + ", the same coverage).",
+                              "新增 " + added +
+                                  " 个仅用家族 HMM 未检出的成员；每个新增成员仍具有家族 HMM 的结构域（i-Evalue ≤ " +
+                                  confirm + "，覆盖度要求相同）。"}
+                           .in(r.lang)));
   }
   if (size_t n = j.value("proteins_without_gff_record", size_t(0)))
     s.paragraphs.push_back(BiText{std::to_string(n) +
