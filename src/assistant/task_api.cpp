@@ -6,6 +6,7 @@
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
+#include "core/state_table.h"
 
 namespace bioagent {
 
@@ -31,24 +32,12 @@ constexpr TaskStateText kTaskStates[] = {
 
 }  // namespace
 
-std::string to_string(TaskState s) {
-  for (auto& k : kTaskStates)
-    if (k.state == s) return k.name;
-  return "unknown";
-}
+std::string to_string(TaskState s) { return std::string(state_table::name_of(kTaskStates, s)); }
 
-BiText label_of(TaskState s) {
-  for (auto& k : kTaskStates)
-    if (k.state == s) return k.label;
-  return {"unknown", "未知"};
-}
+BiText label_of(TaskState s) { return state_table::label_of(kTaskStates, s); }
 
 const std::vector<TaskState>& all_task_states() {
-  static const std::vector<TaskState> kAll = [] {
-    std::vector<TaskState> v;
-    for (auto& k : kTaskStates) v.push_back(k.state);
-    return v;
-  }();
+  static const std::vector<TaskState> kAll = state_table::all_of(kTaskStates);
   return kAll;
 }
 

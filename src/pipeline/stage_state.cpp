@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "bioagent/pipeline.h"
+#include "core/state_table.h"
 
 namespace bioagent {
 namespace {
@@ -67,24 +68,12 @@ bool has_any(const std::string& text, std::initializer_list<const char*> needles
 
 }  // namespace
 
-std::string to_string(StageState s) {
-  for (auto& k : kStates)
-    if (k.state == s) return k.name;
-  return "unknown";
-}
+std::string to_string(StageState s) { return std::string(state_table::name_of(kStates, s)); }
 
-BiText label_of(StageState s) {
-  for (auto& k : kStates)
-    if (k.state == s) return k.label;
-  return {"unknown", "未知"};
-}
+BiText label_of(StageState s) { return state_table::label_of(kStates, s); }
 
 const std::vector<StageState>& all_stage_states() {
-  static const std::vector<StageState> kAll = [] {
-    std::vector<StageState> v;
-    for (auto& k : kStates) v.push_back(k.state);
-    return v;
-  }();
+  static const std::vector<StageState> kAll = state_table::all_of(kStates);
   return kAll;
 }
 
