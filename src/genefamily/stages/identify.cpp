@@ -416,7 +416,7 @@ ReportSection report(const ReportContext& r) {
   if (const Json sp = j.value("species_profile", Json()); sp.is_object()) {
     const std::string seeds = std::to_string(sp.value("seeds", 0)), added = std::to_string(sp["added"].size());
     char confirm[32];
-    std::snprintf(confirm, sizeof confirm, "%g", sp.value("confirm_domain_evalue", 0.1));
+    std::snprintf(confirm, sizeof confirm, "%g", sp.value("confirm_domain_evalue", 0.01));
     const std::string round =  // owned: a BiText of temporaries lives only within its expression
         BiText{"A second search with a profile built from the domains of " + seeds +
                    " confident proteins of this species ",
@@ -530,7 +530,7 @@ StageSpec identify_stage() {
       "interpro_url": {"type": "string", "default": "https://www.ebi.ac.uk/interpro/api"},
       "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"},
       "species_profile": {"type": "boolean", "default": true, "description": "search again with a profile built (MAFFT + hmmbuild) from this species' confident members' domains; a new hit must still have the family profile's domains (confirm_domain_evalue, min_coverage; a profile's GA scores still decide its own hits). Not with blast_references"},
-      "confirm_domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 0.1, "description": "the family profile's per-domain i-Evalue that confirms a species-profile hit"}
+      "confirm_domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 0.01, "description": "the family profile's per-domain i-Evalue that confirms a species-profile hit"}
     }, "additionalProperties": false})JS");
   s.check = check_profile;
   s.steps = identify_steps;
