@@ -32,4 +32,19 @@ T json_get(const Json& object, const char* key, T fallback) {
   }
 }
 
+// A child of untrusted JSON: the member when `object` is an object that has it,
+// else null. Chains safely: json_member(json_member(j, "a"), "b").
+inline const Json& json_member(const Json& object, const char* key) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+// The elements of untrusted JSON that should be a list: the array, else an empty one.
+inline const Json& json_items(const Json& list) {
+  static const Json kEmpty = Json::array();
+  return list.is_array() ? list : kEmpty;
+}
+
 }  // namespace bioagent

@@ -8,6 +8,7 @@
 #include "assistant/agents.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/http.h"
+#include "bioagent/json_get.h"
 #include "bioagent/json_text.h"
 #include "bioagent/schema.h"
 #include "pipeline/stage_reasons.h"
@@ -54,15 +55,14 @@ Json ncbi_reference(const AgentEnv& env, const std::string& latin) {
   if (!r) return {{"status", "not checked: " + r.status().message()}};
   if (r->status != 200) return {{"status", "not checked: NCBI Datasets answered HTTP " + std::to_string(r->status)}};
   Json j = parse_json_bounded(r->body);
-  if (!j.is_object() || !j.contains("reports") || !j["reports"].is_array() || j["reports"].empty())
-    return {{"status", "no reference assembly listed in NCBI Datasets"}};
-  const Json& rep = j["reports"][0];
-  std::string acc = rep.value("accession", "");
-  Json info = rep.value("assembly_info", Json::object());
+  const Json& reports = json_items(json_member(j, "reports"));
+  std::string acc = reports.empty() ? "" : json_get(reports[0], "accession", std::string());
+  if (acc.empty()) return {{"status", "no reference assembly listed in NCBI Datasets"}};
+  const Json& info = json_member(reports[0], "assembly_info");
   return {{"status", "available"},
           {"accession", acc},
-          {"assembly_name", info.is_object() ? info.value("assembly_name", "") : ""},
-          {"submitter", info.is_object() ? info.value("submitter", "") : ""},
+          {"assembly_name", json_get(info, "assembly_name", std::string())},
+          {"submitter", json_get(info, "submitter", std::string())},
           {"download_url", "https://www.ncbi.nlm.nih.gov/datasets/genome/" + acc + "/"}};
 }
 

@@ -1,6 +1,7 @@
 // JSON literature sources: Europe PMC, ClinicalTrials.gov v2, Semantic Scholar.
 #include <set>
 
+#include "bioagent/json_get.h"
 #include "bioagent/json_text.h"
 #include "bioagent/literature.h"
 #include "literature/xml_util.h"
@@ -14,9 +15,10 @@ Result<Json> parse_json(std::string_view text, const char* what) {
   return j;
 }
 
+// Outside answers may hold any type anywhere: every read goes through json_member,
+// json_items and str, which answer a missing or wrongly typed field with null, [] or "".
 std::string str(const Json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key)) return "";
-  const Json& v = j[key];
+  const Json& v = json_member(j, key);
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
   return "";
@@ -48,12 +50,12 @@ std::string strip_tags(const std::string& s) {
 Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
   auto j = parse_json(text, "Europe PMC");
   if (!j) return j.status();
-  if (!j->is_object() || !j->contains("resultList")) {
+  if (!json_member(*j, "resultList").is_object()) {
     if (j->contains("errCode") || j->contains("error"))
       return Status(ErrorCode::kToolFailed, "Europe PMC error: " + j->dump().substr(0, 300));
     return parse_error("Europe PMC answer has no resultList");
   }
-  const Json results = (*j)["resultList"].value("result", Json::array());
+  const Json& results = json_items(json_member(json_member(*j, "resultList"), "result"));
   std::vector<Evidence> out;
   for (size_t i = 0; i < results.size(); ++i) {
     const Json& r = results[i];
@@ -65,10 +67,10 @@ Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
     c.pmid = str(r, "pmid");
     c.date = str(r, "firstPublicationDate");
     if (c.date.empty()) c.date = str(r, "pubYear");
-    if (r.contains("journalInfo")) c.venue = str(r["journalInfo"].value("journal", Json::object()), "title");
+    c.venue = str(json_member(json_member(r, "journalInfo"), "journal"), "title");
     if (c.venue.empty()) c.venue = str(r, "bookOrReportDetails");
-    if (r.contains("authorList") && r["authorList"].contains("author")) {
-      for (auto& a : r["authorList"]["author"]) {
+    if (const Json& list = json_items(json_member(json_member(r, "authorList"), "author")); !list.empty()) {
+      for (auto& a : list) {
         std::string name = str(a, "fullName");
         if (name.empty()) name = str(a, "collectiveName");
         if (!name.empty()) c.authors.push_back(name);
@@ -94,10 +96,8 @@ Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
       c.url = "https://europepmc.org/article/" + str(r, "source") + "/" + str(r, "id");
     e.content = strip_tags(str(r, "abstractText"));
     bool preprint = str(r, "source") == "PPR";
-    if (r.contains("pubTypeList")) {
-      for (auto& t : r["pubTypeList"].value("pubType", Json::array())) {
-        if (t.is_string() && t.get<std::string>() == "Preprint") preprint = true;
-      }
+    for (auto& t : json_items(json_member(json_member(r, "pubTypeList"), "pubType"))) {
+      if (t.is_string() && t.get<std::string>() == "Preprint") preprint = true;
     }
     if (preprint) {
       // The marker is in the text a model reads as well as in the title and the side field.
@@ -105,7 +105,7 @@ Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
       e.content = "[PREPRINT - Not peer-reviewed] " + e.content;
     }
     e.extra["preprint"] = preprint;
-    if (r.contains("citedByCount")) e.extra["cited_by"] = r["citedByCount"];
+    if (json_member(r, "citedByCount").is_number()) e.extra["cited_by"] = json_member(r, "citedByCount");
     e.relevance = rank_relevance(i, results.size());
     out.push_back(std::move(e));
   }
@@ -116,7 +116,7 @@ namespace {
 
 std::string joined(const Json& names) {
   std::string out;
-  for (auto& n : names) {
+  for (auto& n : json_items(names)) {
     if (!n.is_string() || n.get<std::string>().empty()) continue;
     out += (out.empty() ? "" : "; ") + n.get<std::string>();
   }
@@ -141,9 +141,9 @@ Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
   auto j = parse_json(text, "ClinicalTrials.gov");
   if (!j) return j.status();
   Json studies;
-  if (j->is_object() && j->contains("studies"))
-    studies = (*j)["studies"];
-  else if (j->is_object() && j->contains("protocolSection"))
+  if (json_member(*j, "studies").is_array())
+    studies = json_member(*j, "studies");
+  else if (json_member(*j, "protocolSection").is_object())
     studies = Json::array({*j});  // one study
   else
     return parse_error("ClinicalTrials.gov answer has no studies");
@@ -151,10 +151,10 @@ Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
                                                   "ENROLLING_BY_INVITATION"};
   std::vector<Evidence> out;
   for (size_t i = 0; i < studies.size(); ++i) {
-    const Json p = studies[i].value("protocolSection", Json::object());
-    const Json id = p.value("identificationModule", Json::object());
-    const Json status = p.value("statusModule", Json::object());
-    const Json design = p.value("designModule", Json::object());
+    const Json& p = json_member(studies[i], "protocolSection");
+    const Json& id = json_member(p, "identificationModule");
+    const Json& status = json_member(p, "statusModule");
+    const Json& design = json_member(p, "designModule");
     std::string overall = str(status, "overallStatus");
     std::string type = str(design, "studyType");
     if (!type.empty() && type != "INTERVENTIONAL") continue;
@@ -166,19 +166,20 @@ Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
     c.title = str(id, "briefTitle");
     if (c.title.empty()) c.title = str(id, "officialTitle");
     c.url = "https://clinicaltrials.gov/study/" + nct;
-    c.date = str(status.value("startDateStruct", Json::object()), "date");
+    c.date = str(json_member(status, "startDateStruct"), "date");
     c.venue = "ClinicalTrials.gov";
-    std::string sponsor =
-        str(p.value("sponsorCollaboratorsModule", Json::object()).value("leadSponsor", Json::object()), "name");
+    std::string sponsor = str(json_member(json_member(p, "sponsorCollaboratorsModule"), "leadSponsor"), "name");
     if (!sponsor.empty()) c.authors.push_back(sponsor);
-    Json conditions = p.value("conditionsModule", Json::object()).value("conditions", Json::array());
+    Json conditions = Json::array();
+    for (auto& name : json_items(json_member(json_member(p, "conditionsModule"), "conditions")))
+      if (name.is_string()) conditions.push_back(name);
     Json interventions = Json::array();
-    for (auto& iv : p.value("armsInterventionsModule", Json::object()).value("interventions", Json::array()))
+    for (auto& iv : json_items(json_member(json_member(p, "armsInterventionsModule"), "interventions")))
       interventions.push_back(str(iv, "name"));
-    Json phases = design.value("phases", Json::array());
-    std::string summary = str(p.value("descriptionModule", Json::object()), "briefSummary");
+    std::string summary = str(json_member(p, "descriptionModule"), "briefSummary");
     std::string phase_text;
-    for (auto& ph : phases) phase_text += (phase_text.empty() ? "" : "/") + ph.get<std::string>();
+    for (auto& ph : json_items(json_member(design, "phases")))
+      if (ph.is_string()) phase_text += (phase_text.empty() ? "" : "/") + ph.get<std::string>();
     e.content = trial_header(nct, overall, phase_text, conditions, interventions) + fold_space(summary);
     e.extra = {{"nct_id", nct},
                {"status", overall},
@@ -186,7 +187,7 @@ Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
                {"conditions", conditions},
                {"interventions", interventions},
                {"start_date", c.date},
-               {"completion_date", str(status.value("completionDateStruct", Json::object()), "date")}};
+               {"completion_date", str(json_member(status, "completionDateStruct"), "date")}};
     e.relevance = rank_relevance(i, studies.size());
     out.push_back(std::move(e));
   }
@@ -200,25 +201,21 @@ Evidence s2_paper(const Json& p) {
   Citation& c = e.citation;
   c.source = "semantic_scholar";
   c.title = fold_space(str(p, "title"));
-  if (p.contains("year") && p["year"].is_number()) c.date = std::to_string(p["year"].get<int64_t>());
+  if (json_member(p, "year").is_number()) c.date = std::to_string(json_member(p, "year").get<int64_t>());
   if (!str(p, "publicationDate").empty()) c.date = str(p, "publicationDate");
   c.venue = str(p, "venue");
-  if (c.venue.empty() && p.contains("journal") && p["journal"].is_object()) c.venue = str(p["journal"], "name");
-  if (p.contains("externalIds") && p["externalIds"].is_object()) {
-    c.doi = str(p["externalIds"], "DOI");
-    c.pmid = str(p["externalIds"], "PubMed");
-  }
-  if (p.contains("authors") && p["authors"].is_array()) {
-    for (auto& a : p["authors"]) {
-      if (!str(a, "name").empty()) c.authors.push_back(str(a, "name"));
-    }
+  if (c.venue.empty()) c.venue = str(json_member(p, "journal"), "name");
+  c.doi = str(json_member(p, "externalIds"), "DOI");
+  c.pmid = str(json_member(p, "externalIds"), "PubMed");
+  for (auto& a : json_items(json_member(p, "authors"))) {
+    if (!str(a, "name").empty()) c.authors.push_back(str(a, "name"));
   }
   c.url = str(p, "url");
   if (c.url.empty() && !str(p, "paperId").empty()) c.url = "https://www.semanticscholar.org/paper/" + str(p, "paperId");
   e.content = fold_space(str(p, "abstract"));
-  if (e.content.empty() && p.contains("tldr") && p["tldr"].is_object()) e.content = str(p["tldr"], "text");
-  if (p.contains("citationCount")) e.extra["cited_by"] = p["citationCount"];
-  if (p.contains("matchScore")) e.extra["match_score"] = p["matchScore"];
+  if (e.content.empty()) e.content = str(json_member(p, "tldr"), "text");
+  if (json_member(p, "citationCount").is_number()) e.extra["cited_by"] = json_member(p, "citationCount");
+  if (json_member(p, "matchScore").is_number()) e.extra["match_score"] = json_member(p, "matchScore");
   return e;
 }
 
@@ -230,8 +227,8 @@ Result<std::vector<Evidence>> parse_semantic_scholar(std::string_view text) {
   Json papers;
   if (j->is_array())
     papers = *j;
-  else if (j->is_object() && j->contains("data") && (*j)["data"].is_array())
-    papers = (*j)["data"];
+  else if (json_member(*j, "data").is_array())
+    papers = json_member(*j, "data");
   else if (j->is_object() && (j->contains("paperId") || j->contains("title")))
     papers = Json::array({*j});
   else if (j->is_object() && j->contains("error"))

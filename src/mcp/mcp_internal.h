@@ -23,6 +23,13 @@
 
 namespace bioagent::mcp {
 
+// ---- Request params (mcp_params.cpp) -----------------------------------------
+
+// OK when `params` has the shape the specification gives `method`'s params (or
+// the method is not one of the table's); else kInvalidArgument "Invalid params:
+// params.<field> ..." naming the field and the type expected. Thread-safe.
+Status check_request_params(const std::string& method, const Json& params);
+
 // ---- Prompts (mcp_prompts.cpp) -----------------------------------------------
 
 // prompts/list's entries: the seed's scenarios, each with its arguments.

@@ -178,6 +178,7 @@ struct McpSession::Impl {
       return;
     }
     if (!has_id) return notification(method, params);
+    if (Status s = mcp::check_request_params(method, params); !s) return fail(id, kInvalidParams, s.message());
     try {
       dispatch(id, method, params);
     } catch (const std::exception& ex) {  // firewall: never let a bug kill the session

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "bioagent/literature.h"
+#include "json_mutations.h"
 #include "test_util.h"
 
 using namespace bioagent;
@@ -313,4 +314,41 @@ TEST(Literature, EveryRecordedResponseParses) {
   }
   EXPECT_GE(files, 40u);
   EXPECT_GE(records, 50u);
+}
+
+// A field of the wrong type anywhere in an answer (an API changed, or a hostile
+// mirror) is a Status or a smaller result, never an exception out of the parser.
+TEST(Literature, AFieldOfTheWrongTypeAnywhereIsNeverAnException) {
+  const char* europepmc = R"({"resultList": {"result": [{"id": "P1", "source": "PPR", "doi": "10.1/x",
+    "pmid": "1", "title": "T", "authorString": "Li X, Wang Y.", "pubYear": "2024", "abstractText": "<i>a</i>",
+    "authorList": {"author": [{"fullName": "Smith J", "collectiveName": "C"}]},
+    "journalInfo": {"journal": {"title": "Plant Cell"}}, "pubTypeList": {"pubType": ["Preprint"]},
+    "citedByCount": 3, "firstPublicationDate": "2020-10-01"}]}, "errCode": 1})";
+  const char* ctgov = R"({"studies": [{"protocolSection": {
+    "identificationModule": {"nctId": "NCT1", "briefTitle": "Open", "officialTitle": "O"},
+    "statusModule": {"overallStatus": "RECRUITING", "startDateStruct": {"date": "2023-01"},
+                     "completionDateStruct": {"date": "2025-01"}},
+    "designModule": {"studyType": "INTERVENTIONAL", "phases": ["PHASE2"]},
+    "sponsorCollaboratorsModule": {"leadSponsor": {"name": "S"}},
+    "descriptionModule": {"briefSummary": "B"}, "conditionsModule": {"conditions": ["Melanoma"]},
+    "armsInterventionsModule": {"interventions": [{"name": "Drug A"}]}}}]})";
+  const char* s2 = R"({"data": [{"paperId": "p", "title": "T", "year": 2017, "publicationDate": "2017-06-12",
+    "venue": "", "journal": {"name": "J"}, "externalIds": {"DOI": "10.1/y", "PubMed": "2"},
+    "authors": [{"name": "A"}], "url": "", "abstract": "", "tldr": {"text": "t"}, "citationCount": 1,
+    "matchScore": 0.5}], "error": "e", "message": "m"})";
+  struct Case {
+    const char* doc;
+    Result<std::vector<Evidence>> (*parse)(std::string_view);
+  } cases[] = {{europepmc, parse_europepmc}, {ctgov, parse_ctgov}, {s2, parse_semantic_scholar}};
+  size_t documents = 0;
+  for (auto& c : cases) {
+    bioagent::testing::for_each_wrong_type(nlohmann::json::parse(c.doc), [&](const std::string& text) {
+      ++documents;
+      EXPECT_NO_THROW({
+        auto r = c.parse(text);
+        if (r) (void)deduplicate(*r);
+      }) << text;
+    });
+  }
+  EXPECT_GT(documents, 600u);
 }

@@ -9,6 +9,7 @@
 #include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
+#include "json_mutations.h"
 #include "test_util.h"
 
 using namespace bioagent;
@@ -157,4 +158,42 @@ TEST(McpFeatures, CompactModeSearchesDescribesAndCalls) {
   EXPECT_TRUE(unknown["result"]["isError"].get<bool>());
   Json cats = compact.call("tools/call", {{"name", "list_tool_categories"}})["result"]["structuredContent"];
   EXPECT_EQ(cats["total_tools"], all.size());
+}
+
+// Every request a host may send, with any one parameter of the wrong type: the
+// answer is a result or a typed error (-32602 and kin), never the firewall's
+// internal error (-32603), which would mean a reader threw on the host's input.
+TEST(McpFeatures, AParameterOfTheWrongTypeIsAnInvalidParamsError) {
+  Session s;
+  s.call("initialize", {{"protocolVersion", "2025-11-25"}});
+  const std::pair<const char*, const char*> requests[] = {
+      {"initialize", R"({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                        "clientInfo": {"name": "h", "version": "1"}})"},
+      {"tools/list", R"({"cursor": "0"})"},
+      {"tools/call", R"({"name": "calculate_expr", "arguments": {"expr": "1+1"}, "_meta": {"progressToken": 1},
+                        "task": {"ttl": 1000}})"},
+      {"logging/setLevel", R"({"level": "debug"})"},
+      {"prompts/list", R"({"cursor": "0"})"},
+      {"prompts/get", R"({"name": "plan_family_analysis", "arguments": {"family": "SPL", "species": "Lchi"}})"},
+      {"completion/complete", R"({"ref": {"type": "ref/prompt", "name": "plan_family_analysis"},
+                                 "argument": {"name": "family", "value": "S"}, "context": {"arguments": {"run": "x"}}})"},
+      {"resources/list", R"({"cursor": "0"})"},
+      {"resources/read", R"({"uri": "bioagent://runs/t_x/status.json"})"},
+      {"resources/templates/list", R"({"cursor": "0"})"},
+      {"tasks/get", R"({"taskId": "t_x"})"},
+      {"tasks/list", R"({"cursor": "0"})"},
+      {"tasks/result", R"({"taskId": "t_x"})"},
+      {"tasks/cancel", R"({"taskId": "t_x"})"}};
+  size_t answers = 0;
+  for (auto& [method, params] : requests) {
+    bioagent::testing::for_each_wrong_type(Json::parse(params), [&](const std::string& text) {
+      Json p = Json::parse(text);
+      if (!p.is_object()) return;  // params that are not an object are refused before any reader
+      Json r = s.call(method, p);
+      ++answers;
+      ASSERT_FALSE(r.is_null()) << method << " " << text << ": no answer";
+      if (r.contains("error")) EXPECT_NE(r["error"]["code"], -32603) << method << " " << text << ": " << r.dump();
+    });
+  }
+  EXPECT_GT(answers, 300u);
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bioagent/http.h"
+#include "bioagent/json_get.h"
 #include "bioagent/json_text.h"
 #include "figures/svg.h"
 #include "genefamily/stages/stage_common.h"
@@ -76,11 +77,11 @@ HttpRequest string_request(const StageContext& ctx, const AgiToGene& agi_to_gene
 
 // The member gene of one end of a STRING edge, by its id's AGI or its preferred name ("" when none).
 std::string edge_gene(const AgiToGene& agi_to_gene, const Json& e, const char* id_key, const char* name_key) {
-  std::string sid = e.value(id_key, std::string());  // "3702.AT1G27370.1"
+  std::string sid = json_get(e, id_key, std::string());  // "3702.AT1G27370.1"
   auto dot = sid.find('.');
   std::string agi = dot == std::string::npos ? "" : sid.substr(dot + 1, 9);
   if (auto it = agi_to_gene.find(agi); it != agi_to_gene.end()) return it->second;
-  std::string name = e.value(name_key, std::string());
+  std::string name = json_get(e, name_key, std::string());
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   auto it = agi_to_gene.find(name.substr(0, 9));
   return it != agi_to_gene.end() ? it->second : "";
@@ -97,12 +98,12 @@ Result<size_t> write_network(const StageContext& ctx, const AgiToGene& agi_to_ge
     std::string a = edge_gene(agi_to_gene, e, "stringId_A", "preferredName_A"),
                 b = edge_gene(agi_to_gene, e, "stringId_B", "preferredName_B");
     if (a.empty() || b.empty() || a == b) continue;
-    double score = e.value("score", 0.0);
+    double score = json_get(e, "score", 0.0);
     edges.emplace_back(a, b, score);
     nodes_set.insert(a);
     nodes_set.insert(b);
-    tsv << a << '\t' << b << '\t' << e.value("stringId_A", "") << '\t' << e.value("stringId_B", "") << '\t' << score
-        << '\n';
+    tsv << a << '\t' << b << '\t' << json_get(e, "stringId_A", std::string()) << '\t'
+        << json_get(e, "stringId_B", std::string()) << '\t' << score << '\n';
   }
   std::vector<std::string> nodes(nodes_set.begin(), nodes_set.end());
   std::string title =
