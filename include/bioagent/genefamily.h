@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -35,8 +36,27 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix =
 // The seed's rules: [{kind, rule, example}] (genome, gff3, cds, pep, hmm).
 Json naming_rules();
 
-// Just the naming check of one file name: {ok, kind, rule, example, fix?}.
-Json check_file_name(const std::string& name);
+// Just the naming check of one file name: {ok, kind, rule, example, fix?, rank?}.
+// A recognised variant (Lchi.pep.fa.gz, Arabidopsis_thaliana.TAIR10.pep.all.fa.gz,
+// Athaliana_447_Araport11.protein.fa.gz, GCF_000001735.4_TAIR10.1_protein.faa)
+// is fixable: `fix` is its name under the rules, with `prefix` when given, else
+// the prefix its stem suggests; `rank` orders variants of one kind (0 preferred).
+Json check_file_name(const std::string& name, const std::string& prefix = "");
+
+// A species folder as a run reads it in place: {prefix, family, read: [{name,
+// kind, bytes, read_as?}], not_read: [names]}; prefix and family are those of
+// the names read ("" when none: `prefix`, when given, is kept). Each file a naming rule or a recognised
+// variant knows is read, a variant under its `fix` name; of two files read as
+// one name the correctly named one, else the lower rank, is read and the other
+// is not. `may_read(canonical path)` may refuse a file (a link leading out of a
+// data root): it is then not listed at all. Reads the folder only.
+Json data_view_plan(const fs::path& folder, const std::string& prefix = "",
+                    const std::function<bool(const fs::path&)>& may_read = {});
+
+// data_view_plan, and `view` (emptied first) made of symbolic links under the
+// names read: the files are never renamed, copied or written. Returns the plan.
+Result<Json> link_data_view(const fs::path& folder, const fs::path& view, const std::string& prefix = "",
+                            const std::function<bool(const fs::path&)>& may_read = {});
 
 // The run configuration for `bioagent genefamily run`: files resolved, params per stage.
 Result<Json> genefamily_run_config(const std::string& prefix, const std::string& family, const fs::path& data_dir,

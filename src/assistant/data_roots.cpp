@@ -24,23 +24,10 @@ bool inside(const fs::path& inner, const fs::path& outer) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-// The species folder's files the pipeline reads, with the kind and bytes of each.
+// The species folder's files the pipeline reads, with the kind and bytes of each
+// (and the name it reads each as); links leading out of the root are not offered.
 Json folder_files(const fs::path& dir, const fs::path& root) {
-  Json files = Json::array();
-  std::error_code ec;
-  for (auto& e : fs::directory_iterator(dir, ec)) {
-    std::string name = e.path().filename().string();
-    if (name.empty() || name[0] == '.' || !e.is_regular_file(ec)) continue;
-    fs::path real = fs::canonical(e.path(), ec);
-    if (ec || !inside(real, root)) continue;  // a link leading out of the root is not offered
-    Json c = check_file_name(name);
-    if (!c["kind"].is_string()) continue;
-    Json f = {{"name", name}, {"kind", c["kind"]}, {"bytes", fs::file_size(real, ec)}};
-    if (c.value("fixable", false)) f["read_as"] = c["fix"];
-    files.push_back(f);
-  }
-  std::sort(files.begin(), files.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
-  return files;
+  return data_view_plan(dir, "", [&](const fs::path& real) { return inside(real, root); })["read"];
 }
 
 // `state`: the server's state folder (every session's uploads and runs), never listed even inside a root.
@@ -55,13 +42,12 @@ void list_folders(const fs::path& dir, const fs::path& root, const fs::path& sta
   }
   std::sort(subdirs.begin(), subdirs.end());
   for (auto& d : subdirs) {
-    Json files = folder_files(d, root);
-    auto c = check_species_data(d, "", "", false);
-    if (!files.empty() && c && !(*c)["prefix"].get<std::string>().empty())
+    Json plan = data_view_plan(d, "", [&](const fs::path& real) { return inside(real, root); });
+    if (!plan["read"].empty() && !plan["prefix"].get<std::string>().empty())
       out.push_back({{"folder", d.lexically_relative(root).generic_string()},
-                     {"prefix", (*c)["prefix"]},
-                     {"family", (*c)["family"]},
-                     {"files", files}});
+                     {"prefix", plan["prefix"]},
+                     {"family", plan["family"]},
+                     {"files", plan["read"]}});
     if (depth > 1) list_folders(d, root, state, depth - 1, out);
   }
 }
@@ -180,30 +166,18 @@ std::string Assistant::Impl::place_name(const std::string& sid, const fs::path& 
 Result<Json> Assistant::Impl::link_root_folder(const fs::path& folder, const fs::path& view) const {
   const DataRoot* root = root_holding(folder);
   if (!root) return invalid_argument("not a folder of a data root");
-  std::error_code ec;
-  fs::remove_all(view, ec);  // links only: the files they point to are the root's
-  fs::create_directories(view, ec);
-  if (ec) return Status(ErrorCode::kInternal, "cannot make the run's data view: " + ec.message());
-  Json read = Json::array(), not_read = Json::array();
-  std::set<std::string> taken;
-  for (auto& f : folder_files(folder, root->path)) taken.insert(f["name"].get<std::string>());
-  for (auto& f : folder_files(folder, root->path)) {
-    std::string name = f["name"], as = f.value("read_as", name);
-    if (as != name && taken.count(as)) as = name;  // the right name is there already: the check reports both
-    fs::path real = fs::canonical(folder / name, ec);
-    fs::create_symlink(real, view / as, ec);
-    if (ec) return Status(ErrorCode::kInternal, "cannot link " + name + " into the run's data view: " + ec.message());
-    Json row = {{"file", root->name + ":" + (folder / name).lexically_relative(root->path).generic_string()},
+  auto plan = link_data_view(folder, view, "", [&](const fs::path& real) { return inside(real, root->path); });
+  if (!plan) return plan.status();
+  Json read = Json::array();
+  for (auto& f : (*plan)["read"]) {
+    Json row = {{"file", root->name + ":" +
+                             (folder / f["name"].get<std::string>()).lexically_relative(root->path).generic_string()},
                 {"kind", f["kind"]},
                 {"bytes", f["bytes"]}};
-    if (as != name) row["read_as"] = as;
+    if (f.contains("read_as")) row["read_as"] = f["read_as"];
     read.push_back(row);
   }
-  for (auto& e : fs::directory_iterator(folder, ec)) {
-    std::string name = e.path().filename().string();
-    if (!name.empty() && name[0] != '.' && e.is_regular_file(ec) && !taken.count(name)) not_read.push_back(name);
-  }
-  return Json{{"read_in_place", read}, {"not_read", not_read}};
+  return Json{{"read_in_place", read}, {"not_read", (*plan)["not_read"]}};
 }
 
 void Assistant::Impl::name_plan_places(const std::string& sid, Json& p) const {

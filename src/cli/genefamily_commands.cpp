@@ -7,6 +7,8 @@
 #include <iostream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "bioagent/genefamily.h"
 #include "bioagent/genefamily_classify.h"
 #include "bioagent/json_text.h"
@@ -66,6 +68,54 @@ void add_example_command(CLI::App* gf, GlobalOptions& g) {
   });
 }
 
+// True when a file of the folder is read under another name (a download name).
+bool reads_a_variant(const Json& plan) {
+  for (auto& f : plan["read"])
+    if (f.contains("read_as")) return true;
+  return false;
+}
+
+// A folder holding download names (Lchi.pep.fa.gz, Ensembl's, Phytozome's,
+// NCBI's) is read in place through links under the names the stages read, as
+// the server reads its data roots. Says on stderr which file is read as what.
+Result<fs::path> link_view_for_run(const fs::path& data, const std::string& species, const fs::path& view) {
+  auto plan = link_data_view(data, view, species);
+  if (!plan) return plan.status();
+  for (auto& f : (*plan)["read"])
+    if (f.contains("read_as"))
+      std::cerr << "reading " << f["name"].get<std::string>() << " as " << f["read_as"].get<std::string>()
+                << " (a link in " << view.string() << "; the file is not renamed or copied)\n";
+  for (auto& n : (*plan)["not_read"]) std::cerr << "not reading " << n.get<std::string>() << "\n";
+  return view;
+}
+
+// check_species_data on a folder as a run reads it (download names through a
+// temporary view); `files` name the folder's own files and `read_as` says which
+// were read under another name.
+Result<Json> check_folder_as_run_reads_it(const fs::path& dir, const std::string& species, const std::string& family) {
+  Json plan = data_view_plan(dir, species);
+  if (!reads_a_variant(plan)) return check_species_data(dir, species, family, true);
+  Json read_as = Json::object();
+  for (auto& f : plan["read"])
+    if (f.contains("read_as")) read_as[f["name"].get<std::string>()] = f["read_as"];
+  std::error_code ec;
+  fs::path view = fs::temp_directory_path() / ("bioagent-check-" + std::to_string(::getpid()));
+  auto linked = link_data_view(dir, view, species);
+  if (!linked) return linked.status();
+  auto r = check_species_data(view, species, family, true);
+  fs::remove_all(view, ec);
+  if (!r) return r;
+  for (auto& [kind, path] : (*r)["files"].items()) {
+    std::string as = fs::path(path.get<std::string>()).filename().string();
+    for (auto& f : plan["read"])
+      if (f.value("read_as", f["name"].get<std::string>()) == as)
+        path = fs::absolute(dir / f["name"].get<std::string>()).string();
+  }
+  (*r)["read_as"] = read_as;
+  (*r)["not_read"] = plan["not_read"];
+  return r;
+}
+
 void add_check_command(CLI::App* gf, GlobalOptions& g) {
   static std::string dir, species, family;
   auto* check = gf->add_subcommand("check", "Check a species data folder: naming rules and consistency");
@@ -73,7 +123,7 @@ void add_check_command(CLI::App* gf, GlobalOptions& g) {
   check->add_option("--species", species, "Species prefix (default: from the file names)");
   check->add_option("--family", family, "Family name (default: from the .hmm file)");
   check->callback([&g] {
-    auto r = check_species_data(dir, species, family, true);
+    auto r = check_folder_as_run_reads_it(dir, species, family);
     if (!r) {
       g.exit_code = print_error(r.status());
       return;
@@ -124,10 +174,23 @@ int run_pipeline(const RunArgs& ra, GlobalOptions& g) {
   if (!params.is_object()) return print_error(parse_error("--params is not a JSON object"));
   if (ra.lang != "en" && (!params.contains("report") || !params["report"].contains("lang")))
     params["report"]["lang"] = ra.lang;
-  auto cfg = genefamily_run_config(ra.species, ra.family, ra.data, params);
+  RunArgs args = ra;
+  fs::path data = ra.data;
+  if (Json plan = data_view_plan(ra.data, ra.species); reads_a_variant(plan)) {
+    if (args.run_dir.empty()) {  // fixed before the run so that the view of links lives in it
+      std::string family = ra.family.empty() ? plan["family"].get<std::string>() : ra.family;
+      args.run_dir =
+          (fs::path("runs") / (plan["prefix"].get<std::string>() + "." + (family.empty() ? "family" : family)))
+              .string();
+    }
+    auto view = link_view_for_run(ra.data, ra.species, fs::path(args.run_dir) / "input_links");
+    if (!view) return print_error(view.status());
+    data = *view;
+  }
+  auto cfg = genefamily_run_config(ra.species, ra.family, data, params);
   if (!cfg) return print_error(cfg.status());
   (*cfg)["lang"] = ra.lang;
-  PipelineOptions o = run_options(ra, g, *cfg);
+  PipelineOptions o = run_options(args, g, *cfg);
   std::signal(SIGINT, on_sigint);
   std::signal(SIGTERM, on_sigint);
   auto runner = ra.runner == "slurm" ? make_slurm_runner(ra.partition, 1000, ra.slurm_mem_cap) : make_local_runner();

@@ -19,7 +19,7 @@ check() {  # name, expected exit code, python assertion over stdout (variable d 
     echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$tmp/err" | head -5; fail=$((fail + 1)); return
   fi
   if ! /usr/bin/python3 - "$tmp/out" "$assertion" <<'PY'
-import json, sys
+import json, os, sys
 s = open(sys.argv[1]).read()
 try:
     d = json.loads(s)
@@ -164,10 +164,13 @@ if command -v hmmsearch >/dev/null && command -v mafft >/dev/null; then
   check "genefamily check passes" 0 "d['ok'] is True and d['prefix']=='Exam' and d['consistency']['cds_not_translating_to_protein']==0" \
     "$bin" genefamily check "$tmp/gf"
   mkdir -p "$tmp/gf_bad" && cp "$tmp"/gf/* "$tmp/gf_bad/" && mv "$tmp/gf_bad/Exam.genome.fasta" "$tmp/gf_bad/Exam.genome.fa"
-  check "a misnamed genome is named with its fix" 1 "any(p.get('fix')=='Exam.genome.fasta' and p['fixable'] for p in d['problems'])" \
+  check "a download name is read as the rule's name" 0 "d['ok'] is True and d['read_as']=={'Exam.genome.fa': 'Exam.genome.fasta'} and d['files']['genome'].endswith('/gf_bad/Exam.genome.fa')" \
     "$bin" genefamily check "$tmp/gf_bad"
-  check "run refuses a folder that is not ready" 1 "d['error']['code']=='invalid_argument' and 'Exam.genome.fa' in d['error']['message']" \
-    "$bin" genefamily run --data "$tmp/gf_bad" --run-dir "$tmp/gf_run_bad"
+  check "run reads a download name in place through a link" 0 "[s['state'] for s in d['stages']]==['done'] and os.path.islink('$tmp/gf_run_bad/input_links/Exam.genome.fasta') and os.path.isfile('$tmp/gf_bad/Exam.genome.fa')" \
+    "$bin" genefamily run --data "$tmp/gf_bad" --run-dir "$tmp/gf_run_bad" --stages check
+  mkdir -p "$tmp/gf_nopep" && cp "$tmp"/gf/* "$tmp/gf_nopep/" && rm "$tmp/gf_nopep/Exam.pep.fasta"
+  check "run refuses a folder that is not ready" 1 "d['error']['code']=='invalid_argument' and 'pep' in d['error']['message']" \
+    "$bin" genefamily run --data "$tmp/gf_nopep" --run-dir "$tmp/gf_run_bad2"
   check "genefamily run" 0 "all(s['state'] in ('done','warn') or (s['state']=='skipped' and s['message']) for s in d['stages']) and [s['state'] for s in d['stages'] if s['stage']=='ppi']==['skipped'] and d['validation']['status'] in ('pass','warn')" \
     "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --cpus 2 --params '{"phylogeny": {"method": "fasttree"}}'
   check "genefamily run again is all cached" 0 "all('finished earlier' in s['message'] or s['state']=='skipped' for s in d['stages'])" \

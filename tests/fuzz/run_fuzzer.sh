@@ -5,6 +5,7 @@
 set -euo pipefail
 bin=$1 seeds=$2 seconds=${3:-30}
 [ -x "$bin" ] || { echo "fuzz target $bin was not built (scripts/test.sh builds it)"; exit 1; }
+bin=$(realpath "$bin")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 [ -d "$seeds" ] && cp -r "$seeds"/. "$work"/corpus
@@ -13,7 +14,12 @@ rc=0
 (cd "$work" && "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
   corpus >log 2>&1) || rc=$?
 if [ "$rc" -ne 0 ]; then
-  sed -n '/ERROR: /,$p' "$work"/log | cut -c1-300 | head -n 80
+  if grep -q 'ERROR: ' "$work"/log; then
+    sed -n '/ERROR: /,$p' "$work"/log | cut -c1-300 | head -n 80
+  else
+    tail -n 30 "$work"/log
+  fi
+  echo "fuzz target exited with $rc"
   exit "$rc"
 fi
 tail -n 15 "$work"/log

@@ -52,11 +52,14 @@ species = os.path.join(ROOT, "plants", "Lchi")
 subprocess.run([BIN, "genefamily", "example", species, "--prefix", "Lchi", "--family", "GLOBIN"], check=True,
                stdout=subprocess.DEVNULL)
 os.rename(os.path.join(species, "Lchi.genome.fasta"), os.path.join(species, "Lchi.genome.fa"))
+# Proteins and annotation as Phytozome names them: Lchinensis_<version>_<annotation> gives the prefix Lchi.
+os.rename(os.path.join(species, "Lchi.pep.fasta"), os.path.join(species, "Lchinensis_1_v1.protein.fa"))
+os.rename(os.path.join(species, "Lchi.gff3"), os.path.join(species, "Lchinensis_1_v1.gene_exons.gff3"))
 os.remove(os.path.join(species, "truth.json"))
 open(os.path.join(species, "md5sums.txt"), "w").write("not a data file\n")
 outside = os.path.join(WORK, "outside", "Osec")
 os.makedirs(outside)
-shutil.copy(os.path.join(species, "Lchi.pep.fasta"), os.path.join(outside, "Osec.pep.fasta"))
+shutil.copy(os.path.join(species, "Lchinensis_1_v1.protein.fa"), os.path.join(outside, "Osec.pep.fasta"))
 os.symlink(os.path.dirname(outside), os.path.join(ROOT, "escape"))
 GENOME = os.path.join(species, "Lchi.genome.fa")
 genome_stat = os.stat(GENOME)
@@ -78,6 +81,8 @@ try:
           "the species folder two levels down is listed, the link out of the root is not: %s" % list(folders))
     files = {f["name"]: f for f in folders["plants/Lchi"]["files"]}
     check(files["Lchi.genome.fa"]["read_as"] == "Lchi.genome.fasta"
+          and files["Lchinensis_1_v1.protein.fa"]["read_as"] == "Lchi.pep.fasta"
+          and files["Lchinensis_1_v1.gene_exons.gff3"]["read_as"] == "Lchi.gff3"
           and files["Lchi.genome.fa"]["bytes"] == genome_stat.st_size and "md5sums.txt" not in files,
           "files listed with kind, size and the name the run reads them as; unrelated files left out")
     check(ROOT not in json.dumps(roots) and WORK not in json.dumps(cfg), "no server path in the listing")
@@ -107,7 +112,7 @@ try:
     check(st == 200 and ref["local_path"] == "genomes:plants/Lchi" and ref["genome_fasta_status"] == "available",
           "the plan names the folder by root name and relative path")
     check("genomes:plants/Lchi/Lchi.genome.fa (read as Lchi.genome.fasta)" in ref["files_read"]
-          and "genomes:plants/Lchi/Lchi.pep.fasta" in ref["files_read"] and "read_in_place" in ref,
+          and "genomes:plants/Lchi/Lchinensis_1_v1.protein.fa (read as Lchi.pep.fasta)" in ref["files_read"] and "read_in_place" in ref,
           "the plan lists the files it will read and where: %s" % ref.get("files_read"))
     check(ROOT not in json.dumps(p) and WORK not in json.dumps(p), "no server path in the plan or its YAML")
 

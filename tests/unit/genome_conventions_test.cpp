@@ -269,20 +269,68 @@ TEST(GenomeConventions, AMixedFolderPassesTheCheck) {
   EXPECT_EQ(c["gff_seqids_matched_by_name_variant"]["Chr1"], "1");
 }
 
-TEST(GenomeConventions, MisspelledAndCompressedNamesGetTheirFix) {
-  for (auto [name, fix] :
-       std::vector<std::pair<std::string, std::string>>{{"Lchi.pep.fa", "Lchi.pep.fasta"},
-                                                        {"Lchi.faa.gz", "Lchi.pep.fasta"},
-                                                        {"Lchi.pep", "Lchi.pep.fasta"},
-                                                        {"Lchi.cds", "Lchi.cds.fasta"},
-                                                        {"Lchi.cds.fna.gz", "Lchi.cds.fasta"},
-                                                        {"Lchi.genome.fna.gz", "Lchi.genome.fasta"},
-                                                        {"Lchi.genome.fasta.gz", "Lchi.genome.fasta"},
-                                                        {"Lchi.gtf", "Lchi.gff3"},
-                                                        {"Lchi.gff3.gz", "Lchi.gff3"}}) {
-    Json c = check_file_name(name);
-    EXPECT_EQ(c.value("fix", std::string()), fix) << name << ": " << c.dump();
+// tests/data/file_names.tsv: names as Phytozome, Ensembl Plants and NCBI ship
+// them, and misspellings, with the kind and the name a run reads each as.
+TEST(GenomeConventions, DownloadNamesAreReadAsTheRulesNames) {
+  std::ifstream in(bioagent::testing::source_dir() + "/tests/data/file_names.tsv");
+  size_t cases = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    for (size_t a = 0, b; a <= line.size(); a = b + 1) {
+      b = line.find('\t', a);
+      if (b == std::string::npos) b = line.size();
+      f.push_back(line.substr(a, b - a));
+    }
+    ASSERT_EQ(f.size(), 4u) << line;
+    Json c = check_file_name(f[0], f[1] == "-" ? "" : f[1]);
+    ++cases;
+    if (f[2] == "-") {
+      EXPECT_TRUE(c["kind"].is_null()) << line << ": " << c.dump();
+      continue;
+    }
+    EXPECT_EQ(c["kind"], f[2]) << line << ": " << c.dump();
+    if (f[3] == "-")
+      EXPECT_EQ(c["ok"], true) << line;
+    else
+      EXPECT_EQ(c.value("fix", std::string()), f[3]) << line << ": " << c.dump();
   }
+  EXPECT_GE(cases, 30u);
+}
+
+// A portal's folder as downloaded: one file of each kind is read (soft-masked
+// genome over plain and hard-masked, all isoforms over primary only, a file
+// already named by the rules over any variant), through links; nothing is renamed.
+TEST(GenomeConventions, APortalFolderIsReadInPlaceThroughLinks) {
+  TempDir dir;
+  const fs::path d = dir.path() / "ensembl";
+  fs::create_directories(d);
+  for (const char* name :
+       {"Arabidopsis_thaliana.TAIR10.dna_rm.toplevel.fa.gz", "Arabidopsis_thaliana.TAIR10.dna.toplevel.fa.gz",
+        "Arabidopsis_thaliana.TAIR10.dna_sm.toplevel.fa.gz", "Arabidopsis_thaliana.TAIR10.pep.all.fa.gz",
+        "Athaliana_447_Araport11.protein_primaryTranscriptOnly.fa.gz", "Atha.cds.fasta",
+        "Arabidopsis_thaliana.TAIR10.cds.all.fa.gz", "Arabidopsis_thaliana.TAIR10.59.gff3.gz", "CHECKSUMS", "SPL.hmm"})
+    std::ofstream(d / name) << "x\n";
+  Json plan = data_view_plan(d);
+  std::map<std::string, std::string> read;
+  for (auto& f : plan["read"]) read[f.value("read_as", f["name"].get<std::string>())] = f["name"];
+  EXPECT_EQ(read["Atha.genome.fasta"], "Arabidopsis_thaliana.TAIR10.dna_sm.toplevel.fa.gz");
+  EXPECT_EQ(read["Atha.pep.fasta"], "Arabidopsis_thaliana.TAIR10.pep.all.fa.gz");
+  EXPECT_EQ(read["Atha.cds.fasta"], "Atha.cds.fasta");
+  EXPECT_EQ(read["Atha.gff3"], "Arabidopsis_thaliana.TAIR10.59.gff3.gz");
+  EXPECT_EQ(read["SPL.hmm"], "SPL.hmm");
+  EXPECT_EQ(read.size(), 5u) << plan.dump(2);
+  EXPECT_EQ(plan["not_read"].size(), 5u) << plan.dump(2);  // two genomes, one pep, one cds, CHECKSUMS
+  const fs::path view = dir.path() / "view";
+  auto linked = link_data_view(d, view);
+  ASSERT_TRUE(linked.is_ok()) << linked.status().to_string();
+  EXPECT_TRUE(fs::is_symlink(view / "Atha.genome.fasta"));
+  EXPECT_EQ(fs::read_symlink(view / "Atha.genome.fasta").filename(),
+            "Arabidopsis_thaliana.TAIR10.dna_sm.toplevel.fa.gz");
+  EXPECT_TRUE(fs::exists(d / "Arabidopsis_thaliana.TAIR10.dna_sm.toplevel.fa.gz")) << "never renamed";
+  size_t entries = 0;
+  for (auto& e : fs::directory_iterator(view)) entries += e.is_symlink();
+  EXPECT_EQ(entries, 5u);
 }
 
 namespace {

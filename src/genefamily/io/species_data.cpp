@@ -9,58 +9,11 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/io/file_names.h"
 #include "genefamily/io/gene_map.h"
 
 namespace bioagent {
 namespace {
-
-// A file kind of the naming rules in Chinese (the rules' kinds: genome, gff3, cds, pep, hmm).
-std::string kind_zh(const std::string& kind) {
-  if (kind == "genome") return "基因组";
-  if (kind == "gff3") return "GFF3 注释";
-  if (kind == "cds") return "CDS 序列";
-  if (kind == "pep") return "蛋白序列";
-  if (kind == "hmm") return "HMM 模型";
-  return kind;
-}
-
-struct Rule {
-  const char* kind;
-  std::regex pattern;
-  const char* text;
-  const char* example;
-};
-
-const std::vector<Rule>& rules() {
-  static const std::vector<Rule> k = {
-      {"genome", std::regex(R"(^\w+\.genome\.fasta$)"), "^\\w+\\.genome\\.fasta$", "Lchi.genome.fasta"},
-      {"gff3", std::regex(R"(^\w+\.gff3$)"), "^\\w+\\.gff3$", "Lchi.gff3"},
-      {"cds", std::regex(R"(^\w+\.cds\.fasta$)"), "^\\w+\\.cds\\.fasta$", "Lchi.cds.fasta"},
-      {"pep", std::regex(R"(^\w+\.pep\.fasta$)"), "^\\w+\\.pep\\.fasta$", "Lchi.pep.fasta"},
-      {"hmm", std::regex(R"(^\w+\.hmm$)"), "^\\w+\\.hmm$", "SPL.hmm"}};
-  return k;
-}
-
-// Variants people use for the same files, and the name they should have.
-struct Variant {
-  std::regex pattern;
-  const char* kind;
-  const char* suffix;  // the right suffix after the prefix
-};
-const std::vector<Variant>& variants() {
-  static const std::vector<Variant> k = {
-      {std::regex(R"(^(\w+)\.(genome|genomic|dna)\.(fa|fas|fna|fsa|fasta)(\.gz)?$)", std::regex::icase), "genome",
-       ".genome.fasta"},
-      {std::regex(R"(^(\w+)\.(cds)\.(fa|fas|fna|ffn|fasta)(\.gz)?$)", std::regex::icase), "cds", ".cds.fasta"},
-      {std::regex(R"(^(\w+)\.(cds)(\.gz)?$)", std::regex::icase), "cds", ".cds.fasta"},
-      {std::regex(R"(^(\w+)\.(pep|protein|proteins|prot|aa)\.(fa|fas|faa|fasta)(\.gz)?$)", std::regex::icase), "pep",
-       ".pep.fasta"},
-      {std::regex(R"(^(\w+)\.(faa|pep)(\.gz)?$)", std::regex::icase), "pep", ".pep.fasta"},
-      {std::regex(R"(^(\w+)\.(gff|gff3\.txt|GFF3|gtf|GTF)(\.gz)?$)"), "gff3", ".gff3"},
-      {std::regex(R"(^(\w+)\.gff3\.gz$)"), "gff3", ".gff3"},
-      {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
-  return k;
-}
 
 // Content checks that need one file each (or the genome with the GFF3):
 // a truncated profile, proteins with internal stops, genes beyond their
@@ -197,55 +150,6 @@ size_t hmm_profile_count(const fs::path& p) {
 }
 
 }  // namespace
-
-Json naming_rules() {
-  Json out = Json::array();
-  for (auto& r : rules()) out.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
-  return out;
-}
-
-namespace {}  // namespace
-
-Json check_file_name(const std::string& name) {
-  for (auto& r : rules())
-    if (std::regex_match(name, r.pattern)) return Json{{"ok", true}, {"kind", r.kind}, {"file", name}};
-  for (auto& v : variants()) {
-    std::smatch m;
-    if (std::regex_match(name, m, v.pattern)) {
-      const Rule* r = nullptr;
-      for (auto& x : rules())
-        if (std::string(x.kind) == v.kind) r = &x;
-      return Json{
-          {"ok", false},
-          {"kind", v.kind},
-          {"file", name},
-          {"rule", r->text},
-          {"example", r->example},
-          {"fixable", true},
-          {"fix", m[1].str() + v.suffix},
-          {"message", "'" + name + "' looks like the " + std::string(v.kind) + " file but breaks the rule " + r->text +
-                          "; rename it to '" + m[1].str() + v.suffix + "' (for example " + r->example + ")"},
-          {"message_zh", "“" + name + "”看似" + kind_zh(v.kind) + "文件，但不符合命名规范 " + r->text + "；请改名为“" +
-                             m[1].str() + v.suffix + "”（例如 " + r->example + "）"}};
-    }
-  }
-  Json rules_list = Json::array();
-  for (auto& r : rules()) rules_list.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
-  return Json{
-      {"ok", false},
-      {"kind", nullptr},
-      {"file", name},
-      {"fixable", false},
-      {"rules", rules_list},
-      {"message", "'" + name +
-                      "' matches no naming rule: expected <Prefix>.genome.fasta, <Prefix>.gff3, "
-                      "<Prefix>.cds.fasta, <Prefix>.pep.fasta or <Family>.hmm (e.g. Lchi.genome.fasta, "
-                      "SPL.hmm); the prefix is letters, digits or _"},
-      {"message_zh", "“" + name +
-                         "”不符合任何命名规范：应为 <Prefix>.genome.fasta、<Prefix>.gff3、<Prefix>.cds.fasta、"
-                         "<Prefix>.pep.fasta 或 <Family>.hmm（例如 Lchi.genome.fasta、SPL.hmm）；前缀由字母、数字或 _ "
-                         "组成"}};
-}
 
 namespace {
 

@@ -1,0 +1,225 @@
+// The seed's naming rules for a species folder's files, the names the usual
+// downloads have (Phytozome, Ensembl Plants, NCBI, plain variants) and the run's
+// view of a folder: its files linked under the names the stages read.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "bioagent/genefamily.h"
+#include "genefamily/io/file_names.h"
+
+namespace bioagent {
+
+std::string kind_zh(const std::string& kind) {
+  if (kind == "genome") return "基因组";
+  if (kind == "gff3") return "GFF3 注释";
+  if (kind == "cds") return "CDS 序列";
+  if (kind == "pep") return "蛋白序列";
+  if (kind == "hmm") return "HMM 模型";
+  return kind;
+}
+
+namespace {
+
+struct Rule {
+  const char* kind;
+  std::regex pattern;
+  const char* text;
+  const char* example;
+};
+
+const std::vector<Rule>& rules() {
+  static const std::vector<Rule> k = {
+      {"genome", std::regex(R"(^\w+\.genome\.fasta$)"), "^\\w+\\.genome\\.fasta$", "Lchi.genome.fasta"},
+      {"gff3", std::regex(R"(^\w+\.gff3$)"), "^\\w+\\.gff3$", "Lchi.gff3"},
+      {"cds", std::regex(R"(^\w+\.cds\.fasta$)"), "^\\w+\\.cds\\.fasta$", "Lchi.cds.fasta"},
+      {"pep", std::regex(R"(^\w+\.pep\.fasta$)"), "^\\w+\\.pep\\.fasta$", "Lchi.pep.fasta"},
+      {"hmm", std::regex(R"(^\w+\.hmm$)"), "^\\w+\\.hmm$", "SPL.hmm"}};
+  return k;
+}
+
+// Variants people use for the same files, and the name they should have. The
+// order is the preference when a folder holds two variants of one kind (a
+// portal ships soft-masked, plain and hard-masked genomes side by side): the
+// first is read, the others are listed as not read.
+struct Variant {
+  std::regex pattern;  // group 1: the stem the prefix comes from
+  const char* kind;
+  const char* suffix;  // the right suffix after the prefix
+};
+const std::vector<Variant>& variants() {
+  const auto icase = std::regex::icase;
+  static const std::vector<Variant> k = {
+      // NCBI's CDS first: its name ends as the genome's does (<assembly>_cds_from_genomic.fna).
+      {std::regex(R"(^(.+?)[._]cds_from_genomic\.(fna|fa|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},
+      {std::regex(R"(^(\w+)\.(genome|genomic|dna)\.(fa|fas|fna|fsa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},
+      // Ensembl Plants: soft-masked first (repeats in lowercase, sequence kept), hard-masked last.
+      {std::regex(R"(^(.+)\.dna_sm\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)", icase), "genome",
+       ".genome.fasta"},
+      {std::regex(R"(^(.+)\.dna\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},
+      {std::regex(R"(^(.+)\.softmasked\.(fa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},  // Phytozome
+      {std::regex(R"(^(.+)_genomic\.(fna|fa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},  // NCBI
+      {std::regex(R"(^(.+)\.dna_rm\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)", icase), "genome",
+       ".genome.fasta"},
+      {std::regex(R"(^(\w+)\.(cds)\.(fa|fas|fna|ffn|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},
+      {std::regex(R"(^(\w+)\.(cds)(\.gz)?$)", icase), "cds", ".cds.fasta"},
+      {std::regex(R"(^(.+)\.cds\.all\.(fa|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},  // Ensembl
+      {std::regex(R"(^(.+)\.cds(_primaryTranscriptOnly)?\.(fa|fna|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},
+      {std::regex(R"(^(\w+)\.(pep|protein|proteins|prot|aa)\.(fa|fas|faa|fasta)(\.gz)?$)", icase), "pep", ".pep.fasta"},
+      {std::regex(R"(^(\w+)\.(faa|pep)(\.gz)?$)", icase), "pep", ".pep.fasta"},
+      {std::regex(R"(^(.+)\.pep\.all\.(fa|fasta)(\.gz)?$)", icase), "pep", ".pep.fasta"},  // Ensembl
+      {std::regex(R"(^(.+?)[._]protein(_primaryTranscriptOnly)?\.(fa|faa|fasta)(\.gz)?$)", icase), "pep",
+       ".pep.fasta"},  // Phytozome, NCBI
+      {std::regex(R"(^(\w+)\.(gff|gff3\.txt|GFF3|gtf|GTF)(\.gz)?$)"), "gff3", ".gff3"},
+      {std::regex(R"(^(\w+)\.gff3\.gz$)"), "gff3", ".gff3"},
+      // Phytozome's gene_exons has the exons the structure figure draws; gene.gff3 only CDS and UTRs.
+      {std::regex(R"(^(.+)\.gene_exons\.gff3(\.gz)?$)", icase), "gff3", ".gff3"},
+      {std::regex(R"(^(.+)\.gene\.gff3(\.gz)?$)", icase), "gff3", ".gff3"},
+      {std::regex(R"(^(.+)\.\d+\.(gff3|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},    // Ensembl: <release>.gff3
+      {std::regex(R"(^(.+)_genomic\.(gff|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},  // NCBI
+      {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
+  return k;
+}
+
+// The species prefix a download's stem suggests: Ensembl's Genus_species
+// (Arabidopsis_thaliana.TAIR10 -> Atha) and Phytozome's Gspecies_<version>
+// (Athaliana_447_Araport11 -> Atha) give the genus initial and three letters of
+// the epithet; any other stem is kept with characters outside \w made '_'.
+std::string prefix_of_stem(const std::string& stem) {
+  static const std::regex ensembl(R"(^([A-Z])[a-z]+_([a-z]{3})[a-z]*(\..*)?$)");
+  static const std::regex phytozome(R"(^([A-Z])([a-z]{3})[a-z]*_\d+(_.*)?$)");
+  std::smatch m;
+  if (std::regex_match(stem, m, ensembl) || std::regex_match(stem, m, phytozome)) return m[1].str() + m[2].str();
+  std::string out = stem;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return out;
+}
+
+}  // namespace
+
+Json naming_rules() {
+  Json out = Json::array();
+  for (auto& r : rules()) out.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
+  return out;
+}
+
+Json check_file_name(const std::string& name, const std::string& prefix) {
+  for (auto& r : rules())
+    if (std::regex_match(name, r.pattern)) return Json{{"ok", true}, {"kind", r.kind}, {"file", name}};
+  for (size_t rank = 0; rank < variants().size(); ++rank) {
+    const Variant& v = variants()[rank];
+    std::smatch m;
+    if (std::regex_match(name, m, v.pattern)) {
+      const std::string fix = (prefix.empty() ? prefix_of_stem(m[1].str()) : prefix) + v.suffix;
+      const Rule* r = nullptr;
+      for (auto& x : rules())
+        if (std::string(x.kind) == v.kind) r = &x;
+      return Json{{"ok", false},
+                  {"kind", v.kind},
+                  {"file", name},
+                  {"rule", r->text},
+                  {"example", r->example},
+                  {"fixable", true},
+                  {"fix", fix},
+                  {"rank", rank},
+                  {"message", "'" + name + "' looks like the " + std::string(v.kind) + " file but breaks the rule " +
+                                  r->text + "; rename it to '" + fix + "' (for example " + r->example + ")"},
+                  {"message_zh", "“" + name + "”看似" + kind_zh(v.kind) + "文件，但不符合命名规范 " + r->text +
+                                     "；请改名为“" + fix + "”（例如 " + r->example + "）"}};
+    }
+  }
+  Json rules_list = Json::array();
+  for (auto& r : rules()) rules_list.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
+  return Json{
+      {"ok", false},
+      {"kind", nullptr},
+      {"file", name},
+      {"fixable", false},
+      {"rules", rules_list},
+      {"message", "'" + name +
+                      "' matches no naming rule: expected <Prefix>.genome.fasta, <Prefix>.gff3, "
+                      "<Prefix>.cds.fasta, <Prefix>.pep.fasta or <Family>.hmm (e.g. Lchi.genome.fasta, "
+                      "SPL.hmm); the prefix is letters, digits or _"},
+      {"message_zh", "“" + name +
+                         "”不符合任何命名规范：应为 <Prefix>.genome.fasta、<Prefix>.gff3、<Prefix>.cds.fasta、"
+                         "<Prefix>.pep.fasta 或 <Family>.hmm（例如 Lchi.genome.fasta、SPL.hmm）；前缀由字母、数字或 _ "
+                         "组成"}};
+}
+
+}  // namespace bioagent
+
+namespace bioagent {
+
+Json data_view_plan(const fs::path& folder, const std::string& prefix,
+                    const std::function<bool(const fs::path&)>& may_read) {
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (auto& e : fs::directory_iterator(folder, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.empty() || name[0] == '.' || !e.is_regular_file(ec)) continue;
+    if (may_read && !may_read(fs::canonical(e.path(), ec))) continue;
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  struct Pick {
+    std::string name;
+    int64_t rank;  // -1: the name the rules ask for
+  };
+  std::map<std::string, Pick> best;  // the name the stages read -> the file read as it
+  Json kinds = Json::object(), not_read = Json::array();
+  for (auto& name : names) {
+    Json c = check_file_name(name, prefix);
+    if (!c["kind"].is_string()) {
+      not_read.push_back(name);
+      continue;
+    }
+    kinds[name] = c["kind"];
+    const std::string as = c["ok"] == true ? name : c.value("fix", name);
+    const int64_t rank = c["ok"] == true ? -1 : c.value("rank", int64_t(0));
+    auto it = best.find(as);
+    if (it == best.end()) {
+      best[as] = {name, rank};
+    } else if (rank < it->second.rank) {
+      not_read.push_back(it->second.name);
+      it->second = {name, rank};
+    } else {
+      not_read.push_back(name);
+    }
+  }
+  Json read = Json::array();
+  std::string prefix_read, family_read;  // from the names read: the pep's first, the profile's
+  for (auto& [as, pick] : best) {
+    const std::string kind = kinds[pick.name], stem = as.substr(0, as.find('.'));
+    if (kind == "hmm") family_read = stem;
+    if (kind == "pep" || (prefix_read.empty() && kind != "hmm")) prefix_read = stem;
+    Json row = {{"name", pick.name}, {"kind", kinds[pick.name]}, {"bytes", fs::file_size(folder / pick.name, ec)}};
+    if (as != pick.name) row["read_as"] = as;
+    read.push_back(row);
+  }
+  std::sort(read.begin(), read.end(), [](const Json& a, const Json& b) { return a["name"] < b["name"]; });
+  std::sort(not_read.begin(), not_read.end());
+  return {{"prefix", prefix.empty() ? prefix_read : prefix},
+          {"family", family_read},
+          {"read", read},
+          {"not_read", not_read}};
+}
+
+Result<Json> link_data_view(const fs::path& folder, const fs::path& view, const std::string& prefix,
+                            const std::function<bool(const fs::path&)>& may_read) {
+  Json plan = data_view_plan(folder, prefix, may_read);
+  std::error_code ec;
+  fs::remove_all(view, ec);  // links only: the files they point to are the folder's
+  fs::create_directories(view, ec);
+  if (ec) return Status(ErrorCode::kInternal, "cannot make the run's data view " + view.string() + ": " + ec.message());
+  for (auto& f : plan["read"]) {
+    const std::string name = f["name"], as = f.value("read_as", name);
+    fs::create_symlink(fs::canonical(folder / name, ec), view / as, ec);
+    if (ec) return Status(ErrorCode::kInternal, "cannot link " + name + " into the run's data view: " + ec.message());
+  }
+  return plan;
+}
+
+}  // namespace bioagent
