@@ -39,6 +39,10 @@ std::string strip_id_prefix(std::string_view id);
 // "_P001", "_T001" suffixes), with the suffix rule in `rule`; "" when the id has no such suffix
 // (versioned accessions such as XP_012345.1 are one protein each).
 std::string isoform_base(const std::string& id, std::string* rule = nullptr);
+// The gene a FASTA header's description names, cleaned as strip_id_prefix: Ensembl's
+// "gene:AT1G01010", Phytozome's "locus=AT1G01010", NCBI's "[locus_tag=AT1G01010]"
+// (before "[gene=NAC001]"), a plain "gene=X"; "" when it names none.
+std::string header_gene(std::string_view description);
 // A sequence name compared across files: lower case, without a "chr"/"chromosome" prefix and
 // leading zeros ("Chr1", "chr01", "1" -> "1").
 std::string canonical_seqid(std::string_view name);

@@ -375,7 +375,12 @@ TEST(GenomeConventions, ProteinOnlyFolderMergesIsoformsByTheirIds) {
   if (!have_tools()) GTEST_SKIP() << "hmmer/diamond are not installed (scripts/setup.sh installs them)";
   TempDir dir;
   fs::create_directories(dir.path() / "data");
-  for (const char* f : {"Exam.pep.fasta", "GLOBIN.hmm"}) fs::copy_file(example() / f, dir.path() / "data" / f);
+  fs::copy_file(example() / "GLOBIN.hmm", dir.path() / "data" / "GLOBIN.hmm");
+  auto pep = read_fasta(example() / "Exam.pep.fasta");
+  ASSERT_TRUE(pep.is_ok());
+  std::ofstream out(dir.path() / "data" / "Exam.pep.fasta");  // ids only: no gene in the headers
+  for (auto& rec : *pep) out << ">" << rec.id << "\n" << rec.seq << "\n";
+  out.close();
   auto r = run_stages(dir.path() / "data", dir.path() / "run", {"identify"});
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   fs::path identify;
@@ -395,6 +400,56 @@ TEST(GenomeConventions, ProteinOnlyFolderMergesIsoformsByTheirIds) {
   std::istringstream ids(slurp(dir.path() / "run" / "final" / "Exam.GLOBIN.geneID.txt"));
   for (std::string id; std::getline(ids, id);)  // a gene, or a lone protein that keeps its own id
     EXPECT_TRUE(genes.count(id) || genes.count(isoform_base(id))) << id << " is not a member gene";
+}
+
+TEST(GenomeConventions, HeadersNameTheirGene) {
+  EXPECT_EQ(header_gene("AT1G01010.1 pep chromosome:TAIR10:1:3631:5899:1 gene:AT1G01010 transcript:AT1G01010.1 "
+                        "gene_biotype:protein_coding gene_symbol:NAC001"),
+            "AT1G01010");  // Ensembl Plants
+  EXPECT_EQ(
+      header_gene("AT1G01010.1 pacid=19655142 transcript=AT1G01010.1 locus=AT1G01010 ID=AT1G01010.1.Araport11.447"),
+      "AT1G01010");  // Phytozome
+  EXPECT_EQ(
+      header_gene("lcl|NC_003070.9_cds_NP_171609.1_1 [gene=NAC001] [locus_tag=AT1G01010] [protein_id=NP_171609.1]"),
+      "AT1G01010");  // NCBI cds_from_genomic
+  EXPECT_EQ(header_gene("x [gene=NAC001] [protein=NAC domain containing protein 1]"), "NAC001");
+  EXPECT_EQ(header_gene("Lchi01g000010.1 gene=gene:Lchi01g000010"), "Lchi01g000010");
+  EXPECT_EQ(header_gene("NP_171609.1 NAC domain containing protein 1 [Arabidopsis thaliana]"), "");  // NCBI protein.faa
+  EXPECT_EQ(header_gene("x gene_biotype:protein_coding gene_symbol:NAC001"), "");
+}
+
+// Ensembl's proteins of some species carry ids without an isoform suffix
+// (sorghum's EER90453): the gene their header names groups them.
+TEST(GenomeConventions, ProteinOnlyFolderMergesIsoformsByTheGeneTheirHeadersName) {
+  if (!have_tools()) GTEST_SKIP() << "hmmer/diamond are not installed (scripts/setup.sh installs them)";
+  TempDir dir;
+  fs::create_directories(dir.path() / "data");
+  fs::copy_file(example() / "GLOBIN.hmm", dir.path() / "data" / "GLOBIN.hmm");
+  auto pep = read_fasta(example() / "Exam.pep.fasta");
+  ASSERT_TRUE(pep.is_ok());
+  std::ofstream out(dir.path() / "data" / "Exam.pep.fasta");
+  for (size_t i = 0; i < pep->size(); ++i) {
+    const FastaRecord& r = (*pep)[i];
+    std::string gene = isoform_base(r.id).empty() ? r.id : isoform_base(r.id);
+    out << ">EER" << 90000 + i << " pep chromosome:v3:1:1:9:1 gene:" << gene << " transcript:EER" << 90000 + i
+        << " gene_biotype:protein_coding\n"
+        << r.seq << "\n";
+  }
+  out.close();
+  auto r = run_stages(dir.path() / "data", dir.path() / "run", {"identify"});
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  fs::path identify;
+  for (auto& st : *r)
+    if (st.stage == "identify") identify = st.folder;
+  const Json truth = Json::parse(slurp(example() / "truth.json"));
+  const Json summary = Json::parse(slurp(identify / "identify.json"));
+  EXPECT_EQ(summary["members"], truth["members"].size()) << summary.dump(2);
+  EXPECT_GT(summary["isoforms_collapsed"].get<int>(), 0);
+  EXPECT_EQ(summary["located_by"]["gene in the FASTA header"], summary["proteins_passing"]) << summary.dump(2);
+  std::set<std::string> genes;
+  for (auto& g : truth["members"]) genes.insert(g.get<std::string>());
+  std::istringstream ids(slurp(dir.path() / "run" / "final" / "Exam.GLOBIN.geneID.txt"));
+  for (std::string id; std::getline(ids, id);) EXPECT_TRUE(genes.count(id)) << id << " is not a member gene";
 }
 
 // Synteny with fewer placed genes than two blocks need is skipped with the count, not failed.

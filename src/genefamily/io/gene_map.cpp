@@ -36,7 +36,7 @@ std::string or_dash(const std::string& s) { return s.empty() ? "—" : s; }
 
 }  // namespace
 
-ProteinLocus locate_protein(const GffModel& gff, const std::string& id) {
+ProteinLocus locate_protein(const GffModel& gff, const std::string& id, const std::string& header_gene) {
   ProteinLocus l;
   if (std::string tid = gff.transcript_of(id); !tid.empty()) {
     place_on_transcript(gff, tid, l);
@@ -48,10 +48,20 @@ ProteinLocus locate_protein(const GffModel& gff, const std::string& id) {
     l.via = "gene id";
     return l;
   }
+  if (!header_gene.empty() && gff.genes.count(header_gene)) {
+    place_on_gene(gff, header_gene, l);
+    l.via = "gene in the FASTA header";
+    return l;
+  }
   std::string base = isoform_base(id);
   if (!base.empty() && gff.genes.count(base)) {
     place_on_gene(gff, base, l);
     l.via = "gene id after isoform suffix";
+    return l;
+  }
+  if (!header_gene.empty()) {
+    l.gene = header_gene;
+    l.via = "gene in the FASTA header";
     return l;
   }
   l.gene = base.empty() ? id : base;
@@ -79,7 +89,7 @@ GeneMap build_gene_map(const GffModel& gff, const std::vector<FastaRecord>& prot
   for (auto& r : cds) cds_ids.insert(r.id);
   std::map<std::string, size_t> longest;  // gene -> row of its longest protein
   for (auto& p : proteins) {
-    GeneMapRow row{p.id, locate_protein(gff, p.id), "", int64_t(p.seq.size()), false};
+    GeneMapRow row{p.id, locate_protein(gff, p.id, header_gene(p.description)), "", int64_t(p.seq.size()), false};
     while (row.length > 0 && p.seq[size_t(row.length) - 1] == '*') --row.length;
     for (const std::string& c : {p.id, row.locus.transcript})
       if (!c.empty() && cds_ids.count(c) && row.cds.empty()) row.cds = c;

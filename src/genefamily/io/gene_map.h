@@ -16,7 +16,8 @@ namespace bioagent {
 
 // Where a protein id leads in a GFF3 model. `via` says how it was matched:
 // "mRNA id", "CDS/protein_id", "gene id", "gene id after isoform suffix",
-// "isoform suffix" (no GFF3 record: the gene is the id without its suffix)
+// "gene in the FASTA header" (header_gene), "isoform suffix" (no GFF3 record:
+// the gene is the id without its suffix)
 // or "none" (the protein stands for its own gene, no position).
 struct ProteinLocus {
   std::string gene, transcript, seqid, via;
@@ -24,7 +25,9 @@ struct ProteinLocus {
   int64_t start = 0, end = 0;  // the gene's extent; 0 when unknown (seqid empty)
   bool placed() const { return !seqid.empty(); }
 };
-ProteinLocus locate_protein(const GffModel& gff, const std::string& protein_id);
+// `header_gene` (header_gene of the protein's FASTA description) names the gene
+// when the GFF3 does not know the protein: before the id's isoform suffix.
+ProteinLocus locate_protein(const GffModel& gff, const std::string& protein_id, const std::string& header_gene = "");
 
 // The genome's name for a GFF3 sequence name: the same name, else the only
 // genome sequence with the same canonical_seqid ("Chr1" for "1" or "chr01");

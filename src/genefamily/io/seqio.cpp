@@ -224,6 +224,26 @@ std::string clean_sequence_id(std::string_view id) {
   return strip_id_prefix(id);
 }
 
+std::string header_gene(std::string_view description) {
+  // The value after `key` where key starts a word (not "gene_biotype:" or "gene_symbol:").
+  auto value_of = [&](std::string_view key, char end) -> std::string {
+    for (size_t at = description.find(key); at != std::string_view::npos; at = description.find(key, at + 1)) {
+      if (at > 0 && !std::isspace(static_cast<unsigned char>(description[at - 1])) && description[at - 1] != '[')
+        continue;
+      size_t from = at + key.size(), to = from;
+      while (to < description.size() && description[to] != end &&
+             !std::isspace(static_cast<unsigned char>(description[to])))
+        ++to;
+      if (to > from) return strip_id_prefix(description.substr(from, to - from));
+    }
+    return "";
+  };
+  for (auto [key, end] :
+       {std::pair<std::string_view, char>{"locus_tag=", ']'}, {"gene:", ' '}, {"locus=", ' '}, {"gene=", ']'}})
+    if (std::string g = value_of(key, end); !g.empty()) return g;
+  return "";
+}
+
 std::string isoform_base(const std::string& id, std::string* rule) {
   // RE2 (linear time): ids come from the user's files and may be long.
   struct Pattern {

@@ -80,6 +80,7 @@ struct Selection {
   std::map<std::string, std::vector<std::string>> isoforms;  // gene -> its passing proteins
   std::map<std::string, size_t> via;                         // how the passing proteins were located
   std::set<std::string> suffix_rules;                        // isoform suffixes seen without a GFF3 record
+  std::set<std::string> header_genes;                        // genes named by a FASTA header, not by a suffix
   size_t rejected_evalue = 0, rejected_coverage = 0, unmapped = 0;
 };
 
@@ -98,15 +99,16 @@ Selection select_candidates(const StageContext& ctx, const std::map<std::string,
       ++sel.rejected_coverage;
       continue;
     }
-    ProteinLocus l = locate_protein(gff, prot);
+    auto record = pep_by.find(prot);
+    ProteinLocus l = locate_protein(gff, prot, record == pep_by.end() ? "" : header_gene(record->second->description));
     Member m;
     m.protein = prot;
     m.evalue = c.evalue;
     m.score = c.score;
     m.coverage = cov;
-    if (auto p = pep_by.find(prot); p != pep_by.end()) {
-      m.length = int64_t(p->second->seq.size());
-      while (m.length > 0 && p->second->seq[size_t(m.length) - 1] == '*') --m.length;
+    if (record != pep_by.end()) {
+      m.length = int64_t(record->second->seq.size());
+      while (m.length > 0 && record->second->seq[size_t(m.length) - 1] == '*') --m.length;
     }
     m.gene = l.gene;
     m.seqid = l.seqid;
@@ -115,6 +117,7 @@ Selection select_candidates(const StageContext& ctx, const std::map<std::string,
     m.end = l.end;
     ++sel.via[l.via];
     if (!l.placed()) ++sel.unmapped;
+    if (l.via == "gene in the FASTA header") sel.header_genes.insert(l.gene);
     if (l.via == "isoform suffix") {
       std::string rule;
       isoform_base(prot, &rule);
@@ -193,12 +196,13 @@ std::set<std::string> read_blast_hits(const StageContext& ctx) {
 }
 
 // An id suffix names a gene only when it groups several passing proteins;
-// a lone protein keeps its own id (".1" may be a version, not an isoform).
+// a lone protein keeps its own id (".1" may be a version, not an isoform). A
+// gene a FASTA header names keeps its name.
 void ungroup_lone_suffixes(Selection& sel) {
   for (auto it = sel.best.begin(); it != sel.best.end();) {
     auto iso = sel.isoforms.find(it->first);
     if (iso != sel.isoforms.end() && iso->second.size() == 1 && it->second.seqid.empty() &&
-        it->second.protein != it->first) {
+        it->second.protein != it->first && !sel.header_genes.count(it->first)) {
       Member m = it->second;
       m.gene = m.protein;
       sel.isoforms[m.gene] = iso->second;
@@ -389,17 +393,24 @@ std::string isoform_sentence(const Json& j, Lang lang) {
     rules += (rules.empty() ? "" : ", ") + r.get<std::string>();
   const Json by = j.value("located_by", Json::object());
   const size_t from_suffix = by.value("isoform suffix", size_t(0)), none = by.value("none", size_t(0));
+  const size_t from_header = by.value("gene in the FASTA header", size_t(0));
+  const size_t without_gff = from_suffix + none + from_header;
   std::string how = BiText{" (genes from the GFF3)", "（基因由 GFF3 确定）"}.in(lang);
-  if (from_suffix + none == passing && passing)
+  if (without_gff == passing && passing && from_header == passing)
+    how = BiText{" (no GFF3 record: genes from the gene each FASTA header names)",
+                 "（无 GFF3，按 FASTA 标题中注明的基因归并）"}
+              .in(lang);
+  else if (without_gff == passing && passing && from_header == 0)
     how = rules.empty()
               ? BiText{" (no GFF3 record: each protein is its own gene)", "（无 GFF3，每个蛋白视为一个基因）"}.in(lang)
               : BiText{" (no GFF3 record: genes from the isoform suffixes " + rules + " of the ids)",
                        "（无 GFF3，按蛋白 ID 的异构体后缀 " + rules + " 归并）"}
                     .in(lang);
-  else if (from_suffix + none)
-    how = BiText{" (" + std::to_string(from_suffix + none) +
-                     " proteins without a GFF3 record grouped by their id suffix)",
-                 "（" + std::to_string(from_suffix + none) + " 个蛋白无 GFF3 记录，按 ID 后缀归并）"}
+  else if (without_gff)
+    how = BiText{" (" + std::to_string(without_gff) +
+                     " proteins without a GFF3 record grouped by the gene their FASTA header names, else their id "
+                     "suffix)",
+                 "（" + std::to_string(without_gff) + " 个蛋白无 GFF3 记录，按 FASTA 标题中的基因或 ID 后缀归并）"}
               .in(lang);
   if (lang == Lang::kZh)
     return std::to_string(passing) + " 个蛋白通过筛选：" + std::to_string(genes) + " 个基因，合并了 " +

@@ -34,7 +34,7 @@ Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, cons
   if (!gff || !pep) return gff ? pep.status() : gff.status();
   std::map<std::string, const FastaRecord*> longest;  // placed gene -> its longest protein
   for (auto& r : *pep) {
-    ProteinLocus l = locate_protein(*gff, r.id);
+    ProteinLocus l = locate_protein(*gff, r.id, header_gene(r.description));
     if (!l.placed() || !gff->genes.count(l.gene)) continue;
     if (!longest.count(l.gene) || r.seq.size() > longest[l.gene]->seq.size()) longest[l.gene] = &r;
   }
