@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -367,6 +368,26 @@ std::string slurp(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), {});
 }
 
+// identify on a protein-only copy of the example whose FASTA header lines
+// `header` writes (from each record and its index); identify.json, its folder in `folder`.
+Json identify_protein_only(const TempDir& dir, const std::function<std::string(const FastaRecord&, size_t)>& header,
+                           fs::path& folder) {
+  fs::create_directories(dir.path() / "data");
+  fs::copy_file(example() / "GLOBIN.hmm", dir.path() / "data" / "GLOBIN.hmm");
+  auto pep = read_fasta(example() / "Exam.pep.fasta");
+  EXPECT_TRUE(pep.is_ok());
+  if (!pep) return Json();
+  std::ofstream out(dir.path() / "data" / "Exam.pep.fasta");
+  for (size_t i = 0; i < pep->size(); ++i) out << ">" << header((*pep)[i], i) << "\n" << (*pep)[i].seq << "\n";
+  out.close();
+  auto r = run_stages(dir.path() / "data", dir.path() / "run", {"identify"});
+  EXPECT_TRUE(r.is_ok()) << r.status().to_string();
+  if (!r) return Json();
+  for (auto& st : *r)
+    if (st.stage == "identify") folder = st.folder;
+  return Json::parse(slurp(folder / "identify.json"));
+}
+
 }  // namespace
 
 // Without a GFF3, isoforms (".1/.2") are merged by their ids: the member count
@@ -374,21 +395,11 @@ std::string slurp(const fs::path& p) {
 TEST(GenomeConventions, ProteinOnlyFolderMergesIsoformsByTheirIds) {
   if (!have_tools()) GTEST_SKIP() << "hmmer/diamond are not installed (scripts/setup.sh installs them)";
   TempDir dir;
-  fs::create_directories(dir.path() / "data");
-  fs::copy_file(example() / "GLOBIN.hmm", dir.path() / "data" / "GLOBIN.hmm");
-  auto pep = read_fasta(example() / "Exam.pep.fasta");
-  ASSERT_TRUE(pep.is_ok());
-  std::ofstream out(dir.path() / "data" / "Exam.pep.fasta");  // ids only: no gene in the headers
-  for (auto& rec : *pep) out << ">" << rec.id << "\n" << rec.seq << "\n";
-  out.close();
-  auto r = run_stages(dir.path() / "data", dir.path() / "run", {"identify"});
-  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-  fs::path identify;
-  for (auto& st : *r)
-    if (st.stage == "identify") identify = st.folder;
+  fs::path identify;  // ids only: no gene in the headers
+  const Json summary = identify_protein_only(
+      dir, [](const FastaRecord& r, size_t) { return r.id; }, identify);
   ASSERT_FALSE(identify.empty());
   const Json truth = Json::parse(slurp(example() / "truth.json"));
-  const Json summary = Json::parse(slurp(identify / "identify.json"));
   EXPECT_EQ(summary["members"], truth["members"].size()) << summary.dump(2);
   EXPECT_GT(summary["isoforms_collapsed"].get<int>(), 0) << "the example has members with two isoforms";
   EXPECT_EQ(summary["isoform_suffixes"], Json::array({".1/.2"}));
@@ -423,26 +434,16 @@ TEST(GenomeConventions, HeadersNameTheirGene) {
 TEST(GenomeConventions, ProteinOnlyFolderMergesIsoformsByTheGeneTheirHeadersName) {
   if (!have_tools()) GTEST_SKIP() << "hmmer/diamond are not installed (scripts/setup.sh installs them)";
   TempDir dir;
-  fs::create_directories(dir.path() / "data");
-  fs::copy_file(example() / "GLOBIN.hmm", dir.path() / "data" / "GLOBIN.hmm");
-  auto pep = read_fasta(example() / "Exam.pep.fasta");
-  ASSERT_TRUE(pep.is_ok());
-  std::ofstream out(dir.path() / "data" / "Exam.pep.fasta");
-  for (size_t i = 0; i < pep->size(); ++i) {
-    const FastaRecord& r = (*pep)[i];
-    std::string gene = isoform_base(r.id).empty() ? r.id : isoform_base(r.id);
-    out << ">EER" << 90000 + i << " pep chromosome:v3:1:1:9:1 gene:" << gene << " transcript:EER" << 90000 + i
-        << " gene_biotype:protein_coding\n"
-        << r.seq << "\n";
-  }
-  out.close();
-  auto r = run_stages(dir.path() / "data", dir.path() / "run", {"identify"});
-  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   fs::path identify;
-  for (auto& st : *r)
-    if (st.stage == "identify") identify = st.folder;
+  const Json summary = identify_protein_only(
+      dir,
+      [](const FastaRecord& r, size_t i) {
+        const std::string gene = isoform_base(r.id).empty() ? r.id : isoform_base(r.id),
+                          id = "EER" + std::to_string(90000 + i);
+        return id + " pep chromosome:v3:1:1:9:1 gene:" + gene + " transcript:" + id + " gene_biotype:protein_coding";
+      },
+      identify);
   const Json truth = Json::parse(slurp(example() / "truth.json"));
-  const Json summary = Json::parse(slurp(identify / "identify.json"));
   EXPECT_EQ(summary["members"], truth["members"].size()) << summary.dump(2);
   EXPECT_GT(summary["isoforms_collapsed"].get<int>(), 0);
   EXPECT_EQ(summary["located_by"]["gene in the FASTA header"], summary["proteins_passing"]) << summary.dump(2);
