@@ -310,7 +310,8 @@ TEST(GenomeConventions, APortalFolderIsReadInPlaceThroughLinks) {
        {"Arabidopsis_thaliana.TAIR10.dna_rm.toplevel.fa.gz", "Arabidopsis_thaliana.TAIR10.dna.toplevel.fa.gz",
         "Arabidopsis_thaliana.TAIR10.dna_sm.toplevel.fa.gz", "Arabidopsis_thaliana.TAIR10.pep.all.fa.gz",
         "Athaliana_447_Araport11.protein_primaryTranscriptOnly.fa.gz", "Atha.cds.fasta",
-        "Arabidopsis_thaliana.TAIR10.cds.all.fa.gz", "Arabidopsis_thaliana.TAIR10.59.gff3.gz", "CHECKSUMS", "SPL.hmm"})
+        "Arabidopsis_thaliana.TAIR10.cds.all.fa.gz", "Arabidopsis_thaliana.TAIR10.59.gff3.gz",
+        "Arabidopsis_thaliana.TAIR10.59.chr.gff3.gz", "CHECKSUMS", "SPL.hmm"})
     std::ofstream(d / name) << "x\n";
   Json plan = data_view_plan(d);
   std::map<std::string, std::string> read;
@@ -321,7 +322,7 @@ TEST(GenomeConventions, APortalFolderIsReadInPlaceThroughLinks) {
   EXPECT_EQ(read["Atha.gff3"], "Arabidopsis_thaliana.TAIR10.59.gff3.gz");
   EXPECT_EQ(read["SPL.hmm"], "SPL.hmm");
   EXPECT_EQ(read.size(), 5u) << plan.dump(2);
-  EXPECT_EQ(plan["not_read"].size(), 5u) << plan.dump(2);  // two genomes, one pep, one cds, CHECKSUMS
+  EXPECT_EQ(plan["not_read"].size(), 6u) << plan.dump(2);  // two genomes, one pep, one cds, one GFF3, CHECKSUMS
   const fs::path view = dir.path() / "view";
   auto linked = link_data_view(d, view);
   ASSERT_TRUE(linked.is_ok()) << linked.status().to_string();

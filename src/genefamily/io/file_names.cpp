@@ -77,7 +77,9 @@ const std::vector<Variant>& variants() {
       // Phytozome's gene_exons has the exons the structure figure draws; gene.gff3 only CDS and UTRs.
       {std::regex(R"(^(.+)\.gene_exons\.gff3(\.gz)?$)", icase), "gff3", ".gff3"},
       {std::regex(R"(^(.+)\.gene\.gff3(\.gz)?$)", icase), "gff3", ".gff3"},
-      {std::regex(R"(^(.+)\.\d+\.(gff3|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},    // Ensembl: <release>.gff3
+      {std::regex(R"(^(.+)\.\d+\.(gff3|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},  // Ensembl: <release>.gff3
+      // Ensembl's chromosome-only annotation (no scaffolds): read when the whole one is absent.
+      {std::regex(R"(^(.+)\.\d+\.chr\.(gff3|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},
       {std::regex(R"(^(.+)_genomic\.(gff|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},  // NCBI
       {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
   return k;
