@@ -185,8 +185,9 @@ TEST(McpFeatures, AParameterOfTheWrongTypeIsAnInvalidParamsError) {
       {"tasks/result", R"({"taskId": "t_x"})"},
       {"tasks/cancel", R"({"taskId": "t_x"})"}};
   size_t answers = 0;
-  for (auto& [method, params] : requests) {
-    bioagent::testing::for_each_wrong_type(Json::parse(params), [&](const std::string& text) {
+  for (auto& request : requests) {
+    const char* method = request.first;  // (clang 14 cannot capture a structured binding)
+    bioagent::testing::for_each_wrong_type(Json::parse(request.second), [&](const std::string& text) {
       Json p = Json::parse(text);
       if (!p.is_object()) return;  // params that are not an object are refused before any reader
       Json r = s.call(method, p);
