@@ -5,8 +5,9 @@ with the server alive afterwards: JSON nested 50,000 deep on every JSON route
 and over MCP (HTTP and stdio), chat messages of 10k / 100k / 1M characters on
 every intent, SQL that reveals server paths, a 9 KB calculator expression,
 one session reading another's files through the tools while the state folder
-lies under the workspace root, and more waiting parameter dialogs than a
-session may hold. Loopback only; every loop is bounded.
+lies under the workspace root, more waiting parameter dialogs than a
+session may hold, and every JSON route's body with one field of the wrong
+type. Loopback only; every loop is bounded.
 
 Usage: hardening_test.py BIOAGENT_BIN"""
 import json
@@ -187,6 +188,50 @@ try:
     for t in started:
         post(P, "/api/agent/confirm", {"task_id": t, "action": "cancel"}, OTHER)
     alive(P, "the task limits")
+
+    # ---- 7. a field of the wrong type anywhere in a JSON body: a 4xx naming it, never a 5xx
+    THIRD = json.loads(post(P, "/api/sessions", {})[2])["session_id"]
+    st, _, b = post(P, "/api/agent/plan", {"species": "Exam", "gene_family": "GLOBIN", "language": "en"}, THIRD)
+    pid = json.loads(b).get("plan_id", "")
+    bodies = [("/api/agent/chat", {"message": "What is the SPL family?", "language": "en"}),
+              ("/api/agent/plan", {"species": "Exam", "gene_family": "GLOBIN", "language": "zh",
+                                   "params": {"identify": {"evalue": 1e-5}}}),
+              ("/api/agent/execute", {"plan_id": pid, "params": {"phylogeny": {"method": "fasttree"}}}),
+              ("/api/agent/confirm", {"task_id": "t_x", "action": "confirm", "params": {"cpus": 2}}),
+              ("/api/agent/diagnose", {"task_id": "t_x", "error": "boom", "stage": "identify"}),
+              ("/api/data_roots/select", {"root": "genomes", "folder": "plants/Lchi"}),
+              ("/api/tools/calculate_expr", {"expr": "1+1"}),
+              ("/api/tools", {"name": "calculate_expr", "arguments": {"expr": "1+1"}}),
+              ("/api/sessions", {"language": "en"})]
+    wrong = [None, 7, -2.5, "x", [], [1, "a"], {}, {"k": 1}]
+
+    def paths(doc, at=()):
+        yield at
+        items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else []
+        for k, v in items:
+            yield from paths(v, at + (k,))
+
+    def replaced(doc, at, value):
+        if not at:
+            return value
+        out = json.loads(json.dumps(doc))
+        cur = out
+        for k in at[:-1]:
+            cur = cur[k]
+        cur[at[-1]] = value
+        return out
+
+    sent, server_errors = 0, []
+    for path, body in bodies:
+        for at in list(paths(body)):
+            for value in wrong:
+                st, _, b = post(P, path, replaced(body, at, value), THIRD)
+                sent += 1
+                if st >= 500:
+                    server_errors.append("%s %s=%r -> %s" % (path, "/".join(map(str, at)), value, st))
+    check(sent > 250 and not server_errors,
+          "%d bodies with one field of the wrong type: no 5xx %s" % (sent, server_errors[:3]))
+    alive(P, "bodies of the wrong shape")
     check(srv.proc.poll() is None, "the server process is alive at the end")
 finally:
     srv.stop()
