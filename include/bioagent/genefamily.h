@@ -53,10 +53,10 @@ Json check_file_name(const std::string& name, const std::string& prefix = "");
 Json data_view_plan(const fs::path& folder, const std::string& prefix = "",
                     const std::function<bool(const fs::path&)>& may_read = {});
 
-// data_view_plan, and `view` (emptied first) made of symbolic links under the
-// names read: the files are never renamed, copied or written. Returns the plan.
-Result<Json> link_data_view(const fs::path& folder, const fs::path& view, const std::string& prefix = "",
-                            const std::function<bool(const fs::path&)>& may_read = {});
+// `view` (emptied first) made of symbolic links to `folder`'s files under the
+// names `plan` (data_view_plan of that folder) reads them as: the files are
+// never renamed, copied or written.
+Status link_data_view(const fs::path& folder, const Json& plan, const fs::path& view);
 
 // The run configuration for `bioagent genefamily run`: files resolved, params per stage.
 Result<Json> genefamily_run_config(const std::string& prefix, const std::string& family, const fs::path& data_dir,

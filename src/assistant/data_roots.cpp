@@ -166,10 +166,10 @@ std::string Assistant::Impl::place_name(const std::string& sid, const fs::path& 
 Result<Json> Assistant::Impl::link_root_folder(const fs::path& folder, const fs::path& view) const {
   const DataRoot* root = root_holding(folder);
   if (!root) return invalid_argument("not a folder of a data root");
-  auto plan = link_data_view(folder, view, "", [&](const fs::path& real) { return inside(real, root->path); });
-  if (!plan) return plan.status();
+  const Json plan = data_view_plan(folder, "", [&](const fs::path& real) { return inside(real, root->path); });
+  BIOAGENT_RETURN_IF_ERROR(link_data_view(folder, plan, view));
   Json read = Json::array();
-  for (auto& f : (*plan)["read"]) {
+  for (auto& f : plan["read"]) {
     Json row = {{"file", root->name + ":" +
                              (folder / f["name"].get<std::string>()).lexically_relative(root->path).generic_string()},
                 {"kind", f["kind"]},
@@ -177,7 +177,7 @@ Result<Json> Assistant::Impl::link_root_folder(const fs::path& folder, const fs:
     if (f.contains("read_as")) row["read_as"] = f["read_as"];
     read.push_back(row);
   }
-  return Json{{"read_in_place", read}, {"not_read", (*plan)["not_read"]}};
+  return Json{{"read_in_place", read}, {"not_read", plan["not_read"]}};
 }
 
 void Assistant::Impl::name_plan_places(const std::string& sid, Json& p) const {

@@ -78,14 +78,13 @@ bool reads_a_variant(const Json& plan) {
 // A folder holding download names (Lchi.pep.fa.gz, Ensembl's, Phytozome's,
 // NCBI's) is read in place through links under the names the stages read, as
 // the server reads its data roots. Says on stderr which file is read as what.
-Result<fs::path> link_view_for_run(const fs::path& data, const std::string& species, const fs::path& view) {
-  auto plan = link_data_view(data, view, species);
-  if (!plan) return plan.status();
-  for (auto& f : (*plan)["read"])
+Result<fs::path> link_view_for_run(const fs::path& data, const Json& plan, const fs::path& view) {
+  BIOAGENT_RETURN_IF_ERROR(link_data_view(data, plan, view));
+  for (auto& f : plan["read"])
     if (f.contains("read_as"))
       std::cerr << "reading " << f["name"].get<std::string>() << " as " << f["read_as"].get<std::string>()
                 << " (a link in " << view.string() << "; the file is not renamed or copied)\n";
-  for (auto& n : (*plan)["not_read"]) std::cerr << "not reading " << n.get<std::string>() << "\n";
+  for (auto& n : plan["not_read"]) std::cerr << "not reading " << n.get<std::string>() << "\n";
   return view;
 }
 
@@ -100,8 +99,7 @@ Result<Json> check_folder_as_run_reads_it(const fs::path& dir, const std::string
     if (f.contains("read_as")) read_as[f["name"].get<std::string>()] = f["read_as"];
   std::error_code ec;
   fs::path view = fs::temp_directory_path() / ("bioagent-check-" + std::to_string(::getpid()));
-  auto linked = link_data_view(dir, view, species);
-  if (!linked) return linked.status();
+  BIOAGENT_RETURN_IF_ERROR(link_data_view(dir, plan, view));
   auto r = check_species_data(view, species, family, true);
   fs::remove_all(view, ec);
   if (!r) return r;
@@ -183,7 +181,7 @@ int run_pipeline(const RunArgs& ra, GlobalOptions& g) {
           (fs::path("runs") / (plan["prefix"].get<std::string>() + "." + (family.empty() ? "family" : family)))
               .string();
     }
-    auto view = link_view_for_run(ra.data, ra.species, fs::path(args.run_dir) / "input_links");
+    auto view = link_view_for_run(ra.data, plan, fs::path(args.run_dir) / "input_links");
     if (!view) return print_error(view.status());
     data = *view;
   }

@@ -297,8 +297,10 @@ TEST(GenefamilyPipeline, RealSbpHmmOnOstreococcusProteomes) {
     auto proteome = read_fasta(data / (std::string(sp) + ".pep.fasta"));
     ASSERT_TRUE(proteome.is_ok());
     std::map<std::string, std::string> gene_of;
-    for (auto& rec : *proteome)
-      gene_of[rec.id] = header_gene(rec.description).empty() ? rec.id : header_gene(rec.description);
+    for (auto& rec : *proteome) {
+      const std::string gene = header_gene(rec.description);
+      gene_of[rec.id] = gene.empty() ? rec.id : gene;
+    }
     std::ifstream tbl(fx / "expected_outputs_derived" / ("PF03110_vs_" + std::string(sp) + ".tblout"));
     for (std::string l; std::getline(tbl, l);)
       if (!l.empty() && l[0] != '#') want.insert(gene_of.at(l.substr(0, l.find(' '))));

@@ -324,8 +324,8 @@ TEST(GenomeConventions, APortalFolderIsReadInPlaceThroughLinks) {
   EXPECT_EQ(read.size(), 5u) << plan.dump(2);
   EXPECT_EQ(plan["not_read"].size(), 6u) << plan.dump(2);  // two genomes, one pep, one cds, one GFF3, CHECKSUMS
   const fs::path view = dir.path() / "view";
-  auto linked = link_data_view(d, view);
-  ASSERT_TRUE(linked.is_ok()) << linked.status().to_string();
+  Status linked = link_data_view(d, plan, view);
+  ASSERT_TRUE(linked.is_ok()) << linked.to_string();
   EXPECT_TRUE(fs::is_symlink(view / "Atha.genome.fasta"));
   EXPECT_EQ(fs::read_symlink(view / "Atha.genome.fasta").filename(),
             "Arabidopsis_thaliana.TAIR10.dna_sm.toplevel.fa.gz");

@@ -133,14 +133,12 @@ Json check_file_name(const std::string& name, const std::string& prefix) {
                                      "；请改名为“" + fix + "”（例如 " + r->example + "）"}};
     }
   }
-  Json rules_list = Json::array();
-  for (auto& r : rules()) rules_list.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
   return Json{
       {"ok", false},
       {"kind", nullptr},
       {"file", name},
       {"fixable", false},
-      {"rules", rules_list},
+      {"rules", naming_rules()},
       {"message", "'" + name +
                       "' matches no naming rule: expected <Prefix>.genome.fasta, <Prefix>.gff3, "
                       "<Prefix>.cds.fasta, <Prefix>.pep.fasta or <Family>.hmm (e.g. Lchi.genome.fasta, "
@@ -150,10 +148,6 @@ Json check_file_name(const std::string& name, const std::string& prefix) {
                          "<Prefix>.pep.fasta 或 <Family>.hmm（例如 Lchi.genome.fasta、SPL.hmm）；前缀由字母、数字或 _ "
                          "组成"}};
 }
-
-}  // namespace bioagent
-
-namespace bioagent {
 
 Json data_view_plan(const fs::path& folder, const std::string& prefix,
                     const std::function<bool(const fs::path&)>& may_read) {
@@ -209,9 +203,7 @@ Json data_view_plan(const fs::path& folder, const std::string& prefix,
           {"not_read", not_read}};
 }
 
-Result<Json> link_data_view(const fs::path& folder, const fs::path& view, const std::string& prefix,
-                            const std::function<bool(const fs::path&)>& may_read) {
-  Json plan = data_view_plan(folder, prefix, may_read);
+Status link_data_view(const fs::path& folder, const Json& plan, const fs::path& view) {
   std::error_code ec;
   fs::remove_all(view, ec);  // links only: the files they point to are the folder's
   fs::create_directories(view, ec);
@@ -221,7 +213,7 @@ Result<Json> link_data_view(const fs::path& folder, const fs::path& view, const 
     fs::create_symlink(fs::canonical(folder / name, ec), view / as, ec);
     if (ec) return Status(ErrorCode::kInternal, "cannot link " + name + " into the run's data view: " + ec.message());
   }
-  return plan;
+  return Status::ok();
 }
 
 }  // namespace bioagent

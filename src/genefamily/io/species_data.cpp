@@ -149,10 +149,6 @@ size_t hmm_profile_count(const fs::path& p) {
   return n;
 }
 
-}  // namespace
-
-namespace {
-
 using FilesByKind = std::map<std::string, std::vector<std::string>>;
 
 std::string name_stem(const std::string& n) { return n.substr(0, n.find('.')); }
