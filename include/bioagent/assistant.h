@@ -1,7 +1,8 @@
-// The assistant of seed 004: router, knowledge base, knowledge / planning /
-// execution agents, diagnosis and learning, with sessions, messages, plans,
-// tasks and learning records kept in SQLite (WAL). The HTTP API and the CLI
-// are thin layers over this class. Thread-safe: every method may be called
+// The assistant of seed 004: router, knowledge base, knowledge and planning
+// agents and the conversation (sessions, messages, plans, uploads) kept in
+// SQLite (WAL); runs go through its run service (bioagent/runs.h), which holds
+// execution, diagnosis and learning. The HTTP API, MCP and the CLI are thin
+// layers over these two. Thread-safe: every method may be called
 // from any thread; a session's data is only reachable with its id.
 #pragma once
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "bioagent/bitext.h"
+#include "bioagent/runs.h"
 #include "bioagent/tool.h"
 
 namespace bioagent {
@@ -41,32 +43,6 @@ const Json* find_species(std::string_view name);
 std::optional<Json> resolve_species(std::string_view name, const std::vector<fs::path>& data_dirs);
 // The naming rule's prefix of a Latin binomial: genus initial + three letters of the epithet.
 std::string prefix_of_latin(std::string_view latin);
-
-// ---- Tasks -----------------------------------------------------------------
-
-// A gene-family task's state, beside the stages' StageState. done, failed and
-// cancelled are terminal: no event follows them (terminal_task_states() is the
-// one list; state events and the status carry `terminal` so clients need no copy).
-enum class TaskState {
-  kQueued,
-  kChecking,
-  kRepairing,
-  kAwaitingConfirmation,
-  kRunning,
-  kValidating,
-  kDone,
-  kFailed,
-  kCancelled
-};
-std::string to_string(TaskState s);
-// The state of its to_string name; not found for any other text.
-Result<TaskState> task_state_from_string(std::string_view name);
-// The state as the interfaces show it ("awaiting confirmation" / "等待确认").
-BiText label_of(TaskState s);
-// Every task state, in the table's order (for clients that show them).
-const std::vector<TaskState>& all_task_states();
-bool is_terminal(TaskState s);
-const std::vector<TaskState>& terminal_task_states();
 
 // ---- Router ---------------------------------------------------------------
 
@@ -118,32 +94,16 @@ Result<Json> evaluate_router_cases(const fs::path& file);
 
 // ---- The assistant --------------------------------------------------------
 
-// A server-side folder of species data (a genome too large to upload), read in
-// place: clients see it by `name` only, never by its path.
-struct DataRoot {
-  std::string name;  // shown to clients and in plans ("genomes")
-  fs::path path;     // canonical, on the server
-};
-// Data roots named after their folders (a repeated name gets "-2", "-3"); paths
-// that are not folders are an error naming the given text.
-Result<std::vector<DataRoot>> name_data_roots(const std::vector<std::string>& paths);
-
 struct AssistantOptions {
-  fs::path state_dir;  // app.sqlite, sessions/<id>/data (uploads), sessions/<id>/runs
-  fs::path data_dir;   // shared species folders (read-only), e.g. the example genome
-  // Server-side data roots (`serve --root`): their species folders are read in
-  // place (a run links their files into its own folder, never copies or renames them).
-  std::vector<DataRoot> data_roots;
+  // Runs: the state folder (app.sqlite, sessions/<id>/data for uploads, sessions/<id>/runs),
+  // the shared species folders, the data roots, CPUs, runner, dialog timeout, the server's
+  // stage parameters and whether unfinished tasks resume (RunServiceOptions).
+  RunServiceOptions runs;
   const ToolRegistry* registry = nullptr;
   const Workspace* workspace = nullptr;
   std::map<std::string, std::string> tool_options;  // offline, cache_dir, papers_db, ...
-  int confirm_timeout_seconds = 30;                 // the parameter dialog confirms the defaults after this
-  int cpus = 2;
-  std::string runner = "local";  // local or slurm
-  std::string model;             // model name from the catalog ("" = its default; none configured = offline agents)
+  std::string model;  // model name from the catalog ("" = its default; none configured = offline agents)
   size_t max_upload_bytes = size_t(512) << 20;
-  bool resume_tasks = true;         // false for tools that only read the store (learning export) and terminal sessions
-  std::vector<std::string> stages;  // the stages a run asks for (with what they need); empty: every stage
 };
 
 using EventFn = std::function<void(const Json&)>;
@@ -177,31 +137,14 @@ class Assistant {
   // language: zh or en (empty: Chinese when species or family is written in Chinese).
   Result<Json> plan(const std::string& session_id, const std::string& species, const std::string& family,
                     const std::string& language = "");
-  // The data roots and the species folders found in each (up to two levels deep):
-  // {roots: [{name, folders: [{folder, prefix, family, ready, files: [{name, kind, bytes}]}]}], selected}.
-  // `session_id` may be empty (no selection shown).
-  Result<Json> data_roots(const std::string& session_id) const;
-  // Uses one root's folder for the session's plans and runs (searched before the
-  // roots' other folders; uploads still come first). `folder` is relative to the
-  // root; `..`, absolute names and links leading out of the root are refused.
-  // An empty root clears the choice.
-  Result<Json> select_data_folder(const std::string& session_id, const std::string& root, const std::string& folder);
-  // Starts a task for a plan: naming check, then the parameter confirmation
-  // (auto_confirm or given params skip the wait), then the pipeline.
+  // Starts a task for a plan through the run service: the plan's species and family,
+  // `params` (RunParams' forms) over the server's, confirmed at once when `auto_confirm` or
+  // params are given (else the dialog waits, defaults after the timeout).
   Result<Json> execute(const std::string& session_id, const std::string& plan_id, const Json& params,
                        bool auto_confirm);
-  // action: confirm | modify (with params) | cancel.
-  Result<Json> confirm(const std::string& session_id, const std::string& task_id, const std::string& action,
-                       const Json& params);
-  Result<Json> status(const std::string& session_id, const std::string& task_id) const;
-  Result<Json> results(const std::string& session_id, const std::string& task_id) const;
-  // A file of a task's run folder (relative path, checked against traversal).
-  Result<fs::path> result_file(const std::string& session_id, const std::string& task_id,
-                               const std::string& relative) const;
-  Result<Json> diagnose(const std::string& session_id, const std::string& task_id, const std::string& error_log);
-  // Task events with index > after, waiting up to `wait` for the first one.
-  Json events(const std::string& session_id, const std::string& task_id, int64_t after,
-              std::chrono::milliseconds wait) const;
+  // The run service every surface's runs go through (tasks are owned by session ids).
+  RunService& runs();
+  const RunService& runs() const;
   // Stores an uploaded file in the session's data folder after the naming check.
   Result<Json> upload(const std::string& session_id, const std::string& filename, std::string_view content);
   // Streamed uploads: a folder inside the session's own folder for partial files
@@ -210,10 +153,6 @@ class Assistant {
   // removed whatever the outcome). Thread-safe.
   Result<fs::path> upload_staging_dir(const std::string& session_id) const;
   Result<Json> store_upload(const std::string& session_id, const std::string& filename, const fs::path& staged);
-
-  // Error patterns only (no paths, names or data of the user).
-  Result<Json> export_learning() const;
-  Result<Json> import_learning(const Json& records);
 
   // Stops the worker threads; running tasks stay "running" in the store and resume on the next open().
   void shutdown();

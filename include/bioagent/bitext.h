@@ -60,4 +60,13 @@ inline std::vector<std::string> texts_in(Lang lang, std::initializer_list<BiText
   return out;
 }
 
+// Whether `text` holds a CJK ideograph (U+4E00..U+9FFF): Chinese text is answered in Chinese.
+constexpr bool has_cjk(std::string_view text) {
+  for (size_t i = 0; i + 2 < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0xE4 && c <= 0xE9) return true;  // the lead bytes of U+4E00..U+9FFF in UTF-8
+  }
+  return false;
+}
+
 }  // namespace bioagent

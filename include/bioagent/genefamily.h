@@ -62,6 +62,11 @@ Status link_data_view(const fs::path& folder, const Json& plan, const fs::path& 
 Result<Json> genefamily_run_config(const std::string& prefix, const std::string& family, const fs::path& data_dir,
                                    const Json& params = Json::object());
 
+// The run's language (`lang`: en or zh) in a run configuration: the figures'
+// text and the report's language (its parameter, so that a report in another
+// language is another key), unless the parameters already set the report's.
+void set_run_language(Json& run_config, Lang lang);
+
 // The stage table (src/genefamily/stages/table.cpp). Built once; thread-safe.
 const Pipeline& genefamily_pipeline();
 // The table with `extra` rows before the report, whose inputs then include

@@ -43,6 +43,8 @@ struct Command {
   std::vector<std::string> argv;
   std::string stdout_file;  // relative to the work folder; empty: the stage log
   std::string stdin_file;
+  int64_t memory_mb = 0;   // the local runner's address-space limit for it (0: none)
+  int64_t file_bytes = 0;  // the largest file it may write (0: the runner's cap)
 };
 
 struct ProcessResult {
@@ -283,6 +285,17 @@ struct PipelineOptions {
   // Lets a caller write a stage's input from upstream results (a report's
   // pre-written sections) without running the pipeline twice.
   std::function<Json(const std::string& stage, const std::vector<StageStatus>& finished)> patch_params;
+  // A stage's own code (its check and in-process steps, which parse the user's
+  // files) runs in a process of its own, `helper stage-step <request>` (this
+  // program; see run_stage_step), with these budgets, so that a crash, an abort
+  // or a budget hit fails that stage with the reason, never the process running
+  // the pipeline. helper empty: in this process (tests of the engine itself).
+  // memory_mb 0: the stage's resource label's; disk_mb: what the whole run may
+  // write (0: no limit).
+  struct Isolation {
+    std::string helper;
+    int64_t memory_mb = 0, disk_mb = 0;
+  } isolation;
 };
 
 // Versions of programs, asked once per process ("hmmsearch" -> "HMMER 3.3.2").
@@ -318,6 +331,12 @@ class Pipeline {
  private:
   std::vector<StageSpec> stages_;
 };
+
+// The child side of PipelineOptions::isolation: runs the step a request file
+// names ({stage, step: "check" or the index of an in-process step, ctx: {run,
+// params, work, input, cpus}}) of `pipeline`'s stage and writes its Status to
+// <request>.result.json. Non-ok only when the request cannot be read.
+Status run_stage_step(const Pipeline& pipeline, const fs::path& request);
 
 // Attempts recorded in <run_dir>/run.sqlite, newest first.
 Result<Json> pipeline_history(const fs::path& run_dir);

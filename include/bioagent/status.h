@@ -36,6 +36,13 @@ enum class ErrorCode {
 // Stable lower-case name used in JSON error bodies ("invalid_argument", ...).
 std::string_view error_code_name(ErrorCode code);
 
+// `text` as valid UTF-8: each byte that starts no valid sequence (a stray
+// Latin-1 byte, a cut character, an overlong form, a surrogate) becomes U+FFFD.
+// The one function outside text (file content, ids, PDF text, messages quoting
+// them) goes through before it enters a JSON value; Status applies it to its
+// message and string details.
+std::string valid_utf8(std::string_view text);
+
 class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
@@ -54,6 +61,8 @@ class [[nodiscard]] Status {
 
   // {"code": "...", "message": "...", "details": {...}}
   Json to_json() const;
+  // The Status to_json() described (an unknown code is internal).
+  static Status from_json(const Json& j);
   std::string to_string() const;  // "invalid_argument: message"
 
  private:

@@ -53,7 +53,5 @@ std::string to_yaml(const Json& j);
 // The leading whole number of a knowledge-base count ("105 (up to 117 ...)" -> 105), or -1.
 int leading_count(const std::string& s);
 
-// The data folder of `prefix` among `dirs` (a folder holding <prefix>.* files), or empty.
-fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::string& prefix);
 
 }  // namespace bioagent

@@ -8,8 +8,20 @@
 #include "bioagent/genefamily.h"
 #include "bioagent/json_text.h"
 #include "bioagent/llm.h"
+#include "assistant/report_sections.h"
 
 namespace bioagent {
+namespace {
+
+constexpr const char* kSchema =
+    "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created TEXT);"
+    "CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, session TEXT, role TEXT, content TEXT,"
+    " meta TEXT, at TEXT);"
+    "CREATE INDEX IF NOT EXISTS messages_session ON messages(session);"
+    "CREATE TABLE IF NOT EXISTS plans (id TEXT PRIMARY KEY, session TEXT, species TEXT, family TEXT, yaml TEXT,"
+    " plan TEXT, at TEXT);";
+
+}  // namespace
 
 Status Assistant::Impl::require_session(const std::string& sid) const {
   static const RE2 ok("s_[0-9a-f]{32}");
@@ -20,17 +32,6 @@ Status Assistant::Impl::require_session(const std::string& sid) const {
   return Status::ok();
 }
 
-Json Assistant::Impl::stage_seconds() {
-  // The median past duration of each stage.
-  Json out = Json::object();
-  auto rows = store->query("SELECT stage, seconds FROM stage_durations ORDER BY stage, seconds");
-  if (!rows) return out;
-  std::map<std::string, std::vector<double>> by;
-  for (auto& r : *rows) by[r["stage"].get<std::string>()].push_back(r["seconds"].get<double>());
-  for (auto& [s, v] : by) out[s] = v[v.size() / 2];
-  return out;
-}
-
 Assistant::Assistant(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Assistant::~Assistant() { shutdown(); }
@@ -39,9 +40,8 @@ Result<std::unique_ptr<Assistant>> Assistant::open(AssistantOptions options) {
   if (!options.registry || !options.workspace) return invalid_argument("the assistant needs a registry and workspace");
   auto impl = std::make_unique<Impl>();
   impl->o = options;
-  impl->cpu_budget.set_total(runner_cpu_limit(options));
   impl->env = {options.registry, options.workspace, options.tool_options};
-  auto store = AppStore::open(options.state_dir / "app.sqlite");
+  auto store = AppStore::open(options.runs.state_dir / "app.sqlite", kSchema, "the assistant's store");
   if (!store) return store.status();
   impl->store = std::move(*store);
   if (!impl->env.offline()) {
@@ -55,32 +55,43 @@ Result<std::unique_ptr<Assistant>> Assistant::open(AssistantOptions options) {
       impl->model_name = model->name;
     }
   }
-  std::unique_ptr<Assistant> a(new Assistant(std::move(impl)));
-  a->impl_->request_watcher = std::thread([impl = a->impl_.get()] { impl->watch_requests(); });
-  // Tasks that were under way when the last process stopped resume now.
-  auto rows = a->impl_->store->query(
-      "SELECT id, session FROM tasks WHERE state IN ('checking', 'awaiting_confirmation', 'queued', 'running', "
-      "'repairing', 'validating') ORDER BY created");
-  if (rows && options.resume_tasks)
-    for (auto& r : *rows) a->impl_->start_task(r["id"], r["session"], true);
-  return a;
+  RunServiceOptions ro = options.runs;
+  const auto opt = [&](const char* k) { return options.tool_options.count(k) ? options.tool_options.at(k) : ""; };
+  ro.network = {{"offline", impl->env.offline()},
+                {"cache_dir", opt("cache_dir")},
+                {"allow_private_urls", opt("allow_private_urls") == "1"}};
+  if (!opt("cache_dir").empty() && ro.version_book.empty())
+    ro.version_book = fs::path(opt("cache_dir")) / "program_versions.json";
+  auto runs = RunService::open(ro, impl->run_hooks());
+  if (!runs) return runs.status();
+  impl->runs = std::move(*runs);
+  return std::unique_ptr<Assistant>(new Assistant(std::move(impl)));
 }
 
 void Assistant::shutdown() {
-  if (!impl_ || impl_->stopping.exchange(true)) return;
-  std::map<std::string, std::shared_ptr<TaskRuntime>> tasks;
-  {
-    std::lock_guard lock(impl_->mu);
-    tasks = impl_->tasks;
-  }
-  for (auto& [id, rt] : tasks) {
-    rt->cancel->store(true);
-    rt->cv.notify_all();
-  }
-  for (auto& [id, rt] : tasks)
-    if (rt->thread.joinable()) rt->thread.join();
-  impl_->events_cv.notify_all();
-  if (impl_->request_watcher.joinable()) impl_->request_watcher.join();
+  if (impl_ && impl_->runs) impl_->runs->shutdown();
+}
+
+RunService& Assistant::runs() { return *impl_->runs; }
+const RunService& Assistant::runs() const { return *impl_->runs; }
+
+RunHooks Assistant::Impl::run_hooks() {
+  RunHooks h;
+  h.llm = llm.get();
+  h.report_sections = [this](const Json& subject, const std::vector<StageStatus>& finished, const fs::path& run_dir,
+                             Lang lang, const std::function<void(Json)>& record) -> Json {
+    const std::string prefix = subject.value("prefix", "");
+    const Json* sp = find_species(prefix);
+    return report_sections_patch(env, llm.get(), {prefix, sp ? sp->value("latin", "") : "", subject.value("family", "")},
+                                 finished, run_dir, lang, record);
+  };
+  h.on_outcome = [this](const std::string& owner, const std::string& task_id, TaskState state, const std::string& text,
+                        const Json& links) {
+    Json meta = {{"agent", "execution"}, {"task_id", task_id}, {"state", to_string(state)}, {"links", links}};
+    store->record("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
+                  {owner, "assistant", text, meta.dump(), now_iso()});
+  };
+  return h;
 }
 
 Result<Json> Assistant::create_session() {
@@ -156,20 +167,20 @@ Json Assistant::config() const {
   // The shared species folders (the example genome by default), for the client to offer.
   Json data = Json::array();
   std::error_code ec;
-  for (auto& e : fs::directory_iterator(impl_->o.data_dir, ec)) {
+  for (auto& e : fs::directory_iterator(impl_->o.runs.data_dir, ec)) {
     if (!e.is_directory(ec)) continue;
     auto c = check_species_data(e.path(), "", "", false);
     if (c && !(*c)["prefix"].get<std::string>().empty())
       data.push_back({{"prefix", (*c)["prefix"]}, {"family", (*c)["family"]}, {"ready", (*c)["ok"]}});
   }
   Json roots = Json::array();  // by name only; GET /api/data_roots lists their folders
-  for (auto& r : impl_->o.data_roots) roots.push_back(r.name);
+  for (auto& r : impl_->runs->roots()) roots.push_back(r.name);
   return {{"model", impl_->model_name},
           {"models", models},
           {"shared_data", data},
           {"data_roots", roots},
           {"offline", impl_->env.offline()},
-          {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
+          {"confirm_timeout_seconds", impl_->runs->confirm_timeout_seconds()},
           {"naming_rules", naming_rules()},
           {"stages", stage_labels(genefamily_pipeline())},
           {"states", state_labels()},
@@ -308,44 +319,45 @@ Result<Json> Assistant::upload(const std::string& sid, const std::string& filena
   return store_upload(sid, filename, tmp);
 }
 
-Result<Json> Assistant::export_learning() const {
-  auto rows = impl_->store->query(
-      "SELECT timestamp, error_type, pattern, root_cause, fix_strategy, fix, test_result, future_prevention "
-      "FROM learning ORDER BY id");
-  if (!rows) return rows.status();
-  // Error patterns only: messages, changes and anything naming the user's files stay here.
-  for (auto& r : *rows) r["root_cause"] = generalise(r.value("root_cause", ""));
-  return Json{{"format", "bioagent-learning-1"}, {"records", *rows}};
+Result<Json> Assistant::session_state(const std::string& sid) const {
+  auto m = messages(sid);
+  if (!m) return m.status();
+  Json out = {{"session_id", sid}, {"messages", (*m)["messages"]}, {"files", Json::array()}};
+  std::error_code ec;
+  std::vector<fs::path> uploaded;
+  for (auto& e : fs::directory_iterator(impl_->session_dir(sid) / "data", ec))
+    if (e.is_regular_file(ec) && e.path().filename().string()[0] != '.') uploaded.push_back(e.path());
+  std::sort(uploaded.begin(), uploaded.end());
+  for (auto& p : uploaded)
+    out["files"].push_back({{"name", p.filename().string()},
+                            {"bytes", fs::file_size(p, ec)},
+                            {"naming", check_file_name(p.filename().string())}});
+  auto tasks = impl_->runs->tasks(sid);
+  if (!tasks) return tasks.status();
+  out["tasks"] = *tasks;
+  return out;
 }
 
-Result<Json> Assistant::import_learning(const Json& doc) {
-  if (!doc.is_object() || doc.value("format", "") != "bioagent-learning-1" || !doc.contains("records") ||
-      !doc["records"].is_array())
-    return parse_error("not a bioagent learning export (format bioagent-learning-1 with records[])");
-  int added = 0, skipped = 0;
-  for (auto& r : doc["records"]) {
-    auto str = [&](const char* k) {
-      return r.is_object() && r.contains(k) && r[k].is_string() ? r[k].get<std::string>().substr(0, 2000) : "";
-    };
-    std::string fix = str("fix");
-    if (str("error_type").empty() || (!fix.empty() && !find_repair(fix))) {
-      ++skipped;  // only fixes from our own repair table can ever be applied
-      continue;
-    }
-    auto dup = impl_->store->query("SELECT id FROM learning WHERE error_type = ? AND pattern = ? AND fix = ?",
-                                   {str("error_type"), str("pattern"), fix});
-    if (dup && !dup->empty()) {
-      ++skipped;
-      continue;
-    }
-    BIOAGENT_RETURN_IF_ERROR(impl_->store->exec(
-        "INSERT INTO learning (timestamp, error_type, pattern, error_message, root_cause, fix_strategy, changes, "
-        "test_result, future_prevention, fix, origin) VALUES (?,?,?,?,?,?,?,?,?,?,'imported')",
-        {str("timestamp"), str("error_type"), str("pattern"), "", str("root_cause"), str("fix_strategy"), "[]",
-         str("test_result"), str("future_prevention"), fix}));
-    ++added;
-  }
-  return Json{{"added", added}, {"skipped", skipped}};
+
+Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_id, const Json& params,
+                                bool auto_confirm) {
+  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+  auto rows = impl_->store->query("SELECT * FROM plans WHERE id = ? AND session = ?", {plan_id, sid});
+  if (!rows) return rows.status();
+  if (rows->empty()) return not_found("no plan '" + plan_id.substr(0, 80) + "' in this session");
+  Json plan = Json::parse((*rows)[0]["plan"].get<std::string>(), nullptr, false);
+  Json given = params.is_null() ? Json::object() : params;
+  auto rp = parse_run_params(given, genefamily_pipeline(), impl_->runs->cpu_limit());
+  if (!rp) return rp.status();
+  RunRequest rq;
+  rq.owner = sid;
+  rq.plan_id = plan_id;
+  rq.species = (*rows)[0].value("species", "");
+  rq.family = (*rows)[0].value("family", "");
+  rq.params = *rp;
+  rq.lang = plan.is_object() && has_cjk(plan["plan"]["analysis_plan"].value("next_action", "")) ? Lang::kZh : Lang::kEn;
+  rq.confirmed = auto_confirm || !given.empty();
+  return impl_->runs->start(rq);
 }
 
 }  // namespace bioagent

@@ -91,15 +91,15 @@ Result<Assistant*> assistant_for(const ToolContext& ctx) {
   register_builtin_types(*o.registry);
   BIOAGENT_RETURN_IF_ERROR(o.registry->load_builtin());
   AssistantOptions ao;
-  ao.state_dir = state;
-  ao.data_dir =
+  ao.runs.state_dir = state;
+  ao.runs.data_dir =
       ctx.option("assistant_data_dir").empty() ? state / "example-data" : fs::path(ctx.option("assistant_data_dir"));
   ao.registry = o.registry.get();
   // The caller's workspace lives for one call: the assistant keeps its own copy.
   o.workspace = std::make_unique<Workspace>(ctx.workspace().without_session());
   ao.workspace = o.workspace.get();
   ao.tool_options = agent_options(ctx);
-  ao.resume_tasks = false;  // the server resumes its own unfinished tasks
+  ao.runs.resume_tasks = false;  // the server resumes its own unfinished tasks
   auto a = Assistant::open(ao);
   if (!a) return a.status();
   o.assistant = std::move(*a);

@@ -71,7 +71,8 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, Lang lang) {
   Json stored = Json::parse(row.value("plan", "{}"), nullptr, false);
   std::string species = stored.is_object() ? stored["plan"]["analysis_plan"].value("species_prefix", "") : "";
   auto fresh = make_plan(env, species.empty() ? row["species"].get<std::string>() : species, row["family"],
-                         data_dirs(sid), stage_seconds(), lang, o.cpus, server_stage_params());
+                         data_dirs(sid), runs->stage_seconds(), lang, runs->cpu_limit(),
+                         runs->base_params().stages);
   if (fresh) name_plan_places(sid, *fresh);
   Json out = fresh ? *fresh : stored;
   if (fresh && stored.is_object() && stored["plan"]["analysis_plan"].contains("reasoning"))
@@ -82,8 +83,8 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, Lang lang) {
 
 Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::string& species, const std::string& family,
                                          Lang lang) {
-  auto p = make_plan(env, species, family, data_dirs(sid), stage_seconds(), lang, runner_cpu_limit(o),
-                     server_stage_params());
+  auto p = make_plan(env, species, family, data_dirs(sid), runs->stage_seconds(), lang, runs->cpu_limit(),
+                     runs->base_params().stages);
   if (!p) return p.status();
   name_plan_places(sid, *p);
   Json& analysis = (*p)["plan"]["analysis_plan"];
@@ -102,8 +103,8 @@ Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::stri
 Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, Lang lang) {
   if (route.species.empty()) {
     // A species outside the list, named only by the files the user uploaded or the server folder chosen.
-    route.species = only_uploaded_prefix(session_dir(sid) / "data");
-    if (route.species.empty()) route.species = selected_prefix(sid);  // the server folder the user chose
+    route.species = only_uploaded_prefix(runs->uploads_dir(sid));
+    if (route.species.empty()) route.species = runs->selected_prefix(sid);  // the server folder the user chose
   }
   if (route.species.empty() || route.family.empty())
     return Json{
@@ -160,7 +161,7 @@ Result<Json> Assistant::Impl::turn_execute(const std::string& sid, Route& route,
   }
   auto t = start((*last)["plan_id"]);
   if (!t) return t.status();
-  std::string secs = std::to_string(o.confirm_timeout_seconds);
+  std::string secs = std::to_string(runs->confirm_timeout_seconds());
   return Json{{"agent", "execution"},
               {"answer", BiText{"Started: the file names are checked first, then confirm the parameters (the defaults "
                                 "are used if you do not answer within " +
@@ -201,6 +202,31 @@ Json Assistant::Impl::turn_plan_question(const std::string& sid, Lang lang) {
                       .in(lang)
                 : BiText{"Upload the missing files to run it.", "上传缺少的文件后即可执行。"}.in(lang);
   return {{"agent", "planning"}, {"answer", answer}, {"plan_id", (*last)["plan_id"]}};
+}
+
+void Assistant::Impl::name_plan_places(const std::string& sid, Json& p) const {
+  const fs::path folder = p.value("data_dir", std::string());
+  p.erase("data_dir");  // a server path: answers name places, not paths
+  if (folder.empty() || !p.contains("plan")) return;
+  Json& ref = p["plan"]["analysis_plan"]["reference_genome"];
+  const std::string place = runs->place_name(sid, folder);
+  ref["local_path"] = place;
+  Json read = Json::array();
+  for (auto& f : data_view_plan(folder, p["plan"]["analysis_plan"].value("species_prefix", ""))["read"]) {
+    std::string line = place + "/" + f["name"].get<std::string>();
+    if (f.contains("read_as")) line += " (read as " + f["read_as"].get<std::string>() + ")";
+    read.push_back(line);
+  }
+  ref["files_read"] = read;
+  ref["read_in_place"] =
+      "the run reads these files where they are (links in its own folder; nothing copied or renamed)";
+  // Messages of the naming check may quote the folder: they name the place instead.
+  std::string text = p["plan"].dump();
+  for (const std::string path : {fs::absolute(folder).string(), folder.string()})
+    for (size_t at; !path.empty() && (at = text.find(path)) != std::string::npos;) text.replace(at, path.size(), place);
+  Json named = Json::parse(text, nullptr, false);
+  if (!named.is_discarded()) p["plan"] = named;
+  p["yaml"] = to_yaml(p["plan"]);
 }
 
 Json Assistant::Impl::turn_decline(Lang lang) {

@@ -118,20 +118,6 @@ std::string lower_ascii(std::string s) {
   return s;
 }
 
-std::string family_file_name(std::string family) {
-  for (auto& c : family)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return family;
-}
-
-bool has_cjk(std::string_view text) {
-  for (size_t i = 0; i + 2 < text.size(); ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0xE4 && c <= 0xE9) return true;  // U+4E00..U+9FFF lead bytes in UTF-8
-  }
-  return false;
-}
-
 const Json& gene_family_kb() { return knowledge_file("gene_families_kb"); }
 const Json& species_kb() { return knowledge_file("species_kb"); }
 

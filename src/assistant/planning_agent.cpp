@@ -131,22 +131,6 @@ std::string to_yaml(const Json& j) {
   return std::string(out.c_str()) + "\n";
 }
 
-fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::string& prefix) {
-  std::error_code ec;
-  auto holds = [&](const fs::path& d) {
-    for (auto& e : fs::directory_iterator(d, ec))
-      if (e.path().filename().string().rfind(prefix + ".", 0) == 0) return true;
-    return false;
-  };
-  for (auto& d : dirs) {
-    if (!fs::is_directory(d, ec)) continue;
-    if (holds(d)) return d;
-    for (auto& e : fs::directory_iterator(d, ec))
-      if (e.is_directory(ec) && e.path().filename().string()[0] != '.' && holds(e.path())) return e.path();
-  }
-  return {};
-}
-
 namespace {
 
 // The plan's reference files as found in the species folder: ref (each file's

@@ -17,19 +17,27 @@ class App;
 namespace bioagent::cli {
 
 struct AssistantCliOptions {
-  std::string state_dir, data_dir, session, model, pipeline_params;
-  int confirm_timeout = 30, cpus = 0;
+  std::string state_dir, data_dir, session, model, pipeline_params, runner = "local", slurm_partition;
+  int confirm_timeout = 30, cpus = 0, stage_time_limit_minutes = 0;
+  int64_t slurm_mem_cap_mb = 0, stage_memory_mb = 0, run_disk_mb = int64_t(64) << 10;
   std::vector<std::string> stages;      // empty: every stage
   std::vector<std::string> data_roots;  // --root: server-side species folders, read in place (as serve's)
 };
 
-// --state-dir, --data-dir, --root, --session, --confirm-timeout, --cpus, --stages and --pipeline-params on `cmd`.
+// --state-dir, --data-dir, --root, --session, --confirm-timeout, --cpus, --stages, --pipeline-params and the
+// run budgets (--stage-memory-mb, --run-disk-mb) on `cmd`.
 void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o);
+// Only the run budgets (--stage-memory-mb, --run-disk-mb): for serve and genefamily run.
+void add_budget_options(CLI::App* cmd, AssistantCliOptions& o);
 
 // The state folder: `given`, else $BIOAGENT_HOME/state (beside the example bundle), as `serve` uses.
 fs::path assistant_state_dir(const std::string& given);
 // The shared species folders: `given`, else the example genome in the state folder (written once).
 Result<fs::path> assistant_data_dir(const fs::path& state, const std::string& given);
+// The run service as every command opens it from these options (serve, chat, ask, mcp, genefamily
+// run, learning): the state and data folders, the data roots, CPUs, runner, dialog timeout,
+// stages and the stage parameters (checked against the stage schemas; errors name the field).
+Result<RunServiceOptions> run_service_options(const AssistantCliOptions& o, bool resume_tasks);
 
 struct CliAssistant {
   Session session;  // the registry and workspace the assistant refers to (declared first: destroyed last)

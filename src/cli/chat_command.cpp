@@ -42,6 +42,14 @@ Result<fs::path> assistant_data_dir(const fs::path& state, const std::string& gi
   return data;
 }
 
+void add_budget_options(CLI::App* cmd, AssistantCliOptions& o) {
+  cmd->add_option("--stage-memory-mb", o.stage_memory_mb,
+                  "Memory each stage's own code may use, in MiB (default: by the stage's size: 2048, 8192 or 32768)")
+      ->check(CLI::Range(int64_t(64), int64_t(1) << 30));
+  cmd->add_option("--run-disk-mb", o.run_disk_mb, "What one run may write, in MiB (default 65536; 0: no limit)")
+      ->check(CLI::Range(int64_t(0), int64_t(1) << 40));
+}
+
 void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o) {
   cmd->add_option("--state-dir", o.state_dir, "The server's state folder (default: beside the bundle, as serve)");
   cmd->add_option("--data-dir", o.data_dir, "Shared species folders (default: the example genome, as serve)");
@@ -54,37 +62,58 @@ void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o) {
   cmd->add_option("--stages", o.stages, "Runs do only these stages (with what they need), comma-separated")
       ->delimiter(',');
   cmd->add_option("--pipeline-params", o.pipeline_params, "JSON of per-stage parameters, as serve takes");
+  add_budget_options(cmd, o);
+}
+
+Result<RunServiceOptions> run_service_options(const AssistantCliOptions& o, bool resume_tasks) {
+  RunServiceOptions ro;
+  ro.state_dir = assistant_state_dir(o.state_dir);
+  auto data = assistant_data_dir(ro.state_dir, o.data_dir);
+  if (!data) return data.status();
+  ro.data_dir = *data;
+  auto roots = name_data_roots(o.data_roots);
+  if (!roots) return roots.status();
+  ro.data_roots = *roots;
+  Json given = o.pipeline_params.empty() ? Json::object() : Json::parse(o.pipeline_params, nullptr, false);
+  if (!given.is_object()) return invalid_argument("--pipeline-params is not a JSON object");
+  ro.cpus = o.cpus > 0 ? o.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
+  ro.runner = o.runner;
+  ro.slurm_partition = o.slurm_partition;
+  ro.slurm_mem_cap_mb = o.slurm_mem_cap_mb;
+  ro.stage_time_limit_minutes = o.stage_time_limit_minutes;
+  ro.stage_memory_mb = o.stage_memory_mb;
+  ro.run_disk_mb = o.run_disk_mb;
+  std::error_code ec;
+  ro.stage_helper = fs::read_symlink("/proc/self/exe", ec).string();  // this program runs the stages' own code
+  auto base = parse_run_params(given, genefamily_pipeline(), ro.runner == "slurm" ? 1 << 16 : ro.cpus);
+  if (!base) return Status(base.status().code(), "--pipeline-params: " + base.status().message());
+  ro.base_params = *base;
+  ro.confirm_timeout_seconds = o.confirm_timeout;
+  ro.stages = o.stages;
+  ro.resume_tasks = resume_tasks;
+  return ro;
 }
 
 Result<CliAssistant> open_cli_assistant(const GlobalOptions& g, const AssistantCliOptions& o) {
   CliAssistant c;
-  auto roots = name_data_roots(o.data_roots);
-  if (!roots) return roots.status();
+  auto ro = run_service_options(o, false);  // the server resumes unfinished tasks; a terminal never runs them twice
+  if (!ro) return ro.status();
   GlobalOptions readable = g;  // the data roots are readable by tools too, as in serve
   if (readable.roots.empty() && !o.data_roots.empty()) readable.roots.push_back(fs::current_path().string());
   readable.roots.insert(readable.roots.end(), o.data_roots.begin(), o.data_roots.end());
   auto s = Session::open(readable);
   if (!s) return s.status();
   c.session = std::move(*s);
-  fs::path state = assistant_state_dir(o.state_dir);
-  auto data = assistant_data_dir(state, o.data_dir);
-  if (!data) return data.status();
+  const fs::path state = ro->state_dir;
   // As in serve: no tool reads the state folder (every session's uploads and runs), even inside a root.
   c.session.workspace->exclude(state);
-  c.session.workspace->allow_inside_excluded(*data);
+  c.session.workspace->allow_inside_excluded(ro->data_dir);
   AssistantOptions ao;
-  ao.state_dir = state;
-  ao.data_dir = *data;
+  ao.runs = *ro;
   ao.registry = c.session.registry.get();
   ao.workspace = c.session.workspace.get();
   ao.tool_options = c.session.tool_options;
-  ao.tool_options["pipeline_params"] = o.pipeline_params.empty() ? "{}" : o.pipeline_params;
-  ao.confirm_timeout_seconds = o.confirm_timeout;
-  ao.cpus = o.cpus > 0 ? o.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
   ao.model = o.model == "none" ? "" : o.model;
-  ao.stages = o.stages;
-  ao.data_roots = *roots;
-  ao.resume_tasks = false;  // the server resumes unfinished tasks; a terminal session never runs them twice
   auto a = Assistant::open(ao);
   if (!a) return a.status();
   c.assistant = std::move(*a);
@@ -156,7 +185,7 @@ Json parse_assignments(const std::string& line) {
 }
 
 bool awaiting_confirmation(Assistant& a, const std::string& sid, const std::string& task) {
-  auto st = a.status(sid, task);
+  auto st = a.runs().status(sid, task);
   return st && st->value("state", "") == "awaiting_confirmation";
 }
 
@@ -180,7 +209,7 @@ void parameter_dialog(Assistant& a, const std::string& sid, const std::string& t
   auto line = read_line_within(timeout, prompt, [&] { return awaiting_confirmation(a, sid, task); });
   if (!line || *line == "\x04") return;  // the task confirms the defaults at its deadline
   std::string action = *line == "cancel" ? "cancel" : line->find('=') != std::string::npos ? "modify" : "confirm";
-  auto r = a.confirm(sid, task, action, action == "modify" ? parse_assignments(*line) : Json::object());
+  auto r = a.runs().answer(sid, task, action, action == "modify" ? parse_assignments(*line) : Json::object());
   if (!r) std::cerr << "bioagent: " << r.status().message() << "\n";
 }
 
@@ -194,7 +223,7 @@ void print_reply(const Json& reply) { std::cout << reply.value("answer", "") << 
 
 // /roots: the data roots' species folders (name, prefix, files and sizes), the session's choice marked.
 void print_data_roots(Assistant& a, const std::string& sid) {
-  auto r = a.data_roots(sid);
+  auto r = a.runs().data_roots(sid);
   if (!r) {
     std::cerr << "bioagent: " << r.status().message() << "\n";
     return;
@@ -223,8 +252,8 @@ void use_data_folder(Assistant& a, const std::string& sid, const std::string& ar
     std::cerr << "bioagent: /use ROOT:FOLDER (as /roots lists them), or /use - to clear the choice\n";
     return;
   }
-  auto r = arg == "-" ? a.select_data_folder(sid, "", "")
-                      : a.select_data_folder(sid, arg.substr(0, colon), arg.substr(colon + 1));
+  auto r = arg == "-" ? a.runs().select_data_folder(sid, "", "")
+                      : a.runs().select_data_folder(sid, arg.substr(0, colon), arg.substr(colon + 1));
   if (!r)
     std::cerr << "bioagent: " << r.status().message() << "\n";
   else
@@ -242,10 +271,10 @@ bool chat_line(CliAssistant& c, const std::string& line, Lang default_lang) {
   if (line.rfind("/follow ", 0) == 0 || line.rfind("/status ", 0) == 0 || line.rfind("/cancel ", 0) == 0) {
     std::string task = line.substr(8);
     if (line[1] == 's') {
-      auto st = a.status(c.session_id, task);
+      auto st = a.runs().status(c.session_id, task);
       std::cout << (st ? json_text(*st, 2) : st.status().to_string()) << std::endl;
     } else if (line[1] == 'c') {
-      auto r = a.confirm(c.session_id, task, "cancel", Json::object());
+      auto r = a.runs().answer(c.session_id, task, "cancel", Json::object());
       std::cout << (r ? json_text(*r, 2) : r.status().to_string()) << std::endl;
     } else {
       follow_task(a, c.session_id, task, true, default_lang);
@@ -271,7 +300,7 @@ void follow_task(Assistant& a, const std::string& sid, const std::string& task, 
             << BiText{" (/follow it from elsewhere)", "（另一处可用 /follow 跟进）"}.in(lang) << "\n";
   int64_t after = 0;
   for (;;) {
-    Json events = a.events(sid, task, after, std::chrono::milliseconds(1000));
+    Json events = a.runs().events(sid, task, after, std::chrono::milliseconds(1000));
     for (auto& e : events) {
       after = e.value("seq", after);
       std::string type = e.value("type", "");
@@ -292,7 +321,7 @@ void follow_task(Assistant& a, const std::string& sid, const std::string& task, 
       std::cout << std::flush;
       if (type == "state" && final_state(e.value("state", ""))) return;
     }
-    auto st = a.status(sid, task);
+    auto st = a.runs().status(sid, task);
     if (!st) {
       std::cerr << "bioagent: " << st.status().message() << "\n";
       return;

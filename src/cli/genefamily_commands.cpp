@@ -12,20 +12,18 @@
 #include "bioagent/genefamily.h"
 #include "bioagent/genefamily_classify.h"
 #include "bioagent/json_text.h"
+#include "cli/assistant_cli.h"
 #include "cli/commands.h"
 
 namespace bioagent::cli {
 namespace {
 
-std::shared_ptr<std::atomic<bool>> g_cancel = std::make_shared<std::atomic<bool>>(false);
-void on_sigint(int) { g_cancel->store(true); }
+std::atomic<bool> g_interrupted{false};
+void on_sigint(int) { g_interrupted.store(true); }
 
 struct RunArgs {
-  std::string species, family, data, runner = "local", run_dir, params = "{}", partition, lang = "en";
-  std::vector<std::string> stages;
-  int cpus = 0;
-  int time_limit = 0;
-  int64_t slurm_mem_cap = 0;
+  std::string species, family, data, run_dir, params = "{}", lang = "en";
+  AssistantCliOptions service;  // state folder, CPUs, runner, stages
 };
 
 int print_json(const Json& j, int code = 0) {
@@ -75,19 +73,6 @@ bool reads_a_variant(const Json& plan) {
   return false;
 }
 
-// A folder holding download names (Lchi.pep.fa.gz, Ensembl's, Phytozome's,
-// NCBI's) is read in place through links under the names the stages read, as
-// the server reads its data roots. Says on stderr which file is read as what.
-Result<fs::path> link_view_for_run(const fs::path& data, const Json& plan, const fs::path& view) {
-  BIOAGENT_RETURN_IF_ERROR(link_data_view(data, plan, view));
-  for (auto& f : plan["read"])
-    if (f.contains("read_as"))
-      std::cerr << "reading " << f["name"].get<std::string>() << " as " << f["read_as"].get<std::string>()
-                << " (a link in " << view.string() << "; the file is not renamed or copied)\n";
-  for (auto& n : plan["not_read"]) std::cerr << "not reading " << n.get<std::string>() << "\n";
-  return view;
-}
-
 // check_species_data on a folder as a run reads it (download names through a
 // temporary view); `files` name the folder's own files and `read_as` says which
 // were read under another name.
@@ -130,98 +115,131 @@ void add_check_command(CLI::App* gf, GlobalOptions& g) {
   });
 }
 
-// One progress line on stderr per pipeline event.
-void print_stage_event(const PipelineEvent& e) {
-  std::string progress;  // a running stage: elapsed time, step and program, the tool's phase
-  if (e.progress.is_object()) {
-    const int secs = int(e.progress.value("elapsed_seconds", 0.0));
-    progress = " — " + std::to_string(secs / 60) + " min " + std::to_string(secs % 60) + " s, step " +
-               std::to_string(e.progress.value("step", 0)) + "/" + std::to_string(e.progress.value("steps", 0)) + " " +
-               e.progress.value("what", std::string()) +
-               (e.progress.contains("phase") ? ", " + e.progress.value("phase", std::string()) : "");
-  }
-  std::cerr << "[" << (e.done >= 0 ? std::to_string(e.done) : "-") << "/" << e.total << "] " << e.stage << ": "
-            << to_string(e.state) << (e.message.empty() ? "" : " — " + e.message.substr(0, 400)) << progress
-            << std::endl;
-}
-
-// The run's options: its folder, CPUs, stages, the network settings of the session (into cfg).
-PipelineOptions run_options(const RunArgs& ra, GlobalOptions& g, Json& cfg) {
-  PipelineOptions o;
-  if (auto s = Session::open(g)) {  // the network settings of the stages that go online (ppi)
-    if (!s->tool_options["cache_dir"].empty())
-      o.version_book = fs::path(s->tool_options["cache_dir"]) / "program_versions.json";
-    cfg["network"] = {{"offline", s->tool_options["offline"] == "1"},
-                      {"cache_dir", s->tool_options["cache_dir"]},
-                      {"allow_private_urls", s->tool_options["allow_private_urls"] == "1"}};
-  }
-  o.run_dir = ra.run_dir.empty()
-                  ? fs::path("runs") / (cfg["species"].get<std::string>() + "." + cfg["family"].get<std::string>())
-                  : fs::path(ra.run_dir);
-  o.cpus = ra.cpus > 0 ? ra.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
-  o.stages = ra.stages;
-  o.cancel = g_cancel;
-  o.stage_time_limit_minutes = ra.time_limit;
-  o.on_event = print_stage_event;
-  return o;
-}
-
-// `genefamily run`: the pipeline with progress on stderr, the stages (and validation) as JSON on stdout.
-int run_pipeline(const RunArgs& ra, GlobalOptions& g) {
-  Json params = Json::parse(ra.params, nullptr, false);
-  if (!params.is_object()) return print_error(parse_error("--params is not a JSON object"));
-  if (ra.lang != "en" && (!params.contains("report") || !params["report"].contains("lang")))
-    params["report"]["lang"] = ra.lang;
-  RunArgs args = ra;
-  fs::path data = ra.data;
-  if (Json plan = data_view_plan(ra.data, ra.species); reads_a_variant(plan)) {
-    if (args.run_dir.empty()) {  // fixed before the run so that the view of links lives in it
-      std::string family = ra.family.empty() ? plan["family"].get<std::string>() : ra.family;
-      args.run_dir =
-          (fs::path("runs") / (plan["prefix"].get<std::string>() + "." + (family.empty() ? "family" : family)))
-              .string();
+// A task event as a line on stderr: stages with their progress, the data read,
+// diagnoses, repairs and what was learned, the task's states.
+void print_task_event(const Json& e) {
+  const std::string type = e.value("type", "");
+  if (type == "stage") {
+    std::string progress;  // a running stage: elapsed time, step and program, the tool's phase
+    if (e.contains("progress") && e["progress"].is_object()) {
+      const Json& p = e["progress"];
+      const int secs = int(p.value("elapsed_seconds", 0.0));
+      progress = " — " + std::to_string(secs / 60) + " min " + std::to_string(secs % 60) + " s, step " +
+                 std::to_string(p.value("step", 0)) + "/" + std::to_string(p.value("steps", 0)) + " " +
+                 p.value("what", std::string()) + (p.contains("phase") ? ", " + p.value("phase", std::string()) : "");
     }
-    auto view = link_view_for_run(ra.data, plan, fs::path(args.run_dir) / "input_links");
-    if (!view) return print_error(view.status());
-    data = *view;
+    const int done = e.value("done", 0);
+    const std::string message = e.value("message", "");
+    std::cerr << "[" << (done >= 0 ? std::to_string(done) : "-") << "/" << e.value("total", 0) << "] "
+              << e.value("stage", "") << ": " << e.value("state", "")
+              << (message.empty() ? "" : " — " + message.substr(0, 400)) << progress << std::endl;
+  } else if (type == "state") {
+    std::cerr << "task: " << e.value("state", "") << " — " << e.value("message", "") << std::endl;
+  } else if (type == "data") {
+    for (auto& f : e.value("read_in_place", Json::array()))
+      if (f.value("read_as", "") != f.value("file", ""))
+        std::cerr << "reading " << f.value("file", "") << " as " << f.value("read_as", "")
+                  << " (a link in the run folder; the file is not renamed or copied)" << std::endl;
+    for (auto& n : e.value("not_read", Json::array())) std::cerr << "not reading " << n.get<std::string>() << std::endl;
+  } else if (type == "diagnosis" || type == "repair" || type == "learning" || type == "prevention" ||
+             type == "resumed") {
+    std::cerr << type << ": " << e.value("message", "") << std::endl;
   }
-  auto cfg = genefamily_run_config(ra.species, ra.family, data, params);
-  if (!cfg) return print_error(cfg.status());
-  (*cfg)["lang"] = ra.lang;
-  PipelineOptions o = run_options(args, g, *cfg);
-  std::signal(SIGINT, on_sigint);
+}
+
+// `genefamily run`: a task of the run service, as the server runs one (the naming check and its
+// repair, diagnosis and learning), confirmed with the given parameters; progress on stderr, the
+// stages (and validation) as JSON on stdout. Ctrl-C stops the task (it resumes with the same command).
+int run_pipeline(RunArgs ra, GlobalOptions& g) {
+  Json given = Json::parse(ra.params, nullptr, false);
+  if (!given.is_object()) return print_error(parse_error("--params is not a JSON object"));
+  const fs::path data = fs::absolute(ra.data);
+  const Json view = data_view_plan(data, ra.species);
+  const std::string species = ra.species.empty() ? view.value("prefix", "") : ra.species;
+  const std::string family = ra.family.empty() ? view.value("family", "") : ra.family;
+  if (species.empty()) return print_error(invalid_argument("no species prefix: give --species (e.g. Lchi)"));
+  if (family.empty()) return print_error(invalid_argument("no family: give --family or put <Family>.hmm in the folder"));
+  ra.service.confirm_timeout = 1;
+  auto c = open_cli_assistant(g, ra.service);
+  if (!c) return print_error(c.status());
+  RunService& runs = c->assistant->runs();
+  auto params = parse_run_params(given, genefamily_pipeline(), runs.cpu_limit());
+  if (!params) return print_error(params.status());
+  RunRequest rq;
+  rq.owner = c->session_id;
+  rq.species = species;
+  rq.family = family;
+  rq.data_dir = data;
+  rq.run_dir = fs::absolute(ra.run_dir.empty() ? fs::path("runs") / (species + "." + family) : fs::path(ra.run_dir));
+  rq.params = *params;
+  rq.lang = lang_or_en(ra.lang);
+  rq.confirmed = true;  // the command line gave the parameters
+  rq.resumable_by_server = false;
+  auto started = runs.start(rq);
+  if (!started) return print_error(started.status());
+  const std::string task = (*started)["task_id"];
+  std::signal(SIGINT, on_sigint);  // no other thread is told: the wait loop reads the flag
   std::signal(SIGTERM, on_sigint);
-  auto runner = ra.runner == "slurm" ? make_slurm_runner(ra.partition, 1000, ra.slurm_mem_cap) : make_local_runner();
-  auto r = run_genefamily(*cfg, *runner, o);
-  if (!r) return print_error(r.status());
-  Json stages = Json::array();
-  bool ok = true;
-  for (auto& s : *r) {
-    stages.push_back(s.to_json());
-    ok &= s.state != StageState::kFailed && s.state != StageState::kCancelled;  // skipped has its reason
+  Result<Json> st = internal_error("not waited");
+  int64_t after = 0;
+  auto print_new = [&](std::chrono::milliseconds wait) {
+    for (auto& e : runs.events(rq.owner, task, after, wait)) {
+      after = std::max<int64_t>(after, e.value("seq", after));
+      print_task_event(e);
+    }
+  };
+  for (bool asked_to_stop = false;;) {
+    print_new(std::chrono::milliseconds(500));
+    st = runs.status(rq.owner, task);
+    if (!st || (*st).value("terminal", false)) {
+      print_new(std::chrono::milliseconds(0));
+      break;
+    }
+    if (g_interrupted.load() && !asked_to_stop) {
+      std::cerr << "stopping the task (finished stages are kept; the same command resumes it)" << std::endl;
+      runs.cancel(rq.owner, task);
+      asked_to_stop = true;
+    }
   }
-  Json out = {{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner->name()}, {"stages", stages}};
-  if (ok)
-    if (auto v = validate_run(o.run_dir)) out["validation"] = *v;
-  return print_json(out, ok ? 0 : 1);
+  c->assistant->shutdown();
+  if (!st) return print_error(st.status());
+  Json status = Json::parse(std::ifstream(rq.run_dir / "status.json"), nullptr, false);
+  Json out = {{"run_dir", rq.run_dir.string()},
+              {"runner", ra.service.runner},
+              {"task_id", task},
+              {"state", (*st)["state"]},
+              {"message", (*st)["message"]},
+              {"stages", status.is_object() ? status.value("stages", Json::array()) : Json::array()}};
+  if (auto v = Json::parse(std::ifstream(rq.run_dir / "validation.json"), nullptr, false); v.is_object())
+    out["validation"] = v;
+  return print_json(out, (*st)["state"] == "done" ? 0 : 1);
 }
 
 void add_run_command(CLI::App* gf, GlobalOptions& g) {
   static RunArgs ra;
-  auto* run = gf->add_subcommand("run", "Run (or resume) the pipeline on a species data folder");
-  run->add_option("--species", ra.species, "Species prefix, e.g. Lchi");
-  run->add_option("--family", ra.family, "Gene family, e.g. SPL (its HMM is <Family>.hmm)");
-  run->add_option("--data", ra.data, "Species data folder")->required();
-  run->add_option("--stages", ra.stages, "Stages to run (with what they need), comma-separated")->delimiter(',');
-  run->add_option("--runner", ra.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
-  run->add_option("--partition", ra.partition, "Slurm partition");
-  run->add_option("--slurm-mem-cap", ra.slurm_mem_cap, "Slurm: cap every job's memory request (MB)");
-  run->add_option("--cpus", ra.cpus, "CPU budget (default: all cores)");
+  auto* run = gf->add_subcommand(
+      "run", "Run (or resume) the pipeline on a species data folder, as the server runs it (a task of the run service)");
+  run->add_option("--species", ra.species, "Species prefix, e.g. Lchi (default: from the file names)");
+  run->add_option("--family", ra.family, "Gene family, e.g. SPL (its HMM is <Family>.hmm; default: the .hmm file's)");
+  run->add_option("--data", ra.data, "Species data folder (read in place; nothing in it is renamed or written)")
+      ->required();
+  run->add_option("--stages", ra.service.stages, "Stages to run (with what they need as inputs), comma-separated")
+      ->delimiter(',');
+  run->add_option("--runner", ra.service.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
+  run->add_option("--partition", ra.service.slurm_partition, "Slurm partition");
+  run->add_option("--slurm-mem-cap", ra.service.slurm_mem_cap_mb, "Slurm: cap every job's memory request (MB)");
+  run->add_option("--cpus", ra.service.cpus, "CPU budget (default: all cores)");
   run->add_option("--run-dir", ra.run_dir, "Run folder (default: runs/<Species>.<Family>)");
-  run->add_option("--params", ra.params, "Stage parameters as JSON, e.g. {\"identify\": {\"evalue\": 1e-10}}");
-  run->add_option("--stage-time-limit", ra.time_limit, "Minutes per stage (default: by resource label)");
+  run->add_option("--params", ra.params,
+                  "Stage parameters as JSON, nested by stage ({\"identify\": {\"evalue\": 1e-10}}) or the "
+                  "dialog's fields ({\"evalue\": 1e-10})");
+  run->add_option("--stage-time-limit", ra.service.stage_time_limit_minutes,
+                  "Minutes per stage (default: by resource label)");
   run->add_option("--lang", ra.lang, "Language of the report and the figures: en or zh")
       ->check(CLI::IsMember({"en", "zh"}));
+  run->add_option("--state-dir", ra.service.state_dir,
+                  "The state folder whose learning the run reads and adds to (default: the server's, beside the bundle)");
+  add_budget_options(run, ra.service);
   run->callback([&g] { g.exit_code = run_pipeline(ra, g); });
 }
 
@@ -315,7 +333,21 @@ void add_validate_command(CLI::App* gf, GlobalOptions& g) {
 
 }  // namespace
 
+// `bioagent stage-step REQUEST` (hidden): one stage's own code in a process of its
+// own, as the run service starts it (PipelineOptions::isolation).
+void add_stage_step_command(CLI::App& app, GlobalOptions& g) {
+  static std::string request;
+  auto* cmd = app.add_subcommand("stage-step", "Run one stage's own code for a run (started by the run service)");
+  cmd->group("");
+  cmd->add_option("request", request, "The step's request file")->required();
+  cmd->callback([&g] {
+    Status s = run_stage_step(genefamily_pipeline(), request);
+    g.exit_code = s.is_ok() ? 0 : print_error(s);
+  });
+}
+
 void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
+  add_stage_step_command(app, g);
   auto* gf = app.add_subcommand("genefamily", "The plant gene-family pipeline (identify, phylogeny, domains, ...)");
   gf->require_subcommand(1);
   add_example_command(gf, g);

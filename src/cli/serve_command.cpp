@@ -18,6 +18,7 @@
 #include "bioagent/bundle.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/json_text.h"
+#include "cli/assistant_cli.h"
 #include "cli/commands.h"
 
 namespace bioagent::cli {
@@ -25,10 +26,8 @@ namespace {
 
 struct ServeOptions {
   ApiServerOptions api;
-  std::string state_dir, data_dir, runner = "local", pipeline_params, model, port_file;
-  std::vector<std::string> stages;      // runs do only these (with what they need); empty: every stage
-  std::vector<std::string> data_roots;  // serve's --root: server-side species folders, read in place
-  int confirm_timeout = 30, cpus = 0;
+  AssistantCliOptions runs;  // state and data folders, --root, CPUs, runner, stages, stage parameters, model
+  std::string port_file;
 };
 
 constexpr int kShutdownGraceSeconds = 5;
@@ -75,10 +74,6 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? v : fallback;
 }
 
-// The state folder: --state-dir, else $BIOAGENT_HOME/state (beside the example bundle).
-fs::path state_dir_for(const std::string& given) {
-  return given.empty() ? default_bundle_dir().parent_path() / "state" : fs::path(given);
-}
 
 }  // namespace
 
@@ -88,23 +83,24 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   serve->add_option("--host", o.api.host, "Address to listen on (beyond loopback a --token is required)");
   serve->add_option("--port", o.api.port, "Port (0: any free port)")->check(CLI::Range(0, 65535));
   serve->add_option("--token", o.api.token, "Bearer token for /api and /mcp (also BIOAGENT_API_TOKEN)");
-  serve->add_option("--state-dir", o.state_dir, "Sessions, tasks, uploads and learning (default: beside the bundle)");
-  serve->add_option("--root", o.data_roots,
+  serve->add_option("--state-dir", o.runs.state_dir, "Sessions, tasks, uploads and learning (default: beside the bundle)");
+  serve->add_option("--root", o.runs.data_roots,
                     "A server-side data folder (e.g. /data/genomes): its species folders are listed to clients by "
                     "the folder's name and read in place, never copied (repeatable; also readable by tools)");
-  serve->add_option("--stages", o.stages, "Runs do only these stages (with what they need), comma-separated")
+  serve->add_option("--stages", o.runs.stages, "Runs do only these stages (with what they need), comma-separated")
       ->delimiter(',');
-  serve->add_option("--data-dir", o.data_dir,
+  serve->add_option("--data-dir", o.runs.data_dir,
                     "Shared species folders (default: the generated example genome in the state folder)");
   serve->add_option("--web-dir", o.api.web_dir, "Built web UI (default: web/dist of the source tree, if built)");
-  serve->add_option("--confirm-timeout", o.confirm_timeout, "Seconds before the parameter dialog confirms the defaults")
+  serve->add_option("--confirm-timeout", o.runs.confirm_timeout, "Seconds before the parameter dialog confirms the defaults")
       ->check(CLI::Range(1, 3600));
-  serve->add_option("--cpus", o.cpus, "CPUs for pipeline runs (default: all)");
-  serve->add_option("--runner", o.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
-  serve->add_option("--pipeline-params", o.pipeline_params,
+  serve->add_option("--cpus", o.runs.cpus, "CPUs for pipeline runs (default: all)");
+  serve->add_option("--runner", o.runs.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
+  serve->add_option("--pipeline-params", o.runs.pipeline_params,
                     "JSON of per-stage parameters applied to every run, e.g. '{\"phylogeny\": {\"method\": "
                     "\"fasttree\"}}'");
-  serve->add_option("--model", o.model, "Model name from the model catalog (default: its default; none: offline)");
+  add_budget_options(serve, o.runs);
+  serve->add_option("--model", o.runs.model, "Model name from the model catalog (default: its default; none: offline)");
   serve->add_option("--port-file", o.port_file, "Write the chosen port here once listening (for scripts)");
   static size_t max_upload_mb = 512;
   serve->add_option("--max-upload-mb", max_upload_mb, "Largest accepted upload request, in MiB (streamed to disk)")
@@ -137,8 +133,8 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     block_stop_signals();  // before any thread starts, so that all inherit it
     raise_open_file_limit();
     // serve's --root folders are data roots and readable by tools; the global --root ones only the latter.
-    if (g.roots.empty() && !o.data_roots.empty()) g.roots.push_back(fs::current_path().string());  // tools' default
-    g.roots.insert(g.roots.end(), o.data_roots.begin(), o.data_roots.end());
+    if (g.roots.empty() && !o.runs.data_roots.empty()) g.roots.push_back(fs::current_path().string());  // tools' default
+    g.roots.insert(g.roots.end(), o.runs.data_roots.begin(), o.runs.data_roots.end());
     auto s = Session::open(g);
     if (!s) {
       g.exit_code = print_error(s.status());
@@ -146,24 +142,13 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     }
     if (o.api.token.empty()) o.api.token = env_or("BIOAGENT_API_TOKEN", "");
     o.api.max_upload_bytes = max_upload_mb << 20;
-    if (!o.pipeline_params.empty() && !Json::parse(o.pipeline_params, nullptr, false).is_object()) {
-      g.exit_code = print_error(invalid_argument("--pipeline-params is not a JSON object"));
+    auto ro = run_service_options(o.runs, true);
+    if (!ro) {
+      g.exit_code = print_error(ro.status());
       return;
     }
-    fs::path state = state_dir_for(o.state_dir);
-    fs::path data = o.data_dir;
+    const fs::path state = ro->state_dir, data = ro->data_dir;
     std::error_code ec;
-    if (data.empty()) {  // embedded default: the generated example genome
-      data = state / "example-data";
-      if (!fs::exists(data / "Exam" / "truth.json", ec)) {
-        std::cerr << "bioagent: writing the example genome to " << (data / "Exam").string() << "\n";
-        auto ex = write_example_genome(data / "Exam");
-        if (!ex) {
-          g.exit_code = print_error(ex.status());
-          return;
-        }
-      }
-    }
     // No tool reads the state folder (every session's uploads, chats and runs),
     // even when it lies under a workspace root; the example data written there stays readable.
     s->workspace->exclude(state);
@@ -174,24 +159,12 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
       if (fs::exists(built / "index.html", ec)) o.api.web_dir = built;
     }
     AssistantOptions ao;
-    ao.state_dir = state;
-    ao.data_dir = data;
+    ao.runs = *ro;
     ao.registry = s->registry.get();
     ao.workspace = s->workspace.get();
     ao.tool_options = s->tool_options;
-    ao.tool_options["pipeline_params"] = o.pipeline_params.empty() ? "{}" : o.pipeline_params;
-    ao.confirm_timeout_seconds = o.confirm_timeout;
-    ao.cpus = o.cpus > 0 ? o.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
-    ao.runner = o.runner;
-    ao.model = o.model;
+    ao.model = o.runs.model;
     ao.max_upload_bytes = o.api.max_upload_bytes;
-    auto roots = name_data_roots(o.data_roots);
-    if (!roots) {
-      g.exit_code = print_error(roots.status());
-      return;
-    }
-    ao.data_roots = *roots;
-    ao.stages = o.stages;
     auto assistant = Assistant::open(ao);
     if (!assistant) {
       g.exit_code = print_error(assistant.status());
@@ -235,20 +208,20 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     static Session keep;  // the assistant refers to the registry and workspace
     keep = std::move(*s);
     AssistantOptions ao;
-    ao.state_dir = state_dir_for(o.state_dir);
+    ao.runs.state_dir = assistant_state_dir(o.runs.state_dir);
+    ao.runs.resume_tasks = false;
     ao.registry = keep.registry.get();
     ao.workspace = keep.workspace.get();
     ao.tool_options = keep.tool_options;
     ao.tool_options["offline"] = "1";
-    ao.resume_tasks = false;
     return Assistant::open(ao);
   };
   auto* ex = learning->add_subcommand("export", "Write the learned error patterns as JSON");
-  ex->add_option("--state-dir", o.state_dir, "State folder of the server");
+  ex->add_option("--state-dir", o.runs.state_dir, "State folder of the server");
   ex->add_option("--out", file, "File to write (default: stdout)");
   ex->callback([&g, open_store] {
     auto a = open_store();
-    auto r = a ? (*a)->export_learning() : Result<Json>(a.status());
+    auto r = a ? (*a)->runs().export_learning() : Result<Json>(a.status());
     if (!r) {
       g.exit_code = print_error(r.status());
       return;
@@ -259,7 +232,7 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
       std::ofstream(file) << json_text(*r, 2) << "\n";
   });
   auto* im = learning->add_subcommand("import", "Add error patterns exported by another installation");
-  im->add_option("--state-dir", o.state_dir, "State folder of the server");
+  im->add_option("--state-dir", o.runs.state_dir, "State folder of the server");
   im->add_option("file", file, "Export file")->required();
   im->callback([&g, open_store] {
     std::ifstream in(file);
@@ -269,7 +242,7 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     }
     Json doc = Json::parse(in, nullptr, false);
     auto a = open_store();
-    auto r = a ? (*a)->import_learning(doc) : Result<Json>(a.status());
+    auto r = a ? (*a)->runs().import_learning(doc) : Result<Json>(a.status());
     g.exit_code = r ? (std::cout << json_text(*r, 2) << std::endl, 0) : print_error(r.status());
   });
 }

@@ -67,10 +67,20 @@ void write_all(int fd, const std::string& s) {
   _exit(0);
 }
 
-ErrorCode code_named(const std::string& name) {
-  for (int c = 0; c <= int(ErrorCode::kInternal); ++c)
-    if (error_code_name(ErrorCode(c)) == name) return ErrorCode(c);
-  return ErrorCode::kInternal;
+
+// Why a child ended by `sig`: its memory limit (or the system's) or a crash.
+Status ended_by_signal(int sig, const IsolationLimits& limits) {
+  const std::string limit = std::to_string(limits.memory_bytes >> 20) + " MiB";
+  if (sig == SIGKILL)  // the kernel's OOM killer
+    return resource_exhausted(limits.what + " was killed (its memory limit of " + limit +
+                              ", or the system ran out of memory)");
+  if (sig == SIGSEGV && isolation_limits_memory())  // a stack that cannot grow under the address-space limit
+    return resource_exhausted(limits.what + " stopped with a segmentation fault: its memory limit of " + limit +
+                              " was reached, or it has a fault");
+  const char* name = strsignal(sig);
+  return Status(ErrorCode::kInternal, limits.what + " crashed (signal " + std::to_string(sig) + ", " +
+                                          (name ? name : "unknown") + "); nothing it wrote is used")
+      .with("signal", sig);
 }
 
 }  // namespace
@@ -124,15 +134,12 @@ Result<Json> run_isolated(const std::function<Result<Json>()>& work, const Isola
                   limits.what + " ran longer than " + std::to_string(limits.deadline.count()) + " ms and was stopped");
   if (too_big) return resource_exhausted(limits.what + " produced more than its output limit");
   Json out = Json::parse(data, nullptr, false);
-  if (WIFSIGNALED(wstatus) || out.is_discarded() || !out.is_object())
-    return resource_exhausted(limits.what + " used more than its memory limit of " +
-                              std::to_string(limits.memory_bytes >> 20) + " MiB and was stopped");
+  if (WIFSIGNALED(wstatus)) return ended_by_signal(WTERMSIG(wstatus), limits);
+  if (out.is_discarded() || !out.is_object())
+    return Status(ErrorCode::kInternal, limits.what + " ended without a result (exit status " +
+                                            std::to_string(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1) + ")");
   if (out.contains("value")) return std::move(out["value"]);
-  const Json& e = out["error"];
-  Status s(code_named(e.value("code", "internal")), e.value("message", "unknown error"));
-  if (e.contains("details") && e["details"].is_object())
-    for (auto& [k, v] : e["details"].items()) s.with(k, v);
-  return s;
+  return Status::from_json(out["error"]);
 }
 
 }  // namespace bioagent

@@ -22,7 +22,8 @@ struct IsolationLimits {
 };
 
 // `work`'s value or Status, or kTimeout when the deadline killed the child,
-// kResourceExhausted when it died of its memory limit. Under AddressSanitizer
+// kResourceExhausted when it died of its memory limit, kInternal naming the
+// signal when it crashed. Under AddressSanitizer
 // the memory limit is not applied (ASan reserves terabytes of address space).
 Result<Json> run_isolated(const std::function<Result<Json>()>& work, const IsolationLimits& limits);
 // False in AddressSanitizer builds, where memory_bytes is not applied.

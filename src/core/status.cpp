@@ -34,7 +34,46 @@ std::string_view error_code_name(ErrorCode code) {
   return "internal";
 }
 
-Status::Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= n;
+    for (size_t k = 1; ok && k < len; ++k) ok = (p[i + k] & 0xC0) == 0x80;
+    if (ok && len > 1) {  // no overlong forms, no surrogates, nothing beyond U+10FFFF
+      uint32_t cp = c & (0xFF >> (len + 1));
+      for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[i + k] & 0x3F);
+      ok = cp >= (len == 2 ? 0x80u : len == 3 ? 0x800u : 0x10000u) && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
+    }
+    if (ok) {
+      out.append(text.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";  // U+FFFD for one byte that starts no valid sequence
+      ++i;
+    }
+  }
+  return out;
+}
+
+Status::Status(ErrorCode code, std::string message) : code_(code), message_(valid_utf8(message)) {}
+
+Status Status::from_json(const Json& j) {
+  if (!j.is_object()) return Status(ErrorCode::kInternal, "an error without a description");
+  const std::string name = j.contains("code") && j["code"].is_string() ? j["code"].get<std::string>() : "internal";
+  ErrorCode code = ErrorCode::kInternal;
+  for (int c = 0; c <= int(ErrorCode::kInternal); ++c)
+    if (error_code_name(ErrorCode(c)) == name) code = ErrorCode(c);
+  if (code == ErrorCode::kOk) code = ErrorCode::kInternal;
+  Status s(code, j.contains("message") && j["message"].is_string() ? j["message"].get<std::string>() : "unknown error");
+  if (j.contains("details") && j["details"].is_object())
+    for (auto& [k, v] : j["details"].items()) s.with(k, v);
+  return s;
+}
 
 const Json& Status::details() const {
   static const Json kEmpty = Json::object();
@@ -43,7 +82,7 @@ const Json& Status::details() const {
 
 Status& Status::with(const std::string& key, const Json& value) {
   auto next = std::make_shared<Json>(details_ ? *details_ : Json::object());
-  (*next)[key] = value;
+  (*next)[key] = value.is_string() ? Json(valid_utf8(value.get<std::string>())) : value;
   details_ = std::move(next);
   return *this;
 }

@@ -178,7 +178,7 @@ Result<std::string> RunBridge::session_for(const std::string& task_id, const Jso
     candidates = sessions_;
   }
   for (auto& sid : candidates) {
-    if (assistant_.status(sid, task_id).is_ok()) {
+    if (assistant_.runs().status(sid, task_id).is_ok()) {
       std::lock_guard lock(mu_);
       task_sid_[task_id] = sid;
       return sid;
@@ -207,7 +207,7 @@ Result<std::string> RunBridge::attach_named_session(const Json& args) {
 Result<LinkedResult> RunBridge::data_roots(const Json& args) {
   auto sid = named_or_own_session(args);
   if (!sid) return sid.status();
-  auto r = assistant_.data_roots(*sid);
+  auto r = assistant_.runs().data_roots(*sid);
   if (!r) return r.status();
   return LinkedResult{*r, Json::array()};
 }
@@ -220,7 +220,7 @@ Result<LinkedResult> RunBridge::start(const Json& args) {
     size_t colon = folder.find(':');
     if (colon == std::string::npos)
       return invalid_argument("data_folder is ROOT:FOLDER, as genefamily_data_roots lists");
-    auto chosen = assistant_.select_data_folder(sid, folder.substr(0, colon), folder.substr(colon + 1));
+    auto chosen = assistant_.runs().select_data_folder(sid, folder.substr(0, colon), folder.substr(colon + 1));
     if (!chosen) return chosen.status();
   }
   auto plan = assistant_.plan(sid, args.value("species", ""), args.value("family", ""), args.value("language", ""));
@@ -242,7 +242,7 @@ Result<LinkedResult> RunBridge::status(const Json& args) {
   std::string id = args.value("task_id", "");
   auto sid = session_for(id, args);
   if (!sid) return sid.status();
-  auto st = assistant_.status(*sid, id);
+  auto st = assistant_.runs().status(*sid, id);
   if (!st) return st.status();
   return LinkedResult{*st, links_of(id, *sid)};
 }
@@ -261,11 +261,11 @@ Result<LinkedResult> RunBridge::result(const Json& args, const std::atomic<bool>
   // state and the stages finished of all.
   int64_t after = 0;
   for (;;) {
-    auto st = assistant_.status(*sid, id);
+    auto st = assistant_.runs().status(*sid, id);
     if (!st) return st.status();
     if (terminal_state((*st).value("state", "")) || std::chrono::steady_clock::now() >= deadline) break;
     if (cancelled.load()) return Status(ErrorCode::kCancelled, "the wait was cancelled (the task goes on)");
-    Json events = assistant_.events(*sid, id, after, std::chrono::milliseconds(500));
+    Json events = assistant_.runs().events(*sid, id, after, std::chrono::milliseconds(500));
     for (auto& e : events) {
       ++after;
       if (!progress || !e.is_object()) continue;
@@ -278,7 +278,7 @@ Result<LinkedResult> RunBridge::result(const Json& args, const std::atomic<bool>
         progress(double(after), 0, "task " + e.value("state", "") + ": " + e.value("message", ""));
     }
   }
-  auto r = assistant_.results(*sid, id);
+  auto r = assistant_.runs().results(*sid, id);
   if (!r) return r.status();
   Json data = *r;
   for (auto& f : data["files"]) {
@@ -292,18 +292,12 @@ Result<LinkedResult> RunBridge::cancel(const Json& args) {
   std::string id = args.value("task_id", "");
   auto sid = session_for(id, args);
   if (!sid) return sid.status();
-  auto st = assistant_.status(*sid, id);
+  auto st = assistant_.runs().status(*sid, id);
   if (!st) return st.status();
   if (terminal_state((*st).value("state", ""))) return LinkedResult{*st, Json::array()};
-  auto r = assistant_.confirm(*sid, id, "cancel", Json::object());
+  auto r = assistant_.runs().cancel(*sid, id);  // waits briefly so the answer shows the outcome
   if (!r) return r.status();
-  // The runner stops at its next check; wait briefly so the answer shows the outcome.
-  for (int i = 0; i < 100; ++i) {
-    auto now = assistant_.status(*sid, id);
-    if (now && terminal_state((*now).value("state", ""))) return LinkedResult{*now, Json::array()};
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  auto now = assistant_.status(*sid, id);
+  auto now = assistant_.runs().status(*sid, id);
   if (!now) return now.status();
   return LinkedResult{*now, Json::array()};
 }
@@ -314,7 +308,7 @@ Json RunBridge::links_of(const std::string& task_id, const std::string& sid) {
                              {"name", task_id + "/status.json"},
                              {"mimeType", "application/json"},
                              {"description", "the run's stage states"}}});
-  auto r = assistant_.results(sid, task_id);
+  auto r = assistant_.runs().results(sid, task_id);
   if (!r) return links;
   for (auto& f : (*r)["files"]) {
     std::string name = f.value("name", "");
@@ -376,14 +370,14 @@ Result<Json> RunBridge::read(const std::string& uri) {
   auto sid = session_for(ru.run, Json::object());
   if (!sid) return sid.status();
   if (ru.path == "status.json") {
-    auto r = assistant_.results(*sid, ru.run);
+    auto r = assistant_.runs().results(*sid, ru.run);
     if (!r) return r.status();
-    Json status = r->contains("status") ? (*r)["status"] : *assistant_.status(*sid, ru.run);
+    Json status = r->contains("status") ? (*r)["status"] : *assistant_.runs().status(*sid, ru.run);
     return Json{{"uri", uri}, {"mimeType", "application/json"}, {"text", json_text(status, 2)}};
   }
   const std::string name = ru.path.substr(6);
   if (is_rendered_png(name)) return read_rendered_png(uri, *sid, ru.run, name);
-  auto file = assistant_.result_file(*sid, ru.run, name);
+  auto file = assistant_.runs().result_file(*sid, ru.run, name);
   if (!file) return file.status();
   std::ifstream in(*file, std::ios::binary);
   std::string body((std::istreambuf_iterator<char>(in)), {});
@@ -399,7 +393,7 @@ bool RunBridge::is_rendered_png(const std::string& name) {
 
 Result<Json> RunBridge::read_rendered_png(const std::string& uri, const std::string& sid, const std::string& run,
                                           const std::string& name) {
-  auto file = assistant_.result_file(sid, run, name.substr(0, name.size() - 4));
+  auto file = assistant_.runs().result_file(sid, run, name.substr(0, name.size() - 4));
   if (!file) return file.status();
   std::ifstream in(*file, std::ios::binary);
   std::string svg((std::istreambuf_iterator<char>(in)), {});
@@ -416,7 +410,7 @@ Result<std::string> RunBridge::version(const std::string& uri) {
   if (!parse_run_uri(uri, ru)) return not_found("only run resources can be subscribed to");
   auto sid = session_for(ru.run, Json::object());
   if (!sid) return sid.status();
-  auto st = assistant_.status(*sid, ru.run);
+  auto st = assistant_.runs().status(*sid, ru.run);
   if (!st) return st.status();
   return (*st).value("state", "") + "/" + std::to_string((*st).value("events", 0));
 }
@@ -433,7 +427,7 @@ std::vector<std::string> RunBridge::run_files(const std::string& run, const std:
   std::vector<std::string> out;
   auto sid = session_for(run, Json::object());
   if (!sid) return out;
-  auto r = assistant_.results(*sid, run);
+  auto r = assistant_.runs().results(*sid, run);
   if (!r) return out;
   for (auto& f : (*r)["files"]) {
     std::string name = f.value("name", "");

@@ -146,7 +146,7 @@ Result<Json> RunBridge::create_task(const Json& args) {
   auto started = start(args);
   if (!started) return started.status();
   std::string id = started->data.value("task_id", "");
-  auto st = assistant_.status(started->data.value("session_id", ""), id);
+  auto st = assistant_.runs().status(started->data.value("session_id", ""), id);
   if (!st) return st.status();
   Json task = spec_task(*st);
   return Json{{"task", task},
@@ -170,7 +170,7 @@ Status RunBridge::attach(const std::string& session_id) {
 Result<Json> RunBridge::task_get(const std::string& task_id) {
   auto sid = session_for(task_id, Json::object());
   if (!sid) return invalid_argument("Failed to retrieve task: " + sid.status().message());
-  auto st = assistant_.status(*sid, task_id);
+  auto st = assistant_.runs().status(*sid, task_id);
   if (!st) return invalid_argument("Failed to retrieve task: " + st.status().message());
   return spec_task(*st);
 }
@@ -231,7 +231,7 @@ Result<Json> RunBridge::task_payload(const std::string& task_id, const std::atom
 Result<Json> RunBridge::task_cancel(const std::string& task_id) {
   auto sid = session_for(task_id, Json::object());
   if (!sid) return invalid_argument("Failed to retrieve task: " + sid.status().message());
-  auto st = assistant_.status(*sid, task_id);
+  auto st = assistant_.runs().status(*sid, task_id);
   if (!st) return invalid_argument("Failed to retrieve task: " + st.status().message());
   if (terminal_state((*st).value("state", "")))
     return invalid_argument("Cannot cancel task: it is already " + spec_task_status((*st).value("state", "")));

@@ -63,8 +63,8 @@ Result<std::vector<std::string>> Pipeline::plan(const std::vector<std::string>& 
       return not_found("no stage named '" + n + "'; the stages are: " + list);
     }
     if (!need.insert(n).second) return Status::ok();
+    // What a stage needs comes with it; what it only reads when it finished (`uses`) does not.
     for (auto& up : s->after) BIOAGENT_RETURN_IF_ERROR(add(up, depth + 1));
-    for (auto& up : s->uses) BIOAGENT_RETURN_IF_ERROR(add(up, depth + 1));
     return Status::ok();
   };
   if (wanted.empty())
@@ -75,7 +75,7 @@ Result<std::vector<std::string>> Pipeline::plan(const std::vector<std::string>& 
     if (need.count(s.name)) {
       for (const auto* ups : {&s.after, &s.uses})
         for (auto& up : *ups)
-          if (std::find(out.begin(), out.end(), up) == out.end())
+          if (need.count(up) && std::find(out.begin(), out.end(), up) == out.end())
             return invalid_argument("stage '" + s.name + "' is listed before its upstream '" + up + "'");
       out.push_back(s.name);
     }
@@ -110,6 +110,11 @@ class Scheduler {
   StageContext stage_context(const StageSpec& spec, const Json& params);
   void conclude_cached(const StageSpec& spec, StageStatus& st, StageContext ctx, const fs::path& folder);
   void wait_and_report();
+  // An upstream stage's status in this run; null when the run does not include it.
+  const StageStatus* upstream(const std::string& name) const {
+    auto it = sh_.status.find(name);
+    return it == sh_.status.end() ? nullptr : &it->second;
+  }
 
   const Pipeline& p_;
   const Json& run_;
@@ -201,7 +206,10 @@ std::string Scheduler::stage_key(const StageSpec& spec, const Json& params, cons
   }
   lock_.lock();
   for (const auto* ups : {&spec.after, &spec.uses})
-    for (auto& up : *ups) key_doc["upstream"][up] = finished_with_outputs(sh_.status[up].state) ? keys_[up] : "absent";
+    for (auto& up : *ups) {
+      const StageStatus* u = upstream(up);
+      key_doc["upstream"][up] = u && finished_with_outputs(u->state) ? keys_[up] : "absent";
+    }
   if (spec.revision != 1) key_doc["revision"] = spec.revision;
   return sha256_hex(key_doc.dump()).substr(0, 16);
 }
@@ -217,7 +225,7 @@ StageContext Scheduler::stage_context(const StageSpec& spec, const Json& params)
   ctx.pipeline = &p_;
   for (const auto* ups : {&spec.after, &spec.uses})
     for (auto& up : *ups)
-      if (finished_with_outputs(sh_.status[up].state)) ctx.input[up] = sh_.status[up].folder;
+      if (const StageStatus* u = upstream(up); u && finished_with_outputs(u->state)) ctx.input[up] = u->folder;
   return ctx;
 }
 
@@ -242,7 +250,10 @@ bool Scheduler::consider(const std::string& name) {
   const StageSpec& spec = *p_.find(name);
   bool blocked = false;
   for (const auto* ups : {&spec.after, &spec.uses})
-    for (auto& up : *ups) blocked |= !is_final(sh_.status[up].state);
+    for (auto& up : *ups) {
+      const StageStatus* u = upstream(up);  // a stage it only uses, not in this run, is not waited for
+      blocked |= u && !is_final(u->state);
+    }
   if (o_.cancel && o_.cancel->load()) {
     st.reason = {{"kind", "cancelled"}, {"subject", ""}};
     conclude(st, StageState::kCancelled, "cancelled");

@@ -85,10 +85,17 @@ class LocalRunner : public Runner {
         0, 0
       };
       setrlimit(RLIMIT_CORE, &core);
+      const rlim_t file_cap = cmd.file_bytes > 0 ? rlim_t(cmd.file_bytes) : rlim_t(64) << 30;
       struct rlimit fsize {
-        rlim_t(64) << 30, rlim_t(64) << 30
-      };  // no runaway output beyond 64 GiB
+        file_cap, file_cap
+      };  // no runaway output (64 GiB unless the command has a smaller budget)
       setrlimit(RLIMIT_FSIZE, &fsize);
+      if (cmd.memory_mb > 0) {
+        struct rlimit as {
+          rlim_t(cmd.memory_mb) << 20, rlim_t(cmd.memory_mb) << 20
+        };
+        setrlimit(RLIMIT_AS, &as);
+      }
       execvp(argv[0], argv.data());
       const char msg[] = "exec failed: program not found or not executable\n";
       (void)!write(2, msg, sizeof msg - 1);

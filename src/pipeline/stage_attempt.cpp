@@ -125,6 +125,12 @@ Status run_command(const AttemptEnv& a, const Command& cmd, size_t i, const fs::
   return a.store.record(rec);
 }
 
+// The stage's own code: in its own process when the options name a helper, else here.
+Status own_code(const StageSpec& spec, const PipelineOptions& o, const Resources& res, const std::string& step,
+                const StageContext& ctx, const std::atomic<bool>& cancel, const std::function<Status()>& here) {
+  return o.isolation.helper.empty() ? here() : run_in_helper(spec, o, res, step, ctx, cancel);
+}
+
 // Runs the steps of one attempt in `tmp` (the stage's work folder).
 using StepFn = std::function<void(int step, int steps, const std::string& what, const fs::path& work)>;
 
@@ -134,19 +140,21 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
   std::error_code ec;
   fs::path log = tmp / "stage.log";
   auto fail = [&](const Status& s) { return record_failure(spec, key, log, store, s); };
+  Resources res = resources_for(spec.resource, ctx.cpus);
+  res.cpus = ctx.cpus;
+  if (o.stage_time_limit_minutes > 0) res.time_minutes = o.stage_time_limit_minutes;
+  static const std::atomic<bool> kNever{false};
+  const std::atomic<bool>& cancel = o.cancel ? *o.cancel : kNever;
   if (spec.check)
-    if (Status s = spec.check(ctx); !s.is_ok()) return fail(s);
+    if (Status s = own_code(spec, o, res, "check", ctx, cancel, [&] { return spec.check(ctx); }); !s.is_ok())
+      return s.code() == ErrorCode::kCancelled ? s : fail(s);
   std::vector<Step> steps;
   if (spec.steps) {
     auto st = spec.steps(ctx);
     if (!st) return fail(st.status());
     steps = std::move(*st);
   }
-  Resources res = resources_for(spec.resource, ctx.cpus);
-  res.cpus = ctx.cpus;
-  if (o.stage_time_limit_minutes > 0) res.time_minutes = o.stage_time_limit_minutes;
-  static const std::atomic<bool> kNever{false};
-  const AttemptEnv env{spec, key, runner, store, versions, log, res, o.cancel ? *o.cancel : kNever};
+  const AttemptEnv env{spec, key, runner, store, versions, log, res, cancel};
   for (size_t i = 0; i < steps.size(); ++i) {
     if (env.cancel.load()) return Status(ErrorCode::kCancelled, spec.name + ": cancelled");
     const auto* cmd = std::get_if<Command>(&steps[i]);
@@ -155,8 +163,10 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
               cmd && !cmd->argv.empty() ? fs::path(cmd->argv[0]).filename().string() : "in-process", tmp);
     if (cmd) {
       BIOAGENT_RETURN_IF_ERROR(run_command(env, *cmd, i, tmp));
-    } else if (Status s = std::get<StageFn>(steps[i])(ctx); !s.is_ok()) {
-      return fail(s);
+    } else if (Status s = own_code(spec, o, res, std::to_string(i), ctx, cancel,
+                                   [&] { return std::get<StageFn>(steps[i])(ctx); });
+               !s.is_ok()) {
+      return s.code() == ErrorCode::kCancelled ? s : fail(s);
     }
   }
   for (auto& out : spec.outputs)

@@ -53,4 +53,9 @@ Json progress_json(const StageSpec& spec, const Progress& p);
 void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
                RunStore& store, const PipelineOptions& o, const Json& versions, Shared& sh, int total);
 
+// The check (`step` "check") or in-process step `step` of `spec` in a process of its own,
+// `o.isolation.helper stage-step <request>`, with the run's budgets (stage_step.cpp).
+Status run_in_helper(const StageSpec& spec, const PipelineOptions& o, const Resources& res, const std::string& step,
+                     const StageContext& ctx, const std::atomic<bool>& cancel);
+
 }  // namespace bioagent::engine

@@ -146,7 +146,7 @@ void add_events_route(Context& ctx) {
              "a task's progress as Server-Sent Events (after=N or Last-Event-ID resumes)", nullptr},
             [&a, c](const Request& req, Response& res, const Json&) {
               std::string sid = session_of(req, nullptr), task = req.matches[1];
-              auto st = a.status(sid, task);
+              auto st = a.runs().status(sid, task);
               if (!st) return reply_error(res, st.status());
               std::string from = req.has_header("Last-Event-ID") ? req.get_header_value("Last-Event-ID")
                                                                  : req.get_param_value("after");
@@ -157,7 +157,7 @@ void add_events_route(Context& ctx) {
               res.set_chunked_content_provider(
                   "text/event-stream",
                   [&a, sid, task, cursor](size_t, DataSink& sink) {
-                    Json evs = a.events(sid, task, *cursor, std::chrono::seconds(15));
+                    Json evs = a.runs().events(sid, task, *cursor, std::chrono::seconds(15));
                     if (evs.empty()) return sink.write(": keep-alive\n\n", 14);
                     bool final_state = false;
                     for (auto& e : evs) {
@@ -206,7 +206,7 @@ void add_session_routes(Context& ctx) {
       {"GET", "/api/data_roots",
        "the server's data roots (serve --root) by name, the species folders in each and the session's choice", nullptr},
       [&a](Req req, Res res, const Json&) {
-        auto r = a.data_roots(session_of(req, nullptr));
+        auto r = a.runs().data_roots(session_of(req, nullptr));
         r ? reply_json(res, *r) : reply_error(res, r.status());
       });
   add_route(ctx,
@@ -214,7 +214,7 @@ void add_session_routes(Context& ctx) {
              "use a root's species folder for the session (root name + relative folder; an empty root clears it)",
              schema({{"root", kId}, {"folder", kId}, {"session_id", kId}}, {"root"})},
             [&a](Req req, Res res, const Json& body) {
-              auto r = a.select_data_folder(session_of(req, body), body["root"], body.value("folder", ""));
+              auto r = a.runs().select_data_folder(session_of(req, body), body["root"], body.value("folder", ""));
               r ? reply_json(res, *r) : reply_error(res, r.status());
             });
 }
@@ -252,13 +252,29 @@ void add_task_routes(Context& ctx) {
                      {"session_id", kId}},
                     {"task_id", "action"})},
             [&a](Req req, Res res, const Json& body) {
-              auto r = a.confirm(session_of(req, body), body["task_id"], body["action"],
+              auto r = a.runs().answer(session_of(req, body), body["task_id"], body["action"],
                                  body.value("params", Json::object()));
               r ? reply_json(res, *r) : reply_error(res, r.status());
             });
+  add_route(ctx,
+            {"POST", "/api/agent/stop",
+             "stop a task at any point (its state becomes cancelled; finished stages are kept for a resume)",
+             schema({{"task_id", kId}, {"session_id", kId}}, {"task_id"})},
+            [&a](Req req, Res res, const Json& body) {
+              auto r = a.runs().cancel(session_of(req, body), body["task_id"]);
+              r ? reply_json(res, *r) : reply_error(res, r.status());
+            });
+  add_route(ctx,
+            {"POST", "/api/agent/resume",
+             "run a cancelled or failed task again in its run folder (finished stages are reused)",
+             schema({{"task_id", kId}, {"session_id", kId}}, {"task_id"})},
+            [&a](Req req, Res res, const Json& body) {
+              auto r = a.runs().resume(session_of(req, body), body["task_id"]);
+              r ? reply_json(res, *r, 202) : reply_error(res, r.status());
+            });
   add_route(ctx, {"GET", "/api/agent/status/{task_id}", "a task's state, stages and progress", nullptr},
             [&a](Req req, Res res, const Json&) {
-              auto s = a.status(session_of(req, nullptr), req.matches[1]);
+              auto s = a.runs().status(session_of(req, nullptr), req.matches[1]);
               s ? reply_json(res, *s) : reply_error(res, s.status());
             });
 }
@@ -272,20 +288,20 @@ void add_result_routes(Context& ctx) {
             {"POST", "/api/agent/diagnose", "classify a failure, name its root cause and the repair",
              schema({{"task_id", kId}, {"error_log", kStr}, {"session_id", kId}}, {})},
             [&a](Req req, Res res, const Json& body) {
-              auto d = a.diagnose(session_of(req, body), body.value("task_id", ""), body.value("error_log", ""));
+              auto d = a.runs().diagnose(session_of(req, body), body.value("task_id", ""), body.value("error_log", ""));
               d ? reply_json(res, *d) : reply_error(res, d.status());
             });
   add_route(ctx,
             {"GET", "/api/agent/results/{task_id}", "a task's result files, validation and stage summaries", nullptr},
             [&a](Req req, Res res, const Json&) {
-              auto r = a.results(session_of(req, nullptr), req.matches[1]);
+              auto r = a.runs().results(session_of(req, nullptr), req.matches[1]);
               r ? reply_json(res, *r) : reply_error(res, r.status());
             });
   add_route(ctx,
             {"GET", "/api/agent/results/{task_id}/files/{name}",
              "download one result file (a name listed by the results route)", nullptr, true},
             [&a](Req req, Res res, const Json&) {
-              auto p = a.result_file(session_of(req, nullptr), req.matches[1], req.matches[2]);
+              auto p = a.runs().result_file(session_of(req, nullptr), req.matches[1], req.matches[2]);
               if (!p) return reply_error(res, p.status());
               std::ifstream in(*p, std::ios::binary);
               std::string name = p->filename().string();

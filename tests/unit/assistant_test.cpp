@@ -136,22 +136,6 @@ TEST(Diagnosis, ClassifiesEachKindOfFailure) {
   EXPECT_EQ(generalise("not found: /home/ana/litchi/Lchi.genome.fa").find("ana"), std::string::npos);
 }
 
-TEST(Diagnosis, NamingRepairKeepsABackupAndNeverLeavesTheFolder) {
-  TempDir dir;
-  dir.write("Lchi.genome.fa", ">c1\nACGT\n");
-  Json problems = Json::array({{{"file", "Lchi.genome.fa"}, {"fix", "Lchi.genome.fasta"}, {"fixable", true}},
-                               {{"file", "../outside"}, {"fix", "x.fasta"}, {"fixable", true}},
-                               {{"file", "Lchi.gff"}, {"fix", "../../etc/evil"}, {"fixable", true}}});
-  auto ch = apply_naming_repair(dir.path(), problems);
-  ASSERT_TRUE(ch.is_ok()) << ch.status().to_string();
-  ASSERT_EQ(ch->size(), 1u) << ch->dump();
-  EXPECT_TRUE(fs::exists(dir.path() / "Lchi.genome.fasta"));
-  EXPECT_TRUE(fs::exists(dir.path() / ".backup" / "Lchi.genome.fa"));
-  dir.write("Lchi.genome.fa", ">c2\n");
-  auto again = apply_naming_repair(dir.path(), Json::array({problems[0]}));
-  EXPECT_FALSE(again.is_ok()) << "an existing file is never overwritten";
-}
-
 TEST(Planning, YamlAndFileStatus) {
   ToolEnv e;
   const TempDir& dir = e.dir;
@@ -215,14 +199,14 @@ TEST(Assistant, SessionsLearningExportImportAndAMissingDataTask) {
   ToolRegistry& reg = e.reg;
   Workspace& ws = *e.ws;
   AssistantOptions o;
-  o.state_dir = dir.path() / "state";
-  o.data_dir = dir.path() / "shared";
+  o.runs.state_dir = dir.path() / "state";
+  o.runs.data_dir = dir.path() / "shared";
   o.registry = &reg;
   o.workspace = &ws;
   o.tool_options = {{"offline", "1"},
                     {"papers_db", (dir.path() / "papers.duckdb").string()},
                     {"cache_dir", (dir.path() / "cache").string()}};
-  o.confirm_timeout_seconds = 1;
+  o.runs.confirm_timeout_seconds = 1;
   auto a = Assistant::open(o);
   ASSERT_TRUE(a.is_ok()) << a.status().to_string();
   auto s = (*a)->create_session();
@@ -239,16 +223,16 @@ TEST(Assistant, SessionsLearningExportImportAndAMissingDataTask) {
   Json evs = Json::array();
   for (int i = 0; i < 100; ++i) {
     int64_t after = evs.empty() ? 0 : evs.back()["seq"].get<int64_t>();
-    for (auto& e : (*a)->events(sid, (*t)["task_id"], after, std::chrono::milliseconds(100))) evs.push_back(e);
+    for (auto& e : (*a)->runs().events(sid, (*t)["task_id"], after, std::chrono::milliseconds(100))) evs.push_back(e);
     if (!evs.empty() && evs.back().value("state", "") == "failed") break;
   }
   ASSERT_FALSE(evs.empty());
   EXPECT_EQ(evs.back()["state"], "failed");
   EXPECT_NE(evs.back()["message"].get<std::string>().find("Lchi.genome.fasta"), std::string::npos);
   auto other = (*a)->create_session();
-  EXPECT_FALSE((*a)->status((*other)["session_id"], (*t)["task_id"]).is_ok()) << "sessions are isolated";
+  EXPECT_FALSE((*a)->runs().status((*other)["session_id"], (*t)["task_id"]).is_ok()) << "sessions are isolated";
   // Export carries patterns, not the user's paths; import accepts only known fixes.
-  auto ex = (*a)->export_learning();
+  auto ex = (*a)->runs().export_learning();
   ASSERT_TRUE(ex.is_ok());
   EXPECT_EQ(ex->dump().find(dir.path().string()), std::string::npos);
   EXPECT_FALSE((*ex)["records"].empty());
@@ -258,11 +242,11 @@ TEST(Assistant, SessionsLearningExportImportAndAMissingDataTask) {
                                         {"pattern", "extension variant .fas"},
                                         {"test_result", "passed"}},
                                        {{"error_type", "x"}, {"fix", "rm -rf /"}}})}};
-  auto im = (*a)->import_learning(doc);
+  auto im = (*a)->runs().import_learning(doc);
   ASSERT_TRUE(im.is_ok());
   EXPECT_EQ((*im)["added"], 1);
   EXPECT_EQ((*im)["skipped"], 1);
-  EXPECT_FALSE((*a)->import_learning(Json::array()).is_ok());
+  EXPECT_FALSE((*a)->runs().import_learning(Json::array()).is_ok());
 }
 
 TEST(Assistant, TheModelRoutesWhatTheRulesAreUnsureAbout) {
@@ -280,7 +264,7 @@ TEST(Assistant, TheModelRoutesWhatTheRulesAreUnsureAbout) {
   ::setenv("BIOAGENT_LLM_BASE_URL", llm.url("/v1").c_str(), 1);
   ::setenv("BIOAGENT_LLM_MODEL", "scripted-model", 1);
   AssistantOptions o;
-  o.state_dir = dir.path() / "state";
+  o.runs.state_dir = dir.path() / "state";
   o.registry = &reg;
   o.workspace = e.ws.get();
   o.tool_options = {
@@ -359,14 +343,14 @@ struct OfflineAssistant {
   std::string sid;
   OfflineAssistant() {
     AssistantOptions o;
-    o.state_dir = e.dir.path() / "state";
-    o.data_dir = e.dir.path() / "shared";
+    o.runs.state_dir = e.dir.path() / "state";
+    o.runs.data_dir = e.dir.path() / "shared";
     o.registry = &e.reg;
     o.workspace = e.ws.get();
     o.tool_options = {{"offline", "1"},
                       {"papers_db", (e.dir.path() / "papers.duckdb").string()},
                       {"cache_dir", (e.dir.path() / "cache").string()}};
-    o.confirm_timeout_seconds = 1;
+    o.runs.confirm_timeout_seconds = 1;
     auto r = Assistant::open(o);
     EXPECT_TRUE(r.is_ok()) << r.status().to_string();
     a = std::move(*r);
@@ -401,7 +385,7 @@ TEST(Assistant, APlanOffersExecutionOnlyWithItsFilesAndQuestionsGetAnswers) {
   EXPECT_EQ(again["executable"], true) << again.dump();
   EXPECT_NE(again["actions"].dump().find("execute"), std::string::npos);
   // Nothing above started a task.
-  auto none = x.a->status(x.sid, "t_00000000000000000000000000000000");
+  auto none = x.a->runs().status(x.sid, "t_00000000000000000000000000000000");
   EXPECT_FALSE(none.is_ok());
 }
 
@@ -428,7 +412,7 @@ TEST(Assistant, TheChatHearsHowARunEnded) {
   Json evs = Json::array();
   for (int i = 0; i < 100; ++i) {
     int64_t after = evs.empty() ? 0 : evs.back()["seq"].get<int64_t>();
-    for (auto& e : x.a->events(x.sid, (*t)["task_id"], after, std::chrono::milliseconds(100))) evs.push_back(e);
+    for (auto& e : x.a->runs().events(x.sid, (*t)["task_id"], after, std::chrono::milliseconds(100))) evs.push_back(e);
     if (!evs.empty() && evs.back().value("state", "") == "failed" && evs.back()["type"] == "state") break;
   }
   bool outcome_event = false;

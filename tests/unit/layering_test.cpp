@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // The documented order, lowest first (README's layout section lists the same).
-const std::vector<std::string> kOrder = {"core",       "tools",      "table",     "data",   "net",    "text",
-                                         "literature", "llm",        "index",     "papers", "agents", "figures",
-                                         "pipeline",   "genefamily", "assistant", "mcp",    "server", "cli"};
+const std::vector<std::string> kOrder = {"core", "tools",     "table",  "data",   "net",     "text",     "literature",
+                                         "llm",  "index",     "papers", "agents", "figures", "pipeline", "genefamily",
+                                         "runs", "assistant", "mcp",    "server", "cli"};
 
 // Which module each public header belongs to (where it is implemented).
 const std::map<std::string, std::string> kHeaderModule = {{"status", "core"},
@@ -53,6 +53,7 @@ const std::map<std::string, std::string> kHeaderModule = {{"status", "core"},
                                                           {"genefamily", "genefamily"},
                                                           {"genefamily_classify", "genefamily"},
                                                           {"seqio", "genefamily"},
+                                                          {"runs", "runs"},
                                                           {"assistant", "assistant"},
                                                           {"mcp_server", "mcp"},
                                                           {"api_server", "server"}};

@@ -438,8 +438,8 @@ TEST(ReportSections, ARunsReportCarriesTheModelsCheckedSections) {
   ::setenv("BIOAGENT_LLM_BASE_URL", llm.url("/v1").c_str(), 1);
   ::setenv("BIOAGENT_LLM_MODEL", "scripted-model", 1);
   AssistantOptions o;
-  o.state_dir = e.dir.path() / "state";
-  o.data_dir = e.dir.path() / "shared";
+  o.runs.state_dir = e.dir.path() / "state";
+  o.runs.data_dir = e.dir.path() / "shared";
   o.registry = &e.reg;
   o.workspace = e.ws.get();
   o.tool_options = {{"offline", "0"},  // a model is used only when not offline; the sections search locally
@@ -462,7 +462,7 @@ TEST(ReportSections, ARunsReportCarriesTheModelsCheckedSections) {
   Json evs = Json::array();
   for (int i = 0; i < 600; ++i) {
     int64_t after = evs.empty() ? 0 : evs.back()["seq"].get<int64_t>();
-    for (auto& ev : (*a)->events(sid, (*t)["task_id"], after, std::chrono::milliseconds(200))) evs.push_back(ev);
+    for (auto& ev : (*a)->runs().events(sid, (*t)["task_id"], after, std::chrono::milliseconds(200))) evs.push_back(ev);
     if (!evs.empty() && evs.back()["type"] == "state" &&
         (evs.back()["state"] == "done" || evs.back()["state"] == "failed"))
       break;
@@ -475,9 +475,9 @@ TEST(ReportSections, ARunsReportCarriesTheModelsCheckedSections) {
   std::string removed = sections["removed"].dump();
   EXPECT_NE(removed.find("number '250' is in none of the cited sources"), std::string::npos) << removed;
   EXPECT_NE(removed.find("cites [4], which is no source"), std::string::npos) << removed;
-  auto st = (*a)->status(sid, (*t)["task_id"]);
+  auto st = (*a)->runs().status(sid, (*t)["task_id"]);
   ASSERT_TRUE(st.is_ok());
-  fs::path final_dir = o.state_dir / "sessions" / sid / "runs" / (*t)["task_id"].get<std::string>() / "final";
+  fs::path final_dir = o.runs.state_dir / "sessions" / sid / "runs" / (*t)["task_id"].get<std::string>() / "final";
   std::ifstream html_in(final_dir / "Exam.GLOBIN.report.html");
   std::string html((std::istreambuf_iterator<char>(html_in)), {});
   EXPECT_NE(html.find("<h2 id=\"literature-comparison\">"), std::string::npos);

@@ -20,23 +20,31 @@ using namespace bioagent;
 using bioagent::testing::TempDir;
 
 TEST(ResourceParams, CpuIsBoundedByTheRunnerAndTheErrorNamesTheLimit) {
-  Json base = {{"cpu", 1}, {"evalue", 1e-5}};
-  auto over = confirm_params(base, Json{{"cpu", 256}}, 2);
+  const Pipeline& p = genefamily_pipeline();
+  auto over = parse_run_params(Json{{"cpu", 256}}, p, 2);
   ASSERT_FALSE(over.is_ok());
   EXPECT_EQ(over.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(over.status().message().find("from 1 to 2"), std::string::npos) << over.status().message();
-  EXPECT_FALSE(confirm_params(base, Json{{"cpu", 0}}, 2).is_ok());
-  EXPECT_FALSE(confirm_params(base, Json{{"cpu", 1.5}}, 2).is_ok());
-  auto ok = confirm_params(base, Json{{"cpu", 2}}, 2);
+  EXPECT_FALSE(parse_run_params(Json{{"cpu", 0}}, p, 2).is_ok());
+  EXPECT_FALSE(parse_run_params(Json{{"cpu", 1.5}}, p, 2).is_ok());
+  auto ok = parse_run_params(Json{{"cpu", 2}}, p, 2);
   ASSERT_TRUE(ok.is_ok()) << ok.status().to_string();
-  EXPECT_EQ((*ok)["cpu"], 2);
+  EXPECT_EQ(ok->cpus, 2);
+  EXPECT_EQ(dialog_view(*ok, p, 1)["cpu"], 2);
   // The local runner's limit is the machine's cores, whatever the budget says.
-  AssistantOptions o;
+  TempDir dir;
+  RunServiceOptions o;
+  o.state_dir = dir.path();
   o.cpus = 256;
   o.runner = "local";
-  EXPECT_EQ(runner_cpu_limit(o), int(std::max(1u, std::thread::hardware_concurrency())));
+  auto runs = RunService::open(o);
+  ASSERT_TRUE(runs.is_ok()) << runs.status().to_string();
+  EXPECT_EQ((*runs)->cpu_limit(), int(std::max(1u, std::thread::hardware_concurrency())));
   o.cpus = 1;
-  EXPECT_EQ(runner_cpu_limit(o), 1);
+  o.state_dir = dir.path() / "other";
+  auto one = RunService::open(o);
+  ASSERT_TRUE(one.is_ok());
+  EXPECT_EQ((*one)->cpu_limit(), 1);
 }
 
 TEST(StageStates, NamesRoundTripAndUnknownNamesAreRefused) {

@@ -48,6 +48,10 @@ const text = {
     log: 'log',
     restored: 'Session restored',
     queuedAt: 'waiting for CPUs: position {n} in the queue',
+    stop: 'Stop',
+    resume: 'Resume',
+    timeLeft: 'about {t} left',
+    timeUnknown: 'time left not estimated yet',
   },
   zh: {
     title: 'BBAV20311 - Agent 助手',
@@ -95,6 +99,10 @@ const text = {
     log: '日志',
     restored: '已恢复会话',
     queuedAt: '排队等待 CPU：第 {n} 位',
+    stop: '停止',
+    resume: '继续执行',
+    timeLeft: '预计还需约 {t}',
+    timeUnknown: '剩余时间尚无法估计',
   },
 };
 

@@ -264,12 +264,43 @@ function stageItem(stage: string): HTMLElement {
   return li;
 }
 
+// The task's buttons: Stop while it is under way, Resume once it was cancelled or failed.
+function showTaskActions(state: string, terminal: boolean): void {
+  $('task-stop').hidden = terminal;
+  $('task-resume').hidden = !(terminal && (state === 'cancelled' || state === 'failed'));
+  if (terminal) $('time-left').textContent = '';
+}
+
+// The run's time left, re-estimated by the server from what ran (never a guess it could not make).
+let statusAsked = 0;
+async function refreshTimeLeft(taskId: string): Promise<void> {
+  if (Date.now() - statusAsked < 5000) return;
+  statusAsked = Date.now();
+  try {
+    const st = await api.call('GET', `/api/agent/status/${taskId}`);
+    if (st.terminal) return;
+    const s = st.expected_seconds_left;
+    const text = s == null ? t('timeUnknown') : t('timeLeft').replace('{t}', s >= 90 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
+    $('time-left').textContent = text;
+  } catch {
+    /* the next progress event asks again */
+  }
+}
+
+// Figures appear as their stages finish, not only when the run ends.
+let resultsTimer = 0;
+function refreshResultsSoon(taskId: string): void {
+  window.clearTimeout(resultsTimer);
+  resultsTimer = window.setTimeout(() => showResults(taskId), 800);
+}
+
 function followTask(taskId: string): void {
   $('stages').replaceChildren();
   $('figures').replaceChildren();
   $('tables').replaceChildren();
   $('downloads').replaceChildren();
   $('task-state').dataset.task = taskId;
+  showTaskActions('', false);
   api
     .followTask(
       taskId,
@@ -323,6 +354,7 @@ function onTaskEvent(taskId: string, e: any): void {
     state.textContent = `${taskStateName(e.state)}${e.message ? ' — ' + e.message : ''}`;
     state.dataset.state = e.state;
     if (e.state !== 'queued' && $('status').dataset.kind === 'queued') setStatus(t('working'));
+    showTaskActions(e.state, !!e.terminal);
     if (e.terminal) {  // the server says which states end a task
       setStatus(t('ready'));
       closeConfirmDialog();
@@ -337,6 +369,8 @@ function onTaskEvent(taskId: string, e: any): void {
     setStatus(text, 'queued');
   } else if (e.type === 'stage') {
     showStage(e);
+    if (e.progress || e.state === 'running') refreshTimeLeft(taskId);
+    if (['done', 'warn', 'cached'].includes(e.state)) refreshResultsSoon(taskId);
   } else if (e.type === 'outcome') {
     // The run's outcome, posted in the chat: members, warnings explained, links to the report, figures and logs
     // (once: a restored session already shows it).
@@ -369,6 +403,9 @@ async function showResults(taskId: string): Promise<void> {
   }
   const files: any[] = r.files || [];
   const figures = $('figures');
+  figures.replaceChildren();
+  $('tables').replaceChildren();
+  $('downloads').replaceChildren();
   // What a paper shows first (the outcome's key figures in the same order), then the others by name.
   const importance = ['combined_panel', 'tree_rooted', 'chromosome_map_labelled', 'synteny_circle', 'kaks',
     'expression_heatmap', 'motif_logos', 'gene_structure', 'promoter_heatmap'];
@@ -591,6 +628,25 @@ function wire(): void {
     ev.preventDefault();
     drop.classList.remove('over');
     if (ev.dataTransfer?.files) uploadFiles(ev.dataTransfer.files);
+  };
+  $('task-stop').onclick = async () => {
+    const task = $('task-state').dataset.task;
+    if (!task) return;
+    try {
+      await api.call('POST', '/api/agent/stop', { task_id: task, session_id: api.session() });
+    } catch (e) {
+      showError((e as Error).message);
+    }
+  };
+  $('task-resume').onclick = async () => {
+    const task = $('task-state').dataset.task;
+    if (!task) return;
+    try {
+      await api.call('POST', '/api/agent/resume', { task_id: task, session_id: api.session() });
+      followTask(task);
+    } catch (e) {
+      showError((e as Error).message);
+    }
   };
   $('zoom-in').onclick = () => setZoom(zoom * 1.5);
   $('zoom-out').onclick = () => setZoom(zoom / 1.5);

@@ -1,6 +1,6 @@
 // The motif stage: our ZOOPS/EM motif discovery on the members' proteins
 // (default 10 motifs of width 6-50), MEME-format output, a per-gene motif map
-// in tree order, and sequence logos.
+// in the members' order, and sequence logos.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -155,17 +155,15 @@ Status discover(const StageContext& ctx) {
                        {"sites", motifs[n].sites.size()},
                        {"evalue_like", motifs[n].evalue}});
   }
+  // The members' own order: the tree-ordered view is the combined figure's (panel), so this
+  // figure does not wait for the tree.
   std::vector<std::string> order;
-  if (auto text = ctx.input.count("phylogeny") ? read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk"))
-                                               : Result<std::string>(not_found("no tree")))
-    if (auto tree = parse_newick(*text)) order = figures::leaf_order(*tree);
-  for (auto& r : *pep)
-    if (std::find(order.begin(), order.end(), r.id) == order.end()) order.push_back(r.id);
+  for (auto& r : *pep) order.push_back(r.id);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_sites.tsv"), tsv.str()));
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "motif_map.svg"),
                  motif_map(order, length, by_gene, motifs,
-                           figure_title(ctx, {" motifs (tree order)", " 保守基序（按系统树顺序）"}))));
+                           figure_title(ctx, {" motifs", " 保守基序"}))));
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
                  logos(run_lang(ctx), motifs, figure_title(ctx, {" motif logos", " 基序标识图"}))));
@@ -194,7 +192,6 @@ StageSpec motif_stage() {
   s.label_zh = "motif分析";
   s.description = "Motif discovery (our ZOOPS/EM, MEME-style) on the members' proteins, motif map and logos";
   s.after = {"identify"};
-  s.uses = {"phylogeny"};  // the tree's order for the map, when there is a tree
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "motifs": {"type": "integer", "minimum": 1, "maximum": 30, "default": 10},
       "min_width": {"type": "integer", "minimum": 4, "maximum": 50, "default": 6},
@@ -204,7 +201,7 @@ StageSpec motif_stage() {
   s.outputs = {"motif.json"};
   s.parse = summary_file("motif.json");
   s.report = report;
-  s.revision = 2;  // 2: one colour per motif shared with the panel; logos with a bits axis, nothing cut
+  s.revision = 3;  // 2: one colour per motif shared with the panel; logos with a bits axis; 3: the members' order
   return s;
 }
 

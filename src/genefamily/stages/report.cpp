@@ -66,12 +66,12 @@ const Caption kCaptions[] = {
     {"combined_panel.svg",
      {"Phylogeny, conserved motifs, domain architecture and gene structure of the members",
       "家族成员的系统发育、保守基序、结构域组成与基因结构"}},
-    {"motif_map.svg", {"Conserved motifs along each protein, in tree order", "各蛋白的保守基序分布（按系统树顺序）"}},
+    {"motif_map.svg", {"Conserved motifs along each protein", "各蛋白的保守基序分布"}},
     {"motif_logos.svg",
      {"Sequence logos of the conserved motifs (information content in bits)",
       "保守基序的序列标识图（信息量，单位为比特）"}},
     {"gene_structure.svg",
-     {"Exon-intron structures of the members, in tree order", "家族成员的外显子-内含子结构（按系统树顺序）"}},
+     {"Exon-intron structures of the members", "家族成员的外显子-内含子结构"}},
     {"chromosome_map_labelled.svg",
      {"Chromosomal locations of the members under their new names", "家族成员在染色体上的位置（按新名称标注）"}},
     {"chromosome_map.svg",
@@ -531,10 +531,10 @@ Status build(const StageContext& ctx) {
       {"properties.tsv", "length, molecular weight, pI, instability index, aliphatic index, GRAVY"},
       {"motifs.meme.txt", "discovered motifs in MEME format (E-values are our approximation)"},
       {"motif_sites.tsv", "each motif site: gene, motif, position, sequence, posterior"},
-      {"motif_map.svg", "motif sites along each protein, tree order"},
+      {"motif_map.svg", "motif sites along each protein"},
       {"motif_logos.svg", "sequence logos of the motifs"},
       {"gene_structure.tsv", "exons, introns and UTRs of each member"},
-      {"gene_structure.svg", "exon-intron structures in tree order"},
+      {"gene_structure.svg", "exon-intron structures"},
       {"chromosome_positions.tsv", "chromosome, position, gene rank and tandem cluster of each member"},
       {"chromosome_map.svg", "members on the chromosomes, tandem clusters highlighted"},
       {"chromosome_map_labelled.svg", "members on the chromosomes under their new names, labels never overlapping"},
@@ -598,3 +598,14 @@ StageSpec report_stage() {
 }
 
 }  // namespace bioagent::gf
+
+namespace bioagent {
+
+void set_run_language(Json& run_config, Lang lang) {
+  run_config["lang"] = lang_name(lang);
+  Json& report = run_config["params"]["report"];
+  if (!report.is_object()) report = Json::object();
+  if (!report.contains("lang")) report["lang"] = lang_name(lang);
+}
+
+}  // namespace bioagent

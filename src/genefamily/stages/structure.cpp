@@ -19,10 +19,6 @@ Status draw_structure(const StageContext& ctx) {
   if (!members) return members.status();
   auto gff = read_gff3(ctx.data("gff3"));
   if (!gff) return gff.status();
-  std::vector<std::string> order;
-  if (auto text = ctx.input.count("phylogeny") ? read_text(ctx.input.at("phylogeny") / final_name(ctx, "tree.nwk"))
-                                               : Result<std::string>(not_found("no tree")))
-    if (auto tree = parse_newick(*text)) order = figures::leaf_order(*tree);
   std::map<std::string, const GffTranscript*> tx;
   std::ostringstream tsv;
   tsv << "gene\ttranscript\tstrand\texons\tintrons\tcds_length\tutr5\tutr3\n";
@@ -36,16 +32,14 @@ Status draw_structure(const StageContext& ctx) {
         << t.cds_length() << '\t' << t.utr5.size() << '\t' << t.utr3.size() << '\n';
   }
   std::vector<std::string> genes;
-  for (auto& g : order)
-    if (tx.count(g)) genes.push_back(g);
-  for (auto& m : *members)  // members missing from the tree (or no tree): after it, in genome order
+  for (auto& m : *members)  // in the members' order: the tree-ordered view is the combined figure's (panel)
     if (tx.count(m.gene) && std::find(genes.begin(), genes.end(), m.gene) == genes.end()) genes.push_back(m.gene);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.tsv"), tsv.str()));
-  std::string title = figure_title(ctx, {" gene structure (tree order)", " 基因结构（按系统树顺序）"});
+  std::string title = figure_title(ctx, {" gene structure", " 基因结构"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.svg"),
                                       figures::gene_structure(run_lang(ctx), genes, tx, title)));
   return write_text(ctx.work / "structure.json",
-                    Json{{"genes_drawn", genes.size()}, {"tree_order", !order.empty()}}.dump(2));
+                    Json{{"genes_drawn", genes.size()}}.dump(2));
 }
 
 ReportSection structure_report(const ReportContext& r) {
@@ -54,9 +48,9 @@ ReportSection structure_report(const ReportContext& r) {
   if (!j.empty())
     s.paragraphs.push_back(std::to_string(j.value("genes_drawn", 0)) +
                            BiText{" members' exon-intron structures", " 个成员的外显子-内含子结构"}.in(r.lang) +
-                           (j.value("tree_order", false)
-                                ? BiText{", in tree order.", "（按系统树顺序）。"}.in(r.lang)
-                                : BiText{", in genome order.", "（按基因组顺序）。"}.in(r.lang)));
+                           BiText{", in the members' order (beside the tree: the combined figure).",
+                                  "（按成员顺序；与系统树并列的见组合图）。"}
+                               .in(r.lang));
   s.figures = {final_base(r.ctx) + "gene_structure.svg"};
   return s;
 }
@@ -68,10 +62,10 @@ StageSpec structure_stage() {
   s.name = "structure";
   s.label = "gene structure";
   s.label_zh = "基因结构";
-  s.description = "Exon-intron structure of each member (longest isoform) beside the tree order";
+  s.description = "Exon-intron structure of each member (longest isoform)";
   s.after = {"identify"};
-  s.uses = {"phylogeny"};  // the tree's order, when there is a tree
   s.needs = {"gff3"};
+  s.revision = 2;  // 2: the members' order (the tree-ordered view is the panel's)
   s.data_files = {"gff3"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_structure)}; };
   s.outputs = {"structure.json"};

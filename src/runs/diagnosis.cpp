@@ -1,10 +1,9 @@
 // DiagnosisAgent's rules: a failure's class (typed by the engine, else read
 // from the text), its root cause and fix from the stage table's repairs (data,
-// not code: the program itself is never changed), the data-folder repairs, and
-// applying the reversible ones with a backup.
+// not code: the program itself is never changed) and the data-folder repairs.
 #include <re2/re2.h>
 
-#include "assistant/assistant_internal.h"
+#include "runs/diagnosis.h"
 #include "bioagent/genefamily.h"
 
 namespace bioagent {
@@ -18,12 +17,12 @@ Json Diagnosis::to_json() const {
 const std::vector<DiagnosisRepair>& repair_table() {
   static const std::vector<DiagnosisRepair> table = [] {
     std::vector<DiagnosisRepair> t = {
-        {"rename_extension_variant", "naming_mismatch",
-         "detect the extension variant (.fa, .fas, .faa, .gff) and give the file its rule name; the original is "
-         "kept in .backup/",
-         "check the file names for extension variants before the naming check and fix them up front", true, "", "",
-         "识别扩展名变体（.fa、.fas、.faa、.gff）并按命名规范重命名；原文件保存在 .backup/",
-         "命名检查之前先检查文件扩展名变体并提前改正"},
+        {kReadUnderRuleName, "naming_mismatch",
+         "detect the name variant (.fa, .fas, .faa, .gff, a portal's download name) and read the file under its "
+         "rule name through a link in the run's own folder; the file itself is not renamed or copied",
+         "read name variants under their rule names before the naming check", true, "", "",
+         "识别文件名变体（.fa、.fas、.faa、.gff 或数据库下载名）并通过运行目录中的链接按命名规范读取；原文件不改名、不复制",
+         "命名检查之前先按命名规范读取文件名变体"},
         {"ask_for_file", to_string(FailureClass::kMissingInput),
          "ask the user to upload the missing file under its rule name",
          "list the required files and their naming rules in the plan", false, "", "", "请用户按命名规范上传缺少的文件",
@@ -91,7 +90,7 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
         "file extension does not match the naming rule: expected " + want_ext + ", found " + ext + " (" + file + ")";
     d.root_cause_zh = "文件扩展名不符合命名规范：应为 " + want_ext + "，实为 " + ext + "（" + file + "）";
     d.pattern = generalise("extension variant " + ext + " for " + want_ext + " (" + p.value("kind", "") + ")");
-    d.fix = "rename_extension_variant";
+    d.fix = kReadUnderRuleName;
     return d;
   }
   FailureClass c = failure != FailureClass::kUnknown && failure != FailureClass::kNone ? failure
@@ -120,27 +119,6 @@ Diagnosis classify_failure(const std::string& stage, const std::string& message,
     d.fix = "ask_for_valid_file";
   }
   return d;
-}
-
-Result<Json> apply_naming_repair(const fs::path& data_dir, const Json& naming_problems) {
-  Json changes = Json::array();
-  std::error_code ec;
-  fs::create_directories(data_dir / ".backup", ec);
-  for (auto& p : naming_problems) {
-    if (!p.value("fixable", false)) continue;
-    std::string from = p.value("file", ""), to = p.value("fix", "");
-    // Both names come from the check of this folder; never leave it.
-    if (from.empty() || to.empty() || from.find('/') != std::string::npos || to.find('/') != std::string::npos)
-      continue;
-    if (fs::exists(data_dir / to, ec))
-      return Status(ErrorCode::kInvalidArgument, to + " exists already; not overwriting it with " + from);
-    fs::copy_file(data_dir / from, data_dir / ".backup" / from, fs::copy_options::overwrite_existing, ec);
-    if (ec) return Status(ErrorCode::kInternal, "cannot back up " + from + ": " + ec.message());
-    fs::rename(data_dir / from, data_dir / to, ec);
-    if (ec) return Status(ErrorCode::kInternal, "cannot rename " + from + ": " + ec.message());
-    changes.push_back({{"renamed", from}, {"to", to}, {"backup", ".backup/" + from}});
-  }
-  return changes;
 }
 
 }  // namespace bioagent

@@ -7,7 +7,7 @@
 #include <iterator>
 #include <map>
 
-#include "assistant/assistant_impl.h"
+#include "runs/runs_internal.h"
 #include "bioagent/genefamily.h"
 #include "pipeline/stage_reasons.h"
 
@@ -224,23 +224,6 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
       links->push_back({{"kind", "figure"}, {"name", figures[i]}, {"url", result_file_url(task_id, figures[i])}});
   }
   return text;
-}
-
-void Assistant::Impl::announce_outcome(const std::string& task_id, TaskState task_state, const std::string& message) {
-  if (!is_terminal(task_state)) return;
-  const std::string state = to_string(task_state);
-  auto rows = store->query("SELECT session, run_dir, params FROM tasks WHERE id = ?", {task_id});
-  if (!rows || rows->empty()) return;
-  Json row = (*rows)[0];
-  Json params = Json::parse(row.value("params", "{}"), nullptr, false);
-  const Lang lang = params.is_object() ? lang_or_en(params.value("language", "en")) : Lang::kEn;
-  Json links = Json::array();
-  std::string run_dir = row["run_dir"].is_string() ? row["run_dir"].get<std::string>() : "";
-  std::string text = run_outcome_text(run_dir, task_id, state, message, lang, &links);
-  Json meta = {{"agent", "execution"}, {"task_id", task_id}, {"state", state}, {"links", links}};
-  store->record("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
-                {row["session"], "assistant", text, meta.dump(), now_iso()});
-  emit(task_id, {{"type", "outcome"}, {"ended", state}, {"text", text}, {"links", links}});
 }
 
 }  // namespace bioagent

@@ -1,17 +1,14 @@
-// Server-side data roots (`serve --root`): the species folders found in them,
-// a session's chosen folder, the names plans show (root name + relative path,
-// never a server path) and the run's own view of a root folder (symbolic links
-// under the names the pipeline expects, so a genome is read in place and never
-// copied or renamed).
+// Where an owner's species folders are: its uploads, its chosen folder of a
+// server-side data root (`serve --root`), the roots' species folders and the
+// shared folder; the names answers show (root name + relative path, never a
+// server path).
 #include <re2/re2.h>
 
 #include <fstream>
 #include <set>
 
-#include "assistant/agents.h"
-#include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
-#include "bioagent/json_text.h"
+#include "runs/runs_internal.h"
 
 namespace bioagent {
 namespace {
@@ -53,7 +50,7 @@ void list_folders(const fs::path& dir, const fs::path& root, const fs::path& sta
 }
 
 // The state folder (every session's uploads and runs), canonical: never a data folder, even inside a root.
-fs::path state_folder_of(const AssistantOptions& o) {
+fs::path state_folder_of(const RunServiceOptions& o) {
   std::error_code ec;
   fs::path p = fs::weakly_canonical(o.state_dir, ec);
   return ec ? o.state_dir : p;
@@ -87,7 +84,7 @@ Result<std::vector<DataRoot>> name_data_roots(const std::vector<std::string>& pa
   return out;
 }
 
-Result<fs::path> Assistant::Impl::resolve_data_folder(const std::string& root, const std::string& folder) const {
+Result<fs::path> RunService::Impl::resolve_data_folder(const std::string& root, const std::string& folder) const {
   auto it = std::find_if(o.data_roots.begin(), o.data_roots.end(), [&](const DataRoot& r) { return r.name == root; });
   if (it == o.data_roots.end()) return not_found("no data root named '" + root.substr(0, 80) + "'");
   // A relative name of plain parts: no '..', no absolute path, no hidden or empty part.
@@ -113,30 +110,38 @@ Result<fs::path> Assistant::Impl::resolve_data_folder(const std::string& root, c
   return real;
 }
 
-std::vector<fs::path> Assistant::Impl::data_dirs(const std::string& sid) const {
-  std::vector<fs::path> dirs = {session_dir(sid) / "data"};
-  Json chosen = read_selection(session_dir(sid));
+fs::path RunService::uploads_dir(const std::string& owner) const { return impl_->owner_dir(owner) / "data"; }
+
+std::vector<fs::path> RunService::data_dirs(const std::string& owner) const {
+  const Impl& i = *impl_;
+  std::vector<fs::path> dirs;
+  const bool named = check_owner(owner).is_ok();
+  if (named) dirs.push_back(uploads_dir(owner));
+  Json chosen = named ? read_selection(i.owner_dir(owner)) : Json::object();
   if (!chosen.empty())
-    if (auto f = resolve_data_folder(chosen.value("root", ""), chosen.value("folder", ""))) dirs.push_back(*f);
-  for (auto& r : o.data_roots) {
+    if (auto f = i.resolve_data_folder(chosen.value("root", ""), chosen.value("folder", ""))) dirs.push_back(*f);
+  for (auto& r : i.o.data_roots) {
     dirs.push_back(r.path);
     std::error_code ec;
     for (auto& e : fs::directory_iterator(r.path, ec))  // root/<group>/<species>: one level more
       if (e.is_directory(ec) && !e.is_symlink(ec) && e.path().filename().string()[0] != '.' &&
-          e.path() != state_folder_of(o))
+          e.path() != state_folder_of(i.o))
         dirs.push_back(e.path());
   }
-  dirs.push_back(o.data_dir);
+  dirs.push_back(i.o.data_dir);
   return dirs;
 }
 
-std::string Assistant::Impl::selected_prefix(const std::string& sid) const {
-  Json chosen = read_selection(session_dir(sid));
-  if (chosen.empty() || !resolve_data_folder(chosen.value("root", ""), chosen.value("folder", ""))) return "";
+std::string RunService::selected_prefix(const std::string& owner) const {
+  if (!check_owner(owner).is_ok()) return "";
+  Json chosen = read_selection(impl_->owner_dir(owner));
+  if (chosen.empty() || !impl_->resolve_data_folder(chosen.value("root", ""), chosen.value("folder", ""))) return "";
   return chosen.value("prefix", "");
 }
 
-const DataRoot* Assistant::Impl::root_holding(const fs::path& path) const {
+const std::vector<DataRoot>& RunService::roots() const { return impl_->o.data_roots; }
+
+const DataRoot* RunService::Impl::root_holding(const fs::path& path) const {
   std::error_code ec;
   fs::path real = fs::weakly_canonical(path, ec);
   const fs::path state = state_folder_of(o);
@@ -146,75 +151,24 @@ const DataRoot* Assistant::Impl::root_holding(const fs::path& path) const {
   return nullptr;
 }
 
-std::string Assistant::Impl::place_name(const std::string& sid, const fs::path& path) const {
+std::string RunService::place_name(const std::string& owner, const fs::path& path) const {
   std::error_code ec;
   fs::path real = fs::weakly_canonical(path, ec);
-  if (const DataRoot* r = root_holding(real)) return r->name + ":" + real.lexically_relative(r->path).generic_string();
-  fs::path uploads = fs::weakly_canonical(session_dir(sid) / "data", ec);
-  if (real == uploads || inside(real, uploads)) {
-    std::string rel = real.lexically_relative(uploads).generic_string();
-    return "uploads" + std::string(rel == "." ? "" : ":" + rel);
-  }
-  fs::path shared = fs::weakly_canonical(o.data_dir, ec);
-  if (real == shared || inside(real, shared)) {
-    std::string rel = real.lexically_relative(shared).generic_string();
-    return "shared data" + std::string(rel == "." ? "" : ":" + rel);
-  }
+  if (const DataRoot* r = impl_->root_holding(real))
+    return r->name + ":" + real.lexically_relative(r->path).generic_string();
+  auto under = [&](const fs::path& base, const std::string& name) -> std::string {
+    fs::path b = fs::weakly_canonical(base, ec);
+    if (real != b && !inside(real, b)) return "";
+    std::string rel = real.lexically_relative(b).generic_string();
+    return name + (rel == "." ? "" : ":" + rel);
+  };
+  if (std::string n = under(uploads_dir(owner), "uploads"); !n.empty()) return n;
+  if (std::string n = under(impl_->o.data_dir, "shared data"); !n.empty()) return n;
+  if (std::string n = under(impl_->owner_dir(owner) / "runs", "runs"); !n.empty()) return n;
   return path.filename().string();
 }
 
-Result<Json> Assistant::Impl::link_root_folder(const fs::path& folder, const fs::path& view) const {
-  const DataRoot* root = root_holding(folder);
-  if (!root) return invalid_argument("not a folder of a data root");
-  const Json plan = data_view_plan(folder, "", [&](const fs::path& real) { return inside(real, root->path); });
-  BIOAGENT_RETURN_IF_ERROR(link_data_view(folder, plan, view));
-  Json read = Json::array();
-  for (auto& f : plan["read"]) {
-    Json row = {{"file", root->name + ":" +
-                             (folder / f["name"].get<std::string>()).lexically_relative(root->path).generic_string()},
-                {"kind", f["kind"]},
-                {"bytes", f["bytes"]}};
-    if (f.contains("read_as")) row["read_as"] = f["read_as"];
-    read.push_back(row);
-  }
-  return Json{{"read_in_place", read}, {"not_read", plan["not_read"]}};
-}
-
-void Assistant::Impl::name_plan_places(const std::string& sid, Json& p) const {
-  const fs::path folder = p.value("data_dir", std::string());
-  p.erase("data_dir");  // a server path: answers name places, not paths
-  if (folder.empty() || !p.contains("plan")) return;
-  Json& ref = p["plan"]["analysis_plan"]["reference_genome"];
-  const std::string place = place_name(sid, folder);
-  ref["local_path"] = place;
-  const bool in_root = root_holding(folder) != nullptr;
-  Json read = Json::array();
-  std::error_code ec;
-  std::vector<std::string> names;
-  for (auto& e : fs::directory_iterator(folder, ec))
-    if (e.is_regular_file(ec) && e.path().filename().string()[0] != '.') names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  for (auto& name : names) {
-    Json c = check_file_name(name);
-    if (!c["kind"].is_string()) continue;
-    std::string line = place + "/" + name;
-    if (c.value("fixable", false)) line += " (read as " + c.value("fix", std::string()) + ")";
-    read.push_back(line);
-  }
-  ref["files_read"] = read;
-  if (in_root)
-    ref["read_in_place"] =
-        "the run reads these files where they are on the server (links in its own folder; nothing copied or renamed)";
-  // Messages of the naming check may quote the folder: they name the place instead.
-  std::string text = p["plan"].dump();
-  for (const std::string path : {fs::absolute(folder).string(), folder.string()})
-    for (size_t at; !path.empty() && (at = text.find(path)) != std::string::npos;) text.replace(at, path.size(), place);
-  Json named = Json::parse(text, nullptr, false);
-  if (!named.is_discarded()) p["plan"] = named;
-  p["yaml"] = to_yaml(p["plan"]);
-}
-
-Result<Json> Assistant::data_roots(const std::string& sid) const {
+Result<Json> RunService::data_roots(const std::string& owner) const {
   Json roots = Json::array();
   for (auto& r : impl_->o.data_roots) {
     Json folders = Json::array();
@@ -222,17 +176,17 @@ Result<Json> Assistant::data_roots(const std::string& sid) const {
     roots.push_back({{"name", r.name}, {"folders", folders}});
   }
   Json out = {{"roots", roots}, {"selected", nullptr}};
-  if (!sid.empty()) {
-    BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
-    Json chosen = read_selection(impl_->session_dir(sid));
+  if (check_owner(owner).is_ok()) {
+    Json chosen = read_selection(impl_->owner_dir(owner));
     if (!chosen.empty()) out["selected"] = chosen;
   }
   return out;
 }
 
-Result<Json> Assistant::select_data_folder(const std::string& sid, const std::string& root, const std::string& folder) {
-  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
-  fs::path file = selection_file(impl_->session_dir(sid));
+Result<Json> RunService::select_data_folder(const std::string& owner, const std::string& root,
+                                            const std::string& folder) {
+  BIOAGENT_RETURN_IF_ERROR(check_owner(owner));
+  fs::path file = selection_file(impl_->owner_dir(owner));
   std::error_code ec;
   if (root.empty()) {
     fs::remove(file, ec);
@@ -240,15 +194,39 @@ Result<Json> Assistant::select_data_folder(const std::string& sid, const std::st
   }
   auto real = impl_->resolve_data_folder(root, folder);
   if (!real) return real.status();
-  auto c = check_species_data(*real, "", "", false);
-  Json chosen = {{"root", root}, {"folder", folder}};
-  if (c) chosen["prefix"] = (*c)["prefix"];
+  Json plan = data_view_plan(*real, "", [&](const fs::path& p) { return inside(p, impl_->root_holding(*real)->path); });
+  Json chosen = {{"root", root}, {"folder", folder}, {"prefix", plan["prefix"]}};
+  fs::create_directories(file.parent_path(), ec);
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out << chosen.dump(2);
-    if (!out) return Status(ErrorCode::kInternal, "cannot save the session's data folder choice");
+    if (!out) return Status(ErrorCode::kInternal, "cannot save the data folder choice");
   }
   return Json{{"selected", chosen}, {"files", folder_files(*real, impl_->root_holding(*real)->path)}};
+}
+
+fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::string& prefix) {
+  if (prefix.empty()) return {};
+  std::error_code ec;
+  // A folder holds the species when a file carries its prefix or the folder's download names read as it.
+  auto holds = [&](const fs::path& d) {
+    for (auto& e : fs::directory_iterator(d, ec))
+      if (e.path().filename().string().rfind(prefix + ".", 0) == 0) return true;
+    return data_view_plan(d, "").value("prefix", std::string()) == prefix;
+  };
+  for (auto& d : dirs) {
+    if (!fs::is_directory(d, ec)) continue;
+    if (holds(d)) return d;
+    for (auto& e : fs::directory_iterator(d, ec))
+      if (e.is_directory(ec) && e.path().filename().string()[0] != '.' && holds(e.path())) return e.path();
+  }
+  return {};
+}
+
+std::string family_file_name(std::string family) {
+  for (auto& c : family)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return family;
 }
 
 }  // namespace bioagent

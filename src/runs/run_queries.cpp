@@ -1,12 +1,14 @@
-// The task side of Assistant's interface: execute, confirm, status, results,
-// result files, diagnose, events.
+// The run service's queries: a task's status, results, files, events and
+// diagnosis; the task state table.
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <fstream>
-#include <map>
+#include <thread>
 
-#include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
 #include "core/state_table.h"
+#include "runs/runs_internal.h"
 
 namespace bioagent {
 
@@ -57,152 +59,75 @@ bool is_terminal(TaskState s) {
   return std::find(t.begin(), t.end(), s) != t.end();
 }
 
-Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_id, const Json& params,
-                                bool auto_confirm) {
-  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
-  auto rows = impl_->store->query("SELECT * FROM plans WHERE id = ? AND session = ?", {plan_id, sid});
-  if (!rows) return rows.status();
-  if (rows->empty()) return not_found("no plan '" + plan_id.substr(0, 80) + "' in this session");
-  Json plan = Json::parse((*rows)[0]["plan"].get<std::string>(), nullptr, false);
-  Json dialog = plan.value("defaults", Json::object());
-  Json given = params.is_null() ? Json::object() : params;
-  if (!given.is_object()) return invalid_argument("params must be an object");
-  auto confirmed = confirm_params(dialog, given, runner_cpu_limit(impl_->o));
-  if (!confirmed) return confirmed.status();
-  BIOAGENT_RETURN_IF_ERROR(impl_->check_task_limits(sid));
-  std::string id = random_id("t_");
-  const Lang lang = has_cjk(plan["plan"]["analysis_plan"].value("next_action", "")) ? Lang::kZh : Lang::kEn;
-  Json tp = {{"dialog", *confirmed},
-             {"confirmed", auto_confirm || !given.empty()},
-             {"language", BiText{"en", "zh"}.in(lang)},
-             {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds}};
-  BIOAGENT_RETURN_IF_ERROR(impl_->store->exec(
-      "INSERT INTO tasks (id, session, plan_id, state, params, run_dir, data_dir, message, created, updated) VALUES "
-      "(?,?,?,?,?,?,?,?,?,?)",
-      {id, sid, plan_id, to_string(TaskState::kChecking), tp.dump(), "", "", "", now_iso(), now_iso()}));
-  impl_->start_task(id, sid, false);
-  return Json{{"task_id", id},
-              {"plan_id", plan_id},
-              {"state", to_string(TaskState::kChecking)},
-              {"params", *confirmed},
-              {"confirm_timeout_seconds", impl_->o.confirm_timeout_seconds},
-              {"auto_confirm", bool(tp["confirmed"])}};
+namespace {
+
+// Seconds from the "~m:ss" or "~h:mm:ss" a tool's phase carries (IQ-TREE's own estimate of its time left); -1 when none.
+double seconds_in_phase(const std::string& phase) {
+  size_t at = phase.find('~');
+  if (at == std::string::npos) return -1;
+  double total = 0;
+  int parts = 0;
+  for (size_t i = at + 1; i <= phase.size(); ++i) {
+    size_t j = i;
+    while (j < phase.size() && std::isdigit(static_cast<unsigned char>(phase[j]))) ++j;
+    if (j == i) return -1;
+    total = total * 60 + std::stod(phase.substr(i, j - i));
+    ++parts;
+    if (j >= phase.size() || phase[j] != ':') break;
+    i = j;
+  }
+  return parts >= 2 ? total : -1;
 }
 
-Status Assistant::Impl::check_task_limits(const std::string& sid) const {
-  auto waiting = store->query(
-      "SELECT count(*) AS n FROM tasks WHERE session = ? AND state IN ('checking', 'awaiting_confirmation')", {sid});
-  if (!waiting) return waiting.status();
-  if ((*waiting)[0]["n"].get<int64_t>() >= static_cast<int64_t>(kMaxWaitingDialogsPerSession)) {
-    Status s = resource_exhausted(std::to_string(kMaxWaitingDialogsPerSession) +
-                                  " runs of this session are already waiting for their parameters; confirm or "
-                                  "cancel one first");
-    s.with("limit", kMaxWaitingDialogsPerSession);
-    return s;
-  }
-  auto active = store->query(
-      "SELECT count(*) AS n FROM tasks WHERE state IN ('checking', 'awaiting_confirmation', 'queued', 'running', "
-      "'repairing', 'validating')");
-  if (!active) return active.status();
-  const int64_t n = (*active)[0]["n"].get<int64_t>();
-  if (n >= static_cast<int64_t>(kMaxWaitingDialogs)) {
-    Status s = resource_exhausted("the server already has " + std::to_string(n) +
-                                  " runs under way or waiting; try again when one has finished");
-    s.with("limit", kMaxWaitingDialogs);
-    return s;
-  }
-  return {};
-}
-
-Result<Json> Assistant::confirm(const std::string& sid, const std::string& task_id, const std::string& action,
-                                const Json& params) {
-  auto row = impl_->task_row(sid, task_id);
-  if (!row) return row.status();
-  if (action != "confirm" && action != "edit" && action != "modify" && action != "cancel")
-    return Status(ErrorCode::kInvalidArgument, "action must be confirm, edit, modify or cancel")
-        .with("field", "action");
-  std::shared_ptr<TaskRuntime> rt;
-  {
-    std::lock_guard lock(impl_->mu);
-    auto it = impl_->tasks.find(task_id);
-    if (it != impl_->tasks.end()) rt = it->second;
-  }
-  std::string state = (*row)["state"];
-  auto ts = task_state_from_string(state);
-  if (!rt && (!ts || is_terminal(*ts)))  // (a run of this process takes a late cancel harmlessly)
-    return invalid_argument("task " + task_id + " is " + state + "; nothing to confirm");
-  Json out = {{"task_id", task_id}, {"action", action}};
-  Json merged = Json::object();
-  if (action != "cancel") {
-    if (*ts != TaskState::kAwaitingConfirmation && *ts != TaskState::kChecking)
-      return invalid_argument("task " + task_id + " is " + state + ", not waiting for confirmation");
-    if (action != "edit") {
-      Json dialog = (*row)["params"].value("dialog", Json::object());
-      auto m = confirm_params(dialog, action == "modify" ? params : Json::object(), runner_cpu_limit(impl_->o));
-      if (!m) return m.status();
-      merged = *m;
-      out["params"] = merged;
+// The run's time left, re-estimated from what ran: a running stage's own estimate (IQ-TREE's, from its log) or
+// its median past duration less its elapsed time; each pending stage's median past duration; the work spread
+// over the run's CPUs, never less than the longest single stage left. {seconds, by_stage}; seconds is null
+// ("not estimated") when a stage left has no basis.
+Json time_left(const Json& stages, const Json& running, const Json& medians, int cpus) {
+  Json by_stage = Json::object();
+  double sum = 0, longest = 0;
+  bool known = true;
+  for (auto& [name, state] : stages.items()) {
+    const std::string st = state.get<std::string>();
+    if (st != "pending" && st != "running" && st != "repairing") continue;
+    double left = -1;
+    const double median = medians.contains(name) ? medians[name].get<double>() : -1;
+    if (running.contains(name)) {
+      const Json& p = running[name];
+      left = seconds_in_phase(p.value("phase", std::string()));
+      const double elapsed = p.value("elapsed_seconds", 0.0);
+      if (left < 0 && median >= 0 && elapsed < median) left = median - elapsed;
+    } else {
+      left = median;
     }
+    by_stage[name] = left >= 0 ? Json(std::round(left)) : Json(nullptr);
+    if (left < 0) known = false;
+    sum += std::max(0.0, left);
+    longest = std::max(longest, left);
   }
-  if (rt) {
-    Impl::hand_decision(*rt, action, merged);
-    return out;
-  }
-  // The task runs in another process on this store (a terminal chat, the server): it reads the answer there.
-  BIOAGENT_RETURN_IF_ERROR(
-      impl_->store->exec("INSERT INTO task_requests (task, action, params, at) VALUES (?, ?, ?, ?)",
-                         {task_id, action, merged.dump(), now_iso()}));
-  out["forwarded"] = true;
-  out["message"] = "the task runs in another process on this store; it takes the answer within a second";
-  return out;
+  return {{"seconds", known ? Json(std::round(std::max(longest, sum / std::max(1, cpus)))) : Json(nullptr)},
+          {"by_stage", by_stage}};
 }
 
-void Assistant::Impl::hand_decision(TaskRuntime& rt, const std::string& action, const Json& params) {
-  std::lock_guard lock(rt.mu);
-  if (action == "cancel") {
-    rt.decision = "cancel";
-    rt.cancel->store(true);
-  } else if (action == "edit") {  // the countdown stops until the edited parameters (or a cancel) arrive
-    rt.editing = true;
-  } else {
-    rt.decision = action;
-    rt.params = params;
-  }
-  rt.cv.notify_all();
-}
+}  // namespace
 
-void Assistant::Impl::watch_requests() {
-  while (!stopping.load()) {
-    std::map<std::string, std::shared_ptr<TaskRuntime>> here;
-    {
-      std::unique_lock lock(mu);
-      events_cv.wait_for(lock, kRequestPoll, [&] { return stopping.load(); });
-      here = tasks;
-    }
-    if (stopping.load()) return;
-    if (here.empty()) continue;
-    auto rows = store->query("SELECT id, task, action, params FROM task_requests ORDER BY id");
-    if (!rows) continue;
-    for (auto& r : *rows) {
-      auto it = here.find(r["task"].get<std::string>());
-      if (it == here.end()) continue;  // another process's task
-      hand_decision(*it->second, r["action"], Json::parse(r["params"].get<std::string>(), nullptr, false));
-      store->record("DELETE FROM task_requests WHERE id = ?", {r["id"]});
-    }
-  }
-}
-
-Result<Json> Assistant::status(const std::string& sid, const std::string& task_id) const {
-  auto row = impl_->task_row(sid, task_id);
+Result<Json> RunService::status(const std::string& owner, const std::string& task_id) const {
+  auto row = impl_->task_row(owner, task_id);
   if (!row) return row.status();
   auto ts = task_state_from_string((*row)["state"].get<std::string>());
   Json out = {{"task_id", task_id},
               {"state", (*row)["state"]},
               {"terminal", ts && is_terminal(*ts)},
               {"message", (*row)["message"]},
-              {"params", (*row)["params"].value("dialog", Json::object())},
+              {"params", Json::object()},
+              {"run_params", (*row)["params"].value("run_params", Json::object())},
               {"created", (*row)["created"]},
               {"updated", (*row)["updated"]}};
+  const Json rp = out["run_params"];
+  if (auto mine = parse_run_params(rp.value("stages", Json::object()), *impl_->pipeline, impl_->cpu_limit())) {
+    mine->cpus = rp.value("cpus", 0);
+    out["params"] = dialog_view(merge_run_params(impl_->o.base_params, *mine), *impl_->pipeline, impl_->cpu_limit());
+  }
   // Each stage's latest state from the events.
   {
     std::lock_guard lock(impl_->mu);
@@ -228,6 +153,11 @@ Result<Json> Assistant::status(const std::string& sid, const std::string& task_i
   out["running"] = running;  // each running stage's last progress: elapsed seconds, step, phase
   out["progress"] = {{"done", done}, {"total", total}};
   out["events"] = ev->size();
+  if (!out["terminal"].get<bool>()) {
+    Json left = time_left(stages, running, stage_seconds(), out["params"].value("cpu", impl_->cpu_limit()));
+    out["expected_seconds_left"] = left["seconds"];
+    out["expected_by_stage"] = left["by_stage"];
+  }
   return out;
 }
 
@@ -251,29 +181,8 @@ fs::path stage_log_path(const fs::path& run_dir, const Json& stage_status) {
 
 }  // namespace
 
-Result<Json> Assistant::session_state(const std::string& sid) const {
-  auto m = messages(sid);
-  if (!m) return m.status();
-  Json out = {{"session_id", sid}, {"messages", (*m)["messages"]}, {"files", Json::array()}};
-  std::error_code ec;
-  std::vector<fs::path> uploaded;
-  for (auto& e : fs::directory_iterator(impl_->session_dir(sid) / "data", ec))
-    if (e.is_regular_file(ec) && e.path().filename().string()[0] != '.') uploaded.push_back(e.path());
-  std::sort(uploaded.begin(), uploaded.end());
-  for (auto& p : uploaded)
-    out["files"].push_back({{"name", p.filename().string()},
-                            {"bytes", fs::file_size(p, ec)},
-                            {"naming", check_file_name(p.filename().string())}});
-  auto tasks = impl_->store->query(
-      "SELECT id AS task_id, state, message, created, updated FROM tasks WHERE session = ? ORDER BY created, id",
-      {sid});
-  if (!tasks) return tasks.status();
-  out["tasks"] = *tasks;
-  return out;
-}
-
-Result<Json> Assistant::results(const std::string& sid, const std::string& task_id) const {
-  auto row = impl_->task_row(sid, task_id);
+Result<Json> RunService::results(const std::string& owner, const std::string& task_id) const {
+  auto row = impl_->task_row(owner, task_id);
   if (!row) return row.status();
   std::string state = (*row)["state"];
   fs::path run_dir = (*row).value("run_dir", "");
@@ -317,9 +226,9 @@ Result<Json> Assistant::results(const std::string& sid, const std::string& task_
   return out;
 }
 
-Result<fs::path> Assistant::result_file(const std::string& sid, const std::string& task_id,
+Result<fs::path> RunService::result_file(const std::string& owner, const std::string& task_id,
                                         const std::string& relative) const {
-  auto row = impl_->task_row(sid, task_id);
+  auto row = impl_->task_row(owner, task_id);
   if (!row) return row.status();
   fs::path run_dir = (*row).value("run_dir", "");
   if (run_dir.empty()) return not_found("the task has no results yet");
@@ -354,12 +263,11 @@ Result<fs::path> Assistant::result_file(const std::string& sid, const std::strin
   return not_found("no file named '" + relative.substr(0, 200) + "' in the task's results (see its file list)");
 }
 
-Result<Json> Assistant::diagnose(const std::string& sid, const std::string& task_id, const std::string& error_log) {
-  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
+Result<Json> RunService::diagnose(const std::string& owner, const std::string& task_id, const std::string& error_log) {
   Json problems = Json::array();
   std::string stage = "unknown", text = error_log;
   if (!task_id.empty()) {
-    auto row = impl_->task_row(sid, task_id);
+    auto row = impl_->task_row(owner, task_id);
     if (!row) return row.status();
     if (text.empty()) text = (*row).value("message", "");
     fs::path data = (*row).value("data_dir", "");
@@ -385,9 +293,45 @@ Result<Json> Assistant::diagnose(const std::string& sid, const std::string& task
   return out;
 }
 
-Json Assistant::events(const std::string& sid, const std::string& task_id, int64_t after,
+Result<Json> RunService::tasks(const std::string& owner) const {
+  return impl_->store->query(
+      "SELECT id AS task_id, state, message, created, updated FROM tasks WHERE session = ? ORDER BY created, id",
+      {owner});
+}
+
+std::string RunService::running_task(const std::string& owner) const {
+  auto rows = impl_->store->query("SELECT id, state FROM tasks WHERE session = ? ORDER BY created DESC, id DESC", {owner});
+  for (auto& r : rows ? *rows : Json::array()) {
+    auto ts = task_state_from_string(r.value("state", ""));
+    if (ts && !is_terminal(*ts)) return r["id"];
+  }
+  return "";
+}
+
+Result<Json> RunService::wait(const std::string& owner, const std::string& task_id, std::chrono::milliseconds wait,
+                              const std::function<void(const Json&)>& on_event) const {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  int64_t after = 0;
+  for (;;) {
+    auto st = status(owner, task_id);
+    if (!st) return st;
+    const auto now = std::chrono::steady_clock::now();
+    if ((*st).value("terminal", false) || now >= deadline) {
+      if (on_event)  // the events that led to the end
+        for (auto& e : events(owner, task_id, after, std::chrono::milliseconds(0))) on_event(e);
+      return st;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    for (auto& e : events(owner, task_id, after, std::min(left, std::chrono::milliseconds(1000)))) {
+      after = std::max<int64_t>(after, e.value("seq", after));
+      if (on_event) on_event(e);
+    }
+  }
+}
+
+Json RunService::events(const std::string& owner, const std::string& task_id, int64_t after,
                        std::chrono::milliseconds wait) const {
-  if (!impl_->task_row(sid, task_id)) return Json::array();
+  if (!impl_->task_row(owner, task_id)) return Json::array();
   auto deadline = std::chrono::steady_clock::now() + wait;
   for (;;) {
     uint64_t gen;

@@ -1,13 +1,12 @@
-// The assistant's SQLite store and small shared helpers.
+// The application's SQLite store and its id and time helpers.
+#include "core/app_store.h"
+
 #include <sqlite3.h>
 
-#include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <random>
 
-#include "assistant/assistant_internal.h"
 #include "core/sqlite_open.h"
 
 namespace bioagent {
@@ -32,49 +31,17 @@ std::string now_iso() {
   return buf;
 }
 
-std::string result_file_url(const std::string& task_id, const std::string& name) {
-  return "/api/agent/results/" + task_id + "/files/" + name;
-}
-
-std::map<std::string, Json> figure_captions(const fs::path& final_dir) {
-  std::map<std::string, Json> out;
-  std::error_code ec;
-  for (auto& e : fs::directory_iterator(final_dir, ec)) {
-    if (!e.path().filename().string().ends_with(".figure_captions.json")) continue;
-    Json c = Json::parse(std::ifstream(e.path()), nullptr, false);
-    if (!c.is_object()) continue;
-    for (auto& fig : c.value("figures", Json::array()))
-      if (fig.is_object() && fig.contains("file")) out[fig.value("file", std::string())] = fig;
-  }
-  return out;
-}
-
 AppStore::~AppStore() {
   if (db_) sqlite3_close(db_);
 }
 
-Result<std::unique_ptr<AppStore>> AppStore::open(const fs::path& file) {
+Result<std::unique_ptr<AppStore>> AppStore::open(const std::filesystem::path& file, const std::string& schema,
+                                               const std::string& what) {
   auto s = std::unique_ptr<AppStore>(new AppStore());
-  auto db = open_sqlite(
-      file.string(),
-      "PRAGMA journal_mode=WAL;"
-      "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created TEXT);"
-      "CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, session TEXT, role TEXT, content TEXT,"
-      " meta TEXT, at TEXT);"
-      "CREATE INDEX IF NOT EXISTS messages_session ON messages(session);"
-      "CREATE TABLE IF NOT EXISTS plans (id TEXT PRIMARY KEY, session TEXT, species TEXT, family TEXT, yaml TEXT,"
-      " plan TEXT, at TEXT);"
-      "CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, session TEXT, plan_id TEXT, state TEXT, params TEXT,"
-      " run_dir TEXT, data_dir TEXT, message TEXT, created TEXT, updated TEXT, attempts INTEGER DEFAULT 0);"
-      "CREATE TABLE IF NOT EXISTS task_events (task TEXT, seq INTEGER, event TEXT, PRIMARY KEY (task, seq));"
-      "CREATE TABLE IF NOT EXISTS learning (id INTEGER PRIMARY KEY, timestamp TEXT, error_type TEXT, pattern TEXT,"
-      " error_message TEXT, root_cause TEXT, fix_strategy TEXT, changes TEXT, test_result TEXT,"
-      " future_prevention TEXT, fix TEXT, origin TEXT, applied INTEGER DEFAULT 0);"
-      "CREATE TABLE IF NOT EXISTS stage_durations (stage TEXT, seconds REAL, genes INTEGER, at TEXT);"
-      "CREATE TABLE IF NOT EXISTS task_requests (id INTEGER PRIMARY KEY, task TEXT, action TEXT, params TEXT,"
-      " at TEXT);",
-      10000);
-  if (!db) return Status(ErrorCode::kInternal, "the assistant's store: " + db.status().message());
+  s->what_ = what;
+  const std::string sql = "PRAGMA journal_mode=WAL;" + schema;
+  auto db = open_sqlite(file.string(), sql.c_str(), 10000);
+  if (!db) return Status(ErrorCode::kInternal, what + ": " + db.status().message());
   s->db_ = *db;
   return s;
 }
@@ -83,7 +50,7 @@ Result<Json> AppStore::query(const std::string& sql, const std::vector<Json>& bi
   std::lock_guard lock(mu_);
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
-    return Status(ErrorCode::kInternal, std::string("store: ") + sqlite3_errmsg(db_));
+    return Status(ErrorCode::kInternal, what_ + ": " + sqlite3_errmsg(db_));
   for (size_t i = 0; i < binds.size(); ++i) {
     const Json& b = binds[i];
     int k = int(i + 1);
@@ -121,7 +88,7 @@ Result<Json> AppStore::query(const std::string& sql, const std::vector<Json>& bi
     rows.push_back(std::move(row));
   }
   sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) return Status(ErrorCode::kInternal, std::string("store: ") + sqlite3_errmsg(db_));
+  if (rc != SQLITE_DONE) return Status(ErrorCode::kInternal, what_ + ": " + sqlite3_errmsg(db_));
   return rows;
 }
 
