@@ -110,16 +110,16 @@ struct RunServiceOptions {
   fs::path state_dir;  // app.sqlite (tasks, events, learning), sessions/<owner>/runs/<task>
   fs::path data_dir;   // shared species folders (read-only), e.g. the example genome
   std::vector<DataRoot> data_roots;
-  RunParams base_params;  // the server's stage parameters (serve --pipeline-params), under every run's
-  int cpus = 2;           // the budget all runs share
-  std::string runner = "local";  // local or slurm
-  std::string slurm_partition;   // empty: the cluster's default
-  int64_t slurm_mem_cap_mb = 0;  // caps every Slurm job's memory request (small clusters); 0: none
+  RunParams base_params;             // the server's stage parameters (serve --pipeline-params), under every run's
+  int cpus = 2;                      // the budget all runs share
+  std::string runner = "local";      // local or slurm
+  std::string slurm_partition;       // empty: the cluster's default
+  int64_t slurm_mem_cap_mb = 0;      // caps every Slurm job's memory request (small clusters); 0: none
   int stage_time_limit_minutes = 0;  // 0: each stage's resource label's
   // Stages' own code (which parses the user's files) runs as `stage_helper stage-step` (this
   // program), never in the service's process; empty: in-process (tests of the service itself).
   std::string stage_helper;
-  int64_t stage_memory_mb = 0;  // each stage's own code (0: its resource label's: 2, 8 or 32 GiB)
+  int64_t stage_memory_mb = 0;              // each stage's own code (0: its resource label's: 2, 8 or 32 GiB)
   int64_t run_disk_mb = int64_t(64) << 10;  // what one run may write (64 GiB; 0: no limit)
   int confirm_timeout_seconds = 30;
   std::vector<std::string> stages;  // every run's stages (with what they need); empty: all
@@ -134,11 +134,11 @@ struct RunServiceOptions {
 struct RunRequest {
   std::string owner;  // the session (or the command) the task belongs to; every query names it
   std::string species, family;
-  fs::path data_dir;   // the species folder; empty: looked for in the owner's data folders by the prefix
-  fs::path run_dir;    // empty: <state>/sessions/<owner>/runs/<task>
-  RunParams params;    // over the service's base parameters
+  fs::path data_dir;  // the species folder; empty: looked for in the owner's data folders by the prefix
+  fs::path run_dir;   // empty: <state>/sessions/<owner>/runs/<task>
+  RunParams params;   // over the service's base parameters
   Lang lang = Lang::kEn;
-  bool confirmed = false;  // false: the dialog waits for an answer (the defaults after the timeout)
+  bool confirmed = false;           // false: the dialog waits for an answer (the defaults after the timeout)
   int confirm_timeout_seconds = 0;  // 0: the service's
   std::vector<std::string> stages;  // empty: the service's
   std::string plan_id;              // the plan it runs (shown with the task)
@@ -170,8 +170,7 @@ class RunService {
   std::string running_task(const std::string& owner) const;
   Result<Json> results(const std::string& owner, const std::string& task_id) const;
   // A file of a task's results by its listed name (final/…, status.json, validation.json, logs/<stage>.log).
-  Result<fs::path> result_file(const std::string& owner, const std::string& task_id,
-                               const std::string& relative) const;
+  Result<fs::path> result_file(const std::string& owner, const std::string& task_id, const std::string& relative) const;
   // Events with seq > after, waiting up to `wait` for the first.
   Json events(const std::string& owner, const std::string& task_id, int64_t after,
               std::chrono::milliseconds wait) const;

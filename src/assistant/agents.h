@@ -53,5 +53,4 @@ std::string to_yaml(const Json& j);
 // The leading whole number of a knowledge-base count ("105 (up to 117 ...)" -> 105), or -1.
 int leading_count(const std::string& s);
 
-
 }  // namespace bioagent

@@ -5,10 +5,10 @@
 #include <fstream>
 
 #include "assistant/intents.h"
+#include "assistant/report_sections.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/json_text.h"
 #include "bioagent/llm.h"
-#include "assistant/report_sections.h"
 
 namespace bioagent {
 namespace {
@@ -82,8 +82,9 @@ RunHooks Assistant::Impl::run_hooks() {
                              Lang lang, const std::function<void(Json)>& record) -> Json {
     const std::string prefix = subject.value("prefix", "");
     const Json* sp = find_species(prefix);
-    return report_sections_patch(env, llm.get(), {prefix, sp ? sp->value("latin", "") : "", subject.value("family", "")},
-                                 finished, run_dir, lang, record);
+    return report_sections_patch(env, llm.get(),
+                                 {prefix, sp ? sp->value("latin", "") : "", subject.value("family", "")}, finished,
+                                 run_dir, lang, record);
   };
   h.on_outcome = [this](const std::string& owner, const std::string& task_id, TaskState state, const std::string& text,
                         const Json& links) {
@@ -337,7 +338,6 @@ Result<Json> Assistant::session_state(const std::string& sid) const {
   out["tasks"] = *tasks;
   return out;
 }
-
 
 Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_id, const Json& params,
                                 bool auto_confirm) {

@@ -71,8 +71,7 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, Lang lang) {
   Json stored = Json::parse(row.value("plan", "{}"), nullptr, false);
   std::string species = stored.is_object() ? stored["plan"]["analysis_plan"].value("species_prefix", "") : "";
   auto fresh = make_plan(env, species.empty() ? row["species"].get<std::string>() : species, row["family"],
-                         data_dirs(sid), runs->stage_seconds(), lang, runs->cpu_limit(),
-                         runs->base_params().stages);
+                         data_dirs(sid), runs->stage_seconds(), lang, runs->cpu_limit(), runs->base_params().stages);
   if (fresh) name_plan_places(sid, *fresh);
   Json out = fresh ? *fresh : stored;
   if (fresh && stored.is_object() && stored["plan"]["analysis_plan"].contains("reasoning"))

@@ -158,7 +158,8 @@ int run_pipeline(RunArgs ra, GlobalOptions& g) {
   const std::string species = ra.species.empty() ? view.value("prefix", "") : ra.species;
   const std::string family = ra.family.empty() ? view.value("family", "") : ra.family;
   if (species.empty()) return print_error(invalid_argument("no species prefix: give --species (e.g. Lchi)"));
-  if (family.empty()) return print_error(invalid_argument("no family: give --family or put <Family>.hmm in the folder"));
+  if (family.empty())
+    return print_error(invalid_argument("no family: give --family or put <Family>.hmm in the folder"));
   ra.service.confirm_timeout = 1;
   auto c = open_cli_assistant(g, ra.service);
   if (!c) return print_error(c.status());
@@ -218,7 +219,8 @@ int run_pipeline(RunArgs ra, GlobalOptions& g) {
 void add_run_command(CLI::App* gf, GlobalOptions& g) {
   static RunArgs ra;
   auto* run = gf->add_subcommand(
-      "run", "Run (or resume) the pipeline on a species data folder, as the server runs it (a task of the run service)");
+      "run",
+      "Run (or resume) the pipeline on a species data folder, as the server runs it (a task of the run service)");
   run->add_option("--species", ra.species, "Species prefix, e.g. Lchi (default: from the file names)");
   run->add_option("--family", ra.family, "Gene family, e.g. SPL (its HMM is <Family>.hmm; default: the .hmm file's)");
   run->add_option("--data", ra.data, "Species data folder (read in place; nothing in it is renamed or written)")
@@ -237,8 +239,9 @@ void add_run_command(CLI::App* gf, GlobalOptions& g) {
                   "Minutes per stage (default: by resource label)");
   run->add_option("--lang", ra.lang, "Language of the report and the figures: en or zh")
       ->check(CLI::IsMember({"en", "zh"}));
-  run->add_option("--state-dir", ra.service.state_dir,
-                  "The state folder whose learning the run reads and adds to (default: the server's, beside the bundle)");
+  run->add_option(
+      "--state-dir", ra.service.state_dir,
+      "The state folder whose learning the run reads and adds to (default: the server's, beside the bundle)");
   add_budget_options(run, ra.service);
   run->callback([&g] { g.exit_code = run_pipeline(ra, g); });
 }

@@ -74,7 +74,6 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? v : fallback;
 }
 
-
 }  // namespace
 
 void add_serve_commands(CLI::App& app, GlobalOptions& g) {
@@ -83,7 +82,8 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   serve->add_option("--host", o.api.host, "Address to listen on (beyond loopback a --token is required)");
   serve->add_option("--port", o.api.port, "Port (0: any free port)")->check(CLI::Range(0, 65535));
   serve->add_option("--token", o.api.token, "Bearer token for /api and /mcp (also BIOAGENT_API_TOKEN)");
-  serve->add_option("--state-dir", o.runs.state_dir, "Sessions, tasks, uploads and learning (default: beside the bundle)");
+  serve->add_option("--state-dir", o.runs.state_dir,
+                    "Sessions, tasks, uploads and learning (default: beside the bundle)");
   serve->add_option("--root", o.runs.data_roots,
                     "A server-side data folder (e.g. /data/genomes): its species folders are listed to clients by "
                     "the folder's name and read in place, never copied (repeatable; also readable by tools)");
@@ -92,7 +92,9 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   serve->add_option("--data-dir", o.runs.data_dir,
                     "Shared species folders (default: the generated example genome in the state folder)");
   serve->add_option("--web-dir", o.api.web_dir, "Built web UI (default: web/dist of the source tree, if built)");
-  serve->add_option("--confirm-timeout", o.runs.confirm_timeout, "Seconds before the parameter dialog confirms the defaults")
+  serve
+      ->add_option("--confirm-timeout", o.runs.confirm_timeout,
+                   "Seconds before the parameter dialog confirms the defaults")
       ->check(CLI::Range(1, 3600));
   serve->add_option("--cpus", o.runs.cpus, "CPUs for pipeline runs (default: all)");
   serve->add_option("--runner", o.runs.runner, "local or slurm")->check(CLI::IsMember({"local", "slurm"}));
@@ -133,7 +135,8 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
     block_stop_signals();  // before any thread starts, so that all inherit it
     raise_open_file_limit();
     // serve's --root folders are data roots and readable by tools; the global --root ones only the latter.
-    if (g.roots.empty() && !o.runs.data_roots.empty()) g.roots.push_back(fs::current_path().string());  // tools' default
+    if (g.roots.empty() && !o.runs.data_roots.empty())
+      g.roots.push_back(fs::current_path().string());  // tools' default
     g.roots.insert(g.roots.end(), o.runs.data_roots.begin(), o.runs.data_roots.end());
     auto s = Session::open(g);
     if (!s) {

@@ -36,7 +36,7 @@ AppStore::~AppStore() {
 }
 
 Result<std::unique_ptr<AppStore>> AppStore::open(const std::filesystem::path& file, const std::string& schema,
-                                               const std::string& what) {
+                                                 const std::string& what) {
   auto s = std::unique_ptr<AppStore>(new AppStore());
   s->what_ = what;
   const std::string sql = "PRAGMA journal_mode=WAL;" + schema;

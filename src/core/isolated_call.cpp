@@ -67,7 +67,6 @@ void write_all(int fd, const std::string& s) {
   _exit(0);
 }
 
-
 // Why a child ended by `sig`: its memory limit (or the system's) or a crash.
 Status ended_by_signal(int sig, const IsolationLimits& limits) {
   const std::string limit = std::to_string(limits.memory_bytes >> 20) + " MiB";

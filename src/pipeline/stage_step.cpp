@@ -47,13 +47,14 @@ Status helper_end(const StageSpec& spec, const ProcessResult& r, const PipelineO
   if (sig)  // under an address-space limit a stack that cannot grow is a segmentation fault too
     return Status(ErrorCode::kInternal,
                   who + " crashed (signal " + std::to_string(sig) + ", " + strsignal(sig) +
-                      (sig == SIGSEGV && memory_mb > 0
-                           ? ": a fault in it, or its memory budget of " + std::to_string(memory_mb) + " MiB was reached"
-                           : "") +
-                      "); nothing it wrote is used" + (r.log_tail.empty() ? "" : ". Its log: " + r.log_tail.substr(0, 500)))
+                      (sig == SIGSEGV && memory_mb > 0 ? ": a fault in it, or its memory budget of " +
+                                                             std::to_string(memory_mb) + " MiB was reached"
+                                                       : "") +
+                      "); nothing it wrote is used" +
+                      (r.log_tail.empty() ? "" : ". Its log: " + r.log_tail.substr(0, 500)))
         .with(kFailureDetail, to_string(FailureClass::kToolError));
-  return Status(ErrorCode::kInternal,
-                who + " ended without a result (exit " + std::to_string(r.exit_code) + "): " + r.log_tail.substr(0, 500));
+  return Status(ErrorCode::kInternal, who + " ended without a result (exit " + std::to_string(r.exit_code) +
+                                          "): " + r.log_tail.substr(0, 500));
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 // not code: the program itself is never changed) and the data-folder repairs.
 #include <re2/re2.h>
 
-#include "runs/diagnosis.h"
 #include "bioagent/genefamily.h"
+#include "runs/diagnosis.h"
 
 namespace bioagent {
 
@@ -21,7 +21,8 @@ const std::vector<DiagnosisRepair>& repair_table() {
          "detect the name variant (.fa, .fas, .faa, .gff, a portal's download name) and read the file under its "
          "rule name through a link in the run's own folder; the file itself is not renamed or copied",
          "read name variants under their rule names before the naming check", true, "", "",
-         "识别文件名变体（.fa、.fas、.faa、.gff 或数据库下载名）并通过运行目录中的链接按命名规范读取；原文件不改名、不复制",
+         "识别文件名变体（.fa、.fas、.faa、.gff "
+         "或数据库下载名）并通过运行目录中的链接按命名规范读取；原文件不改名、不复制",
          "命名检查之前先按命名规范读取文件名变体"},
         {"ask_for_file", to_string(FailureClass::kMissingInput),
          "ask the user to upload the missing file under its rule name",

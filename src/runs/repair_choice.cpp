@@ -5,10 +5,10 @@
 // an allowed id (anything else is ignored and recorded). Without a model, or
 // when its answer is ignored, the table's order decides. A model never writes
 // code or commands here: it only names a row.
-#include "runs/diagnosis.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/json_text.h"
 #include "bioagent/llm.h"
+#include "runs/diagnosis.h"
 
 namespace bioagent {
 
@@ -30,8 +30,7 @@ std::vector<const DiagnosisRepair*> allowed_repairs(const std::string& stage, Fa
     }
   }
   for (auto& r : repair_table())
-    if (r.stage.empty() && r.key != kReadUnderRuleName)
-      (r.error_type == to_string(c) ? first : rest).push_back(&r);
+    if (r.stage.empty() && r.key != kReadUnderRuleName) (r.error_type == to_string(c) ? first : rest).push_back(&r);
   first.insert(first.end(), rest.begin(), rest.end());
   return first;
 }

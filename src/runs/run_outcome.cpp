@@ -7,9 +7,9 @@
 #include <iterator>
 #include <map>
 
-#include "runs/runs_internal.h"
 #include "bioagent/genefamily.h"
 #include "pipeline/stage_reasons.h"
+#include "runs/runs_internal.h"
 
 namespace bioagent {
 namespace {

@@ -36,8 +36,9 @@ Status check_stage_object(const StageSpec& spec, const Json& given) {
     if (!props.contains(it.key())) {
       std::string known;
       for (auto p = props.begin(); p != props.end(); ++p) known += (known.empty() ? "" : ", ") + p.key();
-      return Status(ErrorCode::kInvalidArgument, "params." + spec.name + "." + it.key() + " is not a parameter of the " +
-                                                     spec.name + " stage (its parameters: " + known + ")")
+      return Status(ErrorCode::kInvalidArgument, "params." + spec.name + "." + it.key() +
+                                                     " is not a parameter of the " + spec.name +
+                                                     " stage (its parameters: " + known + ")")
           .with("field", spec.name + "." + it.key());
     }
   return validate(spec.params_schema, apply_defaults(spec.params_schema, given), "params." + spec.name);

@@ -61,7 +61,8 @@ bool is_terminal(TaskState s) {
 
 namespace {
 
-// Seconds from the "~m:ss" or "~h:mm:ss" a tool's phase carries (IQ-TREE's own estimate of its time left); -1 when none.
+// Seconds from the "~m:ss" or "~h:mm:ss" a tool's phase carries (IQ-TREE's own estimate of its time left); -1 when
+// none.
 double seconds_in_phase(const std::string& phase) {
   size_t at = phase.find('~');
   if (at == std::string::npos) return -1;
@@ -227,7 +228,7 @@ Result<Json> RunService::results(const std::string& owner, const std::string& ta
 }
 
 Result<fs::path> RunService::result_file(const std::string& owner, const std::string& task_id,
-                                        const std::string& relative) const {
+                                         const std::string& relative) const {
   auto row = impl_->task_row(owner, task_id);
   if (!row) return row.status();
   fs::path run_dir = (*row).value("run_dir", "");
@@ -300,7 +301,8 @@ Result<Json> RunService::tasks(const std::string& owner) const {
 }
 
 std::string RunService::running_task(const std::string& owner) const {
-  auto rows = impl_->store->query("SELECT id, state FROM tasks WHERE session = ? ORDER BY created DESC, id DESC", {owner});
+  auto rows =
+      impl_->store->query("SELECT id, state FROM tasks WHERE session = ? ORDER BY created DESC, id DESC", {owner});
   for (auto& r : rows ? *rows : Json::array()) {
     auto ts = task_state_from_string(r.value("state", ""));
     if (ts && !is_terminal(*ts)) return r["id"];
@@ -330,7 +332,7 @@ Result<Json> RunService::wait(const std::string& owner, const std::string& task_
 }
 
 Json RunService::events(const std::string& owner, const std::string& task_id, int64_t after,
-                       std::chrono::milliseconds wait) const {
+                        std::chrono::milliseconds wait) const {
   if (!impl_->task_row(owner, task_id)) return Json::array();
   auto deadline = std::chrono::steady_clock::now() + wait;
   for (;;) {

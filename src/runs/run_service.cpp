@@ -298,8 +298,8 @@ Result<Json> RunService::answer(const std::string& owner, const std::string& tas
       if (auto mine = parse_run_params((*row)["params"].value("run_params", Json::object()).value("stages", Json()),
                                        *impl_->pipeline, impl_->cpu_limit()))
         own = *mine;
-      out["params"] = dialog_view(merge_run_params(merge_run_params(impl_->o.base_params, own), *p),
-                                  *impl_->pipeline, impl_->cpu_limit());
+      out["params"] = dialog_view(merge_run_params(merge_run_params(impl_->o.base_params, own), *p), *impl_->pipeline,
+                                  impl_->cpu_limit());
     }
   }
   if (rt) {
@@ -307,8 +307,9 @@ Result<Json> RunService::answer(const std::string& owner, const std::string& tas
     return out;
   }
   // The task runs in another process on this store (a terminal chat, the server): it takes the answer there.
-  BIOAGENT_RETURN_IF_ERROR(impl_->store->exec("INSERT INTO task_requests (task, action, params, at) VALUES (?, ?, ?, ?)",
-                                              {task_id, action, given.dump(), now_iso()}));
+  BIOAGENT_RETURN_IF_ERROR(
+      impl_->store->exec("INSERT INTO task_requests (task, action, params, at) VALUES (?, ?, ?, ?)",
+                         {task_id, action, given.dump(), now_iso()}));
   impl_->bell->ring();
   out["forwarded"] = true;
   out["message"] = "the task runs in another process on this store; it takes the answer at once";

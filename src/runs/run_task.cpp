@@ -30,9 +30,9 @@ Json problems_of(const Result<Json>& check) {
 std::string problems_text(const Json& problems, Lang lang) {
   std::string s;
   for (auto& p : problems)
-    s += (s.empty() ? std::string() : BiText{"; ", "；"}.in(lang)) +
-         (lang == Lang::kZh && p.contains("message_zh") ? p.value("message_zh", "")
-                                                        : p.value("message", p.value("file", "")));
+    s += (s.empty() ? std::string() : BiText{"; ", "；"}.in(lang)) + (lang == Lang::kZh && p.contains("message_zh")
+                                                                          ? p.value("message_zh", "")
+                                                                          : p.value("message", p.value("file", "")));
   return s;
 }
 
@@ -62,10 +62,11 @@ void RunService::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
   t.owner = rt->owner;
   if (!load_task(t)) return;
   if (resumed)
-    emit(t.id, {{"type", "resumed"},
-                {"message", BiText{"resumed; finished stages are reused", "继续执行；已完成的阶段直接复用"}.in(t.lang)}});
-  if (!prepare_data(t)) return;                                             // 1. the data and its names
-  if (!confirm_params(*rt, t)) return;                                      // 2. parameter confirmation
+    emit(t.id,
+         {{"type", "resumed"},
+          {"message", BiText{"resumed; finished stages are reused", "继续执行；已完成的阶段直接复用"}.in(t.lang)}});
+  if (!prepare_data(t)) return;                                            // 1. the data and its names
+  if (!confirm_params(*rt, t)) return;                                     // 2. parameter confirmation
   std::optional<std::vector<StageStatus>> outcome = run_pipeline(*rt, t);  // 3. the pipeline
   if (!outcome) return;
   if (rt->cancel->load()) {
@@ -90,8 +91,8 @@ bool RunService::Impl::load_task(TaskContext& t) {
   t.folder = t.row_params.value("folder", "");
   std::string run_dir = (*row).value("run_dir", "");
   t.run_dir = run_dir.empty() ? owner_dir(t.owner) / "runs" / t.id : fs::path(run_dir);
-  auto p = parse_run_params(t.row_params.value("run_params", Json::object()).value("stages", Json::object()),
-                            *pipeline, cpu_limit());
+  auto p = parse_run_params(t.row_params.value("run_params", Json::object()).value("stages", Json::object()), *pipeline,
+                            cpu_limit());
   if (!p) {
     set_state(t.id, TaskState::kFailed, p.status().message());
     return false;
@@ -135,14 +136,16 @@ bool RunService::Impl::prepare_data(TaskContext& t) {
                 {t.run_dir.string(), t.folder.string(), t.id});
   Json read = Json::array();
   for (auto& f : plan["read"])
-    read.push_back({{"file", f["name"]}, {"kind", f["kind"]}, {"read_as", f.value("read_as", f["name"].get<std::string>())}});
+    read.push_back(
+        {{"file", f["name"]}, {"kind", f["kind"]}, {"read_as", f.value("read_as", f["name"].get<std::string>())}});
   const std::string place = self->place_name(t.owner, t.folder);
   emit(t.id, {{"type", "data"},
               {"folder", place},
               {"read_in_place", read},
               {"not_read", plan["not_read"]},
-              {"message", BiText{"reading the files of " + place + " in place (links in the run's folder; nothing "
-                                 "renamed or copied)",
+              {"message", BiText{"reading the files of " + place +
+                                     " in place (links in the run's folder; nothing "
+                                     "renamed or copied)",
                                  "就地读取 " + place + " 中的文件（运行目录中的链接；不改名、不复制）"}
                               .in(t.lang)}});
   if (!fixable_only(names).empty() && !repair_names(t, names)) return false;
@@ -166,13 +169,14 @@ bool RunService::Impl::repair_names(TaskContext& t, const Json& problems) {
     if (p["fix"] != kReadUnderRuleName) continue;
     store->record("UPDATE learning SET applied = applied + 1 WHERE id = ?", {p["id"]});
     const DiagnosisRepair* known = find_repair(p.value("fix", ""));
-    emit(t.id, {{"type", "prevention"},
-                {"learning_id", p["id"]},
-                {"changes", changes},
-                {"message", BiText{"applied a learned prevention up front: ", "已提前应用学习到的预防措施："}.in(t.lang) +
-                                (t.lang == Lang::kZh && known ? known->prevention_zh : p.value("future_prevention", "")) +
-                                BiText{" (learned ", "（记录于 "}.in(t.lang) + p.value("timestamp", "") +
-                                BiText{")", "）"}.in(t.lang)}});
+    emit(t.id,
+         {{"type", "prevention"},
+          {"learning_id", p["id"]},
+          {"changes", changes},
+          {"message", BiText{"applied a learned prevention up front: ", "已提前应用学习到的预防措施："}.in(t.lang) +
+                          (t.lang == Lang::kZh && known ? known->prevention_zh : p.value("future_prevention", "")) +
+                          BiText{" (learned ", "（记录于 "}.in(t.lang) + p.value("timestamp", "") +
+                          BiText{")", "）"}.in(t.lang)}});
     return true;
   }
   Diagnosis d = classify_failure("check", problems_text(fixable, Lang::kEn), fixable);
@@ -189,9 +193,10 @@ bool RunService::Impl::repair_names(TaskContext& t, const Json& problems) {
               {"message", t.lang == Lang::kZh ? repair->strategy_zh : repair->strategy},
               {"changes", changes},
               {"test_result", test}});
-  emit(t.id, {{"type", "learning"},
-              {"message", BiText{"learning recorded: " + repair->prevention, "已记录学习条目：" + repair->prevention_zh}.in(
-                              t.lang)}});
+  emit(t.id,
+       {{"type", "learning"},
+        {"message",
+         BiText{"learning recorded: " + repair->prevention, "已记录学习条目：" + repair->prevention_zh}.in(t.lang)}});
   return true;
 }
 
@@ -357,12 +362,12 @@ std::optional<std::vector<StageStatus>> RunService::Impl::run_pipeline(TaskRunti
   po.patch_params = [&](const std::string& stage, const std::vector<StageStatus>& finished) -> Json {
     if (!hooks.report_sections || !takes_prewritten(*pipeline, stage)) return nullptr;
     if (!sections_patch)
-      sections_patch = hooks.report_sections({{"prefix", t.prefix}, {"family", t.family}}, finished, t.run_dir,
-                                             t.lang, [&](Json ev) { emit(t.id, std::move(ev)); });
+      sections_patch = hooks.report_sections({{"prefix", t.prefix}, {"family", t.family}}, finished, t.run_dir, t.lang,
+                                             [&](Json ev) { emit(t.id, std::move(ev)); });
     return *sections_patch;
   };
-  auto runner = o.runner == "slurm" ? make_slurm_runner(o.slurm_partition, 1000, o.slurm_mem_cap_mb)
-                                    : make_local_runner();
+  auto runner =
+      o.runner == "slurm" ? make_slurm_runner(o.slurm_partition, 1000, o.slurm_mem_cap_mb) : make_local_runner();
   auto r = run_genefamily(*cfg, *runner, po);
   if (stopping.load()) return std::nullopt;  // killed or shutting down: resume later
   if (!r) {

@@ -79,8 +79,8 @@ struct TaskContext {
   std::string id, owner, prefix, family, fam_file;
   Json row_params;  // the task row's params (language, run_params, confirmed, ...)
   Lang lang = Lang::kEn;
-  fs::path folder;   // the species folder found (uploads, a root's, the shared one, the command's)
-  fs::path data_dir; // the run's view of it: links under the rule names
+  fs::path folder;    // the species folder found (uploads, a root's, the shared one, the command's)
+  fs::path data_dir;  // the run's view of it: links under the rule names
   fs::path run_dir;
   RunParams params;  // the run's own (the service's base under them at run time)
 };

@@ -253,7 +253,7 @@ void add_task_routes(Context& ctx) {
                     {"task_id", "action"})},
             [&a](Req req, Res res, const Json& body) {
               auto r = a.runs().answer(session_of(req, body), body["task_id"], body["action"],
-                                 body.value("params", Json::object()));
+                                       body.value("params", Json::object()));
               r ? reply_json(res, *r) : reply_error(res, r.status());
             });
   add_route(ctx,

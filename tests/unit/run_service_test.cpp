@@ -65,14 +65,16 @@ Json of_type(const Json& events, const std::string& type) {
 TEST(RunParams, NestedByStageFlatDialogFieldsAndDisplayFieldsAreOneValue) {
   auto nested = parse_run_params(Json{{"identify", {{"evalue", 1e-10}}}, {"cpu", 1}}, table(), 4);
   ASSERT_TRUE(nested.is_ok()) << nested.status().to_string();
-  auto flat = parse_run_params(Json{{"evalue", 1e-10}, {"cpu", 1}, {"species", "Lchi"}, {"stage", "identify"}}, table(), 4);
+  auto flat =
+      parse_run_params(Json{{"evalue", 1e-10}, {"cpu", 1}, {"species", "Lchi"}, {"stage", "identify"}}, table(), 4);
   ASSERT_TRUE(flat.is_ok()) << flat.status().to_string();
   EXPECT_EQ(nested->to_json(), flat->to_json()) << "the dialog's field is the stage's parameter";
   const Json view = dialog_view(*flat, table(), 2);
   EXPECT_EQ(view["evalue"], 1e-10);
   EXPECT_EQ(view["cpu"], 1);
   for (auto& f : table().dialog_fields()) EXPECT_TRUE(view.contains(f["key"].get<std::string>())) << f.dump();
-  RunParams merged = merge_run_params(*flat, *parse_run_params(Json{{"phylogeny", {{"method", "fasttree"}}}}, table(), 4));
+  RunParams merged =
+      merge_run_params(*flat, *parse_run_params(Json{{"phylogeny", {{"method", "fasttree"}}}}, table(), 4));
   EXPECT_EQ(merged.stages["identify"]["evalue"], 1e-10);
   EXPECT_EQ(merged.stages["phylogeny"]["method"], "fasttree");
 }
@@ -83,12 +85,9 @@ TEST(RunParams, EveryRefusalNamesTheFieldAndTheRule) {
     std::string field;
   };
   for (const Case& c : {Case{{{"identify", {{"evalue", "small"}}}}, "params.identify"},
-                        Case{{{"identify", {{"no_such", 1}}}}, "identify.no_such"},
-                        Case{{{"identify", 3}}, "identify"},
-                        Case{{{"nonsense", 1}}, "nonsense"},
-                        Case{{{"evalue", -1}}, "evalue"},
-                        Case{{{"cpu", 9}}, "cpu"},
-                        Case{{{"species", 3}}, "species"}}) {
+                        Case{{{"identify", {{"no_such", 1}}}}, "identify.no_such"}, Case{{{"identify", 3}}, "identify"},
+                        Case{{{"nonsense", 1}}, "nonsense"}, Case{{{"evalue", -1}}, "evalue"},
+                        Case{{{"cpu", 9}}, "cpu"}, Case{{{"species", 3}}, "species"}}) {
     auto r = parse_run_params(c.given, table(), 4);
     ASSERT_FALSE(r.is_ok()) << c.given.dump();
     EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument) << c.given.dump();

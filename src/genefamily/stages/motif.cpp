@@ -162,8 +162,7 @@ Status discover(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "motif_sites.tsv"), tsv.str()));
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "motif_map.svg"),
-                 motif_map(order, length, by_gene, motifs,
-                           figure_title(ctx, {" motifs", " 保守基序"}))));
+                 motif_map(order, length, by_gene, motifs, figure_title(ctx, {" motifs", " 保守基序"}))));
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
                  logos(run_lang(ctx), motifs, figure_title(ctx, {" motif logos", " 基序标识图"}))));
