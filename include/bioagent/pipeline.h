@@ -67,11 +67,16 @@ class Runner {
   // Runs `cmd` in `work`, stderr appended to `log`; blocks until done.
   virtual ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
                             const std::atomic<bool>& cancel) = 0;
+  // What make_runner() needs to make the same runner in another process: {"kind": "local"} or
+  // {"kind": "slurm", "partition", "poll_ms", "max_mem_mb"}.
+  virtual Json describe() const = 0;
 };
 std::unique_ptr<Runner> make_local_runner();
 // Slurm through sbatch/squeue/sacct/scancel (`partition` may be empty);
 // memory requests are capped at `max_mem_mb` when it is set (small clusters).
 std::unique_ptr<Runner> make_slurm_runner(std::string partition = "", int poll_ms = 1000, int64_t max_mem_mb = 0);
+// The runner a describe() gave; an unknown kind is an error naming it.
+Result<std::unique_ptr<Runner>> make_runner(const Json& described);
 
 // A stage's state. Final: done (it produced what it promises), cached (done
 // by an earlier run with the same key), warn (it ran, a check of its results
@@ -285,12 +290,14 @@ struct PipelineOptions {
   // Lets a caller write a stage's input from upstream results (a report's
   // pre-written sections) without running the pipeline twice.
   std::function<Json(const std::string& stage, const std::vector<StageStatus>& finished)> patch_params;
-  // A stage's own code (its check and in-process steps, which parse the user's
-  // files) runs in a process of its own, `helper stage-step <request>` (this
-  // program; see run_stage_step), with these budgets, so that a crash, an abort
-  // or a budget hit fails that stage with the reason, never the process running
-  // the pipeline. helper empty: in this process (tests of the engine itself).
-  // memory_mb 0: the stage's resource label's; disk_mb: what the whole run may
+  // Each attempt of a stage (its check, its steps' list, its in-process steps,
+  // which parse the user's files, and the programs it starts) runs in a process
+  // of its own, `helper stage-step <request>` (this program; see
+  // run_stage_step), with these budgets, so that a crash, an abort or a budget
+  // hit fails that stage with the reason, never the process running the
+  // pipeline. helper empty: in this process (tests of the engine itself).
+  // memory_mb 0: the stage's resource label's (the stage's own code; the
+  // programs it starts are bound by their own); disk_mb: what the whole run may
   // write (0: no limit).
   struct Isolation {
     std::string helper;
@@ -332,10 +339,11 @@ class Pipeline {
   std::vector<StageSpec> stages_;
 };
 
-// The child side of PipelineOptions::isolation: runs the step a request file
-// names ({stage, step: "check" or the index of an in-process step, ctx: {run,
-// params, work, input, cpus}}) of `pipeline`'s stage and writes its Status to
-// <request>.result.json. Non-ok only when the request cannot be read.
+// The child side of PipelineOptions::isolation: runs the attempt a request file
+// describes (the stage of `pipeline`, its context, key, program versions, the
+// runner and the run folder whose record it writes) and writes its Status to
+// <request>.result.json and its progress to <work>/.progress.json. Non-ok only
+// when the request cannot be read.
 Status run_stage_step(const Pipeline& pipeline, const fs::path& request);
 
 // Attempts recorded in <run_dir>/run.sqlite, newest first.

@@ -48,6 +48,7 @@ long peak_rss_kb(pid_t pid) {
 class LocalRunner : public Runner {
  public:
   std::string name() const override { return "local"; }
+  Json describe() const override { return {{"kind", "local"}}; }
   int max_cpus() const override { return int(std::max(1u, std::thread::hardware_concurrency())); }
 
   ProcessResult run(const Command& cmd, const fs::path& work, const fs::path& log, const Resources& res,
@@ -85,17 +86,21 @@ class LocalRunner : public Runner {
         0, 0
       };
       setrlimit(RLIMIT_CORE, &core);
-      const rlim_t file_cap = cmd.file_bytes > 0 ? rlim_t(cmd.file_bytes) : rlim_t(64) << 30;
-      struct rlimit fsize {
-        file_cap, file_cap
-      };  // no runaway output (64 GiB unless the command has a smaller budget)
+      // No runaway output: 64 GiB, the command's own budget, or what this process may still write
+      // (a stage's helper carries the run's disk budget as its soft limit), whichever is least.
+      struct rlimit fsize {};
+      getrlimit(RLIMIT_FSIZE, &fsize);
+      rlim_t file_cap = cmd.file_bytes > 0 ? rlim_t(cmd.file_bytes) : rlim_t(64) << 30;
+      if (fsize.rlim_cur != RLIM_INFINITY && fsize.rlim_cur < file_cap) file_cap = fsize.rlim_cur;
+      fsize.rlim_cur = file_cap;
+      if (fsize.rlim_max != RLIM_INFINITY && fsize.rlim_max < file_cap) fsize.rlim_cur = fsize.rlim_max;
       setrlimit(RLIMIT_FSIZE, &fsize);
-      if (cmd.memory_mb > 0) {
-        struct rlimit as {
-          rlim_t(cmd.memory_mb) << 20, rlim_t(cmd.memory_mb) << 20
-        };
-        setrlimit(RLIMIT_AS, &as);
-      }
+      // Memory: the command's own limit as the soft limit (a stage's helper sets its budget this way and
+      // gives the programs it starts back the hard limit; they are bound by the run's own budgets).
+      struct rlimit as {};
+      getrlimit(RLIMIT_AS, &as);
+      as.rlim_cur = cmd.memory_mb > 0 ? std::min<rlim_t>(as.rlim_max, rlim_t(cmd.memory_mb) << 20) : as.rlim_max;
+      setrlimit(RLIMIT_AS, &as);
       execvp(argv[0], argv.data());
       const char msg[] = "exec failed: program not found or not executable\n";
       (void)!write(2, msg, sizeof msg - 1);
@@ -138,6 +143,14 @@ class LocalRunner : public Runner {
 }  // namespace
 
 std::unique_ptr<Runner> make_local_runner() { return std::make_unique<LocalRunner>(); }
+
+Result<std::unique_ptr<Runner>> make_runner(const Json& d) {
+  const std::string kind = d.is_object() && d.contains("kind") && d["kind"].is_string() ? d["kind"].get<std::string>() : "";
+  if (kind == "local") return make_local_runner();
+  if (kind == "slurm")
+    return make_slurm_runner(d.value("partition", std::string()), d.value("poll_ms", 1000), d.value("max_mem_mb", int64_t(0)));
+  return invalid_argument("no runner of kind '" + kind.substr(0, 40) + "' (local or slurm)");
+}
 
 Resources resources_for(const std::string& label, int cpu_budget) {
   cpu_budget = std::max(1, cpu_budget);

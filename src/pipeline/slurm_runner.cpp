@@ -32,6 +32,9 @@ class SlurmRunner : public Runner {
   SlurmRunner(std::string partition, int poll_ms, int64_t max_mem_mb)
       : partition_(std::move(partition)), poll_ms_(poll_ms), max_mem_mb_(max_mem_mb) {}
   std::string name() const override { return "slurm"; }
+  Json describe() const override {
+    return {{"kind", "slurm"}, {"partition", partition_}, {"poll_ms", poll_ms_}, {"max_mem_mb", max_mem_mb_}};
+  }
   // The largest node's CPUs (in the partition when one is named), asked once.
   int max_cpus() const override {
     std::call_once(cpus_once_, [this] {

@@ -125,14 +125,7 @@ Status run_command(const AttemptEnv& a, const Command& cmd, size_t i, const fs::
   return a.store.record(rec);
 }
 
-// The stage's own code: in its own process when the options name a helper, else here.
-Status own_code(const StageSpec& spec, const PipelineOptions& o, const Resources& res, const std::string& step,
-                const StageContext& ctx, const std::atomic<bool>& cancel, const std::function<Status()>& here) {
-  return o.isolation.helper.empty() ? here() : run_in_helper(spec, o, res, step, ctx, cancel);
-}
-
-// Runs the steps of one attempt in `tmp` (the stage's work folder).
-using StepFn = std::function<void(int step, int steps, const std::string& what, const fs::path& work)>;
+}  // namespace
 
 Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& key, Runner& runner, RunStore& store,
                  const PipelineOptions& o, const Json& versions, const StepFn& on_step) {
@@ -146,8 +139,7 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
   static const std::atomic<bool> kNever{false};
   const std::atomic<bool>& cancel = o.cancel ? *o.cancel : kNever;
   if (spec.check)
-    if (Status s = own_code(spec, o, res, "check", ctx, cancel, [&] { return spec.check(ctx); }); !s.is_ok())
-      return s.code() == ErrorCode::kCancelled ? s : fail(s);
+    if (Status s = spec.check(ctx); !s.is_ok()) return fail(s);
   std::vector<Step> steps;
   if (spec.steps) {
     auto st = spec.steps(ctx);
@@ -163,10 +155,8 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
               cmd && !cmd->argv.empty() ? fs::path(cmd->argv[0]).filename().string() : "in-process", tmp);
     if (cmd) {
       BIOAGENT_RETURN_IF_ERROR(run_command(env, *cmd, i, tmp));
-    } else if (Status s = own_code(spec, o, res, std::to_string(i), ctx, cancel,
-                                   [&] { return std::get<StageFn>(steps[i])(ctx); });
-               !s.is_ok()) {
-      return s.code() == ErrorCode::kCancelled ? s : fail(s);
+    } else if (Status s = std::get<StageFn>(steps[i])(ctx); !s.is_ok()) {
+      return fail(s);
     }
   }
   for (auto& out : spec.outputs)
@@ -174,6 +164,8 @@ Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& ke
       return fail(with_failure(Status(ErrorCode::kToolFailed, "did not produce " + out), FailureClass::kEmptyResult));
   return Status::ok();
 }
+
+namespace {
 
 // One attempt of a stage in a temporary folder; renamed into place on
 // success, removed (its log kept) on failure.
@@ -191,7 +183,9 @@ Status attempt(const StageSpec& spec, StageContext ctx, const std::string& key, 
   fs::remove_all(tmp, ec);
   fs::create_directories(tmp, ec);
   ctx.work = tmp;
-  Status s = run_steps(spec, ctx, key, runner, store, o, versions, on_step);
+  if (on_step && !o.isolation.helper.empty()) on_step(0, 0, "", tmp);  // where the helper reports its steps
+  Status s = o.isolation.helper.empty() ? run_steps(spec, ctx, key, runner, store, o, versions, on_step)
+                                        : run_in_helper(spec, ctx, key, runner, o, versions);
   if (!s.is_ok()) return discard_attempt(s, tmp, folder);
   std::ofstream(tmp / ".complete") << json_text(
       Json{{"stage", spec.name}, {"key", key}, {"params", ctx.params}, {"versions", versions}}, 2);
@@ -318,11 +312,12 @@ Json missing_input(const StageSpec& spec, const Json& run, const std::map<std::s
 }
 
 Json progress_json(const StageSpec& spec, const Progress& p) {
+  const Json helper = p.step == 0 && !p.work.empty() ? read_progress(p.work) : Json();  // an attempt in its own process
   Json j = {{"elapsed_seconds",
              std::round(std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count())},
-            {"step", p.step},
-            {"steps", p.steps},
-            {"what", p.what}};
+            {"step", helper.is_object() ? helper.value("step", 0) : p.step},
+            {"steps", helper.is_object() ? helper.value("steps", 0) : p.steps},
+            {"what", helper.is_object() ? helper.value("what", std::string()) : p.what}};
   if (spec.phase && !p.work.empty()) {
     std::string phase = spec.phase(p.work);
     if (!phase.empty()) j["phase"] = phase;

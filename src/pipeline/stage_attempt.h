@@ -53,9 +53,19 @@ Json progress_json(const StageSpec& spec, const Progress& p);
 void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, const fs::path& folder, Runner& runner,
                RunStore& store, const PipelineOptions& o, const Json& versions, Shared& sh, int total);
 
-// The check (`step` "check") or in-process step `step` of `spec` in a process of its own,
-// `o.isolation.helper stage-step <request>`, with the run's budgets (stage_step.cpp).
-Status run_in_helper(const StageSpec& spec, const PipelineOptions& o, const Resources& res, const std::string& step,
-                     const StageContext& ctx, const std::atomic<bool>& cancel);
+// What a step reports as it starts: its number, the count, its program ("in-process"), the work folder.
+using StepFn = std::function<void(int step, int steps, const std::string& what, const fs::path& work)>;
+
+// The steps of one attempt in ctx.work: the stage's check, its list of steps, each command
+// through `runner` and each in-process step here, every outcome recorded in `store`.
+Status run_steps(const StageSpec& spec, StageContext& ctx, const std::string& key, Runner& runner, RunStore& store,
+                 const PipelineOptions& o, const Json& versions, const StepFn& on_step);
+
+// run_steps in a process of its own, `o.isolation.helper stage-step <request>`, with the run's
+// budgets; its progress in ctx.work/.progress.json (stage_step.cpp).
+Status run_in_helper(const StageSpec& spec, const StageContext& ctx, const std::string& key, const Runner& runner,
+                     const PipelineOptions& o, const Json& versions);
+// The progress a helper reported in `work` ({step, steps, what}), null when none.
+Json read_progress(const fs::path& work);
 
 }  // namespace bioagent::engine

@@ -1,8 +1,10 @@
-// A stage's own code in a process of its own (PipelineOptions::isolation): the
-// parent writes the step's request and runs `helper stage-step <request>`
+// A stage attempt in a process of its own (PipelineOptions::isolation): the
+// parent writes the attempt's request and runs `helper stage-step <request>`
 // through the local runner with the run's budgets; the child rebuilds the
-// stage context, runs the check or the in-process step and writes its Status.
-// A crash, an abort or a budget hit ends the child, never the parent.
+// stage context and the runner, runs the attempt's steps (its check, the
+// steps' list, each in-process step and each program) recording them in the
+// run's store, reports its progress in a file and writes its Status. A crash,
+// an abort or a budget hit ends the child, never the parent.
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -15,10 +17,25 @@ namespace bioagent {
 namespace engine {
 namespace {
 
+constexpr const char* kProgressFile = ".progress.json";
+
 Json context_json(const StageContext& ctx) {
   Json input = Json::object();
   for (auto& [k, v] : ctx.input) input[k] = v.string();
   return {{"run", ctx.run}, {"params", ctx.params}, {"work", ctx.work.string()}, {"input", input}, {"cpus", ctx.cpus}};
+}
+
+StageContext context_of(const Json& c, const Pipeline& pipeline) {
+  StageContext ctx;
+  ctx.run = c.value("run", Json::object());
+  ctx.params = c.value("params", Json::object());
+  ctx.work = c.value("work", "");
+  const Json input = c.value("input", Json::object());
+  for (auto& [k, v] : input.items())
+    if (v.is_string()) ctx.input[k] = v.get<std::string>();
+  ctx.cpus = c.value("cpus", 1);
+  ctx.pipeline = &pipeline;
+  return ctx;
 }
 
 // Bytes under `dir` (regular files; links are not followed).
@@ -34,41 +51,48 @@ int64_t bytes_under(const fs::path& dir) {
 // Why the helper ended without a result: a budget it hit or a crash, named for people.
 Status helper_end(const StageSpec& spec, const ProcessResult& r, const PipelineOptions::Isolation& iso,
                   int64_t memory_mb) {
-  const std::string who = "the " + spec.name + " stage's own code";
+  const std::string who = "the " + spec.name + " stage";
   const int sig = r.exit_code > 128 ? r.exit_code - 128 : 0;
   if (sig == SIGXFSZ)
     return resource_exhausted(who + " wrote more than the run's disk budget of " + std::to_string(iso.disk_mb) +
-                              " MiB and was stopped (raise the run's disk budget)")
+                              " MiB and was stopped (raise the run's disk budget: --run-disk-mb)")
         .with(kFailureDetail, to_string(FailureClass::kOutOfMemory));
   if (sig == SIGKILL || r.log_tail.find("std::bad_alloc") != std::string::npos)
     return resource_exhausted(who + " ran out of its memory budget of " + std::to_string(memory_mb) +
-                              " MiB and was stopped (raise the run's memory budget)")
+                              " MiB and was stopped (raise it: --stage-memory-mb)")
         .with(kFailureDetail, to_string(FailureClass::kOutOfMemory));
   if (sig)  // under an address-space limit a stack that cannot grow is a segmentation fault too
     return Status(ErrorCode::kInternal,
                   who + " crashed (signal " + std::to_string(sig) + ", " + strsignal(sig) +
-                      (sig == SIGSEGV && memory_mb > 0 ? ": a fault in it, or its memory budget of " +
-                                                             std::to_string(memory_mb) + " MiB was reached"
-                                                       : "") +
-                      "); nothing it wrote is used" +
-                      (r.log_tail.empty() ? "" : ". Its log: " + r.log_tail.substr(0, 500)))
+                      (sig == SIGSEGV && memory_mb > 0
+                           ? ": a fault in it, or its memory budget of " + std::to_string(memory_mb) + " MiB was reached"
+                           : "") +
+                      "); nothing it wrote is used" + (r.log_tail.empty() ? "" : ". Its log: " + r.log_tail.substr(0, 500)))
         .with(kFailureDetail, to_string(FailureClass::kToolError));
-  return Status(ErrorCode::kInternal, who + " ended without a result (exit " + std::to_string(r.exit_code) +
-                                          "): " + r.log_tail.substr(0, 500));
+  return Status(ErrorCode::kInternal,
+                who + " ended without a result (exit " + std::to_string(r.exit_code) + "): " + r.log_tail.substr(0, 500));
 }
 
 }  // namespace
 
-Status run_in_helper(const StageSpec& spec, const PipelineOptions& o, const Resources& res, const std::string& step,
-                     const StageContext& ctx, const std::atomic<bool>& cancel) {
+Status run_in_helper(const StageSpec& spec, const StageContext& ctx, const std::string& key, const Runner& runner,
+                     const PipelineOptions& o, const Json& versions) {
   const auto& iso = o.isolation;
-  const fs::path request = ctx.work / (".step-" + step + ".json");
-  const fs::path result = request.string() + ".result.json";
+  const fs::path request = ctx.work / ".attempt.json", result = ctx.work / ".attempt.json.result.json";
   {
     std::ofstream out(request);
-    out << json_text(Json{{"stage", spec.name}, {"step", step}, {"ctx", context_json(ctx)}});
-    if (!out) return Status(ErrorCode::kInternal, "cannot write the step's request in " + ctx.work.filename().string());
+    out << json_text(Json{{"stage", spec.name},
+                          {"key", key},
+                          {"ctx", context_json(ctx)},
+                          {"versions", versions},
+                          {"runner", runner.describe()},
+                          {"run_dir", fs::absolute(o.run_dir).string()},
+                          {"stage_time_limit_minutes", o.stage_time_limit_minutes}});
+    if (!out) return Status(ErrorCode::kInternal, "cannot write the attempt's request in the stage's folder");
   }
+  Resources res = resources_for(spec.resource, ctx.cpus);
+  if (o.stage_time_limit_minutes > 0) res.time_minutes = o.stage_time_limit_minutes;
+  res.time_minutes += 5;  // the attempt's own programs stop at the limit first
   Command cmd{{iso.helper, "stage-step", request.string()}};
   const int64_t memory_mb = isolation_limits_memory() ? (iso.memory_mb > 0 ? iso.memory_mb : res.mem_mb) : 0;
   cmd.memory_mb = memory_mb;
@@ -76,22 +100,29 @@ Status run_in_helper(const StageSpec& spec, const PipelineOptions& o, const Reso
     const int64_t left = (iso.disk_mb << 20) - bytes_under(o.run_dir);
     if (left <= 0)
       return resource_exhausted("the run has written its disk budget of " + std::to_string(iso.disk_mb) +
-                                " MiB; raise it or free space")
+                                " MiB; raise it (--run-disk-mb) or free space")
           .with(kFailureDetail, to_string(FailureClass::kOutOfMemory));
     cmd.file_bytes = left;
   }
-  auto runner = make_local_runner();  // the stage's own code runs where the pipeline runs, whatever the runner
-  ProcessResult r = runner->run(cmd, ctx.work, ctx.work / "stage.log", res, cancel);
+  static const std::atomic<bool> kNever{false};
+  auto local = make_local_runner();  // the helper runs where the pipeline runs; its programs go to `runner`
+  ProcessResult r = local->run(cmd, ctx.work, ctx.work / "stage.log", res, o.cancel ? *o.cancel : kNever);
   std::error_code ec;
   fs::remove(request, ec);
   Json got = Json::parse(std::ifstream(result), nullptr, false);
   fs::remove(result, ec);
   if (r.cancelled) return Status(ErrorCode::kCancelled, spec.name + ": cancelled");
   if (r.timed_out)
-    return Status(ErrorCode::kTimeout, "the " + spec.name + " stage's own code ran longer than its " +
-                                           std::to_string(res.time_minutes) + " min and was stopped");
+    return Status(ErrorCode::kTimeout,
+                  "the " + spec.name + " stage ran longer than " + std::to_string(res.time_minutes) + " min and was stopped")
+        .with(kFailureDetail, to_string(FailureClass::kTimeout));
   if (!got.is_object() || r.exit_code != 0) return helper_end(spec, r, iso, memory_mb);
   return got.contains("error") ? Status::from_json(got["error"]) : Status::ok();
+}
+
+Json read_progress(const fs::path& work) {
+  Json p = Json::parse(std::ifstream(work / kProgressFile), nullptr, false);
+  return p.is_object() ? p : Json();
 }
 
 }  // namespace engine
@@ -102,34 +133,29 @@ Status run_stage_step(const Pipeline& pipeline, const fs::path& request) {
     return invalid_argument("not a stage-step request: " + request.filename().string());
   const StageSpec* spec = pipeline.find(rq.value("stage", ""));
   if (!spec) return not_found("no stage named '" + rq.value("stage", "") + "' in this program's stage table");
-  const Json& c = rq["ctx"];
-  StageContext ctx;
-  ctx.run = c.value("run", Json::object());
-  ctx.params = c.value("params", Json::object());
-  ctx.work = c.value("work", "");
-  const Json input = c.value("input", Json::object());
-  for (auto& [k, v] : input.items())
-    if (v.is_string()) ctx.input[k] = v.get<std::string>();
-  ctx.cpus = c.value("cpus", 1);
-  ctx.pipeline = &pipeline;
-  const std::string step = rq.value("step", "");
+  StageContext ctx = engine::context_of(rq["ctx"], pipeline);
+  auto runner = make_runner(rq.value("runner", Json::object()));
+  if (!runner) return runner.status();
+  PipelineOptions o;  // the attempt's own: no helper (this is it), killed by the parent to cancel
+  o.run_dir = rq.value("run_dir", "");
+  o.stage_time_limit_minutes = rq.value("stage_time_limit_minutes", 0);
   Status s = Status::ok();
-  if (step == "check") {
-    s = spec->check ? spec->check(ctx) : Status::ok();
+  auto store = RunStore::open(o.run_dir);
+  if (!store) {
+    s = store.status();
   } else {
-    auto steps = spec->steps ? spec->steps(ctx) : Result<std::vector<Step>>(std::vector<Step>{});
-    const size_t i = size_t(std::atoll(step.c_str()));
-    if (!steps)
-      s = steps.status();
-    else if (step.empty() || step.find_first_not_of("0123456789") != std::string::npos || i >= steps->size() ||
-             !std::holds_alternative<StageFn>((*steps)[i]))
-      s = invalid_argument("step " + step + " of " + spec->name + " is not an in-process step");
-    else
-      s = std::get<StageFn>((*steps)[i])(ctx);
+    const fs::path progress = ctx.work / engine::kProgressFile;
+    auto on_step = [&](int step, int steps, const std::string& what, const fs::path&) {
+      std::ofstream(progress) << Json{{"step", step}, {"steps", steps}, {"what", what}}.dump();
+    };
+    s = engine::run_steps(*spec, ctx, rq.value("key", ""), **runner, **store, o, rq.value("versions", Json::object()),
+                          on_step);
+    std::error_code ec;
+    fs::remove(progress, ec);
   }
   std::ofstream out(request.string() + ".result.json");
   out << json_text(s.is_ok() ? Json{{"ok", true}} : Json{{"error", s.to_json()}});
-  return out ? Status::ok() : Status(ErrorCode::kInternal, "cannot write the step's result");
+  return out ? Status::ok() : Status(ErrorCode::kInternal, "cannot write the attempt's result");
 }
 
 }  // namespace bioagent

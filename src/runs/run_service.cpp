@@ -331,11 +331,14 @@ Result<Json> RunService::resume(const std::string& owner, const std::string& tas
   const std::string state = (*row)["state"];
   if (state != to_string(TaskState::kCancelled) && state != to_string(TaskState::kFailed))
     return invalid_argument("task " + task_id + " is " + state + "; only a cancelled or failed task is resumed");
-  {
-    std::lock_guard lock(impl_->mu);
+  // A task that just ended may still be leaving its thread: it is given a moment.
+  for (int i = 0;; ++i) {
+    std::unique_lock lock(impl_->mu);
     auto it = impl_->tasks.find(task_id);
-    if (it != impl_->tasks.end() && !it->second->finished.load())
-      return invalid_argument("task " + task_id + " is still stopping; resume it in a moment");
+    if (it == impl_->tasks.end() || it->second->finished.load()) break;
+    if (i == 250) return invalid_argument("task " + task_id + " is still stopping; resume it in a moment");
+    lock.unlock();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   BIOAGENT_RETURN_IF_ERROR(impl_->check_limits(owner));
   BIOAGENT_RETURN_IF_ERROR(impl_->store->exec("UPDATE tasks SET state = ?, attempts = 0, updated = ? WHERE id = ?",
