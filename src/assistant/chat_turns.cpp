@@ -211,7 +211,8 @@ void Assistant::Impl::name_plan_places(const std::string& sid, Json& p) const {
   const std::string place = runs->place_name(sid, folder);
   ref["local_path"] = place;
   Json read = Json::array();
-  for (auto& f : data_view_plan(folder, p["plan"]["analysis_plan"].value("species_prefix", ""))["read"]) {
+  const Json view = data_view_plan(folder, p["plan"]["analysis_plan"].value("species_prefix", ""));
+  for (auto& f : view["read"]) {
     std::string line = place + "/" + f["name"].get<std::string>();
     if (f.contains("read_as")) line += " (read as " + f["read_as"].get<std::string>() + ")";
     read.push_back(line);

@@ -137,8 +137,8 @@ void print_task_event(const Json& e) {
     std::cerr << "task: " << e.value("state", "") << " — " << e.value("message", "") << std::endl;
   } else if (type == "data") {
     for (auto& f : e.value("read_in_place", Json::array()))
-      if (f.value("read_as", "") != f.value("file", ""))
-        std::cerr << "reading " << f.value("file", "") << " as " << f.value("read_as", "")
+      if (const std::string file = f.value("file", ""); fs::path(file).filename() != f.value("read_as", ""))
+        std::cerr << "reading " << file << " as " << f.value("read_as", "")
                   << " (a link in the run folder; the file is not renamed or copied)" << std::endl;
     for (auto& n : e.value("not_read", Json::array())) std::cerr << "not reading " << n.get<std::string>() << std::endl;
   } else if (type == "diagnosis" || type == "repair" || type == "learning" || type == "prevention" ||

@@ -135,10 +135,12 @@ bool RunService::Impl::prepare_data(TaskContext& t) {
   store->record("UPDATE tasks SET run_dir = ?, data_dir = ? WHERE id = ?",
                 {t.run_dir.string(), t.folder.string(), t.id});
   Json read = Json::array();
-  for (auto& f : plan["read"])
-    read.push_back(
-        {{"file", f["name"]}, {"kind", f["kind"]}, {"read_as", f.value("read_as", f["name"].get<std::string>())}});
   const std::string place = self->place_name(t.owner, t.folder);
+  for (auto& f : plan["read"])
+    read.push_back({{"file", place + "/" + f["name"].get<std::string>()},
+                    {"kind", f["kind"]},
+                    {"bytes", f["bytes"]},
+                    {"read_as", f.value("read_as", f["name"].get<std::string>())}});
   emit(t.id, {{"type", "data"},
               {"folder", place},
               {"read_in_place", read},

@@ -169,7 +169,7 @@ if command -v hmmsearch >/dev/null && command -v mafft >/dev/null; then
   check "run reads a download name in place through a link" 0 "[s['state'] for s in d['stages']]==['done'] and os.path.islink('$tmp/gf_run_bad/input_links/Exam.genome.fasta') and os.path.isfile('$tmp/gf_bad/Exam.genome.fa')" \
     "$bin" genefamily run --data "$tmp/gf_bad" --run-dir "$tmp/gf_run_bad" --stages check
   mkdir -p "$tmp/gf_nopep" && cp "$tmp"/gf/* "$tmp/gf_nopep/" && rm "$tmp/gf_nopep/Exam.pep.fasta"
-  check "run refuses a folder that is not ready" 1 "d['error']['code']=='invalid_argument' and 'pep' in d['error']['message']" \
+  check "a run of a folder without proteins fails at its naming check, saying what is missing" 1 "d['state']=='failed' and 'pep' in d['message'] and d['stages']==[]" \
     "$bin" genefamily run --data "$tmp/gf_nopep" --run-dir "$tmp/gf_run_bad2"
   check "genefamily run" 0 "all(s['state'] in ('done','warn') or (s['state']=='skipped' and s['message']) for s in d['stages']) and [s['state'] for s in d['stages'] if s['stage']=='ppi']==['skipped'] and d['validation']['status'] in ('pass','warn')" \
     "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --cpus 2 --params '{"phylogeny": {"method": "fasttree"}}'
@@ -177,7 +177,7 @@ if command -v hmmsearch >/dev/null && command -v mafft >/dev/null; then
     "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --cpus 2 --params '{"phylogeny": {"method": "fasttree"}}'
   check "unknown stage" 1 "'no stage named' in d['error']['message']" \
     "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --stages nope
-  check "bad stage parameter" 1 "any(s['state']=='failed' and 'evalue' in s['message'] for s in d['stages'])" \
+  check "a bad stage parameter is refused before any run, naming it" 1 "d['error']['code']=='invalid_argument' and 'params.identify.evalue' in d['error']['message']" \
     "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run_badparam" --stages identify --params '{"identify": {"evalue": "big"}}'
   check "genefamily status lists attempts" 0 "any(a.get('argv') and a['argv'][0]=='hmmsearch' for a in d['attempts'])" \
     "$bin" genefamily status "$tmp/gf_run"

@@ -125,8 +125,9 @@ try:
     data = [e for e in evs if e.get("type") == "data"]
     check(data and {"file": "genomes:plants/Lchi/Lchi.genome.fa", "kind": "genome", "bytes": genome_stat.st_size,
                     "read_as": "Lchi.genome.fasta"} in data[0]["read_in_place"]
-          and data[0]["not_read"] == ["md5sums.txt"], "the run says which files it reads in place")
-    check(not any(e.get("type") == "repair" for e in evs), "no rename repair in the root folder")
+          and data[0]["not_read"] == ["md5sums.txt"], "the run says which files it reads in place: %s" % (data[:1],))
+    check(all(c.get("how") == "link" for e in evs if e.get("type") == "repair" for c in e["changes"]),
+          "a misnamed file of the root folder is read under its rule name through a link, never renamed")
     st, status = call(B, "GET", "/api/agent/status/%s" % t["task_id"], sid=sid)
     check(status["stages"].get("identify") == "done", "identify done")
     check(ROOT not in json.dumps(evs) and ROOT not in json.dumps(status), "no server path in the events or status")
