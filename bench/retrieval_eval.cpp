@@ -32,7 +32,7 @@
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "bioagent/registry.h"
-#include "tools/builtin_tools.h"
+#include "papers/paper_tool_types.h"
 
 using namespace bioagent;
 

@@ -140,4 +140,7 @@ struct ParsedAction {
 };
 Result<ParsedAction> parse_action(const std::string& text, const std::vector<std::string>& action_names);
 
+// Registers every built-in tool type (each module's own) with `registry`.
+void register_builtin_types(ToolRegistry& registry);
+
 }  // namespace bioagent

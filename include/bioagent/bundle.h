@@ -48,4 +48,8 @@ Status write_example_bundle(const std::filesystem::path& dir);
 // $BIOAGENT_HOME or $XDG_DATA_HOME/bioagent or ~/.local/share/bioagent, + /example-bundle.
 std::filesystem::path default_bundle_dir();
 
+// Registers the sixteen data tools' types (seed 000) with `registry`.
+class ToolRegistry;
+void register_data_tool_types(ToolRegistry& registry);
+
 }  // namespace bioagent

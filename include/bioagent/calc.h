@@ -111,4 +111,8 @@ Result<CalcValue> evaluate_expression(std::string_view expr, const CalcLimits& l
 // Python's repr of a double ("shortest round-trip", fixed for 1e-4 <= |x| < 1e16).
 std::string python_float_repr(double x);
 
+// Registers the calculator's tool type (CalculatorTool) with `registry`.
+class ToolRegistry;
+void register_calc_tool_types(ToolRegistry& registry);
+
 }  // namespace bioagent

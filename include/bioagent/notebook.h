@@ -45,4 +45,8 @@ Result<Json> read_notebook_text(std::string_view text, const std::string& label,
 // Removes ANSI terminal escape sequences (CSI, OSC and two-byte escapes).
 std::string strip_ansi(std::string_view s);
 
+// Registers the executed-notebook reader's tool type (ExecutedNotebookTool) with `registry`.
+class ToolRegistry;
+void register_notebook_tool_types(ToolRegistry& registry);
+
 }  // namespace bioagent

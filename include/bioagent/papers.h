@@ -100,4 +100,9 @@ Json paper_database_schema();
 // gone keeps empty text; a table or column outside the schema is an error.
 Status fill_entry_texts(DuckDb& db, std::vector<SearchHit>& hits);
 
+// Registers the paper library's tool types (SQL, schema, page images, vector and classic
+// retrieval, the answer action, the collections' list) with `registry`.
+class ToolRegistry;
+void register_paper_tool_types(ToolRegistry& registry);
+
 }  // namespace bioagent

@@ -54,7 +54,7 @@ class ToolRegistry {
 Json success_envelope(Json data);
 Json error_envelope(const Status& status);
 
-// Register the built-in implementations (calculator, notebook, ...).
-void register_builtin_types(ToolRegistry& registry);
+// The built-in implementations are registered by register_builtin_types (bioagent/agent.h),
+// each module's by its own register_<module>_tool_types.
 
 }  // namespace bioagent

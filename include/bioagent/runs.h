@@ -134,6 +134,7 @@ struct RunServiceOptions {
 struct RunRequest {
   std::string owner;  // the session (or the command) the task belongs to; every query names it
   std::string species, family;
+  std::string species_name;  // as the dialog shows it (the Latin name); empty: the prefix
   fs::path data_dir;  // the species folder; empty: looked for in the owner's data folders by the prefix
   fs::path run_dir;   // empty: <state>/sessions/<owner>/runs/<task>
   RunParams params;   // over the service's base parameters

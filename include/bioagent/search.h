@@ -80,4 +80,9 @@ class SearchHandler {
   EvidenceStore* store_;
 };
 
+// Registers the literature tools' types (the sources, the search handler, the evidence store,
+// the multi-source search, fetching text from URLs) with `registry`.
+class ToolRegistry;
+void register_literature_tool_types(ToolRegistry& registry);
+
 }  // namespace bioagent

@@ -354,6 +354,7 @@ Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_
   rq.plan_id = plan_id;
   rq.species = (*rows)[0].value("species", "");
   rq.family = (*rows)[0].value("family", "");
+  rq.species_name = plan.is_object() ? plan.value("defaults", Json::object()).value("species", "") : "";
   rq.params = *rp;
   rq.lang = plan.is_object() && has_cjk(plan["plan"]["analysis_plan"].value("next_action", "")) ? Lang::kZh : Lang::kEn;
   rq.confirmed = auto_confirm || !given.empty();

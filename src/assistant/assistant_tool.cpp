@@ -5,6 +5,7 @@
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/bundle.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 

@@ -218,8 +218,11 @@ void Assistant::Impl::name_plan_places(const std::string& sid, Json& p) const {
     read.push_back(line);
   }
   ref["files_read"] = read;
+  const Lang lang = has_cjk(p["plan"]["analysis_plan"].value("next_action", "")) ? Lang::kZh : Lang::kEn;
   ref["read_in_place"] =
-      "the run reads these files where they are (links in its own folder; nothing copied or renamed)";
+      BiText{"the run reads these files where they are (links in its own folder; nothing copied or renamed)",
+             "运行时就地读取这些文件（在运行目录中建立链接；不复制、不改名）"}
+          .in(lang);
   // Messages of the naming check may quote the folder: they name the place instead.
   std::string text = p["plan"].dump();
   for (const std::string path : {fs::absolute(folder).string(), folder.string()})

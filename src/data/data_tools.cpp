@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "bioagent/bundle.h"
+#include "bioagent/registry.h"
 #include "bioagent/table.h"
 #include "bioagent/workspace.h"
-#include "tools/builtin_tools.h"
 
 namespace fs = std::filesystem;
 
@@ -470,3 +470,32 @@ Result<Json> list_files_tool(const ToolSpec&, const Json&, ToolContext& ctx) {
 }
 
 }  // namespace bioagent::tools
+
+namespace bioagent {
+
+void register_data_tool_types(ToolRegistry& registry) {
+  static constexpr struct {
+    const char* type;
+    ToolFn fn;
+  } kTypes[] = {
+      {"RawExcelTool", tools::raw_excel_tool},
+      {"ProcessedTfDataTool", tools::processed_tf_tool},
+      {"FilterColumnsTool", tools::filter_columns_tool},
+      {"TfWaveSearchTool", tools::wave_search_tool},
+      {"TfCorrelationDataTool", tools::correlation_data_tool},
+      {"TfCorrelationImageTool", tools::correlation_image_tool},
+      {"TfCorrelationListTool", tools::correlation_tfs_tool},
+      {"TfCommunityTool", tools::community_tool},
+      {"StaticImagePathTool", tools::static_image_tool},
+      {"UiTextTool", tools::ui_text_tool},
+      {"TfCatalogListTool", tools::catalog_list_tool},
+      {"BubblePlotListTool", tools::bubble_list_tool},
+      {"WaveAssetsTool", tools::wave_assets_tool},
+      {"NavigationInfoTool", tools::navigation_tool},
+      {"PaperUrlTool", tools::paper_url_tool},
+      {"BundleFileListTool", tools::list_files_tool},
+  };
+  for (const auto& t : kTypes) registry.add_type(t.type, t.fn);
+}
+
+}  // namespace bioagent

@@ -5,7 +5,7 @@
 #include "bioagent/http.h"
 #include "bioagent/text_extract.h"
 #include "core/isolated_call.h"
-#include "tools/builtin_tools.h"
+#include "literature/literature_tool_types.h"
 
 namespace bioagent::tools {
 

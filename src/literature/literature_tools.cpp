@@ -6,8 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "bioagent/registry.h"
 #include "bioagent/search.h"
-#include "tools/builtin_tools.h"
+#include "literature/literature_tool_types.h"
 
 namespace bioagent::tools {
 
@@ -187,3 +188,15 @@ Result<Json> multi_source_tool(const ToolSpec&, const Json& args, ToolContext& c
 }
 
 }  // namespace bioagent::tools
+
+namespace bioagent {
+
+void register_literature_tool_types(ToolRegistry& registry) {
+  registry.add_type("LiteratureSourceTool", tools::literature_source_tool);
+  registry.add_type("SearchHandlerTool", tools::search_handler_tool);
+  registry.add_type("EvidenceStoreTool", tools::evidence_store_tool);
+  registry.add_type("MultiSourceLiteratureTool", tools::multi_source_tool);
+  registry.add_type("FetchTextTool", tools::fetch_text_tool);
+}
+
+}  // namespace bioagent

@@ -3,7 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bioagent/papers.h"
-#include "tools/builtin_tools.h"
+#include "bioagent/registry.h"
+#include "papers/paper_tool_types.h"
 
 namespace bioagent::tools {
 
@@ -84,3 +85,17 @@ Result<Json> view_image_tool(const ToolSpec& spec, const Json& args, ToolContext
 Result<Json> paper_schema_tool(const ToolSpec&, const Json&, ToolContext&) { return paper_database_schema(); }
 
 }  // namespace bioagent::tools
+
+namespace bioagent {
+
+void register_paper_tool_types(ToolRegistry& registry) {
+  registry.add_type("PaperSqlTool", tools::paper_sql_tool);
+  registry.add_type("PaperSchemaTool", tools::paper_schema_tool);
+  registry.add_type("ViewImageTool", tools::view_image_tool);
+  registry.add_type("VectorstoreTool", tools::vectorstore_tool);
+  registry.add_type("ClassicRetrieveTool", tools::classic_retrieve_tool);
+  registry.add_type("GenerateAnswerTool", tools::generate_answer_tool);
+  registry.add_type("ListCollectionsTool", tools::list_collections_tool);
+}
+
+}  // namespace bioagent

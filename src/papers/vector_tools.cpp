@@ -16,7 +16,7 @@
 #include "papers/duckdb_conn.h"
 #include "papers/proximity.h"
 #include "papers/question_cues.h"
-#include "tools/builtin_tools.h"
+#include "papers/paper_tool_types.h"
 
 namespace bioagent::tools {
 namespace {

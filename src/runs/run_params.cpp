@@ -2,6 +2,7 @@
 // stage schemas; the parameter dialog is a view of it.
 #include "bioagent/runs.h"
 #include "bioagent/schema.h"
+#include "runs/runs_internal.h"
 
 namespace bioagent {
 namespace {
@@ -83,6 +84,17 @@ Json dialog_view(const RunParams& params, const Pipeline& pipeline, int default_
   Json view = pipeline.dialog_defaults(params.stages);
   view["cpu"] = params.cpus > 0 ? params.cpus : default_cpus;
   return view;
+}
+
+Json dialog_shown(const Json& row_params, const RunParams& params, const Pipeline& pipeline, int default_cpus) {
+  const Json fields = pipeline.dialog_fields();
+  const std::string prefix = row_params.value("species", ""), family = row_params.value("family", "");
+  Json shown = {{"stage", fields.empty() ? Json("") : fields[0]["stage"]},
+                {"species", row_params.value("species_name", prefix)},
+                {"family", family},
+                {"prefix", prefix + "." + family}};
+  shown.update(dialog_view(params, pipeline, default_cpus));
+  return shown;
 }
 
 }  // namespace bioagent

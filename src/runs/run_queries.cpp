@@ -127,7 +127,8 @@ Result<Json> RunService::status(const std::string& owner, const std::string& tas
   const Json rp = out["run_params"];
   if (auto mine = parse_run_params(rp.value("stages", Json::object()), *impl_->pipeline, impl_->cpu_limit())) {
     mine->cpus = rp.value("cpus", 0);
-    out["params"] = dialog_view(merge_run_params(impl_->o.base_params, *mine), *impl_->pipeline, impl_->cpu_limit());
+    out["params"] = dialog_shown((*row)["params"], merge_run_params(impl_->o.base_params, *mine), *impl_->pipeline,
+                                 impl_->cpu_limit());
   }
   // Each stage's latest state from the events.
   {

@@ -246,6 +246,7 @@ Result<Json> RunService::start(RunRequest rq) {
   std::string id = random_id("t_");
   Json tp = {{"language", lang_name(rq.lang)},
              {"species", rq.species},
+             {"species_name", rq.species_name.empty() ? rq.species : rq.species_name},
              {"family", rq.family},
              {"run_params", rq.params.to_json()},
              {"confirmed", rq.confirmed},
@@ -262,7 +263,7 @@ Result<Json> RunService::start(RunRequest rq) {
   return Json{{"task_id", id},
               {"plan_id", rq.plan_id},
               {"state", to_string(TaskState::kChecking)},
-              {"params", dialog_view(effective, *impl_->pipeline, impl_->cpu_limit())},
+              {"params", dialog_shown(tp, effective, *impl_->pipeline, impl_->cpu_limit())},
               {"run_params", rq.params.to_json()},
               {"confirm_timeout_seconds", timeout},
               {"auto_confirm", rq.confirmed}};

@@ -231,7 +231,7 @@ bool RunService::Impl::confirm_params(TaskRuntime& rt, TaskContext& t) {
             BiText{"waiting for the parameter confirmation", "等待参数确认"}.in(t.lang));
   const RunParams shown = merge_run_params(o.base_params, t.params);
   emit(t.id, {{"type", "confirm"},
-              {"params", dialog_view(shown, *pipeline, cpu_limit())},
+              {"params", dialog_shown(t.row_params, shown, *pipeline, cpu_limit())},
               {"fields", pipeline->dialog_fields()},
               {"timeout_seconds", timeout},
               {"deadline", epoch_seconds() + timeout}});
@@ -251,7 +251,7 @@ bool RunService::Impl::confirm_params(TaskRuntime& rt, TaskContext& t) {
     if (given) t.params = merge_run_params(t.params, *given);
   }
   const std::string secs = std::to_string(timeout);
-  const Json view = dialog_view(merge_run_params(o.base_params, t.params), *pipeline, cpu_limit());
+  const Json view = dialog_shown(t.row_params, merge_run_params(o.base_params, t.params), *pipeline, cpu_limit());
   emit(t.id, {{"type", "confirmed"},
               {"by", decision},
               {"params", view},

@@ -143,6 +143,9 @@ struct RunService::Impl {
   const DataRoot* root_holding(const fs::path& path) const;
 };
 
+// The dialog as a client shows it: its display fields from the task's row params (the stage it
+// opens with, the species by name, the family, the output prefix) and dialog_view of `params`.
+Json dialog_shown(const Json& row_params, const RunParams& params, const Pipeline& pipeline, int default_cpus);
 // Ok when `owner` can name a folder of the state folder (one plain part).
 Status check_owner(const std::string& owner);
 // The text reporting a finished run (links: [{kind, name, url}] added) (run_outcome.cpp).

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bioagent/json_text.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 

@@ -138,9 +138,9 @@ test('a Chinese run with a repair and a skipped stage: no English in its events,
 });
 
 test('a Chinese run with a failing stage: no English in its failure texts', async () => {
-  base = await start({ motif: { motifs: 'many' } });
+  base = await start({ expression: { matrix: 'no_such_matrix.tsv' } });
   const r = await zhRun({});
-  assert.ok(r.status.stages?.motif === 'failed', `motif failed: ${JSON.stringify(r.status).slice(0, 2000)}`);
+  assert.ok(r.status.stages?.expression === 'failed', `expression failed: ${JSON.stringify(r.status).slice(0, 2000)}`);
   assert.ok(r.outcome, 'the outcome was posted in the chat');
   const found = scan('failure', r);
   console.log(`# state ${r.status.state}; ${r.evs.length} events; ${found.length} English texts`);

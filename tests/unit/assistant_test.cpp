@@ -10,6 +10,7 @@
 #include "bioagent/assistant.h"
 #include "bioagent/literature.h"
 #include "bioagent/llm.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/search.h"
 #include "bioagent/workspace.h"

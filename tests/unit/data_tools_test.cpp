@@ -6,6 +6,7 @@
 #include <set>
 
 #include "bioagent/bundle.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/table.h"
 #include "bioagent/workspace.h"

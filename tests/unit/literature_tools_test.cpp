@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "replay_server.h"

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "bioagent/mcp_server.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "json_mutations.h"

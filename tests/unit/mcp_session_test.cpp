@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "bioagent/mcp_server.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "test_tools.h"

@@ -8,6 +8,7 @@
 
 #include "bioagent/mcp_server.h"
 #include "bioagent/papers.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "test_util.h"

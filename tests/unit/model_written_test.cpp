@@ -12,6 +12,7 @@
 #include "assistant/report_sections.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/llm.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "genefamily/stages/stage_common.h"

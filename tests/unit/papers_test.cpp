@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bioagent/papers.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "papers/paper_extract.h"

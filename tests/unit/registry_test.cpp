@@ -2,6 +2,7 @@
 
 #include "bioagent/bundle.h"
 #include "bioagent/papers.h"
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/schema.h"
 #include "bioagent/workspace.h"

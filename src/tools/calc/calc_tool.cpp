@@ -1,4 +1,5 @@
 #include "bioagent/calc.h"
+#include "bioagent/registry.h"
 #include "tools/builtin_tools.h"
 
 namespace bioagent::tools {
@@ -37,3 +38,9 @@ Result<Json> calculator_tool(const ToolSpec& spec, const Json& args, ToolContext
 }
 
 }  // namespace bioagent::tools
+
+namespace bioagent {
+
+void register_calc_tool_types(ToolRegistry& registry) { registry.add_type("CalculatorTool", tools::calculator_tool); }
+
+}  // namespace bioagent

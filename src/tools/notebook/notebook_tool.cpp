@@ -1,4 +1,5 @@
 #include "bioagent/notebook.h"
+#include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "tools/builtin_tools.h"
 
@@ -64,3 +65,11 @@ Result<Json> executed_notebook_tool(const ToolSpec& spec, const Json& args, Tool
 }
 
 }  // namespace bioagent::tools
+
+namespace bioagent {
+
+void register_notebook_tool_types(ToolRegistry& registry) {
+  registry.add_type("ExecutedNotebookTool", tools::executed_notebook_tool);
+}
+
+}  // namespace bioagent

@@ -3,7 +3,7 @@
 // not in, like, not like); + -; * / %; unary -; **; indexing; primary.
 #include "bioagent/filter_expr.h"
 
-#include "papers/filter_node.h"
+#include "index/filter_node.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "papers/filter_node.h"
+#include "index/filter_node.h"
 
 namespace bioagent::filter_internal {
 namespace {
