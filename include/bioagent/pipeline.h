@@ -35,8 +35,10 @@ struct Resources {
   int cpus = 1;
   int64_t mem_mb = 2048;
   int time_minutes = 60;
+  int nice = 0;  // the programs' scheduling priority (a long stage in the background lane runs at 10)
 };
-// "small" (1 cpu, 2 GB, 30 min), "medium" (budget cpus, 8 GB, 4 h), "large" (budget cpus, 32 GB, 24 h).
+// "small" (1 cpu, 2 GB, 30 min), "medium" (budget cpus, 8 GB, 4 h), "large" (budget cpus, 32 GB, 24 h;
+// run in the background lane: at nice 10 beside the others, so that it takes what they do not need).
 Resources resources_for(const std::string& label, int cpu_budget);
 
 struct Command {

@@ -301,9 +301,15 @@ bool Scheduler::consider(const std::string& name) {
   }
   Resources res = resources_for(spec.resource, o_.cpus);
   int want = std::min(res.cpus, std::max(1, o_.cpus));
-  if (sh_.free_cpus < want && sh_.running > 0) return false;  // wait for CPUs
-  ctx.cpus = std::max(1, std::min(want, sh_.free_cpus));
-  sh_.free_cpus -= ctx.cpus;
+  if (engine::in_background_lane(spec)) {
+    if (sh_.background > 0) return false;  // one long stage at a time
+    ctx.cpus = want;
+    ++sh_.background;
+  } else {
+    if (sh_.free_cpus < want && sh_.running > sh_.background) return false;  // wait for CPUs
+    ctx.cpus = std::max(1, std::min(want, sh_.free_cpus));
+    sh_.free_cpus -= ctx.cpus;
+  }
   ++sh_.running;
   st.state = StageState::kRunning;
   sh_.progress[name].started = sh_.progress[name].reported = std::chrono::steady_clock::now();

@@ -101,6 +101,7 @@ class LocalRunner : public Runner {
       getrlimit(RLIMIT_AS, &as);
       as.rlim_cur = cmd.memory_mb > 0 ? std::min<rlim_t>(as.rlim_max, rlim_t(cmd.memory_mb) << 20) : as.rlim_max;
       setrlimit(RLIMIT_AS, &as);
+      if (res.nice > 0) setpriority(PRIO_PROCESS, 0, res.nice);  // a background stage yields to the others
       execvp(argv[0], argv.data());
       const char msg[] = "exec failed: program not found or not executable\n";
       (void)!write(2, msg, sizeof msg - 1);
@@ -154,7 +155,7 @@ Result<std::unique_ptr<Runner>> make_runner(const Json& d) {
 
 Resources resources_for(const std::string& label, int cpu_budget) {
   cpu_budget = std::max(1, cpu_budget);
-  if (label == "large") return {cpu_budget, 32768, 24 * 60};
+  if (label == "large") return {cpu_budget, 32768, 24 * 60, 10};
   if (label == "medium") return {cpu_budget, 8192, 4 * 60};
   return {1, 2048, 30};
 }

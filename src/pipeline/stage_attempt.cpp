@@ -38,11 +38,11 @@ FailureClass class_of(const Status& s) {
   }
 }
 
-// A failed attempt's folder is removed; its log is kept beside the stage
-// folders as <stage>-<key>.failed.log, which the returned status names.
+// A failed (or cancelled) attempt's folder is removed; its log is kept beside the stage
+// folders as <stage>-<key>.failed.log (.cancelled.log), which the returned status names.
 Status discard_attempt(Status s, const fs::path& tmp, const fs::path& folder) {
   std::error_code ec;
-  fs::path kept = folder.string() + ".failed.log";
+  fs::path kept = folder.string() + (s.code() == ErrorCode::kCancelled ? ".cancelled.log" : ".failed.log");
   fs::rename(tmp / "stage.log", kept, ec);
   fs::remove_all(tmp, ec);
   if (fs::exists(kept, ec)) s.with("log", kept.string());
@@ -350,7 +350,10 @@ void run_stage(const StageSpec& spec, StageContext ctx, const std::string& key, 
   st.repair = result.repair;
   st.reason = result.reason;
   sh.progress.erase(spec.name);
-  sh.free_cpus += ctx.cpus;
+  if (in_background_lane(spec))
+    --sh.background;
+  else
+    sh.free_cpus += ctx.cpus;
   --sh.running;
   sh.cv.notify_all();
 }

@@ -30,7 +30,14 @@ struct Shared {
   std::map<std::string, Progress> progress;  // running stages
   int free_cpus = 0;
   int running = 0;
+  int background = 0;  // large stages running in the background lane (at most one)
 };
+
+// A long stage (resource "large") runs in the background lane: it starts as soon as it is
+// ready with the whole budget at a lower priority (Resources::nice) and holds no CPUs
+// against the other stages, which run beside it at normal priority; so it gets what they
+// do not need, and the figures that do not need it come while it runs. One at a time.
+inline bool in_background_lane(const StageSpec& spec) { return spec.resource == "large"; }
 
 // Copies what the stage put in its final/ folder into the run's final/ folder.
 void publish(const fs::path& folder, const fs::path& run_dir);

@@ -172,7 +172,8 @@ fs::path stage_log_path(const fs::path& run_dir, const Json& stage_status) {
   if (folder.empty()) return {};
   std::error_code ec;
   const fs::path stages = fs::weakly_canonical(run_dir / "stages", ec);
-  for (fs::path p : {fs::path(folder) / "stage.log", fs::path(folder + ".failed.log")}) {
+  for (fs::path p :
+       {fs::path(folder) / "stage.log", fs::path(folder + ".failed.log"), fs::path(folder + ".cancelled.log")}) {
     fs::path c = fs::weakly_canonical(p, ec);
     if (ec || !fs::is_regular_file(c, ec) || fs::is_symlink(p, ec)) continue;
     auto rel = c.lexically_relative(stages);

@@ -167,7 +167,13 @@ void add_events_route(Context& ctx) {
                       auto ts = task_state_from_string(e.value("state", ""));
                       final_state |= e.value("type", "") == "state" && ts && is_terminal(*ts);
                     }
-                    if (final_state) sink.done();
+                    // A resumed task's earlier end is not its end: the stream ends with the task.
+                    if (final_state) {
+                      auto now = a.runs().status(sid, task);
+                      if (!now || ((*now).value("terminal", false) &&
+                                   a.runs().events(sid, task, *cursor, std::chrono::milliseconds(0)).empty()))
+                        sink.done();
+                    }
                     return true;
                   },
                   [c](bool) { release_stream(*c); });

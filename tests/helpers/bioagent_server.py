@@ -69,9 +69,9 @@ def new_session(base):
     return body["session_id"]
 
 
-def events(base, sid, task, until_final=True, timeout=600):
-    """The task's events from its SSE stream, up to its final state (or the timeout)."""
-    req = urllib.request.Request(base + "/api/agent/events/%s?session_id=%s" % (task, sid))
+def events(base, sid, task, until_final=True, timeout=600, after=0):
+    """The task's events after `after` from its SSE stream, up to its final state (or the timeout)."""
+    req = urllib.request.Request(base + "/api/agent/events/%s?session_id=%s&after=%d" % (task, sid, after))
     out, deadline = [], time.time() + timeout
     with urllib.request.urlopen(req, timeout=timeout) as r:
         for line in r:

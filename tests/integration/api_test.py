@@ -347,7 +347,9 @@ finally:
     online.stop()
     replay.kill()
 
-# ---- killed during a run: the task resumes after the restart
+# ---- a real run with IQ-TREE: the figures that do not need the tree come while it runs; the run is
+# stopped mid-phylogeny (cancelled, resumable, nothing half-written marked done), resumed, killed with
+# the server mid-phylogeny, and resumed again after the restart
 state2 = os.path.join(WORK, "state-kill")
 slow = Server(state2, "--pipeline-params", '{"phylogeny": {"method": "iqtree", "bootstrap": 1000}}')
 sid3 = session(slow.base)
@@ -355,19 +357,41 @@ upload(slow.base, sid3, FILES)
 st, p = call(slow.base, "POST", "/api/agent/plan", {"species": "Lchi", "gene_family": FAMILY}, sid3)
 st, t = call(slow.base, "POST", "/api/agent/execute", {"plan_id": p["plan_id"], "auto_confirm": True}, sid3)
 task3 = t["task_id"]
-for _ in range(600):
-    st, s = call(slow.base, "GET", "/api/agent/status/" + task3, sid=sid3)
-    if s["stages"].get("phylogeny") == "running" or s["state"] in ("done", "failed"):
-        break
-    time.sleep(0.2)
-check(s["stages"].get("phylogeny") == "running" and s["stages"].get("identify") == "done",
-      "the run reached the phylogeny stage before the kill")
+BESIDE = ("structure", "motif", "chromosome", "synteny")
+
+
+def wait_stages(base, want, seconds=120):
+    for _ in range(seconds * 5):
+        st, s = call(base, "GET", "/api/agent/status/" + task3, sid=sid3)
+        if want(s) or s["terminal"]:
+            return s
+        time.sleep(0.2)
+    return s
+
+
+s = wait_stages(slow.base, lambda s: all(s["stages"].get(x) in ("done", "warn", "skipped") for x in BESIDE))
+check(s["stages"].get("phylogeny") == "running" and all(s["stages"].get(x) in ("done", "warn") for x in BESIDE),
+      "structure, motif, chromosome and synteny finished while IQ-TREE runs: %s" % s["stages"])
+check(s.get("expected_seconds_left") is None or s["expected_seconds_left"] >= 0, "the time left is estimated or says not")
+st, stop = call(slow.base, "POST", "/api/agent/stop", {"task_id": task3}, sid3)
+check(st == 200 and stop.get("state") == "cancelled", "the stop button's route cancels the run: %s" % stop)
+st, s = call(slow.base, "GET", "/api/agent/status/" + task3, sid=sid3)
+run3 = os.path.join(state2, "sessions", sid3, "runs", task3, "stages")
+half = [d for d in os.listdir(run3) if d.startswith("phylogeny-") and os.path.exists(os.path.join(run3, d, ".complete"))]
+check(s["state"] == "cancelled" and s["stages"].get("phylogeny") == "cancelled" and not half,
+      "stopped mid-phylogeny: cancelled, and no phylogeny folder marked finished: %s %s" % (s["state"], half))
+st, r = call(slow.base, "POST", "/api/agent/resume", {"task_id": task3}, sid3)
+check(st == 202 and r.get("resumed"), "the cancelled run resumes")
+s = wait_stages(slow.base, lambda s: s["stages"].get("phylogeny") == "running")
+check(s["stages"].get("phylogeny") == "running" and s["stages"].get("identify") == "cached",
+      "the resumed run reuses identify and runs the tree again")
+before_kill = s["events"]  # the events so far (their seq runs 1..n)
 slow.stop(signal.SIGKILL)
 # The task keeps the parameters it was confirmed with (method iqtree); the restarted server's
 # fasttree_above, which the dialog does not offer, keeps the resumed tree quick.
 again = Server(state2, "--pipeline-params", '{"phylogeny": {"fasttree_above": 4}}')
-evs3 = events(again.base, sid3, task3)
-check("resumed" in [e["type"] for e in evs3], "after the restart the task says it resumed")
+evs3 = events(again.base, sid3, task3, after=before_kill)
+check("resumed" in [e["type"] for e in evs3], "after the restart the task says it resumed: %s" % evs3[-3:])
 cached = [e["stage"] for e in evs3 if e["type"] == "stage" and e["state"] == "cached"]
 check("identify" in cached, "finished stages were reused, not redone (cached: %s)" % ",".join(cached))
 check(evs3[-1]["state"] == "done", "the resumed task finished")
