@@ -168,6 +168,12 @@ if command -v hmmsearch >/dev/null && command -v mafft >/dev/null; then
     "$bin" genefamily check "$tmp/gf_bad"
   check "run reads a download name in place through a link" 0 "[s['state'] for s in d['stages']]==['done'] and os.path.islink('$tmp/gf_run_bad/input_links/Exam.genome.fasta') and os.path.isfile('$tmp/gf_bad/Exam.genome.fa')" \
     "$bin" genefamily run --data "$tmp/gf_bad" --run-dir "$tmp/gf_run_bad" --stages check
+  cp "$tmp/err" "$tmp/err_bad"
+  # The CLI's run is the run service's, as the server's: the misnamed file is diagnosed, read under its
+  # rule name (a link) and the repair learned in the state folder the server reads.
+  check "the CLI run gets the server's naming repair: diagnosed, linked, tested and learned" 0 \
+    "any(r['fix']=='rename_extension_variant' and r['test_result']=='passed' for r in d['records']) and 'repair:' in open('$tmp/err_bad').read()" \
+    "$bin" learning export
   mkdir -p "$tmp/gf_nopep" && cp "$tmp"/gf/* "$tmp/gf_nopep/" && rm "$tmp/gf_nopep/Exam.pep.fasta"
   check "a run of a folder without proteins fails at its naming check, saying what is missing" 1 "d['state']=='failed' and 'pep' in d['message'] and d['stages']==[]" \
     "$bin" genefamily run --data "$tmp/gf_nopep" --run-dir "$tmp/gf_run_bad2"
