@@ -1,8 +1,9 @@
 // The checks every request passes before routing, in this order: single
 // copies of the headers that decide (Host, Origin, ...), no NUL in any value,
-// the MCP protocol version, Host (DNS rebinding), Origin (cross-site use),
-// bearer token, body framing and size (every method), Content-Type. Each refusal is a JSON error that says what was
-// refused.
+// Host (DNS rebinding), Origin (cross-site use), bearer token, body framing
+// and size (every method), Content-Type. Each refusal is a JSON error that
+// says what was refused (a JSON-RPC error on /mcp). The MCP protocol version
+// is the MCP route's to judge: it decides which revision serves a request.
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -94,7 +95,7 @@ Refusal bad_header(const std::string& name, const std::string& why) {
 // never resolved by taking the first.
 std::optional<Refusal> single_headers(const Request& req) {
   for (const char* name : {"Host", "Origin", "Authorization", "Content-Length", "Content-Type", "Mcp-Session-Id",
-                           "MCP-Protocol-Version", "X-Session-Id", "Last-Event-ID"})
+                           "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "X-Session-Id", "Last-Event-ID"})
     if (req.header_count(name) > 1)
       return bad_header(name, std::string("the request carries more than one ") + name + " header");
   for (auto& [k, v] : req.headers)
@@ -135,14 +136,6 @@ std::optional<Refusal> body_framing(const Request& req, const GuardConfig& g) {
 
 std::optional<Refusal> guard_request(const Request& req, const GuardConfig& g, int port) {
   if (auto r = single_headers(req)) return r;
-  if (req.path == "/mcp" && req.has_header("MCP-Protocol-Version")) {
-    const auto& known = mcp_supported_versions();
-    std::string v = req.get_header_value("MCP-Protocol-Version");
-    if (std::find(known.begin(), known.end(), v) == known.end())
-      return bad_header("MCP-Protocol-Version", "MCP-Protocol-Version '" + v.substr(0, 40) +
-                                                    "' is not a version this server speaks (" + known.front() +
-                                                    " and earlier)");
-  }
   // Host: only the names the server is bound to (a rebound DNS name is refused).
   if (req.has_header("Host")) {
     std::string value = req.get_header_value("Host");
