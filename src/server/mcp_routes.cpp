@@ -393,6 +393,11 @@ void answer_mcp_get(Context* c, const std::shared_ptr<McpSessions>& sessions, co
     res.set_header("Allow", "GET, POST, DELETE");
     return rpc_error(res, 406, -32600, "GET /mcp is an event stream: send Accept: text/event-stream");
   }
+  if (req.get_header_value("MCP-Protocol-Version") == kMcpStatelessVersion) {  // no stream without a session
+    res.set_header("Allow", "POST");
+    return rpc_error(res, 405, -32600, std::string("GET /mcp serves sessions; ") + kMcpStatelessVersion +
+                                           " requests are POSTs, each answered on its own");
+  }
   if (refuse_session_version(req, res, Json())) return;
   std::string sid = req.get_header_value("Mcp-Session-Id");
   if (sid.empty()) return rpc_error(res, 400, -32600, "missing Mcp-Session-Id header (initialize first)");
