@@ -278,7 +278,12 @@ void answer_session_request(Context* c, const std::shared_ptr<McpConnection>& co
   answer_json(c, p, res);
 }
 
-// A stateless request: its own session; JSON when the response comes first, SSE otherwise.
+// A stateless request: its own session. Answered as JSON when the response comes first (an error
+// then has its own HTTP status); as SSE when notifications come first, or when a client that
+// accepts SSE has waited kJsonWait for it: the open stream then carries keep-alives, and a
+// client that closes it cancels the request.
+constexpr auto kJsonWait = std::chrono::seconds(1);
+
 void answer_stateless(Context* c, const Request& req, Response& res, const Json& msg) {
   const McpRequestHeaders headers = mcp_headers(req);
   const bool is_request = msg.contains("method") && msg.contains("id");
@@ -299,13 +304,18 @@ void answer_stateless(Context* c, const Request& req, Response& res, const Json&
     std::lock_guard lock(p.conn->mu);
     p.conn->session->handle_message(req.body);
   }
+  const bool takes_sse = req.get_header_value("Accept").find("text/event-stream") != std::string::npos;
+  const auto json_until = takes_sse ? std::min(p.deadline, Clock::now() + kJsonWait) : p.deadline;
   StreamItem first;
-  while ((first = p.conn->next(p.stream, 0, false, std::min(p.deadline, Clock::now() + std::chrono::milliseconds(200))))
+  while ((first = p.conn->next(p.stream, 0, false, std::min(json_until, Clock::now() + std::chrono::milliseconds(200))))
                  .kind == StreamItem::kTimeout &&
-         Clock::now() < p.deadline && !c->stopping) {
+         Clock::now() < json_until && !c->stopping) {
   }
-  if (first.kind == StreamItem::kTimeout || is_rpc_response(first.line)) return answer_json(c, p, res);
-  if (!acquire_mcp_stream(*c, res)) return;
+  if (is_rpc_response(first.line) || !takes_sse || c->stopping) return answer_json(c, p, res);
+  if (!acquire_mcp_stream(*c, res)) {
+    p.conn->close(p.key, true);
+    return cancel_request(*p.conn, p.id, "no event stream slot");
+  }
   answer_sse(c, p, res);
 }
 
@@ -395,8 +405,9 @@ void answer_mcp_get(Context* c, const std::shared_ptr<McpSessions>& sessions, co
   }
   if (req.get_header_value("MCP-Protocol-Version") == kMcpStatelessVersion) {  // no stream without a session
     res.set_header("Allow", "POST");
-    return rpc_error(res, 405, -32600, std::string("GET /mcp serves sessions; ") + kMcpStatelessVersion +
-                                           " requests are POSTs, each answered on its own");
+    return rpc_error(res, 405, -32600,
+                     std::string("GET /mcp serves sessions; ") + kMcpStatelessVersion +
+                         " requests are POSTs, each answered on its own");
   }
   if (refuse_session_version(req, res, Json())) return;
   std::string sid = req.get_header_value("Mcp-Session-Id");
