@@ -42,8 +42,8 @@ Json schema_2020_12() {
 }
 
 FixtureTool fixed(const char* name, Json result) {
-  return {{{"name", name}, {"description", std::string("Conformance fixture ") + name}, {"inputSchema", no_args()}},
-          [result](const Json&, ToolContext&) -> Result<Json> { return result; }};
+  return fixture_tool(name, std::string("Conformance fixture ") + name, no_args(),
+                      [result](const Json&, ToolContext&) -> Result<Json> { return result; });
 }
 
 Result<Json> with_logging(const Json&, ToolContext& ctx) {

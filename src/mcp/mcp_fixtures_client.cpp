@@ -37,7 +37,7 @@ std::string sampled_text(const Json& r) {
 
 FixtureTool tool(const char* name, const char* description, Json schema,
                  std::function<Result<Json>(const Json&, ToolContext&)> call) {
-  return {{{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}}, std::move(call)};
+  return fixture_tool(name, description, std::move(schema), std::move(call));
 }
 
 // ---- 2025-11-25: requests on the call's stream ---------------------------------
@@ -206,8 +206,8 @@ Result<Json> capabilities_tool(ToolContext& ctx) {
 
 FixtureTool mrtr(const char* suffix, std::function<Result<Json>(ToolContext&)> call) {
   std::string name = std::string("test_input_required_result_") + suffix;
-  return {{{"name", name}, {"description", "Conformance fixture " + name}, {"inputSchema", no_args()}},
-          [call](const Json&, ToolContext& ctx) { return call(ctx); }};
+  return fixture_tool(name, "Conformance fixture " + name, no_args(),
+                      [call](const Json&, ToolContext& ctx) { return call(ctx); });
 }
 
 void add_round_trip_tools(std::vector<FixtureTool>& out) {

@@ -21,9 +21,7 @@ Json object_schema(Json properties, Json required = Json::array()) {
 
 FixtureTool tool(const char* name, const char* description, Json schema, TaskSupport tasks,
                  std::function<Result<Json>(const Json&, ToolContext&)> call) {
-  FixtureTool t{{{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}}, std::move(call)};
-  t.tasks = tasks;
-  return t;
+  return fixture_tool(name, description, std::move(schema), std::move(call), tasks);
 }
 
 // Sleeps `seconds`, waking every 50 ms to honour cancellation.

@@ -80,10 +80,11 @@ Result<Json> call_compact_tool(const ToolRegistry& registry, const ToolSearch& s
 enum class TaskSupport { kNever, kOptional, kRequired };
 
 struct FixtureTool {
+  using Call = std::function<Result<Json>(const Json& args, ToolContext& ctx)>;
   Json definition;  // {name, description, inputSchema}
   // The CallToolResult, or a Status the call fails with (a protocol error; a missing client
   // capability). ctx carries progress, log, cancellation and the client channel.
-  std::function<Result<Json>(const Json& args, ToolContext& ctx)> call;
+  Call call;
   TaskSupport tasks = TaskSupport::kNever;
   // Asked synchronously before the task is created (a multi round-trip): the arguments the task
   // runs with, or the channel's status. Null: none.
@@ -92,6 +93,15 @@ struct FixtureTool {
   // with Last-Event-ID (SEP-1699).
   bool ends_stream_first = false;
 };
+
+inline FixtureTool fixture_tool(const std::string& name, const std::string& description, Json input_schema,
+                                FixtureTool::Call call, TaskSupport tasks = TaskSupport::kNever) {
+  FixtureTool t;
+  t.definition = {{"name", name}, {"description", description}, {"inputSchema", std::move(input_schema)}};
+  t.call = std::move(call);
+  t.tasks = tasks;
+  return t;
+}
 
 // Every fixture tool, in tools/list order (listed before the registry's tools).
 const std::vector<FixtureTool>& fixture_tool_table();
