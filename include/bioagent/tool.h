@@ -1,7 +1,8 @@
 // What a tool implementation sees: its spec (from a JSON config file) and a
 // ToolContext (workspace roots, deadline, cancellation, log and progress sinks).
 // A ToolContext is owned by the caller and lives for one call; the cancellation
-// flag may be set from another thread.
+// flag may be set from another thread. client() is the channel to the MCP
+// client of the call, when there is one (bioagent/client_channel.h).
 #pragma once
 
 #include <atomic>
@@ -17,6 +18,7 @@
 namespace bioagent {
 
 class Workspace;
+class ClientChannel;
 
 struct ToolSpec {
   std::string name;  // unique, e.g. "calculate_expr"
@@ -47,6 +49,9 @@ class ToolContext {
   void set_cancel_flag(std::shared_ptr<std::atomic<bool>> flag) { cancel_ = std::move(flag); }
   void set_progress(ProgressFn fn) { progress_ = std::move(fn); }
   void set_log(LogFn fn) { log_ = std::move(fn); }
+  void set_client(std::shared_ptr<ClientChannel> channel) { client_ = std::move(channel); }
+  // The channel to the client of this call (sampling, elicitation, roots); null without one.
+  ClientChannel* client() const { return client_.get(); }
 
   // Named settings from the interface (e.g. "bundle_dir": the data bundle).
   void set_option(const std::string& key, std::string value) { options_[key] = std::move(value); }
@@ -74,6 +79,7 @@ class ToolContext {
   std::shared_ptr<std::atomic<bool>> cancel_;
   ProgressFn progress_;
   LogFn log_;
+  std::shared_ptr<ClientChannel> client_;
   std::map<std::string, std::string> options_;
 };
 

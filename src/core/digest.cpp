@@ -4,9 +4,12 @@
 #include "bioagent/digest.h"
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 #include <fstream>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace bioagent {
@@ -57,6 +60,21 @@ Result<std::string> file_sha256(const std::filesystem::path& path) {
   unsigned int n = 0;
   if (EVP_DigestFinal_ex(ctx.get(), d, &n) != 1) return internal_error("SHA-256 failed");
   return hex(d, n);
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
+  unsigned char d[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  if (!HMAC(EVP_sha256(), key.data(), int(key.size()), reinterpret_cast<const unsigned char*>(data.data()), data.size(),
+            d, &n))
+    return {};
+  return hex(d, n);
+}
+
+std::string random_hex(size_t n) {
+  std::vector<unsigned char> bytes(n);
+  if (n > 0 && RAND_bytes(bytes.data(), int(n)) != 1) throw std::runtime_error("no random bytes from OpenSSL");
+  return hex(bytes.data(), n);
 }
 
 }  // namespace bioagent

@@ -20,78 +20,110 @@ Json no_args() { return {{"type", "object"}, {"properties", Json::object()}}; }
 
 Json text(const std::string& t) { return {{"type", "text"}, {"text", t}}; }
 
+Json schema_2020_12() {
+  return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+          {"type", "object"},
+          {"$defs",
+           {{"address",
+             {{"$anchor", "addressDef"},
+              {"type", "object"},
+              {"properties", {{"street", {{"type", "string"}}}, {"city", {{"type", "string"}}}}}}}}},
+          {"properties",
+           {{"name", {{"type", "string"}}},
+            {"address", {{"$ref", "#/$defs/address"}}},
+            {"contactMethod", {{"type", "string"}, {"enum", {"phone", "email"}}}},
+            {"phone", {{"type", "string"}}},
+            {"email", {{"type", "string"}}}}},
+          {"allOf", {{{"anyOf", {{{"required", {"phone"}}}, {{"required", {"email"}}}}}}}},
+          {"if", {{"properties", {{"contactMethod", {{"const", "phone"}}}}}, {"required", {"contactMethod"}}}},
+          {"then", {{"required", {"phone"}}}},
+          {"else", {{"required", {"email"}}}},
+          {"additionalProperties", false}};
+}
+
+FixtureTool fixed(const char* name, Json result) {
+  return fixture_tool(name, std::string("Conformance fixture ") + name, no_args(),
+                      [result](const Json&, ToolContext&) -> Result<Json> { return result; });
+}
+
+Result<Json> with_logging(const Json&, ToolContext& ctx) {
+  using namespace std::chrono_literals;
+  ctx.log(LogLevel::kInfo, "Tool execution started");
+  std::this_thread::sleep_for(50ms);
+  ctx.log(LogLevel::kInfo, "Tool processing data");
+  std::this_thread::sleep_for(50ms);
+  ctx.log(LogLevel::kInfo, "Tool execution completed");
+  return Json{{"content", {text("Tool with logging executed successfully")}}};
+}
+
+Result<Json> with_progress(const Json&, ToolContext& ctx) {
+  using namespace std::chrono_literals;
+  for (int p : {0, 50, 100}) {
+    ctx.progress(p, 100, "");
+    if (p < 100) std::this_thread::sleep_for(50ms);
+  }
+  return Json{{"content", {text("Tool with progress executed successfully")}}};
+}
+
 }  // namespace
 
-Json fixture_tools() {
-  Json out = Json::array();
-  for (const char* name :
-       {"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
-        "test_multiple_content_types", "test_tool_with_logging", "test_error_handling", "test_tool_with_progress"})
-    out.push_back(
-        {{"name", name}, {"description", std::string("Conformance fixture ") + name}, {"inputSchema", no_args()}});
+std::vector<FixtureTool> content_fixture_tools() {
+  std::vector<FixtureTool> out;
+  out.push_back(fixed("test_simple_text", {{"content", {text("This is a simple text response for testing.")}}}));
   out.push_back(
-      {{"name", "json_schema_2020_12_tool"},
-       {"description", "Tool with JSON Schema 2020-12 features"},
-       {"inputSchema",
-        {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
-         {"type", "object"},
-         {"$defs",
-          {{"address",
-            {{"type", "object"}, {"properties", {{"street", {{"type", "string"}}}, {"city", {{"type", "string"}}}}}}}}},
-         {"properties", {{"name", {{"type", "string"}}}, {"address", {{"$ref", "#/$defs/address"}}}}},
-         {"additionalProperties", false}}}});
+      fixed("test_image_content", {{"content", {{{"type", "image"}, {"data", kPng}, {"mimeType", "image/png"}}}}}));
+  out.push_back(
+      fixed("test_audio_content", {{"content", {{{"type", "audio"}, {"data", kWav}, {"mimeType", "audio/wav"}}}}}));
+  out.push_back(fixed("test_embedded_resource", {{"content",
+                                                  {{{"type", "resource"},
+                                                    {"resource",
+                                                     {{"uri", "test://embedded-resource"},
+                                                      {"mimeType", "text/plain"},
+                                                      {"text", "This is an embedded resource content."}}}}}}}));
+  out.push_back(fixed("test_multiple_content_types", {{"content",
+                                                       {text("Multiple content types test:"),
+                                                        {{"type", "image"}, {"data", kPng}, {"mimeType", "image/png"}},
+                                                        {{"type", "resource"},
+                                                         {"resource",
+                                                          {{"uri", "test://mixed-content-resource"},
+                                                           {"mimeType", "application/json"},
+                                                           {"text", R"({"test":"data","value":123})"}}}}}}}));
+  out.push_back(fixed("test_tool_with_logging", {}));
+  out.back().call = with_logging;
+  out.push_back(
+      fixed("test_error_handling",
+            {{"content", {text("This tool intentionally returns an error for testing")}}, {"isError", true}}));
+  out.push_back(fixed("test_tool_with_progress", {}));
+  out.back().call = with_progress;
+  out.push_back(fixed("json_schema_2020_12_tool", {{"content", {text("JSON Schema 2020-12 tool called")}}}));
+  out.back().definition["description"] = "Tool with JSON Schema 2020-12 features";
+  out.back().definition["inputSchema"] = schema_2020_12();
   return out;
 }
 
-bool is_fixture_tool(const std::string& name) {
-  for (auto& t : fixture_tools())
-    if (t["name"] == name) return true;
-  return false;
+const std::vector<FixtureTool>& fixture_tool_table() {
+  static const std::vector<FixtureTool> table = [] {
+    std::vector<FixtureTool> all = content_fixture_tools();
+    for (auto* more : {&client_fixture_tools, &task_fixture_tools})
+      for (auto& t : more()) all.push_back(std::move(t));
+    return all;
+  }();
+  return table;
 }
 
-Json call_fixture_tool(const std::string& name, const ToolContext::ProgressFn& progress, const FixtureLog& log) {
-  using namespace std::chrono_literals;
-  if (name == "test_simple_text") return {{"content", {text("This is a simple text response for testing.")}}};
-  if (name == "test_image_content")
-    return {{"content", {{{"type", "image"}, {"data", kPng}, {"mimeType", "image/png"}}}}};
-  if (name == "test_audio_content")
-    return {{"content", {{{"type", "audio"}, {"data", kWav}, {"mimeType", "audio/wav"}}}}};
-  if (name == "test_embedded_resource")
-    return {{"content",
-             {{{"type", "resource"},
-               {"resource",
-                {{"uri", "test://embedded-resource"},
-                 {"mimeType", "text/plain"},
-                 {"text", "This is an embedded resource content."}}}}}}};
-  if (name == "test_multiple_content_types")
-    return {{"content",
-             {text("Multiple content types test:"),
-              {{"type", "image"}, {"data", kPng}, {"mimeType", "image/png"}},
-              {{"type", "resource"},
-               {"resource",
-                {{"uri", "test://mixed-content-resource"},
-                 {"mimeType", "application/json"},
-                 {"text", R"({"test":"data","value":123})"}}}}}}};
-  if (name == "test_tool_with_logging") {
-    log("info", "Tool execution started");
-    std::this_thread::sleep_for(50ms);
-    log("info", "Tool processing data");
-    std::this_thread::sleep_for(50ms);
-    log("info", "Tool execution completed");
-    return {{"content", {text("Tool with logging executed successfully")}}};
-  }
-  if (name == "test_error_handling")
-    return {{"content", {text("This tool intentionally returns an error for testing")}}, {"isError", true}};
-  if (name == "test_tool_with_progress") {
-    for (int p : {0, 50, 100}) {
-      if (progress) progress(p, 100, "");
-      if (p < 100) std::this_thread::sleep_for(50ms);
-    }
-    return {{"content", {text("Tool with progress executed successfully")}}};
-  }
-  if (name == "json_schema_2020_12_tool") return {{"content", {text("JSON Schema 2020-12 tool called")}}};
-  return {{"content", {text("no fixture tool named " + name)}}, {"isError", true}};
+const FixtureTool* find_fixture_tool(const std::string& name) {
+  for (auto& t : fixture_tool_table())
+    if (t.definition["name"] == name) return &t;
+  return nullptr;
 }
+
+Json fixture_tools() {
+  Json out = Json::array();
+  for (auto& t : fixture_tool_table()) out.push_back(t.definition);
+  return out;
+}
+
+bool is_fixture_tool(const std::string& name) { return find_fixture_tool(name) != nullptr; }
 
 Json fixture_resources() {
   return Json::array({{{"uri", "test://static-text"},
@@ -141,10 +173,37 @@ Json fixture_prompts() {
        {{"name", "test_prompt_with_embedded_resource"},
         {"description", "Conformance fixture: a prompt with an embedded resource"},
         {"arguments", {arg("resourceUri", "URI of the resource to embed")}}},
-       {{"name", "test_prompt_with_image"}, {"description", "Conformance fixture: a prompt with an image"}}});
+       {{"name", "test_prompt_with_image"}, {"description", "Conformance fixture: a prompt with an image"}},
+       {{"name", "test_input_required_result_prompt"},
+        {"description", "Conformance fixture: a prompt that asks the client for context first"}}});
 }
 
-std::optional<Json> get_fixture_prompt(const std::string& name, const Json& args) {
+bool is_fixture_prompt(const std::string& name) {
+  for (auto& p : fixture_prompts())
+    if (p["name"] == name) return true;
+  return false;
+}
+
+namespace {
+
+// Asks the client for context (an elicitation), then builds the prompt from it.
+Result<Json> prompt_with_context(ClientChannel* channel) {
+  if (!channel) return client_unsupported(ClientAsk::kElicitation);
+  auto r = channel->ask(
+      ClientAsk::kElicitation,
+      {{"message", "Provide context for the prompt"},
+       {"requestedSchema",
+        {{"type", "object"}, {"properties", {{"context", {{"type", "string"}}}}}, {"required", {"context"}}}}},
+      "user_context");
+  if (!r) return r.status();
+  std::string context = r->value("content", Json::object()).value("context", "(none)");
+  return Json{
+      {"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Prompt with context: " + context}}}}}}};
+}
+
+}  // namespace
+
+Result<Json> get_fixture_prompt(const std::string& name, const Json& args, ClientChannel* channel) {
   auto user = [](Json content) { return Json{{"role", "user"}, {"content", std::move(content)}}; };
   auto arg = [&](const char* k) { return args.is_object() ? args.value(k, "") : std::string(); };
   if (name == "test_simple_prompt") return Json{{"messages", {user(text("This is a simple prompt for testing."))}}};
@@ -163,7 +222,8 @@ std::optional<Json> get_fixture_prompt(const std::string& name, const Json& args
     return Json{{"messages",
                  {user({{"type", "image"}, {"data", kPng}, {"mimeType", "image/png"}}),
                   user(text("Please analyze the image above."))}}};
-  return std::nullopt;
+  if (name == "test_input_required_result_prompt") return prompt_with_context(channel);
+  return not_found("no fixture prompt named " + name);
 }
 
 }  // namespace bioagent::mcp

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bioagent/client_channel.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
 #include "bioagent/tool.h"
@@ -73,18 +74,53 @@ bool is_compact_tool(const std::string& name);
 Result<Json> call_compact_tool(const ToolRegistry& registry, const ToolSearch& search, const std::string& name,
                                const Json& arguments, ToolContext& ctx);
 
-// ---- The conformance suite's fixtures (mcp_conformance.cpp; test-only) ------
+// ---- The conformance suite's fixtures (mcp_conformance*.cpp; test-only) ------
 
-using FixtureLog = std::function<void(const std::string& level, const std::string& message)>;
-Json fixture_tools();
+// How a tool may run as a task of the tasks extension (2026-07-28).
+enum class TaskSupport { kNever, kOptional, kRequired };
+
+struct FixtureTool {
+  using Call = std::function<Result<Json>(const Json& args, ToolContext& ctx)>;
+  Json definition;  // {name, description, inputSchema}
+  // The CallToolResult, or a Status the call fails with (a protocol error; a missing client
+  // capability). ctx carries progress, log, cancellation and the client channel.
+  Call call;
+  TaskSupport tasks = TaskSupport::kNever;
+  // Asked synchronously before the task is created (a multi round-trip): the arguments the task
+  // runs with, or the channel's status. Null: none.
+  std::function<Result<Json>(const Json& args, ClientChannel& channel)> before_task;
+  // The server ends the call's SSE stream before the call runs, so that the client resumes it
+  // with Last-Event-ID (SEP-1699).
+  bool ends_stream_first = false;
+};
+
+inline FixtureTool fixture_tool(const std::string& name, const std::string& description, Json input_schema,
+                                FixtureTool::Call call, TaskSupport tasks = TaskSupport::kNever) {
+  FixtureTool t;
+  t.definition = {{"name", name}, {"description", description}, {"inputSchema", std::move(input_schema)}};
+  t.call = std::move(call);
+  t.tasks = tasks;
+  return t;
+}
+
+// Every fixture tool, in tools/list order (listed before the registry's tools).
+const std::vector<FixtureTool>& fixture_tool_table();
+const FixtureTool* find_fixture_tool(const std::string& name);
+Json fixture_tools();  // the definitions
 bool is_fixture_tool(const std::string& name);
-// The whole CallToolResult (content, isError) of a fixture tool.
-Json call_fixture_tool(const std::string& name, const ToolContext::ProgressFn& progress, const FixtureLog& log);
+// The tables of mcp_conformance.cpp (content), mcp_fixtures_client.cpp (questions to the
+// client) and mcp_fixtures_tasks.cpp (tasks, headers, streams).
+std::vector<FixtureTool> content_fixture_tools();
+std::vector<FixtureTool> client_fixture_tools();
+std::vector<FixtureTool> task_fixture_tools();
 Json fixture_resources();
 Json fixture_templates();
 std::optional<Json> read_fixture(const std::string& uri);  // one contents entry
 Json fixture_prompts();
-std::optional<Json> get_fixture_prompt(const std::string& name, const Json& args);
+bool is_fixture_prompt(const std::string& name);
+// A fixture prompt's GetPromptResult; `channel` answers the questions of the one that asks the
+// client (test_input_required_result_prompt), its status when it cannot.
+Result<Json> get_fixture_prompt(const std::string& name, const Json& args, ClientChannel* channel);
 
 // ---- Registry tools as the specification's tasks (mcp_tool_tasks.cpp) -------
 

@@ -1,5 +1,5 @@
 // The params of each MCP request a host may send, as the specification types
-// them (2025-11-25 schema). A request is checked against its row before any
+// them (2025-11-25 and 2026-07-28 schemas). A request is checked against its row before any
 // handler reads it, so a field of the wrong type is "Invalid params" naming the
 // field, never an exception inside a handler. Hosts add fields of their own
 // (_meta and newer ones): unknown properties are allowed.
@@ -27,19 +27,24 @@ const std::map<std::string, Json>& schemas() {
     const std::string paged = object_of(kCursor);
     const std::string uri = object_of(R"("uri": {"type": "string"})", R"("uri")");
     const std::string task_id = object_of(R"("taskId": {"type": "string"})", R"("taskId")");
+    // A 2026-07-28 round's answers (multi round-trip requests).
+    const std::string round = R"("inputResponses": {"type": "object"}, "requestState": {"type": "string"})";
     const std::pair<const char*, std::string> rows[] = {
         {"initialize", object_of(R"("protocolVersion": {"type": "string"}, "capabilities": {"type": "object"},
             "clientInfo": {"type": "object", "properties": {"name": {"type": "string"},
                                                            "version": {"type": "string"}}})")},
         {"ping", object_of("")},
         {"tools/list", paged},
+        {"server/discover", object_of("")},
         {"tools/call", object_of(R"("name": {"type": "string"}, "arguments": {"type": "object"},
-            "task": {"type": "object", "properties": {"ttl": {"type": ["number", "null"]}}})",
+            "task": {"type": "object", "properties": {"ttl": {"type": ["number", "null"]}}}, )" +
+                                     round,
                                  R"("name")")},
         {"logging/setLevel", object_of(R"("level": {"type": "string"})", R"("level")")},
         {"prompts/list", paged},
         {"prompts/get", object_of(R"("name": {"type": "string"},
-            "arguments": {"type": "object", "additionalProperties": {"type": "string"}})",
+            "arguments": {"type": "object", "additionalProperties": {"type": "string"}}, )" +
+                                      round,
                                   R"("name")")},
         {"completion/complete", object_of(R"(
             "ref": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"},
@@ -51,13 +56,15 @@ const std::map<std::string, Json>& schemas() {
                                           R"("ref", "argument")")},
         {"resources/list", paged},
         {"resources/templates/list", paged},
-        {"resources/read", uri},
+        {"resources/read", object_of(R"("uri": {"type": "string"}, )" + round, R"("uri")")},
         {"resources/subscribe", uri},
         {"resources/unsubscribe", uri},
         {"tasks/list", paged},
         {"tasks/get", task_id},
         {"tasks/result", task_id},
-        {"tasks/cancel", task_id}};
+        {"tasks/cancel", task_id},
+        {"tasks/update", object_of(R"("taskId": {"type": "string"}, "inputResponses": {"type": "object"})",
+                                   R"("taskId", "inputResponses")")}};
     std::map<std::string, Json> out;
     for (auto& [method, schema] : rows) out[method] = Json::parse(schema);
     return out;

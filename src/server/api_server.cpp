@@ -79,6 +79,7 @@ server::RequestPlan plan_request(const server::Context& ctx, const server::Guard
     plan.refused = true;
     if (refusal->http_status == 401) plan.refusal.set_header("WWW-Authenticate", "Bearer");
     server::reply_json(plan.refusal, error_envelope(refusal->status), refusal->http_status);
+    if (req.path == "/mcp") server::to_jsonrpc_error(plan.refusal);
     return plan;
   }
   std::vector<std::string> matches;
@@ -86,6 +87,7 @@ server::RequestPlan plan_request(const server::Context& ctx, const server::Guard
   if (!route) {
     plan.refused = true;
     answer_web(ctx, web, req, plan.refusal);
+    if (req.path == "/mcp") server::to_jsonrpc_error(plan.refusal);
     return plan;
   }
   req.matches = std::move(matches);

@@ -1,8 +1,9 @@
 // The checks every request passes before routing, in this order: single
 // copies of the headers that decide (Host, Origin, ...), no NUL in any value,
-// the MCP protocol version, Host (DNS rebinding), Origin (cross-site use),
-// bearer token, body framing and size (every method), Content-Type. Each refusal is a JSON error that says what was
-// refused.
+// Origin (cross-site use: 403 first, as MCP asks), Host (DNS rebinding), bearer token, body framing
+// and size (every method), Content-Type. Each refusal is a JSON error that
+// says what was refused (a JSON-RPC error on /mcp). The MCP protocol version
+// is the MCP route's to judge: it decides which revision serves a request.
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -94,7 +95,7 @@ Refusal bad_header(const std::string& name, const std::string& why) {
 // never resolved by taking the first.
 std::optional<Refusal> single_headers(const Request& req) {
   for (const char* name : {"Host", "Origin", "Authorization", "Content-Length", "Content-Type", "Mcp-Session-Id",
-                           "MCP-Protocol-Version", "X-Session-Id", "Last-Event-ID"})
+                           "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "X-Session-Id", "Last-Event-ID"})
     if (req.header_count(name) > 1)
       return bad_header(name, std::string("the request carries more than one ") + name + " header");
   for (auto& [k, v] : req.headers)
@@ -135,25 +136,6 @@ std::optional<Refusal> body_framing(const Request& req, const GuardConfig& g) {
 
 std::optional<Refusal> guard_request(const Request& req, const GuardConfig& g, int port) {
   if (auto r = single_headers(req)) return r;
-  if (req.path == "/mcp" && req.has_header("MCP-Protocol-Version")) {
-    const auto& known = mcp_supported_versions();
-    std::string v = req.get_header_value("MCP-Protocol-Version");
-    if (std::find(known.begin(), known.end(), v) == known.end())
-      return bad_header("MCP-Protocol-Version", "MCP-Protocol-Version '" + v.substr(0, 40) +
-                                                    "' is not a version this server speaks (" + known.front() +
-                                                    " and earlier)");
-  }
-  // Host: only the names the server is bound to (a rebound DNS name is refused).
-  if (req.has_header("Host")) {
-    std::string value = req.get_header_value("Host");
-    auto [name, p] = split_host_port(value);
-    if (p == -2 || name.empty() || !g.host_allowed(name))
-      return Refusal{421, Status(ErrorCode::kPermissionDenied,
-                                 "refused: Host '" + value.substr(0, 100) +
-                                     "' is not a name this server is bound to (DNS-rebinding guard); use "
-                                     "--allowed-host to add a name")
-                              .with("header", "Host")};
-  }
   // Origin: a browser page of another origin may not change state or speak MCP.
   bool mcp = req.path == "/mcp";
   if ((is_state_changing(req.method) || mcp) && req.has_header("Origin")) {
@@ -169,6 +151,17 @@ std::optional<Refusal> guard_request(const Request& req, const GuardConfig& g, i
                                      "' is not this server's own origin (cross-site requests may not change state "
                                      "or use /mcp); use --allowed-origin to trust one")
                               .with("header", "Origin")};
+  }
+  // Host: only the names the server is bound to (a rebound DNS name is refused).
+  if (req.has_header("Host")) {
+    std::string value = req.get_header_value("Host");
+    auto [name, p] = split_host_port(value);
+    if (p == -2 || name.empty() || !g.host_allowed(name))
+      return Refusal{421, Status(ErrorCode::kPermissionDenied,
+                                 "refused: Host '" + value.substr(0, 100) +
+                                     "' is not a name this server is bound to (DNS-rebinding guard); use "
+                                     "--allowed-host to add a name")
+                              .with("header", "Host")};
   }
   // Bearer token on the API and MCP whenever one is configured.
   bool guarded = req.path.rfind("/api/", 0) == 0 || mcp;

@@ -56,6 +56,18 @@ void reply_json(Response& res, const Json& body, int status) {
 
 void reply_error(Response& res, const Status& s) { reply_json(res, error_envelope(s), http_status_for(s.code())); }
 
+void to_jsonrpc_error(Response& res) {
+  Json rest = Json::parse(res.body, nullptr, false);
+  if (!rest.is_object() || rest.value("status", "") != "error" || !rest.contains("error")) return;
+  const Json& e = rest["error"];
+  Json data = e.value("details", Json::object());
+  data["reason"] = e.value("code", "");
+  res.set_content(
+      Json{{"jsonrpc", "2.0"}, {"error", {{"code", -32600}, {"message", e.value("message", "")}, {"data", data}}}}
+          .dump(),
+      "application/json");
+}
+
 std::string session_of(const Request& req, const Json& body) {
   if (req.has_header("X-Session-Id")) return req.get_header_value("X-Session-Id");
   if (body.is_object() && body.contains("session_id") && body["session_id"].is_string()) return body["session_id"];

@@ -113,6 +113,10 @@ bool json_body(const Request& req, Response& res, const Json& schema, Json& out)
 int http_status_for(ErrorCode code);
 void reply_json(Response& res, const Json& body, int status = 200);
 void reply_error(Response& res, const Status& s);
+// Rewrites a refusal's {status: error, error: {code, message, details}} body as a JSON-RPC error
+// (code -32600, id absent, the details and the refusal's code in data), keeping the HTTP status:
+// what an MCP client of /mcp reads.
+void to_jsonrpc_error(Response& res);
 // The session id from the X-Session-Id header, the body, or the query.
 std::string session_of(const Request& req, const Json& body);
 // Takes a slot for an SSE response, or answers 503 and returns false; the
@@ -122,7 +126,11 @@ void release_stream(Context& ctx);
 
 void add_agent_routes(Context& ctx);
 void add_upload_route(Context& ctx);
-void add_tool_and_mcp_routes(Context& ctx);
+void add_tool_and_mcp_routes(Context& ctx);  // the tool routes, then add_mcp_routes
+void add_mcp_routes(Context& ctx);
+// The folders a tool called for assistant session `sid` reads: the data folders named at start
+// plus that session's own files; without a session (or an assistant) the data folders only.
+Result<Workspace> workspace_for(const Context* c, const std::string& sid);
 Json openapi_document(const Context& ctx);
 
 }  // namespace bioagent::server

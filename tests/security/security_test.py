@@ -37,13 +37,17 @@ def check(cond, what):
         FAILURES.append(what)
 
 
-def refused(resp, codes, what):
-    """A hostile request: refused with one of `codes`, a JSON error body, nothing secret in it."""
+def refused(resp, codes, what, rpc=False):
+    """A hostile request: refused with one of `codes`, a JSON error body (on /mcp, `rpc`: a JSON-RPC
+    error with an integer code), nothing secret in it."""
     COUNT[0] += 1
     st, headers, body = resp
     try:
         j = json.loads(body)
-        is_json_error = j.get("status") == "error" and j["error"]["message"]
+        if rpc:
+            is_json_error = j.get("jsonrpc") == "2.0" and isinstance(j["error"]["code"], int) and j["error"]["message"]
+        else:
+            is_json_error = j.get("status") == "error" and j["error"]["message"]
     except (ValueError, KeyError, TypeError, AttributeError):
         is_json_error = False
     leaked = [s for s in SECRETS if s in body]
@@ -111,20 +115,20 @@ try:
     init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                                   "clientInfo": {"name": "t", "version": "1"}}}).encode()
-    refused(http(P, "POST", "/mcp", init, {**JSON, "Origin": "http://evil.example"}), (403,), "/mcp initialize, foreign Origin")
-    refused(http(P, "GET", "/mcp", None, {"Origin": "http://evil.example"}), (403,), "GET /mcp, foreign Origin")
+    refused(http(P, "POST", "/mcp", init, {**JSON, "Origin": "http://evil.example"}), (403,), "/mcp initialize, foreign Origin", rpc=True)
+    refused(http(P, "GET", "/mcp", None, {"Origin": "http://evil.example"}), (403,), "GET /mcp, foreign Origin", rpc=True)
     for host in ["evil.example", "evil.example:%d" % P, "127.0.0.1.evil.example", "localhost.evil.example",
                  "attacker.localhost.example", "[::1", "127.0.0.1:abc"]:
         refused(http(P, "POST", "/api/tools/calculate_expr", calc, {**JSON, "Host": host}), (400, 421),
                 "POST with Host %s" % host)
         COUNT[0] += 1
     refused(http(P, "GET", "/api/config", None, {"Host": "evil.example"}), (421,), "GET with a rebound Host")
-    refused(http(P, "POST", "/mcp", init, {**JSON, "Host": "evil.example"}), (421,), "/mcp with a rebound Host")
+    refused(http(P, "POST", "/mcp", init, {**JSON, "Host": "evil.example"}), (421,), "/mcp with a rebound Host", rpc=True)
     for ctype in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "",
                   "application/json-patch+json", "text/json"]:
         hdr = {"Content-Type": ctype} if ctype else {}
         refused(http(P, "POST", "/api/tools/calculate_expr", calc, hdr), (415,), "POST body as '%s'" % ctype)
-    refused(http(P, "POST", "/mcp", init, {"Content-Type": "text/plain"}), (415,), "/mcp as text/plain")
+    refused(http(P, "POST", "/mcp", init, {"Content-Type": "text/plain"}), (415,), "/mcp as text/plain", rpc=True)
     refused(http(P, "POST", "/api/upload", b"{}", JSON), (400,), "upload that is not multipart")
 
     # ---- 3. the token, in every shape
@@ -137,7 +141,7 @@ try:
         refused(http(PT, "GET", "/api/config", None, hdr), (400, 401), "token server: Authorization %r" % (
             list(hdr.values())[0][:30] if hdr else None))
     refused(http(PT, "GET", "/api/config?access_token=wrong"), (401,), "token server: wrong access_token")
-    refused(http(PT, "POST", "/mcp", init, JSON), (401,), "token server: /mcp without a token")
+    refused(http(PT, "POST", "/mcp", init, JSON), (401,), "token server: /mcp without a token", rpc=True)
     refused(http(PT, "POST", "/api/upload", b"x", {"Content-Type": "multipart/form-data; boundary=x"}), (401,),
             "token server: upload without a token")
 

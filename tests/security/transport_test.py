@@ -208,8 +208,14 @@ try:
         refused(resp, (400,), what)
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
-    refused(http(P, "POST", "/mcp", json.dumps(init).encode(), {**JSON, **AUTH, "MCP-Protocol-Version": "1999-01-01"}),
-            (400,), "an unknown MCP-Protocol-Version")
+    st, _, b = http(P, "POST", "/mcp", json.dumps(init).encode(), {**JSON, **AUTH, "MCP-Protocol-Version": "1999-01-01"})
+    try:
+        err = json.loads(b).get("error", {})
+    except ValueError:
+        err = {}
+    check(st == 400 and err.get("code") == -32022 and "2026-07-28" in err.get("data", {}).get("supported", []) and
+          err.get("data", {}).get("requested") == "1999-01-01",
+          "an unknown MCP-Protocol-Version -> %s, JSON-RPC %s listing the versions spoken" % (st, err.get("code")))
     st, h, _ = http(P, "POST", "/mcp", json.dumps(init).encode(), {**JSON, **AUTH, "MCP-Protocol-Version": "2025-06-18"})
     first = h.get("mcp-session-id", "")
     check(st == 200 and first, "a known MCP-Protocol-Version is accepted")

@@ -85,7 +85,7 @@ TEST(Mcp, InitializeNegotiatesTheVersion) {
   EXPECT_EQ(r["result"]["serverInfo"]["name"], "bioagent");
   EXPECT_TRUE(r["result"]["capabilities"].contains("tools"));
   Json r2 = h.request(req(2, "initialize", {{"protocolVersion", "1999-01-01"}}));
-  EXPECT_EQ(r2["result"]["protocolVersion"], mcp_supported_versions().front());
+  EXPECT_EQ(r2["result"]["protocolVersion"], mcp_session_versions().front());
   EXPECT_EQ(h.request(req(3, "ping"))["result"], Json::object());
 }
 
