@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "bioagent/agent.h"
 #include "bioagent/client_channel.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"

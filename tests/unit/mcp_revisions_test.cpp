@@ -8,6 +8,7 @@
 // headers and the sealed requestState.
 #include <gtest/gtest.h>
 
+#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "mcp/mcp_stateless.h"
