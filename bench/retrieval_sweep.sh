@@ -6,7 +6,7 @@
 # value when it raises MRR on the tuning half (ties: recall@5, then the value
 # held). Validation questions are not read by the sweep. Prints every
 # candidate's tuning scores and the chosen settings; copying them into
-# paper_tools.json is a reviewed edit (the README records the last sweep).
+# paper_tools.json is a reviewed edit (docs/evaluation.md records the last sweep).
 # Skips, saying so, when the fixtures are absent.
 # Usage: retrieval_sweep.sh BUILD_DIR [GRID.json] [QUESTIONS.jsonl]
 set -euo pipefail

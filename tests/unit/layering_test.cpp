@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The documented order, lowest first (README's layout section lists the same).
+// The documented order, lowest first (docs/architecture.md lists the same).
 const std::vector<std::string> kOrder = {"core", "tools",     "table",  "data",   "net",     "text",     "literature",
                                          "llm",  "index",     "papers", "agents", "figures", "pipeline", "genefamily",
                                          "runs", "assistant", "mcp",    "server", "cli"};

@@ -1,5 +1,5 @@
 // The router over its case file (tests/data/router_cases.tsv): every class of
-// question in both languages, at the accuracy the README states.
+// question in both languages, at the accuracy docs/evaluation.md states.
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -1,4 +1,4 @@
-// The one-place rules of the README's layout section, checked on the tables
+// The one-place rules of docs/architecture.md (where new things go), checked on the tables
 // themselves: every stage row is complete, every intent has its row, and stage
 // names are not used as keys outside the stage files. Each rule is also shown to
 // fail on a planted violation, so a rule that stops checking is noticed.
