@@ -113,6 +113,7 @@ const std::map<std::string, std::string> kApiNames = {{"semantic_scholar", "Sema
                                                       {"pubmed", "PubMed"},
                                                       {"arxiv", "ArXiv"},
                                                       {"europepmc", "Europe PMC"},
+                                                      {"europepmc_preprint", "Europe PMC (preprint)"},
                                                       {"clinicaltrials", "ClinicalTrials.gov"}};
 
 // One record in seed 000's output shape, with its "N/A" conventions.

@@ -100,7 +100,9 @@ Result<std::vector<Evidence>> parse_europepmc(std::string_view text) {
       if (t.is_string() && t.get<std::string>() == "Preprint") preprint = true;
     }
     if (preprint) {
-      // The marker is in the text a model reads as well as in the title and the side field.
+      // The marker is in the citation's source and the text a model reads as well as in the
+      // title and the side field: a citation list built from sources alone still says it.
+      c.source = "europepmc_preprint";
       c.title = "[PREPRINT - Not peer-reviewed] " + c.title;
       e.content = "[PREPRINT - Not peer-reviewed] " + e.content;
     }
@@ -123,16 +125,63 @@ std::string joined(const Json& names) {
   return out;
 }
 
+// The primary outcome measures as the registry states them: measure, time frame, description.
+Json primary_outcomes(const Json& protocol) {
+  Json out = Json::array();
+  for (auto& o : json_items(json_member(json_member(protocol, "outcomesModule"), "primaryOutcomes"))) {
+    std::string measure = fold_space(str(o, "measure"));
+    if (measure.empty()) continue;
+    out.push_back({{"measure", measure},
+                   {"time_frame", fold_space(str(o, "timeFrame"))},
+                   {"description", fold_space(str(o, "description"))}});
+  }
+  return out;
+}
+
+// Whether the registry holds posted results, and since when: a record that does not say
+// (a search asked for fewer fields) is "not stated", never "no".
+struct ResultsPosted {
+  Json posted;  // true, false, or null when the record does not say
+  std::string first_posted;
+  std::string text() const {
+    if (posted.is_null()) return "Results posted: not stated in the record.";
+    if (!posted.get<bool>()) return "Results posted: no.";
+    return "Results posted: yes" + (first_posted.empty() ? std::string() : " (first posted " + first_posted + ")") +
+           ".";
+  }
+};
+
+ResultsPosted results_posted(const Json& study, const Json& status) {
+  ResultsPosted r;
+  const std::string first = str(json_member(status, "resultsFirstPostDateStruct"), "date");
+  if (json_member(study, "hasResults").is_boolean())
+    r.posted = json_member(study, "hasResults").get<bool>();
+  else if (!first.empty())
+    r.posted = true;
+  if (r.posted.is_boolean() && r.posted.get<bool>()) r.first_posted = first;
+  return r;
+}
+
 // The trial's registry facts as the first lines of its evidence text, so a model
-// reading only the text sees the phase, status, conditions and interventions.
+// reading only the text sees the phase, status, conditions, interventions, primary
+// outcome measures and whether results are posted.
 std::string trial_header(const std::string& nct, const std::string& status, const std::string& phase,
-                         const Json& conditions, const Json& interventions) {
+                         const Json& conditions, const Json& interventions, const Json& outcomes,
+                         const ResultsPosted& results) {
   std::string h = "Trial " + nct + ". Status: " + (status.empty() ? "not given" : status) +
                   ". Phase: " + (phase.empty() ? "not given" : phase) + ".";
   std::string c = joined(conditions), iv = joined(interventions);
   if (!c.empty()) h += " Conditions: " + c + ".";
   if (!iv.empty()) h += " Interventions: " + iv + ".";
-  return h + "\n";
+  std::string measures;
+  for (auto& o : outcomes) {
+    std::string m = o["measure"].get<std::string>();
+    if (!o["time_frame"].get<std::string>().empty()) m += " (time frame: " + o["time_frame"].get<std::string>() + ")";
+    measures += (measures.empty() ? "" : "; ") + m;
+  }
+  h += measures.empty() ? " Primary outcome measures: not stated in the record."
+                        : " Primary outcome measures: " + measures + ".";
+  return h + " " + results.text() + "\n";
 }
 
 }  // namespace
@@ -180,14 +229,20 @@ Result<std::vector<Evidence>> parse_ctgov(std::string_view text) {
     std::string phase_text;
     for (auto& ph : json_items(json_member(design, "phases")))
       if (ph.is_string()) phase_text += (phase_text.empty() ? "" : "/") + ph.get<std::string>();
-    e.content = trial_header(nct, overall, phase_text, conditions, interventions) + fold_space(summary);
+    const Json outcomes = primary_outcomes(p);
+    const ResultsPosted results = results_posted(studies[i], status);
+    e.content =
+        trial_header(nct, overall, phase_text, conditions, interventions, outcomes, results) + fold_space(summary);
     e.extra = {{"nct_id", nct},
                {"status", overall},
                {"phase", phase_text},
                {"conditions", conditions},
                {"interventions", interventions},
                {"start_date", c.date},
-               {"completion_date", str(json_member(status, "completionDateStruct"), "date")}};
+               {"completion_date", str(json_member(status, "completionDateStruct"), "date")},
+               {"primary_outcomes", outcomes},
+               {"has_results", results.posted},
+               {"results_first_posted", results.first_posted.empty() ? Json() : Json(results.first_posted)}};
     e.relevance = rank_relevance(i, studies.size());
     out.push_back(std::move(e));
   }

@@ -111,6 +111,8 @@ TEST(Literature, EuropePmcPreprintsAndLinks) {
   EXPECT_EQ((*r)[0].citation.url, "https://doi.org/10.1101/2024.01.01.000001");
   EXPECT_EQ((*r)[0].citation.authors, (std::vector<std::string>{"Li X", "Wang Y"}));
   EXPECT_EQ((*r)[0].content, "[PREPRINT - Not peer-reviewed] Aim Study SPL .");
+  EXPECT_EQ((*r)[0].citation.source, "europepmc_preprint");  // the source says it, not the text alone
+  EXPECT_EQ((*r)[1].citation.source, "europepmc");
   EXPECT_EQ((*r)[1].content.find("PREPRINT"), std::string::npos);
   EXPECT_EQ((*r)[1].citation.url, "https://pubmed.ncbi.nlm.nih.gov/33000001/");
   EXPECT_EQ((*r)[1].citation.venue, "Plant Cell");
@@ -149,10 +151,11 @@ TEST(Literature, ClinicalTrialsKeepsOnlyOpenInterventionalStudies) {
   EXPECT_EQ(e.extra["conditions"][0], "Melanoma");
   EXPECT_EQ(e.extra["interventions"][0], "Drug A");
   EXPECT_EQ(e.extra["status"], "RECRUITING");
-  EXPECT_EQ(
-      e.content.rfind(
-          "Trial NCT1. Status: RECRUITING. Phase: PHASE2/PHASE3. Conditions: Melanoma. Interventions: Drug A.\n", 0),
-      0u)
+  EXPECT_EQ(e.content.rfind(
+                "Trial NCT1. Status: RECRUITING. Phase: PHASE2/PHASE3. Conditions: Melanoma. Interventions: Drug A. "
+                "Primary outcome measures: not stated in the record. Results posted: not stated in the record.\n",
+                0),
+            0u)
       << e.content;
   if (!have_fixtures()) GTEST_SKIP() << "fixtures absent";
   auto real = parse_ctgov(fixture("clinicaltrials_v2/search_keytruda_limit3_20260811.json"));
@@ -162,6 +165,93 @@ TEST(Literature, ClinicalTrialsKeepsOnlyOpenInterventionalStudies) {
   EXPECT_EQ((*real)[0].citation.authors[0], "Phanes Therapeutics");
   auto one = parse_ctgov(fixture("clinicaltrials_v2/get_nct06382129_20260811.json"));
   ASSERT_TRUE(one.is_ok()) << one.status().to_string();
+}
+
+// Primary outcome measures and posted results, for each combination the registry can give:
+// results posted with a date, not posted, and a record that does not say (never read as "no").
+TEST(Literature, ClinicalTrialsOutcomesAndResults) {
+  struct Case {
+    const char* has_results;  // the study's hasResults member, verbatim ("" leaves it out)
+    const char* first_posted;
+    const char* expect;
+  } cases[] = {{"true", "2021-06-04", "Results posted: yes (first posted 2021-06-04)."},
+               {"true", "", "Results posted: yes."},
+               {"false", "", "Results posted: no."},
+               {"", "", "Results posted: not stated in the record."},
+               {"", "2019-02-01", "Results posted: yes (first posted 2019-02-01)."}};
+  for (int outcomes = 0; outcomes <= 2; ++outcomes)
+    for (auto& c : cases) {
+      std::string primary;
+      for (int i = 1; i <= outcomes; ++i)
+        primary += std::string(i > 1 ? "," : "") + R"({"measure": "Overall survival )" + std::to_string(i) +
+                   R"(", "timeFrame": "Up to )" + std::to_string(12 * i) + R"( months", "description": "d"})";
+      std::string status = R"({"overallStatus": "COMPLETED")";
+      if (*c.first_posted)
+        status += std::string(R"(, "resultsFirstPostDateStruct": {"date": ")") + c.first_posted + "\"}";
+      std::string study = R"({"protocolSection": {"identificationModule": {"nctId": "NCT9", "briefTitle": "T"},
+        "statusModule": )" +
+                          status + R"(}, "designModule": {"studyType": "INTERVENTIONAL"},
+        "outcomesModule": {"primaryOutcomes": [)" +
+                          primary + "]}}" + (*c.has_results ? std::string(R"(, "hasResults": )") + c.has_results : "") +
+                          "}";
+      auto r = parse_ctgov("{\"studies\": [" + study + "]}");
+      ASSERT_TRUE(r.is_ok()) << r.status().to_string() << study;
+      ASSERT_EQ(r->size(), 1u);
+      const Evidence& e = (*r)[0];
+      SCOPED_TRACE(study);
+      EXPECT_NE(e.content.find(c.expect), std::string::npos) << e.content;
+      ASSERT_EQ(e.extra["primary_outcomes"].size(), size_t(outcomes));
+      for (int i = 1; i <= outcomes; ++i) {
+        const std::string m = "Overall survival " + std::to_string(i);
+        EXPECT_EQ(e.extra["primary_outcomes"][i - 1]["measure"], m);
+        EXPECT_NE(e.content.find(m + " (time frame: Up to " + std::to_string(12 * i) + " months)"), std::string::npos);
+      }
+      if (outcomes == 0) {
+        EXPECT_NE(e.content.find("Primary outcome measures: not stated"), std::string::npos);
+      }
+      const bool posted = std::string(c.has_results) == "true" || (!*c.has_results && *c.first_posted);
+      EXPECT_EQ(e.extra["has_results"], *c.has_results || *c.first_posted ? Json(posted) : Json());
+      EXPECT_EQ(e.extra["results_first_posted"], *c.first_posted && posted ? Json(c.first_posted) : Json());
+    }
+}
+
+// Authors in the order each source lists them (first author first), whatever the format.
+TEST(Literature, AuthorsInTheSourcesOrder) {
+  const std::vector<std::string> names = {"Zhou Q", "Abe K", "Müller T", "Brown A"};
+  std::string list, string_form;
+  for (auto& n : names) {
+    list += (list.empty() ? "" : ",") + std::string(R"({"fullName": ")") + n + "\"}";
+    string_form += (string_form.empty() ? "" : ", ") + n;
+  }
+  for (const std::string& authors :
+       {R"("authorList": {"author": [)" + list + "]}", R"("authorString": ")" + string_form + ".\""}) {
+    auto r =
+        parse_europepmc(R"({"resultList": {"result": [{"id": "1", "source": "MED", "title": "T", )" + authors + "}]}}");
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ((*r)[0].citation.authors, names) << authors;
+  }
+  std::string s2;
+  for (auto& n : names) s2 += (s2.empty() ? "" : ",") + std::string(R"({"name": ")") + n + "\"}";
+  auto r = parse_semantic_scholar(R"({"data": [{"paperId": "p", "title": "T", "authors": [)" + s2 + "]}]}");
+  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+  EXPECT_EQ((*r)[0].citation.authors, names);
+  if (!have_fixtures()) GTEST_SKIP() << "fixtures absent";
+  // Recorded answers: the first author of each record is the one the source lists first.
+  auto epmc = parse_europepmc(fixture("europepmc/search_cancer_core.json"));
+  ASSERT_TRUE(epmc.is_ok());
+  Json raw = Json::parse(fixture("europepmc/search_cancer_core.json"));
+  size_t checked = 0;
+  for (size_t i = 0; i < epmc->size(); ++i) {
+    const Json& rec = raw["resultList"]["result"][i];
+    if (!rec.contains("authorList")) continue;
+    std::vector<std::string> want;
+    for (auto& a : rec["authorList"]["author"])
+      want.push_back(a.contains("fullName") ? a["fullName"].get<std::string>() : a.value("collectiveName", ""));
+    std::erase(want, "");
+    EXPECT_EQ((*epmc)[i].citation.authors, want) << i;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
 }
 
 TEST(Literature, ArxivFeedsAndErrors) {
