@@ -167,6 +167,13 @@ constexpr std::pair<const char*, const char*> kGlossary[] = {
     {"维度", "dimension"},
 };
 
+// Greek letters as papers print them and as people type them ("pol eta" for "pol η", "TNF-α"
+// for "TNF-alpha"): each written form finds the other.
+constexpr std::pair<const char*, const char*> kGreek[] = {
+    {"alpha", "α"}, {"beta", "β"},  {"gamma", "γ"}, {"delta", "δ"},  {"epsilon", "ε"}, {"zeta", "ζ"}, {"eta", "η"},
+    {"theta", "θ"}, {"iota", "ι"},  {"kappa", "κ"}, {"lambda", "λ"}, {"mu", "μ"},      {"nu", "ν"},   {"xi", "ξ"},
+    {"rho", "ρ"},   {"sigma", "σ"}, {"tau", "τ"},   {"phi", "φ"},    {"chi", "χ"},     {"psi", "ψ"},  {"omega", "ω"}};
+
 struct Term {
   std::string name;       // as written in questions (Chinese or a common English name)
   std::string expansion;  // the English words papers use
@@ -182,6 +189,10 @@ void add_names(std::vector<Term>& out, Json names, const std::string& expansion)
 std::vector<Term> build_terms() {
   std::vector<Term> out;
   for (auto& [zh, en] : kGlossary) out.push_back({zh, en});
+  for (auto& [name, letter] : kGreek) {
+    out.push_back({name, letter});
+    out.push_back({letter, name});
+  }
   for (size_t i = 0; i < embedded::kKnowledgeCount; ++i) {
     std::string_view stem = embedded::kKnowledge[i].family;
     Json kb = Json::parse(embedded::kKnowledge[i].text, nullptr, false);

@@ -126,4 +126,26 @@ size_t front_matter_chunks(const std::vector<std::string>& first_page_chunks, bo
   return has_abstract ? first_page_chunks.size() : 0;
 }
 
+// The patterns below see the question a user typed: RE2 (linear time), never std::regex.
+// Questions about a paper's title, who wrote it, where its authors work, its
+// abstract or when it was received, accepted or published are answered by its
+// front matter (the first page); only these get the title field's vote and the
+// first-page factor.
+bool asks_for_front_matter(const std::string& q) {
+  static const RE2 kFront(
+      R"((?i)\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract|(when|date)\b[^?]*\b(received|accepted|published))\b|作者|单位|机构|标题|题目|摘要|发表|收稿)");
+  return RE2::PartialMatch(q, kFront);
+}
+
+// Questions naming a figure or a table are answered where its caption is.
+bool asks_for_caption(const std::string& q) {
+  static const RE2 kCaption(R"((?i)\b(fig(ure|s)?\.?|tables?|plots?|charts?|diagrams?)\b|图|表)");
+  return RE2::PartialMatch(q, kCaption);
+}
+
+bool asks_for_references(const std::string& q) {
+  static const RE2 kRefs(R"((?i)\b(references?|cit(e|es|ed|ation|ations)|bibliography|journal)\b|参考文献|引用)");
+  return RE2::PartialMatch(q, kRefs);
+}
+
 }  // namespace bioagent

@@ -2,21 +2,21 @@
 // ClassicRetrieve (BM25 with fields and dictionary expansion, and a dense vote, by page), GenerateAnswer, and
 // list_vector_collections. The literature evidence store is a collection too
 // ("literature_evidence"): what search_literature collected, searched offline.
+#include <re2/re2.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string_view>
 
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "bioagent/search.h"
 #include "papers/duckdb_conn.h"
+#include "papers/paper_tool_types.h"
 #include "papers/proximity.h"
 #include "papers/question_cues.h"
-#include "papers/paper_tool_types.h"
 
 namespace bioagent::tools {
 namespace {
@@ -176,6 +176,8 @@ struct FusionSettings {
   double named_paper_margin = 2.0;         // …when the words name one paper this many times more than the next
   double definition_weight = 0;            // a page defining the term a "what is X" question asks about gains this
   double number_weight = 0;  // for a question asking a quantity, a best chunk with a number by its words gains this
+  double page_weight = 0;    // BM25 over the page's whole text (words spread over its chunks) adds this much
+  double unit_factor = 0;    // a table's text or a caption competes with the chunks as the page's best, at this much
 };
 
 struct Fused {
@@ -190,32 +192,11 @@ using PageKey = std::pair<std::string, int>;
 // and DOIs per 200 characters. Reference lists repeat the words of titles,
 // so they match many questions they do not answer.
 double reference_density(const std::string& text) {
-  static const std::regex kMarks(R"(\b(19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)", std::regex::icase);
-  size_t n = std::distance(std::sregex_iterator(text.begin(), text.end(), kMarks), std::sregex_iterator());
+  static const RE2 kMarks(R"((?i)\b(?:19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)");
+  re2::StringPiece in(text);
+  size_t n = 0;
+  while (RE2::FindAndConsume(&in, kMarks)) ++n;
   return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
-}
-
-// Questions about a paper's title, who wrote it, where its authors work, its
-// abstract or when it was received, accepted or published are answered by its
-// front matter (the first page); only these get the title field's vote and the
-// first-page factor.
-bool asks_for_front_matter(const std::string& q) {
-  static const std::regex kFront(
-      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract|(when|date)\b[^?]*\b(received|accepted|published))\b|作者|单位|机构|标题|题目|摘要|发表|收稿)",
-      std::regex::icase);
-  return std::regex_search(q, kFront);
-}
-
-// Questions naming a figure or a table are answered where its caption is.
-bool asks_for_caption(const std::string& q) {
-  static const std::regex kCaption(R"(\b(fig(ure|s)?\.?|tables?|plots?|charts?|diagrams?)\b|图|表)", std::regex::icase);
-  return std::regex_search(q, kCaption);
-}
-
-bool asks_for_references(const std::string& q) {
-  static const std::regex kRefs(R"(\b(references?|cit(e|es|ed|ation|ations)|bibliography|journal)\b|参考文献|引用)",
-                                std::regex::icase);
-  return std::regex_search(q, kRefs);
 }
 
 // BM25 over captions, headings, table text and the title (a field of the
@@ -346,6 +327,52 @@ std::set<PageKey> defining_pages(const Library& lib, const std::string& query) {
   return out;
 }
 
+// Tables and captions as retrievable units of their own: a table's text or a figure or table
+// caption matching the question better than any chunk of its page is the page's best unit
+// (scores relative to the chunks' best, times unit_factor), and the text shown for it.
+void add_unit_candidates(const Library& lib, const std::string& lexical_query, double top, const FusionSettings& fs,
+                         std::map<PageKey, PageVotes>& pages) {
+  if (fs.unit_factor <= 0) return;
+  const std::string bm25 = lib.collections->names().front();
+  static const std::pair<const char*, const char*> kUnits[] = {
+      {"tables", "table_content"}, {"tables", "table_caption"}, {"images", "image_caption"}};
+  for (auto& [table, column] : kUnits) {
+    auto hits = lib.search({lexical_query, bm25, table, column, "", 20});
+    if (!hits) continue;  // a library without that field
+    for (auto& h : *hits) {
+      if (h.entry.page_number < 1) continue;
+      PageVotes& p = pages[{h.entry.pdf_id, h.entry.page_number}];
+      const double s = fs.unit_factor * h.score / top;
+      if (s <= p.best_chunk) {
+        p.second_chunk = std::max(p.second_chunk, s);
+        continue;
+      }
+      p.second_chunk = std::max(0.0, p.best_chunk);
+      p.best_chunk = s;
+      p.shown = h;
+    }
+  }
+}
+
+// Page-level evidence: BM25 over each page's whole text, relative to the best page, so a
+// page holding the question's words across several chunks (a table and the sentence
+// that reads it) gains over a page where one chunk happens to match.
+void add_page_votes(const Library& lib, const std::string& lexical_query, const FusionSettings& fs,
+                    std::map<PageKey, PageVotes>& pages) {
+  if (fs.page_weight <= 0) return;
+  const std::string bm25 = lib.collections->names().front();
+  auto hits = lib.search({lexical_query, bm25, "pages", "page_content", "", kMaxResults});
+  if (!hits || hits->empty()) return;
+  const double page_top = std::max(1e-9, hits->front().score);
+  for (auto& h : *hits) {
+    if (h.entry.page_number < 1) continue;
+    auto it = pages.find({h.entry.pdf_id, h.entry.page_number});
+    if (it == pages.end()) continue;  // a page no chunk or unit matched: nothing to show for it
+    it->second.lexical += fs.page_weight * h.score / page_top;
+    it->second.fields.push_back("pages.page_content");
+  }
+}
+
 // Each page's lexical vote from its chunks: the best, a share of the second, and
 // what the best chunk holds (the question's words close together, the phrases it
 // quotes, a measured number by its words when it asks a quantity).
@@ -427,9 +454,11 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
       p.second_chunk = std::max(p.second_chunk, s);
     }
   }
+  add_unit_candidates(lib, lexical_query, top, fs, pages);
   score_best_chunks(query, lexical_query, fs, pages);
 
   add_field_votes(lib, query, lexical_query, top, fs, pages);
+  add_page_votes(lib, lexical_query, fs, pages);
   add_cue_votes(lib, query, fs, pages);
 
   out.used = {bm25};
@@ -515,6 +544,8 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.named_paper_margin = spec.settings.value("named_paper_margin", fs.named_paper_margin);
   fs.definition_weight = spec.settings.value("definition_weight", fs.definition_weight);
   fs.number_weight = spec.settings.value("number_weight", fs.number_weight);
+  fs.page_weight = spec.settings.value("page_weight", fs.page_weight);
+  fs.unit_factor = spec.settings.value("unit_factor", fs.unit_factor);
   auto fused = fuse_pages(*lib, query, fs);
   if (!fused) return fused.status();
   const size_t max_chars = spec.settings.value("max_text_chars", size_t(2000));
