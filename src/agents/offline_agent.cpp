@@ -11,6 +11,7 @@
 #include <set>
 
 #include "agents/agent_internal.h"
+#include "agents/answer_units.h"
 #include "bioagent/agent.h"
 #include "bioagent/collections.h"
 #include "text/stop_words.h"
@@ -35,35 +36,6 @@ std::vector<std::string> content_words(const std::string& text) {
       flush();
   }
   flush();
-  return out;
-}
-
-// Sentences, with runs of spaces as one (PDF text spaces words out: "Bacillus  cereus");
-// with by_line, a line break (not inside a hyphenated word) ends one too, so
-// lines that are no part of a sentence (a title, an author list, an
-// affiliation) stand alone.
-std::vector<std::string> sentences(const std::string& text, bool by_line = false) {
-  std::vector<std::string> out;
-  std::string cur;
-  auto push = [&] {
-    size_t a = cur.find_first_not_of(' ');
-    if (a != std::string::npos && cur.size() - a >= 25) out.push_back(cur.substr(a));
-    cur.clear();
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n' && by_line) {
-      if (!cur.empty() && cur.back() == '-') continue;  // a word broken across lines
-      push();
-      continue;
-    }
-    char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
-    if (c == ' ' && !cur.empty() && cur.back() == ' ') continue;
-    cur += c;
-    bool end =
-        (c == '.' || c == '?' || c == '!') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
-    if (end || i + 1 == text.size()) push();
-  }
-  push();
   return out;
 }
 
@@ -191,6 +163,9 @@ void read_whole_pages(const Json& retrieved, std::vector<Passage>& passages, Sql
 
 }  // namespace
 
+// A unit holding less than this share of the question's word weight does not answer it.
+constexpr double kHeldShare = 0.34;
+
 Result<AgentResult> run_offline_agent(const std::string& question, const ToolRegistry& registry, ToolContext& ctx,
                                       const AgentOptions& options) {
   auto traj = Trajectory::open(options.trajectory_dir, "offline");
@@ -278,12 +253,14 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     std::string sentence;
     int source;
     int rank;
+    double matched = 0;  // the question's word weight the unit holds
   };
   std::vector<Scored> scored;
   // A keyword list ("Key words: A, B, C.") shares many words with questions and states no fact.
   static const RE2 kKeywordList(R"((?i)^\s*(?:key\s*words?|index terms)\s*[:.—-])");
   for (auto& p : passages)
-    for (auto& s : sentences(p.text)) {
+    for (auto& unit : answer_units(p.text)) {
+      const std::string& s = unit.text;
       if (RE2::PartialMatch(s, kKeywordList)) continue;
       auto words = content_words(s);
       std::set<std::string> ws(words.begin(), words.end());
@@ -311,22 +288,42 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     std::set<std::string> ws(words.begin(), words.end());
     for (auto& w : ws)
       if (qset.count(w)) sc.score += std::log(1.0 + double(scored.size()) / df[w]);
+    sc.matched = sc.score;
     sc.score /= std::sqrt(std::max<size_t>(8, words.size()) / 8.0);  // long sentences earn no bonus for length
     // Sentences that hold the kind of fact asked for (a number, a name, a definition) come first.
     if (wanted != AnswerType::kAny && sc.score > 0 && holds_answer_type(wanted, sc.sentence)) sc.score *= 1.3;
     sc.score /= 1.0 + 0.1 * sc.rank;
   }
   std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.score > b.score; });
-  std::string answer;
+  std::vector<const Scored*> chosen;
   std::set<std::string> seen;
-  int picked = 0, typed = 0;
   for (auto& sc : scored) {
-    if (sc.score <= 0 || picked >= 5) break;
-    if (!seen.insert(sc.sentence).second) continue;
-    answer += "- " + sc.sentence + " [" + std::to_string(sc.source) + "]\n";
-    typed += holds_answer_type(wanted, sc.sentence);
-    ++picked;
+    if (sc.score <= 0 || chosen.size() >= 5) break;
+    if (seen.insert(sc.sentence).second) chosen.push_back(&sc);
   }
+  // Facts from one page stay together: the units are listed page by page, the pages in the
+  // order of their best unit, each page's units best first.
+  std::stable_sort(chosen.begin(), chosen.end(), [&](const Scored* a, const Scored* b) {
+    auto first = [&](int source) {
+      return std::find_if(chosen.begin(), chosen.end(), [&](const Scored* c) { return c->source == source; }) -
+             chosen.begin();
+    };
+    return first(a->source) < first(b->source);
+  });
+  std::string answer;
+  int typed = 0;
+  for (const Scored* sc : chosen) {
+    answer += "- " + sc->sentence + " [" + std::to_string(sc->source) + "]\n";
+    typed += holds_answer_type(wanted, sc->sentence);
+  }
+  // Plainly: the library does not hold the answer when no unit found holds even a third of
+  // the question's word weight (rare words count more), whatever is quoted as closest.
+  double question_weight = 0, best_matched = 0;
+  for (auto& w : qset)
+    if (df.count(w)) question_weight += std::log(1.0 + double(scored.size()) / df[w]);
+  for (const Scored* sc : chosen) best_matched = std::max(best_matched, sc->matched);
+  const bool not_held =
+      !chosen.empty() && chosen.front()->score < 1e5 && qset.size() >= 3 && best_matched < kHeldShare * question_weight;
   // The page was found but none of its sentences holds the fact asked for: say so.
   if (!answer.empty() && wanted != AnswerType::kAny && typed == 0 && !passages.empty())
     answer += "(The best-matching passages were found [" + std::to_string(passages.front().source) +
@@ -343,10 +340,16 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
                                          : std::string(" No literature search ran, so this says nothing about the "
                                                        "literature itself."));
     result.stop_reason = StopReason::kAnswer;
+  } else if (not_held) {
+    result.answer = "The library does not seem to hold the answer: nothing found in " + where +
+                    " states most of what the question asks. No language model was used; the closest passages are:\n" +
+                    answer;
+    result.stop_reason = StopReason::kAnswer;
   } else {
     result.answer =
-        "No language model was used: these are the sentences that best answer the question, extracted from " + where +
-        ":\n" + answer;
+        "No language model was used: these are the passages that best answer the question (sentences, table rows "
+        "with their header, captions), extracted from " +
+        where + ":\n" + answer;
     result.stop_reason = StopReason::kAnswer;
   }
   result.answer_value = result.answer;

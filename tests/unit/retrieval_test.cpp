@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "agents/answer_units.h"
 #include "bioagent/agent.h"
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
@@ -360,4 +361,78 @@ TEST(OfflineAnswer, AKeywordListIsNoAnswer) {
                                                  "What do the SPL genes of rice regulate?");
   EXPECT_NE(answer.find("regulate tillering"), std::string::npos) << answer;
   EXPECT_EQ(answer.find("Key words"), std::string::npos) << answer;
+}
+
+// A table as the text extractor writes it (a cell per line, a row per block) is read as rows
+// with their header and caption, every value as printed; the prose around it as sentences.
+// Generated over column counts, row counts and the forms numbers are printed in.
+TEST(AnswerUnits, TablesAsRowsWithHeaderAndCaption) {
+  const std::vector<std::string> values = {"105.9 ± 13.4", "23,984", "1.4 μM", "12.5%", "−0.31", "0.024", "7 (3.5)"};
+  for (size_t columns = 2; columns <= 4; ++columns)
+    for (size_t rows = 1; rows <= 3; ++rows) {
+      std::string page = "Results of the assay are summarised below and discussed in the next section.\n\n";
+      page += "Table 2. Kinetic parameters of the enzymes tested\n\n";
+      std::vector<std::string> header = {"Template:dNTP"};
+      for (size_t c = 1; c < columns; ++c) header.push_back("Measure " + std::string(1, char('A' + c)) + " (units)");
+      for (auto& h : header) page += h + "\n";
+      std::vector<std::vector<std::string>> table;
+      for (size_t r = 0; r < rows; ++r) {
+        std::vector<std::string> row = {"dG:row" + std::to_string(r)};
+        for (size_t c = 1; c < columns; ++c) row.push_back(values[(r * columns + c) % values.size()]);
+        page += "\n";
+        for (auto& cell : row) page += cell + " \n";
+        table.push_back(row);
+      }
+      page += "\na Relative efficiency compared with the control incorporation of the correct nucleotide.\n\n";
+      page += "The turnover numbers were similar for both incorporations in every replicate.\n";
+      const auto units = answer_units(page);
+      SCOPED_TRACE(page);
+      std::vector<std::string> row_units;
+      for (auto& u : units)
+        if (u.table_row) row_units.push_back(u.text);
+      ASSERT_EQ(row_units.size(), rows);
+      for (size_t r = 0; r < rows; ++r) {
+        EXPECT_EQ(row_units[r].rfind("Table 2. Kinetic parameters", 0), 0u) << row_units[r];
+        std::string cells;
+        for (auto& h : header) cells += (cells.empty() ? "" : " | ") + h;
+        EXPECT_NE(row_units[r].find(cells + ": "), std::string::npos) << row_units[r];
+        std::string row_cells;
+        for (auto& c : table[r]) row_cells += (row_cells.empty() ? "" : " | ") + c;
+        EXPECT_NE(row_units[r].find(": " + row_cells), std::string::npos) << row_units[r];
+      }
+      auto has = [&](const std::string& s) {
+        return std::any_of(units.begin(), units.end(),
+                           [&](const AnswerUnit& u) { return !u.table_row && u.text == s; });
+      };
+      EXPECT_TRUE(has("Results of the assay are summarised below and discussed in the next section."));
+      EXPECT_TRUE(has("The turnover numbers were similar for both incorporations in every replicate."));
+    }
+}
+
+TEST(AnswerUnits, ProseNumbersAsPrintedAndCaptionsWhole) {
+  const auto units = answer_units(
+      "the catalytic efficiency of 10 .3 in terms of kcat/Km and the\nrelative efficiency of 0 .76 was seen. "
+      "A 1,200-fold change was not.\n\nFigure 3. Steady-state kinetics of pol η with 5FdUTP opposite dG.\n");
+  std::vector<std::string> texts;
+  for (auto& u : units) texts.push_back(u.text);
+  EXPECT_NE(
+      std::find(texts.begin(), texts.end(),
+                "the catalytic efficiency of 10.3 in terms of kcat/Km and the relative efficiency of 0.76 was seen."),
+      texts.end());
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "A 1,200-fold change was not."), texts.end());
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "Figure 3. Steady-state kinetics of pol η with 5FdUTP opposite dG."),
+            texts.end());
+}
+
+// Greek letters are found whichever way they are written.
+TEST(QueryTerms, GreekLettersBothWays) {
+  const std::pair<const char*, const char*> letters[] = {{"eta", "η"}, {"alpha", "α"}, {"kappa", "κ"}, {"beta", "β"}};
+  for (auto& [name, letter] : letters) {
+    auto named = query_expansions(std::string("Which residue of pol ") + name + " binds the template?");
+    EXPECT_NE(std::find(named.begin(), named.end(), letter), named.end()) << name;
+    auto symbol = query_expansions(std::string("Which residue of pol ") + letter + " binds the template?");
+    EXPECT_NE(std::find(symbol.begin(), symbol.end(), name), symbol.end()) << letter;
+    auto inside = query_expansions(std::string("the ") + name + "ine content");  // a word holding the name: no letter
+    EXPECT_EQ(std::find(inside.begin(), inside.end(), letter), inside.end()) << name;
+  }
 }

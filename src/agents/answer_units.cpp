@@ -1,0 +1,170 @@
+// Answer units of a page's text: sentences, table rows with their header, captions (see answer_units.h).
+#include "agents/answer_units.h"
+
+#include <re2/re2.h>
+#include <algorithm>
+#include <string_view>
+
+namespace bioagent {
+namespace {
+
+constexpr size_t kCellChars = 45;      // a table cell's line is at most this long (prose lines are longer)
+constexpr size_t kWholeCaption = 400;  // a caption up to this long is one unit
+
+std::string collapse_spaces(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\t' || c == '\r') c = ' ';
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// Lines of text, blank lines separating blocks.
+std::vector<std::vector<std::string>> blocks_of(const std::string& text) {
+  std::vector<std::vector<std::string>> out(1);
+  size_t from = 0;
+  while (from <= text.size()) {
+    size_t to = text.find('\n', from);
+    if (to == std::string::npos) to = text.size();
+    std::string line = collapse_spaces(std::string_view(text).substr(from, to - from));
+    if (line.empty()) {
+      if (!out.back().empty()) out.emplace_back();
+    } else {
+      out.back().push_back(line);
+    }
+    from = to + 1;
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+// The number a cell (or a line) holds as a value: digits standing alone, not inside a name (SPL9, 5FdUTP).
+bool holds_value(const std::string& s) {
+  static const RE2 kValue(R"((?:^|[\s(=<>±~∼])[-−+]?[0-9]+(?:[ ]?[.,][0-9]+)*(?:$|[\s%)×±,;]))");
+  return RE2::PartialMatch(s, kValue);
+}
+
+bool short_lines(const std::vector<std::string>& block) {
+  return block.size() >= 2 &&
+         std::all_of(block.begin(), block.end(), [](const std::string& l) { return l.size() <= kCellChars; });
+}
+
+// A table row: short lines (cells), at least half holding a value.
+bool row_block(const std::vector<std::string>& block) {
+  if (!short_lines(block)) return false;
+  const auto values = std::count_if(block.begin(), block.end(), holds_value);
+  return values * 2 >= static_cast<long>(block.size());
+}
+
+bool caption_line(const std::string& line) {
+  static const RE2 kCaption(R"((?i)^(?:supplementary |extended data )?(?:table|fig(?:ure)?\.?|图|表)\s*[SA-Z]?\d+)");
+  return RE2::PartialMatch(line, kCaption);
+}
+
+// "10 .3" as printed is "10.3": the extractor's space before a decimal point goes.
+std::string printed_number_form(std::string s) {
+  static const RE2 kSpacedPoint(R"(([0-9]) \.([0-9]))");
+  RE2::GlobalReplace(&s, kSpacedPoint, R"(\1.\2)");
+  return s;
+}
+
+std::string cells(const std::vector<std::string>& block) {
+  std::string out;
+  for (auto& c : block) out += (out.empty() ? "" : " | ") + c;
+  return out;
+}
+
+std::string joined_lines(const std::vector<std::string>& block) {
+  std::string out;
+  for (auto& l : block) {
+    if (!out.empty() && out.back() == '-')
+      out.pop_back();  // a word broken across lines
+    else if (!out.empty())
+      out += ' ';
+    out += l;
+  }
+  return out;
+}
+
+// A caption block: whole when short, else its sentences, each after the label, so every
+// unit still says which figure or table it describes.
+void add_caption(const std::vector<std::string>& block, std::vector<AnswerUnit>& out) {
+  const std::string text = joined_lines(block);
+  if (text.size() <= kWholeCaption) {
+    out.push_back({printed_number_form(text)});
+    return;
+  }
+  const auto parts = sentences(text);
+  const std::string label = parts.empty() ? "" : parts.front().substr(0, parts.front().find(' ', 6));
+  for (size_t i = 0; i < parts.size(); ++i)
+    out.push_back({printed_number_form(i == 0 ? parts[i] : "(" + label + ") " + parts[i])});
+}
+
+}  // namespace
+
+std::vector<std::string> sentences(const std::string& text, bool by_line) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto push = [&] {
+    size_t a = cur.find_first_not_of(' ');
+    if (a != std::string::npos && cur.size() - a >= 25) out.push_back(cur.substr(a));
+    cur.clear();
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && by_line) {
+      if (!cur.empty() && cur.back() == '-') continue;  // a word broken across lines
+      push();
+      continue;
+    }
+    char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
+    if (c == ' ' && !cur.empty() && cur.back() == ' ') continue;
+    cur += c;
+    bool end =
+        (c == '.' || c == '?' || c == '!') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
+    if (end || i + 1 == text.size()) push();
+  }
+  push();
+  return out;
+}
+
+std::vector<AnswerUnit> answer_units(const std::string& page_text) {
+  std::vector<AnswerUnit> out;
+  const auto blocks = blocks_of(page_text);
+  std::string prose, caption;
+  auto flush_prose = [&] {
+    for (auto& s : sentences(prose)) out.push_back({printed_number_form(s)});
+    prose.clear();
+  };
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const auto& b = blocks[i];
+    if (caption_line(b.front())) {
+      flush_prose();
+      caption = joined_lines(b).substr(0, 160);
+      add_caption(b, out);
+      continue;
+    }
+    if (!row_block(b)) {
+      // A header: short non-numeric lines right before a row. It is kept for the rows, not quoted alone.
+      if (short_lines(b) && i + 1 < blocks.size() && row_block(blocks[i + 1])) continue;
+      prose += (prose.empty() ? "" : "\n") + joined_lines(b);
+      continue;
+    }
+    flush_prose();
+    const bool headed = i > 0 && short_lines(blocks[i - 1]) && !row_block(blocks[i - 1]);
+    const std::string header = headed ? cells(blocks[i - 1]) : "";
+    for (; i < blocks.size() && row_block(blocks[i]); ++i) {
+      std::string row = caption.empty() ? "" : caption + " — ";
+      row += header.empty() ? cells(blocks[i]) : header + ": " + cells(blocks[i]);
+      out.push_back({printed_number_form(row), true});
+    }
+    --i;              // the block that ended the table is read by the loop
+    caption.clear();  // the next table has its own
+  }
+  flush_prose();
+  return out;
+}
+
+}  // namespace bioagent
