@@ -132,4 +132,4 @@ if [ "$have_b" = 1 ]; then
   select_set b "$real_dir" "$real" ""
   score_set b
 fi
-exec /usr/bin/python3 "$here/retrieval_report.py" "$work" "$mode"
+/usr/bin/python3 "$here/retrieval_report.py" "$work" "$mode"  # not exec: the EXIT trap removes $work
