@@ -52,6 +52,9 @@ if [ ! -d "$pdfs" ]; then
   echo "set (a): SKIP: fixtures absent ($pdfs)"
   have_a=0
 fi
+# RETRIEVAL_EVAL_SETS chooses the sets scored (default "a b").
+case " ${RETRIEVAL_EVAL_SETS:-a b} " in *" a "*) ;; *) have_a=0 ;; esac
+case " ${RETRIEVAL_EVAL_SETS:-a b} " in *" b "*) ;; *) real= ;; esac
 have_b=0
 if [ -n "$real" ]; then
   real_dir=${BIOAGENT_REAL_PAPERS_DIR:-$cache/real_papers}
@@ -124,9 +127,6 @@ if [ "$mode" = --tune ]; then
   exec /usr/bin/python3 "$here/fusion_tune.py" "$work/a/scores.txt" "$weights_file" "$BIOAGENT_EMBED_MODEL" \
     "$work/a/questions.jsonl"
 fi
-# RETRIEVAL_EVAL_SETS chooses the sets scored (default "a b").
-case " ${RETRIEVAL_EVAL_SETS:-a b} " in *" a "*) ;; *) have_a=0 ;; esac
-case " ${RETRIEVAL_EVAL_SETS:-a b} " in *" b "*) ;; *) have_b=0 ;; esac
 [ "$have_a" = 1 ] && score_set a
 if [ "$have_b" = 1 ]; then
   select_set b "$real_dir" "$real" ""

@@ -316,8 +316,8 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     answer += "- " + sc->sentence + " [" + std::to_string(sc->source) + "]\n";
     typed += holds_answer_type(wanted, sc->sentence);
   }
-  // Plainly: the library does not hold the answer when no unit found holds even a third of
-  // the question's word weight (rare words count more), whatever is quoted as closest.
+  // Said plainly: no unit found holds even a third of the question's word weight (rare words
+  // count more), whatever is quoted as closest.
   double question_weight = 0, best_matched = 0;
   for (auto& w : qset)
     if (df.count(w)) question_weight += std::log(1.0 + double(scored.size()) / df[w]);
@@ -341,8 +341,10 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
                                                        "literature itself."));
     result.stop_reason = StopReason::kAnswer;
   } else if (not_held) {
-    result.answer = "The library does not seem to hold the answer: nothing found in " + where +
-                    " states most of what the question asks. No language model was used; the closest passages are:\n" +
+    // What was found, not a claim about the library: a passage retrieval missed may still hold it.
+    result.answer = "None of the passages found in " + where +
+                    " states most of what the question asks: the library may not hold the answer. No language model "
+                    "was used; the closest passages are:\n" +
                     answer;
     result.stop_reason = StopReason::kAnswer;
   } else {
