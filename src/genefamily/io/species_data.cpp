@@ -4,7 +4,6 @@
 #include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 
 #include "bioagent/genefamily.h"
