@@ -227,7 +227,12 @@ Status link_data_view(const fs::path& folder, const Json& plan, const fs::path& 
   if (ec) return Status(ErrorCode::kInternal, "cannot make the run's data view " + view.string() + ": " + ec.message());
   for (auto& f : plan["read"]) {
     const std::string name = f["name"], as = f.value("read_as", name);
-    fs::create_symlink(fs::canonical(folder / name, ec), view / as, ec);
+    // Checked again as it is linked: a file the plan listed may have been swapped for a FIFO or device
+    // since, and reading one would block the stage or never end.
+    const fs::path real = fs::canonical(folder / name, ec);
+    if (ec || !fs::is_regular_file(fs::symlink_status(real, ec)))
+      return Status(ErrorCode::kInvalidArgument, "'" + name + "' is not a regular file (only regular files are read)");
+    fs::create_symlink(real, view / as, ec);
     if (ec) return Status(ErrorCode::kInternal, "cannot link " + name + " into the run's data view: " + ec.message());
   }
   return Status::ok();
