@@ -286,6 +286,11 @@ awaitable<bool> HttpTransport::Impl::serve_one(beast::tcp_stream& s, beast::flat
     co_return false;
   }
   Request req = to_request(p.get());
+  {
+    beast::error_code peer_ec;
+    auto peer = s.socket().remote_endpoint(peer_ec);
+    if (!peer_ec) req.peer = peer.address().to_string();
+  }
   bool has_body = p.chunked() || (p.content_length() && *p.content_length() > 0);
   RequestPlan plan = plan_request(req);
   Response res;
