@@ -248,8 +248,7 @@ std::string iqtree_progress(const fs::path& work) {
   if (phase.empty() || !aln || aln->empty()) return phase;
   const int n = int(aln->size()), cols = int(aln->front().seq.size());
   const auto started = fs::last_write_time(work / "trimmed.fasta", ec);
-  const double elapsed =
-      ec ? 0 : std::chrono::duration<double>(fs::file_time_type::clock::now() - started).count();
+  const double elapsed = ec ? 0 : std::chrono::duration<double>(fs::file_time_type::clock::now() - started).count();
   return iqtree_progress_text(phase, iqtree_expected_seconds(n, cols, iqtree_threads(*log)), elapsed, n, cols);
 }
 
