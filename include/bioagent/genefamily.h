@@ -29,6 +29,7 @@ struct SpeciesFiles {
   std::optional<std::map<std::string, int64_t>> genome_lengths;  // absent: no genome or unreadable
   std::optional<GffModel> gff;
   std::optional<std::vector<FastaRecord>> pep, cds;
+  Status unreadable;  // why the first file there could not be read (ok when each was read)
 };
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix = "", const std::string& family = "",
                                 bool consistency = true, SpeciesFiles* parsed = nullptr);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bioagent/input_limits.h"
 #include "bioagent/status.h"
 
 namespace bioagent {
@@ -20,12 +21,16 @@ struct FastaRecord {
 
 // A FASTA file, plain or gzip-compressed. Ids are cleaned (clean_sequence_id),
 // the original header word kept at the start of the description; two headers
-// that clean to one id are an error.
-Result<std::vector<FastaRecord>> read_fasta(const std::filesystem::path& path, size_t max_bytes = size_t(2) << 30);
-// FASTA text as it is (ids not cleaned).
+// that clean to one id are an error. Ids are UTF-8 text without control bytes;
+// sequences hold letters, '*', '-' and '.' (spaces and tabs skipped).
+Result<std::vector<FastaRecord>> read_fasta(const std::filesystem::path& path,
+                                            const InputLimits& limits = default_input_limits());
+// FASTA text as it is (ids not cleaned), within the default limits.
 Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::string& name = "input");
-// Sequence name -> length, reading the file (plain or gzip) once without keeping sequences.
-Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path& path);
+// Sequence name -> length, reading the file (plain or gzip) once without keeping a base
+// (limits genome_bytes and genome_sequence_bytes).
+Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path& path,
+                                                     const InputLimits& limits = default_input_limits());
 Status write_fasta(const std::filesystem::path& path, const std::vector<FastaRecord>& records, size_t width = 60);
 
 // The id a FASTA header word names: PlantTFDB's "AT1G02065.1|Arabidopsis_thaliana|SBP|..." ->
@@ -79,7 +84,7 @@ struct GffModel {
 // GFF3 or GTF (gene_id/transcript_id attributes; extents from the exons and CDS when a
 // gene or transcript has no line of its own), plain or gzip. Ids lose Ensembl/NCBI type
 // prefixes (strip_id_prefix) in ID, Parent and protein_id.
-Result<GffModel> read_gff3(const std::filesystem::path& path);
+Result<GffModel> read_gff3(const std::filesystem::path& path, const InputLimits& limits = default_input_limits());
 Result<GffModel> parse_gff3(std::string_view text, const std::string& name = "input");
 
 // A=0, C=1, G=2, T/U=3 (either case); -1 for anything else.

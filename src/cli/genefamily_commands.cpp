@@ -11,6 +11,7 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/genefamily_classify.h"
+#include "bioagent/input_limits.h"
 #include "bioagent/json_text.h"
 #include "cli/assistant_cli.h"
 #include "cli/commands.h"
@@ -369,6 +370,10 @@ void add_stage_step_command(CLI::App& app, GlobalOptions& g) {
   cmd->group("");
   cmd->add_option("request", request, "The step's request file")->required();
   cmd->callback([&g] {
+    // The run's input limits are this process's readers' defaults (checked when the run was asked for).
+    Json rq = Json::parse(std::ifstream(request), nullptr, false);
+    if (rq.is_object() && rq["ctx"].is_object() && rq["ctx"]["run"].is_object())
+      if (auto l = InputLimits{}.with(rq["ctx"]["run"].value("input_limits", Json()))) set_default_input_limits(*l);
     Status s = run_stage_step(genefamily_pipeline(), request);
     g.exit_code = s.is_ok() ? 0 : print_error(s);
   });

@@ -224,7 +224,9 @@ Status link_data_view(const fs::path& folder, const Json& plan, const fs::path& 
   std::error_code ec;
   fs::remove_all(view, ec);  // links only: the files they point to are the folder's
   fs::create_directories(view, ec);
-  if (ec) return Status(ErrorCode::kInternal, "cannot make the run's data view " + view.string() + ": " + ec.message());
+  if (ec)
+    return Status(ErrorCode::kInternal,
+                  "cannot make the run's data view " + view.filename().string() + ": " + ec.message());
   for (auto& f : plan["read"]) {
     const std::string name = f["name"], as = f.value("read_as", name);
     // Checked again as it is linked: a file the plan listed may have been swapped for a FIFO or device

@@ -1,5 +1,6 @@
 // GFF3 and GTF gene models (see bioagent/seqio.h): genes, transcripts and their
-// exons, CDS and UTRs, and the protein ids that name a transcript.
+// exons, CDS and UTRs, and the protein ids that name a transcript. Read line by
+// line within InputLimits (line length, ids, attributes, Parent lists, feature lines).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -7,12 +8,15 @@
 #include <vector>
 
 #include "bioagent/seqio.h"
+#include "genefamily/io/input_stream.h"
 #include "genefamily/io/text_lines.h"
 
 namespace bioagent {
 
-using seqio_detail::for_each_line;
-using seqio_detail::slurp;
+using seqio_detail::InputStream;
+using seqio_detail::invalid_utf8_at;
+using seqio_detail::LineReader;
+using seqio_detail::quote_byte;
 using seqio_detail::to_int;
 
 namespace {
@@ -136,14 +140,72 @@ struct GffParser {
   GtfState gtf;
   Status err;
 
-  bool fail(size_t n, const std::string& why) {
-    err = parse_error(name + " line " + std::to_string(n) + ": " + why);
+  const InputLimits* limits = nullptr;
+  int64_t features = 0;
+
+  bool fail(size_t n, const std::string& why, const std::string& why_zh = "") {
+    err = bad_input(name, n, why, why_zh);
     return false;
+  }
+  bool over(const char* key, const std::string& what) {
+    err = input_limit_exceeded(*limits, key, name, what);
+    return false;
+  }
+
+  // Column 9's attributes counted (';'-separated, empty ones aside) before any is stored.
+  static int64_t count_attributes(std::string_view a) {
+    int64_t count = 0;
+    for (size_t p = 0; p < a.size();) {
+      const size_t semi = std::min(a.find(';', p), a.size());
+      count += a.substr(p, semi - p).find_first_not_of(' ') != std::string_view::npos;
+      p = semi + 1;
+    }
+    return count;
+  }
+
+  // An id of column 1 or of an id attribute: at most id_bytes, UTF-8 text.
+  bool check_id(size_t n, const std::string& what, std::string_view id) {
+    if (int64_t(id.size()) > limits->id_bytes)
+      return over("id_bytes", "line " + std::to_string(n) + ": the " + what + " is longer than " +
+                                  std::to_string(limits->id_bytes) + " bytes");
+    if (size_t at = invalid_utf8_at(id); at != std::string_view::npos)
+      return fail(n,
+                  "the " + what + " holds the byte " + quote_byte(static_cast<unsigned char>(id[at])) +
+                      ", which is not UTF-8 text (ids must be text)",
+                  what + " 中含有非 UTF-8 字节 " + quote_byte(static_cast<unsigned char>(id[at])));
+    return true;
+  }
+
+  // The ids a line names: each at most id_bytes of UTF-8 text, a Parent list at most `parents` long.
+  bool check_ids(const GffLine& l) {
+    if (!check_id(l.n, "sequence name", l.seqid)) return false;
+    for (const char* k : {"ID", "Parent", "Name", "protein_id", "transcript_id", "gene_id", "gene_name"}) {
+      auto it = l.attrs.find(k);
+      if (it == l.attrs.end()) continue;
+      const std::string& v = it->second;
+      if (std::string_view(k) != "Parent") {
+        if (!check_id(l.n, k, v)) return false;
+        continue;
+      }
+      const int64_t ids = 1 + int64_t(std::count(v.begin(), v.end(), ','));
+      if (ids > limits->parents)
+        return over("parents", "line " + std::to_string(l.n) + ": the Parent attribute lists " + std::to_string(ids) +
+                                   " ids, more than " + std::to_string(limits->parents));
+      for (size_t p = 0; p <= v.size();) {
+        const size_t comma = std::min(v.find(',', p), v.size());
+        if (!check_id(l.n, "Parent id", std::string_view(v).substr(p, comma - p))) return false;
+        p = comma + 1;
+      }
+    }
+    return true;
   }
 
   // One line; false stops the parse (at an embedded FASTA, or with err set).
   bool line(size_t n, std::string_view text) {
     if (text.empty() || text[0] == '#') return text.rfind("##FASTA", 0) != 0;  // stop at an embedded FASTA
+
+    if (++features > limits->features)
+      return over("features", "more than " + std::to_string(limits->features) + " feature lines");
     std::vector<std::string_view> f;
     size_t pos = 0;
     while (f.size() < 9) {
@@ -152,17 +214,24 @@ struct GffParser {
       if (tab == std::string_view::npos) break;
       pos = tab + 1;
     }
-    if (f.size() != 9) return fail(n, "expected 9 tab-separated columns, found " + std::to_string(f.size()));
+    if (f.size() != 9)
+      return fail(n, "expected 9 tab-separated columns, found " + std::to_string(f.size()),
+                  "应有 9 列（以制表符分隔），实际为 " + std::to_string(f.size()) + " 列");
     GffLine l;
     l.n = n;
     l.seqid = f[0];
     l.type = f[2];
     if (!to_int(f[3], l.start) || !to_int(f[4], l.end) || l.start < 1 || l.end < l.start)
-      return fail(n, "start/end must be integers with 1 <= start <= end");
+      return fail(n, "start/end must be integers with 1 <= start <= end", "起止位置须为整数且 1 <= 起点 <= 终点");
     l.strand = f[6].empty() ? '.' : f[6][0];
-    if (std::string("+-.?").find(l.strand) == std::string::npos) return fail(n, "strand must be +, -, . or ?");
+    if (std::string("+-.?").find(l.strand) == std::string::npos)
+      return fail(n, "strand must be +, -, . or ?", "链方向须为 +、-、. 或 ?");
     if (l.type == "CDS" && !to_int(f[7], l.phase)) l.phase = 0;
+    if (count_attributes(f[8]) > limits->attributes)
+      return over("attributes",
+                  "line " + std::to_string(n) + " has more than " + std::to_string(limits->attributes) + " attributes");
     l.attrs = parse_attributes(f[8]);
+    if (!check_ids(l)) return false;
     if (l.attrs.count("transcript_id") && !l.attrs.count("ID") && !l.attrs.count("Parent")) {  // a GTF line
       gtf_feature(l);
       return true;
@@ -263,20 +332,31 @@ struct GffParser {
   }
 };
 
-}  // namespace
-
-Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
-  GffParser parser(name);
-  for_each_line(text, [&](size_t n, std::string_view line) { return parser.line(n, line); });
+Result<GffModel> parse_lines(LineReader& lines, const InputLimits& limits) {
+  GffParser parser(lines.stream().name());
+  parser.limits = &limits;
+  for (std::string_view line; lines.next(line);)
+    if (!parser.line(lines.line_number(), line)) break;
   if (!parser.err.is_ok()) return parser.err;
+  if (!lines.status().is_ok()) return lines.status();
   parser.link();
   return std::move(parser.m);
 }
 
-Result<GffModel> read_gff3(const std::filesystem::path& path) {
-  auto text = slurp(path, size_t(4) << 30);
-  if (!text) return text.status();
-  return parse_gff3(*text, path.filename().string());
+}  // namespace
+
+Result<GffModel> parse_gff3(std::string_view text, const std::string& name) {
+  const InputLimits limits;
+  auto in = InputStream::of_text(text, name, limits);
+  LineReader lines(*in);
+  return parse_lines(lines, limits);
+}
+
+Result<GffModel> read_gff3(const std::filesystem::path& path, const InputLimits& limits) {
+  auto in = InputStream::open(path, path.filename().string(), limits);
+  if (!in) return in.status();
+  LineReader lines(**in);
+  return parse_lines(lines, limits);
 }
 
 }  // namespace bioagent

@@ -10,6 +10,7 @@
 #include "bioagent/seqio.h"
 #include "genefamily/io/file_names.h"
 #include "genefamily/io/gene_map.h"
+#include "genefamily/io/input_stream.h"
 
 namespace bioagent {
 namespace {
@@ -140,11 +141,14 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
                             " 条翻译后与对应蛋白不一致，例如 " + mismatch_examples[0].get<std::string>()}});
 }
 
-// The number of profiles (NAME lines) in a HMMER3 file; 0 when unreadable.
+// The number of profiles (NAME lines) in a HMMER3 file, read within the input
+// limits (those before a line or size past them); 0 when unreadable.
 size_t hmm_profile_count(const fs::path& p) {
-  std::ifstream in(p);
+  auto in = seqio_detail::InputStream::open(p, p.filename().string(), default_input_limits());
+  if (!in) return 0;
+  seqio_detail::LineReader lines(**in);
   size_t n = 0;
-  for (std::string line; std::getline(in, line);) n += line.rfind("NAME ", 0) == 0;
+  for (std::string_view line; lines.next(line);) n += line.rfind("NAME ", 0) == 0;
   return n;
 }
 
@@ -201,21 +205,23 @@ Json missing_required_file(const fs::path& dir, const std::string& kind, const s
   const std::string set = kind == "hmm" && files.contains("hmm_set")
                               ? fs::path(files["hmm_set"].get<std::string>()).filename().string()
                               : "";
-  return {{"file", name},
-          {"kind", kind},
-          {"rule", "required file"},
-          {"fixable", false},
-          {"message", "the " + kind + " file " + name + " is missing (expected in " + dir.string() + ")" +
-                          (kind == "hmm" && files.contains("hmm_set")
-                               ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
-                                     " holds several domain profiles: it is used by the classify stage, and the "
-                                     "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
-                               : std::string())},
-          {"message_zh", kind_zh(kind) + "文件 " + name + " 缺失（应位于 " + dir.string() + "）" +
-                             (set.empty() ? std::string()
-                                          : "；" + set +
-                                                " 含多个结构域 profile，供分类阶段使用；还需要该家族自己的 profile"
-                                                "（<Family>.hmm 或 identify.pfam）")}};
+  return {
+      {"file", name},
+      {"kind", kind},
+      {"rule", "required file"},
+      {"fixable", false},
+      {"message", "the " + kind + " file " + name + " is missing (expected in the data folder " +
+                      dir.filename().string() + ")" +
+                      (kind == "hmm" && files.contains("hmm_set")
+                           ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
+                                 " holds several domain profiles: it is used by the classify stage, and the "
+                                 "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
+                           : std::string())},
+      {"message_zh", kind_zh(kind) + "文件 " + name + " 缺失（应位于数据文件夹 " + dir.filename().string() + " 中）" +
+                         (set.empty() ? std::string()
+                                      : "；" + set +
+                                            " 含多个结构域 profile，供分类阶段使用；还需要该家族自己的 profile"
+                                            "（<Family>.hmm 或 identify.pfam）")}};
 }
 
 // The five files a run reads under their expected names: found (files), missing
@@ -263,12 +269,14 @@ void check_expected_files(const fs::path& dir, const std::string& prefix, const 
 void read_species_files(const Json& files, SpeciesFiles& out, Json& problems) {
   auto path = [&](const char* k) { return files[k].get<std::string>(); };
   auto keep = [&](auto&& result, auto& into) {
-    if (result)
+    if (result) {
       into = std::move(*result);
-    else
-      problems.push_back({{"rule", "readable"},
-                          {"message", result.status().message()},
-                          {"message_zh", "文件无法读取：" + result.status().message()}});
+      return;
+    }
+    if (out.unreadable.is_ok()) out.unreadable = result.status();
+    problems.push_back({{"rule", "readable"},
+                        {"message", result.status().message()},
+                        {"message_zh", "文件无法读取：" + result.status().message()}});
   };
   if (files.contains("genome")) keep(fasta_lengths(path("genome")), out.genome_lengths);
   if (files.contains("gff3")) keep(read_gff3(path("gff3")), out.gff);
@@ -289,7 +297,7 @@ Json check_consistency(const SpeciesFiles& f, Json& problems) {
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_in, const std::string& family_in,
                                 bool consistency, SpeciesFiles* parsed) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.string());
+  if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.filename().string());
   Json problems = Json::array(), files = Json::object();
   FilesByKind by_kind = files_by_kind(dir, problems);
   std::string prefix = prefix_in, family = family_in;
@@ -329,7 +337,8 @@ Result<Json> genefamily_run_config(const std::string& prefix, const std::string&
   if (!(*check)["files"].contains("pep") || !has_profile || !problems.empty()) {
     std::string why;
     for (auto& p : problems) why += "\n  - " + p.value("message", std::string());
-    return Status(ErrorCode::kInvalidArgument, "the data folder " + data_dir.string() + " is not ready:" + why)
+    return Status(ErrorCode::kInvalidArgument,
+                  "the data folder " + data_dir.filename().string() + " is not ready:" + why)
         .with("problems", problems);
   }
   if (from_pfam && (*check)["family"] == "") (*check)["family"] = family.empty() ? "family" : family;

@@ -68,12 +68,13 @@ StageSpec check_stage() {
                                   ctx.run.value("family", std::string()), true, &parsed);
       if (!r) return r.status();
       const Json files = (*r)["files"];
-      if (files.contains("pep")) {
+      if (files.contains("pep") && parsed.unreadable.is_ok()) {
         auto map = write_gene_map(ctx, files, parsed);
         if (!map) return map.status();
         (*r)["gene_map"] = *map;
       }
-      return write_text(ctx.work / "check.json", r->dump(2));
+      BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "check.json", r->dump(2)));
+      return parsed.unreadable;  // a file there but unreadable fails the stage with its reader's reason
     })};
   };
   s.outputs = {"check.json"};
