@@ -81,6 +81,13 @@ const std::vector<Variant>& variants() {
       // Ensembl's chromosome-only annotation (no scaffolds): read when the whole one is absent.
       {std::regex(R"(^(.+)\.\d+\.chr\.(gff3|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},
       {std::regex(R"(^(.+)_genomic\.(gff|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},  // NCBI
+      // PLAZA: <kind>.<selected_transcript|all_transcripts>[.all_features].<species code>.<ext>
+      {std::regex(R"(^proteome\.selected_transcript\.(\w+)\.(fa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {std::regex(R"(^proteome\.all_transcripts\.(\w+)\.(fa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {std::regex(R"(^cds\.selected_transcript\.(\w+)\.(fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {std::regex(R"(^cds\.all_transcripts\.(\w+)\.(fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {std::regex(R"(^annotation\.selected_transcript\.(?:all|exon)_features\.(\w+)\.gff3?(\.gz)?$)"), "gff3", ".gff3"},
+      {std::regex(R"(^annotation\.all_transcripts\.(?:all|exon)_features\.(\w+)\.gff3?(\.gz)?$)"), "gff3", ".gff3"},
       {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
   return k;
 }
@@ -98,6 +105,19 @@ std::string prefix_of_stem(const std::string& stem) {
   for (char& c : out)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
   return out;
+}
+
+// The species prefix the folder's files already named by the rules share (<Prefix>.pep.fasta, ...), or ""
+// when none are or they disagree: a misnamed file is read under the folder's prefix, not one guessed from
+// another word of its own name ("Exam_annotation.gff" beside Exam.pep.fasta is Exam.gff3).
+std::string folder_prefix(const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (auto& n : names) {
+    bool ruled = false;
+    for (auto& r : rules()) ruled |= std::string(r.kind) != "hmm" && std::regex_match(n, r.pattern);
+    if (ruled) seen.insert(n.substr(0, n.find('.')));
+  }
+  return seen.size() == 1 ? *seen.begin() : "";
 }
 
 }  // namespace
@@ -160,6 +180,7 @@ Json data_view_plan(const fs::path& folder, const std::string& prefix,
     names.push_back(name);
   }
   std::sort(names.begin(), names.end());
+  const std::string fix_prefix = prefix.empty() ? folder_prefix(names) : prefix;
   struct Pick {
     std::string name;
     int64_t rank;  // -1: the name the rules ask for
@@ -167,7 +188,7 @@ Json data_view_plan(const fs::path& folder, const std::string& prefix,
   std::map<std::string, Pick> best;  // the name the stages read -> the file read as it
   Json kinds = Json::object(), not_read = Json::array();
   for (auto& name : names) {
-    Json c = check_file_name(name, prefix);
+    Json c = check_file_name(name, fix_prefix);
     if (!c["kind"].is_string()) {
       not_read.push_back(name);
       continue;
