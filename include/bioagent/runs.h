@@ -135,9 +135,9 @@ struct RunRequest {
   std::string owner;  // the session (or the command) the task belongs to; every query names it
   std::string species, family;
   std::string species_name;  // as the dialog shows it (the Latin name); empty: the prefix
-  fs::path data_dir;  // the species folder; empty: looked for in the owner's data folders by the prefix
-  fs::path run_dir;   // empty: <state>/sessions/<owner>/runs/<task>
-  RunParams params;   // over the service's base parameters
+  fs::path data_dir;         // the species folder; empty: looked for in the owner's data folders by the prefix
+  fs::path run_dir;          // empty: <state>/sessions/<owner>/runs/<task>
+  RunParams params;          // over the service's base parameters
   Lang lang = Lang::kEn;
   bool confirmed = false;           // false: the dialog waits for an answer (the defaults after the timeout)
   int confirm_timeout_seconds = 0;  // 0: the service's

@@ -161,6 +161,7 @@ int run_pipeline(RunArgs ra, GlobalOptions& g) {
   if (family.empty())
     return print_error(invalid_argument("no family: give --family or put <Family>.hmm in the folder"));
   ra.service.confirm_timeout = 1;
+  ra.service.data_dir = data.string();  // the run's folder is the only data it reads (no example genome written)
   auto c = open_cli_assistant(g, ra.service);
   if (!c) return print_error(c.status());
   RunService& runs = c->assistant->runs();
@@ -323,6 +324,30 @@ void add_classify_command(CLI::App* gf, GlobalOptions& g) {
   });
 }
 
+// `genefamily stages`: the stage table as the engine reads it (what each stage needs and reads,
+// its resource label, programs and dialog fields).
+void add_stages_command(CLI::App* gf, GlobalOptions& g) {
+  auto* cmd = gf->add_subcommand("stages", "List the pipeline's stages: what each needs, reads and runs");
+  cmd->callback([&g] {
+    Json out = Json::array();
+    for (auto& s : genefamily_pipeline().stages()) {
+      Json dialog = Json::array();
+      for (auto& d : s.dialog) dialog.push_back(d.key);
+      out.push_back({{"name", s.name},
+                     {"label", s.label},
+                     {"label_zh", s.label_zh},
+                     {"description", s.description},
+                     {"after", s.after},
+                     {"uses", s.uses},
+                     {"needs", s.needs},
+                     {"resource", s.resource},
+                     {"programs", s.programs},
+                     {"dialog", dialog}});
+    }
+    g.exit_code = print_json(out);
+  });
+}
+
 void add_validate_command(CLI::App* gf, GlobalOptions& g) {
   static std::string dir;
   auto* validate = gf->add_subcommand("validate", "Check a finished run: files, stages, gene count, support, coverage");
@@ -363,6 +388,7 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   add_collinearity_command(gf, g);
   add_classify_command(gf, g);
   add_validate_command(gf, g);
+  add_stages_command(gf, g);
 }
 
 }  // namespace bioagent::cli

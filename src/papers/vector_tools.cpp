@@ -14,9 +14,9 @@
 #include "bioagent/papers.h"
 #include "bioagent/search.h"
 #include "papers/duckdb_conn.h"
+#include "papers/paper_tool_types.h"
 #include "papers/proximity.h"
 #include "papers/question_cues.h"
-#include "papers/paper_tool_types.h"
 
 namespace bioagent::tools {
 namespace {
