@@ -57,11 +57,19 @@ struct GffSegment {
   int phase = 0;
 };
 
+// One identifier a record carries: the attribute it came from and one value as written.
+// Keys name the row too when it is a child's: "ID", "Name", "pacid", "Dbxref:GeneID",
+// "CDS protein_id", "protein Name" (a transcript's CDS and protein rows lend it theirs).
+struct GffIdentifier {
+  std::string key, value;
+};
+
 struct GffTranscript {
   std::string id, gene_id, seqid;
   char strand = '+';
   int64_t start = 0, end = 0;
   std::vector<GffSegment> exons, cds, utr5, utr3;  // sorted by start
+  std::vector<GffIdentifier> identifiers;          // its own row's, then its CDS and protein rows'
   int64_t cds_length() const;
 };
 
@@ -70,6 +78,7 @@ struct GffGene {
   char strand = '+';
   int64_t start = 0, end = 0;
   std::vector<std::string> transcripts;
+  std::vector<GffIdentifier> identifiers;  // its row's (ID, Name, Alias, gene_id, locus_tag, Dbxref, ...)
 };
 
 struct GffModel {
@@ -77,13 +86,18 @@ struct GffModel {
   std::map<std::string, GffTranscript> transcripts;          // mRNA (or transcript) by id
   std::map<std::string, std::string> protein_to_transcript;  // protein / CDS ids that name a transcript
   std::vector<std::string> seqids;                           // in order of first appearance
+  // Sequence lengths the file states: ##sequence-region lines and region/chromosome/contig/scaffold
+  // rows (the largest end seen per sequence); empty when it states none.
+  std::map<std::string, int64_t> sequence_lengths;
   // The transcript a protein or CDS id names (mRNA id, CDS ID, protein_id or Name), or "".
   std::string transcript_of(const std::string& id) const;
 };
 
 // GFF3 or GTF (gene_id/transcript_id attributes; extents from the exons and CDS when a
 // gene or transcript has no line of its own), plain or gzip. Ids lose Ensembl/NCBI type
-// prefixes (strip_id_prefix) in ID, Parent and protein_id.
+// prefixes (strip_id_prefix) in ID, Parent and protein_id. CDS rows whose Parent is a gene
+// (no mRNA between them) make a transcript of that gene's id. Every identifier a gene's or
+// transcript's rows carry is kept with it (GffIdentifier) for the gene map to match on.
 Result<GffModel> read_gff3(const std::filesystem::path& path, const InputLimits& limits = default_input_limits());
 Result<GffModel> parse_gff3(std::string_view text, const std::string& name = "input");
 

@@ -273,12 +273,14 @@ Result<std::string> read_text_file(const std::string& p) {
 }
 
 void add_collinearity_command(CLI::App* gf, GlobalOptions& g) {
-  static std::string gff_in, blast_in, out_path;
+  static std::string gff_in, blast_in, out_path, types_path;
   auto* col =
       gf->add_subcommand("collinearity", "Collinear blocks from MCScanX-style inputs (.gff gene table, BLAST -m 8)");
   col->add_option("--gff", gff_in, "Gene table: chromosome gene start end")->required();
   col->add_option("--blast", blast_in, "BLAST/DIAMOND tabular (-m 8 / outfmt 6) hits")->required();
   col->add_option("--out", out_path, "Write the .collinearity text here (default: stdout)");
+  col->add_option("--gene-types", types_path,
+                  "Write each gene's duplicate class here, as duplicate_gene_classifier's .gene_type (0-4)");
   col->callback([&g] {
     auto gt = read_text_file(gff_in);
     auto bt = read_text_file(blast_in);
@@ -291,6 +293,7 @@ void add_collinearity_command(CLI::App* gf, GlobalOptions& g) {
       g.exit_code = print_error(r.status());
       return;
     }
+    if (!types_path.empty()) std::ofstream(types_path) << (*r)["gene_types"].get<std::string>();
     if (out_path.empty()) {
       std::cout << (*r)["text"].get<std::string>();
     } else {

@@ -82,6 +82,7 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
   std::vector<std::string> names;
   for (auto& [n, len] : genome) names.push_back(n);
   GeneMap map = build_gene_map(gff, pep, cds, names);
+  const Json map_summary = map.summary();
   Json missing_seqids = Json::array();
   for (auto& s : map.seqids_not_in_genome) missing_seqids.push_back(s);
   size_t unmatched = 0, mismatched = 0, checked = 0;
@@ -116,7 +117,7 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
           {"cds_checked", checked},
           {"cds_not_translating_to_protein", mismatched},
           {"cds_mismatch_examples", mismatch_examples},
-          {"gene_map", map.summary()}};
+          {"gene_map", map_summary}};
   if (!missing_seqids.empty())
     problems.push_back(
         {{"rule", "every GFF seqid exists in the genome"},
@@ -124,14 +125,10 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
                          missing_seqids[0].get<std::string>() + " (not even as a Chr1/1/chr01 variant)"},
          {"message_zh", std::to_string(missing_seqids.size()) + " 个 GFF 序列名在基因组中不存在，例如 " +
                             missing_seqids[0].get<std::string>() + "（按 Chr1/1/chr01 等写法也找不到）"}});
-  if (unmatched)
+  if (unmatched && !map_summary["fix"].empty())  // the gene map's sentence: three examples, the GFF3's forms, the fix
     problems.push_back({{"rule", "protein ids match GFF mRNA/CDS ids"},
-                        {"message", std::to_string(unmatched) + " of " + std::to_string(pep.size()) +
-                                        " proteins have no mRNA, CDS, protein_id or gene in the GFF3, e.g. " +
-                                        unmatched_examples[0].get<std::string>()},
-                        {"message_zh", std::to_string(pep.size()) + " 个蛋白中有 " + std::to_string(unmatched) +
-                                           " 个在 GFF3 中找不到对应的 mRNA、CDS、protein_id 或基因，例如 " +
-                                           unmatched_examples[0].get<std::string>()}});
+                        {"message", map_summary["fix"][0]},
+                        {"message_zh", map_summary["fix_zh"][0]}});
   if (mismatched)
     problems.push_back(
         {{"rule", "CDS translate to the proteins"},
@@ -157,14 +154,17 @@ using FilesByKind = std::map<std::string, std::vector<std::string>>;
 std::string name_stem(const std::string& n) { return n.substr(0, n.find('.')); }
 
 // The folder's files by the kind their names say; a name no rule accepts is a problem.
-FilesByKind files_by_kind(const fs::path& dir, Json& problems) {
+// A misnamed file's fix carries the session's prefix, else the one the folder's files named by the rules share
+// (data_view_plan's), never a word of its own name.
+FilesByKind files_by_kind(const fs::path& dir, const std::string& prefix, Json& problems) {
+  const std::string fix_prefix = prefix.empty() ? data_view_plan(dir, "").value("prefix", std::string()) : prefix;
   std::error_code ec;
   FilesByKind by_kind;
   for (auto& e : fs::directory_iterator(dir, ec)) {
     if (!e.is_regular_file()) continue;
     std::string name = e.path().filename().string();
     if (name[0] == '.' || name == "truth.json" || name == "README.txt") continue;
-    Json c = check_file_name(name);
+    Json c = check_file_name(name, fix_prefix);
     if (c["ok"] == true)
       by_kind[c["kind"].get<std::string>()].push_back(name);
     else
@@ -284,11 +284,12 @@ void read_species_files(const Json& files, SpeciesFiles& out, Json& problems) {
   if (files.contains("cds")) keep(read_fasta(path("cds")), out.cds);
 }
 
-// Genome, GFF3, proteins and CDS agree (when all four are there and readable).
+// Proteins and GFF3 agree, and the genome and CDS with them when they are there (each readable).
 Json check_consistency(const SpeciesFiles& f, Json& problems) {
   Json cons = Json::object();
-  if (f.genome_lengths && f.gff && f.pep && f.cds)
-    consistency_checks(*f.genome_lengths, *f.gff, *f.pep, *f.cds, cons, problems);
+  if (f.gff && f.pep)
+    consistency_checks(f.genome_lengths.value_or(std::map<std::string, int64_t>{}), *f.gff, *f.pep,
+                       f.cds.value_or(std::vector<FastaRecord>{}), cons, problems);
   return cons;
 }
 
@@ -299,7 +300,7 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.filename().string());
   Json problems = Json::array(), files = Json::object();
-  FilesByKind by_kind = files_by_kind(dir, problems);
+  FilesByKind by_kind = files_by_kind(dir, prefix_in, problems);
   std::string prefix = prefix_in, family = family_in;
   for (const char* kind : {"genome", "gff3", "cds", "pep"}) {
     auto& v = by_kind[kind];
