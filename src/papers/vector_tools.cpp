@@ -2,7 +2,6 @@
 // ClassicRetrieve (BM25 with fields and dictionary expansion, and a dense vote, by page), GenerateAnswer, and
 // list_vector_collections. The literature evidence store is a collection too
 // ("literature_evidence"): what search_literature collected, searched offline.
-#include <re2/re2.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -187,17 +186,6 @@ struct Fused {
 };
 
 using PageKey = std::pair<std::string, int>;
-
-// How much a chunk reads like a reference list: years, page ranges, "et al."
-// and DOIs per 200 characters. Reference lists repeat the words of titles,
-// so they match many questions they do not answer.
-double reference_density(const std::string& text) {
-  static const RE2 kMarks(R"((?i)\b(?:19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)");
-  re2::StringPiece in(text);
-  size_t n = 0;
-  while (RE2::FindAndConsume(&in, kMarks)) ++n;
-  return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
-}
 
 // BM25 over captions, headings, table text and the title (a field of the
 // paper's first page): each match adds to its page's lexical vote, relative to
