@@ -166,8 +166,7 @@ class Assistant {
 
   // How this session's chat would route `message` (the sources asked, the rules' decision, the model's
   // when one is configured and chat_options.model is not "none"); nothing is answered or stored.
-  Result<Route> route(const std::string& session_id, const std::string& message,
-                      const ChatOptions& chat_options = {});
+  Result<Route> route(const std::string& session_id, const std::string& message, const ChatOptions& chat_options = {});
   // One chat turn: routed, answered, stored. on_event receives {"type": "route"|"delta"|"plan"|"task"|...}.
   Result<Json> chat(const std::string& session_id, const std::string& message, const EventFn& on_event = nullptr,
                     const ChatOptions& chat_options = {});
