@@ -16,6 +16,7 @@ MAX_LONG=8
 MAX_LINES=80
 # "name file" of the functions that are data: one literal table each.
 DATA_TABLES="builtin_family_rules src/genefamily/classify/classify_rules_tapscan.cpp
+form_lexicon src/assistant/form_lexicon.cpp
 intent_table src/assistant/intents.cpp
 plant_cis_elements src/genefamily/algo/cis_scan.cpp
 tables src/papers/paper_schema.cpp"

@@ -49,8 +49,22 @@ std::string prefix_of_latin(std::string_view latin);
 // What a message asks for. faq: knowledge about a family; literature: whether
 // papers exist; analysis: a research plan; execute: an affirmative order to run
 // the plan; plan_question: a question about the plan (files, stages, time);
-// decline: the user does not want to run it; data, paper: the tool agent.
-enum class Intent { kFaq, kLiterature, kAnalysis, kExecute, kPlanQuestion, kDecline, kData, kPaper, kChitchat };
+// decline: the user does not want to run it; stop: stop the task under way
+// (cancelled, resumable); resume: continue the stopped task; data, paper: the
+// tool agent (the data bundle, the user's papers); chitchat: no content.
+enum class Intent {
+  kFaq,
+  kLiterature,
+  kAnalysis,
+  kExecute,
+  kPlanQuestion,
+  kDecline,
+  kStop,
+  kResume,
+  kData,
+  kPaper,
+  kChitchat
+};
 std::string to_string(Intent intent);
 // The intent of its to_string name; not found for any other text.
 Result<Intent> intent_from_string(std::string_view name);
@@ -65,10 +79,14 @@ struct Route {
   std::string decided_by = "rules";  // rules or the model's name
   std::vector<std::string> matched;  // the cues that decided
   bool question = false;             // asked as a question (never an order to act)
-  bool negated = false;              // says no / not (never an order to act)
+  bool negated = false;              // refuses running (never an order to act)
+  Json form;                         // how the message reads (question, order, refusal, acts, content)
+  Json evidence;                     // what each source held for it (scores 0..1, matches, milliseconds)
   Json to_json() const;
 };
-// Rules only: fast, offline, Chinese and English.
+// The rules with the compiled-in sources only (the knowledge base, the pipeline's
+// stages), no session, library, evidence store or bundle: fast, offline.
+// Assistant::route asks every source and the session.
 Route route_by_rules(std::string_view message);
 // Adds the assistant_chat tool (one chat turn of this assistant, in a session of the store at
 // the tool option assistant_state_dir, default beside the example bundle) to `registry`.
@@ -91,6 +109,23 @@ class SharedAssistant {
 // The rules over a case file (lines "intent<TAB>family<TAB>message"; family "-" for none,
 // "*" unchecked; '#' comments): {cases, chinese, correct, accuracy, failures[{message, expected, got}]}.
 Result<Json> evaluate_router_cases(const fs::path& file);
+
+// A case file with the session each case is asked in: lines
+// "id<TAB>intent<TAB>family<TAB>species<TAB>context<TAB>gold<TAB>message", context none | plan (a plan
+// was shown) | running (a task is under way) | library (`pdf_dir`'s PDFs are the user's paper library).
+// Each context is set up for real in an assistant opened on `work_dir` (the registry's tools, the bundle
+// and other tool options as given); the library is built once. Without `pdf_dir` the library cases are
+// skipped and counted as such. The three-column format is read too (context none).
+// {cases, chinese, correct, accuracy, intent_accuracy, species_correct, skipped, skipped_why, by_context,
+//  confusion{gold: {got: n}}, failures, route_ms{median, max}}.
+struct RouterEvalOptions {
+  const ToolRegistry* registry = nullptr;
+  const Workspace* workspace = nullptr;
+  std::map<std::string, std::string> tool_options;
+  fs::path pdf_dir;
+  fs::path work_dir;
+};
+Result<Json> evaluate_router_cases(const fs::path& file, const RouterEvalOptions& options);
 
 // ---- The assistant --------------------------------------------------------
 
@@ -129,6 +164,9 @@ class Assistant {
   // (name, bytes, naming check) and the tasks (id, state, message, times), oldest first.
   Result<Json> session_state(const std::string& session_id) const;
 
+  // How this session's chat would route `message` (the sources asked, the rules' decision, the model's
+  // when one is configured and chat_options.model is not "none"); nothing is answered or stored.
+  Result<Route> route(const std::string& session_id, const std::string& message, const ChatOptions& chat_options = {});
   // One chat turn: routed, answered, stored. on_event receives {"type": "route"|"delta"|"plan"|"task"|...}.
   Result<Json> chat(const std::string& session_id, const std::string& message, const EventFn& on_event = nullptr,
                     const ChatOptions& chat_options = {});

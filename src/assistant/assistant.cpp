@@ -121,31 +121,6 @@ Result<Json> Assistant::plan(const std::string& sid, const std::string& species,
   return impl_->store_plan(sid, species, family, lang);
 }
 
-namespace {
-
-// Model fallback for the router: one JSON-mode call choosing among the intents.
-Route ask_model_to_route(LlmClient& llm, const std::string& message, Route r) {
-  ChatRequest rq;
-  rq.messages = {ChatMessage::system(routing_prompt()), ChatMessage::user(message)};
-  rq.json_mode = true;
-  auto resp = llm.chat(rq);
-  if (!resp) return r;
-  Json j = parse_json_bounded(resp->message.text());
-  auto intent = j.is_object() && j.contains("intent") && j["intent"].is_string()
-                    ? intent_from_string(j["intent"].get<std::string>())
-                    : Result<Intent>(parse_error("no intent"));
-  // A question or a refusal is never turned into an order by the model.
-  bool order = intent && (*intent == Intent::kExecute);
-  if (intent && !(order && (r.question || r.negated))) {
-    r.intent = *intent;
-    r.confidence = j.contains("confidence") && j["confidence"].is_number() ? j["confidence"].get<double>() : 0.7;
-    r.decided_by = llm.model().name;
-  }
-  return r;
-}
-
-}  // namespace
-
 // Task and stage states by name with both labels; a task state says whether it ends the task.
 // Stage and task states share names ("running", "done"); each kind is listed apart.
 static Json state_labels() {
@@ -211,8 +186,7 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
   auto emit = [&](Json e) {
     if (on_event) on_event(e);
   };
-  Route route = route_by_rules(message);
-  if (route.confidence < 0.7 && llm) route = ask_model_to_route(*llm, message, route);
+  Route route = impl_->route_message(sid, message, llm);
   // Skill mode: a question naming a species and a family asks for the analysis.
   if (co.mode == "skill" && (route.intent == Intent::kFaq || route.intent == Intent::kChitchat) &&
       !route.species.empty() && !route.family.empty())

@@ -37,6 +37,12 @@ struct Assistant::Impl {
                             const std::function<Result<Json>(const std::string& plan_id)>& start);
   Json turn_plan_question(const std::string& sid, Lang lang);
   Json turn_decline(Lang lang);
+  // Stop the session's task under way (cancelled, resumable); continue its stopped task.
+  Result<Json> turn_stop(const std::string& sid, Lang lang);
+  Result<Json> turn_resume(const std::string& sid, Lang lang);
+  // The route of a message in this session (route_turn.cpp): the sources asked, the rules' decision, and the
+  // model's when `llm` is given (with the same evidence; a choice the form or the session rules out is not taken).
+  Route route_message(const std::string& sid, const std::string& message, LlmClient* llm);
   // make_plan's answer as a client sees it: the folder by place_name, the files it
   // will read listed the same way, no server path (its data_dir removed).
   void name_plan_places(const std::string& sid, Json& plan_answer) const;

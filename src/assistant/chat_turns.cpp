@@ -241,4 +241,47 @@ Json Assistant::Impl::turn_decline(Lang lang) {
                      .in(lang)}};
 }
 
+Result<Json> Assistant::Impl::turn_stop(const std::string& sid, Lang lang) {
+  const std::string task = runs->running_task(sid);
+  if (task.empty())
+    return Json{{"agent", "execution"},
+                {"answer", BiText{"Nothing is running in this session.", "当前会话没有正在运行的分析。"}.in(lang)}};
+  auto r = runs->cancel(sid, task);
+  if (!r) return r.status();
+  const std::string state = r->value("state", "");
+  const bool stopped = state == to_string(TaskState::kCancelled);
+  std::string answer =
+      stopped ? BiText{"Stopped: task " + task +
+                           " is cancelled. Finished stages are kept and the stage that was running is not marked "
+                           "done; say \"continue the analysis\" (or press [Resume]) to go on from there.",
+                       "已停止：任务 " + task +
+                           " 已取消。已完成的步骤会保留，正在运行的步骤不会被标记为完成；说“继续分析”（或点击 "
+                           "[继续]）即可从中断处继续。"}
+                    .in(lang)
+              : BiText{"Stopping task " + task + ": it ends at its next check (now " + state + ").",
+                       "正在停止任务 " + task + "：它会在下一个检查点结束（当前状态：" + state + "）。"}
+                    .in(lang);
+  return Json{{"agent", "execution"}, {"answer", answer}, {"task", *r}, {"stopped", stopped}};
+}
+
+Result<Json> Assistant::Impl::turn_resume(const std::string& sid, Lang lang) {
+  auto tasks = runs->tasks(sid);
+  if (!tasks) return tasks.status();
+  std::string task, state;
+  if (!tasks->empty()) task = tasks->back().value("task_id", ""), state = tasks->back().value("state", "");
+  if (task.empty() || (state != to_string(TaskState::kCancelled) && state != to_string(TaskState::kFailed)))
+    return Json{
+        {"agent", "execution"},
+        {"answer",
+         BiText{"There is no stopped task to continue in this session.", "当前会话没有可以继续的已停止任务。"}.in(
+             lang)}};
+  auto r = runs->resume(sid, task);
+  if (!r) return r.status();
+  return Json{{"agent", "execution"},
+              {"answer", BiText{"Continuing task " + task + ": finished stages are reused.",
+                                "继续任务 " + task + "：已完成的步骤将直接复用。"}
+                             .in(lang)},
+              {"task", *r}};
+}
+
 }  // namespace bioagent

@@ -1,4 +1,4 @@
-// The intent table (see intents.h): names, meanings, cues and handlers.
+// The intent table (see intents.h): names, meanings, what each rests on, and handlers.
 #include "assistant/intents.h"
 
 #include "bioagent/agent.h"
@@ -12,9 +12,11 @@ std::string help_text(Lang lang) {
   return BiText{
       "I can summarise plant gene families (\"Summarise the SPL gene family\"), check whether a family has "
       "been studied in a species, draft an analysis plan (\"Can I study the SPL family of litchi?\") and run "
-      "the whole gene-family analysis once you confirm.",
+      "the whole gene-family analysis once you confirm (\"stop the analysis\" stops a run, \"continue the analysis\" "
+      "resumes it). Questions on your own papers and on the data bundle go to the paper and data tools.",
       "我可以：总结植物基因家族的知识（如“总结下SPL基因家族”）；检索某物种某家族是否已有文献；"
-      "生成分析方案（如“如果我想开展荔枝的SPL基因家族研究，可以吗？”）；并在确认后执行完整的基因家族分析。"}
+      "生成分析方案（如“如果我想开展荔枝的SPL基因家族研究，可以吗？”）；并在确认后执行完整的基因家族分析"
+      "（说“停止分析”可中止运行，说“继续分析”可恢复）。关于您自己的文献和数据包的问题会交给文献与数据工具回答。"}
       .in(lang);
 }
 
@@ -77,131 +79,50 @@ Result<Json> execute_turn(Turn& t) {
 
 Result<Json> plan_question_turn(Turn& t) { return t.impl.turn_plan_question(t.session, t.lang); }
 Result<Json> decline_turn(Turn& t) { return t.impl.turn_decline(t.lang); }
+
+// Stops the session's task under way through the run service: cancelled, resumable, its finished stages kept.
+Result<Json> stop_turn(Turn& t) {
+  auto r = t.impl.turn_stop(t.session, t.lang);
+  if (r && r->contains("task")) t.emit({{"type", "task"}, {"task", (*r)["task"]}});
+  return r;
+}
+
+// Continues the session's stopped task in its run folder (finished stages reused).
+Result<Json> resume_turn(Turn& t) {
+  auto r = t.impl.turn_resume(t.session, t.lang);
+  if (r && r->contains("task")) t.emit({{"type", "task"}, {"task", (*r)["task"]}});
+  return r;
+}
 Result<Json> chitchat_turn(Turn& t) { return Json{{"agent", "router"}, {"answer", help_text(t.lang)}}; }
 
 }  // namespace
 
 const std::vector<IntentSpec>& intent_table() {
   static const std::vector<IntentSpec> table = {
-      {Intent::kFaq,
-       "faq",
-       "knowledge about a gene family (summary, members, domains, functions, regulators)",
-       {{"总结", 0.8},
-        {"介绍", 0.7},
-        {"什么是", 0.8},
-        {"是什么", 0.7},
-        {"功能", 0.4},
-        {"summar", 0.8},
-        {"what is", 0.7},
-        {"what are", 0.6},
-        {"tell me about", 0.7},
-        {"overview", 0.7},
-        {"explain", 0.6},
-        {"how many", 0.5},
-        {"多少个", 0.5}},
+      {Intent::kFaq, "faq", "knowledge about a gene family (summary, members, domains, functions, regulators)",
+       "a question or request the knowledge base answers: a family named, or the entry alone holding its words",
        knowledge_turn},
-      {Intent::kLiterature,
-       "literature",
-       "whether papers exist on a family in a species",
-       {{"文章", 0.7},
-        {"文献", 0.7},
-        {"发表", 0.6},
-        {"论文", 0.5},
-        {"研究现状", 0.6},
-        {"published", 0.7},
-        {"publication", 0.7},
-        {"literature", 0.7},
-        {"articles", 0.6},
-        {"papers on", 0.6},
-        {"any paper", 0.6}},
-       literature_turn},
-      {Intent::kAnalysis,
-       "analysis",
-       "asks for a research plan",
-       {{"如果我想", 0.6},
-        {"开展", 0.5},
-        {"可以吗", 0.4},
-        {"方案", 0.6},
-        {"可行", 0.6},
-        {"规划", 0.5},
-        {"怎么分析", 0.7},
-        {"如何分析", 0.7},
-        {"plan", 0.7},
-        {"feasib", 0.7},
-        {"i want to study", 0.7},
-        {"i want to", 0.4},
-        {"can i ", 0.3},
-        {"how should i analy", 0.7},
-        {"carry out", 0.4},
-        {"research on", 0.3}},
+      {Intent::kLiterature, "literature", "whether papers exist on a family in a species",
+       "asks for publications, or whether someone already studied it; or the evidence store holds it", literature_turn},
+      {Intent::kAnalysis, "analysis", "asks for a research plan",
+       "an order, request or how-to to study, identify or characterise a family (in a species), in any wording",
        analysis_turn},
-      {Intent::kExecute,
-       "execute",
-       "orders the analysis to run (an order, never a question)",
-       {{"执行分析", 1.0},
-        {"开始分析", 1.0},
-        {"执行", 0.8},
-        {"开始运行", 0.9},
-        {"立即执行", 1.0},
-        {"run the analysis", 1.0},
-        {"execute", 0.9},
-        {"start the analysis", 1.0},
-        {"go ahead", 0.7},
-        {"run the pipeline", 1.0}},
-       execute_turn},
-      {Intent::kPlanQuestion,
-       "plan_question",
-       "asks about the plan's files, stages or time",
-       {{"需要准备", 0.9},
-        {"准备哪些", 0.9},
-        {"哪些文件", 0.9},
-        {"什么文件", 0.9},
-        {"需要哪些", 0.7},
-        {"多长时间", 0.7},
-        {"多久", 0.7},
-        {"what files", 0.9},
-        {"which files", 0.9},
-        {"what do i need", 0.8},
-        {"need to prepare", 0.9},
-        {"how long", 0.7}},
-       plan_question_turn},
-      // Refusals are read by the router's negation rule (weight 0), which also stops an order.
-      {Intent::kDecline,
-       "decline",
-       "does not want to run it",
-       {{"不想", 0},   {"不要", 0},    {"不用", 0},   {"别执行", 0},     {"别运行", 0},  {"暂不", 0},      {"先不", 0},
-        {"不执行", 0}, {"不运行", 0},  {"不需要", 0}, {"取消", 0},       {"算了", 0},    {"don't", 0},     {"dont ", 0},
-        {"do not", 0}, {"not now", 0}, {"cancel", 0}, {"never mind", 0}, {"not yet", 0}, {"rather not", 0}},
-       decline_turn},
-      {Intent::kData,
-       "data",
-       "tables and numbers (the tool agent)",
-       {{"table", 0.5},
-        {"dataset", 0.6},
-        {"excel", 0.8},
-        {"csv", 0.7},
-        {"column", 0.6},
-        {"表格", 0.7},
-        {"数据集", 0.6},
-        {"calculate", 0.5},
-        {"计算", 0.5}},
-       tool_agent_turn},
-      {Intent::kPaper,
-       "paper",
-       "the local PDF library (the tool agent)",
-       {{"my library", 0.9}, {"this paper", 0.8}, {"the paper", 0.5}, {"文库", 0.6}, {"这篇", 0.7}, {"pdf", 0.6}},
-       tool_agent_turn},
-      {Intent::kChitchat,
-       "chitchat",
-       "greetings, thanks and what the assistant can do",
-       {{"hello", 0.5},
-        {"你好", 0.5},
-        {"thank", 0.5},
-        {"谢谢", 0.5},
-        {"good morning", 0.5},
-        {"what can you do", 0.6},
-        {"你能做什么", 0.6}},
-       chitchat_turn},
+      {Intent::kExecute, "execute", "orders the analysis to run (an order, never a question)",
+       "an order to run or an assent; the session's plan (never a question or a refusal)", execute_turn},
+      {Intent::kPlanQuestion, "plan_question", "asks about the plan's files, stages or time",
+       "a question about running or about the plan (its stages, files, time, resources)", plan_question_turn},
+      {Intent::kDecline, "decline", "does not want to run it",
+       "a refusal or deferral of running, or a stop with nothing under way", decline_turn},
+      {Intent::kStop, "stop", "stop the analysis that is running",
+       "an order to stop, or a refusal of running, while a task of the session is under way", stop_turn},
+      {Intent::kResume, "resume", "continue a stopped analysis",
+       "an order to continue while the session's latest task was stopped (cancelled or failed)", resume_turn},
+      {Intent::kData, "data", "tables and numbers (the tool agent)",
+       "the data bundle holds its datasets, columns or row names, or a table is named", tool_agent_turn},
+      {Intent::kPaper, "paper", "the local PDF library (the tool agent)",
+       "the user's paper library holds its words on one page, or the library is named", tool_agent_turn},
+      {Intent::kChitchat, "chitchat", "greetings, thanks and what the assistant can do",
+       "no content: greetings, thanks, farewells, fillers", chitchat_turn},
   };
   return table;
 }
@@ -216,10 +137,15 @@ std::string routing_prompt() {
   std::string names, meanings;
   for (auto& s : intent_table()) {
     names += std::string(names.empty() ? "" : ", ") + s.name;
-    meanings += std::string(" ") + s.name + ": " + s.description + ";";
+    meanings += std::string("\n- ") + s.name + ": " + s.description + " (chosen when: " + s.rests_on + ")";
   }
   return "Classify the user's message for a plant gene-family assistant. Answer JSON {\"intent\": one of " + names +
-         ", \"confidence\": 0..1}." + meanings;
+         ", \"confidence\": 0..1}. The user message gives the message, how it reads (form: question, order, "
+         "request, refusal, the acts it names) and what each source holds for it (scores 0..1 with the words that "
+         "matched: the gene-family knowledge base, the user's paper library, the literature evidence store, the "
+         "data bundle, the plan) and the session (a plan shown, a task running, a task stopped), and the rules' "
+         "choice. Decide where the answer is; the rules' choice is a suggestion." +
+         meanings;
 }
 
 }  // namespace bioagent

@@ -1,7 +1,8 @@
 // The intent table: one row per router intent with its name, what it means
-// (the model's routing prompt is made from these), its cues in both languages
-// and the handler that answers a turn routed to it. A new intent is one enum
-// value (bioagent/assistant.h) and one row here.
+// and what it rests on (the message's form, the sources, the session; the
+// model's routing prompt is made from these) and the handler that answers a
+// turn routed to it. A new intent is one enum value (bioagent/assistant.h) and
+// one row here; the rules that choose it are in router.cpp.
 #pragma once
 
 #include <functional>
@@ -27,16 +28,11 @@ struct Turn {
 // The reply, or null when the handler re-routed the turn (route.intent changed) for the next handler.
 using TurnHandler = Result<Json> (*)(Turn& turn);
 
-struct IntentCue {
-  const char* text;  // lower-case; found anywhere in the lower-cased message
-  double weight;     // added to the intent's score (0: read by a rule, not scored)
-};
-
 struct IntentSpec {
   Intent intent;
   const char* name;         // to_string(intent); the model answers with it
   const char* description;  // what it means, for the model's routing prompt
-  std::vector<IntentCue> cues;
+  const char* rests_on;     // the form, sources and session state that choose it
   TurnHandler handler;
 };
 

@@ -1,59 +1,23 @@
-// RouterAgent: intent, confidence, species and family from rules (the intent
-// table's cues, Chinese and English; the knowledge base's family names, aliases
-// and member genes); the assistant asks a model only when the rules are unsure.
-#include <fstream>
+// RouterAgent: the intent of a message from its form (message_form.h: asks,
+// orders, requests, refuses, assents, only greets; the acts it names) and
+// from what the sources hold for it (route_sources.h: the knowledge base, the
+// paper library, the evidence store, the data bundle, the session's plan and
+// tasks). Where the answer is decides, not a list of phrases: a question the
+// user's papers answer goes to the paper agent whatever its wording; a request
+// to study a family gets a plan in any wording; the help text answers only
+// messages that carry no content. The session decides what an order means:
+// stopping is possible only while a task runs, continuing only after one
+// stopped. Questions and refusals are never orders to run (the form says so,
+// whoever routes).
+#include "assistant/route_rules.h"
+
+#include <algorithm>
+#include <optional>
 
 #include "assistant/intents.h"
 #include "bioagent/assistant.h"
 
 namespace bioagent {
-namespace {
-
-// Words that make a message a question (it never orders anything).
-const char* const kQuestionCues[] = {"?", "？", "吗", "哪些", "什么", "怎么", "如何", "为什么", "是否", "多久", "能否"};
-const char* const kQuestionStarts[] = {"what ", "which ", "how ", "do ",   "does ",  "can ",  "could ", "should ",
-                                       "is ",   "are ",   "why ", "when ", "where ", "will ", "would "};
-// A whole message that confirms the plan on the screen.
-const char* const kAffirmatives[] = {"好",     "好的", "是", "是的", "确认", "确定", "可以",  "开始",    "开始吧",
-                                     "执行吧", "yes",  "ok", "okay", "sure", "go",   "do it", "proceed", "y"};
-
-// What a question about a named family asks (its regulators, domains,
-// functions, members, counts, species): each makes it a knowledge question.
-struct AskCue {
-  const char* text;
-  const char* asks;
-};
-const AskCue kAskCues[] = {
-    {"regulat", "regulators"},  {"microrna", "regulators"},   {"mirna", "regulators"}, {"target", "regulators"},
-    {"upstream", "regulators"}, {"调控", "regulators"},       {"靶向", "regulators"},  {"靶基因", "regulators"},
-    {"上游", "regulators"},     {"domain", "domains"},        {"motif", "domains"},    {"pfam", "domains"},
-    {"结构域", "domains"},      {"基序", "domains"},          {"保守", "domains"},     {"function", "functions"},
-    {"role", "functions"},      {"involved in", "functions"}, {"do in", "functions"},  {"功能", "functions"},
-    {"作用", "functions"},      {"参与", "functions"},        {"member", "members"},   {"成员", "members"},
-    {"subfamil", "members"},    {"亚家族", "members"},        {"how many", "counts"},  {"number of", "counts"},
-    {"count", "counts"},        {"多少", "counts"},           {"几个", "counts"},      {"数量", "counts"},
-    {"数目", "counts"},         {"species", "species"},       {"物种", "species"},     {"植物中", "species"},
-    {"full name", "names"},     {"stand for", "names"},       {"全称", "names"},       {"是什么", "names"},
-};
-
-bool contains(const std::string& low, const char* cue) { return low.find(cue) != std::string::npos; }
-
-// The message without surrounding spaces and final punctuation ("好的！" -> "好的").
-std::string bare(std::string low) {
-  static const std::vector<std::string> tails = {" ", "!", ".", "。", "！", "，", ",", "~", "\n"};
-  for (bool cut = true; cut && !low.empty();) {
-    cut = false;
-    for (auto& t : tails)
-      if (low.size() >= t.size() && low.compare(low.size() - t.size(), t.size(), t) == 0) {
-        low.resize(low.size() - t.size());
-        cut = true;
-      }
-    while (!low.empty() && low.front() == ' ') low.erase(0, 1), cut = true;
-  }
-  return low;
-}
-
-}  // namespace
 
 std::string to_string(Intent intent) { return intent_spec(intent).name; }
 
@@ -65,155 +29,175 @@ Result<Intent> intent_from_string(std::string_view name) {
 
 Json Route::to_json() const {
   bool knowledge = intent == Intent::kFaq || intent == Intent::kLiterature;
-  return {{"intent", to_string(intent)},
-          {"mode", knowledge ? "FAQ" : to_string(intent)},
-          {"confidence", confidence},
-          {"species", species},
-          {"species_name", species_name},
-          {"family", family},
-          {"language", language},
-          {"decided_by", decided_by},
-          {"matched", matched},
-          {"question", question},
-          {"negated", negated}};
+  Json j = {{"intent", to_string(intent)},
+            {"mode", knowledge ? "FAQ" : to_string(intent)},
+            {"confidence", confidence},
+            {"species", species},
+            {"species_name", species_name},
+            {"family", family},
+            {"language", language},
+            {"decided_by", decided_by},
+            {"matched", matched},
+            {"question", question},
+            {"negated", negated}};
+  if (!form.is_null()) j["form"] = form;
+  if (!evidence.is_null()) j["evidence"] = evidence;
+  return j;
 }
 
 namespace {
 
-bool is_question(const std::string& low) {
-  for (auto* c : kQuestionCues)
-    if (contains(low, c)) return true;
-  std::string b = bare(low);
-  for (auto* c : kQuestionStarts)
-    if (b.rfind(c, 0) == 0) return true;
-  return false;
+// Thresholds on the sources' scores (0..1), chosen on the development cases (docs/evaluation.md).
+constexpr double kDataStrong = 0.55;     // two of: a dataset or row name, a column word, a table named
+constexpr double kLibraryStrong = 0.45;  // about half the content words on one page, two at least
+constexpr double kStoreStrong = 0.6;
+
+struct Decision {
+  Intent intent;
+  double confidence;
+  std::string why;
+};
+
+bool session_running(const RouteEvidence& e) { return !e.session.running_task.empty(); }
+
+// A named family, a species, or "gene family" / "my genome": what a study can be about.
+bool has_subject(const RouteEvidence& e) {
+  return (e.kb.named && !e.kb.family_name.empty()) || !e.kb.species.empty() || e.kb.generic_family;
 }
 
-// The decline row's cues are the refusals.
-bool is_negated(const std::string& low) {
-  for (auto& c : intent_spec(Intent::kDecline).cues)
-    if (contains(low, c.text)) return true;
-  std::string b = bare(low);
-  return b == "no" || b == "不" || b.rfind("no ", 0) == 0 || b.rfind("no,", 0) == 0 || b == "n";
+// The session first: stop a running task, continue a stopped one, refuse a run.
+std::optional<Decision> session_step(const MessageForm& f, const RouteEvidence& e) {
+  const bool asks_politely = f.request || f.order;
+  if (session_running(e) && f.has(Act::kStop) && (!f.question || asks_politely))
+    return Decision{Intent::kStop, 0.95, "a task runs; the message stops it"};
+  if (session_running(e) && f.refusal && !f.question)
+    return Decision{Intent::kStop, 0.9, "a task runs; the message refuses running"};
+  if (!e.session.resumable_task.empty() && f.has(Act::kResume) && !f.question && !f.refusal)
+    return Decision{Intent::kResume, 0.9, "a task was stopped; the message continues it"};
+  if (f.refusal || (f.has(Act::kStop) && !f.question))
+    return Decision{Intent::kDecline, 0.9, "the message refuses running (nothing runs to stop)"};
+  return std::nullopt;
 }
 
-bool is_affirmative(const std::string& low) {
-  std::string b = bare(low);
-  for (auto* a : kAffirmatives)
-    if (b == a) return true;
-  return false;
+// Nothing but greetings, thanks, assent or an order with no subject.
+std::optional<Decision> no_content_step(const MessageForm& f, const RouteEvidence& e) {
+  const bool sources = e.kb.named || !e.kb.species.empty() || e.data.score >= kDataStrong ||
+                       e.library.score >= kLibraryStrong || f.has(Act::kLibrary) || f.has(Act::kData);
+  if (!f.content.empty() || sources) return std::nullopt;
+  if (!f.question && (f.has(Act::kRun) || (f.assent && !f.phatic)))
+    return Decision{Intent::kExecute, 0.85, "an assent or an order to run, nothing else"};
+  if (f.question && (f.has(Act::kRun) || f.has(Act::kStudy)))
+    return Decision{Intent::kPlanQuestion, 0.8, "asks about running, nothing else"};
+  if (f.question && e.session.has_plan && !f.phatic && (f.has(Act::kPlan) || !e.plan.matched.empty()))
+    return Decision{Intent::kPlanQuestion, 0.7, "asks about the plan"};
+  return Decision{Intent::kChitchat, 0.9, "no content: greetings, thanks or small talk"};
 }
 
-// Orders become questions or refusals when asked or negated; an order stands only alone.
-void settle_orders(Route& r, std::map<Intent, double>& score, const std::string& low) {
-  bool wants_run = score.count(Intent::kExecute) || contains(low, "执行") || contains(low, "运行") ||
-                   contains(low, "run") || contains(low, "分析") || contains(low, "analys");
-  // A refusal: of a run, or a short "no" on its own ("取消", "算了", "cancel").
-  if (r.negated && (wants_run || bare(low).size() <= 12)) {
-    score.erase(Intent::kExecute);
-    score[Intent::kDecline] += 1.2;
-    r.matched.push_back("negation");
-  } else if (r.question && score.count(Intent::kExecute)) {
-    double w = score[Intent::kExecute];
-    score.erase(Intent::kExecute);
-    score[Intent::kPlanQuestion] += std::min(w, 0.8);
-    r.matched.push_back("question");
-  } else if (!r.question && !r.negated && score.empty() && is_affirmative(low)) {
-    score[Intent::kExecute] = 0.9;
-    r.matched.push_back("affirmative");
+// Whether it was studied or published: publications asked for, or "has anyone / already" with a study.
+std::optional<Decision> literature_step(const MessageForm& f, const RouteEvidence& e) {
+  const bool asks_existence = f.existence && (f.has(Act::kStudy) || f.has(Act::kLiterature));
+  const bool asks_publications = f.has(Act::kLiterature) && !f.has(Act::kLibrary);
+  if (!asks_existence && !asks_publications) return std::nullopt;
+  // A content question the user's papers answer ("which databases did the review search?") is theirs.
+  if (!asks_existence && e.library.beyond_kb >= kLibraryStrong && !e.kb.named) return std::nullopt;
+  return Decision{Intent::kLiterature, has_subject(e) ? 0.9 : 0.75, "asks whether it was studied or published"};
+}
+
+// A request to study a family (in a species): a plan, however it is worded.
+std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence& e) {
+  if (!has_subject(e)) return std::nullopt;
+  const bool names_family = e.kb.named && !e.kb.family_name.empty();
+  const bool study = f.has(Act::kStudy) || f.has(Act::kPlan);
+  // Asked as the user's own undertaking: ordered, requested, "how should I", "can I", or said outright.
+  const bool own = !f.question || f.request || f.how_to || f.first_person;
+  if (f.has(Act::kSummarise) && !f.has(Act::kStudy)) return std::nullopt;
+  if (f.has(Act::kRun) && !f.question && names_family) {
+    const bool same_plan = e.session.has_plan && e.session.plan_family == e.kb.family_name &&
+                           (e.kb.species.empty() || e.kb.species == e.session.plan_species);
+    return same_plan ? Decision{Intent::kExecute, 0.9, "orders the run of the plan it names"}
+                     : Decision{Intent::kAnalysis, 0.9, "orders a run of a family with no plan for it yet"};
   }
+  if (study && own) return Decision{Intent::kAnalysis, 0.9, "asks to study a family"};
+  // "能不能帮我把高粱的NAC家族整理出来": a request about a family in a species, with no question word about it.
+  if (f.request && names_family && !e.kb.species.empty() && !f.has(Act::kSummarise) && !f.has(Act::kData) &&
+      e.data.beyond_kb < kDataStrong && e.library.beyond_kb < kLibraryStrong)
+    return Decision{Intent::kAnalysis, 0.75, "a request about a family in a species"};
+  return std::nullopt;
+}
+
+// Where the answer is: the data bundle, the user's papers, the knowledge base, the plan, the evidence store.
+std::optional<Decision> sources_step(const MessageForm& f, const RouteEvidence& e) {
+  const bool named_family = e.kb.named && !e.kb.family_name.empty();
+  if (f.has(Act::kLibrary)) return Decision{Intent::kPaper, 0.9, "names the user's papers"};
+  if (e.data.beyond_kb >= kDataStrong && e.data.beyond_kb >= e.library.beyond_kb)
+    return Decision{Intent::kData, std::min(0.98, 0.6 + e.data.beyond_kb / 2), "the data bundle holds it"};
+  if (f.has(Act::kData) && e.library.beyond_kb < kLibraryStrong) return Decision{Intent::kData, 0.8, "names a table"};
+  if (e.library.beyond_kb >= kLibraryStrong)
+    return Decision{Intent::kPaper, std::min(0.98, 0.5 + e.library.beyond_kb / 2), "the user's papers hold it"};
+  if (named_family) return Decision{Intent::kFaq, 0.9, "the knowledge base holds the family"};
+  const bool asks = f.question || f.request || f.how_to;
+  if (e.session.has_plan && asks) return Decision{Intent::kPlanQuestion, 0.75, "asks about the plan on the table"};
+  if (e.kb.family) return Decision{Intent::kFaq, 0.7, "the knowledge base's entry holds it"};
+  if (e.evidence_store.score >= kStoreStrong) return Decision{Intent::kLiterature, 0.7, "the evidence store holds it"};
+  if (f.has(Act::kCompute) && e.data.score > 0) return Decision{Intent::kData, 0.7, "a computation on the data"};
+  return std::nullopt;
+}
+
+// Orders and questions about running with no subject of their own.
+std::optional<Decision> order_step(const MessageForm& f, const RouteEvidence& e) {
+  if (f.has(Act::kRun) && !f.question) return Decision{Intent::kExecute, 0.85, "orders the run"};
+  if (f.has(Act::kResume) && !f.question && e.session.has_plan)
+    return Decision{Intent::kExecute, 0.75, "orders the plan to go on"};
+  const bool asks = f.question || f.request || f.how_to;
+  if (asks && (f.has(Act::kRun) || f.has(Act::kStudy) || f.has(Act::kPlan) || e.plan.score >= 0.35))
+    return Decision{Intent::kPlanQuestion, 0.7, "asks about running the analysis"};
+  return std::nullopt;
 }
 
 }  // namespace
 
-Route route_by_rules(std::string_view message) {
+Route decide_route(std::string_view message, const MessageForm& f, const RouteEvidence& e) {
   Route r;
   r.language = has_cjk(message) ? "zh" : "en";
-  std::string low = lower_ascii(std::string(message));
-  std::map<Intent, double> score;
-  for (auto& spec : intent_table())
-    for (auto& c : spec.cues)
-      if (c.weight > 0 && low.find(c.text) != std::string::npos) {
-        score[spec.intent] += c.weight;
-        r.matched.push_back(c.text);
-      }
-  r.question = is_question(low);
-  r.negated = is_negated(low);
-  settle_orders(r, score, low);
-  Mentions m = find_mentions(message);
-  if (m.species) r.species = m.species->value("prefix", "");
-  if (!m.species && !m.latin_species.empty()) {
-    r.species = prefix_of_latin(m.latin_species);
-    r.species_name = m.latin_species;
-  }
-  if (m.family)
-    r.family = m.family->value("name", "");
-  else
-    r.family = m.unknown_family;
-  // "可以吗" with a family and species asks for a plan.
-  bool named_family = m.family || !m.unknown_family.empty();
-  if (score.count(Intent::kAnalysis) && named_family && !r.species.empty()) score[Intent::kAnalysis] += 0.3;
-  // "summarise the literature" is literature
-  if (score.count(Intent::kLiterature) && score.count(Intent::kFaq)) score[Intent::kFaq] -= 0.3;
-  // A question about a known family's regulators, domains, functions, members, counts
-  // or species is a knowledge question.
-  if (m.family)
-    for (auto& c : kAskCues)
-      if (low.find(c.text) != std::string::npos) {
-        score[Intent::kFaq] += 0.6;
-        r.matched.push_back(std::string("asks:") + c.asks);
-        break;
-      }
-  Intent best = Intent::kChitchat;
-  double best_score = 0;
-  for (auto& [intent, s] : score)
-    if (s > best_score) best = intent, best_score = s;
-  if (best_score <= 0) {
-    // No cue: a bare family name is a knowledge question; anything else is unsure.
-    r.intent = m.family ? Intent::kFaq : Intent::kChitchat;
-    r.confidence = m.family ? 0.6 : 0.3;
-    return r;
-  }
-  r.intent = best;
-  double second = 0;
-  for (auto& [intent, s] : score)
-    if (intent != best) second = std::max(second, s);
-  // Confidence grows with the winning margin and with a named family.
-  r.confidence = std::min(0.98, 0.55 + 0.3 * (best_score - second) + (m.family ? 0.15 : 0.0));
+  r.question = f.question;
+  r.negated = f.refusal;
+  r.species = e.kb.species;
+  r.species_name = e.kb.species_name;
+  r.family = e.kb.family_name;
+  std::optional<Decision> d = session_step(f, e);
+  for (auto step : {no_content_step, literature_step, analysis_step, sources_step, order_step})
+    if (!d) d = step(f, e);
+  if (!d) d = Decision{Intent::kFaq, 0.5, "content no source holds: the tool agent looks"};
+  r.intent = d->intent;
+  r.confidence = d->confidence;
+  r.matched = f.cues;
+  r.matched.push_back("because: " + d->why);
+  // A family only inferred from its entry's words names nothing outside a knowledge question; a family
+  // name the data bundle holds as a row (MYB the transcription factor) is no family in a data question.
+  const bool inferred = !e.kb.named;
+  if (inferred && r.intent != Intent::kFaq) r.family.clear();
+  if (r.intent == Intent::kData &&
+      std::find(e.data.matched.begin(), e.data.matched.end(), e.kb.family_term) != e.data.matched.end())
+    r.family.clear();
+  r.form = f.to_json();
+  r.evidence = e.to_json();
   return r;
 }
 
-Result<Json> evaluate_router_cases(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) return not_found("cannot read router cases " + file.string());
-  Json failures = Json::array();
-  int total = 0, right = 0, zh = 0, line_no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    if (line.empty() || line[0] == '#') continue;
-    size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
-    if (b == std::string::npos)
-      return parse_error(file.string() + ":" + std::to_string(line_no) + ": expected intent<TAB>family<TAB>message");
-    std::string intent = line.substr(0, a), family = line.substr(a + 1, b - a - 1), message = line.substr(b + 1);
-    if (!intent_from_string(intent))
-      return parse_error(file.string() + ":" + std::to_string(line_no) + ": unknown intent '" + intent + "'");
-    Route r = route_by_rules(message);
-    bool family_ok = family == "*" || (family == "-" ? r.family.empty() : r.family == family);
-    bool ok = to_string(r.intent) == intent && family_ok;
-    ++total;
-    zh += has_cjk(message);
-    right += ok;
-    if (!ok)
-      failures.push_back({{"message", message},
-                          {"expected", intent + (family == "*" ? "" : " / " + family)},
-                          {"got", to_string(r.intent) + " / " + (r.family.empty() ? "-" : r.family)}});
-  }
-  if (total == 0) return invalid_argument(file.string() + " holds no cases");
-  return Json{{"cases", total},
-              {"chinese", zh},
-              {"correct", right},
-              {"accuracy", double(right) / total},
-              {"failures", failures}};
+std::string inadmissible(Intent intent, const MessageForm& f, const RouteEvidence& e) {
+  if (intent == Intent::kExecute && (f.question || f.refusal))
+    return f.refusal ? "the message refuses running" : "a question is never an order to run";
+  if (intent == Intent::kStop && !session_running(e)) return "no task is under way";
+  if (intent == Intent::kResume && e.session.resumable_task.empty()) return "no stopped task to continue";
+  return "";
+}
+
+Route route_by_rules(std::string_view message) {
+  MessageForm f = read_form(message);
+  RouteEvidence e;
+  e.kb = match_knowledge_base(message, f);
+  e.plan = match_plan(Json(), message, f);
+  return decide_route(message, f, e);
 }
 
 }  // namespace bioagent

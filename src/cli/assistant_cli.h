@@ -2,6 +2,8 @@
 // state folder and data folder by the same rules as `serve`, one session.
 #pragma once
 
+#include <functional>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,7 +54,10 @@ Result<CliAssistant> open_cli_assistant(const GlobalOptions& g, const AssistantC
 
 // Prints a task's events (stages, the dialog, the outcome) until it ends; with `interactive`
 // the parameter dialog asks on the terminal (else the task keeps its defaults at the deadline).
-void follow_task(Assistant& a, const std::string& session_id, const std::string& task_id, bool interactive, Lang lang);
+// `on_line`, when given, receives each line typed while the task runs (a chat turn: "stop the
+// analysis" / "停止分析" stops it), so the terminal is never deaf while it follows a run.
+void follow_task(Assistant& a, const std::string& session_id, const std::string& task_id, bool interactive, Lang lang,
+                 const std::function<void(const std::string&)>& on_line = nullptr);
 
 // A reply's sources as numbered lines ("" when none, or when the tool agent's answer lists them).
 std::string render_sources(const Json& reply);

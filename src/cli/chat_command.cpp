@@ -286,7 +286,7 @@ bool chat_line(CliAssistant& c, const std::string& line, Lang default_lang) {
       auto st = a.runs().status(c.session_id, task);
       std::cout << (st ? json_text(*st, 2) : st.status().to_string()) << std::endl;
     } else if (line[1] == 'c') {
-      auto r = a.runs().answer(c.session_id, task, "cancel", Json::object());
+      auto r = a.runs().cancel(c.session_id, task);
       std::cout << (r ? json_text(*r, 2) : r.status().to_string()) << std::endl;
     } else {
       follow_task(a, c.session_id, task, true, default_lang);
@@ -300,18 +300,33 @@ bool chat_line(CliAssistant& c, const std::string& line, Lang default_lang) {
   }
   print_reply(*r);
   const Lang lang = lang_or_en(r->value("route", Json::object()).value("language", ""));
-  if (r->contains("task") && (*r)["task"].contains("task_id"))
-    follow_task(a, c.session_id, (*r)["task"]["task_id"].get<std::string>(), true, lang);
+  const std::string intent = r->value("route", Json::object()).value("intent", "");
+  // A run started or resumed by this turn is followed; a stop's task is not (it ends where it is).
+  if (r->contains("task") && (*r)["task"].contains("task_id") && intent != to_string(Intent::kStop))
+    follow_task(a, c.session_id, (*r)["task"]["task_id"].get<std::string>(), true, lang,
+                [&c](const std::string& typed) {
+                  auto turn = c.assistant->chat(c.session_id, typed, nullptr, ChatOptions{"rag", c.chat_model});
+                  if (turn)
+                    print_reply(*turn);
+                  else
+                    std::cerr << "bioagent: " << turn.status().to_string() << std::endl;
+                });
   return true;
 }
 
 }  // namespace
 
-void follow_task(Assistant& a, const std::string& sid, const std::string& task, bool interactive, Lang lang) {
+void follow_task(Assistant& a, const std::string& sid, const std::string& task, bool interactive, Lang lang,
+                 const std::function<void(const std::string&)>& on_line) {
   std::cout << "· " << BiText{"task ", "任务 "}.in(lang) << task
             << BiText{" (/follow it from elsewhere)", "（另一处可用 /follow 跟进）"}.in(lang) << "\n";
   int64_t after = 0;
   for (;;) {
+    if (on_line) {  // a line typed while the run goes on is a chat turn (stop it, ask something)
+      pollfd p{0, POLLIN, 0};
+      std::string line;
+      if (poll(&p, 1, 0) > 0 && std::getline(std::cin, line) && !line.empty()) on_line(line);
+    }
     Json events = a.runs().events(sid, task, after, std::chrono::milliseconds(1000));
     for (auto& e : events) {
       after = e.value("seq", after);
@@ -369,11 +384,20 @@ void add_chat_command(CLI::App& app, GlobalOptions& g) {
 }
 
 void add_route_command(CLI::App& app, GlobalOptions& g) {
-  static std::string message, cases;
+  static std::string message, cases, pdfs, work;
+  static bool rules_only = false;
   auto* route = app.add_subcommand("route", "Show how the router reads a message, or its accuracy over a case file");
   route->add_option("message", message, "The message");
   route->add_option("--cases", cases,
-                    "A case file (intent<TAB>family<TAB>message a line), e.g. tests/data/router_cases.tsv");
+                    "A case file: intent<TAB>family<TAB>message a line (tests/data/router_cases.tsv), or "
+                    "id<TAB>intent<TAB>family<TAB>species<TAB>context<TAB>gold<TAB>message "
+                    "(tests/data/router_fresh_*.tsv), each context set up for real");
+  route->add_option("--pdfs", pdfs,
+                    "The PDFs of the library context (default: $BIOAGENT_FIXTURES_DIR/pdfs; without them those "
+                    "cases are skipped and counted)");
+  route->add_option("--work", work, "Folder for the evaluation's sessions and library (default: a temporary one)");
+  route->add_flag("--rules-only", rules_only,
+                  "Route the cases by the rules with the compiled-in sources only (no session, bundle or library)");
   route->callback([&g] {
     if (cases.empty() && message.empty()) {
       g.exit_code = print_error(invalid_argument("give a message or --cases FILE"));
@@ -383,7 +407,28 @@ void add_route_command(CLI::App& app, GlobalOptions& g) {
       std::cout << json_text(route_by_rules(message).to_json(), 2) << std::endl;
       return;
     }
-    auto r = evaluate_router_cases(cases);
+    Result<Json> r = Json();
+    if (rules_only) {
+      r = evaluate_router_cases(cases);
+    } else {
+      auto s = Session::open(g);
+      if (!s) {
+        g.exit_code = print_error(s.status());
+        return;
+      }
+      RouterEvalOptions o;
+      o.registry = s->registry.get();
+      o.workspace = s->workspace.get();
+      o.tool_options = s->tool_options;
+      const char* fixtures = std::getenv("BIOAGENT_FIXTURES_DIR");
+      o.pdf_dir = !pdfs.empty() ? fs::path(pdfs) : fixtures && *fixtures ? fs::path(fixtures) / "pdfs" : fs::path();
+      std::error_code ec;
+      const bool temporary = work.empty();
+      o.work_dir = temporary ? fs::temp_directory_path() / ("bioagent-route-eval-" + std::to_string(::getpid()))
+                             : fs::path(work);
+      r = evaluate_router_cases(cases, o);
+      if (temporary) fs::remove_all(o.work_dir, ec);
+    }
     if (!r) {
       g.exit_code = print_error(r.status());
       return;

@@ -7,10 +7,10 @@
 #include <regex>
 
 #include "assistant/agents.h"
+#include "bioagent/agent.h"
 #include "bioagent/assistant.h"
 #include "bioagent/literature.h"
 #include "bioagent/llm.h"
-#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/search.h"
 #include "bioagent/workspace.h"
@@ -250,12 +250,17 @@ TEST(Assistant, SessionsLearningExportImportAndAMissingDataTask) {
   EXPECT_FALSE((*a)->runs().import_learning(Json::array()).is_ok());
 }
 
-TEST(Assistant, TheModelRoutesWhatTheRulesAreUnsureAbout) {
+TEST(Assistant, TheModelRoutesGivenTheSourcesEvidenceAndTheFormBoundsIt) {
+  // Every routing call carries the message's form and each source's evidence; the model's choice is taken unless
+  // the form or the session rules it out (a question is never an order; nothing runs to stop).
   testing::ReplayServer llm(R"({"script": [
+      {"expect": ["Classify", "sources", "paper_library", "SPL"], "message": {"content": "{\"intent\": \"faq\", \"confidence\": 0.9}"}},
       {"expect": ["Evidence:", "PF03110"], "message": {"content": "SPL proteins share the SBP domain (PF03110) [1]."}},
       {"expect": ["Classify", "tell me something about leaf development"],
        "message": {"content": "{\"intent\": \"faq\", \"confidence\": 0.8}"}},
-      {"expect": ["leaf development"], "message": {"content": "Nothing in the local sources covers leaf development."}}]})",
+      {"expect": ["leaf development"], "message": {"content": "Nothing in the local sources covers leaf development."}},
+      {"expect": ["Classify", "can you run the analysis"], "message": {"content": "{\"intent\": \"execute\", \"confidence\": 0.9}"}},
+      {"expect": ["Classify", "stop it"], "message": {"content": "{\"intent\": \"stop\", \"confidence\": 0.9}"}}]})",
                             "scripted_llm.py");
   ASSERT_TRUE(llm.ok());
   ToolEnv e;
@@ -276,24 +281,32 @@ TEST(Assistant, TheModelRoutesWhatTheRulesAreUnsureAbout) {
   ::unsetenv("BIOAGENT_MODELS_FILE");
   ASSERT_TRUE(a.is_ok()) << a.status().to_string();
   auto s = (*a)->create_session();
-  // The rules are sure: the model is not asked to route, only to write the answer.
-  auto sure = (*a)->chat((*s)["session_id"], "总结下SPL基因家族");
-  ASSERT_TRUE(sure.is_ok());
-  EXPECT_EQ(sure->at("route")["decided_by"], "rules");
+  const std::string sid = (*s)["session_id"];
+  auto sure = (*a)->chat(sid, "总结下SPL基因家族");
+  ASSERT_TRUE(sure.is_ok()) << sure.status().to_string();
+  EXPECT_EQ(sure->at("route")["decided_by"], "default") << "the model routes when one is configured";
+  EXPECT_TRUE(sure->at("route").contains("evidence"));
   EXPECT_EQ(sure->at("model"), "default") << "the model writes the knowledge answer: " << sure->dump();
   EXPECT_NE(sure->at("answer").get<std::string>().find("PF03110"), std::string::npos);
-  auto r = (*a)->chat((*s)["session_id"], "tell me something about leaf development");
+  auto r = (*a)->chat(sid, "tell me something about leaf development");
   ASSERT_TRUE(r.is_ok()) << r.status().to_string();
   EXPECT_EQ(r->at("route")["intent"], "faq");
-  // The model never turns a question into an order.
-  Route asked = route_by_rules("能否执行分析？");
-  EXPECT_NE(asked.intent, Intent::kExecute);
   EXPECT_EQ(r->at("route")["decided_by"], "default") << r->at("route").dump();
+  // The model's order to run a question is not taken; nor is a stop with nothing running.
+  auto asked = (*a)->route(sid, "can you run the analysis?");
+  ASSERT_TRUE(asked.is_ok());
+  EXPECT_NE(asked->intent, Intent::kExecute) << asked->to_json().dump();
+  EXPECT_EQ(asked->decided_by, "rules");
+  auto stop = (*a)->route(sid, "stop it");
+  ASSERT_TRUE(stop.is_ok());
+  EXPECT_NE(stop->intent, Intent::kStop) << stop->to_json().dump();
+  (*a)->shutdown();
 }
 
 TEST(Router, IntentsAreAnEnumWithNames) {
-  for (Intent i : {Intent::kFaq, Intent::kLiterature, Intent::kAnalysis, Intent::kExecute, Intent::kPlanQuestion,
-                   Intent::kDecline, Intent::kData, Intent::kPaper, Intent::kChitchat}) {
+  for (Intent i :
+       {Intent::kFaq, Intent::kLiterature, Intent::kAnalysis, Intent::kExecute, Intent::kPlanQuestion, Intent::kDecline,
+        Intent::kStop, Intent::kResume, Intent::kData, Intent::kPaper, Intent::kChitchat}) {
     auto back = intent_from_string(to_string(i));
     ASSERT_TRUE(back.is_ok()) << to_string(i);
     EXPECT_EQ(*back, i);

@@ -34,13 +34,13 @@ std::vector<std::string> stage_row_violations(const std::vector<StageSpec>& stag
   return out;
 }
 
-// Each intent of the enum has exactly one row, with a name, a description and a handler; every
-// intent but small talk (the fallback) has cues.
+// Each intent of the enum has exactly one row, with a name, a description, what it rests on (the
+// model's routing prompt states it) and a handler.
 std::vector<std::string> intent_row_violations(const std::vector<IntentSpec>& rows) {
   std::vector<std::string> out;
-  const Intent all[] = {Intent::kFaq,     Intent::kLiterature,   Intent::kAnalysis,
-                        Intent::kExecute, Intent::kPlanQuestion, Intent::kDecline,
-                        Intent::kData,    Intent::kPaper,        Intent::kChitchat};
+  const Intent all[] = {Intent::kFaq,          Intent::kLiterature, Intent::kAnalysis, Intent::kExecute,
+                        Intent::kPlanQuestion, Intent::kDecline,    Intent::kStop,     Intent::kResume,
+                        Intent::kData,         Intent::kPaper,      Intent::kChitchat};
   for (Intent i : all) {
     int n = 0;
     for (auto& r : rows) n += r.intent == i;
@@ -51,7 +51,7 @@ std::vector<std::string> intent_row_violations(const std::vector<IntentSpec>& ro
     if (name.empty() || name != to_string(r.intent)) out.push_back("a row whose name is not its intent's");
     if (!r.description || !*r.description) out.push_back(name + ": no description");
     if (!r.handler) out.push_back(name + ": no handler");
-    if (r.cues.empty() && r.intent != Intent::kChitchat) out.push_back(name + ": no cues");
+    if (!r.rests_on || !*r.rests_on) out.push_back(name + ": does not say what it rests on");
   }
   return out;
 }
@@ -148,10 +148,10 @@ TEST(TableGuard, EveryStageRowHasBothLabelsBilingualRepairsAReportSectionAndASch
   EXPECT_EQ(stage_row_violations(planted).size(), 4u);
 }
 
-TEST(TableGuard, EveryIntentHasOneRowWithCuesAndAHandler) {
+TEST(TableGuard, EveryIntentHasOneRowSayingWhatItRestsOnAndAHandler) {
   EXPECT_EQ(intent_row_violations(intent_table()), std::vector<std::string>{});
   auto planted = intent_table();
-  planted[0].cues.clear();
+  planted[0].rests_on = "";
   planted[1].handler = nullptr;
   planted.pop_back();
   EXPECT_EQ(intent_row_violations(planted).size(), 3u);
