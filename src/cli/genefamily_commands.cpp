@@ -11,6 +11,7 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/genefamily_classify.h"
+#include "bioagent/input_limits.h"
 #include "bioagent/json_text.h"
 #include "cli/assistant_cli.h"
 #include "cli/commands.h"
@@ -272,12 +273,14 @@ Result<std::string> read_text_file(const std::string& p) {
 }
 
 void add_collinearity_command(CLI::App* gf, GlobalOptions& g) {
-  static std::string gff_in, blast_in, out_path;
+  static std::string gff_in, blast_in, out_path, types_path;
   auto* col =
       gf->add_subcommand("collinearity", "Collinear blocks from MCScanX-style inputs (.gff gene table, BLAST -m 8)");
   col->add_option("--gff", gff_in, "Gene table: chromosome gene start end")->required();
   col->add_option("--blast", blast_in, "BLAST/DIAMOND tabular (-m 8 / outfmt 6) hits")->required();
   col->add_option("--out", out_path, "Write the .collinearity text here (default: stdout)");
+  col->add_option("--gene-types", types_path,
+                  "Write each gene's duplicate class here, as duplicate_gene_classifier's .gene_type (0-4)");
   col->callback([&g] {
     auto gt = read_text_file(gff_in);
     auto bt = read_text_file(blast_in);
@@ -290,6 +293,7 @@ void add_collinearity_command(CLI::App* gf, GlobalOptions& g) {
       g.exit_code = print_error(r.status());
       return;
     }
+    if (!types_path.empty()) std::ofstream(types_path) << (*r)["gene_types"].get<std::string>();
     if (out_path.empty()) {
       std::cout << (*r)["text"].get<std::string>();
     } else {
@@ -369,6 +373,10 @@ void add_stage_step_command(CLI::App& app, GlobalOptions& g) {
   cmd->group("");
   cmd->add_option("request", request, "The step's request file")->required();
   cmd->callback([&g] {
+    // The run's input limits are this process's readers' defaults (checked when the run was asked for).
+    Json rq = Json::parse(std::ifstream(request), nullptr, false);
+    if (rq.is_object() && rq["ctx"].is_object() && rq["ctx"]["run"].is_object())
+      if (auto l = InputLimits{}.with(rq["ctx"]["run"].value("input_limits", Json()))) set_default_input_limits(*l);
     Status s = run_stage_step(genefamily_pipeline(), request);
     g.exit_code = s.is_ok() ? 0 : print_error(s);
   });

@@ -40,6 +40,8 @@ int RunService::Impl::cpu_limit() const {
 int RunService::cpu_limit() const { return impl_->cpu_limit(); }
 int RunService::confirm_timeout_seconds() const { return impl_->o.confirm_timeout_seconds; }
 const RunParams& RunService::base_params() const { return impl_->o.base_params; }
+const fs::path& RunService::state_dir() const { return impl_->o.state_dir; }
+const fs::path& RunService::shared_data_dir() const { return impl_->o.data_dir; }
 
 Result<std::unique_ptr<RunService>> RunService::open(RunServiceOptions options, RunHooks hooks) {
   auto impl = std::make_unique<Impl>();

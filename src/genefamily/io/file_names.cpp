@@ -97,6 +97,13 @@ const std::vector<Variant>& variants() {
       // Ensembl's chromosome-only annotation (no scaffolds): read when the whole one is absent.
       {icase(R"(^(.+)\.\d+\.chr\.(gff3|gtf)(\.gz)?$)"), "gff3", ".gff3"},
       {icase(R"(^(.+)_genomic\.(gff|gtf)(\.gz)?$)"), "gff3", ".gff3"},  // NCBI
+      // PLAZA: <kind>.<selected_transcript|all_transcripts>[.all_features].<species code>.<ext>
+      {exact(R"(^proteome\.selected_transcript\.(\w+)\.(fa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {exact(R"(^proteome\.all_transcripts\.(\w+)\.(fa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {exact(R"(^cds\.selected_transcript\.(\w+)\.(fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {exact(R"(^cds\.all_transcripts\.(\w+)\.(fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {exact(R"(^annotation\.selected_transcript\.(?:all|exon)_features\.(\w+)\.gff3?(\.gz)?$)"), "gff3", ".gff3"},
+      {exact(R"(^annotation\.all_transcripts\.(?:all|exon)_features\.(\w+)\.gff3?(\.gz)?$)"), "gff3", ".gff3"},
       {exact(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
   return k;
 }
@@ -115,6 +122,19 @@ std::string prefix_of_stem(const std::string& stem) {
   for (char& c : out)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
   return out;
+}
+
+// The species prefix the folder's files already named by the rules share (<Prefix>.pep.fasta, ...), or ""
+// when none are or they disagree: a misnamed file is read under the folder's prefix, not one guessed from
+// another word of its own name ("Exam_annotation.gff" beside Exam.pep.fasta is Exam.gff3).
+std::string folder_prefix(const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (auto& n : names) {
+    bool ruled = false;
+    for (auto& r : rules()) ruled |= std::string(r.kind) != "hmm" && RE2::FullMatch(n, *r.pattern);
+    if (ruled) seen.insert(n.substr(0, n.find('.')));
+  }
+  return seen.size() == 1 ? *seen.begin() : "";
 }
 
 }  // namespace
@@ -177,6 +197,7 @@ Json data_view_plan(const fs::path& folder, const std::string& prefix,
     names.push_back(name);
   }
   std::sort(names.begin(), names.end());
+  const std::string fix_prefix = prefix.empty() ? folder_prefix(names) : prefix;
   struct Pick {
     std::string name;
     int64_t rank;  // -1: the name the rules ask for
@@ -184,7 +205,7 @@ Json data_view_plan(const fs::path& folder, const std::string& prefix,
   std::map<std::string, Pick> best;  // the name the stages read -> the file read as it
   Json kinds = Json::object(), not_read = Json::array();
   for (auto& name : names) {
-    Json c = check_file_name(name, prefix);
+    Json c = check_file_name(name, fix_prefix);
     if (!c["kind"].is_string()) {
       not_read.push_back(name);
       continue;
@@ -224,7 +245,9 @@ Status link_data_view(const fs::path& folder, const Json& plan, const fs::path& 
   std::error_code ec;
   fs::remove_all(view, ec);  // links only: the files they point to are the folder's
   fs::create_directories(view, ec);
-  if (ec) return Status(ErrorCode::kInternal, "cannot make the run's data view " + view.string() + ": " + ec.message());
+  if (ec)
+    return Status(ErrorCode::kInternal,
+                  "cannot make the run's data view " + view.filename().string() + ": " + ec.message());
   for (auto& f : plan["read"]) {
     const std::string name = f["name"], as = f.value("read_as", name);
     // Checked again as it is linked: a file the plan listed may have been swapped for a FIFO or device
