@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -89,8 +90,13 @@ def initialize(port, source):
 
 
 state = os.path.join(WORK, "state")
-# The conformance fixtures offer slow_compute: a task that sleeps as long as asked.
-srv = Server(BIN, WORK, state, "--stages", "identify", "--mcp-conformance-fixtures", confirm_timeout=600)
+# A species folder the runs find (their dialog then waits for its parameters); the conformance
+# fixtures offer slow_compute, a task that sleeps as long as asked.
+ROOT = os.path.join(WORK, "genomes")
+subprocess.run([BIN, "genefamily", "example", os.path.join(ROOT, "Lchi"), "--prefix", "Lchi", "--family", "GLOBIN"],
+               check=True, stdout=subprocess.DEVNULL)
+srv = Server(BIN, WORK, state, "--stages", "identify", "--root", ROOT, "--mcp-conformance-fixtures",
+             confirm_timeout=600)
 held = []
 try:
     P = srv.port
