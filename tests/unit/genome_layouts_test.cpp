@@ -650,7 +650,8 @@ std::set<std::string> members_and_structures(const fs::path& data, const fs::pat
   auto plain = [&](const std::string& g) { return gene_of.count(g) ? gene_of.at(g) : g; };
   for (auto& st : *r) {
     EXPECT_TRUE(finished_with_outputs(st.state)) << st.stage << ": " << st.message;
-    std::ifstream in(st.folder / (st.stage == "identify" ? "members.tsv" : "final/Exam.GLOBIN.gene_structure.tsv"));
+    std::ifstream in(fs::path(st.folder) /
+                     (st.stage == "identify" ? "members.tsv" : "final/Exam.GLOBIN.gene_structure.tsv"));
     std::string line;
     std::getline(in, line);
     while (std::getline(in, line)) {

@@ -36,7 +36,8 @@ ReportSection report(const ReportContext& r) {
   const Json m = j.value("gene_map", Json::object());
   if (m.empty()) return s;
   std::string via;
-  for (auto& [k, v] : m.value("matched_by", Json::object()).items())
+  const Json matched_by = m.value("matched_by", Json::object());  // kept alive: items() refers to it
+  for (auto& [k, v] : matched_by.items())
     via += (via.empty() ? "" : ", ") + v.dump() + BiText{" by ", " 个按 "}.in(r.lang) + k;
   s.paragraphs.push_back(BiText{"Gene map (gene_map.tsv): " + m.value("proteins", Json(0)).dump() + " proteins of " +
                                     m.value("genes", Json(0)).dump() + " genes (" + via + "); " +
