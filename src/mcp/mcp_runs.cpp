@@ -12,6 +12,7 @@
 #include "bioagent/json_text.h"
 #include "bioagent/papers.h"
 #include "mcp/mcp_internal.h"
+#include "runs/run_clients.h"
 
 namespace bioagent::mcp {
 namespace {
@@ -92,8 +93,12 @@ bool parse_run_uri(const std::string& uri, RunUri& out) {
   return out.path == "status.json" || (out.path.rfind("final/", 0) == 0 && out.path.size() > 6);
 }
 
-RunBridge::RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session)
-    : assistant_(assistant), tool_options_(std::move(tool_options)), own_session_(std::move(own_session)) {
+RunBridge::RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session,
+                     std::string client)
+    : assistant_(assistant),
+      tool_options_(std::move(tool_options)),
+      own_session_(std::move(own_session)),
+      client_(std::move(client)) {
   if (!own_session_.empty()) sessions_.insert(own_session_);
 }
 
@@ -225,6 +230,7 @@ Result<LinkedResult> RunBridge::start(const Json& args) {
   }
   auto plan = assistant_.plan(sid, args.value("species", ""), args.value("family", ""), args.value("language", ""));
   if (!plan) return plan.status();
+  note_run_client(sid, client_);  // the run counts against this client's share
   auto task = assistant_.execute(sid, plan->value("plan_id", ""), args.value("params", Json::object()), true);
   if (!task) return task.status();
   std::string id = (*task).value("task_id", "");

@@ -220,7 +220,7 @@ void McpSession::Impl::start_ext_task(const Json& id, const std::string& name, c
     if (fixture) return fixture->call(task_args, ctx);
     return mcp::tool_call_result(*reg, name, reg->call(name, task_args, ctx));
   };
-  auto created = shared->tasks.create(std::move(work), client_capabilities(), options.tool_timeout);
+  auto created = shared->tasks.create(std::move(work), client_capabilities(), options.tool_timeout, options.client);
   if (!created) return fail(id, kServerBusy, created.status().message());
   reply(id, *created);
 }

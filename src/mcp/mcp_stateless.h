@@ -53,8 +53,10 @@ class ExtTaskStore {
   ExtTaskStore& operator=(const ExtTaskStore&) = delete;
 
   // Starts `work`; the CreateTaskResult (resultType "task", the flat Task) once tasks/get sees it.
-  // Resource exhausted when kMaxRunning tasks run.
-  Result<Json> create(Work work, const Json& client_capabilities, std::chrono::milliseconds time_limit);
+  // Resource exhausted when kMaxRunning tasks run, or `client` holds its share of mcp_task_shares.
+  // The task's thread is joined as soon as its work ends.
+  Result<Json> create(Work work, const Json& client_capabilities, std::chrono::milliseconds time_limit,
+                      const std::string& client);
   // tasks/get: the DetailedTask (resultType "complete"); invalid argument for an unknown id.
   Result<Json> get(const std::string& task_id);
   // tasks/update: answers to the task's pending inputRequests; unknown and answered keys are ignored.

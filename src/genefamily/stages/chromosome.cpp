@@ -9,6 +9,7 @@
 #include "genefamily/algo/natural_order.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
+#include "genefamily/io/gene_map.h"
 #include "genefamily/io/genome_index.h"
 #include "genefamily/stages/stage_common.h"
 
@@ -42,6 +43,21 @@ std::map<std::string, std::string> collapse_redundant_models(const std::vector<M
   return out;
 }
 
+Result<ChromosomeFrame> chromosome_frame(const StageContext& ctx, const GffModel& gff) {
+  ChromosomeFrame f;
+  if (ctx.data("genome").empty()) {  // no genome: the lengths the GFF3 states, else its last gene ends
+    f.lengths = gff_sequence_lengths(gff, &f.source);
+    return f;
+  }
+  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
+  if (!genome) return genome.status();
+  f.lengths = (*genome)->lengths();
+  f.source = "genome";
+  for (auto& s : gff.seqids)
+    if (std::string g = (*genome)->resolve(s); !g.empty() && g != s) f.alias[s] = g;
+  return f;
+}
+
 namespace {
 
 Status draw_chromosomes(const StageContext& ctx) {
@@ -49,8 +65,8 @@ Status draw_chromosomes(const StageContext& ctx) {
   if (!members) return members.status();
   auto gff = read_gff3(ctx.data("gff3"));
   if (!gff) return gff.status();
-  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
-  if (!genome) return genome.status();
+  auto frame = chromosome_frame(ctx, *gff);  // the genome's lengths, else the GFF3's
+  if (!frame) return frame.status();
   // Gene ranks along each chromosome, from every gene of the GFF3.
   std::map<std::string, std::vector<std::pair<int64_t, std::string>>> by_chr;
   for (auto& [id, g] : gff->genes) by_chr[g.seqid].push_back({g.start, id});
@@ -68,9 +84,8 @@ Status draw_chromosomes(const StageContext& ctx) {
   std::vector<figures::Placed> placed;
   std::map<std::string, int> rank;  // member name -> its gene's rank on its chromosome
   for (auto& m : *members)
-    if (!m.seqid.empty() && !redundant.count(m.name)) {  // on the genome's name for the GFF3's (Chr1/1/chr01)
-      placed.push_back(
-          {m.name, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
+    if (!m.seqid.empty() && !redundant.count(m.name)) {  // on the frame's name for the GFF3's (Chr1/1/chr01)
+      placed.push_back({m.name, frame->name_of(m.seqid), m.start, -1});
       if (gene_rank.count(m.gene)) rank[m.name] = gene_rank[m.gene];
     }
   std::stable_sort(placed.begin(), placed.end(), [&](auto& a, auto& b) {
@@ -106,7 +121,7 @@ Status draw_chromosomes(const StageContext& ctx) {
                           .dump(2));
   std::string title = figure_title(ctx, {" members on the chromosomes", " 成员的染色体定位"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
-                                      figures::chromosome_map(run_lang(ctx), (*genome)->lengths(), placed, title)));
+                                      figures::chromosome_map(run_lang(ctx), frame->lengths, placed, title)));
   int in_clusters = int(std::count_if(placed.begin(), placed.end(), [](auto& p) { return p.cluster >= 0; }));
   Json collapsed = Json::object(), chromosomes = Json::array();
   for (auto& [gene, kept] : redundant) collapsed[gene] = kept;
@@ -115,9 +130,11 @@ Status draw_chromosomes(const StageContext& ctx) {
   std::sort(order.begin(), order.end(), [](auto& a, auto& b) { return natural_less(a, b); });
   chromosomes = Json::object();  // in natural order (an ordered object)
   for (auto& c : order) chromosomes[c] = per_chr[c];
-  return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", (*genome)->lengths().size()},
-                                                       {"per_chromosome", chromosomes},
+  return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", frame->lengths.size()},
+                                                       {"chromosome_lengths", frame->source},
+                                                       {"members", members->size()},
                                                        {"placed", placed.size()},
+                                                       {"per_chromosome", chromosomes},
                                                        {"tandem_clusters", clusters},
                                                        {"genes_in_tandem_clusters", in_clusters},
                                                        {"redundant_models_collapsed", collapsed}}
@@ -161,11 +178,12 @@ StageSpec chromosome_stage() {
   s.name = "chromosome";
   s.label = "chromosome map";
   s.label_zh = "染色体定位";
-  s.description = "Members on the chromosomes (lengths from the genome index), tandem clusters";
+  s.description = "Members on the chromosomes (lengths from the genome index, else the GFF3), tandem clusters";
   s.after = {"identify"};
-  s.needs = {"genome", "gff3"};
-  s.revision = 5;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map;
-                   // 4: the plain map's labels spread; 5: the members' one name (identify's), one map with a Mb ruler
+  s.needs = {"gff3"};  // chromosome lengths from the genome when given, else from the GFF3
+  s.revision = 6;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map;
+                   // 4: the plain map's labels spread; 5: the GFF3's lengths without a genome; 6: the members' one
+                   // name (identify's), one map with a Mb ruler
   s.data_files = {"genome", "gff3"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"},

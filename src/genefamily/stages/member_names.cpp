@@ -77,6 +77,7 @@ Result<std::vector<Member>> read_members(const fs::path& folder) {
     m.evalue = std::atof(at("evalue").c_str());
     m.score = std::atof(at("score").c_str());
     m.coverage = std::atof(at("coverage").c_str());
+    if (const std::string t = at("transcript"); !t.empty() && t != "—") m.transcript = t;
     out.push_back(m);
   }
   return out;

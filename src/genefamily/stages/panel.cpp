@@ -69,8 +69,8 @@ bool add_exons(const StageContext& ctx, const std::vector<Member>& members,
   if (!gff) return false;
   bool any = false;
   for (auto& m : members) {
-    std::string tid = gff->transcript_of(m.protein);
-    if (tid.empty() || !rows.count(m.name)) continue;
+    std::string tid = m.transcript.empty() ? gff->transcript_of(m.protein) : m.transcript;  // identify's
+    if (tid.empty() || !gff->transcripts.count(tid) || !rows.count(m.name)) continue;
     const GffTranscript& t = gff->transcripts.at(tid);
     auto& row = rows[m.name];
     row.gene_length = t.end - t.start + 1;
