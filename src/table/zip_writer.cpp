@@ -13,7 +13,7 @@ Status write_zip(const std::filesystem::path& out,
   zip_t* za = zip_open(out.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
   if (!za) return internal_error("cannot create '" + out.string() + "'");
   for (auto& [name, path] : files) {
-    zip_source_t* src = zip_source_file(za, path.c_str(), 0, ZIP_LENGTH_TO_END);
+    zip_source_t* src = zip_source_file(za, path.c_str(), 0, -1);  // -1: to the end of the file
     if (!src || zip_file_add(za, name.c_str(), src, ZIP_FL_OVERWRITE | ZIP_FL_ENC_UTF_8) < 0) {
       if (src) zip_source_free(src);
       zip_discard(za);
