@@ -24,6 +24,7 @@ packages=(
   ncbi-blast+ diamond-aligner libhts-dev paml        # similarity searches, indexed FASTA, Ka/Ks (yn00)
   salmon                                             # expression quantified from FASTQ reads
   chromium fonts-wqy-zenhei                          # headless browser for the report and web UI tests; CJK glyphs
+  librsvg2-bin                                       # rsvg-convert: the figures as vector PDF and 300 dpi PNG
   slurm-wlm munge                                    # the Slurm runner and its one-node test cluster
   libboost1.81-dev libyaml-cpp-dev                   # Boost.Beast: the HTTP API (bioagent serve); the planning agent's YAML
   libgtest-dev libgmock-dev

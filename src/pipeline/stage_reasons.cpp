@@ -43,11 +43,11 @@ constexpr std::array<ReasonText, 19> kReasons = {{
     {"bad_input", "{file} line {line}: {detail}", "{file} 第 {line} 行格式有误{detail_zh}",
      "correct the file and upload it again", "请修正该文件后重新上传"},
     {"no_expression_data",
-     "no expression matrix was given: set {\"expression\": {\"matrix\": FILE}} to a genes x samples table (TSV, "
-     "CSV or xlsx; TPM or FPKM), or {\"reads\": [{\"sample\", \"r1\", \"r2\"}]} to quantify FASTQ reads with salmon",
-     "未提供表达矩阵或测序读段",
-     "set expression.matrix to a genes x samples table, or give FASTQ reads to quantify with salmon",
-     "在参数中设置 expression.matrix（基因 × 样本表），或提供 FASTQ 读段用 salmon 定量"},
+     "no expression matrix was given: add <Prefix>.expression.tsv (or .csv, .xlsx; genes x samples, TPM, FPKM or "
+     "counts) to the data folder; on the command line {\"expression\": {\"matrix\": FILE}} or FASTQ reads "
+     "({\"reads\": [{\"sample\", \"r1\", \"r2\"}]}, quantified with salmon) work too",
+     "未提供表达矩阵或测序读段", "upload <Prefix>.expression.tsv (a genes x samples table) with the species' files",
+     "将 <前缀>.expression.tsv（基因 × 样本表）与该物种的文件一起上传"},
     {"no_orthologs",
      "no Arabidopsis orthologs were given: set {\"ppi\": {\"orthologs\": TSV}} with member gene and AGI (e.g. "
      "AT1G27370) per line",

@@ -3,6 +3,7 @@
 // key figures and the report by name (their URLs travel as links beside the text).
 #include <re2/re2.h>
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -161,6 +162,22 @@ std::string first_sentence(const std::string& caption) {
   return end == std::string::npos ? caption : caption.substr(0, end);
 }
 
+// A figure's caption without its number ("Figure 3. " or "图3 "): the "text" the report stores, else the
+// caption after its numbering.
+std::string caption_text(const Json& figure) {
+  if (figure.contains("text")) return figure.value("text", std::string());
+  const std::string caption = figure.value("caption", std::string());
+  for (const std::string prefix : {"Figure ", "图"}) {
+    if (!caption.starts_with(prefix)) continue;
+    size_t at = prefix.size();
+    while (at < caption.size() && std::isdigit(static_cast<unsigned char>(caption[at]))) ++at;
+    if (at < caption.size() && caption[at] == '.') ++at;
+    while (at < caption.size() && caption[at] == ' ') ++at;
+    return caption.substr(at);
+  }
+  return caption;
+}
+
 }  // namespace
 
 std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id, const std::string& state,
@@ -188,12 +205,17 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
   for (auto& e : fs::directory_iterator(run_dir / "final", ec)) {
     std::string n = e.path().filename().string();
     if (n.size() > 5 && n.compare(n.size() - 5, 5, ".html") == 0) reports.push_back(n);
-    if (n.size() > 4 && (n.compare(n.size() - 4, 4, ".svg") == 0 || n.compare(n.size() - 4, 4, ".png") == 0))
+    if (n.ends_with(".svg")) figures.push_back(n);
+  }
+  // A figure exported as PDF or PNG too is listed once, under its SVG; a PNG-only figure under its PNG.
+  for (auto& e : fs::directory_iterator(run_dir / "final", ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.ends_with(".png") && !fs::exists(run_dir / "final" / (n.substr(0, n.size() - 4) + ".svg"), ec))
       figures.push_back(n);
   }
   // Key figures by what a paper shows first (the combined panel, the rooted tree, the chromosome map, the
   // duplications), then the others by name.
-  static const char* kImportance[] = {"combined_panel.svg", "tree_rooted.svg",    "chromosome_map_labelled.svg",
+  static const char* kImportance[] = {"combined_panel.svg", "tree_rooted.svg",    "chromosome_map.svg",
                                       "synteny_circle.svg", "kaks.svg",           "expression_heatmap.svg",
                                       "motif_logos.svg",    "gene_structure.svg", "promoter_heatmap.svg"};
   auto rank = [](const std::string& n) {
@@ -215,9 +237,9 @@ std::string run_outcome_text(const fs::path& run_dir, const std::string& task_id
     auto c = captions.find(figures[i]);
     if (c == captions.end()) {
       text += "\n- " + std::string(BiText{"figure: ", "图："}.in(lang)) + figures[i];
-    } else {  // "图6 家族成员的系统发育…（Lchi.SPL.combined_panel.svg）", as the report numbers it
+    } else {  // "图6 家族成员的系统发育…（Lchi.SPL.combined_panel.svg）", numbered once, as the report numbers it
       text += "\n- " + std::string(BiText{"Figure ", "图"}.in(lang)) + std::to_string(c->second.value("number", 0)) +
-              " " + first_sentence(c->second.value("caption", std::string())) + BiText{" (", "（"}.in(lang) +
+              BiText{". ", " "}.in(lang) + first_sentence(caption_text(c->second)) + BiText{" (", "（"}.in(lang) +
               figures[i] + BiText{")", "）"}.in(lang);
     }
     if (links)

@@ -88,6 +88,8 @@ std::string file_type(const fs::path& p) {
          : p.extension() == ".html" ? "text/html; charset=utf-8"
          : p.extension() == ".png"  ? "image/png"
          : p.extension() == ".json" ? "application/json"
+         : p.extension() == ".pdf"  ? "application/pdf"
+         : p.extension() == ".zip"  ? "application/zip"
                                     : "text/plain; charset=utf-8";
 }
 
@@ -325,6 +327,26 @@ void add_result_routes(Context& ctx) {
               if (type.rfind("text/html", 0) == 0 || type == "image/svg+xml")  // no script, no outside fetch
                 res.set_header("Content-Security-Policy", kResultFilePolicy);
               res.set_content(std::string(std::istreambuf_iterator<char>(in), {}), type);
+            });
+  add_route(ctx,
+            {"GET", "/api/agent/results/{task_id}/zip",
+             "download the whole result folder as one zip (<Prefix>.<Family>.results.zip, written by the report "
+             "stage)",
+             nullptr},
+            [&a](Req req, Res res, const Json&) {
+              auto listed = a.runs().results(session_of(req, nullptr), req.matches[1]);
+              if (!listed) return reply_error(res, listed.status());
+              std::string zip;
+              for (auto& f : listed->value("files", Json::array()))
+                if (f.value("name", std::string()).ends_with(".results.zip")) zip = f.value("name", std::string());
+              if (zip.empty())
+                return reply_error(res, not_found("the task has no results.zip: its report stage has not finished"));
+              auto p = a.runs().result_file(session_of(req, nullptr), req.matches[1], zip);
+              if (!p) return reply_error(res, p.status());
+              std::ifstream in(*p, std::ios::binary);
+              res.set_header("Content-Disposition", "attachment; filename=\"" + zip + "\"");
+              res.set_header("X-Content-Type-Options", "nosniff");
+              res.set_content(std::string(std::istreambuf_iterator<char>(in), {}), "application/zip");
             });
 }
 

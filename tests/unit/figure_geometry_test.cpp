@@ -82,9 +82,9 @@ TEST(FigureGeometry, KsPeaksNeedEnoughPairs) {
   std::vector<double> four = {0.1, 0.12, 0.5, 0.52};
   EXPECT_TRUE(ks_peaks(four).empty()) << "four pairs show the kernel, not a duplication";
   std::string svg = ks_distribution(Lang::kEn, four, "t");
-  EXPECT_NE(svg.find("no peak marked: 4 pairs, a peak needs at least " + std::to_string(kMinPairsForKsPeaks)),
+  EXPECT_NE(svg.find("No peak marked: a peak needs at least " + std::to_string(kMinPairsForKsPeaks) + " pairs."),
             std::string::npos);
-  EXPECT_EQ(svg.find("peak Ks"), std::string::npos);
+  EXPECT_EQ(svg.find("data-claim=\"peaks\""), std::string::npos);
   std::vector<double> many;
   for (int i = 0; i < 30; ++i) many.push_back(0.3 + 0.002 * i);
   EXPECT_FALSE(ks_peaks(many).empty());
@@ -94,14 +94,14 @@ TEST(FigureGeometry, EachMotifHasOneColourInEveryFigure) {
   std::set<std::string> ten;
   for (size_t n = 0; n < 10; ++n) ten.insert(motif_colour(n));
   EXPECT_EQ(ten.size(), 10u) << "ten motifs, ten colours";
-  EXPECT_EQ(motif_colour(std::string("MEME-3")), motif_colour(size_t(2)));
+  EXPECT_EQ(motif_colour(std::string("motif 3")), motif_colour(size_t(2)));
   for (size_t n = 0; n < 6; ++n) EXPECT_EQ(ten.count(domain_colour(n)), 0u) << "a domain never looks like a motif";
-  // The combined panel draws MEME-9 in motif 9's colour (the motif map's), not in the next free colour.
+  // The combined panel draws motif 9 in motif 9's colour (the motif map's), not in the next free colour.
   auto t = parse_newick("(A:0.1,B:0.2);");
   ASSERT_TRUE(t);
   std::map<std::string, PanelRow> rows;
-  rows["A"] = {100, 500, {{10, 20, "MEME-9"}}, {{30, 60, "SBP"}}, {{1, 100, "exon"}}};
-  rows["B"] = {100, 500, {{10, 20, "MEME-9"}}, {}, {}};
+  rows["A"] = {100, 500, {{10, 20, "motif 9"}}, {{30, 60, "SBP"}}, {{1, 100, ""}}, {}};
+  rows["B"] = {100, 500, {{10, 20, "motif 9"}}, {}, {}, {}};
   std::string svg = combined_panel(Lang::kEn, midpoint_rooted(*t), {}, rows, "t");
   EXPECT_NE(svg.find(std::string("fill=\"") + motif_colour(size_t(8)) + "\""), std::string::npos);
   EXPECT_NE(svg.find(std::string("fill=\"") + domain_colour(0) + "\""), std::string::npos);
@@ -111,12 +111,12 @@ TEST(FigureGeometry, PromoterFigureSummarisesByCategoryInTheRunsLanguage) {
   std::vector<PromoterElement> elements = {{"G-box", "light"}, {"ABRE", "hormone"}, {"MBS", "stress"}};
   std::string en = promoter_figure(Lang::kEn, {"g1", "g2"}, elements, {{"light", "light"}, {"hormone", "hormone"}},
                                    {{2, 1, 0}, {0, 3, 1}}, "t");
-  EXPECT_NE(en.find(">by category<"), std::string::npos);
+  EXPECT_NE(en.find(">Sites per category<"), std::string::npos);
   EXPECT_EQ(en.find("(light)"), std::string::npos) << "categories are a column of their own, not a suffix";
   EXPECT_NE(en.find(">3<"), std::string::npos) << "g2's hormone sites, written in its summary cell";
   std::string cn = promoter_figure(Lang::kZh, {"g1"}, elements, {{"light", "光响应"}}, {{2, 1, 0}}, "t");
-  EXPECT_NE(cn.find("按类别汇总"), std::string::npos);
-  EXPECT_EQ(cn.find("by category"), std::string::npos);
+  EXPECT_NE(cn.find("各类别位点数"), std::string::npos);
+  EXPECT_EQ(cn.find("per category"), std::string::npos);
 }
 
 // A node a short branch above another, half a row apart: their support labels would cover each other.
@@ -124,7 +124,7 @@ TEST(FigureGeometry, PromoterFigureSummarisesByCategoryInTheRunsLanguage) {
 TEST(FigureGeometry, TreeSupportLabelsNeverOverlap) {
   auto t = parse_newick("(((A:0.5,(B:0.5,C:0.5)91:0.01)92:0.01,D:0.5)93:0.01,(E:0.5,F:0.5)94:0.5);");
   ASSERT_TRUE(t.is_ok());
-  const std::string svg = tree(Lang::kEn, *t, {}, false, "supports");
+  const std::string svg = tree(Lang::kEn, *t, TreeStyle{false, {}, "UFBoot"}, "supports");
   struct Box {
     double x0, y0, x1, y1;
     std::string text;
@@ -135,7 +135,7 @@ TEST(FigureGeometry, TreeSupportLabelsNeverOverlap) {
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_re); it != std::sregex_iterator(); ++it) {
     const std::string text = (*it)[5], attrs = (*it)[4];
     const double x = std::stod((*it)[1]), y = std::stod((*it)[2]), size = std::stod((*it)[3]);
-    if (size > 10 || text.empty()) continue;  // the title
+    if (text.empty()) continue;
     const double w = text_width(text, size);
     const bool end = attrs.find("text-anchor=\"end\"") != std::string::npos;
     boxes.push_back({end ? x - w : x, y - 0.8 * size, end ? x : x + w, y + 0.25 * size, text});
@@ -149,38 +149,43 @@ TEST(FigureGeometry, TreeSupportLabelsNeverOverlap) {
           << "\"" << a.text << "\" and \"" << b.text << "\" overlap";
     }
   // All four supports are shown, the crowded one moved below its branch, or the figure counts the missing.
-  const bool counted = svg.find("support values not shown") != std::string::npos;
+  const bool counted = svg.find("support values not drawn") != std::string::npos;
   EXPECT_TRUE(supports == 4 || counted) << supports << " supports drawn";
   EXPECT_GE(supports, 3u) << "only a crowded label moves or goes";
 }
 
-// The synteny circle: chromosome labels, the genome's blocks as faint ribbons behind the family's links,
-// a tandem pair as an arc on its chromosome (no curve through the centre), the legend in the run's language.
+// The synteny circle: chromosome labels and ticks, the genome's blocks as faint ribbons behind the family's links,
+// a tandem pair as an arc on its chromosome (no curve through the centre), member names, the legend in the run's
+// language.
 TEST(FigureGeometry, SyntenyCircleBlocksBehindLinksAndTandemPairsOnTheChromosome) {
-  const std::vector<std::pair<std::string, int64_t>> chromosomes = {{"Chr1", 1000000}, {"Chr2", 800000}};
-  const std::vector<Placed> genes = {
-      {"g1", "Chr1", 100000}, {"g2", "Chr1", 110000}, {"g3", "Chr2", 400000}, {"g4", "Chr1", 700000}};
-  const std::vector<Link> tandem_only = {{"g1", "g2", "tandem"}};
-  const std::vector<BlockSpan> blocks = {{"Chr1", 600000, 750000, "Chr2", 300000, 450000}};
-  const std::string svg = synteny_circle(Lang::kEn, chromosomes, genes, tandem_only, "circle", blocks);
+  Circos c;
+  c.chromosomes = {{"Chr10", 800000}, {"Chr1", 1000000}, {"Chr2", 600000}};
+  c.members = {{"AtX1", "Chr1", 100000}, {"AtX2", "Chr1", 110000}, {"AtX3", "Chr10", 400000}, {"AtX4", "Chr1", 700000}};
+  c.member_class = {{"AtX1", "tandem"}, {"AtX2", "tandem"}, {"AtX3", "segmental"}, {"AtX4", "segmental"}};
+  c.links = {{"AtX1", "AtX2", "tandem"}};
+  c.blocks = {{"Chr1", 600000, 750000, "Chr10", 300000, 450000}};
+  for (int i = 0; i < 50; ++i) c.gene_starts["Chr1"].push_back(i * 20000);
+  const std::string svg = synteny_circle(Lang::kEn, c, "circle");
   EXPECT_NE(svg.find(">Chr1</text>"), std::string::npos);
-  EXPECT_NE(svg.find(">Chr2</text>"), std::string::npos);
-  const size_t block = svg.find("fill-opacity=");
+  EXPECT_NE(svg.find(">Chr10</text>"), std::string::npos);
+  EXPECT_LT(svg.find(">Chr2</text>"), svg.find(">Chr10</text>")) << "natural order: Chr2 before Chr10";
+  for (const char* name : {">AtX1<", ">AtX2<", ">AtX3<", ">AtX4<"})
+    EXPECT_NE(svg.find(name), std::string::npos) << name;
+  EXPECT_NE(svg.find("data-claim=\"ticks\""), std::string::npos) << "scale ticks";
+  EXPECT_NE(svg.find("data-claim=\"density\""), std::string::npos) << "gene density track";
+  const size_t block = svg.find("data-claim=\"blocks\"");
   ASSERT_NE(block, std::string::npos) << "the genome's block is drawn";
-  EXPECT_EQ(svg.find(" Q330.00,340.00", block + 1), std::string::npos)
-      << "a tandem pair draws no curve through the centre";
-  EXPECT_NE(svg.find("stroke=\"#D55E00\" stroke-width=\"4.00\""), std::string::npos) << "but an arc on the chromosome";
-  const std::string with_segmental = synteny_circle(
-      Lang::kEn, chromosomes, genes, {{"g4", "g3", "segmental"}, {"g1", "g2", "tandem"}}, "circle", blocks);
-  const size_t ribbon = with_segmental.find("fill-opacity="), link = with_segmental.find("stroke=\"#0072B2\"");
+  c.links.push_back({"AtX4", "AtX3", "segmental"});
+  const std::string with_segmental = synteny_circle(Lang::kEn, c, "circle");
+  const size_t ribbon = with_segmental.find("data-claim=\"blocks\""),
+               link = with_segmental.find("data-claim=\"links\"");
   ASSERT_NE(link, std::string::npos);
   EXPECT_LT(ribbon, link) << "the blocks lie behind the family's links";
-  const std::string zh_svg = synteny_circle(Lang::kZh, chromosomes, genes, tandem_only, "circle", blocks);
+  const std::string zh_svg = synteny_circle(Lang::kZh, c, "circle");
   EXPECT_NE(zh_svg.find("全基因组共线性区块"), std::string::npos);
-  EXPECT_EQ(zh_svg.find("tandem"), std::string::npos) << "no English legend in a Chinese run";
+  EXPECT_EQ(zh_svg.find("tandem pair"), std::string::npos) << "no English legend in a Chinese run";
   EXPECT_EQ(zh_svg.find("collinear"), std::string::npos);
   // A block on a chromosome the genome does not have is left out, not drawn at a made-up place.
-  const std::string unknown =
-      synteny_circle(Lang::kEn, chromosomes, genes, {}, "circle", {{"ChrX", 1, 2, "Chr1", 1, 2}});
-  EXPECT_EQ(unknown.find("fill-opacity="), std::string::npos);
+  c.blocks = {{"ChrX", 1, 2, "Chr1", 1, 2}};
+  EXPECT_EQ(synteny_circle(Lang::kEn, c, "circle").find("data-claim=\"blocks\""), std::string::npos);
 }

@@ -69,23 +69,19 @@ TEST(FiguresPaper, OutgroupRootAndItsErrors) {
   for (int c : r->nodes[0].children) clade |= leaves_under(*r, c) == std::set<std::string>{"C", "D"};
   EXPECT_TRUE(clade) << newick_text(*r);
   EXPECT_FALSE(outgroup_rooted(*t, {"A", "C"}));  // not one clade
-  auto fig = rooted_tree_figure(Lang::kEn, *t, {"C", "D"}, {{"A", "I"}, {"C", "II"}}, "Tree");
-  ASSERT_TRUE(fig);
-  EXPECT_NE(fig->find("rooted on 2 outgroup members"), std::string::npos);
-  EXPECT_NE(rooted_tree_figure(Lang::kEn, *t, {}, {}, "Tree")->find("midpoint-rooted"), std::string::npos);
-  EXPECT_FALSE(rooted_tree_figure(Lang::kEn, *t, {"A", "C"}, {}, "Tree"));
   EXPECT_FALSE(outgroup_rooted(*t, {"Z"}));
 }
 
-TEST(FiguresPaper, RenamingFollowsChromosomeOrder) {
-  std::vector<Placed> genes = {{"g3", "Chr2", 500}, {"g1", "Chr1", 900}, {"g2", "Chr1", 100}, {"g4", "Chr10", 5}};
-  auto r = rename_by_chromosome_order(genes, {"Chr1", "Chr2", "Chr10"}, "At", "SPL");
-  ASSERT_EQ(r.size(), 4u);
-  EXPECT_EQ(r[0].gene, "g2");
-  EXPECT_EQ(r[0].name, "AtSPL1");
-  EXPECT_EQ(r[2].gene, "g3");
-  EXPECT_EQ(r[3].name, "AtSPL4");
-  EXPECT_NE(renaming_table(r).find("AtSPL2\tg1\tChr1\t900"), std::string::npos);
+// Pruning the reference leaves keeps the members' tree: one-child nodes are joined, branch lengths added.
+TEST(FiguresPaper, PrunedTreeKeepsTheMembersAndTheirDistances) {
+  auto t = parse_newick("((A:1,REF_x:1)90:1,(B:1,(C:1,REF_y:2)80:1)70:1);");
+  ASSERT_TRUE(t);
+  auto p = pruned_to(*t, {"A", "B", "C"});
+  std::set<std::string> leaves;
+  for (int l : p.leaves()) leaves.insert(p.nodes[size_t(l)].name);
+  EXPECT_EQ(leaves, (std::set<std::string>{"A", "B", "C"}));
+  EXPECT_NEAR(root_distance(p, "A"), root_distance(*t, "A"), 1e-9);
+  EXPECT_NEAR(root_distance(p, "C"), root_distance(*t, "C"), 1e-9);
 }
 
 TEST(FiguresPaper, LabelsNeverOverlap) {
@@ -128,21 +124,21 @@ TEST(FiguresPaper, PanelsDrawEveryRowAndFitTheirTitles) {
     r.gene_length = 2000 + 300 * i;
     r.motifs = {{20, 40, "motif 1"}, {100, 120, "motif 2"}, {200, 215, "motif 3"}};
     r.domains = {{60, 140, "SBP"}};
-    r.exons = {{1, 400, ""}, {900, 1300, ""}, {1800, 2000, ""}};
+    r.cds = {{1, 400, ""}, {900, 1300, ""}, {1800, 2000, ""}};
     rows["G" + std::to_string(i)] = r;
   }
   std::map<std::string, std::string> sub = {{"G1", "I"}, {"G2", "I"}, {"G3", "II"}, {"G4", "III"}, {"G5", "III"}};
   std::string title = "Phylogeny, conserved motifs, domain architecture and gene structure of the SPL family";
   std::string panel = combined_panel(Lang::kEn, rooted, sub, rows, title);
   for (int i = 1; i <= 5; ++i) EXPECT_NE(panel.find(">G" + std::to_string(i) + "<"), std::string::npos);
-  double width = std::atof(panel.substr(panel.find("width=\"") + 7).c_str());
-  EXPECT_GE(width, text_width(title, 14) + 20);
+  for (const char* claim : {"data-claim=\"subgroups\"", "data-legend="})
+    EXPECT_NE(panel.find(claim), std::string::npos) << claim;
   keep("combined.svg", panel);
   std::vector<Placed> genes;
   for (int i = 0; i < 12; ++i)
     genes.push_back({"AtSPL" + std::to_string(i + 1), i < 9 ? "Chr1" : "Chr2", 1000 + 30 * i, i < 3 ? 0 : -1});
-  keep("chromosomes.svg", chromosome_map_labelled({{"Chr1", 30000000}, {"Chr2", 20000000}}, genes,
-                                                  "Chromosomal locations of the SPL genes"));
+  keep("chromosomes.svg", chromosome_map(Lang::kEn, {{"Chr1", 30000000}, {"Chr2", 20000000}}, genes,
+                                         "Chromosomal locations of the SPL genes"));
   Genome a{"Arabidopsis thaliana", {{"Chr1", 30000000}, {"Chr2", 20000000}, {"Chr3", 23000000}}};
   Genome b{"Brassica rapa", {{"A01", 28000000}, {"A02", 27000000}, {"A03", 31000000}, {"A04", 19000000}}};
   std::vector<SyntenyPair> links;
@@ -152,6 +148,6 @@ TEST(FiguresPaper, PanelsDrawEveryRowAndFitTheirTitles) {
   std::string dual = dual_synteny(Lang::kEn, a, b, links, "Collinear gene pairs between Arabidopsis and Brassica rapa");
   EXPECT_NE(dual.find("#D55E00"), std::string::npos);
   keep("dual_synteny.svg", dual);
-  keep("rooted_tree.svg",
-       tree(Lang::kEn, rooted, sub, false, "SPL family tree, midpoint-rooted, subfamilies coloured"));
+  keep("rooted_tree.svg", tree(Lang::kEn, rooted, TreeStyle{false, sub, "UFBoot"},
+                               "SPL family tree, midpoint-rooted, subfamilies coloured"));
 }

@@ -340,14 +340,14 @@ TEST(PhylogenyReferences, FetchedFromUniprotCachedAndExplainedOffline) {
   }
 }
 
-// The labelled chromosome map keeps every label inside the figure and inside
-// its chromosome's column, however crowded the chromosome and long the names.
-TEST(ChromosomeMapLabelled, CrowdedChromosomesAndLongNamesStayInside) {
+// The chromosome map keeps every label inside the figure and inside its
+// chromosome's column, however crowded the chromosome and long the names.
+TEST(ChromosomeMap, CrowdedChromosomesAndLongNamesStayInside) {
   std::vector<figures::Placed> genes;
   for (int i = 0; i < 60; ++i)
     genes.push_back({"AmborellaTrichopodaGLOBIN" + std::to_string(i + 1), "chr1", 1000 + 100 * i, -1});
   genes.push_back({"AmborellaTrichopodaGLOBIN61", "chr2", 5000, -1});
-  std::string svg = figures::chromosome_map_labelled({{"chr1", 10000}, {"chr2", 2000000}}, genes, "crowded");
+  std::string svg = figures::chromosome_map(Lang::kEn, {{"chr1", 10000}, {"chr2", 2000000}}, genes, "crowded");
   auto attr = [](const std::string& tag, const std::string& name) {
     auto at = tag.find(" " + name + "=\"");
     return at == std::string::npos ? -1.0 : std::stod(tag.substr(at + name.size() + 3));
@@ -366,7 +366,7 @@ TEST(ChromosomeMapLabelled, CrowdedChromosomesAndLongNamesStayInside) {
     if (text == "chr2") chr2_x = x - 6;
     if (text.rfind("AmborellaTrichopodaGLOBIN", 0) == 0 && text != "AmborellaTrichopodaGLOBIN61") {
       chr1_label_y.push_back(y);
-      chr1_label_end = std::max(chr1_label_end, x + figures::text_width(text, 9));
+      chr1_label_end = std::max(chr1_label_end, x + figures::text_width(text, attr(tag, "font-size")));
     }
   }
   ASSERT_EQ(chr1_label_y.size(), 60u);
@@ -375,79 +375,74 @@ TEST(ChromosomeMapLabelled, CrowdedChromosomesAndLongNamesStayInside) {
   EXPECT_LT(chr1_label_end, chr2_x) << "labels end before the next chromosome";
 }
 
-// Support labels are drawn left of their node: the ones next to the root stay inside the figure.
+// Supports next to the root stay inside the figure; 0-1 local supports are printed as percentages.
 TEST(TreeFigure, SupportLabelsNextToTheRootAreNotCut) {
   auto t = parse_newick("((A:0.1,B:0.2)0.723:0.0001,(C:0.3,D:0.1)0.999:0.0001);");
   ASSERT_TRUE(t.is_ok());
-  std::string svg = figures::tree(Lang::kEn, *t, {}, false, "support");
+  std::string svg = figures::tree(Lang::kEn, *t, figures::TreeStyle{false, {}, "SH-like"}, "support");
   size_t labels = 0;
   for (size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
     std::string tag = svg.substr(at, svg.find("</text>", at) - at), text = tag.substr(tag.find('>') + 1);
-    if (text != "0.723" && text != "0.999") continue;
+    if (text != "72" && text != "100") continue;
     ++labels;
-    double x = std::stod(tag.substr(tag.find(" x=\"") + 4));
-    EXPECT_NE(tag.find("text-anchor=\"end\""), std::string::npos);
-    EXPECT_GE(x - figures::text_width(text, 8), 0) << text << " starts left of the figure";
+    const double x = std::stod(tag.substr(tag.find(" x=\"") + 4)),
+                 size = std::stod(tag.substr(tag.find(" font-size=\"") + 12));
+    const bool end = tag.find("text-anchor=\"end\"") != std::string::npos;
+    EXPECT_GE(end ? x - figures::text_width(text, size) : x, 0) << text << " starts left of the figure";
   }
   EXPECT_EQ(labels, 2u);
+  // Without a support kind (no supports known) none is drawn or claimed.
+  EXPECT_EQ(figures::tree(Lang::kEn, *t, {}, "plain").find("data-claim=\"supports\""), std::string::npos);
 }
 
-// The tree figures are drawn by the panel stage, after the chromosome stage renamed the members: every tree
-// figure shows ExamGLOBIN1..n; without the chromosome stage the original ids stay and the report says why.
-TEST(TreeFigures, TipsUnderTheNewNamesOnceRenamed) {
+// Every member has one name, given by the identify stage (names.tsv): every tree figure and the combined figure
+// show the names, never the data's ids, whether the members have positions (numbered by chromosome order) or not
+// (numbered by id); the panel section claims no subgroups when no reference named one.
+TEST(TreeFigures, TipsUnderTheMembersNames) {
   if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/mafft") ||
       !(fs::exists("/usr/bin/FastTree") || fs::exists("/usr/bin/fasttree")))
     GTEST_SKIP() << "hmmer, mafft and FastTree are needed";
   TempDir run;
   const Json params = {{"phylogeny", {{"method", "fasttree"}, {"fetch_references", false}}}};
-  auto r = run_stages(example_copy(), params, run.path() / "renamed", {"chromosome", "panel"});
-  ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-  const StageStatus* panel = find_stage(*r, "panel");
-  ASSERT_TRUE(panel && finished_with_outputs(panel->state)) << (panel ? panel->message : "no panel stage");
-  const fs::path f = run.path() / "renamed" / "final";
-  auto renaming = rows_of(f / "Exam.GLOBIN.renaming.tsv");
-  ASSERT_FALSE(renaming.empty());
-  for (const char* fig : {"tree_rooted.svg", "tree.svg", "tree_circular.svg", "combined_panel.svg"}) {
-    const std::string svg = slurp(f / (std::string("Exam.GLOBIN.") + fig));
-    ASSERT_FALSE(svg.empty()) << fig;
-    for (auto& row : renaming) {
-      EXPECT_NE(svg.find(">" + row[0] + "<"), std::string::npos) << fig << " shows " << row[0];
-      EXPECT_EQ(svg.find(">" + row[1] + "<"), std::string::npos) << fig << " still shows " << row[1];
-    }
-  }
-  // Proteins only (no genome, no GFF3): the chromosome stage is skipped, the members keep their ids, and the
-  // section says why (in either language).
-  const fs::path proteins = run.path() / "proteins";
+  const fs::path proteins = run.path() / "proteins";  // no genome, no GFF3: no positions
   fs::create_directories(proteins);
   for (auto& e : fs::directory_iterator(example_copy())) {
     const std::string name = e.path().filename().string();
     if (name.find("gff") == std::string::npos && name.find("genome") == std::string::npos)
       fs::copy(e.path(), proteins / name, fs::copy_options::recursive);
   }
-  auto plain = run_stages(proteins, params, run.path() / "plain", {"chromosome", "panel"});
-  ASSERT_TRUE(plain.is_ok()) << plain.status().to_string();
-  const StageStatus* kept = find_stage(*plain, "panel");
-  ASSERT_TRUE(kept && finished_with_outputs(kept->state)) << (kept ? kept->message : "no panel stage");
-  const StageStatus* chromosome = find_stage(*plain, "chromosome");
-  ASSERT_TRUE(chromosome);
-  EXPECT_EQ(chromosome->state, StageState::kSkipped) << chromosome->message;
-  EXPECT_FALSE(kept->summary.value("renamed", true));
-  const std::string tree_svg = slurp(run.path() / "plain" / "final" / "Exam.GLOBIN.tree_rooted.svg");
-  EXPECT_EQ(tree_svg.find(">ExamGLOBIN"), std::string::npos) << "no new name without the chromosome stage";
-  std::string first_id;
-  std::getline(std::istringstream(slurp(run.path() / "plain" / "final" / "Exam.GLOBIN.geneID.txt")), first_id);
-  ASSERT_FALSE(first_id.empty());
-  EXPECT_NE(tree_svg.find(">" + first_id + "<"), std::string::npos) << "the original id " << first_id;
-  StageContext sc;
-  sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}, {"stage_states", {{"chromosome", {{"state", "skipped"}}}}}};
-  for (bool zh : {false, true}) {
-    ReportSection sec = genefamily_pipeline().find("panel")->report(
-        {sc, kept->state, "", fs::path(kept->folder), zh ? Lang::kZh : Lang::kEn});
-    std::string text;
-    for (auto& p : sec.paragraphs) text += p + "\n";
-    EXPECT_NE(text.find(zh ? "保留原始编号" : "show the members' original ids"), std::string::npos) << text;
-    EXPECT_NE(text.find(zh ? "已跳过" : "was skipped"), std::string::npos) << text;
-    EXPECT_EQ(sec.figures.size(), 4u) << "the combined figure and the three tree figures";
+  for (const auto& [data, out] :
+       {std::pair{example_copy(), std::string("placed")}, std::pair{proteins, std::string("plain")}}) {
+    auto r = run_stages(data, params, run.path() / out, {"panel"});
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    const StageStatus* panel = find_stage(*r, "panel");
+    ASSERT_TRUE(panel && finished_with_outputs(panel->state)) << (panel ? panel->message : "no panel stage");
+    const fs::path f = run.path() / out / "final";
+    auto names = rows_of(f / "Exam.GLOBIN.names.tsv");
+    ASSERT_FALSE(names.empty()) << out;
+    for (size_t i = 0; i < names.size(); ++i) {
+      EXPECT_EQ(names[i][0], "ExamGLOBIN" + std::to_string(i + 1)) << out;
+      EXPECT_EQ(names[i].back(), out == "placed" ? "chromosome order" : "id order (no position)") << out;
+    }
+    for (const char* fig : {"tree_rooted.svg", "tree_circular.svg", "combined_panel.svg"}) {
+      const std::string svg = slurp(f / (std::string("Exam.GLOBIN.") + fig));
+      ASSERT_FALSE(svg.empty()) << fig;
+      EXPECT_EQ(svg.find("data-claim=\"subgroups\""), std::string::npos) << fig << ": no reference named a subgroup";
+      for (auto& row : names) {
+        EXPECT_NE(svg.find(">" + row[0] + "<"), std::string::npos) << out << " " << fig << " shows " << row[0];
+        EXPECT_EQ(svg.find(">" + row[1] + "<"), std::string::npos) << out << " " << fig << " shows the id " << row[1];
+      }
+    }
+    StageContext sc;
+    sc.run = {{"species", "Exam"}, {"family", "GLOBIN"}};
+    for (bool zh : {false, true}) {
+      ReportSection sec = genefamily_pipeline().find("panel")->report(
+          {sc, panel->state, "", fs::path(panel->folder), zh ? Lang::kZh : Lang::kEn});
+      std::string text;
+      for (auto& p : sec.paragraphs) text += p + "\n";
+      EXPECT_NE(text.find(zh ? "未划分亚组" : "No subgroups are drawn"), std::string::npos) << text;
+      EXPECT_EQ(sec.figures.size(), 3u) << "the combined figure and the two tree figures";
+    }
   }
 }
 

@@ -20,6 +20,7 @@
 #include "genefamily/algo/cis_scan.h"
 #include "genefamily/algo/collinearity.h"
 #include "genefamily/algo/motif_em.h"
+#include "genefamily/algo/natural_order.h"
 #include "genefamily/algo/newick.h"
 #include "genefamily/algo/protein_properties.h"
 #include "replay_server.h"
@@ -457,7 +458,7 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   fs::path f = o.run_dir / "final";
   for (const char* name : {"gene_structure.svg", "chromosome_map.svg", "promoter_heatmap.svg", "kaks.tsv", "kaks.svg",
                            "expression_heatmap.svg", "report.md", "report.html", "findings.json", "tree_circular.svg",
-                           "combined_panel.svg", "chromosome_map_labelled.svg", "renaming.tsv"})
+                           "combined_panel.svg", "names.tsv"})
     EXPECT_TRUE(fs::exists(f / (std::string("Exam.GLOBIN.") + name))) << name;
   EXPECT_TRUE(fs::exists(f / "outputs.md"));
   std::ifstream fin(f / "Exam.GLOBIN.findings.json");
@@ -478,8 +479,8 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   std::string html((std::istreambuf_iterator<char>(hin)), std::istreambuf_iterator<char>());
   EXPECT_NE(html.find("执行摘要"), std::string::npos) << "Chinese report";
   // The paper figures are in the report, and the renaming table: ExamGLOBIN1..n in chromosome order.
-  for (const char* fig : {"combined_panel.svg", "chromosome_map_labelled.svg", "tree_rooted.svg",
-                          "dual_synteny_Comp.svg", "ks_distribution.svg"})
+  for (const char* fig :
+       {"combined_panel.svg", "chromosome_map.svg", "tree_rooted.svg", "dual_synteny_Comp.svg", "ks_distribution.svg"})
     EXPECT_NE(html.find(std::string("data-file=\"Exam.GLOBIN.") + fig), std::string::npos) << fig;
   // Numbered Chinese captions, not file names; the Ka/Ks pairs as a numbered table with their dates.
   EXPECT_NE(html.find("<figcaption>图1 "), std::string::npos);
@@ -495,21 +496,22 @@ TEST(GenefamilyPipeline, FullRunWithEveryStageAndAReport) {
   std::string ks_svg((std::istreambuf_iterator<char>(ks_in)), std::istreambuf_iterator<char>());
   EXPECT_NE(ks_svg.find("重复基因对的 Ks 分布"), std::string::npos) << "a Chinese title in a Chinese run";
   EXPECT_EQ(ks_svg.find("synonymous"), std::string::npos) << "and Chinese axes";
-  EXPECT_NE(html.find("<td>ExamGLOBIN1</td>"), std::string::npos) << "the renaming table is shown";
-  std::ifstream ren_in(f / "Exam.GLOBIN.renaming.tsv");
+  EXPECT_NE(html.find("<td>ExamGLOBIN1</td>"), std::string::npos) << "the gene table shows the members' names";
+  std::ifstream ren_in(f / "Exam.GLOBIN.names.tsv");
   std::string ren_line, last_chr;
   std::getline(ren_in, ren_line);
   int renamed = 0;
   int64_t last_start = -1;
   while (std::getline(ren_in, ren_line)) {
     std::istringstream cells(ren_line);
-    std::string name, gene, chr, start;
+    std::string name, gene, protein, chr, start;
     std::getline(cells, name, '\t');
     std::getline(cells, gene, '\t');
+    std::getline(cells, protein, '\t');
     std::getline(cells, chr, '\t');
     std::getline(cells, start, '\t');
     EXPECT_EQ(name, "ExamGLOBIN" + std::to_string(++renamed));
-    EXPECT_TRUE(chr > last_chr || (chr == last_chr && std::stoll(start) > last_start)) << ren_line;
+    EXPECT_TRUE(natural_less(last_chr, chr) || (chr == last_chr && std::stoll(start) > last_start)) << ren_line;
     last_chr = chr;
     last_start = std::stoll(start);
   }

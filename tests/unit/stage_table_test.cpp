@@ -3,6 +3,7 @@
 // and the correctness rules of the stages, on made-up data (fast, no programs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 #include "assistant/assistant_internal.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
+#include "genefamily/algo/natural_order.h"
 #include "genefamily/stages/stage_common.h"
 #include "test_util.h"
 
@@ -256,6 +258,8 @@ TEST(KaKs, ValuesYn00CouldNotEstimateAndSaturatedKsAreNotCounted) {
   EXPECT_EQ(j["not_estimated"], 1) << "Ks 99 is yn00's 'could not estimate'";
   EXPECT_EQ(j["saturated"], 1) << "Ks 3.3 is above 2.5";
   EXPECT_EQ(j["purifying_selection"], 1) << "only the estimated pair counts";
+  EXPECT_EQ(j["rows"][0]["selection"], "purifying") << "z = -1.98 from yn00's standard errors, p < 0.05";
+  EXPECT_DOUBLE_EQ(j["median_ka_ks"].get<double>(), 0.0563 / 0.1097);
   EXPECT_EQ(j["rows"][1]["status"], "not estimated");
   EXPECT_TRUE(j["rows"][1]["ks"].is_null());
   EXPECT_TRUE(j["rows"][1]["ka_ks"].is_null());
@@ -268,13 +272,55 @@ TEST(KaKs, ValuesYn00CouldNotEstimateAndSaturatedKsAreNotCounted) {
   EXPECT_NE(t.find("not estimated"), std::string::npos);
 }
 
+// Selection is claimed only from the test of Ka = Ks: a ratio above 1 at a tiny Ks with wide standard errors is
+// not positive selection; without standard errors nothing is tested; medians of even counts average the middle two.
+TEST(KaKs, SelectionOnlyFromTheTestOfKaEqualsKs) {
+  double z = 0, p = 0;
+  EXPECT_EQ(gf::selection_test({0.0144, 0.010, 0.012, 0.009}, &z, &p), "neutral") << "Ka/Ks 1.2 at Ks 0.012";
+  EXPECT_GT(p, 0.05);
+  EXPECT_EQ(gf::selection_test({0.40, 0.05, 0.10, 0.03}), "positive");
+  EXPECT_EQ(gf::selection_test({0.02, 0.005, 0.30, 0.04}), "purifying");
+  EXPECT_EQ(gf::selection_test({0.02, NAN, 0.30, NAN}, &z, &p), "") << "no standard errors: not tested";
+  EXPECT_TRUE(std::isnan(p));
+  EXPECT_DOUBLE_EQ(gf::median_of({97, 94, 100, 96.8}), (96.8 + 97) / 2);
+  EXPECT_DOUBLE_EQ(gf::median_of({3, 1, 2}), 2);
+  EXPECT_TRUE(std::isnan(gf::median_of({})));
+}
+
+// Chromosomes sort as people count (Chr_2 before Chr_10) and members are numbered by that order, then start;
+// members without a position come after them, by id in natural order.
+TEST(MemberNames, NumberedByNaturalChromosomeOrder) {
+  std::vector<std::string> chrs = {"Chr_10", "Chr_2", "chr_1", "Chr_19", "scaffold_9", "scaffold_10"};
+  std::sort(chrs.begin(), chrs.end(), [](auto& a, auto& b) { return natural_less(a, b); });
+  EXPECT_EQ(chrs, (std::vector<std::string>{"chr_1", "Chr_2", "Chr_10", "Chr_19", "scaffold_9", "scaffold_10"}));
+  EXPECT_LT(natural_compare("chr1", "chr01"), 0) << "leading zeros only break ties";
+  std::vector<gf::Member> m(5);
+  m[0] = {"", "gA", "pA", "Chr_10", '+', 5};
+  m[1] = {"", "gB", "pB", "Chr_2", '+', 900};
+  m[2] = {"", "gC", "pC", "Chr_2", '-', 100};
+  m[3] = {"", "g10", "p10", "", '+', 0};  // no position
+  m[4] = {"", "g9", "p9", "", '+', 0};
+  const gf::Naming n = gf::name_members(m, "At", "SPL-like", false);
+  EXPECT_EQ(n.basis, "chromosome_then_id");
+  EXPECT_EQ(n.placed, 3u);
+  std::vector<std::string> order;
+  for (auto& x : m) order.push_back(x.gene + "=" + x.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"gC=AtSPLlike1", "gB=AtSPLlike2", "gA=AtSPLlike3", "g9=AtSPLlike4",
+                                             "g10=AtSPLlike5"}));
+  const auto by_id = gf::names_by_id(m);
+  EXPECT_EQ(by_id.at("pB"), "AtSPLlike2");
+  EXPECT_EQ(by_id.at("g10"), "AtSPLlike5");
+  gf::name_members(m, "At", "SPL", true);
+  for (auto& x : m) EXPECT_EQ(x.name, x.gene) << "identify.names = ids keeps the ids";
+}
+
 TEST(Chromosome, RedundantGeneModelsCollapseIntoOneLocus) {
   using gf::Member;
   std::vector<Member> m(4);
-  m[0] = {"g1", "p1", "chr1", '+', 100, 900};
-  m[1] = {"g2", "p2", "chr1", '+', 150, 800};  // overlaps g1, protein inside g1's
-  m[2] = {"g3", "p3", "chr1", '+', 120, 700};  // overlaps, protein inside g2's (so g1's)
-  m[3] = {"g4", "p4", "chr1", '-', 100, 900};  // the other strand: a locus of its own
+  m[0] = {"g1", "g1", "p1", "chr1", '+', 100, 900};
+  m[1] = {"g2", "g2", "p2", "chr1", '+', 150, 800};  // overlaps g1, protein inside g1's
+  m[2] = {"g3", "g3", "p3", "chr1", '+', 120, 700};  // overlaps, protein inside g2's (so g1's)
+  m[3] = {"g4", "g4", "p4", "chr1", '-', 100, 900};  // the other strand: a locus of its own
   std::map<std::string, std::string> pep = {
       {"g1", "MKVLAAGIVLLLSSAQA*"}, {"g2", "VLAAGIVLLLSS"}, {"g3", "AAGIVL"}, {"g4", "MKVLAAGIVLLLSSAQA"}};
   auto r = gf::collapse_redundant_models(m, pep);

@@ -407,14 +407,16 @@ async function showResults(taskId: string): Promise<void> {
   $('tables').replaceChildren();
   $('downloads').replaceChildren();
   // What a paper shows first (the outcome's key figures in the same order), then the others by name.
-  const importance = ['combined_panel', 'tree_rooted', 'chromosome_map_labelled', 'synteny_circle', 'kaks',
+  const importance = ['combined_panel', 'tree_rooted', 'chromosome_map', 'synteny_circle', 'kaks',
     'expression_heatmap', 'motif_logos', 'gene_structure', 'promoter_heatmap'];
   const rank = (name: string) => {
     const i = importance.findIndex((k) => name.endsWith(`.${k}.svg`) || name.endsWith(`.${k}.png`));
     return i < 0 ? importance.length : i;
   };
+  // A figure exported as PNG and PDF too is shown once, as its SVG.
+  const names = new Set(files.map((f) => f.name));
   const shown = files
-    .filter((f) => /\.(svg|png)$/.test(f.name))
+    .filter((f) => f.name.endsWith('.svg') || (f.name.endsWith('.png') && !names.has(f.name.replace(/\.png$/, '.svg'))))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
   for (const f of shown) {
     // The report's numbered caption (served with the listing); a figure the report does not show: its file name.
@@ -458,7 +460,14 @@ async function showResults(taskId: string): Promise<void> {
     a.rel = 'noopener';
     downloads.append(a);
   }
-  // Every file of final/ (figures as SVG too), status.json and validation.json, and each stage's log.
+  // The whole result folder as one zip, when the report stage wrote it.
+  if (files.some((f) => f.name.endsWith('.results.zip'))) {
+    const a = el('a', 'download-all', t('downloadAll')) as HTMLAnchorElement;
+    a.href = api.fileUrl(`/api/agent/results/${taskId}/zip`, true);
+    a.setAttribute('download', '');
+    downloads.append(a);
+  }
+  // Every file of final/ (figures as SVG, PDF and PNG), status.json and validation.json, and each stage's log.
   for (const f of [...files, ...(r.logs || [])]) {
     const a = el('a', 'download', `${t('download')} ${f.name}`) as HTMLAnchorElement;
     a.href = api.fileUrl(f.url, true);

@@ -304,7 +304,7 @@ std::string motifs_to_meme(const std::vector<Motif>& motifs, const std::string& 
   o << "\n\n";
   for (size_t n = 0; n < motifs.size(); ++n) {
     const Motif& m = motifs[n];
-    o << "MOTIF " << m.consensus << " MEME-" << n + 1 << "\n\n";
+    o << "MOTIF " << m.consensus << " motif_" << n + 1 << "\n\n";
     o.unsetf(std::ios::fixed);
     o << "letter-probability matrix: alength= " << alphabet.size() << " w= " << m.width << " nsites= " << m.sites.size()
       << " E= " << m.evalue << "\n";

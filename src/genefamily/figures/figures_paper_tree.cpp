@@ -198,6 +198,41 @@ Result<NewickTree> outgroup_rooted(const NewickTree& t, const std::vector<std::s
   return rooted_on(g, par[size_t(clade)], clade, len / 2);
 }
 
+NewickTree pruned_to(const NewickTree& t, const std::set<std::string>& keep) {
+  if (t.nodes.empty()) return t;
+  std::vector<char> holds(t.nodes.size(), 0);  // the node has a kept leaf below it
+  std::function<bool(int)> mark = [&](int n) -> bool {
+    const NewickNode& node = t.nodes[size_t(n)];
+    bool any = node.children.empty() && keep.count(node.name);
+    for (int c : node.children) any = mark(c) || any;
+    return holds[size_t(n)] = any;
+  };
+  mark(0);
+  auto kept = [&](int n) {
+    std::vector<int> out;
+    for (int c : t.nodes[size_t(n)].children)
+      if (holds[size_t(c)]) out.push_back(c);
+    return out;
+  };
+  int root = 0;  // a root with one kept child hands the root to it
+  while (kept(root).size() == 1 && !t.nodes[size_t(kept(root)[0])].children.empty()) root = kept(root)[0];
+  NewickTree out;
+  out.nodes.push_back({t.nodes[size_t(root)].children.empty() ? t.nodes[size_t(root)].name : "", 0, -1, {}});
+  // Copies node n under `parent`, joining a node with one kept child to it (its length carried down).
+  std::function<void(int, int, double)> copy = [&](int n, int parent, double extra) {
+    const NewickNode& node = t.nodes[size_t(n)];
+    const auto children = kept(n);
+    if (!node.children.empty() && children.size() == 1) return copy(children[0], parent, extra + node.length);
+    out.nodes.push_back({node.name, node.length + extra, parent, {}});
+    const int id = int(out.nodes.size()) - 1;
+    out.nodes[size_t(parent)].children.push_back(id);
+    for (int c : children) copy(c, id, 0);
+  };
+  if (holds[size_t(root)])
+    for (int c : kept(root)) copy(c, 0, 0);
+  return out;
+}
+
 std::string newick_text(const NewickTree& t) {
   std::string out;
   if (!t.nodes.empty()) write_node(t, 0, out);

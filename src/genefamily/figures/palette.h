@@ -12,16 +12,16 @@ namespace bioagent::figures {
 
 // Twelve colours that stay apart (Okabe-Ito first, then Paul Tol's olive and
 // wine, a purple, black and light grey; no two greens or blues alike); motif
-// n (0-based, MEME-(n+1)) is motif_colour(n). Twelve motifs before a repeat:
+// n (0-based, "motif n+1") is motif_colour(n). Twelve motifs before a repeat:
 // the motif stage finds at most ten by default.
 inline const char* motif_colour(size_t n) {
   static const char* k[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
                             "#F0E442", "#7F3C8D", "#999933", "#882255", "#000000", "#BBBBBB"};
   return k[n % 12];
 }
-// The motif's colour from its label ("MEME-3" -> motif_colour(2)); labels of another form get grey.
+// The motif's colour from its label ("motif 3" -> motif_colour(2)); labels of another form get grey.
 inline std::string motif_colour(const std::string& label) {
-  const std::string prefix = "MEME-";
+  const std::string prefix = "motif ";
   if (label.rfind(prefix, 0) != 0 || label.size() == prefix.size()) return "#999999";
   size_t n = 0;
   for (size_t i = prefix.size(); i < label.size(); ++i) {
@@ -32,8 +32,11 @@ inline std::string motif_colour(const std::string& label) {
 }
 // Domains: muted hues none of the motif colours use.
 inline const char* domain_colour(size_t n) {
-  static const char* k[] = {"#8C6D31", "#7B7B7B", "#393B79", "#1F5F5F", "#C7A46B", "#5F6F7F"};
+  static const char* k[] = {"#8C6D31", "#6B4C9A", "#393B79", "#1F5F5F", "#C7A46B", "#5F6F7F"};
   return k[n % 6];
 }
+// The gene-structure column: coding exons, UTRs (an intron is the line between them).
+inline const char* cds_colour() { return "#3A7D44"; }
+inline const char* utr_colour() { return "#A6CEE3"; }
 
 }  // namespace bioagent::figures

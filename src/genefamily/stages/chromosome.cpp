@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "genefamily/algo/align.h"
+#include "genefamily/algo/natural_order.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
 #include "genefamily/io/gene_map.h"
@@ -26,13 +27,13 @@ std::map<std::string, std::string> collapse_redundant_models(const std::vector<M
   for (size_t i = 0; i < members.size(); ++i)
     for (size_t j = 0; j < members.size(); ++j) {
       const Member &a = members[i], &b = members[j];
-      if (i == j || out.count(a.gene) || out.count(b.gene) || a.seqid.empty() || a.seqid != b.seqid ||
+      if (i == j || out.count(a.name) || out.count(b.name) || a.seqid.empty() || a.seqid != b.seqid ||
           a.strand != b.strand || a.end < b.start || b.end < a.start)
         continue;
-      std::string pa = seq(a.gene), pb = seq(b.gene);
+      std::string pa = seq(a.name), pb = seq(b.name);
       // a is redundant when its protein lies inside b's (the longer, or the first of equals, is kept)
       if (pa.empty() || pa.size() > pb.size() || (pa.size() == pb.size() && i < j)) continue;
-      if (pb.find(pa) != std::string::npos) out[a.gene] = b.gene;
+      if (pb.find(pa) != std::string::npos) out[a.name] = b.name;
     }
   for (auto& [gene, kept] : out) {  // a chain a -> b -> c collapses into c
     std::string k = kept;
@@ -59,26 +60,6 @@ Result<ChromosomeFrame> chromosome_frame(const StageContext& ctx, const GffModel
 
 namespace {
 
-// The members renamed as papers do (<Prefix><Family>1..n in the genome's
-// chromosome order, then by start; the mapping kept as renaming.tsv) and the
-// chromosome map labelled with the new names, labels spread so none overlap.
-Status write_renamed_map(const StageContext& ctx, const std::vector<std::pair<std::string, int64_t>>& chromosomes,
-                         const std::vector<figures::Placed>& placed) {
-  std::vector<std::string> order;
-  for (auto& [name, len] : chromosomes) order.push_back(name);
-  const std::string sp = ctx.run.value("species", std::string()), fam = ctx.run.value("family", std::string());
-  auto renamed = figures::rename_by_chromosome_order(placed, order, sp, fam);
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "renaming.tsv"), figures::renaming_table(renamed)));
-  std::map<std::string, std::string> new_name;
-  for (auto& r : renamed) new_name[r.gene] = r.name;
-  std::vector<figures::Placed> labelled = placed;
-  for (auto& p : labelled) p.gene = new_name[p.gene];
-  return write_text(ctx.work / final_name(ctx, "chromosome_map_labelled.svg"),
-                    figures::chromosome_map_labelled(
-                        chromosomes, labelled,
-                        figure_title(ctx, {" members on the chromosomes (renamed)", " 成员的染色体定位（重命名后）"})));
-}
-
 Status draw_chromosomes(const StageContext& ctx) {
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
@@ -89,23 +70,28 @@ Status draw_chromosomes(const StageContext& ctx) {
   // Gene ranks along each chromosome, from every gene of the GFF3.
   std::map<std::string, std::vector<std::pair<int64_t, std::string>>> by_chr;
   for (auto& [id, g] : gff->genes) by_chr[g.seqid].push_back({g.start, id});
-  std::map<std::string, int> rank;
+  std::map<std::string, int> gene_rank;
   for (auto& [c, v] : by_chr) {
     std::sort(v.begin(), v.end());
-    for (size_t i = 0; i < v.size(); ++i) rank[v[i].second] = int(i);
+    for (size_t i = 0; i < v.size(); ++i) gene_rank[v[i].second] = int(i);
   }
   const int window = ctx.params["tandem_window"];
   const double min_identity = ctx.params["tandem_min_identity"];
-  std::map<std::string, std::string> protein;  // gene -> its member protein
+  std::map<std::string, std::string> protein;  // member name -> its protein
   if (auto pep = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta")))
     for (auto& r : *pep) protein[r.id] = r.seq;
   auto redundant = collapse_redundant_models(*members, protein);
   std::vector<figures::Placed> placed;
+  std::map<std::string, int> rank;  // member name -> its gene's rank on its chromosome
   for (auto& m : *members)
-    if (!m.seqid.empty() && !redundant.count(m.gene))  // on the frame's name for the GFF3's (Chr1/1/chr01)
-      placed.push_back({m.gene, frame->name_of(m.seqid), m.start, -1});
-  std::sort(placed.begin(), placed.end(),
-            [&](auto& a, auto& b) { return std::tie(a.seqid, a.start) < std::tie(b.seqid, b.start); });
+    if (!m.seqid.empty() && !redundant.count(m.name)) {  // on the frame's name for the GFF3's (Chr1/1/chr01)
+      placed.push_back({m.name, frame->name_of(m.seqid), m.start, -1});
+      if (gene_rank.count(m.gene)) rank[m.name] = gene_rank[m.gene];
+    }
+  std::stable_sort(placed.begin(), placed.end(), [&](auto& a, auto& b) {
+    const int c = natural_compare(a.seqid, b.seqid);
+    return c != 0 ? c < 0 : a.start < b.start;
+  });
   // Tandem duplicates need adjacency (gene ranks) and similarity (protein identity).
   int clusters = 0;
   for (size_t i = 1; i < placed.size(); ++i) {
@@ -127,28 +113,31 @@ Status draw_chromosomes(const StageContext& ctx) {
     ++per_chr[p.seqid];
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_positions.tsv"), tsv.str()));
-  std::string title = figure_title(ctx, {" members on the chromosomes", " 成员的染色体定位"});
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
-                                      figures::chromosome_map(run_lang(ctx), frame->lengths, placed, title)));
   if (placed.empty())
     return write_text(ctx.work / "chromosome.json",
                       Json{{"skipped", true},
                            {"reason_kind", "no_positions"},
                            {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
                           .dump(2));
-  BIOAGENT_RETURN_IF_ERROR(write_renamed_map(ctx, frame->lengths, placed));
+  std::string title = figure_title(ctx, {" members on the chromosomes", " 成员的染色体定位"});
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
+                                      figures::chromosome_map(run_lang(ctx), frame->lengths, placed, title)));
   int in_clusters = int(std::count_if(placed.begin(), placed.end(), [](auto& p) { return p.cluster >= 0; }));
-  Json collapsed = Json::object();
+  Json collapsed = Json::object(), chromosomes = Json::array();
   for (auto& [gene, kept] : redundant) collapsed[gene] = kept;
+  std::vector<std::string> order;
+  for (auto& [c, n] : per_chr) order.push_back(c);
+  std::sort(order.begin(), order.end(), [](auto& a, auto& b) { return natural_less(a, b); });
+  chromosomes = Json::object();  // in natural order (an ordered object)
+  for (auto& c : order) chromosomes[c] = per_chr[c];
   return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", frame->lengths.size()},
                                                        {"chromosome_lengths", frame->source},
                                                        {"members", members->size()},
                                                        {"placed", placed.size()},
-                                                       {"per_chromosome", per_chr},
+                                                       {"per_chromosome", chromosomes},
                                                        {"tandem_clusters", clusters},
                                                        {"genes_in_tandem_clusters", in_clusters},
-                                                       {"redundant_models_collapsed", collapsed},
-                                                       {"renamed", placed.size()}}
+                                                       {"redundant_models_collapsed", collapsed}}
                                                       .dump(2));
 }
 
@@ -156,37 +145,29 @@ ReportSection chromosome_report(const ReportContext& r) {
   ReportSection s = section(r, "chromosomes", {"Chromosome distribution", "染色体分布"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "chromosome.json");
   if (j.empty() || j.value("skipped", false)) return s;
-  s.paragraphs.push_back(join_counts(j.value("per_chromosome", Json::object())) +
-                         BiText{"; tandem clusters (adjacent and similar): ", "；串联重复簇（相邻且相似）"}.in(r.lang) +
-                         std::to_string(j.value("tandem_clusters", 0)) + ".");
+  const Json per = j.value("per_chromosome", Json::object());
+  std::string counts;
+  for (auto& [c, n] : per.items())
+    counts += (counts.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + c + BiText{" ", " 上 "}.in(r.lang) + n.dump();
+  const std::string placed = std::to_string(j.value("placed", 0)), chrs = std::to_string(per.size()),
+                    clusters = std::to_string(j.value("tandem_clusters", 0)),
+                    in_clusters = std::to_string(j.value("genes_in_tandem_clusters", 0));
+  s.paragraphs.push_back(BiText{placed + " members lie on " + chrs + " chromosomes (" + counts + "; {figure}); " +
+                                    in_clusters + " of them form " + clusters +
+                                    " tandem clusters (adjacent genes whose proteins are similar).",
+                                placed + " 个成员分布在 " + chrs + " 条染色体上（" + counts + "；{figure}）；其中 " +
+                                    in_clusters + " 个组成 " + clusters + " 个串联重复簇（相邻且蛋白相似的基因）。"}
+                             .in(r.lang));
   const Json collapsed = j.value("redundant_models_collapsed", Json::object());
   if (!collapsed.empty())
     s.paragraphs.push_back(
         std::to_string(collapsed.size()) +
         BiText{" redundant gene models (same strand, overlapping, identical or contained "
-               "proteins) were collapsed into one locus: " +
+               "proteins) were collapsed into one locus on the map: " +
                    join_counts(collapsed),
-               " 个冗余基因模型（同链、重叠、蛋白相同或被包含）已合并为一个位点：" + join_counts(collapsed)}
+               " 个冗余基因模型（同链、重叠、蛋白相同或被包含）在图中合并为一个位点：" + join_counts(collapsed)}
             .in(r.lang));
-  if (auto t = read_text(r.folder / final_name(r.ctx, "renaming.tsv"))) {
-    s.paragraphs.push_back(
-        BiText{"Members renamed by chromosome order (<Prefix><Family>1..n), the mapping kept in "
-               "renaming.tsv:",
-               "成员按染色体顺序重命名（<前缀><家族>1..n），对照表见 renaming.tsv："}
-            .in(r.lang));
-    s.table_header = {BiText{"new name", "新名称"}.in(r.lang), BiText{"gene", "基因"}.in(r.lang),
-                      BiText{"chromosome", "染色体"}.in(r.lang), BiText{"start", "起始"}.in(r.lang)};
-    std::istringstream rows(*t);
-    std::string row;
-    std::getline(rows, row);  // header
-    while (std::getline(rows, row)) {
-      std::vector<std::string> cells;
-      std::istringstream cs(row);
-      for (std::string c; std::getline(cs, c, '\t');) cells.push_back(c);
-      if (cells.size() == 4) s.table.push_back(cells);
-    }
-  }
-  s.figures = {final_base(r.ctx) + "chromosome_map_labelled.svg", final_base(r.ctx) + "chromosome_map.svg"};
+  s.figures = {final_base(r.ctx) + "chromosome_map.svg"};
   return s;
 }
 
@@ -200,8 +181,9 @@ StageSpec chromosome_stage() {
   s.description = "Members on the chromosomes (lengths from the genome index, else the GFF3), tandem clusters";
   s.after = {"identify"};
   s.needs = {"gff3"};  // chromosome lengths from the genome when given, else from the GFF3
-  s.revision = 5;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map;
-                   // 4: the plain map's labels spread; 5: the GFF3's lengths without a genome
+  s.revision = 6;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map;
+                   // 4: the plain map's labels spread; 5: the GFF3's lengths without a genome; 6: the members' one
+                   // name (identify's), one map with a Mb ruler
   s.data_files = {"genome", "gff3"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"},

@@ -36,7 +36,21 @@ Status classify(const StageContext& ctx) {
   const Json& p = r->summary["proteomes"][0];
   auto table = read_text(p["table"].get<std::string>());
   if (!table) return table.status();
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "family_assignments.tsv"), *table));
+  // The final table names each member by its name (the other proteins keep their ids).
+  std::map<std::string, std::string> member_name;
+  if (ctx.input.count("identify"))
+    if (auto members = read_members(ctx.input.at("identify")))
+      for (auto& m : *members) member_name[m.protein] = m.name;
+  std::string named;
+  {
+    std::istringstream rows(*table);
+    for (std::string row; std::getline(rows, row);) {
+      const auto tab = row.find('\t');
+      auto it = member_name.find(row.substr(0, tab));
+      named += (it == member_name.end() ? row : it->second + row.substr(std::min(tab, row.size()))) + '\n';
+    }
+  }
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "family_assignments.tsv"), named));
   std::vector<std::pair<std::string, int>> counts;
   for (auto& [f, n] : p["families"].items()) counts.push_back({f, n.get<int>()});
   std::sort(counts.begin(), counts.end(),
@@ -125,6 +139,7 @@ ReportSection classify_report(const ReportContext& r) {
 StageSpec classify_stage() {
   StageSpec s;
   s.name = "classify";
+  s.revision = 2;  // 2: members under their names in family_assignments.tsv
   s.label = "family classification";
   s.label_zh = "基因家族分类";
   s.description = "A set of domain HMMs searched once over the proteome; each protein assigned to a family by rules";
@@ -134,7 +149,7 @@ StageSpec classify_stage() {
   s.programs = {"hmmsearch"};
   s.resource = "medium";
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
-      "rules": {"type": "string", "default": "", "description": "a rules table in classify's format; empty: the built-in TAPscan v4 rules"},
+      "rules": {"type": "string", "default": "", "format": "path", "description": "a rules table in classify's format; empty: the built-in TAPscan v4 rules"},
       "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 0.01, "description": "hmmsearch reporting threshold for profiles without gathering (GA) lines"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(classify)}; };

@@ -22,7 +22,7 @@ Status architecture(const StageContext& ctx) {
   for (auto& h : *hits)
     if (h.i_evalue <= dom_evalue) by_protein[h.target].push_back(&h);
   std::ostringstream tsv;
-  tsv << "gene\tprotein\tlength\tdomains\tarchitecture\thmm_coverage\n";
+  tsv << "gene\tlength\tdomains\tarchitecture\thmm_coverage\n";
   double sum = 0, min_cov = 1;
   size_t full = 0;
   for (auto& m : *members) {
@@ -32,8 +32,7 @@ Status architecture(const StageContext& ctx) {
     for (auto* d : doms)
       arch +=
           (arch.empty() ? "" : ";") + d->query + ":" + std::to_string(d->env_from) + "-" + std::to_string(d->env_to);
-    tsv << m.gene << '\t' << m.protein << '\t' << m.length << '\t' << doms.size() << '\t' << arch << '\t' << m.coverage
-        << '\n';
+    tsv << m.name << '\t' << m.length << '\t' << doms.size() << '\t' << arch << '\t' << m.coverage << '\n';
     sum += m.coverage;
     min_cov = std::min(min_cov, m.coverage);
     full += m.coverage >= ctx.params["full_coverage"].get<double>();
@@ -67,6 +66,7 @@ StageSpec domain_stage() {
   s.label_zh = "结构域分析";
   s.description = "Per-gene domain architecture and HMM coverage";
   s.after = {"identify"};
+  s.revision = 2;  // 2: the members' names, no protein column
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-3},
       "full_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.8}

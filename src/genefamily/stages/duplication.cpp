@@ -116,25 +116,26 @@ Status summarise(const StageContext& ctx) {
   const auto pairs = read_pairs(*list);
   const auto values = parse_yn00(*out);
   const double max_ks = ctx.params["max_ks"];
-  std::set<std::string> member_set;
-  for (auto& m : *members) member_set.insert(m.gene);
+  std::map<std::string, std::string> name;  // the genome's gene id -> the member's name
+  for (auto& m : *members) name[m.gene] = m.name;
+  auto shown = [&](const std::string& gene) { return name.count(gene) ? name.at(gene) : gene; };
   std::vector<double> background, family;
   std::vector<std::pair<std::string, double>> family_pairs;
   size_t not_estimated = 0, saturated = 0;
   std::ostringstream tsv;
   tsv << "gene_a\tgene_b\tKs\tstatus\tfamily_pair\n";
   for (size_t i = 0; i < pairs.size(); ++i) {
-    const double ks = i < values.size() ? values[i].second : NAN;
-    const bool both = member_set.count(pairs[i].first) && member_set.count(pairs[i].second);
+    const double ks = i < values.size() ? values[i].ds : NAN;
+    const bool both = name.count(pairs[i].first) && name.count(pairs[i].second);
     const std::string status = !std::isfinite(ks) ? "not estimated" : ks > max_ks ? "saturated" : "estimated";
-    tsv << pairs[i].first << '\t' << pairs[i].second << '\t' << (std::isfinite(ks) ? fmt(ks, 4) : "NA") << '\t'
-        << status << '\t' << (both ? "yes" : "no") << '\n';
+    tsv << shown(pairs[i].first) << '\t' << shown(pairs[i].second) << '\t' << (std::isfinite(ks) ? fmt(ks, 4) : "NA")
+        << '\t' << status << '\t' << (both ? "yes" : "no") << '\n';
     if (status != "estimated") {
       ++(status == "saturated" ? saturated : not_estimated);
       continue;
     }
     background.push_back(ks);
-    if (both) family.push_back(ks), family_pairs.push_back({pairs[i].first + "/" + pairs[i].second, ks});
+    if (both) family.push_back(ks), family_pairs.push_back({shown(pairs[i].first) + "/" + shown(pairs[i].second), ks});
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "genome_ks.tsv"), tsv.str()));
   const auto peaks = figures::ks_peaks(background, max_ks);
@@ -151,8 +152,10 @@ Status summarise(const StageContext& ctx) {
     peak_rows.push_back({{"ks", peaks[i].ks}, {"pairs", in_peak[i]}, {"family_pairs", family_in_peak[i]}});
   const std::string title = figure_title(ctx, {": genome-wide Ks of collinear gene pairs, family pairs marked",
                                                "：全基因组共线基因对的 Ks 分布（家族基因对已标出）"});
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "genome_ks.svg"),
-                                      figures::ks_distribution(run_lang(ctx), background, title, max_ks, family)));
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / final_name(ctx, "genome_ks.svg"),
+      figures::ks_distribution(run_lang(ctx), background, title, max_ks, family,
+                               BiText{"collinear gene pairs of the genome", "全基因组共线基因对"}.in(run_lang(ctx)))));
   Json prep = read_json_or(ctx.work / "prepare.json");
   return write_text(ctx.work / "duplication.json", Json{{"anchor_pairs", prep.value("anchor_pairs", 0)},
                                                         {"sampled_every", prep.value("sampled_every", 1)},
@@ -185,11 +188,11 @@ ReportSection report(const ReportContext& r) {
       BiText{"Ks was estimated (yn00) for " + est + " of the genome's " + all +
                  " collinear anchor pairs. Peaks of the distribution: " +
                  (peaks.empty() ? std::string("none (too few pairs to show one)") : peaks) + ". The family's " + fam +
-                 " collinear pairs are marked in red; those within a peak probably arose in that whole-genome or "
-                 "large segmental duplication.",
+                 " collinear pairs are marked in red ({figure}); a family pair within a peak is as old as that "
+                 "whole-genome or large segmental duplication.",
              "全基因组 " + all + " 对共线锚点基因中 " + est + " 对的 Ks 可估计（yn00）。分布的峰：" +
                  (peaks.empty() ? std::string("无（基因对太少，不足以显示峰）") : peaks) + "。家族内共线基因对 " + fam +
-                 " 对，其 Ks 在图中以红色标出；落在某个峰内的家族基因对可能来自该次全基因组或大片段复制。"}
+                 " 对，其 Ks 在图中以红色标出（{figure}）；落在某个峰内的家族基因对与该次全基因组或大片段复制同期。"}
           .in(r.lang));
   if (j.value("sampled_every", 1) > 1)
     s.paragraphs.push_back(
@@ -212,6 +215,7 @@ StageSpec duplication_stage() {
   s.after = {"identify", "synteny"};
   s.needs = {"cds"};
   s.programs = {"yn00"};
+  s.revision = 2;  // 2: the members' names in its tables
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "max_ks": {"type": "number", "minimum": 0.5, "maximum": 10, "default": 3, "description": "Ks above this is saturated: left out of the distribution"},
       "max_pairs": {"type": "integer", "minimum": 100, "maximum": 200000, "default": 30000, "description": "anchor pairs estimated at most (every k-th beyond it)"}

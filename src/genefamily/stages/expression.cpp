@@ -163,17 +163,12 @@ Result<ExpressionMatrix> read_expression_matrix(const fs::path& path) {
 
 namespace {
 
-// The members' rows, log2(x+1), each member once (its first row), named by gene
-// (a row may name the gene, the protein or the protein without its version).
+// The members' rows, log2(x+1), each member once (its first row), under its name (a row may name the gene,
+// the protein, the protein without its version or the member's name).
 void member_rows(const std::vector<Member>& members, const std::vector<std::string>& ids,
                  const std::vector<std::vector<double>>& values, std::vector<std::string>& genes,
                  std::vector<std::vector<double>>& raw) {
-  std::map<std::string, std::string> alias;  // gene, protein, transcript ids -> gene
-  for (auto& m : members) {
-    alias[m.gene] = m.gene;
-    alias[m.protein] = m.gene;
-    alias[m.protein.substr(0, m.protein.rfind('.'))] = m.gene;
-  }
+  const auto alias = names_by_id(members);
   for (size_t r = 0; r < ids.size(); ++r) {
     auto it = alias.find(ids[r]);
     if (it == alias.end() || std::find(genes.begin(), genes.end(), it->second) != genes.end()) continue;
@@ -216,19 +211,26 @@ Status write_heatmap(const StageContext& ctx, const std::vector<std::string>& sa
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "expression_log2.tsv"), tsv.str()));
   std::string title = figure_title(ctx, {" expression (log2(x+1), row z-scores)", " 表达量（log2(x+1)，按行 z 分数）"});
   return write_text(ctx.work / final_name(ctx, "expression_heatmap.svg"),
-                    figures::heatmap(og, samples, oz, true, title, BiText{"z-score", "z 分数"}.in(run_lang(ctx))));
+                    figures::expression_heatmap(run_lang(ctx), og, samples, oz, title));
+}
+
+// The matrix: the given path (a command line's), else the data folder's <Prefix>.expression.tsv|csv|xlsx.
+std::string matrix_path(const StageContext& ctx) {
+  std::string path = ctx.params.value("matrix", std::string());
+  return path.empty() ? ctx.data("expression").string() : path;
 }
 
 Status heatmap(const StageContext& ctx) {
-  std::string path = ctx.params["matrix"];
+  std::string path = matrix_path(ctx);
   if (path.empty() && !ctx.params["reads"].empty()) path = (ctx.work / final_name(ctx, "salmon_tpm.tsv")).string();
   if (path.empty())
     return write_text(ctx.work / "expression.json",
                       Json{{"skipped", true},
                            {"reason",
-                            "no expression matrix was given: set {\"expression\": {\"matrix\": FILE}} to a genes x "
-                            "samples table (TSV, CSV or xlsx; TPM or FPKM), or {\"reads\": [{\"sample\", \"r1\", "
-                            "\"r2\"}]} to quantify FASTQ reads with salmon"}}
+                            "no expression matrix was given: add <Prefix>.expression.tsv (or .csv, .xlsx; genes x "
+                            "samples, TPM, FPKM or counts) to the data folder, or on the command line set "
+                            "{\"expression\": {\"matrix\": FILE}} or {\"reads\": [{\"sample\", \"r1\", \"r2\"}]} "
+                            "to quantify FASTQ reads with salmon"}}
                           .dump(2));
   auto matrix = read_expression_matrix(path);
   if (!matrix) return matrix.status();
@@ -278,25 +280,26 @@ StageSpec expression_stage() {
   s.label_zh = "表达模式分析";
   s.description = "Members' expression from a user matrix: log2, z-scores, clustering, heatmap";
   s.after = {"identify"};
-  s.revision = 4;  // 2: raw counts normalised (TPM or CPM), said in the summary; 3: the heatmap fits its title;
-                   // 4: the normalisation said in Chinese too
-  s.data_files = {"gff3", "cds"};
+  s.revision = 5;  // 2: raw counts normalised (TPM or CPM), said in the summary; 3: the heatmap fits its title;
+                   // 4: the normalisation said in Chinese too; 5: the members' names, the matrix as a data file
+  s.data_files = {"gff3", "cds", "expression"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
-      "matrix": {"type": "string", "default": "", "description": "genes x samples table (TSV, CSV or xlsx)"},
+      "matrix": {"type": "string", "default": "", "format": "path", "description": "genes x samples table (TSV, CSV or xlsx) on this machine, for the command line; clients give <Prefix>.expression.tsv as a data file"},
       "reads": {"type": "array", "default": [], "maxItems": 500, "description": "FASTQ per sample, quantified with salmon",
-                "items": {"type": "object", "properties": {"sample": {"type": "string"}, "r1": {"type": "string"},
-                          "r2": {"type": "string"}}, "required": ["sample", "r1"], "additionalProperties": false}},
-      "transcripts": {"type": "string", "default": "", "description": "transcript FASTA for salmon (default: the CDS)"},
+                "items": {"type": "object", "properties": {"sample": {"type": "string"}, "r1": {"type": "string", "format": "path"},
+                          "r2": {"type": "string", "format": "path"}}, "required": ["sample", "r1"], "additionalProperties": false}},
+      "transcripts": {"type": "string", "default": "", "format": "path", "description": "transcript FASTA for salmon (default: the CDS)"},
       "units": {"type": "string", "enum": ["auto", "counts", "tpm", "fpkm"], "default": "auto", "description": "auto: whole numbers are raw counts (normalised to TPM or CPM)"},
       "kmer": {"type": "integer", "minimum": 15, "maximum": 31, "default": 31, "description": "salmon index k"}
     }, "additionalProperties": false})JS");
-  s.skip_when = [](const Json&, const Json& params) -> Json {
-    if (params.value("matrix", std::string()).empty() && params.value("reads", Json::array()).empty())
+  s.skip_when = [](const Json& run, const Json& params) -> Json {
+    if (params.value("matrix", std::string()).empty() && params.value("reads", Json::array()).empty() &&
+        run.value("files", Json::object()).value("expression", std::string()).empty())
       return {{"kind", "no_expression_data"}, {"subject", ""}};
     return nullptr;
   };
   s.check = [](const StageContext& ctx) -> Status {
-    if (!ctx.params["reads"].empty() && !ctx.params["matrix"].get<std::string>().empty())
+    if (!ctx.params["reads"].empty() && !matrix_path(ctx).empty())
       return invalid_argument("give either a matrix or reads, not both");
     std::error_code ec;
     // salmon is only needed with reads, so it is not among the stage's programs.

@@ -33,35 +33,45 @@ Status write_search_proteome(const StageContext& ctx) {
   return write_text(ctx.work / "proteome.json", Json{{"proteins", pep->size()}, {"ids_cleaned", renamed}}.dump(2));
 }
 
-// domain.txt lists each member's domains at domain_evalue, a species-profile member's at confirm_domain_evalue
-// (the threshold that confirmed it).
+// The members' files: members.tsv (name, the data's gene and protein ids, position, search scores), the
+// mapping table names.tsv (name, gene, protein, position, how it was numbered), the seed's geneID.txt (the data's
+// gene ids, the list tools extract by), domain.txt and the FASTA files under the members' names. domain.txt lists
+// each member's domains at domain_evalue, a species-profile member's at confirm_domain_evalue (the threshold that
+// confirmed it).
 Status write_member_files(const StageContext& ctx, const std::vector<Member>& members,
                           const std::vector<DomainHit>& hits, const std::map<std::string, const FastaRecord*>& pep_by,
                           const std::map<std::string, const FastaRecord*>& cds_by, const GeneMap& map,
-                          const std::set<std::string>& rescued) {
+                          const std::set<std::string>& rescued, const std::string& basis) {
   const double dom_evalue = ctx.params["domain_evalue"], confirm = ctx.params["confirm_domain_evalue"];
-  std::ostringstream tsv, ids, dom;
+  std::ostringstream tsv, names, ids, dom;
   std::vector<FastaRecord> pep_out, cds_out;
-  tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\ttranscript\n";
-  dom << "gene\tprotein\thmm\tdomain\thmm_from\thmm_to\tali_from\tali_to\tenv_from\tenv_to\ti_evalue\tscore\n";
+  tsv << "name\tgene_id\tprotein_id\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\ttranscript\n";
+  names << "name\tgene_id\tprotein_id\tchromosome\tstart\tend\tstrand\tnumbered_by\n";
+  dom << "name\thmm\tdomain\thmm_from\thmm_to\tali_from\tali_to\tenv_from\tenv_to\ti_evalue\tscore\n";
   for (auto& m : members) {
     const bool placed = !m.seqid.empty();  // unknown coordinates are "—", never 0/0/+
-    tsv << m.gene << '\t' << m.protein << '\t' << (placed ? m.seqid : "—") << '\t'
-        << (placed ? std::to_string(m.start) : "—") << '\t' << (placed ? std::to_string(m.end) : "—") << '\t'
-        << (placed ? std::string(1, m.strand) : "—") << '\t' << m.length << '\t' << m.evalue << '\t' << m.score << '\t'
-        << m.coverage << '\t' << (m.transcript.empty() ? "—" : m.transcript) << '\n';
+    const std::string where = (placed ? m.seqid : "—") + '\t' + (placed ? std::to_string(m.start) : "—") + '\t' +
+                              (placed ? std::to_string(m.end) : "—") + '\t' + (placed ? std::string(1, m.strand) : "—");
+    tsv << m.name << '\t' << m.gene << '\t' << m.protein << '\t' << where << '\t' << m.length << '\t' << m.evalue
+        << '\t' << m.score << '\t' << m.coverage << '\t' << (m.transcript.empty() ? "—" : m.transcript) << '\n';
+    names << m.name << '\t' << m.gene << '\t' << m.protein << '\t' << where << '\t'
+          << (basis == "kept" ? "id kept"
+              : placed        ? "chromosome order"
+                              : "id order (no position)")
+          << '\n';
     ids << m.gene << '\n';
-    if (auto p = pep_by.find(m.protein); p != pep_by.end()) pep_out.push_back({m.gene, m.protein, p->second->seq});
+    if (auto p = pep_by.find(m.protein); p != pep_by.end()) pep_out.push_back({m.name, "", p->second->seq});
     const GeneMapRow* row = map.row(m.protein);  // its CDS record: the same id, else its transcript's
     if (auto c = cds_by.find(row && !row->cds.empty() ? row->cds : m.protein); c != cds_by.end())
-      cds_out.push_back({m.gene, m.protein, c->second->seq});
+      cds_out.push_back({m.name, "", c->second->seq});
     for (auto& h : hits)
       if (h.target == m.protein && h.i_evalue <= (rescued.count(m.protein) ? confirm : dom_evalue))
-        dom << m.gene << '\t' << m.protein << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t'
-            << h.hmm_to << '\t' << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t'
-            << h.i_evalue << '\t' << h.dom_score << '\n';
+        dom << m.name << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t' << h.hmm_to << '\t'
+            << h.ali_from << '\t' << h.ali_to << '\t' << h.env_from << '\t' << h.env_to << '\t' << h.i_evalue << '\t'
+            << h.dom_score << '\n';
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "members.tsv", tsv.str()));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "names.tsv"), names.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "geneID.txt"), ids.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain.txt"), dom.str()));
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / final_name(ctx, "pep.fasta"), pep_out));
@@ -271,9 +281,8 @@ Status select_members(const StageContext& ctx) {
   ungroup_lone_suffixes(sel);
   std::vector<Member> members;
   for (auto& [g, m] : sel.best) members.push_back(m);
-  std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
-    return std::tie(a.seqid, a.start, a.gene) < std::tie(b.seqid, b.start, b.gene);
-  });
+  const Naming naming = name_members(members, ctx.run.value("species", std::string()),
+                                     ctx.run.value("family", std::string()), ctx.params["names"] == "ids");
   if (members.empty())
     return with_failure(
         Status(ErrorCode::kNotFound, "found no member: " + std::to_string(candidates) + " proteins had hits, " +
@@ -283,7 +292,7 @@ Status select_members(const StageContext& ctx) {
   std::set<std::string> added;  // members only the species profile found
   for (auto& m : members)
     if (rescued.count(m.protein)) added.insert(m.protein);
-  BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by, map, added));
+  BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by, map, added, naming.basis));
   Json profile = nullptr;
   if (fs::exists(ctx.work / "species.domtbl")) {
     auto seeds = read_fasta(ctx.work / "species_seeds.fasta");
@@ -291,8 +300,13 @@ Status select_members(const StageContext& ctx) {
                {"added", std::vector<std::string>(added.begin(), added.end())},
                {"confirm_domain_evalue", ctx.params["confirm_domain_evalue"]}};
   }
-  return write_text(ctx.work / "identify.json",
-                    identify_summary(members, candidates, sel, blast_hits.size(), profile).dump(2));
+  Json summary = identify_summary(members, candidates, sel, blast_hits.size(), profile);
+  summary["naming"] = {{"basis", naming.basis},
+                       {"placed", naming.placed},
+                       {"unplaced", naming.unplaced},
+                       {"first", members.front().name},
+                       {"last", members.back().name}};
+  return write_text(ctx.work / "identify.json", summary.dump(2));
 }
 
 // gzip-compressed bytes, inflated with zlib up to `limit` bytes.
@@ -360,38 +374,6 @@ Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const 
   return HttpClient::create(ho);
 }
 
-Result<std::vector<Member>> read_members(const fs::path& folder) {
-  auto text = read_text(folder / "members.tsv");
-  if (!text) return text.status();
-  std::vector<Member> out;
-  std::istringstream in(*text);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::istringstream row(line);
-    for (std::string x; std::getline(row, x, '\t');) f.push_back(x);
-    if (f.size() < 10) continue;
-    Member m;
-    m.gene = f[0];
-    m.protein = f[1];
-    const bool placed = f[2] != "—" && !f[2].empty();  // "—": no position known
-    if (placed) {
-      m.seqid = f[2];
-      m.start = std::atoll(f[3].c_str());
-      m.end = std::atoll(f[4].c_str());
-      m.strand = f[5].empty() ? '+' : f[5][0];
-    }
-    m.length = std::atoll(f[6].c_str());
-    m.evalue = std::atof(f[7].c_str());
-    m.score = std::atof(f[8].c_str());
-    m.coverage = std::atof(f[9].c_str());
-    if (f.size() > 10 && f[10] != "—") m.transcript = f[10];
-    out.push_back(m);
-  }
-  return out;
-}
-
 namespace {
 
 // "30 proteins passed the filters: 17 genes, 13 isoforms merged (longest kept; genes
@@ -430,11 +412,46 @@ std::string isoform_sentence(const Json& j, Lang lang) {
          std::to_string(merged) + " isoforms merged (the longest kept)" + how + ".";
 }
 
+// How the members were named, stated as the numbering the names carry.
+std::string naming_sentence(const Json& n, Lang lang) {
+  const std::string basis = n.value("basis", std::string()), first = n.value("first", std::string()),
+                    last = n.value("last", std::string());
+  const std::string unplaced = std::to_string(n.value("unplaced", 0));
+  if (basis == "kept")
+    return BiText{"Each member keeps its gene id as its name (identify.names = ids).",
+                  "各成员沿用其基因编号作为名称（identify.names = ids）。"}
+        .in(lang);
+  const std::string range = first + "–" + last;
+  if (basis == "chromosome")
+    return BiText{"The members are named " + range +
+                      " by their order on the chromosomes (chromosomes in natural order, then by start); every "
+                      "figure and table uses these names, and names.tsv maps each to its gene and protein ids.",
+                  "成员按其在染色体上的顺序（染色体按自然顺序，再按起始位置）命名为 " + range +
+                      "；所有图表均使用这些名称，names.tsv 给出每个名称对应的基因与蛋白编号。"}
+        .in(lang);
+  if (basis == "id")
+    return BiText{
+        "No member has a position in a GFF3, so the members are named " + range +
+            " in the natural order of their gene ids; names.tsv maps each name to its ids.",
+        "没有成员在 GFF3 中有位置，因此按基因编号的自然顺序命名为 " + range + "；names.tsv 给出每个名称对应的编号。"}
+        .in(lang);
+  if (basis == "chromosome_then_id")
+    return BiText{"The members are named " + range + " by their order on the chromosomes; the " + unplaced +
+                      " without a position in the GFF3 are numbered after them in the natural order of their gene "
+                      "ids; names.tsv maps each name to its ids.",
+                  "成员按染色体上的顺序命名为 " + range + "；GFF3 中没有位置的 " + unplaced +
+                      " 个成员按基因编号的自然顺序排在其后；names.tsv 给出每个名称对应的编号。"}
+        .in(lang);
+  return "";
+}
+
 ReportSection report(const ReportContext& r) {
   ReportSection s = section(r, "identify", {"Identification", "基因家族鉴定"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "identify.json");
   if (j.empty()) return s;
   s.paragraphs.push_back(isoform_sentence(j, r.lang));
+  if (const std::string n = naming_sentence(j.value("naming", Json::object()), r.lang); !n.empty())
+    s.paragraphs.push_back(n);
   if (const Json sp = j.value("species_profile", Json()); sp.is_object()) {
     const std::string seeds = std::to_string(sp.value("seeds", 0)), added = std::to_string(sp["added"].size());
     char confirm[32];
@@ -547,17 +564,19 @@ StageSpec identify_stage() {
       "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "full-sequence E-value cut-off"},
       "domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-3, "description": "per-domain i-Evalue for coverage"},
       "min_coverage": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "fraction of the HMM the domains must cover"},
-      "blast_references": {"type": "string", "default": "", "description": "FASTA of known members: DIAMOND hits become candidates too (their domains must still be confirmed)"},
+      "blast_references": {"type": "string", "default": "", "format": "path", "description": "FASTA of known members: DIAMOND hits become candidates too (their domains must still be confirmed)"},
       "blast_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-10},
       "pfam": {"type": "string", "default": "", "pattern": "^(PF[0-9]{5})?$", "description": "Pfam accession: the profile is downloaded from InterPro (cached) when the data folder has no <Family>.hmm"},
       "interpro_url": {"type": "string", "default": "https://www.ebi.ac.uk/interpro/api"},
-      "hmm_from_references": {"type": "string", "default": "", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"},
+      "hmm_from_references": {"type": "string", "default": "", "format": "path", "description": "FASTA of known members: build the profile with MAFFT + hmmbuild instead of using <Family>.hmm"},
       "species_profile": {"type": "boolean", "default": true, "description": "search again with a profile built (MAFFT + hmmbuild) from this species' confident members' domains; a new hit must still have the family profile's domains (confirm_domain_evalue, min_coverage; a profile's GA scores still decide its own hits). Not with blast_references"},
-      "confirm_domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 0.01, "description": "the family profile's per-domain i-Evalue that confirms a species-profile hit"}
+      "confirm_domain_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 0.01, "description": "the family profile's per-domain i-Evalue that confirms a species-profile hit"},
+      "names": {"type": "string", "enum": ["chromosome", "ids"], "default": "chromosome", "description": "chromosome: members named <Prefix><Family>1..n by chromosome order (natural order, then start; members without a position after them by id), the one name every figure, table and file uses, the data's ids kept in names.tsv; ids: each member keeps its gene id"}
     }, "additionalProperties": false})JS");
   s.check = check_profile;
   s.steps = identify_steps;
   s.outputs = {"members.tsv", "hits.domtbl", "identify.json"};
+  s.revision = 2;  // 2: the members' names (name column, names.tsv, FASTA under the names)
   s.parse = summary_file("identify.json");
   // {asked} and {used}: the E-value this run asked for and the one the repair used.
   s.repairs = {{FailureClass::kEmptyResult, "", "relax_evalue",

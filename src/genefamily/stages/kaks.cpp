@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "genefamily/algo/align.h"
+#include "genefamily/algo/natural_order.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
 #include "genefamily/stages/stage_common.h"
@@ -29,7 +30,7 @@ Result<std::vector<Pair>> find_pairs(const StageContext& ctx) {
   std::vector<Pair> pairs;
   std::set<std::pair<std::string, std::string>> seen;
   auto add = [&](std::string a, std::string b, const std::string& kind, double id) {
-    if (a > b) std::swap(a, b);
+    if (natural_less(b, a)) std::swap(a, b);
     if (seen.insert({a, b}).second) pairs.push_back({a, b, kind, id});
   };
   // Tandem clusters from the chromosome stage (when it placed the members): consecutive members in a cluster.
@@ -121,9 +122,10 @@ double yn00_value(const std::string& field) {
   return v;
 }
 
-// dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output.
-std::vector<std::pair<double, double>> parse_yn00(const std::string& out) {
-  std::vector<std::pair<double, double>> r;
+// dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output:
+// "seq seq S N t kappa omega dN +- SE dS +- SE".
+std::vector<Yn00Pair> parse_yn00(const std::string& out) {
+  std::vector<Yn00Pair> r;
   size_t at = 0;
   while ((at = out.find("Yang & Nielsen (2000) method", at)) != std::string::npos) {
     size_t header = out.find("seq. seq.", at);
@@ -133,15 +135,30 @@ std::vector<std::pair<double, double>> parse_yn00(const std::string& out) {
     std::istringstream row(out.substr(line_start, out.find('\n', line_start) - line_start));
     std::vector<std::string> t;
     for (std::string x; row >> x;) t.push_back(x);
-    double dn = NAN, ds = NAN;
+    Yn00Pair v;
     if (t.size() >= 11) {
-      dn = yn00_value(t[7]);
-      ds = yn00_value(t[10]);
+      v.dn = yn00_value(t[7]);
+      v.ds = yn00_value(t[10]);
     }
-    r.push_back({dn, ds});
+    if (t.size() >= 13 && t[8] == "+-" && t[11] == "+-") {
+      v.dn_se = yn00_value(t[9]);
+      v.ds_se = yn00_value(t[12]);
+    }
+    r.push_back(v);
     at = line_start;
   }
   return r;
+}
+
+std::string selection_test(const Yn00Pair& v, double* z_out, double* p_out) {
+  if (z_out) *z_out = NAN;
+  if (p_out) *p_out = NAN;
+  const double se = std::sqrt(v.dn_se * v.dn_se + v.ds_se * v.ds_se);
+  if (!std::isfinite(v.dn) || !std::isfinite(v.ds) || !std::isfinite(se) || se <= 0) return "";
+  const double z = (v.dn - v.ds) / se, p = std::erfc(std::fabs(z) / std::sqrt(2.0));
+  if (z_out) *z_out = z;
+  if (p_out) *p_out = p;
+  return p >= 0.05 ? "neutral" : z < 0 ? "purifying" : "positive";
 }
 
 namespace {
@@ -163,41 +180,57 @@ std::vector<std::array<std::string, 3>> read_pairs(const std::string& text) {
   return pairs;
 }
 
-// Every pair with its Ka, Ks, ratio and date (or why not), as kaks.tsv, JSON rows and figure points.
+// Every pair with its Ka, Ks, ratio, the test of Ka = Ks and the date (or why not), as kaks.tsv, JSON rows
+// and figure points.
 struct KaksTable {
   std::ostringstream tsv;
   std::vector<figures::KaKs> points;  // the estimated pairs
+  std::vector<double> ratios;
   Json rows = Json::array();
-  size_t purifying = 0, estimated = 0, not_estimated = 0, saturated = 0;
+  size_t below_one = 0, purifying = 0, positive = 0, neutral = 0, not_tested = 0, estimated = 0, not_estimated = 0,
+         saturated = 0;
 };
 
-void tabulate_pairs(const std::vector<std::array<std::string, 3>>& pairs,
-                    const std::vector<std::pair<double, double>>& values, double rate, double max_ks, KaksTable& t) {
-  t.tsv << "gene_a\tgene_b\tkind\tKa\tKs\tKa_Ks\tdivergence_mya\tstatus\n";
-  auto na = [](double v) { return std::isfinite(v) ? fmt(v, 4) : std::string("NA"); };
+void tabulate_pairs(const std::vector<std::array<std::string, 3>>& pairs, const std::vector<Yn00Pair>& values,
+                    double rate, double max_ks, KaksTable& t) {
+  t.tsv << "gene_a\tgene_b\tkind\tKa\tKs\tKa_Ks\tz\tp_value\tselection\tdivergence_mya\tstatus\n";
+  auto na = [](double v, int digits = 4) { return std::isfinite(v) ? fmt(v, digits) : std::string("NA"); };
   for (size_t i = 0; i < pairs.size(); ++i) {
-    double ka = i < values.size() ? values[i].first : NAN, ks = i < values.size() ? values[i].second : NAN;
+    const Yn00Pair v = i < values.size() ? values[i] : Yn00Pair{};
+    const double ka = v.dn, ks = v.ds;
     // Ks above max_ks is saturated: too many substitutions to count, so no
     // ratio and no date is trusted; it is shown, flagged, and left out.
     std::string status = !std::isfinite(ka) || !std::isfinite(ks) || ks <= 0 ? "not estimated"
                          : ks > max_ks                                       ? "saturated"
                                                                              : "estimated";
-    double ratio = status == "estimated" ? ka / ks : NAN;
-    double mya = status == "estimated" ? ks / (2 * rate) / 1e6 : NAN;
+    const double ratio = status == "estimated" ? ka / ks : NAN;
+    const double mya = status == "estimated" ? ks / (2 * rate) / 1e6 : NAN;
+    double z = NAN, p = NAN;
+    const std::string selection = status == "estimated" ? selection_test(v, &z, &p) : "";
     if (status == "estimated") {
       ++t.estimated;
-      t.purifying += ratio < 1;
-      t.points.push_back({pairs[i][0] + "/" + pairs[i][1], ka, ks});
+      t.below_one += ratio < 1;
+      t.ratios.push_back(ratio);
+      ++(selection == "purifying"  ? t.purifying
+         : selection == "positive" ? t.positive
+         : selection == "neutral"  ? t.neutral
+                                   : t.not_tested);
+      t.points.push_back({pairs[i][0] + "/" + pairs[i][1], ka, ks, selection});
     } else {
       ++(status == "saturated" ? t.saturated : t.not_estimated);
     }
     t.tsv << pairs[i][0] << '\t' << pairs[i][1] << '\t' << pairs[i][2] << '\t' << na(ka) << '\t' << na(ks) << '\t'
-          << na(ratio) << '\t' << (std::isfinite(mya) ? fmt(mya, 1) : "NA") << '\t' << status << '\n';
+          << na(ratio) << '\t' << na(z, 2) << '\t' << (std::isfinite(p) ? fmt(p, 4) : "NA") << '\t'
+          << (selection.empty() ? "not tested" : selection) << '\t' << (std::isfinite(mya) ? fmt(mya, 1) : "NA") << '\t'
+          << status << '\n';
     t.rows.push_back({{"pair", pairs[i][0] + "/" + pairs[i][1]},
                       {"kind", pairs[i][2]},
                       {"ka", std::isfinite(ka) ? Json(ka) : Json()},
                       {"ks", std::isfinite(ks) ? Json(ks) : Json()},
                       {"ka_ks", std::isfinite(ratio) ? Json(ratio) : Json()},
+                      {"z", std::isfinite(z) ? Json(z) : Json()},
+                      {"p_value", std::isfinite(p) ? Json(p) : Json()},
+                      {"selection", selection},
                       {"divergence_mya", std::isfinite(mya) ? Json(mya) : Json()},
                       {"status", status}});
   }
@@ -213,8 +246,10 @@ Result<Json> ks_peaks(const StageContext& ctx, const std::vector<figures::KaKs>&
   for (auto& pk : figures::ks_peaks(ks_values, max_ks))
     peaks.push_back({{"ks", pk.ks}, {"mya", pk.ks / (2 * rate) / 1e6}});
   std::string ks_title = figure_title(ctx, {" Ks distribution of duplicated pairs", " 重复基因对的 Ks 分布"});
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ks_distribution.svg"),
-                                      figures::ks_distribution(run_lang(ctx), ks_values, ks_title, max_ks)));
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / final_name(ctx, "ks_distribution.svg"),
+      figures::ks_distribution(run_lang(ctx), ks_values, ks_title, max_ks, {},
+                               BiText{"the family's duplicated pairs", "家族重复基因对"}.in(run_lang(ctx)))));
   return peaks;
 }
 
@@ -225,7 +260,7 @@ Status summarise_kaks(const StageContext& ctx) {
   if (!list) return list.status();
   std::vector<std::array<std::string, 3>> pairs = read_pairs(*list);
   auto out = read_text(ctx.work / "yn00.out");
-  auto values = out ? parse_yn00(*out) : std::vector<std::pair<double, double>>{};
+  auto values = out ? parse_yn00(*out) : std::vector<Yn00Pair>{};
   const double rate = ctx.params["substitution_rate"], max_ks = ctx.params["max_ks"];
   KaksTable t;
   tabulate_pairs(pairs, values, rate, max_ks, t);
@@ -243,16 +278,22 @@ Status summarise_kaks(const StageContext& ctx) {
       write_text(ctx.work / final_name(ctx, "kaks.svg"), figures::kaks(run_lang(ctx), t.points, title)));
   auto peaks = ks_peaks(ctx, t.points, rate, max_ks);
   if (!peaks) return peaks.status();
-  return write_text(ctx.work / "kaks.json", Json{{"pairs", pairs.size()},
-                                                 {"ks_peaks", *peaks},
-                                                 {"estimated", t.estimated},
-                                                 {"not_estimated", t.not_estimated},
-                                                 {"saturated", t.saturated},
-                                                 {"max_ks", max_ks},
-                                                 {"purifying_selection", t.purifying},
-                                                 {"substitution_rate", rate},
-                                                 {"rows", t.rows}}
-                                                .dump(2));
+  return write_text(ctx.work / "kaks.json",
+                    Json{{"pairs", pairs.size()},
+                         {"ks_peaks", *peaks},
+                         {"estimated", t.estimated},
+                         {"not_estimated", t.not_estimated},
+                         {"saturated", t.saturated},
+                         {"max_ks", max_ks},
+                         {"ka_ks_below_1", t.below_one},
+                         {"median_ka_ks", t.ratios.empty() ? Json() : Json(median_of(t.ratios))},
+                         {"purifying_selection", t.purifying},
+                         {"positive_selection", t.positive},
+                         {"not_significant", t.neutral},
+                         {"not_tested", t.not_tested},
+                         {"substitution_rate", rate},
+                         {"rows", t.rows}}
+                        .dump(2));
 }
 
 namespace {
@@ -278,6 +319,7 @@ void pair_table(ReportSection& s, const Json& j, Lang lang) {
                     "Ka",
                     "Ks",
                     "Ka/Ks",
+                    BiText{"selection (test of Ka = Ks)", "选择（Ka = Ks 检验）"}.in(lang),
                     BiText{"T (Mya)", "分化时间（百万年前）"}.in(lang)};
   const std::string none = BiText{"not estimated", "未估计"}.in(lang);
   auto value = [&](const Json& row, const char* key, int digits) {
@@ -287,8 +329,16 @@ void pair_table(ReportSection& s, const Json& j, Lang lang) {
   for (auto& row : j.value("rows", Json::array())) {
     std::string kind = row.value("kind", "");
     if (lang == Lang::kZh) kind = kind == "tandem" ? "串联重复" : kind == "mutual best" ? "互为最佳匹配" : kind;
+    const std::string sel = row.value("selection", "");
+    const Json p = row.value("p_value", Json());
+    const std::string verdict = sel.empty() ? BiText{"not tested", "未检验"}.in(lang)
+                                            : (sel == "purifying"  ? BiText{"purifying", "纯化选择"}
+                                               : sel == "positive" ? BiText{"positive", "正选择"}
+                                                                   : BiText{"not significant", "不显著"})
+                                                      .in(lang) +
+                                                  (p.is_number() ? " (p = " + fmt(p.get<double>(), 3) + ")" : "");
     s.table.push_back({row.value("pair", ""), kind, value(row, "ka", 4), value(row, "ks", 4), value(row, "ka_ks", 3),
-                       value(row, "divergence_mya", 1)});
+                       row.value("status", "") == "estimated" ? verdict : none, value(row, "divergence_mya", 1)});
   }
 }
 
@@ -296,17 +346,25 @@ ReportSection report(const ReportContext& r) {
   ReportSection s = section(r, "kaks", {"Ka/Ks of duplicated pairs", "重复基因对的 Ka/Ks"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "kaks.json");
   if (j.empty() || j.value("skipped", false)) return s;
-  const std::string est = std::to_string(j.value("estimated", 0)),
-                    pur = std::to_string(j.value("purifying_selection", 0));
-  const std::string ne = std::to_string(j.value("not_estimated", 0)), sat = std::to_string(j.value("saturated", 0));
-  s.paragraphs.push_back(BiText{std::to_string(j.value("pairs", 0)) + " pairs; " + est + " estimated, of which " + pur +
-                                    " under purifying selection (Ka/Ks < 1); " + ne + " not estimated by yn00; " + sat +
-                                    " with saturated Ks (> " + fmt(j.value("max_ks", 0.0), 1) +
-                                    "), left out of the dating and the selection summary.",
-                                std::to_string(j.value("pairs", 0)) + " 对；可估计 " + est +
-                                    " 对，其中纯化选择 (Ka/Ks < 1) " + pur + " 对；无法估计 " + ne +
-                                    " 对；Ks 饱和 (> " + fmt(j.value("max_ks", 0.0), 1) + ") " + sat +
-                                    " 对，未用于分化时间与选择统计。"}
+  auto n = [&](const char* key) { return std::to_string(j.value(key, 0)); };
+  const Json median = j.value("median_ka_ks", Json());
+  const std::string med =
+      median.is_number() ? fmt(median.get<double>(), 2) : BiText{"not estimated", "未估计"}.in(r.lang);
+  s.paragraphs.push_back(BiText{
+      "Of the " + n("pairs") + " duplicated pairs ({table}), yn00 estimated " + n("estimated") +
+          "; their median Ka/Ks is " + med + " and " + n("ka_ks_below_1") +
+          " have Ka/Ks < 1. Tested with yn00's standard errors (z-test of Ka = Ks, two-sided, p < 0.05), " +
+          n("purifying_selection") + " are under significant purifying selection, " + n("positive_selection") +
+          " under significant positive selection, " + n("not_significant") + " do not differ from 1 and " +
+          n("not_tested") + " could not be tested ({figure}). " + n("not_estimated") +
+          " pairs were not estimated by yn00 and " + n("saturated") + " have saturated Ks (> " +
+          fmt(j.value("max_ks", 0.0), 1) + "); both are left out of the dating and the selection counts.",
+      n("pairs") + " 对重复基因（{table}）中，yn00 可估计 " + n("estimated") + " 对，Ka/Ks 中位数为 " + med +
+          "，其中 " + n("ka_ks_below_1") + " 对 Ka/Ks < 1。用 yn00 的标准误检验 Ka = Ks（z 检验，双侧，p < 0.05）：" +
+          n("purifying_selection") + " 对受显著纯化选择，" + n("positive_selection") + " 对受显著正选择，" +
+          n("not_significant") + " 对与 1 无显著差异，" + n("not_tested") + " 对无法检验（{figure}）。另有 " +
+          n("not_estimated") + " 对 yn00 无法估计、" + n("saturated") + " 对 Ks 饱和（> " +
+          fmt(j.value("max_ks", 0.0), 1) + "），均未用于分化时间与选择统计。"}
                              .in(r.lang));
   s.figures = {final_base(r.ctx) + "kaks.svg"};
   pair_table(s, j, r.lang);
@@ -341,8 +399,8 @@ StageSpec kaks_stage() {
   s.after = {"identify"};
   s.uses = {"chromosome"};  // tandem pairs, when the members have positions
   s.needs = {"cds"};
-  s.revision = 3;  // 2: values yn00 could not estimate and saturated Ks are flagged, not counted; 3: round ticks,
-                   // labels apart, Ks peaks from 10 pairs
+  s.revision = 4;  // 2: values yn00 could not estimate and saturated Ks are flagged, not counted; 3: round ticks,
+                   // labels apart, Ks peaks from 10 pairs; 4: the members' names, the z-test of Ka = Ks
   s.programs = {"yn00"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_identity": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "mutual best pairs below this identity are not duplicates"},

@@ -118,9 +118,11 @@ Status fetch_references(const StageContext& ctx) {
                     Json{{"status", "fetched"}, {"pfam", acc}, {"counts", counts}, {"source", "UniProt"}}.dump(2));
 }
 
-// The reference members: the given FASTA, else the ones fetched into the stage folder.
+// The reference members: the given FASTA, else the data folder's <Family>.references.fasta, else the ones
+// fetched into the stage folder.
 std::string reference_fasta(const StageContext& ctx) {
   std::string refs = ctx.params.value("references", std::string());
+  if (refs.empty()) refs = ctx.data("references").string();
   if (refs.empty() && fs::exists(ctx.work / "references.fasta")) refs = (ctx.work / "references.fasta").string();
   return refs;
 }
@@ -182,6 +184,9 @@ Status trim(const StageContext& ctx) {
 }
 
 double support_threshold(const std::string& kind);
+
+// A support value as printed: whole numbers as they are, a median between two values with its decimal.
+std::string support_text(double v) { return fmt(v, std::fabs(v - std::round(v)) < 1e-9 ? 0 : 1); }
 
 bool uses_model_finder(const std::string& model) { return model.rfind("MF", 0) == 0 || model.rfind("TEST", 0) == 0; }
 
@@ -276,9 +281,8 @@ Status finish(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "tree.nwk"), *text));
   std::vector<double> sup = tree->supports();
   if (ft)
-    for (double& v : sup) v *= 100;  // FastTree's local supports are 0-1
-  std::sort(sup.begin(), sup.end());
-  double median = sup.empty() ? 0 : sup[sup.size() / 2];
+    for (double& v : sup) v *= 100;                        // FastTree's local supports are 0-1
+  const double median = sup.empty() ? 0 : median_of(sup);  // of an even count: the mean of the middle two
   // Subfamilies: each clade named by the group its reference members share (phylogeny_groups.cpp).
   auto groups = write_reference_groups(ctx, *tree, reference_fasta(ctx));
   if (!groups) return groups.status();
@@ -341,8 +345,8 @@ std::vector<StageCheck> check_support(const StageContext&, const Json& summary) 
   const double median = summary.value("median_support", 0.0), want = support_threshold(kind);
   const std::string label = kind == "ufboot" ? "UFBoot" : "SH-like";
   return {{"median " + label + " support", median >= want ? "pass" : "warn",
-           "median " + label + " support " + fmt(median, 0) + " (threshold " + fmt(want, 0) + " for " + label + ")" +
-               low_support_text(summary, Lang::kEn),
+           "median " + label + " support " + support_text(median) + " (threshold " + fmt(want, 0) + " for " + label +
+               ")" + low_support_text(summary, Lang::kEn),
            median, want}};
 }
 
@@ -356,7 +360,7 @@ ReportSection report(const ReportContext& r) {
   s.paragraphs.push_back(BiText{"Method ", "方法 "}.in(r.lang) + j.value("method", std::string()) + ", " +
                          BiText{"model ", "模型 "}.in(r.lang) + j.value("model", std::string()) + ", " +
                          BiText{"median ", "中位数 "}.in(r.lang) + label + " " +
-                         fmt(j.value("median_support", 0.0), 0) + BiText{" (threshold ", "（阈值 "}.in(r.lang) +
+                         support_text(j.value("median_support", 0.0)) + BiText{" (threshold ", "（阈值 "}.in(r.lang) +
                          fmt(support_threshold(kind), 0) + BiText{")", "）"}.in(r.lang) + low_support_text(j, r.lang) +
                          BiText{".", "。"}.in(r.lang));
   if (const std::string sel = j.value("model_selection", std::string()); !sel.empty())
@@ -397,12 +401,14 @@ StageSpec phylogeny_stage() {
   s.name = "phylogeny";
   s.label = "phylogenetic analysis";
   s.label_zh = "系统发育分析";
-  s.revision = 8;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
+  s.revision = 9;  // 2: reproducible MAFFT refinement (--threadit 0); 3: support kind, stripped characters;
                    // 4: reference members fetched from UniProt; 5: restricted ModelFinder set, low-support nodes;
                    // 6: subfamilies named by the clades of grouped references, members table with groups;
-                   // 7: FreeRate up to 4 categories; 8: the tree figures moved to the panel stage (leaf_groups.tsv)
+                   // 7: FreeRate up to 4 categories; 8: the tree figures moved to the panel stage (leaf_groups.tsv); 9:
+                   // the true median
   s.description = "MAFFT alignment, gappy-column trimming, IQ-TREE 2 ModelFinder + UFBoot (FastTree fallback)";
   s.after = {"identify"};
+  s.data_files = {"references"};  // <Family>.references.fasta of the data folder, when it has one
   s.resource = "large";
   s.programs = {"mafft", "iqtree2", "FastTree"};
   s.dialog = {{"method", {"tree method", "建树方法"}}};
@@ -415,8 +421,8 @@ StageSpec phylogeny_stage() {
       "bootstrap": {"type": "integer", "minimum": 1000, "maximum": 100000, "default": 1000, "description": "UFBoot replicates (-B)"},
       "max_gap_fraction": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5},
       "fasttree_above": {"type": "integer", "minimum": 4, "default": 500, "description": "use FastTree for more sequences than this"},
-      "references": {"type": "string", "default": "", "description": "FASTA of reference members; a header word group=G1 (or subfamily=, clade=) names its group"},
-      "reference_groups": {"type": "string", "default": "", "description": "table of reference id<TAB>group, for references whose headers name no group"},
+      "references": {"type": "string", "default": "", "format": "path", "description": "FASTA of reference members; a header word group=G1 (or subfamily=, clade=) names its group"},
+      "reference_groups": {"type": "string", "default": "", "format": "path", "description": "table of reference id<TAB>group, for references whose headers name no group"},
       "fetch_references": {"type": "boolean", "default": true, "description": "without references: fetch the reviewed Arabidopsis and rice members of the family's Pfam domain from UniProt (cached), when the run may use the network"},
       "uniprot_url": {"type": "string", "default": "https://rest.uniprot.org"},
       "max_references": {"type": "integer", "minimum": 1, "maximum": 200, "default": 40, "description": "reference members kept per species"}
@@ -430,7 +436,8 @@ StageSpec phylogeny_stage() {
   };
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
     std::vector<Step> steps;
-    if (ctx.params["references"].get<std::string>().empty() && ctx.params["fetch_references"].get<bool>())
+    if (ctx.params["references"].get<std::string>().empty() && ctx.data("references").empty() &&
+        ctx.params["fetch_references"].get<bool>())
       steps.push_back(StageFn(fetch_references));
     steps.push_back(StageFn(gather));
     auto n = read_fasta(ctx.input.at("identify") / final_name(ctx, "pep.fasta"));

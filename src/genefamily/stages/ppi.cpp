@@ -21,12 +21,11 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-std::string network_svg(const std::vector<std::string>& nodes,
+std::string network_svg(Lang lang, const std::vector<std::string>& nodes,
                         const std::vector<std::tuple<std::string, std::string, double>>& edges,
                         const std::string& title) {
-  double cx = 300, cy = 300, r = 220;
-  svg::Doc d(2 * cx + 40, 2 * cy + 20, title);
-  d.text(20, 22, title, 14, "start", "font-weight=\"bold\"");
+  const double cx = 300, cy = 290, r = 220, f = 10;
+  svg::Doc d(2 * cx, 2 * cy + 60, title);
   std::map<std::string, std::pair<double, double>> at;
   for (size_t i = 0; i < nodes.size(); ++i) {
     double a = 2 * kPi * double(i) / double(std::max<size_t>(1, nodes.size())) - kPi / 2;
@@ -38,8 +37,14 @@ std::string network_svg(const std::vector<std::string>& nodes,
              "stroke-opacity=\"0.7\"");
   for (auto& n : nodes) {
     d.circle(at[n].first, at[n].second, 6, "#E69F00", "#333333");
-    d.text(at[n].first, at[n].second - 10, n, 9, "middle");
+    d.text(at[n].first, at[n].second - 10, n, f, "middle", "data-gene=\"1\"");
   }
+  d.legend(20, 2 * cy + 6,
+           {{BiText{"member (through its Arabidopsis ortholog)", "成员（经其拟南芥直系同源基因）"}.in(lang), "#E69F00",
+             "circle"},
+            {BiText{"STRING interaction (width: combined score)", "STRING 互作（线宽：综合得分）"}.in(lang), "#0072B2",
+             "line"}},
+           "network", "", f);
   return d.str();
 }
 
@@ -87,8 +92,14 @@ std::string edge_gene(const AgiToGene& agi_to_gene, const Json& e, const char* i
   return it != agi_to_gene.end() ? it->second : "";
 }
 
-// STRING's edges between two different members: ppi.tsv and the network figure; the edge count.
-Result<size_t> write_network(const StageContext& ctx, const AgiToGene& agi_to_gene, const Json& edges_json) {
+// STRING's edges between two different members: ppi.tsv and the network figure; the edge count. The table's
+// member ids are shown under the members' names.
+Result<size_t> write_network(const StageContext& ctx, AgiToGene agi_to_gene, const Json& edges_json) {
+  if (auto members = read_members(ctx.input.at("identify"))) {
+    const auto name = names_by_id(*members);
+    for (auto& [agi, gene] : agi_to_gene)
+      if (auto it = name.find(gene); it != name.end()) gene = it->second;
+  }
   std::vector<std::tuple<std::string, std::string, double>> edges;
   std::set<std::string> nodes_set;
   std::ostringstream tsv;
@@ -109,7 +120,8 @@ Result<size_t> write_network(const StageContext& ctx, const AgiToGene& agi_to_ge
   std::string title =
       figure_title(ctx, {" interactions of Arabidopsis orthologs (STRING)", " 拟南芥直系同源蛋白的互作（STRING）"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi.tsv"), tsv.str()));
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "ppi_network.svg"), network_svg(nodes, edges, title)));
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "ppi_network.svg"), network_svg(run_lang(ctx), nodes, edges, title)));
   return edges.size();
 }
 
@@ -170,8 +182,9 @@ StageSpec ppi_stage() {
   s.label_zh = "蛋白互作网络";
   s.description = "Interactions among the members' Arabidopsis orthologs (STRING API, cached; skipped offline)";
   s.after = {"identify"};
+  s.revision = 2;  // 2: the members' names, the network's legend
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
-      "orthologs": {"type": "string", "default": "", "description": "TSV: member gene, Arabidopsis AGI"},
+      "orthologs": {"type": "string", "default": "", "format": "path", "description": "TSV: member gene, Arabidopsis AGI"},
       "string_url": {"type": "string", "default": "https://string-db.org"},
       "min_score": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 400}
     }, "additionalProperties": false})JS");

@@ -17,17 +17,27 @@
 namespace bioagent::gf {
 namespace {
 
+// A category's name in the run's language.
+std::string category_label(const std::string& key, Lang lang) {
+  static const std::map<std::string, BiText> kLabels = {{"light", {"light", "光响应"}},
+                                                        {"hormone", {"hormone", "激素响应"}},
+                                                        {"stress", {"stress", "胁迫响应"}},
+                                                        {"development", {"development", "生长发育"}},
+                                                        {"PWM", {"PWM matches", "PWM 匹配"}}};
+  auto it = kLabels.find(key);
+  return it == kLabels.end() ? key : it->second.in(lang);
+}
+
 // The categories in the order drawn (light, hormone, stress, development, then any other, e.g. a PWM
 // file's), each with its label in the run's language.
 std::vector<std::pair<std::string, std::string>> categories_drawn(Lang lang,
                                                                   const std::map<std::string, std::string>& category) {
-  std::vector<std::pair<std::string, std::string>> out = {{"light", BiText{"light", "光响应"}.in(lang)},
-                                                          {"hormone", BiText{"hormone", "激素响应"}.in(lang)},
-                                                          {"stress", BiText{"stress", "胁迫响应"}.in(lang)},
-                                                          {"development", BiText{"development", "生长发育"}.in(lang)}};
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const char* key : {"light", "hormone", "stress", "development"}) out.push_back({key, category_label(key, lang)});
   for (auto& entry : category) {
     const std::string& c = entry.second;  // a named variable: clang's lambdas cannot capture structured bindings
-    if (std::none_of(out.begin(), out.end(), [&](auto& o) { return o.first == c; })) out.push_back({c, c});
+    if (std::none_of(out.begin(), out.end(), [&](auto& o) { return o.first == c; }))
+      out.push_back({c, category_label(c, lang)});
   }
   return out;
 }
@@ -96,7 +106,7 @@ Status scan_member(const StageContext& ctx, const Member& m, GenomeIndex& genome
   if (!seq) return seq.status();
   std::string p = m.strand == '-' ? reverse_complement(*seq) : *seq;  // 5' -> 3', ending at the gene
   scan.promoters.push_back(
-      {m.gene, m.seqid + ":" + std::to_string(std::max<int64_t>(1, a)) + "-" + std::to_string(b) + "(" + m.strand + ")",
+      {m.name, m.seqid + ":" + std::to_string(std::max<int64_t>(1, a)) + "-" + std::to_string(b) + "(" + m.strand + ")",
        p});
   std::vector<CisHit> hits;
   for (auto& h : scan_elements(p))  // consensus words shorter than min_element_length: counted apart
@@ -108,10 +118,10 @@ Status scan_member(const StageContext& ctx, const Member& m, GenomeIndex& genome
     for (auto& h : scan_pwm(pwm, bg, p, ctx.params["pwm_pvalue"].get<double>(), ctx.params["pwm_qvalue"].get<double>()))
       hits.push_back(h);
   for (auto& h : hits) {
-    scan.sites << m.gene << '\t' << h.element << '\t' << h.category << '\t' << h.strand << '\t'
+    scan.sites << m.name << '\t' << h.element << '\t' << h.category << '\t' << h.strand << '\t'
                << h.offset - int64_t(p.size()) << '\t' << h.match << '\t' << p_text(h.p_value) << '\t'
                << p_text(h.q_value) << '\n';
-    ++scan.counts[m.gene][h.element];
+    ++scan.counts[m.name][h.element];
     scan.category[h.element] = h.category;
   }
   return {};
@@ -133,23 +143,33 @@ CountMatrix count_matrix(const std::vector<Member>& members, PromoterScan& scan)
         elements.push_back(e);
         break;
       }
-  std::stable_sort(elements.begin(), elements.end(),
-                   [&](auto& x, auto& y) { return scan.category[x] < scan.category[y]; });
+  // Grouped by function, in the figure's order of the categories (light, hormone, stress, development, others).
+  const auto rank = [](const std::string& c) {
+    const char* order[] = {"light", "hormone", "stress", "development"};
+    for (int i = 0; i < 4; ++i)
+      if (c == order[i]) return i;
+    return 4;
+  };
+  std::stable_sort(elements.begin(), elements.end(), [&](auto& x, auto& y) {
+    return std::make_pair(rank(scan.category[x]), scan.category[x]) <
+           std::make_pair(rank(scan.category[y]), scan.category[y]);
+  });
   CountMatrix out;
   std::ostringstream matrix;
   matrix << "gene";
   for (auto& e : elements) matrix << '\t' << e;
   matrix << '\n';
   for (auto& m : members) {
-    matrix << m.gene;
+    if (m.seqid.empty()) continue;  // no position, no promoter: not a row of zeros
+    matrix << m.name;
     std::vector<double> row;
     for (auto& e : elements) {
-      int n = scan.counts[m.gene][e];
+      int n = scan.counts[m.name][e];
       matrix << '\t' << n;
       row.push_back(n);
     }
     matrix << '\n';
-    out.rows.push_back(m.gene);
+    out.rows.push_back(m.name);
     out.values.push_back(row);
   }
   for (auto& e : elements) out.cols.push_back({e, scan.category[e]});
@@ -214,29 +234,47 @@ ReportSection report(const ReportContext& r) {
   ReportSection s = section(r, "promoters", {"Promoter elements", "启动子顺式元件"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "promoter.json");
   if (j.empty()) return s;
-  s.paragraphs.push_back(BiText{"Sites by category: ", "各类元件位点数："}.in(r.lang) +
-                         join_counts(j.value("sites_by_category", Json::object())) + " (" +
-                         std::to_string(j.value("length", 0)) + BiText{" bp upstream)", " bp 上游)"}.in(r.lang));
+  std::string by_cat;
+  int total = 0;
+  const Json cats = j.value("sites_by_category", Json::object());
+  for (const char* key : {"light", "hormone", "stress", "development", "PWM"})
+    if (cats.contains(key)) {
+      total += cats[key].get<int>();
+      by_cat += (by_cat.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + category_label(key, r.lang) +
+                BiText{" ", " "}.in(r.lang) + cats[key].dump();
+    }
+  std::string top;
+  for (auto& t : j.value("top_elements", Json::array()))
+    if (top.size() < 200)
+      top += (top.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + t.value("element", "") + " (" +
+             std::to_string(t.value("sites", 0)) + ")";
+  const std::string n = std::to_string(j.value("promoters", 0)), len = std::to_string(j.value("length", 0));
+  s.paragraphs.push_back(BiText{"In the " + len + " bp upstream of the " + n + " members with a position, " +
+                                    std::to_string(total) + " cis-element sites were found (" + by_cat +
+                                    "; {figure}); the most frequent elements: " + top + ".",
+                                n + " 个有位置的成员上游 " + len + " bp 内共找到 " + std::to_string(total) +
+                                    " 个顺式元件位点（" + by_cat + "；{figure}）；最常见的元件：" + top + "。"}
+                             .in(r.lang));
   const int64_t min_length = j.value("min_element_length", 0);
   const Json left_out = j.value("short_elements_left_out", Json::object());
   if (min_length > 0) {
     int sites = 0;
     std::string names;
-    for (auto& [e, n] : left_out.items()) sites += n.get<int>(), names += (names.empty() ? "" : ", ") + e;
+    for (auto& [e, k] : left_out.items()) sites += k.get<int>(), names += (names.empty() ? "" : ", ") + e;
     // A random word of min_length - 1 bases: expected 2 L / 4^(k) times on both strands of L bp.
     const int64_t promoter_length = j.value("length", 0);
     const double expected = 2.0 * double(promoter_length) / std::pow(4.0, double(min_length - 1));
-    const std::string len = std::to_string(min_length), k = std::to_string(min_length - 1), chance = fmt(expected, 1),
+    const std::string ml = std::to_string(min_length), k = std::to_string(min_length - 1), chance = fmt(expected, 1),
                       bp = std::to_string(promoter_length);
     s.paragraphs.push_back(
         left_out.empty()
-            ? BiText{"Only elements of at least " + len + " bp are counted.", "仅计数不短于 " + len + " bp 的元件。"}
-                  .in(r.lang)
-            : BiText{"Consensus elements shorter than " + len + " bp (" + names + ") are left out of the counts and " +
+            ? BiText{"Only elements of at least " + ml + " bp are counted.", "仅计数不短于 " + ml + " bp 的元件。"}.in(
+                  r.lang)
+            : BiText{"Consensus elements shorter than " + ml + " bp (" + names + ") are left out of the counts and " +
                          "the figure: " + std::to_string(sites) + " sites; a " + k + "-bp word turns up about " +
                          chance + " times by chance in " + bp + " bp (both strands) and would inflate them (set " +
                          "promoter.min_element_length to change this).",
-                     "短于 " + len + " bp 的共有序列元件（" + names + "）未计入计数和图：共 " + std::to_string(sites) +
+                     "短于 " + ml + " bp 的共有序列元件（" + names + "）未计入计数和图：共 " + std::to_string(sites) +
                          " 个位点；一个 " + k + " bp 的序列在 " + bp + " bp（两条链）中随机出现约 " + chance +
                          " 次，计入会夸大数目（可用 promoter.min_element_length 更改）。"}
                   .in(r.lang));
@@ -261,7 +299,7 @@ StageSpec promoter_stage() {
       "stop_at_neighbour": {"type": "boolean", "default": false, "description": "end the region at the next gene upstream"},
       "min_element_length": {"type": "integer", "minimum": 4, "maximum": 20, "default": 6,
                              "description": "consensus elements shorter than this are left out of the counts and the figure (said in the report); PWM matches are kept by their q-value"},
-      "pwm_meme": {"type": "string", "default": "", "description": "MEME-format motif file scanned as well"},
+      "pwm_meme": {"type": "string", "default": "", "format": "path", "description": "MEME-format motif file scanned as well"},
       "pwm_pvalue": {"type": "number", "minimum": 0, "maximum": 0.01, "default": 1e-4},
       "pwm_qvalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.05,
                      "description": "PWM matches kept at most this q-value (Benjamini-Hochberg over the promoter's positions, as FIMO)"}
@@ -270,7 +308,8 @@ StageSpec promoter_stage() {
   s.outputs = {"promoter.json"};
   s.parse = summary_file("promoter.json");
   s.report = report;
-  s.revision = 2;  // 2: elements shorter than min_element_length left out; the category summary beside the heatmap
+  s.revision = 3;  // 2: elements shorter than min_element_length left out; the category summary beside the heatmap;
+                   // 3: the members' names, elements grouped by function
   return s;
 }
 

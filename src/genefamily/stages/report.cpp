@@ -49,64 +49,86 @@ const Text kText = {{"Executive summary", "执行摘要"},
 
 using Section = ReportSection;
 
-// Each figure's caption in both languages, by the end of its file name
-// (<Species>.<Family>.<suffix>); a dual-synteny plot names its species.
-struct Caption {
-  const char* suffix;
-  BiText text;
-};
-const Caption kCaptions[] = {
-    {"tree_rooted.svg",
-     {"Phylogenetic tree of the members, rooted on the reference members (or at its midpoint), subfamilies coloured",
-      "家族成员的系统发育树（以参考成员定根，无参考成员时中点定根），亚家族着色"}},
-    {"tree.svg",
-     {"Phylogenetic tree of the members with branch supports (rectangular layout)",
-      "家族成员的系统发育树及分支支持率（矩形布局）"}},
-    {"tree_circular.svg", {"Phylogenetic tree of the members (circular layout)", "家族成员的系统发育树（环形布局）"}},
-    {"combined_panel.svg",
-     {"Phylogeny, conserved motifs, domain architecture and gene structure of the members",
-      "家族成员的系统发育、保守基序、结构域组成与基因结构"}},
-    {"motif_map.svg", {"Conserved motifs along each protein", "各蛋白的保守基序分布"}},
-    {"motif_logos.svg",
-     {"Sequence logos of the conserved motifs (information content in bits)",
-      "保守基序的序列标识图（信息量，单位为比特）"}},
-    {"gene_structure.svg", {"Exon-intron structures of the members", "家族成员的外显子-内含子结构"}},
-    {"chromosome_map_labelled.svg",
-     {"Chromosomal locations of the members under their new names", "家族成员在染色体上的位置（按新名称标注）"}},
-    {"chromosome_map.svg",
-     {"Chromosomal locations of the members, tandem clusters highlighted",
-      "家族成员在染色体上的位置，串联重复簇突出显示"}},
-    {"promoter_heatmap.svg", {"Cis-acting elements in the members' promoters", "家族成员启动子中的顺式作用元件"}},
-    {"synteny_circle.svg", {"Duplicated member pairs on the chromosomes", "染色体上的家族重复基因对"}},
-    {"kaks.svg", {"Ka against Ks of the duplicated pairs", "重复基因对的 Ka 与 Ks"}},
-    {"ks_distribution.svg", {"Ks distribution of the duplicated pairs", "重复基因对的 Ks 分布"}},
-    {"genome_ks.svg",
-     {"Ks of the genome's collinear anchor pairs, the family's pairs marked",
-      "全基因组共线性锚点基因对的 Ks 分布，标出家族基因对"}},
-    {"expression_heatmap.svg",
-     {"Expression of the members (log2(x+1), row z-scores)", "家族成员的表达量（log2(x+1)，行 z 分数）"}},
-    {"ppi_network.svg",
-     {"Predicted interactions of the members (through their Arabidopsis orthologs)",
-      "家族成员的预测互作网络（基于拟南芥直系同源基因）"}},
+// What the run drew, so that a caption claims only what its figure shows.
+struct CaptionFacts {
+  bool references_root = false;   // rooted on reference members (else at the midpoint)
+  bool subgroups = false;         // subgroups named from reference members are coloured
+  std::string support_kind;       // "UFBoot", "SH-like"; empty: no supports drawn
+  bool tandem = false;            // tandem clusters on the chromosome map
+  bool selection_tested = false;  // a Ka/Ks pair has a verdict of the test of Ka = Ks
 };
 
-// The numbered caption of a figure file ("Figure 3. ..." or "图3 ..."), in the report's language.
-std::string figure_caption(const std::string& file, int number, Lang lang) {
-  auto ends_with = [&](const std::string& suffix) {
-    return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  std::string text;
-  for (auto& c : kCaptions)
-    if (ends_with(std::string(".") + c.suffix)) {
-      text = c.text.in(lang);
-      break;
-    }
-  if (size_t at = file.find("dual_synteny_"); text.empty() && at != std::string::npos) {
-    std::string other = file.substr(at + 13, file.size() - at - 13 - 4);
-    text =
-        BiText{"Collinear genes between this species and " + other, "本物种与 " + other + " 之间的共线性基因"}.in(lang);
+// Each figure's caption in both languages, by the end of its file name (<Species>.<Family>.<suffix>); a
+// dual-synteny plot names its species.
+std::string caption_text(const std::string& file, Lang lang, const CaptionFacts& f) {
+  auto ends_with = [&](const std::string& suffix) { return file.ends_with("." + suffix); };
+  const std::string comma = BiText{", ", "，"}.in(lang);
+  if (ends_with("tree_rooted.svg") || ends_with("tree_circular.svg")) {
+    std::string t = BiText{"Phylogenetic tree of the members", "家族成员的系统发育树"}.in(lang) +
+                    (ends_with("tree_circular.svg") ? BiText{" (circular layout)", "（环形布局）"}
+                                                    : BiText{" (rectangular layout)", "（矩形布局）"})
+                        .in(lang) +
+                    comma +
+                    (f.references_root ? BiText{"rooted on the reference members", "以参考成员定根"}
+                                       : BiText{"rooted at its midpoint", "中点定根"})
+                        .in(lang);
+    if (!f.support_kind.empty())
+      t += comma + BiText{f.support_kind + " supports at the nodes", "节点处为 " + f.support_kind + " 支持率"}.in(lang);
+    if (f.subgroups)
+      t += comma + BiText{"subgroups named from reference members coloured", "依据参考成员命名的亚组着色"}.in(lang);
+    return t + comma + BiText{"scale bar in substitutions per site", "标尺单位为每位点替换数"}.in(lang);
   }
-  if (text.empty()) text = file;  // a figure without a caption of its own keeps its file name
+  if (ends_with("combined_panel.svg"))
+    return BiText{"Phylogeny, conserved motifs, domain architecture and gene structure of the members",
+                  "家族成员的系统发育、保守基序、结构域组成与基因结构"}
+               .in(lang) +
+           (f.subgroups ? BiText{" (subgroups coloured)", "（亚组着色）"}.in(lang) : "");
+  if (ends_with("chromosome_map.svg"))
+    return BiText{"Chromosomal locations of the members on a Mb ruler", "家族成员在染色体上的位置（Mb 标尺）"}.in(
+               lang) +
+           (f.tandem ? BiText{", tandem clusters bracketed", "，串联重复簇以括号标出"}.in(lang) : "");
+  if (ends_with("kaks.svg"))
+    return BiText{"Ka against Ks of the duplicated pairs (dashed line: Ka = Ks)",
+                  "重复基因对的 Ka 与 Ks（虚线：Ka = Ks）"}
+               .in(lang) +
+           (f.selection_tested
+                ? BiText{", coloured by the z-test of Ka = Ks", "，按 Ka = Ks 的 z 检验结果着色"}.in(lang)
+                : "");
+  static const std::pair<const char*, BiText> kFixed[] = {
+      {"motif_map.svg", {"Conserved motifs along each protein", "各蛋白的保守基序分布"}},
+      {"motif_logos.svg",
+       {"Sequence logos of the conserved motifs (information content in bits) with their E-values and site counts",
+        "保守基序的序列标识图（信息量，单位为比特）及其 E 值与位点数"}},
+      {"gene_structure.svg", {"Exon-intron structures of the members", "家族成员的外显子-内含子结构"}},
+      {"promoter_heatmap.svg",
+       {"Cis-acting elements in the members' promoters, grouped by function",
+        "家族成员启动子中的顺式作用元件（按功能分组）"}},
+      {"synteny_circle.svg",
+       {"The members on the chromosomes (scale ticks, gene density), their duplicated pairs coloured by duplication "
+        "type",
+        "家族成员在染色体上的位置（刻度与基因密度）及按复制类型着色的重复基因对"}},
+      {"ks_distribution.svg", {"Ks distribution of the duplicated pairs", "重复基因对的 Ks 分布"}},
+      {"genome_ks.svg",
+       {"Ks of the genome's collinear anchor pairs, the family's pairs marked",
+        "全基因组共线性锚点基因对的 Ks 分布，标出家族基因对"}},
+      {"expression_heatmap.svg",
+       {"Expression of the members (log2(x+1), row z-scores)", "家族成员的表达量（log2(x+1)，行 z 分数）"}},
+      {"ppi_network.svg",
+       {"Predicted interactions of the members (through their Arabidopsis orthologs)",
+        "家族成员的预测互作网络（基于拟南芥直系同源基因）"}},
+  };
+  for (auto& [suffix, text] : kFixed)
+    if (ends_with(suffix)) return text.in(lang);
+  if (size_t at = file.find("dual_synteny_"); at != std::string::npos) {
+    std::string other = file.substr(at + 13, file.size() - at - 13 - 4);
+    return BiText{"Collinear genes between this species and " + other, "本物种与 " + other + " 之间的共线性基因"}.in(
+        lang);
+  }
+  return file;  // a figure without a caption of its own keeps its file name
+}
+
+// The numbered caption of a figure file ("Figure 3. ..." or "图3 ..."), in the report's language.
+std::string figure_caption(const std::string& text, int number, Lang lang) {
   return BiText{"Figure " + std::to_string(number) + ". ", "图" + std::to_string(number) + " "}.in(lang) + text;
 }
 
@@ -297,7 +319,7 @@ Status build(const StageContext& ctx) {
   std::vector<double> ratios;  // estimated pairs only: not estimated and saturated ones are no values
   for (auto& r : kaks.value("rows", Json::array()))
     if (r.value("status", std::string()) == "estimated" && r["ka_ks"].is_number()) ratios.push_back(r["ka_ks"]);
-  std::sort(ratios.begin(), ratios.end());
+  const double median_ratio = median_of(ratios);  // NaN with no pair
   double mw_min = 1e300, mw_max = 0, pi_min = 14, pi_max = 0;
   for (auto& [g, p] : props) {
     mw_min = std::min(mw_min, p.molecular_weight);
@@ -322,8 +344,10 @@ Status build(const StageContext& ctx) {
                      {"collinear_blocks", ran("synteny", synteny, "blocks")}}},
                    {"kaks",
                     {{"pairs", ratios.size()},
-                     {"median_ka_ks", ratios.empty() ? Json() : Json(ratios[ratios.size() / 2])},
+                     {"median_ka_ks", ratios.empty() ? Json() : Json(median_ratio)},
                      {"purifying", kaks.value("purifying_selection", 0)},
+                     {"positive", kaks.value("positive_selection", 0)},
+                     {"not_tested", kaks.value("not_tested", 0)},
                      {"not_estimated", kaks.value("not_estimated", 0)},
                      {"saturated", kaks.value("saturated", 0)}}},
                    {"stage_states", stage_states(ctx)},
@@ -356,15 +380,15 @@ Status build(const StageContext& ctx) {
     else
       p << BiText{"; tandem clusters: ", "；串联重复簇："}.in(lang) << not_run(ctx, "chromosome", lang);
     if (!ratios.empty())
-      p << BiText{"; median Ka/Ks of duplicated pairs ", "；重复基因对 Ka/Ks 中位数 "}.in(lang)
-        << fmt(ratios[ratios.size() / 2]);
+      p << BiText{"; median Ka/Ks of duplicated pairs ", "；重复基因对 Ka/Ks 中位数 "}.in(lang) << fmt(median_ratio);
     p << BiText{".", "。"}.in(lang);
     s.paragraphs.push_back(p.str());
     sections.push_back(s);
   }
   {
     Section s{"genes", kText.genes.in(lang), {}, {}, {}, {}};
-    s.table_header = texts_in(lang, {{"gene", "基因"},
+    s.table_header = texts_in(lang, {{"name", "名称"},
+                                     {"gene id", "基因编号"},
                                      {"chr", "染色体"},
                                      {"start", "起始"},
                                      {"end", "终止"},
@@ -375,12 +399,12 @@ Status build(const StageContext& ctx) {
                                      {"GRAVY", "亲水性 (GRAVY)"},
                                      {"group", "亚家族"}});
     for (auto& m : *members) {
-      const ProteinProperties& p = props[m.gene];
+      const ProteinProperties& p = props[m.name];
       const bool placed = !m.seqid.empty();  // no position known: "—", never 0/0/+
-      s.table.push_back({m.gene, placed ? m.seqid : "—", placed ? std::to_string(m.start) : "—",
+      s.table.push_back({m.name, m.gene, placed ? m.seqid : "—", placed ? std::to_string(m.start) : "—",
                          placed ? std::to_string(m.end) : "—", placed ? std::string(1, m.strand) : "—",
                          std::to_string(p.length), fmt(p.molecular_weight / 1000), fmt(p.isoelectric_point),
-                         fmt(p.gravy, 3), subfamily.count(m.gene) ? subfamily[m.gene] : "—"});
+                         fmt(p.gravy, 3), subfamily.count(m.name) ? subfamily[m.name] : "—"});
     }
     for (auto& [reason, n] : no_group)
       if (!reason.empty())
@@ -420,13 +444,20 @@ Status build(const StageContext& ctx) {
                          : "No tandem clusters were found."),
                  (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")}
               .in(lang));
-    if (!ratios.empty() && ratios[ratios.size() / 2] < 1)
-      s.paragraphs.push_back(
-          BiText{"Most duplicated pairs have Ka/Ks < 1: purifying selection has kept their functions.",
-                 "多数重复基因对 Ka/Ks < 1，受纯化选择。"}
-              .in(lang));
+    // Selection is claimed only from the test of Ka = Ks (yn00's standard errors), never from the ratio alone.
+    const int purifying = kaks.value("purifying_selection", 0), positive = kaks.value("positive_selection", 0);
+    if (!ratios.empty() && purifying + positive > 0)
+      s.paragraphs.push_back(BiText{
+          std::to_string(purifying) + " of the " + std::to_string(ratios.size()) +
+              " estimated duplicated pairs are under significant purifying selection and " + std::to_string(positive) +
+              " under significant positive selection (z-test of Ka = Ks from yn00's standard errors, p < 0.05).",
+          std::to_string(ratios.size()) + " 对可估计的重复基因对中，" + std::to_string(purifying) +
+              " 对受显著纯化选择，" + std::to_string(positive) +
+              " 对受显著正选择（基于 yn00 标准误的 Ka = Ks z 检验，p < 0.05）。"}
+                                 .in(lang));
     sections.push_back(s);
   }
+  std::vector<std::string> references;  // filled by the methods
   {
     Section s{"methods", kText.methods.in(lang), {}, {}, {}, {}, {}};
     s.table_header = texts_in(lang, {{"stage", "阶段"},
@@ -459,7 +490,11 @@ Status build(const StageContext& ctx) {
     s.paragraphs.push_back(BiText{"Each stage's programs, versions and parameters as run (defaults included):",
                                   "各阶段的程序、版本与实际参数（含默认值）如下。"}
                                .in(lang));
-    for (auto& p : methods_narrative(ctx, rows, lang)) s.paragraphs.push_back(p);
+    std::vector<std::string> cited;
+    for (auto& p : methods_narrative(ctx, rows, lang, &cited)) s.paragraphs.push_back(p);
+    references.clear();
+    for (size_t i = 0; i < cited.size(); ++i)
+      references.push_back("[" + std::to_string(i + 1) + "] " + reference_text(cited[i]));
     for (auto& p : parameter_paragraphs(ctx, run_dir, lang)) s.paragraphs.push_back(p);
     if (!rows.empty())
       s.paragraphs.push_back(kText.timeline.in(lang) + ": " + rows.front().value("at", "") + " → " +
@@ -468,6 +503,8 @@ Status build(const StageContext& ctx) {
   }
 
   add_prewritten(sections, ctx.params.value("prewritten", Json::object()), lang);
+  if (!references.empty())  // last: the works the methods cite, by their numbers
+    sections.push_back(Section{"references", BiText{"References", "参考文献"}.in(lang), references, {}, {}, {}, {}});
   // Markdown and HTML from the same sections.
   std::string title = sp + " " + fam + " " + kText.title_suffix.in(lang);
   std::ostringstream md, html;
@@ -482,6 +519,16 @@ Status build(const StageContext& ctx) {
        << html_escape(title) << "</h1>\n";
   const fs::path final_dir = fs::path(ctx.run.value("run_dir", std::string())) / "final";
   int figure_number = 0, table_number = 0;
+  const Json panel = json_of("panel");
+  CaptionFacts facts;
+  facts.references_root = panel.value("root", std::string()) == "reference members";
+  facts.subgroups = panel.value("subgroups", false);
+  facts.support_kind = phylo.value("support_kind", std::string()) == "ufboot"    ? "UFBoot"
+                       : phylo.value("support_kind", std::string()) == "sh_like" ? "SH-like"
+                                                                                 : "";
+  facts.tandem = chrom.value("tandem_clusters", 0) > 0;
+  for (auto& r : kaks.value("rows", Json::array()))
+    facts.selection_tested |= !r.value("selection", std::string()).empty();
   Json captions = Json::array();  // each figure's numbered caption, for the web page's results panel
   for (auto& s : sections) {
     md << "## " << s.title << "\n\n";
@@ -519,8 +566,9 @@ Status build(const StageContext& ctx) {
     for (auto& f : s.figures) {
       auto svg_text = read_text(final_dir / f);
       if (!svg_text) continue;  // the stage did not draw it
-      const std::string caption = figure_caption(f, ++figure_number, lang);
-      captions.push_back({{"file", f}, {"number", figure_number}, {"caption", caption}});
+      const std::string text = caption_text(f, lang, facts);
+      const std::string caption = figure_caption(text, ++figure_number, lang);
+      captions.push_back({{"file", f}, {"number", figure_number}, {"caption", caption}, {"text", text}});
       md << "![" << caption << "](" << f << ")\n\n*" << caption << "*\n\n";
       html << "<figure id=\"figure-" << figure_number << "\" data-file=\"" << html_escape(f) << "\">" << *svg_text
            << "<figcaption>" << html_escape(caption) << "</figcaption></figure>\n";
@@ -534,14 +582,14 @@ Status build(const StageContext& ctx) {
   std::ostringstream outputs;
   outputs << "# Outputs of the " << sp << " " << fam << " run\n\n";
   const std::vector<std::pair<std::string, std::string>> kFiles = {
-      {"pep.fasta", "member proteins (longest isoform per gene), named by gene"},
-      {"cds.fasta", "member CDS, named by gene"},
-      {"geneID.txt", "member gene ids, one per line"},
+      {"names.tsv", "each member's name (the one every figure, table and file uses) with its gene and protein ids"},
+      {"pep.fasta", "member proteins (longest isoform per gene), under the members' names"},
+      {"cds.fasta", "member CDS, under the members' names"},
+      {"geneID.txt", "the members' gene ids as the data names them, one per line (for extracting from the data)"},
       {"domain.txt", "hmmsearch domain hits of each member (HMM and sequence coordinates, i-Evalue, score)"},
       {"tree.nwk", "the phylogeny (Newick; UFBoot or FastTree local supports on internal nodes)"},
-      {"tree_rooted.svg", "the tree rooted on the reference members (or at its midpoint), subfamilies coloured"},
-      {"tree.svg", "the tree, rectangular layout"},
-      {"tree_circular.svg", "the tree, circular layout"},
+      {"tree_rooted.svg", "the tree rooted on the reference members (or at its midpoint), rectangular layout"},
+      {"tree_circular.svg", "the same rooted tree, circular layout"},
       {"subfamilies.tsv", "group of each member: the clade of the reference members it falls in (— with the reason)"},
       {"members.tsv", "the members with their coordinates and group from the tree"},
       {"domain_architecture.tsv", "domains in order along each protein and HMM coverage"},
@@ -553,22 +601,21 @@ Status build(const StageContext& ctx) {
       {"gene_structure.tsv", "exons, introns and UTRs of each member"},
       {"gene_structure.svg", "exon-intron structures"},
       {"chromosome_positions.tsv", "chromosome, position, gene rank and tandem cluster of each member"},
-      {"chromosome_map.svg", "members on the chromosomes, tandem clusters highlighted"},
-      {"chromosome_map_labelled.svg", "members on the chromosomes under their new names, labels never overlapping"},
-      {"renaming.tsv", "members renamed by chromosome order (<Prefix><Family>1..n): new name, gene, chromosome, start"},
+      {"chromosome_map.svg", "members on the chromosomes (Mb ruler), tandem clusters bracketed"},
       {"combined_panel.svg", "rooted tree, conserved motifs, domain architecture and gene structure on shared rows"},
       {"family_assignments.tsv", "classify: each protein with domains of the set, its family, subfamily and rule"},
       {"family_counts.tsv", "classify: proteins per family and how far the profiles decide each family"},
       {"promoters.fasta", "upstream regions (5'->3', ending at the gene)"},
       {"promoter_sites.tsv", "every cis-element or PWM match (position relative to the gene start)"},
       {"promoter_counts.tsv", "element counts per gene"},
-      {"promoter_heatmap.svg", "element counts as a heatmap"},
+      {"promoter_heatmap.svg", "element counts grouped by function (light, hormone, stress, development)"},
       {"collinearity", "collinear blocks of the whole genome in MCScanX's .collinearity layout"},
       {"duplication.tsv",
        "each member's duplication type (singleton, dispersed, proximal, tandem, segmental) and block partners"},
-      {"synteny_circle.svg", "chromosomes in a circle with links between duplicated members"},
+      {"synteny_circle.svg",
+       "circos-style: chromosome ticks, gene density, members by name, links by duplication type"},
       {"dual_synteny_<Prefix>.svg", "with synteny.comparative: collinear genes between this species and <Prefix>"},
-      {"kaks.tsv", "Ka, Ks, Ka/Ks and divergence time of duplicated pairs"},
+      {"kaks.tsv", "Ka, Ks, Ka/Ks, the z-test of Ka = Ks (z, p, selection) and divergence time of duplicated pairs"},
       {"kaks.svg", "Ka against Ks"},
       {"ks_distribution.svg", "the Ks distribution of the estimated pairs, its peaks marked"},
       {"expression_log2.tsv", "members' log2(x+1) expression, clustered order"},
@@ -585,6 +632,14 @@ Status build(const StageContext& ctx) {
     if (own || fs::exists(final_dir / (base + suffix), ec))
       outputs << "- `final/" << base << suffix << "`: " << what << "\n";
   }
+  if (figure_export_available())
+    outputs << "- `final/" << base
+            << "<figure>.pdf` and `.png`: each figure as a vector PDF and a 300 dpi PNG, 180 mm wide (rsvg-convert)\n";
+  else
+    outputs << "- PDF and PNG copies of the figures were not written: rsvg-convert (Debian package librsvg2-bin) is "
+               "not installed\n";
+  outputs << "- `final/" << base
+          << "results.zip`: this folder's files in one archive (the report's links work in it)\n";
   outputs << "- `run.sqlite`: every command's argv, tool versions, times, exit codes and memory\n"
              "- `stages/<stage>-<key>/`: each stage's working folder and log (stage.log)\n";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "final" / "outputs.md", outputs.str()));
@@ -606,11 +661,17 @@ StageSpec report_stage() {
       "prewritten": {"type": "object", "default": {}, "additionalProperties": {"type": "string", "maxLength": 20000},
                      "description": "text written elsewhere (a model, a person) placed first in a section, by section id"}
     }, "additionalProperties": false})JS");
-  s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(build)}; };
+  // The figures' PDF and PNG copies first (the outputs list names them), then the report, then the zip of it all.
+  s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
+    std::vector<Step> steps = figure_export_steps(ctx);
+    steps.push_back(StageFn(build));
+    steps.push_back(StageFn(write_results_zip));
+    return steps;
+  };
   s.outputs = {"report.json"};
   s.parse = summary_file("report.json");
-  s.revision = 5;  // section ids on the headings; pre-written paragraphs; repairs asked vs used; numbered captions;
-                   // 5: figure_captions.json
+  s.revision = 6;  // section ids on the headings; pre-written paragraphs; repairs asked vs used; numbered captions;
+                   // 5: figure_captions.json; 6: captions from what was drawn, PDF/PNG exports, results.zip
   return s;
 }
 

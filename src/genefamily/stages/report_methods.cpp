@@ -100,7 +100,9 @@ std::set<std::string> parameters_not_used(const std::string& stage, const Json& 
   return out;
 }
 
-std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, Lang lang) {
+std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, Lang lang,
+                                           std::vector<std::string>* cited) {
+  std::vector<std::string> order;                    // the works cited, in the order first cited
   std::map<std::string, std::set<std::string>> ran;  // stage -> programs its commands ran (lower case)
   for (auto& a : history)
     if (a["argv"].is_array() && !a["argv"].empty() && a["argv"][0].is_string())
@@ -113,7 +115,8 @@ std::vector<std::string> methods_narrative(const StageContext& ctx, const std::v
     if (record.empty()) continue;
     std::string params;
     const Json given = record.value("params", Json::object());  // kept alive: items() refers to it
-    const auto unused = parameters_not_used(spec.name, given, read_json_or(folder->second / (spec.name + ".json")));
+    const Json summary = read_json_or(folder->second / (spec.name + ".json"));
+    const auto unused = parameters_not_used(spec.name, given, summary);
     for (auto& [k, v] : given.items())
       if (!unused.count(k)) params += (params.empty() ? "" : ", ") + k + " = " + value_text(v);
     const Json programs = record.value("versions", Json::object());
@@ -122,10 +125,16 @@ std::vector<std::string> methods_narrative(const StageContext& ctx, const std::v
     std::string line = BiText{label + " (" + spec.name + "): ", label + "（" + spec.name + "）："}.in(lang);
     line += versions.empty() ? BiText{"implemented in bioagent", "本程序内实现"}.in(lang)
                              : BiText{"ran ", "程序 "}.in(lang) + versions;
-    line += params.empty() ? BiText{".", "。"}.in(lang)
-                           : BiText{"; parameters ", "；参数 "}.in(lang) + params + BiText{".", "。"}.in(lang);
-    out.push_back(line);
+    if (!params.empty()) line += BiText{"; parameters ", "；参数 "}.in(lang) + params;
+    std::string numbers;
+    for (auto& key : stage_citations(spec.name, ran[spec.name], summary)) {
+      auto at = std::find(order.begin(), order.end(), key);
+      if (at == order.end()) at = order.insert(order.end(), key);
+      numbers += (numbers.empty() ? "" : ", ") + std::to_string(at - order.begin() + 1);
+    }
+    out.push_back(line + (numbers.empty() ? "" : " [" + numbers + "]") + BiText{".", "。"}.in(lang));
   }
+  if (cited) *cited = order;
   return out;
 }
 

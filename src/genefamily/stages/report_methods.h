@@ -20,6 +20,32 @@ std::set<std::string> parameters_not_used(const std::string& stage, const Json& 
 
 // `history`: the run's command records (pipeline_history), whose first argument names the programs a
 // stage ran; a program the stage only may run (another method's) is not named.
-std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, Lang lang);
+// Each line ends with its citations, numbered in the order first cited; `cited` receives the works' keys in
+// that order (for the References section, reference_text).
+std::vector<std::string> methods_narrative(const StageContext& ctx, const std::vector<Json>& history, Lang lang,
+                                           std::vector<std::string>* cited = nullptr);
+
+// The works a stage's methods cite (keys): the programs it ran (`ran`, lower case) by their papers, the methods
+// bioagent implements by the paper each follows; `summary` (the stage's <stage>.json) says which parts of a
+// program ran (ModelFinder, UFBoot).
+std::vector<std::string> stage_citations(const std::string& stage, const std::set<std::string>& ran,
+                                         const Json& summary);
+// A work's reference as a journal prints it.
+std::string reference_text(const std::string& key);
+
+}  // namespace bioagent::gf
+
+namespace bioagent::gf {
+
+// The figures' exports for a journal: each SVG figure of the run's final/ folder as a vector PDF and a 300 dpi
+// PNG, both 180 mm wide (a full page width), by rsvg-convert (librsvg) into the stage's final/ folder; none
+// when rsvg-convert is not installed (the outputs list says so).
+std::vector<Step> figure_export_steps(const StageContext& ctx);
+bool figure_export_available();
+
+// The run's result folder (the run's final/ files and this stage's own) as one zip,
+// final/<Prefix>.<Family>.results.zip: every file at the archive's top level, so the report's relative links
+// work inside it.
+Status write_results_zip(const StageContext& ctx);
 
 }  // namespace bioagent::gf

@@ -2,6 +2,7 @@
 // reading an upstream stage's files, and small TSV/JSON writers.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -70,6 +71,14 @@ inline std::string fmt(double v, int digits = 2) {
   return b;
 }
 
+// The median: the middle value, or the mean of the two middle values of an even count; NaN for none.
+inline double median_of(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const size_t mid = v.size() / 2;
+  return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
 // {"a": 1, "b": 2} as "a: 1, b: 2".
 inline std::string join_counts(const Json& obj) {
   std::string out;
@@ -104,9 +113,12 @@ inline ReportSection section(const ReportContext& r, const char* id, BiText titl
 Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const std::string& source,
                                                  std::chrono::hours ttl);
 
-// The identified members: one row per gene (members.tsv of the identify stage).
+// The identified members: one row per gene (members.tsv of the identify stage). `name` is the member's one
+// name in every figure, table and file of the run (<Prefix><Family>n, see name_members); `gene` and `protein`
+// are the data's own ids, kept in the mapping table (names.tsv) and the members table's id columns, and used
+// only to look a member up in the data (GFF3, genome, expression matrix).
 struct Member {
-  std::string gene, protein, seqid;
+  std::string name, gene, protein, seqid;
   std::string transcript;  // the GFF3 transcript the gene map led the protein to; "" when none
   char strand = '+';
   int64_t start = 0, end = 0, length = 0;
@@ -114,6 +126,20 @@ struct Member {
 };
 Result<std::vector<Member>> read_members(const fs::path& identify_folder);
 
+// How the members were numbered, for the summary and the report: "chromosome" (every member placed),
+// "chromosome_then_id" (the placed ones first, then the others by id), "id" (no positions: by id, natural
+// order), "kept" (identify.names = "ids": each member keeps its id).
+struct Naming {
+  std::string basis;
+  size_t placed = 0, unplaced = 0;
+};
+// Names the members <Prefix><Family>1..n (the family's letters and digits only): placed members by chromosome
+// (natural order: Chr2 before Chr10), then start, then id; members without a position after them, by id in
+// natural order. With `keep_ids` each member's name is its gene id. Sorts `members` into name order.
+Naming name_members(std::vector<Member>& members, const std::string& prefix, const std::string& family, bool keep_ids);
+// The members' names by every id the data may use for them (gene, protein, protein without its version),
+// for stages that meet the data's ids (expression rows, ortholog tables, collinear anchors).
+std::map<std::string, std::string> names_by_id(const std::vector<Member>& members);
 // The chromosomes a map is drawn on: the genome's (its names and lengths, from its index) when the
 // run has one, else the GFF3's (##sequence-region and region rows, else each sequence's last gene
 // end). `name_of` gives the frame's name for a GFF3 sequence name (Chr1/1/chr01 variants resolved
@@ -145,8 +171,16 @@ std::optional<std::string> codon_pair_phylip(const std::string& a, std::string p
 std::string yn00_control(const std::string& seqfile, size_t datasets);
 // yn00's output: a value it could not estimate (99, -99, NaN, -0) is NaN.
 double yn00_value(const std::string& field);
-// dN and dS of each data set, from the Yang & Nielsen (2000) table of yn00's output.
-std::vector<std::pair<double, double>> parse_yn00(const std::string& out);
+// dN and dS with their standard errors, from the Yang & Nielsen (2000) table of yn00's output (NaN where yn00
+// gave no value).
+struct Yn00Pair {
+  double dn = NAN, dn_se = NAN, ds = NAN, ds_se = NAN;
+};
+std::vector<Yn00Pair> parse_yn00(const std::string& out);
+// The test of Ka = Ks from yn00's standard errors: z = (dN - dS) / sqrt(SE_dN^2 + SE_dS^2), two-sided p from
+// the normal distribution; "purifying" (dN < dS) or "positive" (dN > dS) when p < 0.05, else "neutral"; "" with
+// no usable standard error (not tested). `p` is NaN when not tested.
+std::string selection_test(const Yn00Pair& v, double* z = nullptr, double* p = nullptr);
 // The Ka/Ks stage's summary from pairs.tsv and yn00.out in ctx.work: values
 // yn00 could not estimate and saturated Ks (above params.max_ks) are flagged
 // and left out of the dating and the selection counts.

@@ -21,20 +21,20 @@ Status draw_structure(const StageContext& ctx) {
   if (!gff) return gff.status();
   std::map<std::string, const GffTranscript*> tx;
   std::ostringstream tsv;
-  tsv << "gene\ttranscript\tstrand\texons\tintrons\tcds_length\tutr5\tutr3\n";
+  tsv << "gene\tstrand\texons\tintrons\tcds_length\tutr5\tutr3\n";
   for (auto& m : *members) {
     // the transcript the gene map led the member to (identify's), else the protein's own
     std::string tid = m.transcript.empty() ? gff->transcript_of(m.protein) : m.transcript;
     if (tid.empty() || !gff->transcripts.count(tid)) continue;
     const GffTranscript& t = gff->transcripts.at(tid);
-    tx[m.gene] = &t;
+    tx[m.name] = &t;
     size_t exons = t.exons.empty() ? t.cds.size() : t.exons.size();
-    tsv << m.gene << '\t' << tid << '\t' << t.strand << '\t' << exons << '\t' << (exons ? exons - 1 : 0) << '\t'
-        << t.cds_length() << '\t' << t.utr5.size() << '\t' << t.utr3.size() << '\n';
+    tsv << m.name << '\t' << t.strand << '\t' << exons << '\t' << (exons ? exons - 1 : 0) << '\t' << t.cds_length()
+        << '\t' << t.utr5.size() << '\t' << t.utr3.size() << '\n';
   }
   std::vector<std::string> genes;
   for (auto& m : *members)  // in the members' order: the tree-ordered view is the combined figure's (panel)
-    if (tx.count(m.gene) && std::find(genes.begin(), genes.end(), m.gene) == genes.end()) genes.push_back(m.gene);
+    if (tx.count(m.name) && std::find(genes.begin(), genes.end(), m.name) == genes.end()) genes.push_back(m.name);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.tsv"), tsv.str()));
   std::string title = figure_title(ctx, {" gene structure", " 基因结构"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.svg"),
@@ -65,7 +65,8 @@ StageSpec structure_stage() {
   s.description = "Exon-intron structure of each member (longest isoform)";
   s.after = {"identify"};
   s.needs = {"gff3"};
-  s.revision = 3;  // 2: the members' order (the tree-ordered view is the panel's); 3: identify's transcripts
+  s.revision = 4;  // 2: the members' order (the tree-ordered view is the panel's); 3: identify's transcripts;
+                   // 4: the members' names
   s.data_files = {"gff3"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_structure)}; };
   s.outputs = {"structure.json"};

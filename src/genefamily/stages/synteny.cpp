@@ -105,6 +105,19 @@ Status store_homology(const StageContext& ctx, const fs::path& entry) {
   return write_text(ctx.work / "homology.json", j.dump(2));
 }
 
+// The comparative species' folders: those the run service resolved from synteny.comparative_species (named
+// species of the user's data folders; run["comparative"]: prefix -> the run's view of its folder), then the
+// folders synteny.comparative names (a command line's own paths). {prefix (may be empty), folder}.
+std::vector<std::pair<std::string, std::string>> comparative_folders(const StageContext& ctx) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Json resolved = ctx.run.value("comparative", Json::object());
+  for (auto& [prefix, folder] : resolved.items())
+    if (folder.is_string()) out.push_back({prefix, folder.get<std::string>()});
+  for (auto& dir : ctx.params.value("comparative", Json::array()))
+    if (dir.is_string()) out.push_back({"", dir.get<std::string>()});
+  return out;
+}
+
 Status prepare(const StageContext& ctx) {
   std::vector<FastaRecord> proteome;
   std::string table;
@@ -112,7 +125,7 @@ Status prepare(const StageContext& ctx) {
                                             size_t(2 * ctx.params["min_anchors"].get<int>())));
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "proteome.fasta", proteome));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "genes.gff", table));
-  if (ctx.params["comparative"].empty()) return Status::ok();
+  if (comparative_folders(ctx).empty()) return Status::ok();
   // Comparative species: their proteomes for the cross search, and one gene
   // table of all species with chromosomes named <Prefix>_<seqid>.
   std::set<std::string> ids;
@@ -120,12 +133,14 @@ Status prepare(const StageContext& ctx) {
   std::vector<FastaRecord> others;
   std::string all = table;
   Json species = Json::array();
-  for (auto& dir : ctx.params["comparative"]) {
-    auto check = check_species_data(dir.get<std::string>(), "", "", false);
+  for (auto& [given_prefix, dir] : comparative_folders(ctx)) {
+    auto check = check_species_data(dir, given_prefix, "", false);
     if (!check) return check.status();
     const Json& files = (*check)["files"];
     if (!files.contains("gff3") || !files.contains("pep"))
-      return not_found("comparative folder " + dir.get<std::string>() + " needs <Prefix>.gff3 and <Prefix>.pep.fasta");
+      return not_found("the comparative species " +
+                       (given_prefix.empty() ? fs::path(dir).filename().string() : given_prefix) +
+                       " needs <Prefix>.gff3 and <Prefix>.pep.fasta");
     std::string prefix = (*check)["prefix"];
     size_t from = others.size();
     BIOAGENT_RETURN_IF_ERROR(
@@ -133,11 +148,22 @@ Status prepare(const StageContext& ctx) {
     for (size_t i = from; i < others.size(); ++i)
       if (!ids.insert(others[i].id).second)
         return invalid_argument("gene id " + others[i].id + " of " + prefix + " is also used by another species");
-    species.push_back({{"prefix", prefix}, {"genes", others.size() - from}, {"folder", dir}});
+    species.push_back({{"prefix", prefix}, {"genes", others.size() - from}});
   }
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "others.fasta", others));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "all_species.gff", all));
   return write_text(ctx.work / "species.json", species.dump(2));
+}
+
+// The result with the members' anchors under their names (the final files name each member once; the other
+// genes keep their ids).
+CollinearityResult with_member_names(CollinearityResult r, const std::map<std::string, std::string>& name) {
+  for (auto& b : r.blocks)
+    for (auto& a : b.anchors) {
+      if (auto it = name.find(a.a); it != name.end()) a.a = it->second;
+      if (auto it = name.find(a.b); it != name.end()) a.b = it->second;
+    }
+  return r;
 }
 
 // The dual-synteny plot of the run's species (top) against one comparative
@@ -146,7 +172,8 @@ Status prepare(const StageContext& ctx) {
 // folder need not hold a genome).
 Status draw_dual_synteny(const StageContext& ctx, const std::vector<GenePos>& genes, const std::vector<Block>& blocks,
                          const std::function<std::string(const std::string&)>& species_of,
-                         const std::set<std::string>& members, const std::string& other, const std::string& file) {
+                         const std::map<std::string, std::string>& members, const std::string& other,
+                         const std::string& file) {
   std::map<std::string, const GenePos*> by_id;
   std::map<std::string, int64_t> top_len, bottom_len;
   const std::string strip = other + "_";
@@ -167,7 +194,9 @@ Status draw_dual_synteny(const StageContext& ctx, const std::vector<GenePos>& ge
       const std::string& theirs = sa.empty() ? a.b : a.a;
       if (!by_id.count(mine) || !by_id.count(theirs)) continue;
       const GenePos &m = *by_id[mine], &t = *by_id[theirs];
-      pairs.push_back({m.chr, m.start, t.chr.substr(strip.size()), t.start, members.count(mine) > 0});
+      auto member = members.find(mine);
+      pairs.push_back({m.chr, m.start, t.chr.substr(strip.size()), t.start, member != members.end(),
+                       member != members.end() ? member->second : ""});
     }
   }
   const std::string family = ctx.run.value("family", std::string());
@@ -179,7 +208,8 @@ Status draw_dual_synteny(const StageContext& ctx, const std::vector<GenePos>& ge
 }
 
 // Blocks between the species and each member's syntenic orthologs.
-Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& members, const CollinearityParams& p) {
+Result<Json> interspecies(const StageContext& ctx, const std::map<std::string, std::string>& members,
+                          const CollinearityParams& p) {
   auto gt = read_text(ctx.work / "all_species.gff");
   auto bt = read_text(ctx.work / "cross.blast");
   auto sp = read_text(ctx.work / "species.json");
@@ -188,8 +218,8 @@ Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& 
   auto hits = parse_blast_m8(*bt);
   if (!genes || !hits) return genes ? hits.status() : genes.status();
   auto r = find_collinearity(*genes, *hits, p);
-  BIOAGENT_RETURN_IF_ERROR(
-      write_text(ctx.work / final_name(ctx, "interspecies.collinearity"), collinearity_text(r, p)));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "interspecies.collinearity"),
+                                      collinearity_text(with_member_names(r, members), p)));
   // A block's species: the prefix of its comparative chromosome.
   Json species = Json::parse(*sp);
   auto species_of = [&](const std::string& chr) -> std::string {
@@ -217,7 +247,7 @@ Result<Json> interspecies(const StageContext& ctx, const std::set<std::string>& 
     for (auto& [prefix, set] : by) {
       std::string list;
       for (auto& g : set) list += (list.empty() ? "" : ",") + g;
-      tsv << gene << '\t' << prefix << '\t' << list << '\n';
+      tsv << members.at(gene) << '\t' << prefix << '\t' << list << '\n';
       out[prefix]["members_with_syntenic_ortholog"] = out[prefix]["members_with_syntenic_ortholog"].get<int>() + 1;
     }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "syntenic_orthologs.tsv"), tsv.str()));
@@ -266,6 +296,46 @@ std::vector<figures::BlockSpan> block_spans(const ChromosomeFrame& frame, const 
   return out;
 }
 
+// The members' links (collinear anchor pairs; adjacent pairs with a hit: tandem) under their names.
+std::vector<figures::Link> member_links(const CollinearityResult& r, const std::vector<GenePos>& genes,
+                                        const std::vector<HomologHit>& hits,
+                                        const std::map<std::string, std::string>& name) {
+  std::vector<figures::Link> links;
+  for (auto& b : r.blocks)
+    for (auto& a : b.anchors)
+      if (name.count(a.a) && name.count(a.b)) links.push_back({name.at(a.a), name.at(a.b), "segmental"});
+  std::map<std::string, std::pair<std::string, int>> rank;
+  std::map<std::string, std::vector<std::pair<int64_t, std::string>>> by_chr;
+  for (auto& g : genes) by_chr[g.chr].push_back({g.start, g.id});
+  for (auto& [c, v] : by_chr) {
+    std::sort(v.begin(), v.end());
+    for (size_t i = 0; i < v.size(); ++i) rank[v[i].second] = {c, int(i)};
+  }
+  for (auto& h : hits)
+    if (h.a < h.b && name.count(h.a) && name.count(h.b) && rank[h.a].first == rank[h.b].first &&
+        std::abs(rank[h.a].second - rank[h.b].second) == 1)
+      links.push_back({name.at(h.a), name.at(h.b), "tandem"});
+  return links;
+}
+
+// The circle: the genome's chromosomes, every gene for the density track, the members by name with their
+// duplicate classes and links, the genome's blocks.
+figures::Circos circle_of(const ChromosomeFrame& frame, const std::vector<GenePos>& genes, const CollinearityResult& r,
+                          const std::vector<Member>& members, std::vector<figures::Link> links) {
+  auto on_genome = [&](const std::string& chr) { return frame.name_of(chr); };
+  figures::Circos c;
+  c.chromosomes = frame.lengths;
+  for (auto& g : genes) c.gene_starts[on_genome(g.chr)].push_back(g.start);
+  for (auto& m : members) {
+    if (m.seqid.empty()) continue;  // unplaced members are left out
+    c.members.push_back({m.name, on_genome(m.seqid), m.start, -1});
+    c.member_class[m.name] = r.duplicate_class.count(m.gene) ? r.duplicate_class.at(m.gene) : "singleton";
+  }
+  c.links = std::move(links);
+  c.blocks = block_spans(frame, genes, r);
+  return c;
+}
+
 // MCScanX's parameters as this stage's parameters say.
 CollinearityParams collinearity_params(const Json& params) {
   CollinearityParams p;
@@ -288,62 +358,42 @@ Status blocks(const StageContext& ctx) {
   if (!genes || !hits) return genes ? hits.status() : genes.status();
   const CollinearityParams p = collinearity_params(ctx.params);
   auto r = find_collinearity(*genes, *hits, p);
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "collinearity"), collinearity_text(r, p)));
-  BIOAGENT_RETURN_IF_ERROR(write_genome_duplications(ctx, r));
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
-  std::set<std::string> member_set;
-  for (auto& m : *members) member_set.insert(m.gene);
-  std::vector<figures::Link> links;
+  std::map<std::string, std::string> name;  // the genome's gene id -> the member's name
+  for (auto& m : *members) name[m.gene] = m.name;
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "collinearity"), collinearity_text(with_member_names(r, name), p)));
+  BIOAGENT_RETURN_IF_ERROR(write_genome_duplications(ctx, r));
+  const auto links = member_links(r, *genes, *hits, name);
+  std::map<std::string, std::vector<std::string>> partners;
+  for (auto& l : links)
+    if (l.kind == "segmental") partners[l.a].push_back(l.b), partners[l.b].push_back(l.a);
   std::ostringstream tsv;
   tsv << "gene\tduplication\tblock_partners\n";
   std::map<std::string, int> classes;
-  std::map<std::string, std::vector<std::string>> partners;
-  for (auto& b : r.blocks)
-    for (auto& a : b.anchors)
-      if (member_set.count(a.a) && member_set.count(a.b)) {
-        links.push_back({a.a, a.b, "segmental"});
-        partners[a.a].push_back(a.b);
-        partners[a.b].push_back(a.a);
-      }
   for (auto& m : *members) {
     std::string cls = r.duplicate_class.count(m.gene) ? r.duplicate_class[m.gene] : "singleton";
     ++classes[cls];
     std::string ps;
-    for (auto& x : partners[m.gene]) ps += (ps.empty() ? "" : ",") + x;
-    tsv << m.gene << '\t' << cls << '\t' << ps << '\n';
+    for (auto& x : partners[m.name]) ps += (ps.empty() ? "" : ",") + x;
+    tsv << m.name << '\t' << cls << '\t' << ps << '\n';
   }
-  // Tandem links among members: adjacent members with a hit between them.
-  std::map<std::string, std::pair<std::string, int>> rank;
-  {
-    std::map<std::string, std::vector<std::pair<int64_t, std::string>>> by_chr;
-    for (auto& g : *genes) by_chr[g.chr].push_back({g.start, g.id});
-    for (auto& [c, v] : by_chr) {
-      std::sort(v.begin(), v.end());
-      for (size_t i = 0; i < v.size(); ++i) rank[v[i].second] = {c, int(i)};
-    }
-  }
-  for (auto& h : *hits)
-    if (h.a < h.b && member_set.count(h.a) && member_set.count(h.b) && rank[h.a].first == rank[h.b].first &&
-        std::abs(rank[h.a].second - rank[h.b].second) == 1)
-      links.push_back({h.a, h.b, "tandem"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "duplication.tsv"), tsv.str()));
   auto gff = read_gff3(ctx.data("gff3"));
   if (!gff) return gff.status();
   auto frame = chromosome_frame(ctx, *gff);  // the genome's chromosomes, else the GFF3's lengths
   if (!frame) return frame.status();
-  std::vector<figures::Placed> placed;
-  for (auto& m : *members)  // on the frame's name for the GFF3's (Chr1/1/chr01); unplaced members left out
-    if (!m.seqid.empty()) placed.push_back({m.gene, frame->name_of(m.seqid), m.start, -1});
-  std::string title = figure_title(ctx, {" duplicated members", " 重复成员"});
-  BIOAGENT_RETURN_IF_ERROR(write_text(
-      ctx.work / final_name(ctx, "synteny_circle.svg"),
-      figures::synteny_circle(run_lang(ctx), frame->lengths, placed, links, title, block_spans(*frame, *genes, r))));
-  size_t member_blocks = 0;
+  const std::string title = figure_title(ctx, {" duplicated members", " 重复成员"});
+  BIOAGENT_RETURN_IF_ERROR(
+      write_text(ctx.work / final_name(ctx, "synteny_circle.svg"),
+                 figures::synteny_circle(run_lang(ctx), circle_of(*frame, *genes, r, *members, links), title)));
+  size_t member_blocks = 0, segmental_links = 0, tandem_links = 0;
   for (auto& b : r.blocks)
     if (std::any_of(b.anchors.begin(), b.anchors.end(),
-                    [&](const Anchor& a) { return member_set.count(a.a) || member_set.count(a.b); }))
+                    [&](const Anchor& a) { return name.count(a.a) || name.count(a.b); }))
       ++member_blocks;
+  for (auto& l : links) ++(l.kind == "tandem" ? tandem_links : segmental_links);
   Json summary = {{"homology_search", read_json_or(ctx.work / "homology.json")},
                   {"blocks", r.blocks.size()},
                   {"collinear_genes", r.collinear_genes},
@@ -353,23 +403,52 @@ Status blocks(const StageContext& ctx) {
                   {"members", members->size()},
                   {"member_duplication", classes},
                   {"member_links", links.size()},
+                  {"segmental_pairs", segmental_links},
+                  {"tandem_pairs", tandem_links},
                   {"chromosome_lengths", frame->source}};
-  if (!ctx.params["comparative"].empty()) {
-    auto inter = interspecies(ctx, member_set, p);
+  if (!comparative_folders(ctx).empty()) {
+    auto inter = interspecies(ctx, name, p);
     if (!inter) return inter.status();
     summary["interspecies"] = *inter;
   }
   return write_text(ctx.work / "synteny.json", summary.dump(2));
 }
 
+// A duplicate class (MCScanX's) in the report's language.
+std::string class_label(const std::string& key, Lang lang) {
+  static const std::map<std::string, BiText> kLabels = {{"singleton", {"singleton", "单拷贝"}},
+                                                        {"dispersed", {"dispersed", "分散复制"}},
+                                                        {"proximal", {"proximal", "近端复制"}},
+                                                        {"tandem", {"tandem", "串联重复"}},
+                                                        {"segmental", {"segmental/WGD", "片段/全基因组复制"}}};
+  auto it = kLabels.find(key);
+  return it == kLabels.end() ? key : it->second.in(lang);
+}
+
 ReportSection report(const ReportContext& r) {
   ReportSection s = section(r, "synteny", {"Synteny", "共线性分析"});
   Json j = read_json_or(r.folder.empty() ? fs::path() : r.folder / "synteny.json");
   if (j.empty() || j.value("skipped", false)) return s;
-  s.paragraphs.push_back(
-      std::to_string(j.value("blocks", 0)) +
-      BiText{" collinear blocks; members by duplication type: ", " 个共线性区块；成员重复类型："}.in(r.lang) +
-      join_counts(j.value("member_duplication", Json::object())) + ".");
+  std::string classes;
+  const Json cls = j.value("member_duplication", Json::object());
+  for (const char* key : {"segmental", "tandem", "proximal", "dispersed", "singleton"})
+    if (cls.contains(key))
+      classes +=
+          (classes.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + class_label(key, r.lang) + " " + cls[key].dump();
+  const std::string blocks = std::to_string(j.value("blocks", 0)), genes = std::to_string(j.value("genes", 0)),
+                    with = std::to_string(j.value("blocks_with_members", 0)),
+                    seg = std::to_string(j.value("segmental_pairs", 0)),
+                    tan = std::to_string(j.value("tandem_pairs", 0));
+  s.paragraphs.push_back(BiText{
+      "Among the genome's " + genes + " placed genes, " + blocks + " collinear blocks were found, " + with +
+          " of them holding members. By MCScanX's classes the members are " + classes + " (duplication.tsv); " + seg +
+          " member pairs are collinear (segmental or whole-genome duplicates) "
+          "and " +
+          tan + " are tandem neighbours ({figure}).",
+      "全基因组 " + genes + " 个有位置的基因中共找到 " + blocks + " 个共线性区块，其中 " + with +
+          " 个含家族成员。按 MCScanX 的分类，成员为：" + classes + "（duplication.tsv）；" + seg +
+          " 对成员共线（片段或全基因组复制），" + tan + " 对为相邻的串联重复（{figure}）。"}
+                             .in(r.lang));
   if (j.value("homology_search", Json::object()).value("reused", false))
     s.paragraphs.push_back(
         BiText{"The all-against-all DIAMOND search was reused from an earlier run on the same "
@@ -379,12 +458,14 @@ ReportSection report(const ReportContext& r) {
   s.figures = {final_base(r.ctx) + "synteny_circle.svg"};
   const Json inter = j.value("interspecies", Json::object());  // kept alive: items() refers to it
   for (auto& [prefix, o] : inter.items()) {
-    s.paragraphs.push_back(
-        BiText{"With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
-                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " members have a syntenic ortholog.",
-               "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
-                   std::to_string(o.value("members_with_syntenic_ortholog", 0)) + " 个成员有共线直系同源基因。"}
-            .in(r.lang));
+    s.paragraphs.push_back(BiText{
+        "With " + prefix + ": " + std::to_string(o.value("blocks", 0)) + " collinear blocks; " +
+            std::to_string(o.value("members_with_syntenic_ortholog", 0)) +
+            " members have a syntenic ortholog (syntenic_orthologs.tsv; {figure:dual_synteny_" + prefix + ".svg}).",
+        "与 " + prefix + " 之间：" + std::to_string(o.value("blocks", 0)) + " 个共线性区块，" +
+            std::to_string(o.value("members_with_syntenic_ortholog", 0)) +
+            " 个成员有共线直系同源基因（syntenic_orthologs.tsv；{figure:dual_synteny_" + prefix + ".svg}）。"}
+                               .in(r.lang));
     if (o.contains("figure")) s.figures.push_back(final_base(r.ctx) + o["figure"].get<std::string>());
   }
   return s;
@@ -403,10 +484,12 @@ StageSpec synteny_stage() {
   s.programs = {"diamond"};
   s.needs = {"pep", "gff3"};  // gene order is all collinearity needs; the genome only names the circle's chromosomes
   s.data_files = {"pep", "gff3", "genome"};
-  s.revision = 5;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables;
+  s.revision = 6;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables;
                    // 4: the circle: genome-wide blocks behind the links, tandem pairs as arcs;
-                   // 5: MCScanX's chaining passes and parameters, classes from the blocks kept, no genome needed
-  s.dialog = {{"max_target_seqs", {"hits per gene (synteny)", "每个基因保留的比对数（共线性）"}}};
+                   // 5: MCScanX's chaining passes and parameters, classes from the blocks kept, no genome needed;
+                   // 6: the members' names, the circos-style circle, comparative species by name
+  s.dialog = {{"max_target_seqs", {"hits per gene (synteny)", "每个基因保留的比对数（共线性）"}},
+              {"comparative_species", {"comparative species", "比较物种"}}};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5, "description": "MCScanX -s: anchors a block needs"},
       "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25, "description": "MCScanX -m: genes skipped between anchors at most"},
@@ -417,7 +500,8 @@ StageSpec synteny_stage() {
       "proximal_distance": {"type": "integer", "minimum": 2, "maximum": 1000, "default": 10, "description": "MCScanX -n: homologs on one chromosome fewer genes apart than this (and not adjacent) are proximal"},
       "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5},
       "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10, "description": "hits kept per gene (the seed's dialog default; MCScanX suggests at least 5 besides itself)"},
-      "comparative": {"type": "array", "items": {"type": "string"}, "maxItems": 20, "default": [], "description": "species folders (<Prefix>.gff3, <Prefix>.pep.fasta) for blocks between species, each drawn as a dual-synteny plot against this one"}
+      "comparative_species": {"type": "array", "items": {"type": "string", "pattern": "^[A-Za-z0-9_]{2,40}$", "format": "species"}, "maxItems": 20, "default": [], "description": "species prefixes (e.g. Dlon) whose <Prefix>.gff3 and <Prefix>.pep.fasta are among your data (uploads, the chosen server folder, the data roots): blocks between species, each drawn as a dual-synteny plot against this one"},
+      "comparative": {"type": "array", "items": {"type": "string", "format": "path"}, "maxItems": 20, "default": [], "description": "species folders on this machine (<Prefix>.gff3, <Prefix>.pep.fasta), for the command line; clients name species with comparative_species"}
     }, "additionalProperties": false})JS");
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
     char ev[32];
@@ -450,7 +534,7 @@ StageSpec synteny_stage() {
       steps.push_back(search("proteome", "all.blast"));
       steps.push_back(StageFn([entry](const StageContext& c) { return store_homology(c, entry); }));
     }
-    if (!ctx.params["comparative"].empty()) {  // the members' species against the others
+    if (!comparative_folders(ctx).empty()) {  // the members' species against the others
       steps.push_back(Command{{"diamond", "makedb", "--in", "others.fasta", "-d", "others", "--quiet"}, "", ""});
       steps.push_back(search("others", "cross.blast"));
     }
