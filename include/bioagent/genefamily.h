@@ -29,6 +29,7 @@ struct SpeciesFiles {
   std::optional<std::map<std::string, int64_t>> genome_lengths;  // absent: no genome or unreadable
   std::optional<GffModel> gff;
   std::optional<std::vector<FastaRecord>> pep, cds;
+  Status unreadable;  // why the first file there could not be read (ok when each was read)
 };
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix = "", const std::string& family = "",
                                 bool consistency = true, SpeciesFiles* parsed = nullptr);
@@ -89,8 +90,10 @@ Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runn
 Result<Json> validate_run(const fs::path& run_dir);
 
 // Collinear blocks (MCScanX's method) from MCScanX's two inputs, a gene table
-// ("chromosome gene start end") and BLAST tabular hits (-m 8 / outfmt 6):
-// {text (the .collinearity layout), blocks, collinear_genes, genes}.
+// ("chromosome gene start end") and BLAST tabular hits (-m 8 / outfmt 6), with
+// MCScanX's default parameters: {text (the .collinearity layout), blocks,
+// collinear_genes, genes, gene_types ("gene<TAB>code" as duplicate_gene_classifier's
+// .gene_type: 0 singleton, 1 dispersed, 2 proximal, 3 tandem, 4 segmental), classes (counts)}.
 Result<Json> collinearity_from_text(std::string_view gene_table, std::string_view blast_m8);
 
 // Writes a small, realistic species folder (chromosomes, genes with exons and

@@ -64,6 +64,9 @@ struct McpOptions {
   bool conformance_fixtures = false;
   // Shared by the stateless requests of one server (null: each session makes its own).
   std::shared_ptr<McpShared> shared;
+  // Who the session serves, for fair shares of tasks and runs (a key from client_key: a token digest
+  // or an address; empty: the local user of stdio MCP).
+  std::string client;
 };
 
 // The compact mode's meta-tools as MCP tool definitions, and as OpenAI functions.

@@ -60,13 +60,14 @@ const std::vector<TaskState>& terminal_task_states();
 // dialog is a view of it (dialog_view); a dialog answer is read back by
 // parse_run_params.
 struct RunParams {
-  int cpus = 0;                  // 0: the service's budget
-  Json stages = Json::object();  // {stage: {key: value}}: only what was given; defaults come from the schemas
-  Json to_json() const;          // {"cpus": n, "stages": {...}}
+  int cpus = 0;                        // 0: the service's budget
+  Json stages = Json::object();        // {stage: {key: value}}: only what was given; defaults come from the schemas
+  Json input_limits = Json::object();  // {limit: N} over the readers' defaults (bioagent/input_limits.h)
+  Json to_json() const;                // {"cpus": n, "stages": {...}, "input_limits": {...} when given}
 };
 // A client's parameters: nested by stage ({"identify": {"evalue": 1e-10}}),
 // the dialog's flat fields ({"evalue": 1e-10}, each set on its stage), "cpu" or
-// "cpus" (1 to max_cpus), and the dialog's display fields (stage, species,
+// "cpus" (1 to max_cpus), "input_limits" ({limit: N}), and the dialog's display fields (stage, species,
 // family, prefix), which are read and ignored. Errors name the field and rule
 // (details: field, limit).
 Result<RunParams> parse_run_params(const Json& given, const Pipeline& pipeline, int max_cpus);
@@ -135,9 +136,9 @@ struct RunRequest {
   std::string owner;  // the session (or the command) the task belongs to; every query names it
   std::string species, family;
   std::string species_name;  // as the dialog shows it (the Latin name); empty: the prefix
-  fs::path data_dir;  // the species folder; empty: looked for in the owner's data folders by the prefix
-  fs::path run_dir;   // empty: <state>/sessions/<owner>/runs/<task>
-  RunParams params;   // over the service's base parameters
+  fs::path data_dir;         // the species folder; empty: looked for in the owner's data folders by the prefix
+  fs::path run_dir;          // empty: <state>/sessions/<owner>/runs/<task>
+  RunParams params;          // over the service's base parameters
   Lang lang = Lang::kEn;
   bool confirmed = false;           // false: the dialog waits for an answer (the defaults after the timeout)
   int confirm_timeout_seconds = 0;  // 0: the service's
@@ -193,6 +194,8 @@ class RunService {
   // How answers name a folder or file: "<root>:<relative>", "uploads:…" or "shared data:…", never a server path.
   std::string place_name(const std::string& owner, const fs::path& path) const;
   const std::vector<DataRoot>& roots() const;
+  const fs::path& state_dir() const;
+  const fs::path& shared_data_dir() const;
 
   // The median past seconds of each stage ({stage: seconds}), for plans' estimates.
   Json stage_seconds() const;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bioagent/input_limits.h"
 #include "bioagent/status.h"
 
 namespace bioagent {
@@ -20,12 +21,16 @@ struct FastaRecord {
 
 // A FASTA file, plain or gzip-compressed. Ids are cleaned (clean_sequence_id),
 // the original header word kept at the start of the description; two headers
-// that clean to one id are an error.
-Result<std::vector<FastaRecord>> read_fasta(const std::filesystem::path& path, size_t max_bytes = size_t(2) << 30);
-// FASTA text as it is (ids not cleaned).
+// that clean to one id are an error. Ids are UTF-8 text without control bytes;
+// sequences hold letters, '*', '-' and '.' (spaces and tabs skipped).
+Result<std::vector<FastaRecord>> read_fasta(const std::filesystem::path& path,
+                                            const InputLimits& limits = default_input_limits());
+// FASTA text as it is (ids not cleaned), within the default limits.
 Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::string& name = "input");
-// Sequence name -> length, reading the file (plain or gzip) once without keeping sequences.
-Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path& path);
+// Sequence name -> length, reading the file (plain or gzip) once without keeping a base
+// (limits genome_bytes and genome_sequence_bytes).
+Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path& path,
+                                                     const InputLimits& limits = default_input_limits());
 Status write_fasta(const std::filesystem::path& path, const std::vector<FastaRecord>& records, size_t width = 60);
 
 // The id a FASTA header word names: PlantTFDB's "AT1G02065.1|Arabidopsis_thaliana|SBP|..." ->
@@ -52,11 +57,19 @@ struct GffSegment {
   int phase = 0;
 };
 
+// One identifier a record carries: the attribute it came from and one value as written.
+// Keys name the row too when it is a child's: "ID", "Name", "pacid", "Dbxref:GeneID",
+// "CDS protein_id", "protein Name" (a transcript's CDS and protein rows lend it theirs).
+struct GffIdentifier {
+  std::string key, value;
+};
+
 struct GffTranscript {
   std::string id, gene_id, seqid;
   char strand = '+';
   int64_t start = 0, end = 0;
   std::vector<GffSegment> exons, cds, utr5, utr3;  // sorted by start
+  std::vector<GffIdentifier> identifiers;          // its own row's, then its CDS and protein rows'
   int64_t cds_length() const;
 };
 
@@ -65,6 +78,7 @@ struct GffGene {
   char strand = '+';
   int64_t start = 0, end = 0;
   std::vector<std::string> transcripts;
+  std::vector<GffIdentifier> identifiers;  // its row's (ID, Name, Alias, gene_id, locus_tag, Dbxref, ...)
 };
 
 struct GffModel {
@@ -72,14 +86,19 @@ struct GffModel {
   std::map<std::string, GffTranscript> transcripts;          // mRNA (or transcript) by id
   std::map<std::string, std::string> protein_to_transcript;  // protein / CDS ids that name a transcript
   std::vector<std::string> seqids;                           // in order of first appearance
+  // Sequence lengths the file states: ##sequence-region lines and region/chromosome/contig/scaffold
+  // rows (the largest end seen per sequence); empty when it states none.
+  std::map<std::string, int64_t> sequence_lengths;
   // The transcript a protein or CDS id names (mRNA id, CDS ID, protein_id or Name), or "".
   std::string transcript_of(const std::string& id) const;
 };
 
 // GFF3 or GTF (gene_id/transcript_id attributes; extents from the exons and CDS when a
 // gene or transcript has no line of its own), plain or gzip. Ids lose Ensembl/NCBI type
-// prefixes (strip_id_prefix) in ID, Parent and protein_id.
-Result<GffModel> read_gff3(const std::filesystem::path& path);
+// prefixes (strip_id_prefix) in ID, Parent and protein_id. CDS rows whose Parent is a gene
+// (no mRNA between them) make a transcript of that gene's id. Every identifier a gene's or
+// transcript's rows carry is kept with it (GffIdentifier) for the gene map to match on.
+Result<GffModel> read_gff3(const std::filesystem::path& path, const InputLimits& limits = default_input_limits());
 Result<GffModel> parse_gff3(std::string_view text, const std::string& name = "input");
 
 // A=0, C=1, G=2, T/U=3 (either case); -1 for anything else.

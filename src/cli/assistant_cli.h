@@ -20,14 +20,15 @@ struct AssistantCliOptions {
   std::string state_dir, data_dir, session, model, pipeline_params, runner = "local", slurm_partition;
   int confirm_timeout = 30, cpus = 0, stage_time_limit_minutes = 0;
   int64_t slurm_mem_cap_mb = 0, stage_memory_mb = 0, run_disk_mb = int64_t(64) << 10;
-  std::vector<std::string> stages;      // empty: every stage
-  std::vector<std::string> data_roots;  // --root: server-side species folders, read in place (as serve's)
+  std::vector<std::string> stages;        // empty: every stage
+  std::vector<std::string> data_roots;    // --root: server-side species folders, read in place (as serve's)
+  std::vector<std::string> input_limits;  // --input-limit KEY=N: over the readers' defaults, for every run
 };
 
 // --state-dir, --data-dir, --root, --session, --confirm-timeout, --cpus, --stages, --pipeline-params and the
 // run budgets (--stage-memory-mb, --run-disk-mb) on `cmd`.
 void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o);
-// Only the run budgets (--stage-memory-mb, --run-disk-mb): for serve and genefamily run.
+// Only the run budgets (--stage-memory-mb, --run-disk-mb, --input-limit): for serve and genefamily run.
 void add_budget_options(CLI::App* cmd, AssistantCliOptions& o);
 
 // The state folder: `given`, else $BIOAGENT_HOME/state (beside the example bundle), as `serve` uses.

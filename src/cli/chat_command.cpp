@@ -20,6 +20,7 @@
 #include "bioagent/assistant.h"
 #include "bioagent/bundle.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/input_limits.h"
 #include "bioagent/json_text.h"
 #include "cli/assistant_cli.h"
 #include "cli/commands.h"
@@ -48,6 +49,9 @@ void add_budget_options(CLI::App* cmd, AssistantCliOptions& o) {
       ->check(CLI::Range(int64_t(64), int64_t(1) << 30));
   cmd->add_option("--run-disk-mb", o.run_disk_mb, "What one run may write, in MiB (default 65536; 0: no limit)")
       ->check(CLI::Range(int64_t(0), int64_t(1) << 40));
+  cmd->add_option("--input-limit", o.input_limits,
+                  "KEY=N: raise or lower one limit of what an input file may cost its reader (repeatable; the "
+                  "limits and their defaults: docs/security.md), e.g. line_bytes=8388608");
 }
 
 void add_assistant_options(CLI::App* cmd, AssistantCliOptions& o) {
@@ -76,6 +80,14 @@ Result<RunServiceOptions> run_service_options(const AssistantCliOptions& o, bool
   ro.data_roots = *roots;
   Json given = o.pipeline_params.empty() ? Json::object() : Json::parse(o.pipeline_params, nullptr, false);
   if (!given.is_object()) return invalid_argument("--pipeline-params is not a JSON object");
+  InputLimits limits = InputLimits{};
+  for (auto& kv : o.input_limits) {
+    auto l = limits.with_option(kv);
+    if (!l) return l.status();
+    limits = *l;
+    const std::string key = kv.substr(0, kv.find('='));
+    given["input_limits"][key] = limits.to_json()[key];
+  }
   ro.cpus = o.cpus > 0 ? o.cpus : int(std::max(1u, std::thread::hardware_concurrency()));
   ro.runner = o.runner;
   ro.slurm_partition = o.slurm_partition;

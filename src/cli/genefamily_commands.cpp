@@ -11,6 +11,7 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/genefamily_classify.h"
+#include "bioagent/input_limits.h"
 #include "bioagent/json_text.h"
 #include "cli/assistant_cli.h"
 #include "cli/commands.h"
@@ -161,6 +162,7 @@ int run_pipeline(RunArgs ra, GlobalOptions& g) {
   if (family.empty())
     return print_error(invalid_argument("no family: give --family or put <Family>.hmm in the folder"));
   ra.service.confirm_timeout = 1;
+  ra.service.data_dir = data.string();  // the run's folder is the only data it reads (no example genome written)
   auto c = open_cli_assistant(g, ra.service);
   if (!c) return print_error(c.status());
   RunService& runs = c->assistant->runs();
@@ -271,12 +273,14 @@ Result<std::string> read_text_file(const std::string& p) {
 }
 
 void add_collinearity_command(CLI::App* gf, GlobalOptions& g) {
-  static std::string gff_in, blast_in, out_path;
+  static std::string gff_in, blast_in, out_path, types_path;
   auto* col =
       gf->add_subcommand("collinearity", "Collinear blocks from MCScanX-style inputs (.gff gene table, BLAST -m 8)");
   col->add_option("--gff", gff_in, "Gene table: chromosome gene start end")->required();
   col->add_option("--blast", blast_in, "BLAST/DIAMOND tabular (-m 8 / outfmt 6) hits")->required();
   col->add_option("--out", out_path, "Write the .collinearity text here (default: stdout)");
+  col->add_option("--gene-types", types_path,
+                  "Write each gene's duplicate class here, as duplicate_gene_classifier's .gene_type (0-4)");
   col->callback([&g] {
     auto gt = read_text_file(gff_in);
     auto bt = read_text_file(blast_in);
@@ -289,6 +293,7 @@ void add_collinearity_command(CLI::App* gf, GlobalOptions& g) {
       g.exit_code = print_error(r.status());
       return;
     }
+    if (!types_path.empty()) std::ofstream(types_path) << (*r)["gene_types"].get<std::string>();
     if (out_path.empty()) {
       std::cout << (*r)["text"].get<std::string>();
     } else {
@@ -320,6 +325,30 @@ void add_classify_command(CLI::App* gf, GlobalOptions& g) {
   });
 }
 
+// `genefamily stages`: the stage table as the engine reads it (what each stage needs and reads,
+// its resource label, programs and dialog fields).
+void add_stages_command(CLI::App* gf, GlobalOptions& g) {
+  auto* cmd = gf->add_subcommand("stages", "List the pipeline's stages: what each needs, reads and runs");
+  cmd->callback([&g] {
+    Json out = Json::array();
+    for (auto& s : genefamily_pipeline().stages()) {
+      Json dialog = Json::array();
+      for (auto& d : s.dialog) dialog.push_back(d.key);
+      out.push_back({{"name", s.name},
+                     {"label", s.label},
+                     {"label_zh", s.label_zh},
+                     {"description", s.description},
+                     {"after", s.after},
+                     {"uses", s.uses},
+                     {"needs", s.needs},
+                     {"resource", s.resource},
+                     {"programs", s.programs},
+                     {"dialog", dialog}});
+    }
+    g.exit_code = print_json(out);
+  });
+}
+
 void add_validate_command(CLI::App* gf, GlobalOptions& g) {
   static std::string dir;
   auto* validate = gf->add_subcommand("validate", "Check a finished run: files, stages, gene count, support, coverage");
@@ -344,6 +373,10 @@ void add_stage_step_command(CLI::App& app, GlobalOptions& g) {
   cmd->group("");
   cmd->add_option("request", request, "The step's request file")->required();
   cmd->callback([&g] {
+    // The run's input limits are this process's readers' defaults (checked when the run was asked for).
+    Json rq = Json::parse(std::ifstream(request), nullptr, false);
+    if (rq.is_object() && rq["ctx"].is_object() && rq["ctx"]["run"].is_object())
+      if (auto l = InputLimits{}.with(rq["ctx"]["run"].value("input_limits", Json()))) set_default_input_limits(*l);
     Status s = run_stage_step(genefamily_pipeline(), request);
     g.exit_code = s.is_ok() ? 0 : print_error(s);
   });
@@ -360,6 +393,7 @@ void add_genefamily_commands(CLI::App& app, GlobalOptions& g) {
   add_collinearity_command(gf, g);
   add_classify_command(gf, g);
   add_validate_command(gf, g);
+  add_stages_command(gf, g);
 }
 
 }  // namespace bioagent::cli

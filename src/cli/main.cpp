@@ -11,11 +11,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "bioagent/agent.h"
 #include "bioagent/assistant.h"
 #include "bioagent/bundle.h"
 #include "bioagent/json_text.h"
 #include "bioagent/mcp_server.h"
-#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/version.h"
 #include "bioagent/workspace.h"

@@ -9,6 +9,8 @@
 #include <set>
 
 #include "bioagent/digest.h"
+#include "core/thread_reaper.h"
+#include "mcp/mcp_internal.h"
 #include "mcp/mcp_stateless.h"
 #include "mcp/mcp_wire.h"
 
@@ -149,9 +151,12 @@ std::shared_ptr<ExtTaskStore::Entry> ExtTaskStore::find_locked(const std::string
   return it == tasks_.end() ? nullptr : it->second;
 }
 
+// Called by the task's own thread as its last act: the thread is handed to the reaper, which joins
+// it as it returns (the destructor joins it instead once stopping).
 void ExtTaskStore::finish(const std::shared_ptr<Entry>& e, Result<Json> outcome) {
   std::lock_guard lock(mu_);
   e->done = true;
+  if (!stopping_) join_when_finished(std::move(e->thread));
   if (terminal(e->status)) return;  // cancelled meanwhile: it stays cancelled
   if (outcome) {
     e->result = std::move(*outcome);
@@ -171,7 +176,7 @@ bool ExtTaskStore::stopping() {
 }
 
 Result<Json> ExtTaskStore::create(Work work, const Json& client_capabilities, std::chrono::milliseconds time_limit,
-                                  std::optional<std::chrono::milliseconds> ttl) {
+                                  const std::string& client, std::optional<std::chrono::milliseconds> ttl) {
   auto e = std::make_shared<Entry>();
   e->id = random_hex(16);
   e->caps = client_capabilities;
@@ -192,8 +197,9 @@ Result<Json> ExtTaskStore::create(Work work, const Json& client_capabilities, st
   if (running >= kMaxRunning)
     return Status(ErrorCode::kResourceExhausted,
                   "Server busy: " + std::to_string(kMaxRunning) + " tasks are running; retry when one ends");
+  BIOAGENT_RETURN_IF_ERROR(mcp_task_shares().take(client));
   tasks_[e->id] = e;  // visible to tasks/get before the CreateTaskResult leaves
-  e->thread = std::thread([this, e, deadline, work = std::move(work)] {
+  e->thread = std::thread([this, e, deadline, client, work = std::move(work)]() mutable {
     ToolContext ctx;
     ctx.set_cancel_flag(e->cancelled);
     ctx.set_deadline(deadline);
@@ -204,7 +210,9 @@ Result<Json> ExtTaskStore::create(Work work, const Json& client_capabilities, st
     } catch (const std::exception& ex) {  // firewall: a task's bug fails the task, not the server
       outcome = Status(ErrorCode::kInternal, std::string("Internal error: ") + ex.what());
     }
-    finish(e, std::move(outcome));
+    work = nullptr;  // what the work held goes with it
+    mcp_task_shares().give_back(client);
+    finish(e, std::move(outcome));  // its last act: nothing of `this` after it
   });
   return Json{{"resultType", "task"},
               {"taskId", e->id},

@@ -22,6 +22,7 @@
 #include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
 #include "bioagent/tool.h"
+#include "core/client_shares.h"
 
 namespace bioagent::mcp {
 
@@ -125,6 +126,10 @@ Result<Json> get_fixture_prompt(const std::string& name, const Json& args, Clien
 
 // ---- Registry tools as the specification's tasks (mcp_tool_tasks.cpp) -------
 
+// The MCP tasks running at once in this process, both revisions' (64 in all, 16 per client): a
+// task holds a thread until its call ends.
+ClientShares& mcp_task_shares();
+
 // Tasks of task-capable registry tools (the literature fan-out), held in memory by
 // one MCP session for `ttl` after they end: the call runs on its own thread; its
 // CallToolResult is what tasks/result returns. Ids start with "tool_".
@@ -135,8 +140,9 @@ class ToolTasks {
   ~ToolTasks();  // cancels the running calls and waits for them
   static bool task_capable(const std::string& tool);
   static bool is_tool_task(const std::string& task_id);
-  // Starts `work`; the new Task (working).
-  Json create(Work work);
+  // Starts `work` on a share of `client`'s (mcp_task_shares); the new Task (working), or the refusal
+  // naming the limit reached. The call's thread is joined as soon as the call ends.
+  Result<Json> create(Work work, const std::string& client);
   Result<Json> get(const std::string& task_id);
   Json list();
   // Blocks until the call ends (or `cancelled`); its CallToolResult with the related-task _meta.
@@ -151,6 +157,7 @@ class ToolTasks {
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, std::shared_ptr<Entry>> tasks_;
+  bool closing_ = false;  // the destructor joins the threads still running; none hands itself over
 };
 
 // ---- Gene-family runs as tasks and resources (mcp_runs.cpp) ------------------
@@ -167,7 +174,9 @@ struct LinkedResult {
 class RunBridge {
  public:
   // own_session: the assistant session this MCP session uses (empty: one is created when first needed).
-  RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session = "");
+  // client: whose share of the runs its starts take (McpOptions::client).
+  RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session = "",
+            std::string client = "");
 
   Json tools() const;  // MCP definitions of the task tool set (start, data roots, status, result, cancel)
   bool owns(const std::string& tool) const;
@@ -240,6 +249,7 @@ class RunBridge {
   std::map<std::string, std::string> tool_options_;
   std::mutex mu_;
   std::string own_session_;
+  const std::string client_;
   std::set<std::string> sessions_;               // attached (own included once created)
   std::map<std::string, std::string> task_sid_;  // task id -> its session
   std::chrono::milliseconds call_limit_{10 * 60 * 1000};

@@ -13,6 +13,7 @@
 #include "bioagent/papers.h"
 #include "mcp/mcp_internal.h"
 #include "runs/dialog_form.h"
+#include "runs/run_clients.h"
 
 namespace bioagent::mcp {
 namespace {
@@ -93,8 +94,12 @@ bool parse_run_uri(const std::string& uri, RunUri& out) {
   return out.path == "status.json" || (out.path.rfind("final/", 0) == 0 && out.path.size() > 6);
 }
 
-RunBridge::RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session)
-    : assistant_(assistant), tool_options_(std::move(tool_options)), own_session_(std::move(own_session)) {
+RunBridge::RunBridge(Assistant& assistant, std::map<std::string, std::string> tool_options, std::string own_session,
+                     std::string client)
+    : assistant_(assistant),
+      tool_options_(std::move(tool_options)),
+      own_session_(std::move(own_session)),
+      client_(std::move(client)) {
   if (!own_session_.empty()) sessions_.insert(own_session_);
 }
 
@@ -240,6 +245,7 @@ Result<LinkedResult> RunBridge::start(const Json& args, ClientChannel* client) {
   }
   auto plan = assistant_.plan(sid, args.value("species", ""), args.value("family", ""), args.value("language", ""));
   if (!plan) return plan.status();
+  note_run_client(sid, client_);                // the run counts against this client's share
   const bool form_after = form && !form_first;  // the form is the started task's dialog
   auto task = form_after ? assistant_.execute_with_dialog(sid, plan->value("plan_id", ""), params)
                          : assistant_.execute(sid, plan->value("plan_id", ""), params, true);

@@ -35,7 +35,8 @@ McpSession::Impl::Impl(const ToolRegistry& r, const Workspace& w, McpOptions o, 
     : registry(r), workspace(w), options(std::move(o)), sink(std::move(s)) {
   shared = options.shared ? options.shared : make_mcp_shared();
   if (options.assistant)
-    runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options, options.assistant_session);
+    runs = std::make_unique<mcp::RunBridge>(*options.assistant, options.tool_options, options.assistant_session,
+                                            options.client);
   if (runs) runs->set_call_limit(options.tool_timeout);
   if (options.compact) search = std::make_unique<mcp::ToolSearch>(registry);
 }

@@ -159,13 +159,17 @@ void McpSession::Impl::watch_tasks() {
 void McpSession::Impl::create_task(const Json& id, const std::string& name, const Json& args,
                                    const Json& progress_token) {
   if (tasks_offered() && mcp::ToolTasks::task_capable(name) && registry.find(name)) {
-    Json task = tool_tasks.create([this, name, args](const CancelFlag& flag) {
-      ToolContext ctx(&workspace);
-      ctx.set_cancel_flag(flag);
-      ctx.set_options(options.tool_options);
-      ctx.set_timeout(options.tool_timeout);
-      return call_result(name, registry.call(name, args, ctx));
-    });
+    auto created = tool_tasks.create(
+        [this, name, args](const CancelFlag& flag) {
+          ToolContext ctx(&workspace);
+          ctx.set_cancel_flag(flag);
+          ctx.set_options(options.tool_options);
+          ctx.set_timeout(options.tool_timeout);
+          return call_result(name, registry.call(name, args, ctx));
+        },
+        options.client);
+    if (!created) return fail(id, rpc_code_for(created.status()), created.status().message());
+    const Json task = *created;
     {
       std::lock_guard lock(sub_mu);
       watched_tasks[task["taskId"]] = {task, progress_token, 0};

@@ -216,19 +216,19 @@ void McpSession::Impl::start_ext_task(const Json& id, const std::string& name, c
   const ToolRegistry* reg = &registry;
   const bool run = runs && name == "genefamily_run" && !fixture;
   auto work = [reg, ws = workspace, tool_options = options.tool_options, fixture, name, task_args, run,
-               assistant = options.assistant, session = options.assistant_session,
+               assistant = options.assistant, session = options.assistant_session, client = options.client,
                store = &shared->tasks](ToolContext& ctx) -> Result<Json> {
     ctx.set_workspace(&ws);
     ctx.set_options(tool_options);
     if (fixture) return fixture->call(task_args, ctx);
     if (run)
-      return mcp::RunBridge(*assistant, tool_options, session).run_as_ext_task(task_args, ctx, [store] {
+      return mcp::RunBridge(*assistant, tool_options, session, client).run_as_ext_task(task_args, ctx, [store] {
         return store->stopping();
       });
     return mcp::tool_call_result(*reg, name, reg->call(name, task_args, ctx));
   };
   auto created = shared->tasks.create(
-      std::move(work), client_capabilities(), options.tool_timeout,
+      std::move(work), client_capabilities(), options.tool_timeout, options.client,
       run ? std::optional<std::chrono::milliseconds>() : std::optional<std::chrono::milliseconds>(ExtTaskStore::kTtl));
   if (!created) return fail(id, kServerBusy, created.status().message());
   reply(id, *created);

@@ -56,10 +56,11 @@ class ExtTaskStore {
   ExtTaskStore& operator=(const ExtTaskStore&) = delete;
 
   // Starts `work`; the CreateTaskResult (resultType "task", the flat Task) once tasks/get sees it.
-  // Resource exhausted when kMaxRunning tasks run. `ttl`: how long the task is kept after its
-  // creation (nullopt: while the server runs, ttlMs null; a gene-family run takes hours).
+  // Resource exhausted when kMaxRunning tasks run, or `client` holds its share of mcp_task_shares.
+  // The task's thread is joined as soon as its work ends. `ttl`: how long the task is kept after
+  // its creation (nullopt: while the server runs, ttlMs null; a gene-family run takes hours).
   Result<Json> create(Work work, const Json& client_capabilities, std::chrono::milliseconds time_limit,
-                      std::optional<std::chrono::milliseconds> ttl = kTtl);
+                      const std::string& client, std::optional<std::chrono::milliseconds> ttl = kTtl);
   // True once the store is being destroyed (the server stops): a cancelled work then leaves what
   // outlives it (a run) to resume.
   bool stopping();

@@ -6,6 +6,7 @@
 #include <random>
 #include <thread>
 
+#include "core/thread_reaper.h"
 #include "mcp/mcp_internal.h"
 
 namespace bioagent::mcp {
@@ -40,6 +41,11 @@ struct ToolTasks::Entry {
   std::thread thread;
 };
 
+ClientShares& mcp_task_shares() {
+  static ClientShares shares("MCP tasks running", 64, quarter_share(64));
+  return shares;
+}
+
 // The registry tools that can take minutes: the literature fan-out and the paper library's ingest.
 bool ToolTasks::task_capable(const std::string& tool) {
   return tool == "multi_source_literature_search" || tool == "add_papers_to_library";
@@ -50,6 +56,7 @@ ToolTasks::~ToolTasks() {
   std::map<std::string, std::shared_ptr<Entry>> all;
   {
     std::lock_guard lock(mu_);
+    closing_ = true;
     all = tasks_;
   }
   for (auto& [id, e] : all) e->cancelled->store(true);
@@ -57,7 +64,8 @@ ToolTasks::~ToolTasks() {
     if (e->thread.joinable()) e->thread.join();
 }
 
-Json ToolTasks::create(Work work) {
+Result<Json> ToolTasks::create(Work work, const std::string& client) {
+  BIOAGENT_RETURN_IF_ERROR(mcp_task_shares().take(client));
   auto e = std::make_shared<Entry>();
   std::string now = utc_now();
   e->task = {{"taskId", new_task_id()}, {"status", "working"},  {"statusMessage", "the call is running"},
@@ -67,8 +75,15 @@ Json ToolTasks::create(Work work) {
   std::lock_guard lock(mu_);
   expire_locked();
   tasks_[task["taskId"]] = e;
-  e->thread = std::thread([this, e, work = std::move(work)] {
-    Json result = work(e->cancelled);
+  e->thread = std::thread([this, e, client, work = std::move(work)]() mutable {
+    Json result;
+    try {
+      result = work(e->cancelled);
+    } catch (const std::exception& ex) {  // firewall: a call's bug fails its task, not the server
+      result = {{"isError", true}, {"content", Json::array({{{"type", "text"}, {"text", valid_utf8(ex.what())}}})}};
+    }
+    work = nullptr;  // what the call held goes with it
+    mcp_task_shares().give_back(client);
     std::lock_guard lock(mu_);
     e->ended = true;
     e->ended_at = std::chrono::steady_clock::now();
@@ -79,6 +94,7 @@ Json ToolTasks::create(Work work) {
       e->task["statusMessage"] = error ? "the call failed" : "the call finished";
     }
     e->result = std::move(result);
+    if (!closing_) join_when_finished(std::move(e->thread));  // its last act: nothing of `this` after the unlock
     cv_.notify_all();
   });
   return task;

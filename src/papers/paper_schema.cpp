@@ -1,6 +1,8 @@
 // The paper database schema (table and column names follow NeuSym-RAG's
 // reference schema; descriptions are ours), its DDL, and the read-only SQL
 // entry point with its statement guard.
+#include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -217,6 +219,53 @@ Json paper_database_schema() {
            "'%Figure 3%'"}};
 }
 
+namespace {
+
+// The server folders a library's values can name: the library's own and each
+// folder its PDFs were added from (pdf_path), longest first.
+std::vector<std::string> library_folders(DuckDb& db, const std::string& db_path) {
+  std::set<std::string> dirs;
+  const std::string own = std::filesystem::absolute(db_path).parent_path().string();
+  if (own.size() > 1) dirs.insert(own);
+  QueryLimits q;
+  q.max_rows = 100000;
+  q.max_chars = size_t(64) << 20;
+  if (auto r = db.query("SELECT DISTINCT pdf_path FROM metadata", q))
+    for (auto& row : r->rows)
+      if (!row.empty() && row[0].is_string()) {
+        const std::string d = std::filesystem::path(row[0].get<std::string>()).parent_path().string();
+        if (d.size() > 1) dirs.insert(d);
+      }
+  std::vector<std::string> out(dirs.begin(), dirs.end());
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.size() > b.size(); });
+  return out;
+}
+
+// `text` with "<folder>/" of each folder removed: file names, never server paths.
+std::string strip_folders(std::string text, const std::vector<std::string>& folders) {
+  for (auto& f : folders)
+    for (size_t at = text.find(f + "/"); at != std::string::npos; at = text.find(f + "/", at))
+      text.erase(at, f.size() + 1);
+  return text;
+}
+
+void scrub_folders(Json& v, const std::vector<std::string>& folders) {
+  if (v.is_string()) {
+    v = strip_folders(v.get<std::string>(), folders);
+  } else if (v.is_array() || v.is_object()) {
+    for (auto& x : v) scrub_folders(x, folders);
+  }
+}
+
+std::string without_folders(const std::string& message, DuckDb& db, const std::string& db_path) {
+  std::string m = strip_folders(message, library_folders(db, db_path));
+  for (size_t at = m.find(db_path); !db_path.empty() && at != std::string::npos; at = m.find(db_path, at))
+    m.replace(at, db_path.size(), std::filesystem::path(db_path).filename().string());
+  return m;
+}
+
+}  // namespace
+
 Result<Json> retrieve_from_database(const std::string& db_path, const std::string& sql, const SqlLimits& limits) {
   std::set<std::string> library_tables;
   for (auto& t : tables()) library_tables.insert(t.name);
@@ -237,16 +286,17 @@ Result<Json> retrieve_from_database(const std::string& db_path, const std::strin
         if (!db) return db.status();
         BIOAGENT_RETURN_IF_ERROR(check_library_query(**db, sql, library_tables));
         if (!exists)
-          return not_found("the paper library '" + db_path +
-                           "' does not exist yet; add papers with `bioagent papers add FILE`");
+          return not_found("the paper library does not exist yet; add papers with `bioagent papers add FILE`");
         QueryLimits q;
         q.max_rows = limits.max_rows;
         q.max_chars = limits.max_chars;
         q.timeout = std::chrono::milliseconds(limits.timeout_ms);
         auto r = (*db)->query(sql, q);
-        if (!r) return r.status();
+        if (!r) return Status(r.status().code(), without_folders(r.status().message(), **db, db_path));
+        Json rows = std::move(r->rows);
+        scrub_folders(rows, library_folders(**db, db_path));
         return Json{{"columns", r->columns},
-                    {"rows", std::move(r->rows)},
+                    {"rows", std::move(rows)},
                     {"row_count", r->total_rows},
                     {"truncated", r->truncated}};
       },

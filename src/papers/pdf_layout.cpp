@@ -3,6 +3,7 @@
 #include "papers/pdf_layout.h"
 
 #include "bioagent/digest.h"
+#include "bioagent/text_extract.h"
 
 #include <mupdf/fitz.h>
 
@@ -431,7 +432,10 @@ Result<PdfDoc> read_pdf_layout(const PdfFile& file, int max_pages) {
       fz_lookup_metadata(ctx, doc, "info:Keywords", meta[2], sizeof meta[2]);
       fz_lookup_metadata(ctx, doc, "info:CreationDate", meta[3], sizeof meta[3]);
       out.page_count = fz_count_pages(ctx, doc);
-      int n = max_pages > 0 && max_pages < out.page_count ? max_pages : out.page_count;
+      // A paper has at most kMaxPdfPages pages: a page tree claiming more is refused before any is read.
+      int n = out.page_count > kMaxPdfPages                 ? 0
+              : max_pages > 0 && max_pages < out.page_count ? max_pages
+                                                            : out.page_count;
       out.pages.resize(static_cast<size_t>(n));
       for (int i = 0; i < n; ++i) read_page(ctx, doc, i, &out.pages[static_cast<size_t>(i)]);
     }
@@ -449,6 +453,13 @@ Result<PdfDoc> read_pdf_layout(const PdfFile& file, int max_pages) {
   if (!error.empty()) {
     Status s = parse_error("'" + path.string() + "' is not a readable PDF: " + error);
     s.with("path", path.string());
+    return s;
+  }
+  if (out.page_count > kMaxPdfPages) {
+    Status s = resource_exhausted("'" + path.filename().string() + "' claims " + std::to_string(out.page_count) +
+                                  " pages, more than the " + std::to_string(kMaxPdfPages) +
+                                  " pages a paper in the library may have; it was not read");
+    s.with("path", path.filename().string()).with("limit", "pages").with("limit_value", kMaxPdfPages);
     return s;
   }
   if (out.page_count <= 0) {  // MuPDF's repair found no page: a fragment, not a paper

@@ -126,4 +126,48 @@ size_t front_matter_chunks(const std::vector<std::string>& first_page_chunks, bo
   return has_abstract ? first_page_chunks.size() : 0;
 }
 
+// The patterns below see user text (questions, PDF page text): RE2, linear time
+// and no recursion, so a long or hostile text costs its length, never the stack.
+namespace {
+RE2::Options quiet_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  return o;
+}
+}  // namespace
+
+// How much a chunk reads like a reference list: years, page ranges, "et al."
+// and DOIs per 200 characters. Reference lists repeat the words of titles,
+// so they match many questions they do not answer.
+double reference_density(const std::string& text) {
+  static const RE2 kMarks(R"((?i)\b(?:19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)", quiet_options());
+  size_t n = 0;
+  re2::StringPiece rest(text);
+  while (RE2::FindAndConsume(&rest, kMarks)) ++n;
+  return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
+}
+
+// Questions about a paper's title, who wrote it, where its authors work, its
+// abstract or when it was received, accepted or published are answered by its
+// front matter (the first page); only these get the title field's vote and the
+// first-page factor.
+bool asks_for_front_matter(const std::string& q) {
+  static const RE2 kFront(
+      R"((?i)\b(?:who (?:wrote|are the authors|is the (?:first|corresponding) author)|authors?|affiliat\w*|universit(?:y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract|(?:when|date)\b[^?]*\b(?:received|accepted|published))\b|作者|单位|机构|标题|题目|摘要|发表|收稿)",
+      quiet_options());
+  return RE2::PartialMatch(q, kFront);
+}
+
+// Questions naming a figure or a table are answered where its caption is.
+bool asks_for_caption(const std::string& q) {
+  static const RE2 kCaption(R"((?i)\b(?:fig(?:ure|s)?\.?|tables?|plots?|charts?|diagrams?)\b|图|表)", quiet_options());
+  return RE2::PartialMatch(q, kCaption);
+}
+
+bool asks_for_references(const std::string& q) {
+  static const RE2 kRefs(R"((?i)\b(?:references?|cit(?:e|es|ed|ation|ations)|bibliography|journal)\b|参考文献|引用)",
+                         quiet_options());
+  return RE2::PartialMatch(q, kRefs);
+}
+
 }  // namespace bioagent

@@ -55,4 +55,14 @@ bool defines_term(const std::string& text, const std::string& term);
 // otherwise (a page whose structure is not known).
 size_t front_matter_chunks(const std::vector<std::string>& first_page_chunks, bool has_abstract);
 
+// Reference-list marks (years, "et al.", page ranges, DOIs) per 200 characters of
+// `text`: how much a chunk reads like a reference list.
+double reference_density(const std::string& text);
+// True when the question asks for front matter (title, authors, affiliations,
+// abstract, dates received/accepted/published), names a figure or table, or asks
+// about references or citations.
+bool asks_for_front_matter(const std::string& question);
+bool asks_for_caption(const std::string& question);
+bool asks_for_references(const std::string& question);
+
 }  // namespace bioagent

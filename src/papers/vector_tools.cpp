@@ -7,16 +7,15 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string_view>
 
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "bioagent/search.h"
 #include "papers/duckdb_conn.h"
+#include "papers/paper_tool_types.h"
 #include "papers/proximity.h"
 #include "papers/question_cues.h"
-#include "papers/paper_tool_types.h"
 
 namespace bioagent::tools {
 namespace {
@@ -185,38 +184,6 @@ struct Fused {
 };
 
 using PageKey = std::pair<std::string, int>;
-
-// How much a chunk reads like a reference list: years, page ranges, "et al."
-// and DOIs per 200 characters. Reference lists repeat the words of titles,
-// so they match many questions they do not answer.
-double reference_density(const std::string& text) {
-  static const std::regex kMarks(R"(\b(19|20)\d\d\b|\bet al\b|\b\d+\s*-\s*\d+\b|\bdoi\b)", std::regex::icase);
-  size_t n = std::distance(std::sregex_iterator(text.begin(), text.end(), kMarks), std::sregex_iterator());
-  return double(n) * 200.0 / double(std::max<size_t>(200, text.size()));
-}
-
-// Questions about a paper's title, who wrote it, where its authors work, its
-// abstract or when it was received, accepted or published are answered by its
-// front matter (the first page); only these get the title field's vote and the
-// first-page factor.
-bool asks_for_front_matter(const std::string& q) {
-  static const std::regex kFront(
-      R"(\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?|departments?|titled?|abstract|(when|date)\b[^?]*\b(received|accepted|published))\b|作者|单位|机构|标题|题目|摘要|发表|收稿)",
-      std::regex::icase);
-  return std::regex_search(q, kFront);
-}
-
-// Questions naming a figure or a table are answered where its caption is.
-bool asks_for_caption(const std::string& q) {
-  static const std::regex kCaption(R"(\b(fig(ure|s)?\.?|tables?|plots?|charts?|diagrams?)\b|图|表)", std::regex::icase);
-  return std::regex_search(q, kCaption);
-}
-
-bool asks_for_references(const std::string& q) {
-  static const std::regex kRefs(R"(\b(references?|cit(e|es|ed|ation|ations)|bibliography|journal)\b|参考文献|引用)",
-                                std::regex::icase);
-  return std::regex_search(q, kRefs);
-}
 
 // BM25 over captions, headings, table text and the title (a field of the
 // paper's first page): each match adds to its page's lexical vote, relative to

@@ -146,10 +146,12 @@ class LocalRunner : public Runner {
 std::unique_ptr<Runner> make_local_runner() { return std::make_unique<LocalRunner>(); }
 
 Result<std::unique_ptr<Runner>> make_runner(const Json& d) {
-  const std::string kind = d.is_object() && d.contains("kind") && d["kind"].is_string() ? d["kind"].get<std::string>() : "";
+  const std::string kind =
+      d.is_object() && d.contains("kind") && d["kind"].is_string() ? d["kind"].get<std::string>() : "";
   if (kind == "local") return make_local_runner();
   if (kind == "slurm")
-    return make_slurm_runner(d.value("partition", std::string()), d.value("poll_ms", 1000), d.value("max_mem_mb", int64_t(0)));
+    return make_slurm_runner(d.value("partition", std::string()), d.value("poll_ms", 1000),
+                             d.value("max_mem_mb", int64_t(0)));
   return invalid_argument("no runner of kind '" + kind.substr(0, 40) + "' (local or slurm)");
 }
 

@@ -2,29 +2,38 @@
 // from the stage's resource label) whose script execs the argv we built, quoted
 // by us; the job is polled with squeue, its end state read with scontrol (or
 // sacct when accounting keeps it), and cancelled with scancel.
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <mutex>
-#include <regex>
 #include <sstream>
 #include <thread>
 
 #include "bioagent/pipeline.h"
+#include "pipeline/slurm_fields.h"
 #include "pipeline/subprocess.h"
 
 namespace bioagent {
+
+std::string slurm_field(const std::string& text, const std::string& key) {
+  const std::string needle = key + "=";
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    const unsigned char before = at == 0 ? ' ' : static_cast<unsigned char>(text[at - 1]);
+    if (std::isalnum(before) || before == '_') continue;  // inside a longer word (OldJobState=)
+    const size_t from = at + needle.size();
+    const size_t to = text.find_first_of(" \n", from);
+    std::string value = text.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    if (!value.empty()) return value;
+  }
+  return "";
+}
+
 namespace {
 
 std::string quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
-}
-
-std::string field(const std::string& text, const std::string& key) {
-  std::smatch m;
-  std::regex re("\\b" + key + "=([^ \\n]+)");
-  return std::regex_search(text, m, re) ? m[1].str() : "";
 }
 
 class SlurmRunner : public Runner {
@@ -94,8 +103,8 @@ class SlurmRunner : public Runner {
     std::string state, exit_code;
     for (int tries = 0; tries < 20 && state.empty(); ++tries) {
       if (auto sc = capture({"scontrol", "show", "job", out.job_id}); sc && sc->exit_code == 0) {
-        state = field(sc->out, "JobState");
-        exit_code = field(sc->out, "ExitCode");
+        state = slurm_field(sc->out, "JobState");
+        exit_code = slurm_field(sc->out, "ExitCode");
       }
       if (state.empty())
         if (auto sa = capture({"sacct", "-j", out.job_id, "-n", "-P", "-X", "-o", "State,ExitCode"});

@@ -16,7 +16,7 @@ struct ReasonText {
 
 // Kinds written by the engine, then by stages (their summaries' reason_kind,
 // or a Status detail kReasonDetail).
-constexpr std::array<ReasonText, 17> kReasons = {{
+constexpr std::array<ReasonText, 19> kReasons = {{
     {"missing_data_file", "needs the {subject} file, which the data folder does not have",
      "缺少 {subject} 文件（数据文件夹中没有）", "upload the file under its rule name", "请按命名规则上传该文件"},
     {"upstream_skipped", "needs the outputs of {subject}, which was skipped ({detail})",
@@ -36,6 +36,12 @@ constexpr std::array<ReasonText, 17> kReasons = {{
      "{file} 中的序列名 '{id}' 出现了两次（第 {first_line} 行与第 {line} 行）",
      "make every id unique (keep one isoform per gene, or rename the copy) and upload the file again",
      "请使每个序列名唯一（每个基因只保留一个异构体，或重命名重复的记录）后重新上传该文件"},
+    {"input_limit", "{file} is beyond the input limit {limit} ({limit_value})",
+     "{file} 超出输入限制 {limit}（{limit_value}）",
+     "if the file is genuine, raise the limit: the run parameter {\"input_limits\": {\"{limit}\": N}}",
+     "如果文件确实无误，请提高该限制：运行参数 {\"input_limits\": {\"{limit}\": N}}"},
+    {"bad_input", "{file} line {line}: {detail}", "{file} 第 {line} 行格式有误{detail_zh}",
+     "correct the file and upload it again", "请修正该文件后重新上传"},
     {"no_expression_data",
      "no expression matrix was given: set {\"expression\": {\"matrix\": FILE}} to a genes x samples table (TSV, "
      "CSV or xlsx; TPM or FPKM), or {\"reads\": [{\"sample\", \"r1\", \"r2\"}]} to quantify FASTQ reads with salmon",

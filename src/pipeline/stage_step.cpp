@@ -64,13 +64,14 @@ Status helper_end(const StageSpec& spec, const ProcessResult& r, const PipelineO
   if (sig)  // under an address-space limit a stack that cannot grow is a segmentation fault too
     return Status(ErrorCode::kInternal,
                   who + " crashed (signal " + std::to_string(sig) + ", " + strsignal(sig) +
-                      (sig == SIGSEGV && memory_mb > 0
-                           ? ": a fault in it, or its memory budget of " + std::to_string(memory_mb) + " MiB was reached"
-                           : "") +
-                      "); nothing it wrote is used" + (r.log_tail.empty() ? "" : ". Its log: " + r.log_tail.substr(0, 500)))
+                      (sig == SIGSEGV && memory_mb > 0 ? ": a fault in it, or its memory budget of " +
+                                                             std::to_string(memory_mb) + " MiB was reached"
+                                                       : "") +
+                      "); nothing it wrote is used" +
+                      (r.log_tail.empty() ? "" : ". Its log: " + r.log_tail.substr(0, 500)))
         .with(kFailureDetail, to_string(FailureClass::kToolError));
-  return Status(ErrorCode::kInternal,
-                who + " ended without a result (exit " + std::to_string(r.exit_code) + "): " + r.log_tail.substr(0, 500));
+  return Status(ErrorCode::kInternal, who + " ended without a result (exit " + std::to_string(r.exit_code) +
+                                          "): " + r.log_tail.substr(0, 500));
 }
 
 }  // namespace
@@ -113,8 +114,8 @@ Status run_in_helper(const StageSpec& spec, const StageContext& ctx, const std::
   fs::remove(result, ec);
   if (r.cancelled) return Status(ErrorCode::kCancelled, spec.name + ": cancelled");
   if (r.timed_out)
-    return Status(ErrorCode::kTimeout,
-                  "the " + spec.name + " stage ran longer than " + std::to_string(res.time_minutes) + " min and was stopped")
+    return Status(ErrorCode::kTimeout, "the " + spec.name + " stage ran longer than " +
+                                           std::to_string(res.time_minutes) + " min and was stopped")
         .with(kFailureDetail, to_string(FailureClass::kTimeout));
   if (!got.is_object() || r.exit_code != 0) return helper_end(spec, r, iso, memory_mb);
   return got.contains("error") ? Status::from_json(got["error"]) : Status::ok();

@@ -195,6 +195,9 @@ Result<Json> RunService::select_data_folder(const std::string& owner, const std:
   auto real = impl_->resolve_data_folder(root, folder);
   if (!real) return real.status();
   Json plan = data_view_plan(*real, "", [&](const fs::path& p) { return inside(p, impl_->root_holding(*real)->path); });
+  if (plan["read"].empty())  // FIFOs, devices, sockets and links out of the root are never data
+    return not_found("folder '" + folder.substr(0, 200) + "' in data root '" + root +
+                     "' holds no genome, annotation, sequence or HMM file (only regular files are read)");
   Json chosen = {{"root", root}, {"folder", folder}, {"prefix", plan["prefix"]}};
   fs::create_directories(file.parent_path(), ec);
   {
@@ -209,9 +212,10 @@ fs::path find_species_folder(const std::vector<fs::path>& dirs, const std::strin
   if (prefix.empty()) return {};
   std::error_code ec;
   // A folder holds the species when a file carries its prefix or the folder's download names read as it.
+  // Only regular files count (a link is followed): a FIFO, socket or device node named as a genome is no data.
   auto holds = [&](const fs::path& d) {
     for (auto& e : fs::directory_iterator(d, ec))
-      if (e.path().filename().string().rfind(prefix + ".", 0) == 0) return true;
+      if (e.path().filename().string().rfind(prefix + ".", 0) == 0 && e.is_regular_file(ec)) return true;
     return data_view_plan(d, "").value("prefix", std::string()) == prefix;
   };
   for (auto& d : dirs) {

@@ -1,6 +1,8 @@
 // RunParams: one parameter value per run, nested by stage, checked against the
 // stage schemas; the parameter dialog is a view of it.
 #include "bioagent/runs.h"
+
+#include "bioagent/input_limits.h"
 #include "bioagent/schema.h"
 #include "runs/runs_internal.h"
 
@@ -47,7 +49,11 @@ Status check_stage_object(const StageSpec& spec, const Json& given) {
 
 }  // namespace
 
-Json RunParams::to_json() const { return {{"cpus", cpus}, {"stages", stages}}; }
+Json RunParams::to_json() const {
+  Json out = {{"cpus", cpus}, {"stages", stages}};
+  if (!input_limits.empty()) out["input_limits"] = input_limits;
+  return out;
+}
 
 Result<RunParams> parse_run_params(const Json& given, const Pipeline& pipeline, int max_cpus) {
   RunParams out;
@@ -59,6 +65,9 @@ Result<RunParams> parse_run_params(const Json& given, const Pipeline& pipeline, 
     if (k == "cpu" || k == "cpus") {  // the service's runner, not a stage, bounds it
       BIOAGENT_RETURN_IF_ERROR(check_cpus(v, max_cpus));
       out.cpus = int(v.get<int64_t>());
+    } else if (k == "input_limits") {  // checked whole here; the stage-step helper applies them
+      BIOAGENT_RETURN_IF_ERROR(InputLimits{}.with(v).status());
+      out.input_limits.update(v);
     } else if (display_field(k)) {
       if (!v.is_string()) return invalid_argument("params." + k + " must be a string");
     } else if (const StageSpec* spec = pipeline.find(k)) {
@@ -76,6 +85,7 @@ Result<RunParams> parse_run_params(const Json& given, const Pipeline& pipeline, 
 
 RunParams merge_run_params(RunParams base, const RunParams& over) {
   if (over.cpus > 0) base.cpus = over.cpus;
+  base.input_limits.update(over.input_limits);
   for (auto it = over.stages.begin(); it != over.stages.end(); ++it) base.stages[it.key()].update(it.value());
   return base;
 }

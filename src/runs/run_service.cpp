@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "bioagent/genefamily.h"
+#include "runs/run_clients.h"
 #include "runs/runs_internal.h"
 
 namespace bioagent {
@@ -39,6 +40,8 @@ int RunService::Impl::cpu_limit() const {
 int RunService::cpu_limit() const { return impl_->cpu_limit(); }
 int RunService::confirm_timeout_seconds() const { return impl_->o.confirm_timeout_seconds; }
 const RunParams& RunService::base_params() const { return impl_->o.base_params; }
+const fs::path& RunService::state_dir() const { return impl_->o.state_dir; }
+const fs::path& RunService::shared_data_dir() const { return impl_->o.data_dir; }
 
 Result<std::unique_ptr<RunService>> RunService::open(RunServiceOptions options, RunHooks hooks) {
   auto impl = std::make_unique<Impl>();
@@ -217,14 +220,47 @@ Status RunService::Impl::check_limits(const std::string& owner) const {
                               " runs of this session are already waiting for their parameters; confirm or "
                               "cancel one first")
         .with("limit", kMaxWaitingDialogsPerOwner);
-  auto active = store->query("SELECT count(*) AS n FROM tasks WHERE state IN (" + std::string(kUnderWay) + ")");
-  if (!active) return active.status();
-  const int64_t n = (*active)[0]["n"].get<int64_t>();
+  auto by_owner = store->query("SELECT session, count(*) AS n FROM tasks WHERE state IN (" + std::string(kUnderWay) +
+                               ") GROUP BY session");
+  if (!by_owner) return by_owner.status();
+  int64_t n = 0, mine = 0;
+  const std::string client = run_client_of(owner);
+  for (auto& row : *by_owner) {
+    const int64_t count = row["n"].get<int64_t>();
+    n += count;
+    if (!client.empty() && row["session"].is_string() && run_client_of(row["session"].get<std::string>()) == client)
+      mine += count;
+  }
+  if (mine >= static_cast<int64_t>(kMaxRunsUnderWayPerClient))
+    return resource_exhausted("this client already has " + std::to_string(mine) +
+                              " runs under way or waiting, its share (at most " +
+                              std::to_string(kMaxRunsUnderWayPerClient) +
+                              " per client); cancel one or try again when one has finished")
+        .with("limit", kMaxRunsUnderWayPerClient)
+        .with("scope", "client");
   if (n >= static_cast<int64_t>(kMaxRunsUnderWay))
     return resource_exhausted("the server already has " + std::to_string(n) +
                               " runs under way or waiting; try again when one has finished")
-        .with("limit", kMaxRunsUnderWay);
+        .with("limit", kMaxRunsUnderWay)
+        .with("scope", "server");
   return {};
+}
+
+namespace {
+std::mutex run_clients_mu;
+std::map<std::string, std::string> run_clients;  // owner -> client
+}  // namespace
+
+void note_run_client(const std::string& owner, const std::string& client) {
+  if (owner.empty() || client.empty()) return;
+  std::lock_guard lock(run_clients_mu);
+  run_clients[owner] = client;
+}
+
+std::string run_client_of(const std::string& owner) {
+  std::lock_guard lock(run_clients_mu);
+  auto it = run_clients.find(owner);
+  return it == run_clients.end() ? "" : it->second;
 }
 
 // An owner names a folder of the state folder: one plain part, never a path.

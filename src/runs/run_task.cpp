@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "bioagent/genefamily.h"
+#include "bioagent/input_limits.h"
 #include "pipeline/stage_reasons.h"
 #include "runs/runs_internal.h"
 
@@ -99,6 +100,9 @@ bool RunService::Impl::load_task(TaskContext& t) {
   }
   t.params = *p;
   t.params.cpus = t.row_params.value("run_params", Json::object()).value("cpus", 0);
+  if (auto l = t.row_params.value("run_params", Json::object()).value("input_limits", Json::object());
+      InputLimits{}.with(l).is_ok())
+    t.params.input_limits = l;
   return true;
 }
 
@@ -348,6 +352,7 @@ std::optional<std::vector<StageStatus>> RunService::Impl::run_pipeline(TaskRunti
     return std::nullopt;
   }
   set_run_language(*cfg, t.lang);
+  if (!effective.input_limits.empty()) (*cfg)["input_limits"] = effective.input_limits;
   (*cfg)["network"] = o.network;
   const int cpus = std::clamp(effective.cpus > 0 ? effective.cpus : cpu_limit(), 1, cpu_limit());
   PipelineOptions po = pipeline_options(rt, t, cpus);

@@ -59,6 +59,7 @@ class RequestBell {
 // or waiting in the service: each holds a thread, so more starts are refused.
 inline constexpr size_t kMaxWaitingDialogsPerOwner = 4;
 inline constexpr size_t kMaxRunsUnderWay = 32;
+inline constexpr size_t kMaxRunsUnderWayPerClient = kMaxRunsUnderWay / 4;  // three clients leave room for a fourth
 
 // One task running in this process: its confirmation state and cancel flag.
 struct TaskRuntime {

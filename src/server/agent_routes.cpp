@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "runs/run_clients.h"
 #include "server/server_internal.h"
 
 namespace bioagent::server {
@@ -33,7 +34,7 @@ struct SseQueue {
   }
 };
 
-void stream_queue(Context& ctx, Response& res, std::shared_ptr<SseQueue> q) {
+void stream_queue(Context& ctx, const std::string& client, Response& res, std::shared_ptr<SseQueue> q) {
   res.set_header("Cache-Control", "no-cache");
   res.set_header("X-Accel-Buffering", "no");
   res.set_chunked_content_provider(
@@ -55,9 +56,9 @@ void stream_queue(Context& ctx, Response& res, std::shared_ptr<SseQueue> q) {
         if (q->finished) sink.done();
         return true;
       },
-      [q, &ctx](bool) {
+      [q, &ctx, client](bool) {
         if (q->worker.joinable()) q->worker.join();
-        release_stream(ctx);
+        release_stream(ctx, client);
       });
 }
 
@@ -114,6 +115,7 @@ void add_chat_route(Context& ctx) {
                 if (!s) return reply_error(res, s.status());
                 sid = (*s)["session_id"];
               }
+              note_run_client(sid, client_of(req));  // a turn may start a run: it counts against this client
               if (!wants_stream(req, body)) {
                 auto r = a.chat(sid, message, nullptr, co);
                 if (!r) return reply_error(res, r.status());
@@ -121,7 +123,8 @@ void add_chat_route(Context& ctx) {
                 return reply_json(res, *r);
               }
               if (!a.has_session(sid)) return reply_error(res, not_found("no session '" + sid.substr(0, 80) + "'"));
-              if (!acquire_stream(*c, res)) return;
+              const std::string client = client_of(req);
+              if (!acquire_stream(*c, client, res)) return;
               auto q = std::make_shared<SseQueue>();
               q->push(sse_frame("session", {{"session_id", sid}}));
               q->worker = std::thread([&a, q, sid, message, co] {
@@ -134,7 +137,7 @@ void add_chat_route(Context& ctx) {
                   q->push(sse_frame("error", error_envelope(r.status())), true);
                 }
               });
-              stream_queue(*c, res, q);
+              stream_queue(*c, client, res, q);
             });
 }
 
@@ -151,7 +154,8 @@ void add_events_route(Context& ctx) {
               std::string from = req.has_header("Last-Event-ID") ? req.get_header_value("Last-Event-ID")
                                                                  : req.get_param_value("after");
               int64_t after = std::atoll(from.c_str());
-              if (!acquire_stream(*c, res)) return;
+              const std::string client = client_of(req);
+              if (!acquire_stream(*c, client, res)) return;
               auto cursor = std::make_shared<int64_t>(std::max<int64_t>(0, after));
               res.set_header("Cache-Control", "no-cache");
               res.set_chunked_content_provider(
@@ -176,7 +180,7 @@ void add_events_route(Context& ctx) {
                     }
                     return true;
                   },
-                  [c](bool) { release_stream(*c); });
+                  [c, client](bool) { release_stream(*c, client); });
             });
 }
 
@@ -244,7 +248,9 @@ void add_task_routes(Context& ctx) {
              "auto_confirm or params are given), then the pipeline",
              schema({{"plan_id", kId}, {"params", kObj}, {"auto_confirm", kBool}, {"session_id", kId}}, {"plan_id"})},
             [&a](Req req, Res res, const Json& body) {
-              auto t = a.execute(session_of(req, body), body["plan_id"], body.value("params", Json::object()),
+              const std::string sid = session_of(req, body);
+              note_run_client(sid, client_of(req));  // its runs count against this client's share
+              auto t = a.execute(sid, body["plan_id"], body.value("params", Json::object()),
                                  body.value("auto_confirm", false));
               t ? reply_json(res, *t, 202) : reply_error(res, t.status());
             });
@@ -275,6 +281,7 @@ void add_task_routes(Context& ctx) {
              "run a cancelled or failed task again in its run folder (finished stages are reused)",
              schema({{"task_id", kId}, {"session_id", kId}}, {"task_id"})},
             [&a](Req req, Res res, const Json& body) {
+              note_run_client(session_of(req, body), client_of(req));
               auto r = a.runs().resume(session_of(req, body), body["task_id"]);
               r ? reply_json(res, *r, 202) : reply_error(res, r.status());
             });

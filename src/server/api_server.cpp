@@ -6,6 +6,7 @@
 
 #include "bioagent/version.h"
 #include "server/http_transport.h"
+#include "server/path_scrub.h"
 #include "server/server_internal.h"
 
 namespace bioagent {
@@ -137,6 +138,10 @@ Result<std::unique_ptr<ApiServer>> ApiServer::create(Assistant& assistant, const
   impl->ctx.workspace = &workspace;
   impl->ctx.mcp = std::move(mcp);
   impl->ctx.options = options;
+  {
+    const size_t streams = size_t(std::max(2, options.threads / 2));  // the other half stays for ordinary requests
+    impl->ctx.streams = std::make_unique<ClientShares>("open event streams", streams, quarter_share(streams));
+  }
   auto* ctx = &impl->ctx;
   server::add_route(
       *ctx, {"GET", "/healthz", "liveness: version and tool count", nullptr},
@@ -153,6 +158,14 @@ Result<std::unique_ptr<ApiServer>> ApiServer::create(Assistant& assistant, const
   Impl* raw = impl.get();
   impl->transport = std::make_unique<server::HttpTransport>(transport_limits(options), [raw](Request& req) {
     return plan_request(raw->ctx, raw->guard, raw->web, raw->port, req);
+  });
+  std::vector<std::pair<std::filesystem::path, std::string>> folders = {
+      {assistant.runs().shared_data_dir(), "shared data:"}};
+  for (auto& r : assistant.runs().roots()) folders.push_back({r.path, r.name + ":"});
+  for (auto& w : workspace.roots()) folders.push_back({w, ""});
+  auto scrubber = std::make_shared<server::PathScrubber>(assistant.runs().state_dir(), std::move(folders));
+  impl->transport->set_body_filter([scrubber](const std::string& type, std::string& body) {
+    if (server::PathScrubber::applies_to(type)) scrubber->scrub(body);
   });
   return std::unique_ptr<ApiServer>(new ApiServer(std::move(impl)));
 }

@@ -31,6 +31,7 @@ struct Request {
   std::multimap<std::string, std::string> params;  // the query, decoded
   std::string body;                                // whole-body routes only
   std::vector<std::string> matches;                // [0] the path, then each {name} of the route
+  std::string peer;                                // the client's address ("127.0.0.1"); "" when unknown
 
   bool has_header(std::string_view name) const { return header_count(name) > 0; }
   size_t header_count(std::string_view name) const;

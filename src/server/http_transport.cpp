@@ -87,6 +87,7 @@ struct HttpTransport::Impl {
   Impl(TransportLimits l, Planner p) : limits(l), planner(std::move(p)), workers(size_t(std::max(1, l.workers))) {}
   TransportLimits limits;
   Planner planner;
+  std::function<void(const std::string&, std::string&)> body_filter;
   std::atomic<size_t> connections{0};
   std::atomic<bool> stopping{false};
   int port = 0;
@@ -130,6 +131,7 @@ struct HttpTransport::Impl {
 
 awaitable<bool> HttpTransport::Impl::write_response(beast::tcp_stream& s, Response& res, bool keep_alive) {
   if (res.provider) co_return co_await stream_response(s, res, keep_alive);
+  if (body_filter) body_filter(res.content_type, res.body);
   std::string out = response_head(res, keep_alive, false, res.body.size());
   out += res.body;
   co_return co_await write(s, out);
@@ -155,11 +157,13 @@ awaitable<bool> HttpTransport::Impl::stream_response(beast::tcp_stream& s, Respo
         keep = false;
       }
     });
+    const size_t produced = piece.size();  // the provider's offset counts its own bytes
+    if (!piece.empty() && body_filter) body_filter(res.content_type, piece);
     if (!piece.empty()) {
       char size[20];
       std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
       ok = co_await write(s, size + piece + "\r\n");
-      offset += piece.size();
+      offset += produced;
     }
     ok = ok && keep;
   }
@@ -286,6 +290,11 @@ awaitable<bool> HttpTransport::Impl::serve_one(beast::tcp_stream& s, beast::flat
     co_return false;
   }
   Request req = to_request(p.get());
+  {
+    beast::error_code peer_ec;
+    auto peer = s.socket().remote_endpoint(peer_ec);
+    if (!peer_ec) req.peer = peer.address().to_string();
+  }
   bool has_body = p.chunked() || (p.content_length() && *p.content_length() > 0);
   RequestPlan plan = plan_request(req);
   Response res;
@@ -413,6 +422,10 @@ void HttpTransport::stop() {
 }
 
 bool HttpTransport::stopping() const { return impl_->stopping; }
+
+void HttpTransport::set_body_filter(std::function<void(const std::string&, std::string&)> filter) {
+  impl_->body_filter = std::move(filter);
+}
 
 bool HttpTransport::parse_head(std::string_view bytes, size_t header_limit, Request& out, Response& refusal) {
   Parser p;

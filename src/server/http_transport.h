@@ -57,6 +57,9 @@ class HttpTransport {
   Status run();  // serves until stop()
   void stop();   // from any thread (not from a signal handler)
   bool stopping() const;
+  // Applied to every whole response body and each streamed piece before it is
+  // sent, with the response's content type (set before run()).
+  void set_body_filter(std::function<void(const std::string& content_type, std::string& body)> filter);
 
   // Parses one request head from `bytes` as a connection would: true with
   // `out` filled, or false with `refusal` (400/431 and a JSON body).

@@ -39,41 +39,48 @@ std::string new_session_id() {
   return id;
 }
 
-// The open MCP sessions; one unused for the idle limit expires.
+// The open MCP sessions; one unused for the idle limit expires. At most `shares->total()` live, at
+// most `shares->per_client()` of them opened by one client.
 struct McpSessions {
   std::mutex mu;
   std::map<std::string, std::shared_ptr<McpConnection>> by_id;
   std::map<std::string, Clock::time_point> last_used;
+  std::map<std::string, std::string> opened_by;  // session id -> the client whose share it holds
   std::chrono::seconds idle{3600};
-  size_t max_sessions = 256;
+  std::unique_ptr<ClientShares> shares;
 
-  void expire_locked(Clock::time_point now) {
-    for (auto it = last_used.begin(); it != last_used.end();) {
-      if (now - it->second > idle) {
-        by_id.erase(it->first);
-        it = last_used.erase(it);
-      } else {
-        ++it;
-      }
-    }
+  void forget_locked(const std::string& id) {
+    by_id.erase(id);
+    last_used.erase(id);
+    auto it = opened_by.find(id);
+    if (it == opened_by.end()) return;
+    shares->give_back(it->second);
+    opened_by.erase(it);
   }
-  // False when max_sessions are live (after the idle ones expired): a live session is never evicted.
-  bool add(const std::string& id, std::shared_ptr<McpConnection> s) {
+  void expire_locked(Clock::time_point now) {
+    std::vector<std::string> idle_ids;
+    for (auto& [id, at] : last_used)
+      if (now - at > idle) idle_ids.push_back(id);
+    for (auto& id : idle_ids) forget_locked(id);
+  }
+  // Refused when the client holds its share or the server its total (after the idle ones expired):
+  // a live session is never evicted.
+  Status add(const std::string& id, std::shared_ptr<McpConnection> s, const std::string& client) {
     std::lock_guard lock(mu);
     auto now = Clock::now();
     expire_locked(now);
-    if (by_id.size() >= max_sessions) return false;
+    BIOAGENT_RETURN_IF_ERROR(shares->take(client));
     by_id[id] = std::move(s);
     last_used[id] = now;
-    return true;
+    opened_by[id] = client;
+    return Status::ok();
   }
   std::shared_ptr<McpConnection> find(const std::string& id) {
     std::lock_guard lock(mu);
     auto now = Clock::now();
     auto it = last_used.find(id);
     if (it == last_used.end() || now - it->second > idle) {
-      by_id.erase(id);
-      if (it != last_used.end()) last_used.erase(it);
+      forget_locked(id);
       return nullptr;
     }
     it->second = now;
@@ -88,8 +95,9 @@ struct McpSessions {
   }
   bool remove(const std::string& id) {
     std::lock_guard lock(mu);
-    last_used.erase(id);
-    return by_id.erase(id) > 0;
+    const bool known = by_id.count(id) > 0;
+    forget_locked(id);
+    return known;
   }
 };
 
@@ -107,10 +115,13 @@ void rpc_error(Response& res, int http, int code, const std::string& message, co
   res.set_content(rpc_error_body(id, code, message).dump(), "application/json");
 }
 
-// An SSE slot, or a JSON-RPC 503.
-bool acquire_mcp_stream(Context& c, Response& res) {
-  if (acquire_stream(c, res)) return true;
-  rpc_error(res, 503, -32000, "refused: too many event streams are open; retry later");
+// An SSE slot of `client`'s share, or a JSON-RPC 503 naming the limit reached.
+bool acquire_mcp_stream(Context& c, const std::string& client, Response& res) {
+  Status taken = c.streams->take(client);
+  if (taken.is_ok()) return true;
+  res.set_header("Retry-After", "5");
+  res.status = 503;
+  res.set_content(rpc_error_body(nullptr, -32000, taken.message(), taken.details()).dump(), "application/json");
   return false;
 }
 
@@ -160,10 +171,12 @@ Result<std::shared_ptr<McpConnection>> new_connection(Context* c, const Request&
   McpConnection* raw = conn.get();
   conn->workspace = std::make_unique<Workspace>(std::move(*ws));
   McpSession::RoutedSink sink([raw](const std::string& line, const std::string& key) { raw->route(line, key); });
+  McpOptions options = c->mcp;
+  options.client = client_of(req);  // its tasks and runs count against this client's shares
   if (stateless)
-    conn->session = McpSession::stateless(*c->registry, *conn->workspace, c->mcp, std::move(sink), *stateless);
+    conn->session = McpSession::stateless(*c->registry, *conn->workspace, options, std::move(sink), *stateless);
   else
-    conn->session = std::make_unique<McpSession>(*c->registry, *conn->workspace, c->mcp, std::move(sink));
+    conn->session = std::make_unique<McpSession>(*c->registry, *conn->workspace, options, std::move(sink));
   return conn;
 }
 
@@ -182,6 +195,7 @@ struct AnswerPlan {
   Json id;
   Clock::time_point deadline;
   bool session = true;  // a session's stream: event ids, a priming event, cuts honoured
+  std::string client;   // whose stream share an SSE answer holds
 };
 
 // The response as JSON; a session's questions to the client go to its GET stream meanwhile.
@@ -253,7 +267,7 @@ void answer_sse(Context* c, const AnswerPlan& p, Response& res) {
       },
       [c, p, st](bool) {
         p.conn->close(p.key, !st->answered && !st->cut);
-        release_stream(*c);
+        release_stream(*c, p.client);
       });
 }
 
@@ -267,8 +281,9 @@ void answer_session_request(Context* c, const std::shared_ptr<McpConnection>& co
   const std::chrono::milliseconds limit = method == "tasks/result" && sse
                                               ? std::chrono::milliseconds(std::chrono::hours(24 * 30))
                                               : c->mcp.tool_timeout + std::chrono::seconds(5);
-  if (sse && !acquire_mcp_stream(*c, res)) return;
-  AnswerPlan p{conn, nullptr, McpSession::request_key(msg["id"]), msg["id"], Clock::now() + limit, true};
+  const std::string client = client_of(req);
+  if (sse && !acquire_mcp_stream(*c, client, res)) return;
+  AnswerPlan p{conn, nullptr, McpSession::request_key(msg["id"]), msg["id"], Clock::now() + limit, true, client};
   p.stream = conn->open(p.key);
   {
     std::lock_guard lock(conn->mu);
@@ -312,7 +327,8 @@ void answer_stateless(Context* c, const Request& req, Response& res, const Json&
          Clock::now() < json_until && !c->stopping) {
   }
   if (is_rpc_response(first.line) || !takes_sse || c->stopping) return answer_json(c, p, res);
-  if (!acquire_mcp_stream(*c, res)) {
+  p.client = client_of(req);
+  if (!acquire_mcp_stream(*c, p.client, res)) {
     p.conn->close(p.key, true);
     return cancel_request(*p.conn, p.id, "no event stream slot");
   }
@@ -334,12 +350,14 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
     auto opened = new_connection(c, req, std::nullopt);
     if (!opened) return rpc_error(res, 404, -32001, opened.status().message(), msg.value("id", Json()));
     sid = new_session_id();
-    if (!sessions.add(sid, *opened)) {
+    if (Status added = sessions.add(sid, *opened, client_of(req)); !added.is_ok()) {
       res.set_header("Retry-After", "60");
-      return rpc_error(res, 503, -32000,
-                       "refused: " + std::to_string(sessions.max_sessions) +
-                           " MCP sessions are open; end one (DELETE /mcp) or retry after idle ones expire",
-                       msg.value("id", Json()));
+      res.status = 503;
+      return res.set_content(
+          rpc_error_body(msg.value("id", Json()), -32000,
+                         added.message() + " (end one with DELETE /mcp, or idle ones expire)", added.details())
+              .dump(),
+          "application/json");
     }
     s = *opened;
   } else {
@@ -372,8 +390,9 @@ void resume_stream(Context* c, const std::shared_ptr<McpConnection>& conn, const
     res.set_header("Allow", "GET, POST, DELETE");
     return rpc_error(res, 405, -32600, "nothing to resume: that stream was read to its end, or has expired");
   }
-  if (!acquire_mcp_stream(*c, res)) return;
-  AnswerPlan p{conn, stream, "", nullptr, Clock::now() + c->mcp.tool_timeout + std::chrono::seconds(5), true};
+  const std::string client = client_of(req);
+  if (!acquire_mcp_stream(*c, client, res)) return;
+  AnswerPlan p{conn, stream, "", nullptr, Clock::now() + c->mcp.tool_timeout + std::chrono::seconds(5), true, client};
   res.status = 200;
   res.set_header("Cache-Control", "no-cache");
   auto at = std::make_shared<size_t>(cursor);
@@ -390,7 +409,7 @@ void resume_stream(Context* c, const std::shared_ptr<McpConnection>& conn, const
         if (is_rpc_response(item.line)) sink.done();
         return true;
       },
-      [c](bool) { release_stream(*c); });
+      [c, client](bool) { release_stream(*c, client); });
 }
 
 // GET: the session's stream of messages that answer no request (resource updates, task status and
@@ -417,7 +436,8 @@ void answer_mcp_get(Context* c, const std::shared_ptr<McpSessions>& sessions, co
   res.set_header("Mcp-Session-Id", sid);
   if (req.has_header("Last-Event-ID")) return resume_stream(c, s, req, res);
   if (!s->claim_get_stream(true)) return rpc_error(res, 409, -32600, "this session's GET stream is already open");
-  if (!acquire_mcp_stream(*c, res)) {
+  const std::string client = client_of(req);
+  if (!acquire_mcp_stream(*c, client, res)) {
     s->claim_get_stream(false);
     return;
   }
@@ -442,9 +462,9 @@ void answer_mcp_get(Context* c, const std::shared_ptr<McpSessions>& sessions, co
         std::string frame = "event: message\ndata: " + *line + "\n\n";
         return sink.write(frame.data(), frame.size());
       },
-      [c, s](bool) {
+      [c, s, client](bool) {
         s->claim_get_stream(false);
-        release_stream(*c);
+        release_stream(*c, client);
       });
 }
 
@@ -455,7 +475,8 @@ void add_mcp_routes(Context& ctx) {
   if (!ctx.mcp.shared) ctx.mcp.shared = make_mcp_shared();  // the stateless requests' task store
   auto sessions = std::make_shared<McpSessions>();
   sessions->idle = std::chrono::seconds(std::max(1, ctx.options.mcp_session_idle_seconds));
-  sessions->max_sessions = std::max<size_t>(1, ctx.options.max_mcp_sessions);
+  const size_t max_sessions = std::max<size_t>(1, ctx.options.max_mcp_sessions);
+  sessions->shares = std::make_unique<ClientShares>("MCP sessions", max_sessions, quarter_share(max_sessions));
   add_raw_route(
       ctx,
       {"POST",

@@ -144,21 +144,25 @@ std::vector<std::string> methods_for(const Context& ctx, const std::string& path
   return out;
 }
 
-bool acquire_stream(Context& ctx, Response& res) {
-  int limit = std::max(2, ctx.options.threads / 2);  // the other half stays for ordinary requests
-  if (ctx.open_streams.fetch_add(1) >= limit) {
-    ctx.open_streams.fetch_sub(1);
-    res.set_header("Retry-After", "5");
-    reply_json(res,
-               error_envelope(Status(ErrorCode::kUnavailable,
-                                     "refused: " + std::to_string(limit) + " event streams are open; retry later")),
-               503);
-    return false;
-  }
-  return true;
+std::string client_of(const Request& req) {
+  const std::string h = req.get_header_value("Authorization");
+  const std::string token = h.rfind("Bearer ", 0) == 0 ? h.substr(7) : req.get_param_value("access_token");
+  return client_key(token, req.peer);
 }
 
-void release_stream(Context& ctx) { ctx.open_streams.fetch_sub(1); }
+bool acquire_stream(Context& ctx, const std::string& client, Response& res) {
+  Status taken = ctx.streams->take(client);
+  if (taken.is_ok()) return true;
+  res.set_header("Retry-After", "5");
+  Status refusal(ErrorCode::kUnavailable, taken.message());
+  const Json& why = taken.details();
+  for (const char* key : {"limit", "scope", "resource"})
+    if (why.is_object() && why.contains(key)) refusal.with(key, why[key]);
+  reply_json(res, error_envelope(refusal), 503);
+  return false;
+}
+
+void release_stream(Context& ctx, const std::string& client) { ctx.streams->give_back(client); }
 
 Json openapi_document(const Context& ctx) {
   Json paths = Json::object();

@@ -15,6 +15,7 @@
 #include "bioagent/assistant.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
+#include "core/client_shares.h"
 #include "server/http_message.h"
 
 namespace bioagent::server {
@@ -91,7 +92,9 @@ struct Context {
   McpOptions mcp;
   ApiServerOptions options;
   std::vector<Route> routes;
-  std::atomic<int> open_streams{0};   // SSE responses in progress (each holds a worker thread while it waits)
+  // SSE responses in progress (each holds a worker thread while it waits): half the threads in all, a
+  // quarter of that per client; set from options when the server is made.
+  std::unique_ptr<ClientShares> streams;
   std::atomic<bool> stopping{false};  // the server is shutting down: long waits end
 };
 
@@ -119,10 +122,13 @@ void reply_error(Response& res, const Status& s);
 void to_jsonrpc_error(Response& res);
 // The session id from the X-Session-Id header, the body, or the query.
 std::string session_of(const Request& req, const Json& body);
-// Takes a slot for an SSE response, or answers 503 and returns false; the
-// returned guard's release runs when the stream ends.
-bool acquire_stream(Context& ctx, Response& res);
-void release_stream(Context& ctx);
+// Who sent `req`, for fair shares: its bearer token when it presents one, else its address.
+std::string client_of(const Request& req);
+// Takes a slot for an SSE response of `client`, or answers 503 naming the limit reached (the
+// client's share or the server's total) and returns false; release_stream gives it back when the
+// stream ends.
+bool acquire_stream(Context& ctx, const std::string& client, Response& res);
+void release_stream(Context& ctx, const std::string& client);
 
 void add_agent_routes(Context& ctx);
 void add_upload_route(Context& ctx);

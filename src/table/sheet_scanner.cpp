@@ -208,6 +208,13 @@ class Scanner {
 
   // The value of attribute `name` (local name), entities decoded; "" if absent.
   static std::string attr(const Tag& t, std::string_view name) {
+    std::string scratch;
+    return std::string(attr_view(t, name, scratch));
+  }
+
+  // attr without a copy (three per cell): a view of the tag's own text when the value has no
+  // entity or CR, else of `scratch` holding it decoded; valid until `scratch` is next written.
+  static std::string_view attr_view(const Tag& t, std::string_view name, std::string& scratch) {
     const char* p = t.attrs;
     while (p < t.attrs_end) {
       while (p < t.attrs_end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '/')) ++p;
@@ -222,9 +229,11 @@ class Scanner {
       const char* v = p;
       while (p < t.attrs_end && *p != q) ++p;
       if (an == name) {
-        std::string out;
-        append_decoded(out, v, p);
-        return out;
+        std::string_view raw(v, static_cast<size_t>(p - v));
+        if (raw.find_first_of("&\r") == std::string_view::npos) return raw;
+        scratch.clear();
+        append_decoded(scratch, v, p);
+        return scratch;
       }
       ++p;
     }
@@ -269,16 +278,18 @@ class Scanner {
     }
   }
 
-  Status error(const std::string& ref, const std::string& what) {
+  Status error(std::string_view ref_view, const std::string& what) {
+    const std::string ref(ref_view);
     Status s = parse_error("'" + ctx_.label + "', sheet '" + ctx_.sheet + "', cell " + ref + ": " + what);
     s.with("path", ctx_.label).with("sheet", ctx_.sheet).with("cell", ref);
     return s;
   }
 
   // Counts a cell's text against limits.max_text_bytes (the whole sheet's text).
-  Status charge_text(const std::string& ref, size_t bytes) {
+  Status charge_text(std::string_view ref_view, size_t bytes) {
     text_bytes_ += bytes;
     if (text_bytes_ <= ctx_.limits.max_text_bytes) return {};
+    const std::string ref(ref_view);
     Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "': the cells' text passes " +
                                   std::to_string(ctx_.limits.max_text_bytes >> 20) + " MiB at cell " + ref +
                                   " (shared strings repeated over many cells); the sheet is refused");
@@ -288,7 +299,7 @@ class Scanner {
 
   Status row(const Tag& t, std::vector<RawRow>* rows) {
     size_t r = next_row_;
-    std::string rr = attr(t, "r");
+    std::string_view rr = attr_view(t, "r", ref_buf_);
     size_t v = 0;
     if (!rr.empty() && std::from_chars(rr.data(), rr.data() + rr.size(), v).ec == std::errc() && v >= 1) {
       r = v - 1;
@@ -297,10 +308,10 @@ class Scanner {
       return {};
     }
     if (r < next_row_) r = next_row_;  // rows must ascend; a bad number is appended
-    if (r >= ctx_.limits.max_rows) {
-      Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "' has more than " +
-                                    std::to_string(ctx_.limits.max_rows) + " rows");
-      s.with("limit", ctx_.limits.max_rows);
+    if (r >= kExcelMaxRows) {
+      Status s = parse_error("'" + ctx_.label + "', sheet '" + ctx_.sheet + "': row " + std::to_string(r + 1) +
+                             " is beyond Excel's last row (1,048,576)");
+      s.with("path", ctx_.label).with("sheet", ctx_.sheet).with("limit", kExcelMaxRows);
       return s;
     }
     next_row_ = r + 1;
@@ -318,31 +329,46 @@ class Scanner {
         BIOAGENT_RETURN_IF_ERROR(cell(c, r, &next_col, &out.cells));
       }
     }
+    // A row of formatting only (a style, a height, empty styled cells) is no data: not kept, not counted.
+    if (out.cells.empty()) return {};
+    // The table ends at its last row holding a value: that row's number is bounded, not the formatting's.
+    if (r >= ctx_.limits.max_rows) {
+      Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "' has values in more than " +
+                                    std::to_string(ctx_.limits.max_rows) + " rows (row " + std::to_string(r + 1) +
+                                    " holds one)");
+      s.with("limit", ctx_.limits.max_rows).with("limit_rows", ctx_.limits.max_rows);
+      return s;
+    }
     rows->push_back(std::move(out));
     return {};
   }
 
   Status cell(const Tag& c, size_t r, size_t* next_col, std::vector<Cell>* cells) {
-    std::string ref = attr(c, "r");
+    std::string_view ref = attr_view(c, "r", ref_buf_);
     size_t col = *next_col, rr = r;
     if (ref.empty() || !parse_cell_ref(ref, &rr, &col)) col = *next_col;
-    if (ref.empty()) ref = column_name(col) + std::to_string(r + 1);
-    if (col >= ctx_.limits.max_cols)
-      return error(ref, "column beyond the limit of " + std::to_string(ctx_.limits.max_cols));
+    if (ref.empty()) {
+      ref_buf_ = column_name(col) + std::to_string(r + 1);
+      ref = ref_buf_;
+    }
+    if (col >= kExcelMaxCols) return error(ref, "column beyond Excel's last column XFD (16,384)");
     *next_col = col + 1;
+    const std::string_view type = attr_view(c, "t", type_buf_);
+    std::string value;
+    bool inline_string = false;
+    if (c.self_closing || !cell_value(&value, &inline_string)) return {};  // formatting only: no data
+    if (type != "inlineStr" && value.empty()) return {};                   // a formula without a cached value
+    if (col >= ctx_.limits.max_cols)
+      return error(ref, "a value beyond the limit of " + std::to_string(ctx_.limits.max_cols) + " columns");
     if (++cells_ > ctx_.limits.max_cells) {
       Status s = resource_exhausted("'" + ctx_.label + "', sheet '" + ctx_.sheet + "' has more than " +
                                     std::to_string(ctx_.limits.max_cells) + " cells");
       s.with("limit", ctx_.limits.max_cells).with("limit_cells", ctx_.limits.max_cells);
       return s;
     }
-    std::string type = attr(c, "t");
-    std::string value;
-    bool inline_string = false;
-    if (c.self_closing || !cell_value(&value, &inline_string)) return {};
-    if (type != "inlineStr" && value.empty()) return {};  // a formula without a cached value
     Cell out;
-    BIOAGENT_RETURN_IF_ERROR(typed_cell(ref, type, attr(c, "s"), std::move(value), inline_string, &out));
+    BIOAGENT_RETURN_IF_ERROR(
+        typed_cell(ref, type, attr_view(c, "s", style_buf_), std::move(value), inline_string, &out));
     if (out.text.size() > ctx_.limits.max_string_bytes)
       return error(ref, "text longer than " + std::to_string(ctx_.limits.max_string_bytes) + " bytes");
     if (type != "s") BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
@@ -373,7 +399,7 @@ class Scanner {
 
   // The cell from its value by its type: inline or shared string, string, boolean, error, date, or number
   // (a date when its style is a date format).
-  Status typed_cell(const std::string& ref, const std::string& type, const std::string& style, std::string value,
+  Status typed_cell(std::string_view ref, std::string_view type, std::string_view style, std::string value,
                     bool inline_string, Cell* out) {
     if (inline_string || type == "inlineStr" || type == "str") {
       unescape_ooxml(value);
@@ -400,7 +426,7 @@ class Scanner {
     return {};
   }
 
-  Status number_cell(const std::string& ref, const std::string& style, const std::string& value, Cell* out) {
+  Status number_cell(std::string_view ref, std::string_view style, const std::string& value, Cell* out) {
     std::string_view sv(value);
     while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
     while (!sv.empty() && sv.back() == ' ') sv.remove_suffix(1);
@@ -437,6 +463,7 @@ class Scanner {
   bool needs_sequential_ = false;
   size_t next_row_ = 0;
   size_t cells_ = 0;
+  std::string ref_buf_, type_buf_, style_buf_;  // attr_view's scratch for a cell's r, t and s
   uint64_t text_bytes_ = 0;
 };
 

@@ -12,6 +12,10 @@
 
 namespace bioagent {
 
+// Excel's own sheet size: a row or column beyond it is a malformed file, whatever the limits.
+inline constexpr size_t kExcelMaxRows = 1'048'576;
+inline constexpr size_t kExcelMaxCols = 16'384;
+
 // What the scanner needs to turn raw cells into values.
 struct SheetContext {
   std::string label;                                 // file name, for errors

@@ -3,10 +3,13 @@
 #include <libdeflate.h>
 #include <zip.h>
 
+#include <fstream>
 #include <memory>
 #include <set>
 
 #include <nlohmann/json.hpp>
+
+#include "table/office_container.h"
 
 namespace bioagent {
 namespace {
@@ -36,6 +39,23 @@ Status check_entries(zip* za, const std::string& label) {
   return {};
 }
 
+// The whole file when it starts as an OLE compound file (its directory may sit anywhere), within the
+// limit on what one workbook may inflate to; else its first bytes.
+std::string ole_file_bytes(const std::filesystem::path& path, const TableLimits& limits) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(8, '\0');
+  if (!in.read(head.data(), 8)) return "";
+  if (static_cast<unsigned char>(head[0]) != 0xD0 || static_cast<unsigned char>(head[1]) != 0xCF) return head;
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > limits.max_uncompressed_bytes) return head;  // refused as "not a zip", not read whole
+  std::string all(size, '\0');
+  in.seekg(0);
+  in.read(all.data(), static_cast<std::streamsize>(size));
+  all.resize(static_cast<size_t>(in.gcount()));
+  return all;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ZipArchive>> ZipArchive::open(const std::filesystem::path& path, const TableLimits& limits) {
@@ -46,9 +66,10 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open(const std::filesystem::path
     zip_error_init_with_code(&ze, err);
     std::string why = zip_error_strerror(&ze);
     zip_error_fini(&ze);
-    Status s = (err == ZIP_ER_NOENT || err == ZIP_ER_OPEN)
-                   ? not_found("cannot open '" + path.string() + "': " + why)
-                   : parse_error("'" + path.string() + "' is not a valid xlsx (zip) file: " + why);
+    if (err == ZIP_ER_NOENT || err == ZIP_ER_OPEN)
+      return not_found("cannot open '" + path.string() + "': " + why).with("path", path.string());
+    if (auto office = office_container_refusal(ole_file_bytes(path, limits), path.string())) return *office;
+    Status s = parse_error("'" + path.string() + "' is not a valid xlsx (zip) file: " + why);
     s.with("path", path.string());
     return s;
   }
@@ -70,6 +91,7 @@ Result<std::unique_ptr<ZipArchive>> ZipArchive::open_memory(std::string_view byt
     std::string why = zip_error_strerror(&ze);
     zip_error_fini(&ze);
     if (src) zip_source_free(src);
+    if (auto office = office_container_refusal(bytes, label)) return *office;
     Status s = parse_error("'" + label + "' is not a valid xlsx (zip) file: " + why);
     s.with("path", label);
     return s;

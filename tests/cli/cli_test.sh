@@ -179,6 +179,11 @@ if command -v hmmsearch >/dev/null && command -v mafft >/dev/null; then
     "$bin" genefamily run --data "$tmp/gf_nopep" --run-dir "$tmp/gf_run_bad2"
   check "genefamily run" 0 "all(s['state'] in ('done','warn') or (s['state']=='skipped' and s['message']) for s in d['stages']) and [s['state'] for s in d['stages'] if s['stage']=='ppi']==['skipped'] and d['validation']['status'] in ('pass','warn')" \
     "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --cpus 2 --params '{"phylogeny": {"method": "fasttree"}}'
+  check "genefamily run --stages identify,report runs those two only" 0 "[s['stage'] for s in d['stages']]==['identify','report']" \
+    "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run_two" --cpus 2 --stages identify,report
+  # Every count a report states agrees with the run's tables; the numbers of stages not run say "not run".
+  check "the reports' numbers agree with their tables" 0 "s.rstrip().endswith('all agree')" \
+    /usr/bin/python3 "$src/tests/cli/report_numbers_check.py" "$tmp/gf_run" "$tmp/gf_run_two"
   check "genefamily run again is all cached" 0 "all('finished earlier' in s['message'] or s['state']=='skipped' for s in d['stages'])" \
     "$bin" genefamily run --data "$tmp/gf" --run-dir "$tmp/gf_run" --cpus 2 --params '{"phylogeny": {"method": "fasttree"}}'
   check "unknown stage" 1 "'no stage named' in d['error']['message']" \

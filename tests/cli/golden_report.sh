@@ -40,6 +40,9 @@ for lang in en zh; do
   "$bin" --offline genefamily run --data "$tmp/data" --cpus 2 --run-dir "$tmp/run_$lang" --lang "$lang" \
     --params '{"phylogeny": {"method": "fasttree"}}' > /dev/null 2> "$tmp/run_$lang.log" ||
     { echo "FAIL: the $lang run failed"; tail -5 "$tmp/run_$lang.log"; exit 1; }
+  # Every count the report states agrees with the run's own tables (and a stage not run says so).
+  /usr/bin/python3 "$src/tests/cli/report_numbers_check.py" "$tmp/run_$lang" > "$tmp/numbers_$lang.txt" ||
+    { echo "FAIL: the $lang report's numbers disagree with its tables:"; grep FAIL "$tmp/numbers_$lang.txt"; failed=1; }
   mask "$tmp/run_$lang/final/Exam.GLOBIN.report.md" > "$tmp/report_$lang.md"
   want=$golden/example_report_$lang.md
   if [ "$update" = "--update" ]; then

@@ -153,6 +153,17 @@ try:
 finally:
     srv.stop()
 
+# ---- a folder of special files named as data: FIFOs (reading one blocks for ever), a socket, a link to a
+# device node and a link inside the root to a FIFO. Only regular files are data: none is listed or read.
+SPECIAL = os.path.join(ROOT, "plants", "Fifo")
+os.makedirs(SPECIAL)
+os.mkfifo(os.path.join(SPECIAL, "Fifo.genome.fasta"))
+os.mkfifo(os.path.join(SPECIAL, "Fifo.pep.fasta"))
+os.symlink("/dev/zero", os.path.join(SPECIAL, "Fifo.cds.fasta"))
+os.symlink(os.path.join(SPECIAL, "Fifo.pep.fasta"), os.path.join(SPECIAL, "Fifo.gff3"))
+sock = __import__("socket").socket(__import__("socket").AF_UNIX)
+sock.bind(os.path.join(SPECIAL, "Fifo.hmm"))
+
 # ---- a root that holds the server's state folder: the state (every session's uploads and runs) is never offered
 state2 = os.path.join(ROOT, "state")
 srv2 = Server(BIN, WORK, state2, "--root", ROOT, cpus=None)
@@ -161,12 +172,22 @@ try:
     sid2 = new_session(B2)
     st, roots = call(B2, "GET", "/api/data_roots", sid=sid2)
     listed = [f["folder"] for r in roots["roots"] for f in r["folders"]]
-    check(st == 200 and listed == ["plants/Lchi"], "the state folder inside the root is not listed: %s" % listed)
+    check(st == 200 and listed == ["plants/Lchi"],
+          "neither the state folder inside the root nor the folder of FIFOs, a socket and device links is listed: %s"
+          % listed)
     for folder in ["state", "state/example-data/Exam", "state/sessions"]:
         st, r = call(B2, "POST", "/api/data_roots/select", {"root": "genomes", "folder": folder}, sid2)
         check(st == 403, "select genomes:%s refused (%s)" % (folder, st))
+    st, r = call(B2, "POST", "/api/data_roots/select", {"root": "genomes", "folder": "plants/Fifo"}, sid2)
+    check(st == 404 and "only regular files" in json.dumps(r) and WORK not in json.dumps(r),
+          "selecting the folder of FIFOs is refused, naming why: %s %s" % (st, r))
+    st, p = call(B2, "POST", "/api/agent/plan", {"species": "Fifo", "gene_family": "GLOBIN"}, sid2)
+    check(st == 200 and "plants/Fifo" not in json.dumps(p),
+          "the planner does not take FIFOs named Fifo.*.fasta as the species' data (answered, not blocked)")
 finally:
     srv2.stop()
+    sock.close()
+    shutil.rmtree(SPECIAL)
 
 
 def terminal_chat_on_root():

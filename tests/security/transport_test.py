@@ -220,14 +220,17 @@ try:
     first = h.get("mcp-session-id", "")
     check(st == 200 and first, "a known MCP-Protocol-Version is accepted")
 
-    # ---- 260 initialize calls do not evict a live session
+    # ---- 260 initialize calls from one client (one token) take its share (a quarter of 256) and evict no
+    # live session; the refusal names the client's own limit
     codes = []
     for _ in range(260):
         st, _, b = http(P, "POST", "/mcp", json.dumps(init).encode(), {**JSON, **AUTH})
         codes.append(st)
-    refused_msg = json.loads(b)["error"]["message"] if st == 503 else ""
-    check(codes.count(200) == 255 and codes.count(503) == 5 and "sessions are open" in refused_msg,
-          "260 initialize calls: %d opened, %d refused (%s)" % (codes.count(200), codes.count(503), refused_msg[:60]))
+    refusal = json.loads(b)["error"] if st == 503 else {}
+    refused_msg = refusal.get("message", "")
+    check(codes.count(200) == 63 and codes.count(503) == 197 and "64 per client" in refused_msg
+          and refusal.get("data", {}).get("scope") == "client",
+          "260 initialize calls: %d opened, %d refused (%s)" % (codes.count(200), codes.count(503), refused_msg[:90]))
     ping = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping"}).encode()
     st, _, b = http(P, "POST", "/mcp", ping, {**JSON, **AUTH, "Mcp-Session-Id": first})
     check(st == 200 and json.loads(b).get("result") == {}, "  ... the first client's session still answers")

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -215,10 +216,10 @@ TEST(GenomeConventions, GeneMapLocatesEveryNamingAndPicksTheLongestIsoform) {
                                   {"g3", "", "MQQ"},           {"orphan.1", "", "MK"}, {"orphan.2", "", "MKK"}};
   std::vector<FastaRecord> cds = {{"g1.1", "", "ATG"}, {"g2.1", "", "ATG"}};
   GeneMap map = build_gene_map(*m, pep, cds, {"1", "chr02"});
-  EXPECT_EQ(row_of(map, "g1.1")->locus.via, "mRNA id");
-  EXPECT_EQ(row_of(map, "P2")->locus.via, "CDS/protein_id");
+  EXPECT_EQ(row_of(map, "g1.1")->locus.via, "FASTA id = mRNA ID");
+  EXPECT_EQ(row_of(map, "P2")->locus.via, "FASTA id = CDS protein_id");
   EXPECT_EQ(row_of(map, "P2")->cds, "g2.1") << "the CDS named by the transcript";
-  EXPECT_EQ(row_of(map, "g3")->locus.via, "gene id");
+  EXPECT_EQ(row_of(map, "g3")->locus.via, "FASTA id = gene ID");
   EXPECT_EQ(row_of(map, "orphan.2")->locus.via, "isoform suffix");
   EXPECT_TRUE(row_of(map, "g1.1")->longest);
   EXPECT_FALSE(row_of(map, "g1.2")->longest);
@@ -236,7 +237,8 @@ TEST(GenomeConventions, GeneMapLocatesEveryNamingAndPicksTheLongestIsoform) {
   EXPECT_NE(s["fix"][1].get<std::string>().find("scaffold_9"), std::string::npos);
   std::string tsv = map.tsv();
   EXPECT_NE(tsv.find("orphan.1\torphan\t—\t—\t—\t—\t—\t—\t—\t2\tno\tisoform suffix"), std::string::npos) << tsv;
-  EXPECT_NE(tsv.find("g1.1\tg1\tg1.1\tg1.1\tChr1\t1\t100\t900\t+\t10\tyes\tmRNA id"), std::string::npos) << tsv;
+  EXPECT_NE(tsv.find("g1.1\tg1\tg1.1\tg1.1\tChr1\t1\t100\t900\t+\t10\tyes\tFASTA id = mRNA ID"), std::string::npos)
+      << tsv;
 }
 
 // A folder from mixed sources: a gzip proteome in PlantTFDB style whose ids are
@@ -333,6 +335,27 @@ TEST(GenomeConventions, APortalFolderIsReadInPlaceThroughLinks) {
   size_t entries = 0;
   for (auto& e : fs::directory_iterator(view)) entries += e.is_symlink();
   EXPECT_EQ(entries, 5u);
+}
+
+// A misnamed upload is read under the species prefix of the folder's files named by the rules, never a
+// prefix made from another word of its own name; PLAZA's names are read too.
+TEST(GenomeLayouts, AMisnamedFileTakesTheFoldersPrefix) {
+  TempDir dir;
+  for (const char* f : {"Exam.pep.fasta", "Exam.genome.fasta", "Exam_annotation.gff", "GLOBIN.hmm"})
+    dir.write(f, "x\n");
+  Json plan = data_view_plan(dir.path());
+  std::map<std::string, std::string> read_as;
+  for (auto& f : plan["read"]) read_as[f["name"]] = f.value("read_as", f["name"].get<std::string>());
+  EXPECT_EQ(read_as["Exam_annotation.gff"], "Exam.gff3") << plan.dump(2);
+  EXPECT_EQ(plan["prefix"], "Exam");
+  TempDir plaza;
+  for (const char* f :
+       {"proteome.selected_transcript.exa.fasta.gz", "annotation.selected_transcript.all_features.exa.gff3.gz"})
+    plaza.write(f, "x\n");
+  Json p = data_view_plan(plaza.path(), "Exam");
+  std::set<std::string> as;
+  for (auto& f : p["read"]) as.insert(f.value("read_as", std::string()));
+  EXPECT_EQ(as, (std::set<std::string>{"Exam.pep.fasta", "Exam.gff3"})) << p.dump(2);
 }
 
 namespace {

@@ -54,6 +54,20 @@ TEST(IqtreeLog, PhaseFollowsTheRun) {
   EXPECT_EQ(iqtree_phase(std::string(100000, 'x')), "");
 }
 
+TEST(IqtreeLog, TimeLeftIsReEstimatedAsTheRunGoes) {
+  // Within the expectation: what is left of it, in the "~m:ss" form the run service reads as the stage's time left.
+  EXPECT_EQ(iqtree_progress_text("ModelFinder 3/44", 90, 20, 20, 237),
+            "ModelFinder 3/44 · ~1:10 left (2 min expected for 20 × 237)");
+  // Past it: the time so far and no "~" estimate, never the stale expectation.
+  const std::string late = iqtree_progress_text("initial tree", 60, 900, 20, 237);
+  EXPECT_EQ(late, "initial tree · 15:00 so far, past the 2 min expected for 20 × 237");
+  EXPECT_EQ(late.find('~'), std::string::npos);
+  // IQ-TREE's own measured estimate wins; no size, no expectation: the phase alone.
+  EXPECT_EQ(iqtree_progress_text("UFBoot 30/≥100 ~2:23", 60, 900, 20, 237), "UFBoot 30/≥100 ~2:23");
+  EXPECT_EQ(iqtree_progress_text("initial tree", -1, 5, 0, 0), "initial tree");
+  EXPECT_EQ(iqtree_progress_text("", 60, 5, 20, 237), "");
+}
+
 TEST(IqtreeLog, ThreadsFromTheKernelLine) {
   EXPECT_EQ(iqtree_threads(kHead), 2);
   EXPECT_EQ(iqtree_threads("no kernel line\n"), 1);

@@ -144,8 +144,14 @@ TEST(Mcp, ProtocolErrors) {
   EXPECT_EQ(h.last()["error"]["code"], -32600);
   h.session->handle_message(R"({"jsonrpc":"1.0","id":1,"method":"ping"})");
   EXPECT_EQ(h.last()["error"]["code"], -32600);
-  h.session->handle_message(R"({"jsonrpc":"2.0","id":{"x":1},"method":"ping"})");
-  EXPECT_EQ(h.last()["error"]["code"], -32600);
+  // An id that is neither a string nor an integer is answered at once, never left waiting.
+  for (const char* id : {R"({"x":1})", "1.5", "true", "1000000000000000000000000000000", "[1]", "1e3"}) {
+    const size_t before = h.sent.size();
+    h.session->handle_message(std::string(R"({"jsonrpc":"2.0","id":)") + id + R"(,"method":"ping"})");
+    ASSERT_EQ(h.sent.size(), before + 1) << id;
+    EXPECT_EQ(h.last()["error"]["code"], -32600) << id;
+    EXPECT_TRUE(h.last()["id"].is_null()) << id;
+  }
   h.session->handle_message(R"({"jsonrpc":"2.0","id":2,"method":5})");
   EXPECT_EQ(h.last()["error"]["code"], -32600);
   EXPECT_EQ(h.request(req(3, "sampling/createMessage"))["error"]["code"], -32601) << "a method no server offers";

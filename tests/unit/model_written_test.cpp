@@ -441,11 +441,11 @@ TEST(ReportSections, ARunsReportCarriesTheModelsCheckedSections) {
   AssistantOptions o;
   o.runs.state_dir = e.dir.path() / "state";
   o.runs.data_dir = e.dir.path() / "shared";
+  o.runs.base_params.stages["phylogeny"] = {{"method", "fasttree"}};
   o.registry = &e.reg;
   o.workspace = e.ws.get();
   o.tool_options = {{"offline", "0"},  // a model is used only when not offline; the sections search locally
                     {"allow_private_urls", "1"},
-                    {"pipeline_params", R"({"phylogeny": {"method": "fasttree"}})"},
                     {"papers_db", (e.dir.path() / "papers.duckdb").string()},
                     {"cache_dir", (e.dir.path() / "cache").string()}};
   auto a = Assistant::open(o);

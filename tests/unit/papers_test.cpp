@@ -2,11 +2,12 @@
 // absent) and on bad input; RetrieveFromDatabase's read-only guard.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "bioagent/papers.h"
 #include "bioagent/agent.h"
+#include "bioagent/papers.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "papers/paper_extract.h"
@@ -337,19 +338,22 @@ namespace {
 
 // A minimal PDF written by hand: `pages` pages, each with one line of text (or
 // none, like a scan without a text layer); `encrypted` adds a Standard security
-// handler whose password checks cannot pass.
-std::string make_pdf(int pages, bool with_text, bool encrypted = false) {
+// handler whose password checks cannot pass; `media_box` is each page's size and
+// `claimed` (when > 0) the page count the page tree states.
+std::string make_pdf(int pages, bool with_text, bool encrypted = false, const std::string& media_box = "0 0 612 792",
+                     long claimed = 0) {
   std::vector<std::string> objs;  // object i+1
   objs.push_back("<< /Type /Catalog /Pages 2 0 R >>");
   std::string kids;
   for (int p = 0; p < pages; ++p) kids += std::to_string(4 + 2 * p) + " 0 R ";
-  objs.push_back("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages) + " >>");
+  objs.push_back("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(claimed > 0 ? claimed : pages) +
+                 " >>");
   objs.push_back("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
   for (int p = 0; p < pages; ++p) {
-    objs.push_back(
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
-        "/Contents " +
-        std::to_string(5 + 2 * p) + " 0 R >>");
+    objs.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [" + media_box +
+                   "] /Resources << /Font << /F1 3 0 R >> >> "
+                   "/Contents " +
+                   std::to_string(5 + 2 * p) + " 0 R >>");
     std::string content = with_text ? "BT /F1 12 Tf 72 720 Td (Page " + std::to_string(p + 1) +
                                           " of a generated test document about gene families.) Tj ET"
                                     : "0.5 g 72 72 468 648 re f";
@@ -408,4 +412,63 @@ TEST(Papers, GeneratedEdgeCasePdfs) {
   ASSERT_TRUE(hits.is_ok()) << hits.status().to_string();
   ASSERT_EQ(hits->size(), 1u);
   EXPECT_EQ((*hits)[0].entry.page_number, 1999);
+}
+
+TEST(Papers, APageWithA10000PointMediaBoxRendersWithinThePixelBudgetInAChild) {
+  TempDir dir;
+  const fs::path db = dir.path() / "papers.duckdb";
+  std::string id;
+  {
+    auto lib = open_library(db);
+    auto r = lib->add(dir.write("huge_page.pdf", make_pdf(1, true, false, "0 0 10000 10000")));
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    id = r->paper_id;
+  }
+  auto img = view_image(db.string(), id, 1, {}, 144);  // 20,000 x 20,000 pixels asked: 1.6 GB of RGBA
+  ASSERT_TRUE(img.is_ok()) << img.status().to_string();
+  const double pixels = (*img)["width"].get<double>() * (*img)["height"].get<double>();
+  EXPECT_LE(pixels, 36e6 * 1.01);
+  EXPECT_GE(pixels, 36e6 * 0.95) << "scaled to the budget, not below it";
+  EXPECT_LT((*img)["dpi"].get<double>(), 144.0) << "the answer states the dpi it was drawn at";
+  auto small = view_image(db.string(), id, 1, {100, 100, 612, 792}, 144);  // a clip is drawn at the asked dpi
+  ASSERT_TRUE(small.is_ok()) << small.status().to_string();
+  EXPECT_NEAR((*small)["dpi"].get<double>(), 144.0, 0.01);
+  EXPECT_NEAR((*small)["width"].get<int>(), 1224, 2);
+}
+
+TEST(Papers, APdfClaimingABillionOr300000PagesIsRefusedBeforeAPageIsRead) {
+  TempDir dir;
+  auto lib = open_library(dir.path() / "papers.duckdb");
+  for (long claimed : {1000000000L, 300000L, 2001L}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = lib->add(dir.write("claims.pdf", make_pdf(1, true, false, "0 0 612 792", claimed)));
+    ASSERT_FALSE(r.is_ok()) << claimed;
+    EXPECT_EQ(r.status().code(), ErrorCode::kResourceExhausted) << r.status().to_string();
+    EXPECT_NE(r.status().message().find("claims " + std::to_string(claimed) + " pages"), std::string::npos)
+        << r.status().message();
+    EXPECT_EQ(r.status().message().find(dir.path().string()), std::string::npos) << "no folder in the message";
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+  }
+  EXPECT_EQ(lib->list()->size(), 0u) << "nothing written";
+}
+
+TEST(Papers, SqlOverTheLibraryNamesPdfsByFileNameNotServerPath) {
+  TempDir dir;
+  const fs::path db = dir.path() / "lib" / "papers.duckdb";
+  fs::create_directories(db.parent_path());
+  {
+    auto lib = open_library(db);
+    ASSERT_TRUE(lib->add(dir.write("in/scan.pdf", make_pdf(2, true))).is_ok());
+  }
+  for (const char* sql : {"SUMMARIZE metadata", "SELECT pdf_path FROM metadata", "SELECT * FROM metadata"}) {
+    auto r = retrieve_from_database(db.string(), sql);
+    ASSERT_TRUE(r.is_ok()) << sql << ": " << r.status().to_string();
+    EXPECT_EQ(r->dump().find(dir.path().string()), std::string::npos) << sql << ": " << r->dump().substr(0, 600);
+  }
+  auto p = retrieve_from_database(db.string(), "SELECT pdf_path FROM metadata");
+  ASSERT_TRUE(p.is_ok());
+  EXPECT_EQ((*p)["rows"][0][0], "scan.pdf");
+  auto missing = retrieve_from_database((dir.path() / "nowhere.duckdb").string(), "SELECT 1");
+  ASSERT_FALSE(missing.is_ok());
+  EXPECT_EQ(missing.status().message().find(dir.path().string()), std::string::npos) << missing.status().message();
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -12,49 +13,6 @@
 
 namespace bioagent {
 namespace {
-
-struct Point {
-  int x, y;  // gene ranks on the two chromosomes
-  size_t hit;
-};
-
-// Best chain by DP over the remaining points (sorted by x, then y for plus, -y
-// for minus). Ties as MCScanX's chaining breaks them: the nearest predecessor,
-// and among equal chains the one ending furthest along both chromosomes.
-std::vector<size_t> best_chain(const std::vector<Point>& pts, const std::vector<bool>& used, bool plus,
-                               const CollinearityParams& p, double& score_out) {
-  const size_t n = pts.size();
-  std::vector<double> score(n, -1);
-  std::vector<long> prev(n, -1);
-  size_t lo = 0;
-  double best = -1;
-  long best_end = -1;
-  auto reach = [&](size_t k) { return plus ? pts[k].x + pts[k].y : pts[k].x - pts[k].y; };
-  for (size_t j = 0; j < n; ++j) {
-    if (used[j]) continue;
-    while (pts[j].x - pts[lo].x - 1 > p.max_gaps) ++lo;
-    score[j] = p.match_score;
-    for (size_t i = j; i-- > lo;) {
-      if (used[i] || score[i] < 0) continue;
-      int dx = pts[j].x - pts[i].x - 1, dy = plus ? pts[j].y - pts[i].y - 1 : pts[i].y - pts[j].y - 1;
-      if (dx < 0 || dy < 0 || dx > p.max_gaps || dy > p.max_gaps) continue;
-      double s = score[i] + p.match_score + p.gap_penalty * std::max(dx, dy);
-      if (s > score[j]) {
-        score[j] = s;
-        prev[j] = long(i);
-      }
-    }
-    if (score[j] > best || (score[j] == best && reach(j) > reach(size_t(best_end)))) {
-      best = score[j];
-      best_end = long(j);
-    }
-  }
-  std::vector<size_t> chain;
-  for (long k = best_end; k >= 0; k = prev[size_t(k)]) chain.push_back(size_t(k));
-  std::reverse(chain.begin(), chain.end());
-  score_out = best;
-  return chain;
-}
 
 // Whitespace-separated fields of one line, at most `max_fields`.
 size_t split_fields(std::string_view line, std::string_view* out, size_t max_fields) {
@@ -132,37 +90,35 @@ Result<std::vector<HomologHit>> parse_blast_m8(std::string_view text) {
 
 namespace {
 
-// Genes as indices: chromosome ids numbered in name order, ranks along each.
+// Genes as indices: chromosome ids numbered in name order, ranks along each, and a global order
+// (chromosome by name, then position, then id) whose differences on one chromosome are rank differences.
 struct GeneIndex {
   std::unordered_map<std::string_view, int> id;
   std::vector<const GenePos*> gene;
-  std::vector<int> chr, rank;
+  std::vector<int> chr, rank, global;
   std::vector<std::string> chr_name;
-  std::vector<int> chr_len;
-  uint64_t order_key(int g) const { return (uint64_t(uint32_t(chr[size_t(g)])) << 32) | uint32_t(rank[size_t(g)]); }
 };
 
 GeneIndex index_genes(const std::vector<GenePos>& genes) {
   GeneIndex ix;
   std::map<std::string, std::vector<const GenePos*>> by_chr;
-  for (auto& g : genes) by_chr[g.chr].push_back(&g);
+  std::unordered_map<std::string_view, const GenePos*> last;  // a gene listed twice keeps its last line
+  for (auto& g : genes) last[g.id] = &g;
+  for (auto& [id, g] : last) by_chr[g->chr].push_back(g);
+  int offset = 0;
   for (auto& [c, v] : by_chr) {
     std::sort(v.begin(), v.end(),
               [](auto* a, auto* b) { return std::tie(a->start, a->id) < std::tie(b->start, b->id); });
-    int cid = int(ix.chr_name.size());
+    const int cid = int(ix.chr_name.size());
     ix.chr_name.push_back(c);
-    ix.chr_len.push_back(int(v.size()));
     for (size_t i = 0; i < v.size(); ++i) {
-      auto [it, fresh] = ix.id.emplace(v[i]->id, int(ix.gene.size()));
-      if (!fresh) {  // a gene listed twice keeps its last position, as a map assignment would
-        ix.chr[size_t(it->second)] = cid;
-        ix.rank[size_t(it->second)] = int(i);
-        continue;
-      }
+      ix.id.emplace(v[i]->id, int(ix.gene.size()));
       ix.gene.push_back(v[i]);
       ix.chr.push_back(cid);
       ix.rank.push_back(int(i));
+      ix.global.push_back(offset + int(i));
     }
+    offset += int(v.size());
   }
   return ix;
 }
@@ -175,7 +131,7 @@ inline uint64_t name_pair_key(const GeneIndex& ix, int a, int b) {
 }
 
 struct Candidate {
-  int x, y;    // ranks of gene a and gene b
+  int x, y;    // global orders of gene a and gene b (y made 5'->3' reversed for the minus orientation)
   int ga, gb;  // gene indices
   double evalue;
 };
@@ -203,75 +159,144 @@ std::vector<Candidate> collapse_tandem_hits(std::vector<Candidate> items, int wi
   return items;
 }
 
+// ln(n!/(n-m)!).
+double ln_perm(double n, double m) { return m > n || m <= 0 ? 0 : std::lgamma(n + 1) - std::lgamma(n - m + 1); }
+
 // Significance of a chain (Wang et al. 2006, as MCScanX): E = 2 P(N, m)
-// prod(l1 l2 / (L1 L2)), N the candidate pairs inside the block's region, m
-// its anchors, l the distances in bases between successive anchors, L the
-// region's lengths.
-double block_evalue(const GeneIndex& ix, const std::vector<Candidate>& items, const std::vector<bool>& used,
-                    const std::vector<size_t>& chain, const std::vector<size_t>& order) {
+// prod(l1 l2 / (L1 L2)), N the candidate pairs (still in play) inside the
+// block's region, m its anchors, l the distances in bases between successive
+// anchors, L the region's lengths.
+double block_evalue(const GeneIndex& ix, const std::vector<Candidate>& items, const std::vector<int>& chain) {
   auto pos = [&](int g) { return double(ix.gene[size_t(g)]->start); };
-  double a0 = 1e300, a1 = -1e300, b0 = 1e300, b1 = -1e300, sum = 0;
-  for (size_t k = 0; k < chain.size(); ++k) {
-    const Candidate& c = items[order[chain[k]]];
-    a0 = std::min(a0, pos(c.ga)), a1 = std::max(a1, pos(c.ga));
-    b0 = std::min(b0, pos(c.gb)), b1 = std::max(b1, pos(c.gb));
-    if (k == 0) continue;
-    const Candidate& prev = items[order[chain[k - 1]]];
+  const Candidate &first = items[size_t(chain.front())], &last = items[size_t(chain.back())];
+  const double a0 = pos(first.ga), a1 = pos(last.ga);
+  double b0 = pos(first.gb), b1 = pos(last.gb);
+  if (ix.global[size_t(last.gb)] < ix.global[size_t(first.gb)]) std::swap(b0, b1);
+  double sum = 0;
+  for (size_t k = 1; k < chain.size(); ++k) {
+    const Candidate &c = items[size_t(chain[k])], &prev = items[size_t(chain[k - 1])];
     sum += std::log(std::fabs(pos(c.ga) - pos(prev.ga))) + std::log(std::fabs(pos(c.gb) - pos(prev.gb)));
   }
   size_t n = 0;
-  for (size_t k = 0; k < order.size(); ++k) {
-    const Candidate& c = items[order[k]];
-    if (!used[k] && pos(c.ga) >= a0 && pos(c.ga) <= a1 && pos(c.gb) >= b0 && pos(c.gb) <= b1) ++n;
-  }
-  double m = double(chain.size());
-  n = std::max(n, chain.size());
-  double ln_perm = std::lgamma(double(n) + 1) - std::lgamma(double(n) - m + 1);
-  return std::exp(std::log(2.0) + ln_perm + sum - (m - 1) * (std::log(a1 - a0) + std::log(b1 - b0)));
+  for (auto& c : items)
+    if (pos(c.ga) >= a0 && pos(c.ga) <= a1 && pos(c.gb) >= b0 && pos(c.gb) <= b1) ++n;
+  const double m = double(chain.size());
+  return std::exp(std::log(2.0) + ln_perm(double(n), m) + sum - (m - 1) * (std::log(a1 - a0) + std::log(b1 - b0)));
 }
 
-// Chains of one chromosome pair in both orientations, best first.
-void chain_group(const GeneIndex& ix, std::pair<int, int> chrs, const std::vector<Candidate>& items,
-                 const CollinearityParams& p, std::unordered_set<uint64_t>& anchored, std::vector<char>& collinear,
-                 std::vector<Block>& blocks) {
-  const bool self = chrs.first == chrs.second;
-  for (bool plus : {true, false}) {
-    std::vector<Point> pts;
-    pts.reserve(items.size());
-    for (size_t i = 0; i < items.size(); ++i) pts.push_back({items[i].x, items[i].y, i});
-    std::sort(pts.begin(), pts.end(), [plus](const Point& a, const Point& b) {
-      return a.x != b.x ? a.x < b.x : (plus ? a.y < b.y : a.y > b.y);
+// One chaining pass over the pairs in play (sorted by x, then y): each pair's best chain score
+// and predecessor (the nearest of equal ones), gaps as the larger skip on either side.
+void chain_scores(const std::vector<Candidate>& items, const CollinearityParams& p, std::vector<double>& score,
+                  std::vector<int>& from) {
+  const size_t n = items.size();
+  score.assign(n, double(p.match_score));
+  from.assign(n, -1);
+  for (size_t j = 1; j < n; ++j)
+    for (size_t i = j; i-- > 0;) {
+      const int dx = items[j].x - items[i].x - 1, dy = items[j].y - items[i].y - 1;
+      if (dx < 0 || dy < 0) continue;
+      if (dx > p.max_gaps) break;
+      if (dy > p.max_gaps) continue;
+      const double s = score[i] + p.match_score + p.gap_penalty * std::max(dx, dy);
+      if (s > score[j]) score[j] = s, from[j] = int(i);
+    }
+}
+
+// The chains of one chromosome pair in one orientation, best first: chain ends are taken in order of
+// score (then the furthest along both chromosomes) while their chains do not run into a pair another
+// chain took; when one does, the pass is made again without the taken pairs. Pairs taken in the last
+// pass stay in `items` (the other orientation sees them, as MCScanX's does).
+void chains_one_way(const GeneIndex& ix, bool self, bool plus, std::vector<Candidate>& items,
+                    const CollinearityParams& p, std::vector<char>& collinear, std::vector<Block>& blocks) {
+  const double cutoff = double(p.match_score) * p.match_size;
+  std::vector<double> score;
+  std::vector<int> from;
+  for (bool again = true; again;) {
+    again = false;
+    std::stable_sort(items.begin(), items.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
+    chain_scores(items, p, score, from);
+    std::vector<int> ends;
+    for (size_t i = 0; i < items.size(); ++i)
+      if (score[i] >= cutoff) ends.push_back(int(i));
+    std::stable_sort(ends.begin(), ends.end(), [&](int a, int b) {
+      if (score[size_t(a)] != score[size_t(b)]) return score[size_t(a)] > score[size_t(b)];
+      return items[size_t(a)].x + items[size_t(a)].y > items[size_t(b)].x + items[size_t(b)].y;
     });
-    std::vector<size_t> order(pts.size());
-    std::vector<bool> used(pts.size(), false);
-    for (size_t k = 0; k < pts.size(); ++k) {  // anchors of the other orientation's blocks are taken
-      order[k] = pts[k].hit;
-      used[k] = anchored.count(pair_key(items[order[k]].ga, items[order[k]].gb)) > 0;
-    }
-    while (true) {
-      double score = 0;
-      auto chain = best_chain(pts, used, plus, p, score);
-      // A block needs match_size anchors' worth of score, not just match_size anchors.
-      if (chain.size() < size_t(p.match_size) || score < double(p.match_score * p.match_size)) break;
+    for (int end : ends) {
+      if (from[size_t(end)] == -2) continue;
+      std::vector<int> chain;
+      int k = end;
+      for (; from[size_t(k)] >= 0; k = from[size_t(k)]) chain.push_back(k);
+      chain.push_back(k);
+      if (from[size_t(k)] == -2) {  // runs into a taken pair: chain again without them
+        again = true;
+        break;
+      }
+      std::reverse(chain.begin(), chain.end());
+      for (int c : chain) from[size_t(c)] = -2;
       if (self) {  // on one chromosome, a chain whose two sides overlap is a tandem array, not a block
-        int x0 = pts[chain.front()].x, x1 = pts[chain.back()].x, y0 = pts[chain.front()].y, y1 = y0;
-        for (size_t k : chain) y0 = std::min(y0, pts[k].y), y1 = std::max(y1, pts[k].y);
-        if (x0 <= y1 && y0 <= x1) {
-          for (size_t k : chain) used[k] = true;
-          continue;
-        }
+        int x0 = INT32_MAX, x1 = INT32_MIN, y0 = INT32_MAX, y1 = INT32_MIN;
+        for (int c : chain)
+          x0 = std::min(x0, items[size_t(c)].x), x1 = std::max(x1, items[size_t(c)].x),
+          y0 = std::min(y0, items[size_t(c)].y), y1 = std::max(y1, items[size_t(c)].y);
+        if (x0 <= y1 && y0 <= x1) continue;
       }
-      double evalue = block_evalue(ix, items, used, chain, order);
-      Block b{ix.chr_name[size_t(chrs.first)], ix.chr_name[size_t(chrs.second)], plus, score, evalue, {}};
-      for (size_t k : chain) {
-        used[k] = true;
-        const Candidate& c = items[order[k]];
-        b.anchors.push_back({ix.gene[size_t(c.ga)]->id, ix.gene[size_t(c.gb)]->id, c.evalue});
-        anchored.insert(pair_key(c.ga, c.gb));
-        collinear[size_t(c.ga)] = collinear[size_t(c.gb)] = 1;
+      const double evalue = block_evalue(ix, items, chain);
+      if (!(evalue < p.evalue)) continue;  // as MCScanX: a block must pass the E-value cut
+      const Candidate& c0 = items[size_t(chain.front())];
+      Block b{ix.chr_name[size_t(ix.chr[size_t(c0.ga)])],
+              ix.chr_name[size_t(ix.chr[size_t(c0.gb)])],
+              plus,
+              score[size_t(end)],
+              evalue,
+              {}};
+      for (int c : chain) {
+        const Candidate& x = items[size_t(c)];
+        b.anchors.push_back({ix.gene[size_t(x.ga)]->id, ix.gene[size_t(x.gb)]->id, x.evalue});
+        collinear[size_t(x.ga)] = collinear[size_t(x.gb)] = 1;
       }
-      if (b.evalue <= p.evalue) blocks.push_back(std::move(b));  // as MCScanX: blocks must pass the E-value cut
+      blocks.push_back(std::move(b));
     }
+    if (again) {
+      std::vector<Candidate> left;
+      for (size_t i = 0; i < items.size(); ++i)
+        if (from[i] != -2) left.push_back(items[i]);
+      items.swap(left);
+    }
+  }
+}
+
+// The chains of one chromosome pair, plus orientation first, then minus (the second chromosome's
+// order reversed over the pairs' largest y).
+void chain_group(const GeneIndex& ix, bool self, std::vector<Candidate> items, const CollinearityParams& p,
+                 std::vector<char>& collinear, std::vector<Block>& blocks) {
+  items = collapse_tandem_hits(std::move(items), p.overlap_window);
+  if (items.empty()) return;
+  int max_y = INT32_MIN;
+  for (auto& c : items) max_y = std::max(max_y, c.y);
+  chains_one_way(ix, self, true, items, p, collinear, blocks);
+  for (auto& c : items) c.y = max_y - c.y + 1;
+  chains_one_way(ix, self, false, items, p, collinear, blocks);
+}
+
+// MCScanX's classes: every gene with a hit is dispersed, one fewer than proximal_distance genes from a
+// homolog on its chromosome proximal, next to one tandem, an anchor of a block kept segmental.
+void classify_duplicates(const GeneIndex& ix, const std::vector<std::vector<int>>& partners,
+                         const std::vector<char>& collinear, const CollinearityParams& p, CollinearityResult& r) {
+  for (size_t g = 0; g < ix.gene.size(); ++g) {
+    int level = partners[g].empty() ? 0 : 1;
+    for (int o : partners[g]) {
+      if (ix.chr[size_t(o)] != ix.chr[g]) continue;
+      const int d = std::abs(ix.rank[size_t(o)] - ix.rank[g]);
+      if (d == 1)
+        level = std::max(level, 3);
+      else if (d < p.proximal_distance)
+        level = std::max(level, 2);
+    }
+    if (collinear[g]) level = 4;
+    static const char* kClass[] = {"singleton", "dispersed", "proximal", "tandem", "segmental"};
+    r.duplicate_class.emplace(ix.gene[g]->id, kClass[level]);
   }
 }
 
@@ -282,12 +307,12 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
   CollinearityResult r;
   const GeneIndex ix = index_genes(genes);
   r.genes = ix.gene.size();
-  // Homologous pairs: known genes, E-value cut, one per unordered pair.
+  // Homologous pairs: known genes, one per unordered pair with its best E-value.
   std::unordered_map<uint64_t, double> pairs;
   pairs.reserve(hits.size());
   std::vector<std::vector<int>> partners(ix.gene.size());
   for (auto& h : hits) {
-    if (h.a == h.b || h.evalue > p.evalue) continue;
+    if (h.a == h.b || h.evalue > p.max_hit_evalue) continue;
     auto ia = ix.id.find(h.a), ib = ix.id.find(h.b);
     if (ia == ix.id.end() || ib == ix.id.end()) continue;
     auto [it, fresh] = pairs.emplace(name_pair_key(ix, ia->second, ib->second), h.evalue);
@@ -298,44 +323,21 @@ CollinearityResult find_collinearity(const std::vector<GenePos>& genes, const st
       it->second = std::min(it->second, h.evalue);
     }
   }
-  // Anchors grouped by chromosome pair (ids in name order), gene a on the
-  // first; on one chromosome gene a is the one further 5'.
+  // Pairs grouped by chromosome pair (ids in name order), gene a on the first; on one chromosome
+  // gene a is the one further 5'.
   std::map<std::pair<int, int>, std::vector<Candidate>> groups;
   for (auto& [key, ev] : pairs) {
     int ga = int(key >> 32), gb = int(key & 0xffffffffu);
-    int ca = ix.chr[size_t(ga)], ra = ix.rank[size_t(ga)], cb = ix.chr[size_t(gb)], rb = ix.rank[size_t(gb)];
-    if (cb < ca || (ca == cb && rb < ra)) {
-      std::swap(ca, cb);
-      std::swap(ra, rb);
-      std::swap(ga, gb);
-    }
-    groups[{ca, cb}].push_back({ra, rb, ga, gb, ev});
+    if (ix.global[size_t(gb)] < ix.global[size_t(ga)]) std::swap(ga, gb);
+    groups[{ix.chr[size_t(ga)], ix.chr[size_t(gb)]}].push_back(
+        {ix.global[size_t(ga)], ix.global[size_t(gb)], ga, gb, ev});
   }
   std::vector<char> collinear(ix.gene.size(), 0);
-  std::unordered_set<uint64_t> anchored;
-  for (auto& [chrs, raw] : groups) {
-    if (raw.size() < size_t(p.match_size)) continue;
-    std::vector<Candidate> items = collapse_tandem_hits(std::move(raw), p.overlap_window);
-    chain_group(ix, chrs, items, p, anchored, collinear, r.blocks);
-  }
+  for (auto& [chrs, items] : groups)
+    if (items.size() >= size_t(p.match_size))
+      chain_group(ix, chrs.first == chrs.second, std::move(items), p, collinear, r.blocks);
   r.collinear_genes = size_t(std::count(collinear.begin(), collinear.end(), 1));
-  // Duplicate classes, in MCScanX's order of precedence.
-  for (size_t g = 0; g < ix.gene.size(); ++g) {
-    std::string cls = "singleton";
-    if (!partners[g].empty()) {
-      cls = "dispersed";
-      for (int o : partners[g]) {
-        if (ix.chr[size_t(o)] != ix.chr[g]) continue;
-        int d = std::abs(ix.rank[size_t(o)] - ix.rank[g]);
-        if (d == 1)
-          cls = "tandem";
-        else if (d < p.proximal_distance && cls != "tandem")
-          cls = "proximal";
-      }
-      if (collinear[g]) cls = "segmental";
-    }
-    r.duplicate_class.emplace(ix.gene[g]->id, cls);
-  }
+  classify_duplicates(ix, partners, collinear, p, r);
   return r;
 }
 

@@ -3,10 +3,14 @@
 // homologous pairs as anchors, a gene's hits to a run of tandem genes
 // collapsed to the run's first, dynamic-programming chaining per chromosome
 // pair in both orientations (match score 50, gap penalty -1 per skipped gene,
-// at most 25 genes between anchors, at least 5 anchors), chains taken best
-// first, a chain on one chromosome whose sides overlap refused, each block's
-// E-value as Wang et al. (2006); and the duplicate classes of MCScanX's classifier
-// (singleton, dispersed, proximal, tandem, segmental/WGD).
+// at most 25 genes between anchors, at least 5 anchors' worth of score): one
+// chaining pass gives every chain end, taken best first while none of them
+// runs into an anchor a better chain took (else the pass is made again
+// without the taken anchors); a chain on one chromosome whose sides overlap
+// refused, each block's E-value as Wang et al. (2006) and a block kept below
+// the E-value cut; and the duplicate classes of MCScanX's classifier
+// (singleton, dispersed, proximal, tandem, segmental/WGD) with collinear genes
+// counted from the blocks kept.
 #pragma once
 
 #include <map>
@@ -28,10 +32,12 @@ struct HomologHit {
   double evalue = 1;
 };
 
+// MCScanX's parameters with its defaults (-k, -g, -s, -m, -w, -e, -n).
 struct CollinearityParams {
   int match_score = 50, gap_penalty = -1, match_size = 5, max_gaps = 25, overlap_window = 5;
-  double evalue = 1e-5;
-  int proximal_distance = 20;  // genes: proximal duplicates lie closer than this but are not adjacent
+  double evalue = 1e-5;           // a block's E-value must be below it
+  int proximal_distance = 10;     // genes: proximal duplicates lie fewer genes apart than this but are not adjacent
+  double max_hit_evalue = 1e300;  // hits above it are left out (MCScanX reads every hit it is given)
 };
 
 struct Anchor {

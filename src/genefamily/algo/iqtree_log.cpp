@@ -87,6 +87,26 @@ int iqtree_threads(std::string_view log) {
   return std::max(1, std::atoi(std::string(log.substr(dash + 2, threads - dash - 2)).c_str()));
 }
 
+namespace {
+std::string minutes_seconds(double seconds) {
+  const long s = std::lround(std::max(0.0, seconds));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  return buf;
+}
+}  // namespace
+
+std::string iqtree_progress_text(const std::string& phase, double expected_seconds, double elapsed_seconds,
+                                 int sequences, int columns) {
+  if (phase.empty() || phase.find('~') != std::string::npos || expected_seconds < 0) return phase;
+  const std::string size = std::to_string(sequences) + " × " + std::to_string(columns);
+  if (elapsed_seconds < expected_seconds)
+    return phase + " · ~" + minutes_seconds(expected_seconds - elapsed_seconds) + " left (" +
+           std::to_string(int(expected_seconds / 60 + 1)) + " min expected for " + size + ")";
+  return phase + " · " + minutes_seconds(elapsed_seconds) + " so far, past the " +
+         std::to_string(int(expected_seconds / 60 + 1)) + " min expected for " + size;
+}
+
 double iqtree_expected_seconds(int sequences, int columns, int cpus) {
   if (sequences <= 0 || columns <= 0) return -1;
   // CPU seconds ~ k · sequences² · columns: each likelihood costs sequences ·

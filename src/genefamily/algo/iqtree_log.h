@@ -19,4 +19,14 @@ std::string iqtree_phase(std::string_view log);
 // The threads IQ-TREE runs with ("Kernel: AVX+FMA - 2 threads"), 1 when the log does not say.
 int iqtree_threads(std::string_view log);
 
+// The progress line shown for a running IQ-TREE: its phase, then the time left.
+// A phase with IQ-TREE's own estimate ("~m:ss", measured by IQ-TREE from its
+// iterations) is kept as it is. Otherwise, while the run is within the time
+// expected from the alignment (expected_seconds; < 0 when there is none), the
+// time left of that expectation as "~m:ss left"; past it, the elapsed time and
+// no estimate ("not estimated" until IQ-TREE gives its own), so an expectation
+// that proved wrong is never shown again.
+std::string iqtree_progress_text(const std::string& phase, double expected_seconds, double elapsed_seconds,
+                                 int sequences, int columns);
+
 }  // namespace bioagent

@@ -1,17 +1,35 @@
 // Subfamilies from reference members (see reference_groups.h).
 #include "genefamily/algo/reference_groups.h"
 
-#include <regex>
+#include <re2/re2.h>
+
 #include <set>
 #include <sstream>
 
 namespace bioagent {
 
+namespace {
+// Descriptions come from the user's reference FASTA: RE2 (linear time, no
+// recursion), Latin-1 so that every byte, valid UTF-8 or not, is one character.
+RE2::Options description_options() {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  o.set_log_errors(false);
+  return o;
+}
+}  // namespace
+
 std::string group_in_description(const std::string& description) {
-  static const std::regex key(R"((?:^|[\s\[;|,])(?:group|subfamily|clade)\s*[=:]\s*([A-Za-z0-9][A-Za-z0-9_.+-]*))",
-                              std::regex::icase);
-  std::smatch m;
-  return std::regex_search(description, m, key) ? m[1].str() : "";
+  static const RE2 key(R"((?i)(?:^|[\s\[;|,])(?:group|subfamily|clade)\s*[=:]\s*([A-Za-z0-9][A-Za-z0-9_.+-]*))",
+                       description_options());
+  std::string group;
+  return RE2::PartialMatch(description, key, &group) ? group : "";
+}
+
+std::string gene_name_in_description(const std::string& description) {
+  static const RE2 gn(R"((?:^|\s)GN=(\S+))", description_options());
+  std::string name;
+  return RE2::PartialMatch(description, gn, &name) ? name : "";
 }
 
 Result<std::map<std::string, std::string>> parse_group_table(const std::string& text) {

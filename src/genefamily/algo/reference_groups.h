@@ -15,6 +15,9 @@ namespace bioagent {
 // The group a reference's FASTA description names: a word "group=G1",
 // "subfamily=G1" or "clade=G1" (also ':' and in brackets, any case); else "".
 std::string group_in_description(const std::string& description);
+// The UniProt gene name a description gives ("... GN=SPL3 PE=1"): the word after
+// "GN=" that starts a word; else "".
+std::string gene_name_in_description(const std::string& description);
 // An id-to-group table: lines "id<TAB>group" (or spaces); '#' comments and a
 // header line "id group" are skipped. An error names the first bad line.
 Result<std::map<std::string, std::string>> parse_group_table(const std::string& text);

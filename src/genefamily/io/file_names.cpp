@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
+#include <memory>
 #include <set>
+
+#include <re2/re2.h>
 
 #include "bioagent/genefamily.h"
 #include "genefamily/io/file_names.h"
@@ -23,20 +25,37 @@ std::string kind_zh(const std::string& kind) {
 
 namespace {
 
+// File names are the user's (uploads, data-root folders): RE2 (linear time, no
+// recursion), Latin-1 so that any byte, valid UTF-8 or not, is one character.
+RE2::Options name_options(bool case_sensitive) {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  o.set_case_sensitive(case_sensitive);
+  o.set_log_errors(false);
+  return o;
+}
+
 struct Rule {
   const char* kind;
-  std::regex pattern;
+  std::shared_ptr<const RE2> pattern;
   const char* text;
   const char* example;
 };
 
+std::shared_ptr<const RE2> exact(const char* pattern) {
+  return std::make_shared<const RE2>(pattern, name_options(true));
+}
+std::shared_ptr<const RE2> icase(const char* pattern) {
+  return std::make_shared<const RE2>(pattern, name_options(false));
+}
+
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> k = {
-      {"genome", std::regex(R"(^\w+\.genome\.fasta$)"), "^\\w+\\.genome\\.fasta$", "Lchi.genome.fasta"},
-      {"gff3", std::regex(R"(^\w+\.gff3$)"), "^\\w+\\.gff3$", "Lchi.gff3"},
-      {"cds", std::regex(R"(^\w+\.cds\.fasta$)"), "^\\w+\\.cds\\.fasta$", "Lchi.cds.fasta"},
-      {"pep", std::regex(R"(^\w+\.pep\.fasta$)"), "^\\w+\\.pep\\.fasta$", "Lchi.pep.fasta"},
-      {"hmm", std::regex(R"(^\w+\.hmm$)"), "^\\w+\\.hmm$", "SPL.hmm"}};
+      {"genome", exact(R"(^\w+\.genome\.fasta$)"), "^\\w+\\.genome\\.fasta$", "Lchi.genome.fasta"},
+      {"gff3", exact(R"(^\w+\.gff3$)"), "^\\w+\\.gff3$", "Lchi.gff3"},
+      {"cds", exact(R"(^\w+\.cds\.fasta$)"), "^\\w+\\.cds\\.fasta$", "Lchi.cds.fasta"},
+      {"pep", exact(R"(^\w+\.pep\.fasta$)"), "^\\w+\\.pep\\.fasta$", "Lchi.pep.fasta"},
+      {"hmm", exact(R"(^\w+\.hmm$)"), "^\\w+\\.hmm$", "SPL.hmm"}};
   return k;
 }
 
@@ -45,43 +64,47 @@ const std::vector<Rule>& rules() {
 // portal ships soft-masked, plain and hard-masked genomes side by side): the
 // first is read, the others are listed as not read.
 struct Variant {
-  std::regex pattern;  // group 1: the stem the prefix comes from
+  std::shared_ptr<const RE2> pattern;  // group 1: the stem the prefix comes from
   const char* kind;
   const char* suffix;  // the right suffix after the prefix
 };
 const std::vector<Variant>& variants() {
-  const auto icase = std::regex::icase;
   static const std::vector<Variant> k = {
       // NCBI's CDS first: its name ends as the genome's does (<assembly>_cds_from_genomic.fna).
-      {std::regex(R"(^(.+?)[._]cds_from_genomic\.(fna|fa|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},
-      {std::regex(R"(^(\w+)\.(genome|genomic|dna)\.(fa|fas|fna|fsa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},
+      {icase(R"(^(.+?)[._]cds_from_genomic\.(fna|fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {icase(R"(^(\w+)\.(genome|genomic|dna)\.(fa|fas|fna|fsa|fasta)(\.gz)?$)"), "genome", ".genome.fasta"},
       // Ensembl Plants: soft-masked first (repeats in lowercase, sequence kept), hard-masked last.
-      {std::regex(R"(^(.+)\.dna_sm\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)", icase), "genome",
-       ".genome.fasta"},
-      {std::regex(R"(^(.+)\.dna\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},
-      {std::regex(R"(^(.+)\.softmasked\.(fa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},  // Phytozome
-      {std::regex(R"(^(.+)_genomic\.(fna|fa|fasta)(\.gz)?$)", icase), "genome", ".genome.fasta"},  // NCBI
-      {std::regex(R"(^(.+)\.dna_rm\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)", icase), "genome",
-       ".genome.fasta"},
-      {std::regex(R"(^(\w+)\.(cds)\.(fa|fas|fna|ffn|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},
-      {std::regex(R"(^(\w+)\.(cds)(\.gz)?$)", icase), "cds", ".cds.fasta"},
-      {std::regex(R"(^(.+)\.cds\.all\.(fa|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},  // Ensembl
-      {std::regex(R"(^(.+)\.cds(_primaryTranscriptOnly)?\.(fa|fna|fasta)(\.gz)?$)", icase), "cds", ".cds.fasta"},
-      {std::regex(R"(^(\w+)\.(pep|protein|proteins|prot|aa)\.(fa|fas|faa|fasta)(\.gz)?$)", icase), "pep", ".pep.fasta"},
-      {std::regex(R"(^(\w+)\.(faa|pep)(\.gz)?$)", icase), "pep", ".pep.fasta"},
-      {std::regex(R"(^(.+)\.pep\.all\.(fa|fasta)(\.gz)?$)", icase), "pep", ".pep.fasta"},  // Ensembl
-      {std::regex(R"(^(.+?)[._]protein(_primaryTranscriptOnly)?\.(fa|faa|fasta)(\.gz)?$)", icase), "pep",
+      {icase(R"(^(.+)\.dna_sm\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)"), "genome", ".genome.fasta"},
+      {icase(R"(^(.+)\.dna\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)"), "genome", ".genome.fasta"},
+      {icase(R"(^(.+)\.softmasked\.(fa|fasta)(\.gz)?$)"), "genome", ".genome.fasta"},  // Phytozome
+      {icase(R"(^(.+)_genomic\.(fna|fa|fasta)(\.gz)?$)"), "genome", ".genome.fasta"},  // NCBI
+      {icase(R"(^(.+)\.dna_rm\.(toplevel|primary_assembly)\.(fa|fasta)(\.gz)?$)"), "genome", ".genome.fasta"},
+      {icase(R"(^(\w+)\.(cds)\.(fa|fas|fna|ffn|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {icase(R"(^(\w+)\.(cds)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {icase(R"(^(.+)\.cds\.all\.(fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},  // Ensembl
+      {icase(R"(^(.+)\.cds(_primaryTranscriptOnly)?\.(fa|fna|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {icase(R"(^(\w+)\.(pep|protein|proteins|prot|aa)\.(fa|fas|faa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {icase(R"(^(\w+)\.(faa|pep)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {icase(R"(^(.+)\.pep\.all\.(fa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},  // Ensembl
+      {icase(R"(^(.+?)[._]protein(_primaryTranscriptOnly)?\.(fa|faa|fasta)(\.gz)?$)"), "pep",
        ".pep.fasta"},  // Phytozome, NCBI
-      {std::regex(R"(^(\w+)\.(gff|gff3\.txt|GFF3|gtf|GTF)(\.gz)?$)"), "gff3", ".gff3"},
-      {std::regex(R"(^(\w+)\.gff3\.gz$)"), "gff3", ".gff3"},
+      {exact(R"(^(\w+)\.(gff|gff3\.txt|GFF3|gtf|GTF)(\.gz)?$)"), "gff3", ".gff3"},
+      {exact(R"(^(\w+)\.gff3\.gz$)"), "gff3", ".gff3"},
       // Phytozome's gene_exons has the exons the structure figure draws; gene.gff3 only CDS and UTRs.
-      {std::regex(R"(^(.+)\.gene_exons\.gff3(\.gz)?$)", icase), "gff3", ".gff3"},
-      {std::regex(R"(^(.+)\.gene\.gff3(\.gz)?$)", icase), "gff3", ".gff3"},
-      {std::regex(R"(^(.+)\.\d+\.(gff3|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},  // Ensembl: <release>.gff3
+      {icase(R"(^(.+)\.gene_exons\.gff3(\.gz)?$)"), "gff3", ".gff3"},
+      {icase(R"(^(.+)\.gene\.gff3(\.gz)?$)"), "gff3", ".gff3"},
+      {icase(R"(^(.+)\.\d+\.(gff3|gtf)(\.gz)?$)"), "gff3", ".gff3"},  // Ensembl: <release>.gff3
       // Ensembl's chromosome-only annotation (no scaffolds): read when the whole one is absent.
-      {std::regex(R"(^(.+)\.\d+\.chr\.(gff3|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},
-      {std::regex(R"(^(.+)_genomic\.(gff|gtf)(\.gz)?$)", icase), "gff3", ".gff3"},  // NCBI
-      {std::regex(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
+      {icase(R"(^(.+)\.\d+\.chr\.(gff3|gtf)(\.gz)?$)"), "gff3", ".gff3"},
+      {icase(R"(^(.+)_genomic\.(gff|gtf)(\.gz)?$)"), "gff3", ".gff3"},  // NCBI
+      // PLAZA: <kind>.<selected_transcript|all_transcripts>[.all_features].<species code>.<ext>
+      {exact(R"(^proteome\.selected_transcript\.(\w+)\.(fa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {exact(R"(^proteome\.all_transcripts\.(\w+)\.(fa|fasta)(\.gz)?$)"), "pep", ".pep.fasta"},
+      {exact(R"(^cds\.selected_transcript\.(\w+)\.(fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {exact(R"(^cds\.all_transcripts\.(\w+)\.(fa|fasta)(\.gz)?$)"), "cds", ".cds.fasta"},
+      {exact(R"(^annotation\.selected_transcript\.(?:all|exon)_features\.(\w+)\.gff3?(\.gz)?$)"), "gff3", ".gff3"},
+      {exact(R"(^annotation\.all_transcripts\.(?:all|exon)_features\.(\w+)\.gff3?(\.gz)?$)"), "gff3", ".gff3"},
+      {exact(R"(^(\w+)\.(hmm3|HMM)$)"), "hmm", ".hmm"}};
   return k;
 }
 
@@ -90,14 +113,28 @@ const std::vector<Variant>& variants() {
 // (Athaliana_447_Araport11 -> Atha) give the genus initial and three letters of
 // the epithet; any other stem is kept with characters outside \w made '_'.
 std::string prefix_of_stem(const std::string& stem) {
-  static const std::regex ensembl(R"(^([A-Z])[a-z]+_([a-z]{3})[a-z]*(\..*)?$)");
-  static const std::regex phytozome(R"(^([A-Z])([a-z]{3})[a-z]*_\d+(_.*)?$)");
-  std::smatch m;
-  if (std::regex_match(stem, m, ensembl) || std::regex_match(stem, m, phytozome)) return m[1].str() + m[2].str();
+  static const std::shared_ptr<const RE2> ensembl = exact(R"(([A-Z])[a-z]+_([a-z]{3})[a-z]*(?:\..*)?)");
+  static const std::shared_ptr<const RE2> phytozome = exact(R"(([A-Z])([a-z]{3})[a-z]*_\d+(?:_.*)?)");
+  std::string genus, epithet;
+  if (RE2::FullMatch(stem, *ensembl, &genus, &epithet) || RE2::FullMatch(stem, *phytozome, &genus, &epithet))
+    return genus + epithet;
   std::string out = stem;
   for (char& c : out)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
   return out;
+}
+
+// The species prefix the folder's files already named by the rules share (<Prefix>.pep.fasta, ...), or ""
+// when none are or they disagree: a misnamed file is read under the folder's prefix, not one guessed from
+// another word of its own name ("Exam_annotation.gff" beside Exam.pep.fasta is Exam.gff3).
+std::string folder_prefix(const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (auto& n : names) {
+    bool ruled = false;
+    for (auto& r : rules()) ruled |= std::string(r.kind) != "hmm" && RE2::FullMatch(n, *r.pattern);
+    if (ruled) seen.insert(n.substr(0, n.find('.')));
+  }
+  return seen.size() == 1 ? *seen.begin() : "";
 }
 
 }  // namespace
@@ -110,12 +147,12 @@ Json naming_rules() {
 
 Json check_file_name(const std::string& name, const std::string& prefix) {
   for (auto& r : rules())
-    if (std::regex_match(name, r.pattern)) return Json{{"ok", true}, {"kind", r.kind}, {"file", name}};
+    if (RE2::FullMatch(name, *r.pattern)) return Json{{"ok", true}, {"kind", r.kind}, {"file", name}};
   for (size_t rank = 0; rank < variants().size(); ++rank) {
     const Variant& v = variants()[rank];
-    std::smatch m;
-    if (std::regex_match(name, m, v.pattern)) {
-      const std::string fix = (prefix.empty() ? prefix_of_stem(m[1].str()) : prefix) + v.suffix;
+    std::string stem;
+    if (RE2::FullMatch(name, *v.pattern, &stem)) {
+      const std::string fix = (prefix.empty() ? prefix_of_stem(stem) : prefix) + v.suffix;
       const Rule* r = nullptr;
       for (auto& x : rules())
         if (std::string(x.kind) == v.kind) r = &x;
@@ -160,6 +197,7 @@ Json data_view_plan(const fs::path& folder, const std::string& prefix,
     names.push_back(name);
   }
   std::sort(names.begin(), names.end());
+  const std::string fix_prefix = prefix.empty() ? folder_prefix(names) : prefix;
   struct Pick {
     std::string name;
     int64_t rank;  // -1: the name the rules ask for
@@ -167,7 +205,7 @@ Json data_view_plan(const fs::path& folder, const std::string& prefix,
   std::map<std::string, Pick> best;  // the name the stages read -> the file read as it
   Json kinds = Json::object(), not_read = Json::array();
   for (auto& name : names) {
-    Json c = check_file_name(name, prefix);
+    Json c = check_file_name(name, fix_prefix);
     if (!c["kind"].is_string()) {
       not_read.push_back(name);
       continue;
@@ -207,10 +245,17 @@ Status link_data_view(const fs::path& folder, const Json& plan, const fs::path& 
   std::error_code ec;
   fs::remove_all(view, ec);  // links only: the files they point to are the folder's
   fs::create_directories(view, ec);
-  if (ec) return Status(ErrorCode::kInternal, "cannot make the run's data view " + view.string() + ": " + ec.message());
+  if (ec)
+    return Status(ErrorCode::kInternal,
+                  "cannot make the run's data view " + view.filename().string() + ": " + ec.message());
   for (auto& f : plan["read"]) {
     const std::string name = f["name"], as = f.value("read_as", name);
-    fs::create_symlink(fs::canonical(folder / name, ec), view / as, ec);
+    // Checked again as it is linked: a file the plan listed may have been swapped for a FIFO or device
+    // since, and reading one would block the stage or never end.
+    const fs::path real = fs::canonical(folder / name, ec);
+    if (ec || !fs::is_regular_file(fs::symlink_status(real, ec)))
+      return Status(ErrorCode::kInvalidArgument, "'" + name + "' is not a regular file (only regular files are read)");
+    fs::create_symlink(real, view / as, ec);
     if (ec) return Status(ErrorCode::kInternal, "cannot link " + name + " into the run's data view: " + ec.message());
   }
   return Status::ok();

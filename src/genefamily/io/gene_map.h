@@ -1,12 +1,15 @@
 // One explicit mapping gene <-> transcript <-> protein <-> CDS <-> coordinates
 // for a species folder, whatever the naming convention of its files: proteins
-// named by transcript, by CDS/protein_id, by gene, or only by an isoform suffix
-// (no GFF3 record). The check stage writes it as a table; identify and synteny
-// locate proteins with the same rules.
+// are matched to the GFF3's records by every identifier both carry, in normal
+// forms (id_match.h), the scheme that links the most records one-to-one first;
+// without a GFF3 record a protein's gene is the one its FASTA header names, else
+// its id without an isoform suffix. The check stage writes it as a table;
+// identify and synteny locate proteins with the same map.
 #pragma once
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bioagent/pipeline.h"
@@ -14,19 +17,20 @@
 
 namespace bioagent {
 
-// Where a protein id leads in a GFF3 model. `via` says how it was matched:
-// "mRNA id", "CDS/protein_id", "gene id", "gene id after isoform suffix",
-// "gene in the FASTA header" (header_gene), "isoform suffix" (no GFF3 record:
-// the gene is the id without its suffix)
-// or "none" (the protein stands for its own gene, no position).
+// Where a protein id leads in a GFF3 model. `via` says how it was matched: the
+// scheme that placed it ("FASTA id = mRNA Name", "header locus= = gene Name
+// (version suffix aside)"), or, with no GFF3 record, "gene in the FASTA header"
+// (header_gene), "isoform suffix" (the gene is the id without its suffix) or
+// "none" (the protein stands for its own gene, no position).
 struct ProteinLocus {
   std::string gene, transcript, seqid, via;
   char strand = '+';
   int64_t start = 0, end = 0;  // the gene's extent; 0 when unknown (seqid empty)
   bool placed() const { return !seqid.empty(); }
 };
-// `header_gene` (header_gene of the protein's FASTA description) names the gene
-// when the GFF3 does not know the protein: before the id's isoform suffix.
+// One protein on its own (a whole proteome is matched by build_gene_map, which
+// chooses the scheme from all of them): `header_gene` (header_gene of the
+// protein's FASTA description) names the gene when the GFF3 does not know it.
 ProteinLocus locate_protein(const GffModel& gff, const std::string& protein_id, const std::string& header_gene = "");
 
 // The genome's name for a GFF3 sequence name: the same name, else the only
@@ -42,14 +46,27 @@ struct GeneMapRow {
   bool longest = false;  // the longest protein of its gene
 };
 struct GeneMap {
-  std::vector<GeneMapRow> rows;                      // one per protein, in file order
-  std::map<std::string, std::string> seqid_aliases;  // GFF3 name -> genome name, where they differ
-  std::vector<std::string> seqids_not_in_genome;     // GFF3 names with no genome sequence
-  Json summary() const;                              // counts by `via`, unmapped examples, how to fix
-  std::string tsv() const;                           // protein gene transcript cds seqid start end strand ...
+  std::vector<GeneMapRow> rows;                          // one per protein, in file order
+  std::map<std::string, std::string> seqid_aliases;      // GFF3 name -> genome name, where they differ
+  std::vector<std::string> seqids_not_in_genome;         // GFF3 names with no genome sequence
+  std::vector<std::pair<std::string, size_t>> evidence;  // each scheme used, with the proteins it placed
+  size_t gff_genes = 0, gff_transcripts = 0;             // the GFF3's records
+  std::vector<std::string> gff_examples;                 // a few of its mRNA (else gene) identifiers
+  std::unordered_map<std::string, size_t> by_protein;    // protein id -> its row
+  // The row of a protein id; null when the map has none.
+  const GeneMapRow* row(const std::string& protein) const;
+  // Counts by `via`, the evidence (which key linked how many), what stayed unmatched with three
+  // examples, and how to fix it (`fix`, `fix_zh`).
+  Json summary() const;
+  std::string tsv() const;  // protein gene transcript cds seqid start end strand ...
 };
 // `cds` and `genome_names` may be empty (no CDS file, no genome).
 GeneMap build_gene_map(const GffModel& gff, const std::vector<FastaRecord>& proteins,
                        const std::vector<FastaRecord>& cds, const std::vector<std::string>& genome_names);
+
+// The chromosome lengths a GFF3 gives when there is no genome: its ##sequence-region lines and
+// region rows, else the last gene end on each sequence (`source` says which: "sequence-region",
+// "last gene end"); in the order the GFF3 names the sequences.
+std::vector<std::pair<std::string, int64_t>> gff_sequence_lengths(const GffModel& gff, std::string* source = nullptr);
 
 }  // namespace bioagent

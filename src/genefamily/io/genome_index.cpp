@@ -9,27 +9,40 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <vector>
 
 #include "bioagent/seqio.h"
+#include "genefamily/io/input_stream.h"
 
 namespace bioagent {
 
 namespace {
 
-// A gzip file that is not BGZF, inflated to `out`.
-Status inflate_to(const fs::path& in_path, const fs::path& out) {
-  gzFile in = gzopen(in_path.c_str(), "rb");
-  if (!in) return not_found("cannot read " + in_path.string());
-  std::ofstream o(out.string() + ".part", std::ios::binary | std::ios::trunc);
-  char buf[1 << 16];
-  int got = 0;
-  while ((got = gzread(in, buf, sizeof buf)) > 0) o.write(buf, got);
-  gzclose(in);
-  o.close();
-  if (got < 0 || !o) return Status(ErrorCode::kParseError, in_path.string() + " is not readable gzip data");
+// A gzip file that is not BGZF, converted once to BGZF at `out` as it streams: the
+// inflated bytes are checked against the input limits (genome_bytes, inflate_ratio)
+// before they are written, and what is written is compressed again.
+Status bgzip_to(const fs::path& in_path, const fs::path& out) {
+  const std::string name = in_path.filename().string();
+  auto in = seqio_detail::InputStream::open(in_path, name, default_input_limits(), "genome_bytes");
+  if (!in) return in.status();
+  const std::string part = out.string() + ".part";
+  BGZF* o = bgzf_open(part.c_str(), "w1");
+  if (!o) return Status(ErrorCode::kInternal, "cannot write the genome's compressed copy for " + name);
+  std::vector<char> buf(size_t(1) << 20);
+  long got = 0;
+  bool written = true;
+  while (written && (got = (*in)->read(buf.data(), buf.size())) > 0)
+    written = bgzf_write(o, buf.data(), size_t(got)) == got;
+  written = bgzf_close(o) == 0 && written;
   std::error_code ec;
-  fs::rename(out.string() + ".part", out, ec);
-  return ec ? Status(ErrorCode::kInternal, "cannot write " + out.string()) : Status::ok();
+  if (got < 0 || !written) {
+    fs::remove(part, ec);
+    return got < 0 ? (*in)->status()
+                   : Status(ErrorCode::kResourceExhausted, "cannot write the genome's compressed copy for " + name +
+                                                               " (disk full or the run's disk budget)");
+  }
+  fs::rename(part, out, ec);
+  return ec ? Status(ErrorCode::kInternal, "cannot write the genome's compressed copy for " + name) : Status::ok();
 }
 
 bool plain_gzip(const fs::path& p) {
@@ -60,19 +73,24 @@ Result<std::unique_ptr<GenomeIndex>> GenomeIndex::open(const fs::path& fasta_in,
   std::error_code ec;
   fs::create_directories(index_dir, ec);
   fs::path fasta = fasta_in;
-  if (plain_gzip(fasta)) {
-    fasta = index_dir / "genome.fasta";
-    if (!fs::exists(fasta, ec)) BIOAGENT_RETURN_IF_ERROR(inflate_to(fasta_in, fasta));
-  }
   std::string fai_path = (index_dir / "genome.fai").string();
   std::string gzi_path = (index_dir / "genome.gzi").string();
+  if (plain_gzip(fasta)) {
+    fasta = index_dir / "genome.fasta.gz";
+    if (!fs::exists(fasta, ec)) {
+      fs::remove(fai_path, ec);  // an index of an earlier copy
+      fs::remove(gzi_path, ec);
+      BIOAGENT_RETURN_IF_ERROR(bgzip_to(fasta_in, fasta));
+    }
+  }
   if (!fs::exists(fai_path, ec) && fai_build3(fasta.c_str(), fai_path.c_str(), gzi_path.c_str()) != 0)
-    return Status(ErrorCode::kParseError, "htslib could not index " + fasta_in.string() +
+    return Status(ErrorCode::kParseError, "htslib could not index " + fasta_in.filename().string() +
                                               " (lines of one sequence must have equal lengths; is it FASTA?)");
   auto g = std::unique_ptr<GenomeIndex>(new GenomeIndex());
   g->impl_ = std::make_unique<Impl>();
   g->impl_->fai = fai_load3(fasta.c_str(), fai_path.c_str(), fs::exists(gzi_path, ec) ? gzi_path.c_str() : nullptr, 0);
-  if (!g->impl_->fai) return Status(ErrorCode::kParseError, "htslib could not load the index of " + fasta.string());
+  if (!g->impl_->fai)
+    return Status(ErrorCode::kParseError, "htslib could not load the index of " + fasta_in.filename().string());
   for (auto& [name, len] : g->lengths()) {
     auto [it, fresh] = g->impl_->canonical.emplace(canonical_seqid(name), name);
     if (!fresh) it->second.clear();

@@ -15,7 +15,8 @@ namespace bioagent {
 class GenomeIndex {
  public:
   // Builds <index_dir>/genome.fai when missing. A gzip genome that is not
-  // bgzip (htslib indexes only BGZF) is inflated once to <index_dir>/genome.fasta.
+  // bgzip (htslib indexes only BGZF) is converted once, as it streams and
+  // within the input limits, to the BGZF copy <index_dir>/genome.fasta.gz.
   static Result<std::unique_ptr<GenomeIndex>> open(const fs::path& fasta, const fs::path& index_dir);
   ~GenomeIndex();
   std::vector<std::pair<std::string, int64_t>> lengths() const;

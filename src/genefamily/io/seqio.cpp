@@ -1,9 +1,8 @@
-// FASTA, GFF3, translation and HMMER domain tables (see bioagent/seqio.h).
+// Sequence ids, translation and HMMER domain tables (see bioagent/seqio.h); FASTA
+// files are read in fasta_io.cpp, GFF3 in gff3.cpp.
 #include "bioagent/seqio.h"
 
 #include "genefamily/io/text_lines.h"
-
-#include <zlib.h>
 
 #include <re2/re2.h>
 
@@ -16,164 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace bioagent::seqio_detail {
-
-// A file's bytes; gzip-compressed files (any name) are inflated. `max_bytes`
-// bounds the inflated size.
-Result<std::string> slurp(const std::filesystem::path& path, size_t max_bytes) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return not_found("no file " + path.string());
-  gzFile in = gzopen(path.c_str(), "rb");  // reads uncompressed files as they are
-  if (!in) return Status(ErrorCode::kInternal, "cannot read " + path.string());
-  gzbuffer(in, 1 << 17);
-  std::string s;
-  char buf[1 << 16];
-  int got = 0;
-  while ((got = gzread(in, buf, sizeof buf)) > 0) {
-    s.append(buf, size_t(got));
-    if (s.size() > max_bytes) {
-      gzclose(in);
-      return resource_exhausted(path.string() + " holds more than the limit of " + std::to_string(max_bytes) +
-                                " bytes");
-    }
-  }
-  int err = 0;
-  const char* why = gzerror(in, &err);  // a truncated stream ends without an error from gzread
-  std::string message = why ? why : "";
-  gzclose(in);
-  if (got < 0 || (err != Z_OK && err != Z_STREAM_END))
-    return parse_error(path.filename().string() + ": not readable gzip data (" + message + ")");
-  return s;
-}
-
-}  // namespace bioagent::seqio_detail
-
 namespace bioagent {
 
 using seqio_detail::for_each_line;
-using seqio_detail::slurp;
-using seqio_detail::to_int;
-
-Result<std::vector<FastaRecord>> parse_fasta(std::string_view text, const std::string& name) {
-  std::vector<FastaRecord> out;
-  std::map<std::string, size_t> first_line;  // id -> the line of its header: ids are unique
-  Status err;
-  for_each_line(text, [&](size_t n, std::string_view line) {
-    if (line.empty() || line[0] == ';') return true;
-    if (line[0] == '>') {
-      std::string_view head = line.substr(1);
-      size_t sp = head.find_first_of(" \t");
-      FastaRecord r;
-      r.id = std::string(head.substr(0, sp));
-      if (sp != std::string_view::npos) r.description = std::string(head.substr(sp + 1));
-      if (r.id.empty()) {
-        err = parse_error(name + " line " + std::to_string(n) + ": a FASTA header without a name");
-        return false;
-      }
-      if (auto [it, fresh] = first_line.emplace(r.id, n); !fresh) {
-        err = parse_error(name + " line " + std::to_string(n) + ": the id '" + r.id +
-                          "' was used already by the record at line " + std::to_string(it->second) +
-                          " (ids must be unique)");
-        Json reason = Json::object();  // the typed reason (pipeline.h kReasonDetail)
-        reason["kind"] = "duplicate_id";
-        reason["subject"] = reason["id"] = r.id;
-        reason["file"] = std::filesystem::path(name).filename().string();
-        reason["line"] = n;
-        reason["first_line"] = it->second;
-        err.with("reason", reason);
-        return false;
-      }
-      out.push_back(std::move(r));
-      return true;
-    }
-    if (out.empty()) {
-      err = parse_error(name + " line " + std::to_string(n) + ": sequence before the first '>' header (not FASTA?)");
-      return false;
-    }
-    for (char c : line) {
-      if (c == ' ' || c == '\t') continue;
-      if (!std::isalpha(static_cast<unsigned char>(c)) && c != '*' && c != '-' && c != '.') {
-        err = parse_error(name + " line " + std::to_string(n) + ": unexpected character '" + std::string(1, c) +
-                          "' in sequence " + out.back().id);
-        return false;
-      }
-      out.back().seq += c;
-    }
-    return true;
-  });
-  if (!err.is_ok()) return err;
-  return out;
-}
-
-Result<std::vector<FastaRecord>> read_fasta(const std::filesystem::path& path, size_t max_bytes) {
-  auto text = slurp(path, max_bytes);
-  if (!text) return text.status();
-  auto records = parse_fasta(*text, path.filename().string());
-  if (!records) return records;
-  std::map<std::string, std::string> seen;  // clean id -> the header it came from
-  for (auto& r : *records) {
-    std::string id = clean_sequence_id(r.id);
-    if (id == r.id) {
-      if (auto [it, fresh] = seen.emplace(id, r.id); !fresh && it->second != r.id)
-        return parse_error(path.filename().string() + ": the ids '" + it->second + "' and '" + r.id + "' both name '" +
-                           id + "' (ids must be unique)");
-      continue;
-    }
-    if (auto [it, fresh] = seen.emplace(id, r.id); !fresh)
-      return parse_error(path.filename().string() + ": the ids '" + it->second + "' and '" + r.id + "' both name '" +
-                         id + "' (ids must be unique)");
-    r.description = r.description.empty() ? r.id : r.id + " " + r.description;  // the original id is kept
-    r.id = std::move(id);
-  }
-  return records;
-}
-
-Result<std::map<std::string, int64_t>> fasta_lengths(const std::filesystem::path& path) {
-  gzFile in = gzopen(path.c_str(), "rb");  // plain or gzip
-  if (!in) return not_found("cannot read " + path.string());
-  gzbuffer(in, 1 << 17);
-  std::map<std::string, int64_t> out;
-  std::string line, current;
-  size_t n = 0;
-  std::vector<char> buf(1 << 16);
-  bool continued = false;  // the previous gzgets stopped inside a long line
-  Status err;
-  while (gzgets(in, buf.data(), int(buf.size()))) {
-    std::string_view chunk(buf.data());
-    const bool ends = !chunk.empty() && chunk.back() == '\n';
-    if (ends) chunk.remove_suffix(1);
-    if (!chunk.empty() && chunk.back() == '\r') chunk.remove_suffix(1);
-    if (!continued) ++n;
-    if (!continued && !chunk.empty() && chunk[0] == '>') {
-      current = std::string(chunk.substr(1, chunk.find_first_of(" \t") == std::string_view::npos
-                                                ? std::string_view::npos
-                                                : chunk.find_first_of(" \t") - 1));
-      if (current.empty()) {
-        err = parse_error(path.filename().string() + " line " + std::to_string(n) + ": empty name");
-        break;
-      }
-      if (out.count(current)) {
-        err = parse_error(path.filename().string() + ": the sequence name '" + current + "' appears twice");
-        break;
-      }
-      out[current] = 0;
-    } else if (!chunk.empty()) {
-      if (current.empty()) {
-        err = parse_error(path.filename().string() + " line " + std::to_string(n) + ": sequence before any header");
-        break;
-      }
-      out[current] += static_cast<int64_t>(chunk.size());
-    }
-    continued = !ends;
-  }
-  int z = Z_OK;
-  const char* why = gzerror(in, &z);
-  if (err.is_ok() && z != Z_OK && z != Z_STREAM_END)
-    err = parse_error(path.filename().string() + ": not readable gzip data (" + std::string(why ? why : "") + ")");
-  gzclose(in);
-  if (!err.is_ok()) return err;
-  return out;
-}
 
 std::string strip_id_prefix(std::string_view id) {
   // Ensembl's typed ids (gene:, transcript:, CDS:) and NCBI's GFF3 ids (gene-, rna-, cds-, exon-).
@@ -293,7 +137,7 @@ Status write_fasta(const std::filesystem::path& path, const std::vector<FastaRec
     for (size_t i = 0; i < r.seq.size(); i += width) out << r.seq.substr(i, width) << '\n';
   }
   out.flush();
-  if (!out) return Status(ErrorCode::kInternal, "cannot write " + path.string());
+  if (!out) return Status(ErrorCode::kInternal, "cannot write " + path.filename().string());
   return Status::ok();
 }
 

@@ -4,13 +4,13 @@
 #include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 
 #include "bioagent/genefamily.h"
 #include "bioagent/seqio.h"
 #include "genefamily/io/file_names.h"
 #include "genefamily/io/gene_map.h"
+#include "genefamily/io/input_stream.h"
 
 namespace bioagent {
 namespace {
@@ -82,6 +82,7 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
   std::vector<std::string> names;
   for (auto& [n, len] : genome) names.push_back(n);
   GeneMap map = build_gene_map(gff, pep, cds, names);
+  const Json map_summary = map.summary();
   Json missing_seqids = Json::array();
   for (auto& s : map.seqids_not_in_genome) missing_seqids.push_back(s);
   size_t unmatched = 0, mismatched = 0, checked = 0;
@@ -116,7 +117,7 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
           {"cds_checked", checked},
           {"cds_not_translating_to_protein", mismatched},
           {"cds_mismatch_examples", mismatch_examples},
-          {"gene_map", map.summary()}};
+          {"gene_map", map_summary}};
   if (!missing_seqids.empty())
     problems.push_back(
         {{"rule", "every GFF seqid exists in the genome"},
@@ -124,14 +125,10 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
                          missing_seqids[0].get<std::string>() + " (not even as a Chr1/1/chr01 variant)"},
          {"message_zh", std::to_string(missing_seqids.size()) + " 个 GFF 序列名在基因组中不存在，例如 " +
                             missing_seqids[0].get<std::string>() + "（按 Chr1/1/chr01 等写法也找不到）"}});
-  if (unmatched)
+  if (unmatched && !map_summary["fix"].empty())  // the gene map's sentence: three examples, the GFF3's forms, the fix
     problems.push_back({{"rule", "protein ids match GFF mRNA/CDS ids"},
-                        {"message", std::to_string(unmatched) + " of " + std::to_string(pep.size()) +
-                                        " proteins have no mRNA, CDS, protein_id or gene in the GFF3, e.g. " +
-                                        unmatched_examples[0].get<std::string>()},
-                        {"message_zh", std::to_string(pep.size()) + " 个蛋白中有 " + std::to_string(unmatched) +
-                                           " 个在 GFF3 中找不到对应的 mRNA、CDS、protein_id 或基因，例如 " +
-                                           unmatched_examples[0].get<std::string>()}});
+                        {"message", map_summary["fix"][0]},
+                        {"message_zh", map_summary["fix_zh"][0]}});
   if (mismatched)
     problems.push_back(
         {{"rule", "CDS translate to the proteins"},
@@ -141,11 +138,14 @@ void consistency_checks(const std::map<std::string, int64_t>& genome, const GffM
                             " 条翻译后与对应蛋白不一致，例如 " + mismatch_examples[0].get<std::string>()}});
 }
 
-// The number of profiles (NAME lines) in a HMMER3 file; 0 when unreadable.
+// The number of profiles (NAME lines) in a HMMER3 file, read within the input
+// limits (those before a line or size past them); 0 when unreadable.
 size_t hmm_profile_count(const fs::path& p) {
-  std::ifstream in(p);
+  auto in = seqio_detail::InputStream::open(p, p.filename().string(), default_input_limits());
+  if (!in) return 0;
+  seqio_detail::LineReader lines(**in);
   size_t n = 0;
-  for (std::string line; std::getline(in, line);) n += line.rfind("NAME ", 0) == 0;
+  for (std::string_view line; lines.next(line);) n += line.rfind("NAME ", 0) == 0;
   return n;
 }
 
@@ -154,14 +154,17 @@ using FilesByKind = std::map<std::string, std::vector<std::string>>;
 std::string name_stem(const std::string& n) { return n.substr(0, n.find('.')); }
 
 // The folder's files by the kind their names say; a name no rule accepts is a problem.
-FilesByKind files_by_kind(const fs::path& dir, Json& problems) {
+// A misnamed file's fix carries the session's prefix, else the one the folder's files named by the rules share
+// (data_view_plan's), never a word of its own name.
+FilesByKind files_by_kind(const fs::path& dir, const std::string& prefix, Json& problems) {
+  const std::string fix_prefix = prefix.empty() ? data_view_plan(dir, "").value("prefix", std::string()) : prefix;
   std::error_code ec;
   FilesByKind by_kind;
   for (auto& e : fs::directory_iterator(dir, ec)) {
     if (!e.is_regular_file()) continue;
     std::string name = e.path().filename().string();
     if (name[0] == '.' || name == "truth.json" || name == "README.txt") continue;
-    Json c = check_file_name(name);
+    Json c = check_file_name(name, fix_prefix);
     if (c["ok"] == true)
       by_kind[c["kind"].get<std::string>()].push_back(name);
     else
@@ -202,21 +205,23 @@ Json missing_required_file(const fs::path& dir, const std::string& kind, const s
   const std::string set = kind == "hmm" && files.contains("hmm_set")
                               ? fs::path(files["hmm_set"].get<std::string>()).filename().string()
                               : "";
-  return {{"file", name},
-          {"kind", kind},
-          {"rule", "required file"},
-          {"fixable", false},
-          {"message", "the " + kind + " file " + name + " is missing (expected in " + dir.string() + ")" +
-                          (kind == "hmm" && files.contains("hmm_set")
-                               ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
-                                     " holds several domain profiles: it is used by the classify stage, and the "
-                                     "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
-                               : std::string())},
-          {"message_zh", kind_zh(kind) + "文件 " + name + " 缺失（应位于 " + dir.string() + "）" +
-                             (set.empty() ? std::string()
-                                          : "；" + set +
-                                                " 含多个结构域 profile，供分类阶段使用；还需要该家族自己的 profile"
-                                                "（<Family>.hmm 或 identify.pfam）")}};
+  return {
+      {"file", name},
+      {"kind", kind},
+      {"rule", "required file"},
+      {"fixable", false},
+      {"message", "the " + kind + " file " + name + " is missing (expected in the data folder " +
+                      dir.filename().string() + ")" +
+                      (kind == "hmm" && files.contains("hmm_set")
+                           ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
+                                 " holds several domain profiles: it is used by the classify stage, and the "
+                                 "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
+                           : std::string())},
+      {"message_zh", kind_zh(kind) + "文件 " + name + " 缺失（应位于数据文件夹 " + dir.filename().string() + " 中）" +
+                         (set.empty() ? std::string()
+                                      : "；" + set +
+                                            " 含多个结构域 profile，供分类阶段使用；还需要该家族自己的 profile"
+                                            "（<Family>.hmm 或 identify.pfam）")}};
 }
 
 // The five files a run reads under their expected names: found (files), missing
@@ -264,12 +269,14 @@ void check_expected_files(const fs::path& dir, const std::string& prefix, const 
 void read_species_files(const Json& files, SpeciesFiles& out, Json& problems) {
   auto path = [&](const char* k) { return files[k].get<std::string>(); };
   auto keep = [&](auto&& result, auto& into) {
-    if (result)
+    if (result) {
       into = std::move(*result);
-    else
-      problems.push_back({{"rule", "readable"},
-                          {"message", result.status().message()},
-                          {"message_zh", "文件无法读取：" + result.status().message()}});
+      return;
+    }
+    if (out.unreadable.is_ok()) out.unreadable = result.status();
+    problems.push_back({{"rule", "readable"},
+                        {"message", result.status().message()},
+                        {"message_zh", "文件无法读取：" + result.status().message()}});
   };
   if (files.contains("genome")) keep(fasta_lengths(path("genome")), out.genome_lengths);
   if (files.contains("gff3")) keep(read_gff3(path("gff3")), out.gff);
@@ -277,11 +284,12 @@ void read_species_files(const Json& files, SpeciesFiles& out, Json& problems) {
   if (files.contains("cds")) keep(read_fasta(path("cds")), out.cds);
 }
 
-// Genome, GFF3, proteins and CDS agree (when all four are there and readable).
+// Proteins and GFF3 agree, and the genome and CDS with them when they are there (each readable).
 Json check_consistency(const SpeciesFiles& f, Json& problems) {
   Json cons = Json::object();
-  if (f.genome_lengths && f.gff && f.pep && f.cds)
-    consistency_checks(*f.genome_lengths, *f.gff, *f.pep, *f.cds, cons, problems);
+  if (f.gff && f.pep)
+    consistency_checks(f.genome_lengths.value_or(std::map<std::string, int64_t>{}), *f.gff, *f.pep,
+                       f.cds.value_or(std::vector<FastaRecord>{}), cons, problems);
   return cons;
 }
 
@@ -290,9 +298,9 @@ Json check_consistency(const SpeciesFiles& f, Json& problems) {
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_in, const std::string& family_in,
                                 bool consistency, SpeciesFiles* parsed) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.string());
+  if (!fs::is_directory(dir, ec)) return not_found("no data folder " + dir.filename().string());
   Json problems = Json::array(), files = Json::object();
-  FilesByKind by_kind = files_by_kind(dir, problems);
+  FilesByKind by_kind = files_by_kind(dir, prefix_in, problems);
   std::string prefix = prefix_in, family = family_in;
   for (const char* kind : {"genome", "gff3", "cds", "pep"}) {
     auto& v = by_kind[kind];
@@ -330,7 +338,8 @@ Result<Json> genefamily_run_config(const std::string& prefix, const std::string&
   if (!(*check)["files"].contains("pep") || !has_profile || !problems.empty()) {
     std::string why;
     for (auto& p : problems) why += "\n  - " + p.value("message", std::string());
-    return Status(ErrorCode::kInvalidArgument, "the data folder " + data_dir.string() + " is not ready:" + why)
+    return Status(ErrorCode::kInvalidArgument,
+                  "the data folder " + data_dir.filename().string() + " is not ready:" + why)
         .with("problems", problems);
   }
   if (from_pfam && (*check)["family"] == "") (*check)["family"] = family.empty() ? "family" : family;

@@ -1,5 +1,6 @@
-// What the sequence-file readers share (seqio.cpp, gff3.cpp): a file's bytes
-// (gzip inflated), its lines and whole-field integers. Internal to genefamily/io.
+// What the readers of text already in memory share (seqio.cpp, gff3.cpp): its
+// lines and whole-field integers. Files are read through input_stream.h.
+// Internal to genefamily/io.
 #pragma once
 
 #include <charconv>
@@ -10,10 +11,6 @@
 #include "bioagent/status.h"
 
 namespace bioagent::seqio_detail {
-
-// A file's bytes; gzip-compressed files (any name) are inflated. `max_bytes`
-// bounds the inflated size.
-Result<std::string> slurp(const std::filesystem::path& path, size_t max_bytes);
 
 // f(line_number, line) for each line (without its CR LF) until f returns false.
 template <typename F>

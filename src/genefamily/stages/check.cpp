@@ -45,8 +45,42 @@ ReportSection report(const ReportContext& r) {
                                     m.value("genes", Json(0)).dump() + " 个基因（" + via + "），" +
                                     m.value("placed", Json(0)).dump() + " 个有基因组位置。"}
                              .in(r.lang));
-  for (auto& f : m.value("fix", Json::array())) s.paragraphs.push_back(f.get<std::string>());
+  std::string evidence;  // which identifier linked how many proteins
+  for (auto& e : m.value("evidence", Json::array()))
+    evidence +=
+        (evidence.empty() ? "" : "; ") + e.value("key", std::string()) + ": " + e.value("proteins", Json(0)).dump();
+  if (!evidence.empty())
+    s.paragraphs.push_back(
+        BiText{"Proteins linked to the GFF3 by: " + evidence + ".", "蛋白与 GFF3 记录的对应依据：" + evidence + "。"}
+            .in(r.lang));
+  const char* fix_key = r.lang == Lang::kZh ? "fix_zh" : "fix";
+  for (auto& f : m.value(fix_key, Json::array())) s.paragraphs.push_back(f.get<std::string>());
+  // The check's problems (internal stops, unreadable files, names no rule accepts), each with its fix.
+  const char* msg_key = r.lang == Lang::kZh ? "message_zh" : "message";
+  for (auto& p : j.value("problems", Json::array()))
+    if (p.contains(msg_key))
+      s.paragraphs.push_back(BiText{"Problem: ", "问题："}.in(r.lang) + p[msg_key].get<std::string>());
   return s;
+}
+
+// A problem the check found (or a protein the GFF3 does not place) makes the stage warn, never a silent done.
+std::vector<StageCheck> check_findings(const StageContext& ctx, const Json& summary) {
+  const Lang lang = lang_or_en(ctx.run.value("lang", std::string()));  // a check's detail in the run's language
+  const size_t problems = summary.value("problems", size_t(0));
+  std::string first;
+  for (auto& p : summary.value(lang == Lang::kZh ? "problem_messages_zh" : "problem_messages", Json::array()))
+    first += (first.empty() ? "" : "; ") + p.get<std::string>();
+  const Json m = summary.value("gene_map", Json::object());
+  const size_t unplaced = m.value("unplaced", size_t(0)), proteins = m.value("proteins", size_t(0));
+  std::vector<StageCheck> out = {{"data problems", problems ? "warn" : "pass",
+                                  problems ? first : BiText{"no problems", "没有问题"}.in(lang), problems, 0}};
+  if (m.value("gff3", false))
+    out.push_back({"proteins placed by the GFF3", unplaced ? "warn" : "pass",
+                   BiText{std::to_string(proteins - unplaced) + " of " + std::to_string(proteins) + " proteins placed",
+                          std::to_string(proteins) + " 个蛋白中 " + std::to_string(proteins - unplaced) + " 个有位置"}
+                       .in(lang),
+                   proteins - unplaced, proteins});
+  return out;
 }
 
 }  // namespace
@@ -59,7 +93,7 @@ StageSpec check_stage() {
   s.description =
       "Naming rules and consistency of the species data (GFF3 vs genome, proteins vs CDS); the gene map "
       "gene <-> transcript <-> protein <-> CDS <-> coordinates (gene_map.tsv)";
-  s.revision = 2;  // 2: the gene map
+  s.revision = 3;  // 2: the gene map; 3: identifiers matched by their normal forms, findings as checks
   s.data_files = {"genome", "gff3", "cds", "pep", "hmm"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> {
     return std::vector<Step>{StageFn([](const StageContext& ctx) -> Status {
@@ -68,12 +102,13 @@ StageSpec check_stage() {
                                   ctx.run.value("family", std::string()), true, &parsed);
       if (!r) return r.status();
       const Json files = (*r)["files"];
-      if (files.contains("pep")) {
+      if (files.contains("pep") && parsed.unreadable.is_ok()) {
         auto map = write_gene_map(ctx, files, parsed);
         if (!map) return map.status();
         (*r)["gene_map"] = *map;
       }
-      return write_text(ctx.work / "check.json", r->dump(2));
+      BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "check.json", r->dump(2)));
+      return parsed.unreadable;  // a file there but unreadable fails the stage with its reader's reason
     })};
   };
   s.outputs = {"check.json"};
@@ -81,11 +116,18 @@ StageSpec check_stage() {
     auto t = read_text(ctx.work / "check.json");
     if (!t) return t.status();
     Json j = Json::parse(*t, nullptr, false);
+    Json messages = Json::array(), messages_zh = Json::array();
+    for (auto& p : j.value("problems", Json::array()))
+      if (messages.size() < 3 && p.contains("message"))
+        messages.push_back(p["message"]), messages_zh.push_back(p.value("message_zh", p["message"]));
     return Json{{"ok", j.value("ok", false)},
                 {"problems", j.value("problems", Json::array()).size()},
+                {"problem_messages", messages},
+                {"problem_messages_zh", messages_zh},
                 {"consistency", j.value("consistency", Json::object())},
                 {"gene_map", j.value("gene_map", Json::object())}};
   };
+  s.checks = check_findings;
   s.report = report;
   return s;
 }

@@ -8,6 +8,7 @@
 #include "genefamily/algo/align.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
+#include "genefamily/io/gene_map.h"
 #include "genefamily/io/genome_index.h"
 #include "genefamily/stages/stage_common.h"
 
@@ -41,6 +42,21 @@ std::map<std::string, std::string> collapse_redundant_models(const std::vector<M
   return out;
 }
 
+Result<ChromosomeFrame> chromosome_frame(const StageContext& ctx, const GffModel& gff) {
+  ChromosomeFrame f;
+  if (ctx.data("genome").empty()) {  // no genome: the lengths the GFF3 states, else its last gene ends
+    f.lengths = gff_sequence_lengths(gff, &f.source);
+    return f;
+  }
+  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
+  if (!genome) return genome.status();
+  f.lengths = (*genome)->lengths();
+  f.source = "genome";
+  for (auto& s : gff.seqids)
+    if (std::string g = (*genome)->resolve(s); !g.empty() && g != s) f.alias[s] = g;
+  return f;
+}
+
 namespace {
 
 // The members renamed as papers do (<Prefix><Family>1..n in the genome's
@@ -68,8 +84,8 @@ Status draw_chromosomes(const StageContext& ctx) {
   if (!members) return members.status();
   auto gff = read_gff3(ctx.data("gff3"));
   if (!gff) return gff.status();
-  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
-  if (!genome) return genome.status();
+  auto frame = chromosome_frame(ctx, *gff);  // the genome's lengths, else the GFF3's
+  if (!frame) return frame.status();
   // Gene ranks along each chromosome, from every gene of the GFF3.
   std::map<std::string, std::vector<std::pair<int64_t, std::string>>> by_chr;
   for (auto& [id, g] : gff->genes) by_chr[g.seqid].push_back({g.start, id});
@@ -86,9 +102,8 @@ Status draw_chromosomes(const StageContext& ctx) {
   auto redundant = collapse_redundant_models(*members, protein);
   std::vector<figures::Placed> placed;
   for (auto& m : *members)
-    if (!m.seqid.empty() && !redundant.count(m.gene))  // on the genome's name for the GFF3's (Chr1/1/chr01)
-      placed.push_back(
-          {m.gene, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
+    if (!m.seqid.empty() && !redundant.count(m.gene))  // on the frame's name for the GFF3's (Chr1/1/chr01)
+      placed.push_back({m.gene, frame->name_of(m.seqid), m.start, -1});
   std::sort(placed.begin(), placed.end(),
             [&](auto& a, auto& b) { return std::tie(a.seqid, a.start) < std::tie(b.seqid, b.start); });
   // Tandem duplicates need adjacency (gene ranks) and similarity (protein identity).
@@ -114,18 +129,21 @@ Status draw_chromosomes(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_positions.tsv"), tsv.str()));
   std::string title = figure_title(ctx, {" members on the chromosomes", " 成员的染色体定位"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
-                                      figures::chromosome_map(run_lang(ctx), (*genome)->lengths(), placed, title)));
+                                      figures::chromosome_map(run_lang(ctx), frame->lengths, placed, title)));
   if (placed.empty())
     return write_text(ctx.work / "chromosome.json",
                       Json{{"skipped", true},
                            {"reason_kind", "no_positions"},
                            {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
                           .dump(2));
-  BIOAGENT_RETURN_IF_ERROR(write_renamed_map(ctx, (*genome)->lengths(), placed));
+  BIOAGENT_RETURN_IF_ERROR(write_renamed_map(ctx, frame->lengths, placed));
   int in_clusters = int(std::count_if(placed.begin(), placed.end(), [](auto& p) { return p.cluster >= 0; }));
   Json collapsed = Json::object();
   for (auto& [gene, kept] : redundant) collapsed[gene] = kept;
-  return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", (*genome)->lengths().size()},
+  return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", frame->lengths.size()},
+                                                       {"chromosome_lengths", frame->source},
+                                                       {"members", members->size()},
+                                                       {"placed", placed.size()},
                                                        {"per_chromosome", per_chr},
                                                        {"tandem_clusters", clusters},
                                                        {"genes_in_tandem_clusters", in_clusters},
@@ -179,11 +197,11 @@ StageSpec chromosome_stage() {
   s.name = "chromosome";
   s.label = "chromosome map";
   s.label_zh = "染色体定位";
-  s.description = "Members on the chromosomes (lengths from the genome index), tandem clusters";
+  s.description = "Members on the chromosomes (lengths from the genome index, else the GFF3), tandem clusters";
   s.after = {"identify"};
-  s.needs = {"genome", "gff3"};
-  s.revision = 4;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map;
-                   // 4: the plain map's labels spread
+  s.needs = {"gff3"};  // chromosome lengths from the genome when given, else from the GFF3
+  s.revision = 5;  // 2: redundant gene models collapsed; tandem pairs need similarity too; 3: renaming, labelled map;
+                   // 4: the plain map's labels spread; 5: the GFF3's lengths without a genome
   s.data_files = {"genome", "gff3"};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "tandem_window": {"type": "integer", "minimum": 1, "maximum": 50, "default": 1, "description": "members at most this many gene ranks apart form a tandem cluster"},

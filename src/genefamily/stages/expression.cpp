@@ -15,6 +15,7 @@
 #include "bioagent/seqio.h"
 #include "bioagent/table.h"
 #include "genefamily/figures/figures.h"
+#include "genefamily/stages/expression_matrix.h"
 #include "genefamily/stages/stage_common.h"
 #include "pipeline/subprocess.h"
 
@@ -137,20 +138,30 @@ std::pair<std::string, std::string> normalise(const StageContext& ctx, const std
   return {"CPM from raw counts (no CDS length for most rows)", "由原始计数换算的 CPM（多数行没有 CDS 长度）"};
 }
 
-// The matrix's rows: ids (first column) and their non-negative values; sample names from the header.
-void read_matrix(const Sheet& sheet, std::vector<std::string>& samples, std::vector<std::string>& ids,
-                 std::vector<std::vector<double>>& values) {
-  for (size_t c = 1; c < sheet.n_cols; ++c) samples.push_back(sheet.rows[0][c].to_text());
-  for (size_t r = 1; r < sheet.rows.size(); ++r) {
+}  // namespace
+
+Result<ExpressionMatrix> read_expression_matrix(const fs::path& path) {
+  auto sheet = read_table(path);
+  if (!sheet) return sheet.status();
+  if (sheet->rows.size() < 2 || sheet->n_cols < 2)
+    return invalid_argument(path.filename().string() +
+                            " needs a header row and a gene column followed by sample columns");
+  ExpressionMatrix m;
+  for (size_t c = 1; c < sheet->n_cols; ++c) m.samples.push_back(valid_utf8(sheet->rows[0][c].to_text()));
+  for (size_t r = 1; r < sheet->rows.size(); ++r) {
     std::vector<double> v;
-    for (size_t c = 1; c < sheet.n_cols; ++c) {
-      const Cell& cell = sheet.rows[r][c];
-      v.push_back(std::max(0.0, cell.kind == Cell::Kind::kNumber ? cell.number : std::atof(cell.to_text().c_str())));
+    for (size_t c = 1; c < sheet->n_cols; ++c) {
+      const Cell& cell = sheet->rows[r][c];
+      const double x = cell.kind == Cell::Kind::kNumber ? cell.number : std::atof(cell.to_text().c_str());
+      v.push_back(std::isfinite(x) ? std::max(0.0, x) : 0.0);  // "nan", "inf" and negatives are no expression
     }
-    ids.push_back(sheet.rows[r][0].to_text());
-    values.push_back(std::move(v));
+    m.ids.push_back(valid_utf8(sheet->rows[r][0].to_text()));
+    m.values.push_back(std::move(v));
   }
+  return m;
 }
+
+namespace {
 
 // The members' rows, log2(x+1), each member once (its first row), named by gene
 // (a row may name the gene, the protein or the protein without its version).
@@ -219,22 +230,20 @@ Status heatmap(const StageContext& ctx) {
                             "samples table (TSV, CSV or xlsx; TPM or FPKM), or {\"reads\": [{\"sample\", \"r1\", "
                             "\"r2\"}]} to quantify FASTQ reads with salmon"}}
                           .dump(2));
-  auto sheet = read_table(path);
-  if (!sheet) return sheet.status();
-  if (sheet->rows.size() < 2 || sheet->n_cols < 2)
-    return invalid_argument(path + " needs a header row and a gene column followed by sample columns");
+  auto matrix = read_expression_matrix(path);
+  if (!matrix) return matrix.status();
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
-  std::vector<std::string> samples, ids;
-  std::vector<std::vector<double>> values;
-  read_matrix(*sheet, samples, ids, values);
+  std::vector<std::string>& samples = matrix->samples;
+  std::vector<std::string>& ids = matrix->ids;
+  std::vector<std::vector<double>>& values = matrix->values;
   const auto [normalisation, normalisation_zh] = normalise(ctx, ids, values);
   std::vector<std::string> genes;
   std::vector<std::vector<double>> raw;
   member_rows(*members, ids, values, genes, raw);
   BIOAGENT_RETURN_IF_ERROR(write_heatmap(ctx, samples, genes, raw));
   return write_text(ctx.work / "expression.json", Json{{"skipped", false},
-                                                       {"matrix", path},
+                                                       {"matrix", fs::path(path).filename().string()},
                                                        {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},
                                                        {"samples", samples.size()},
                                                        {"normalisation", normalisation},

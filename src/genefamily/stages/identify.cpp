@@ -37,22 +37,24 @@ Status write_search_proteome(const StageContext& ctx) {
 // (the threshold that confirmed it).
 Status write_member_files(const StageContext& ctx, const std::vector<Member>& members,
                           const std::vector<DomainHit>& hits, const std::map<std::string, const FastaRecord*>& pep_by,
-                          const std::map<std::string, const FastaRecord*>& cds_by,
+                          const std::map<std::string, const FastaRecord*>& cds_by, const GeneMap& map,
                           const std::set<std::string>& rescued) {
   const double dom_evalue = ctx.params["domain_evalue"], confirm = ctx.params["confirm_domain_evalue"];
   std::ostringstream tsv, ids, dom;
   std::vector<FastaRecord> pep_out, cds_out;
-  tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\n";
+  tsv << "gene\tprotein\tseqid\tstart\tend\tstrand\tlength\tevalue\tscore\tcoverage\ttranscript\n";
   dom << "gene\tprotein\thmm\tdomain\thmm_from\thmm_to\tali_from\tali_to\tenv_from\tenv_to\ti_evalue\tscore\n";
   for (auto& m : members) {
     const bool placed = !m.seqid.empty();  // unknown coordinates are "—", never 0/0/+
     tsv << m.gene << '\t' << m.protein << '\t' << (placed ? m.seqid : "—") << '\t'
         << (placed ? std::to_string(m.start) : "—") << '\t' << (placed ? std::to_string(m.end) : "—") << '\t'
         << (placed ? std::string(1, m.strand) : "—") << '\t' << m.length << '\t' << m.evalue << '\t' << m.score << '\t'
-        << m.coverage << '\n';
+        << m.coverage << '\t' << (m.transcript.empty() ? "—" : m.transcript) << '\n';
     ids << m.gene << '\n';
     if (auto p = pep_by.find(m.protein); p != pep_by.end()) pep_out.push_back({m.gene, m.protein, p->second->seq});
-    if (auto c = cds_by.find(m.protein); c != cds_by.end()) cds_out.push_back({m.gene, m.protein, c->second->seq});
+    const GeneMapRow* row = map.row(m.protein);  // its CDS record: the same id, else its transcript's
+    if (auto c = cds_by.find(row && !row->cds.empty() ? row->cds : m.protein); c != cds_by.end())
+      cds_out.push_back({m.gene, m.protein, c->second->seq});
     for (auto& h : hits)
       if (h.target == m.protein && h.i_evalue <= (rescued.count(m.protein) ? confirm : dom_evalue))
         dom << m.gene << '\t' << m.protein << '\t' << h.query << '\t' << h.dom_index << '\t' << h.hmm_from << '\t'
@@ -74,7 +76,7 @@ struct Candidate {
 };
 
 // The passing candidates, one per gene (its longest protein): genes from the
-// GFF3 (locate_protein), else from the isoform suffix of the protein id.
+// gene map (the GFF3's records, else the FASTA header's gene or the isoform suffix of the id).
 struct Selection {
   std::map<std::string, Member> best;
   std::map<std::string, std::vector<std::string>> isoforms;  // gene -> its passing proteins
@@ -84,7 +86,7 @@ struct Selection {
   size_t rejected_evalue = 0, rejected_coverage = 0, unmapped = 0;
 };
 
-Selection select_candidates(const StageContext& ctx, const std::map<std::string, Candidate>& cands, const GffModel& gff,
+Selection select_candidates(const StageContext& ctx, const std::map<std::string, Candidate>& cands, const GeneMap& map,
                             const std::map<std::string, const FastaRecord*>& pep_by,
                             const std::set<std::string>& blast_hits) {
   const double evalue = ctx.params["evalue"], min_cov = ctx.params["min_coverage"];
@@ -100,7 +102,10 @@ Selection select_candidates(const StageContext& ctx, const std::map<std::string,
       continue;
     }
     auto record = pep_by.find(prot);
-    ProteinLocus l = locate_protein(gff, prot, record == pep_by.end() ? "" : header_gene(record->second->description));
+    const GeneMapRow* row = map.row(prot);
+    ProteinLocus l =
+        row ? row->locus
+            : locate_protein(GffModel{}, prot, record == pep_by.end() ? "" : header_gene(record->second->description));
     Member m;
     m.protein = prot;
     m.evalue = c.evalue;
@@ -115,6 +120,7 @@ Selection select_candidates(const StageContext& ctx, const std::map<std::string,
     m.strand = l.strand;
     m.start = l.start;
     m.end = l.end;
+    m.transcript = l.transcript;
     ++sel.via[l.via];
     if (!l.placed()) ++sel.unmapped;
     if (l.via == "gene in the FASTA header") sel.header_genes.insert(l.gene);
@@ -160,7 +166,7 @@ std::optional<HmmModel> family_ga(const StageContext& ctx) {
 // Members by the family profile (round one), then with the species profile's hits (round two): a protein the
 // species profile finds at the E-value passes when the family profile's domains at confirm_domain_evalue cover
 // min_coverage of it. `rescued`: the proteins only round two passed.
-Selection select_two_rounds(const StageContext& ctx, const std::vector<DomainHit>& hits, const GffModel& gff,
+Selection select_two_rounds(const StageContext& ctx, const std::vector<DomainHit>& hits, const GeneMap& map,
                             const std::map<std::string, const FastaRecord*>& pep_by,
                             const std::set<std::string>& blast_hits, size_t& candidates,
                             std::set<std::string>& rescued) {
@@ -168,7 +174,7 @@ Selection select_two_rounds(const StageContext& ctx, const std::vector<DomainHit
   const auto ga = species_profile_on(ctx) ? family_ga(ctx) : std::nullopt;
   auto cands = candidates_of(hits, ctx.params["domain_evalue"].get<double>(), ga ? &*ga : nullptr);
   candidates = cands.size();
-  Selection first = select_candidates(ctx, cands, gff, pep_by, blast_hits);
+  Selection first = select_candidates(ctx, cands, map, pep_by, blast_hits);
   const std::set<std::string> species = species_profile_hits(ctx, hits);
   if (species.empty()) return first;
   std::set<std::string> passed_first, evidence = blast_hits;
@@ -176,7 +182,7 @@ Selection select_two_rounds(const StageContext& ctx, const std::vector<DomainHit
   const auto relaxed = candidates_of(hits, ctx.params["confirm_domain_evalue"].get<double>());
   for (auto& p : species) cands[p] = relaxed.at(p);
   evidence.insert(species.begin(), species.end());
-  Selection sel = select_candidates(ctx, cands, gff, pep_by, evidence);
+  Selection sel = select_candidates(ctx, cands, map, pep_by, evidence);
   for (auto& [gene, prots] : sel.isoforms)
     for (auto& p : prots)
       if (!passed_first.count(p)) rescued.insert(p);
@@ -223,7 +229,10 @@ Json identify_summary(const std::vector<Member>& members, size_t candidates, Sel
     if (prots.size() > 1) merged.push_back({{"gene", gene}, {"kept", sel.best[gene].protein}, {"proteins", prots}});
   size_t passing = 0;
   for (auto& [gene, prots] : sel.isoforms) passing += prots.size();
+  const size_t no_position =
+      size_t(std::count_if(members.begin(), members.end(), [](const Member& m) { return m.seqid.empty(); }));
   return {{"members", members.size()},
+          {"members_without_position", no_position},
           {"proteins_with_hits", candidates},
           {"rejected_by_evalue", sel.rejected_evalue},
           {"rejected_by_coverage", sel.rejected_coverage},
@@ -257,7 +266,8 @@ Status select_members(const StageContext& ctx) {
   for (auto& r : *cds) cds_by[r.id] = &r;
   std::set<std::string> blast_hits = read_blast_hits(ctx), rescued;
   size_t candidates = 0;
-  Selection sel = select_two_rounds(ctx, *hits, *gff, pep_by, blast_hits, candidates, rescued);
+  const GeneMap map = build_gene_map(*gff, *pep, *cds, {});  // every protein, so the scheme sees them all
+  Selection sel = select_two_rounds(ctx, *hits, map, pep_by, blast_hits, candidates, rescued);
   ungroup_lone_suffixes(sel);
   std::vector<Member> members;
   for (auto& [g, m] : sel.best) members.push_back(m);
@@ -273,7 +283,7 @@ Status select_members(const StageContext& ctx) {
   std::set<std::string> added;  // members only the species profile found
   for (auto& m : members)
     if (rescued.count(m.protein)) added.insert(m.protein);
-  BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by, added));
+  BIOAGENT_RETURN_IF_ERROR(write_member_files(ctx, members, *hits, pep_by, cds_by, map, added));
   Json profile = nullptr;
   if (fs::exists(ctx.work / "species.domtbl")) {
     auto seeds = read_fasta(ctx.work / "species_seeds.fasta");
@@ -376,6 +386,7 @@ Result<std::vector<Member>> read_members(const fs::path& folder) {
     m.evalue = std::atof(f[7].c_str());
     m.score = std::atof(f[8].c_str());
     m.coverage = std::atof(f[9].c_str());
+    if (f.size() > 10 && f[10] != "—") m.transcript = f[10];
     out.push_back(m);
   }
   return out;
@@ -445,7 +456,7 @@ ReportSection report(const ReportContext& r) {
                                   confirm + "，覆盖度要求相同）。"}
                            .in(r.lang)));
   }
-  if (size_t n = j.value("proteins_without_gff_record", size_t(0)))
+  if (size_t n = j.value("members_without_position", size_t(0)))
     s.paragraphs.push_back(BiText{std::to_string(n) +
                                       " members have no position in a GFF3: their chromosome, start, end and strand "
                                       "are shown as \"—\".",
@@ -530,6 +541,7 @@ StageSpec identify_stage() {
   s.programs = {"hmmsearch", "hmmbuild", "mafft", "diamond"};
   s.needs = {"pep"};  // and <Family>.hmm or identify.pfam (the check says which is missing)
   s.data_files = {"pep", "gff3", "cds", "hmm"};
+  s.revision = 2;  // 2: proteins placed by the gene map's identifiers; members.tsv's transcript column
   s.dialog = {{"evalue", {"E-value", "E 值"}}};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
       "evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "full-sequence E-value cut-off"},

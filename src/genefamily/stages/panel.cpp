@@ -67,8 +67,8 @@ bool add_exons(const StageContext& ctx, const std::vector<Member>& members,
   auto gff = read_gff3(ctx.data("gff3"));
   if (!gff) return false;
   for (auto& m : members) {
-    std::string tid = gff->transcript_of(m.protein);
-    if (tid.empty() || !rows.count(m.gene)) continue;
+    std::string tid = m.transcript.empty() ? gff->transcript_of(m.protein) : m.transcript;  // identify's
+    if (tid.empty() || !gff->transcripts.count(tid) || !rows.count(m.gene)) continue;
     const GffTranscript& t = gff->transcripts.at(tid);
     auto& row = rows[m.gene];
     row.gene_length = t.end - t.start + 1;

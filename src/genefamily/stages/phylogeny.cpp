@@ -8,6 +8,7 @@
 // cache only), else the report says why there are none.
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -234,9 +235,10 @@ Json low_support_nodes(const NewickTree& tree, double scale, double threshold) {
   return out;
 }
 
-// The running IQ-TREE's phase from its log, and the expected time of the whole
-// IQ-TREE call from the trimmed alignment's size: "ModelFinder 12/50 · ~6 min
-// expected (55 × 196)". Empty before IQ-TREE writes its log.
+// The running IQ-TREE's phase from its log, with the time left re-estimated as
+// it runs (iqtree_progress_text): the expected time of the whole IQ-TREE call
+// from the trimmed alignment's size, counted from when the alignment was
+// written (IQ-TREE starts right after). Empty before IQ-TREE writes its log.
 std::string iqtree_progress(const fs::path& work) {
   std::error_code ec;
   if (fs::file_size(work / "tree.log", ec) > (64u << 20) || ec) return "";
@@ -245,10 +247,9 @@ std::string iqtree_progress(const fs::path& work) {
   auto aln = read_fasta(work / "trimmed.fasta");
   if (phase.empty() || !aln || aln->empty()) return phase;
   const int n = int(aln->size()), cols = int(aln->front().seq.size());
-  const double expected = iqtree_expected_seconds(n, cols, iqtree_threads(*log));
-  if (expected < 0) return phase;
-  return phase + " · ~" + std::to_string(int(expected / 60 + 1)) + " min expected (" + std::to_string(n) + " × " +
-         std::to_string(cols) + ")";
+  const auto started = fs::last_write_time(work / "trimmed.fasta", ec);
+  const double elapsed = ec ? 0 : std::chrono::duration<double>(fs::file_time_type::clock::now() - started).count();
+  return iqtree_progress_text(phase, iqtree_expected_seconds(n, cols, iqtree_threads(*log)), elapsed, n, cols);
 }
 
 // The model IQ-TREE used: ModelFinder's choice, else the fixed model it was given (-m).

@@ -1,7 +1,6 @@
 // Subfamilies from reference members (see phylogeny_groups.h).
 #include "genefamily/stages/phylogeny_groups.h"
 
-#include <regex>
 #include <sstream>
 
 #include "genefamily/algo/reference_groups.h"
@@ -9,12 +8,6 @@
 
 namespace bioagent::gf {
 namespace {
-
-std::string gene_name_in(const std::string& description) {
-  static const std::regex gn(R"((?:^|\s)GN=([^\s]+))");
-  std::smatch m;
-  return std::regex_search(description, m, gn) ? m[1].str() : "";
-}
 
 std::string tsv_cell(std::string s) {
   for (char& c : s)
@@ -41,7 +34,7 @@ Result<std::map<std::string, std::string>> reference_leaf_groups(const std::stri
   for (auto& r : *refs) {
     std::string g = group_in_description(r.description);
     if (g.empty() && table.count(r.id)) g = table[r.id];
-    if (g.empty()) g = gene_name_in(r.description);
+    if (g.empty()) g = gene_name_in_description(r.description);
     if (g.empty()) g = r.description.empty() ? r.id : r.description;
     out["REF_" + r.id] = g;
   }

@@ -147,6 +147,16 @@ Json stage_states(const StageContext& ctx) {
   return out;
 }
 
+std::string reason_shown(const Json& st, Lang lang);
+
+// A stage that did not finish in this run gives no numbers: "not run" and why, in the report's language.
+std::string not_run(const StageContext& ctx, const char* stage, Lang lang) {
+  const Json st = ctx.run.value("stage_states", Json::object()).value(stage, Json::object());
+  const std::string why =
+      st.empty() ? BiText{"not in this run", "本次分析未包含该阶段"}.in(lang) : reason_shown(st, lang);
+  return BiText{"not run (" + why + ")", "未运行（" + why + "）"}.in(lang);
+}
+
 // A stage's reason in the report's language, from its typed reason (a Chinese
 // report never prints the engine's English text), with the fix when there is one.
 std::string reason_shown(const Json& st, Lang lang) {
@@ -295,17 +305,21 @@ Status build(const StageContext& ctx) {
     pi_min = std::min(pi_min, p.isoelectric_point);
     pi_max = std::max(pi_max, p.isoelectric_point);
   }
+  // A number of a stage that did not finish here is "not run", never 0.
+  auto ran = [&](const char* stage, const Json& j, const char* key) {
+    return in(stage).empty() || !j.contains(key) ? Json("not run") : j[key];
+  };
   Json findings = {{"species", sp},
                    {"family", fam},
                    {"member_count", members->size()},
                    {"groups", per_group},
-                   {"chromosome_distribution", chrom.value("per_chromosome", Json::object())},
-                   {"tandem_clusters", chrom.value("tandem_clusters", 0)},
+                   {"chromosome_distribution", ran("chromosome", chrom, "per_chromosome")},
+                   {"tandem_clusters", ran("chromosome", chrom, "tandem_clusters")},
                    {"duplication",
-                    {{"tandem_cluster_genes", chrom.value("genes_in_tandem_clusters", 0)},
-                     {"pairs_with_kaks", kaks.value("pairs", 0)},
-                     {"member_classes", synteny.value("member_duplication", Json::object())},
-                     {"collinear_blocks", synteny.value("blocks", 0)}}},
+                    {{"tandem_cluster_genes", ran("chromosome", chrom, "genes_in_tandem_clusters")},
+                     {"pairs_with_kaks", ran("kaks", kaks, "pairs")},
+                     {"member_classes", ran("synteny", synteny, "member_duplication")},
+                     {"collinear_blocks", ran("synteny", synteny, "blocks")}}},
                    {"kaks",
                     {{"pairs", ratios.size()},
                      {"median_ka_ks", ratios.empty() ? Json() : Json(ratios[ratios.size() / 2])},
@@ -336,8 +350,11 @@ Status build(const StageContext& ctx) {
       p << members->size() << " " << fam << " genes were " << kText.found.in(lang) << " in " << sp;
     if (!per_group.empty())
       p << BiText{", in ", "，分为 "}.in(lang) << per_group.size() << BiText{" subfamilies", " 个亚家族"}.in(lang);
-    p << BiText{"; ", "；"}.in(lang) << chrom.value("tandem_clusters", 0)
-      << BiText{" tandem clusters", " 个串联重复簇"}.in(lang);
+    if (findings["tandem_clusters"].is_number())
+      p << BiText{"; ", "；"}.in(lang) << findings["tandem_clusters"].get<int>()
+        << BiText{" tandem clusters", " 个串联重复簇"}.in(lang);
+    else
+      p << BiText{"; tandem clusters: ", "；串联重复簇："}.in(lang) << not_run(ctx, "chromosome", lang);
     if (!ratios.empty())
       p << BiText{"; median Ka/Ks of duplicated pairs ", "；重复基因对 Ka/Ks 中位数 "}.in(lang)
         << fmt(ratios[ratios.size() / 2]);
@@ -396,12 +413,13 @@ Status build(const StageContext& ctx) {
   {
     Section s{"meaning", kText.meaning.in(lang), {}, {}, {}, {}};
     int tandem = chrom.value("genes_in_tandem_clusters", 0);
-    s.paragraphs.push_back(
-        BiText{(tandem ? std::to_string(tandem) +
-                             " members lie in tandem clusters: tandem duplication contributed to the family's size."
-                       : "No tandem clusters were found."),
-               (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")}
-            .in(lang));
+    if (!in("chromosome").empty())  // tandem duplication is a finding only when the chromosome map ran
+      s.paragraphs.push_back(
+          BiText{(tandem ? std::to_string(tandem) +
+                               " members lie in tandem clusters: tandem duplication contributed to the family's size."
+                         : "No tandem clusters were found."),
+                 (tandem ? "串联重复对该家族扩张有贡献。" : "未发现串联重复簇。")}
+              .in(lang));
     if (!ratios.empty() && ratios[ratios.size() / 2] < 1)
       s.paragraphs.push_back(
           BiText{"Most duplicated pairs have Ka/Ks < 1: purifying selection has kept their functions.",

@@ -107,11 +107,28 @@ Result<std::unique_ptr<HttpClient>> http_for_run(const StageContext& ctx, const 
 // The identified members: one row per gene (members.tsv of the identify stage).
 struct Member {
   std::string gene, protein, seqid;
+  std::string transcript;  // the GFF3 transcript the gene map led the protein to; "" when none
   char strand = '+';
   int64_t start = 0, end = 0, length = 0;
   double evalue = 0, score = 0, coverage = 0;
 };
 Result<std::vector<Member>> read_members(const fs::path& identify_folder);
+
+// The chromosomes a map is drawn on: the genome's (its names and lengths, from its index) when the
+// run has one, else the GFF3's (##sequence-region and region rows, else each sequence's last gene
+// end). `name_of` gives the frame's name for a GFF3 sequence name (Chr1/1/chr01 variants resolved
+// against the genome); `source` says where the lengths came from: "genome", "sequence-region" or
+// "last gene end".
+struct ChromosomeFrame {
+  std::vector<std::pair<std::string, int64_t>> lengths;
+  std::map<std::string, std::string> alias;  // GFF3 name -> the frame's, where they differ
+  std::string source;
+  std::string name_of(const std::string& seqid) const {
+    auto it = alias.find(seqid);
+    return it == alias.end() ? seqid : it->second;
+  }
+};
+Result<ChromosomeFrame> chromosome_frame(const StageContext& ctx, const GffModel& gff);
 
 // Redundant gene models among the members: same strand, overlapping, and a
 // protein identical to or contained in the other's. Returns each redundant

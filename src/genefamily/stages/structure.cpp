@@ -23,8 +23,9 @@ Status draw_structure(const StageContext& ctx) {
   std::ostringstream tsv;
   tsv << "gene\ttranscript\tstrand\texons\tintrons\tcds_length\tutr5\tutr3\n";
   for (auto& m : *members) {
-    std::string tid = gff->transcript_of(m.protein);
-    if (tid.empty()) continue;
+    // the transcript the gene map led the member to (identify's), else the protein's own
+    std::string tid = m.transcript.empty() ? gff->transcript_of(m.protein) : m.transcript;
+    if (tid.empty() || !gff->transcripts.count(tid)) continue;
     const GffTranscript& t = gff->transcripts.at(tid);
     tx[m.gene] = &t;
     size_t exons = t.exons.empty() ? t.cds.size() : t.exons.size();
@@ -64,7 +65,7 @@ StageSpec structure_stage() {
   s.description = "Exon-intron structure of each member (longest isoform)";
   s.after = {"identify"};
   s.needs = {"gff3"};
-  s.revision = 2;  // 2: the members' order (the tree-ordered view is the panel's)
+  s.revision = 3;  // 2: the members' order (the tree-ordered view is the panel's); 3: identify's transcripts
   s.data_files = {"gff3"};
   s.steps = [](const StageContext&) -> Result<std::vector<Step>> { return std::vector<Step>{StageFn(draw_structure)}; };
   s.outputs = {"structure.json"};

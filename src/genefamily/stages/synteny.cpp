@@ -17,14 +17,21 @@
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
 #include "genefamily/io/gene_map.h"
-#include "genefamily/io/genome_index.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
+
+// Genome-wide counts of each duplicate class (every gene of the gene table).
+Json class_counts(const CollinearityResult& r) {
+  Json counts = {{"singleton", 0}, {"dispersed", 0}, {"proximal", 0}, {"tandem", 0}, {"segmental", 0}};
+  for (auto& [gene, cls] : r.duplicate_class) counts[cls] = counts[cls].get<int>() + 1;
+  return counts;
+}
+
 namespace {
 
-// The longest protein of each gene with a GFF3 record (proteins located as
-// the check stage's gene map does), and its MCScanX gene line ("chr gene start
+// The longest protein of each gene with a GFF3 record (proteins placed by the
+// gene map, as the check stage's), and its MCScanX gene line ("chr gene start
 // end"; chromosomes prefixed with `chr_prefix`). Fewer than `min_genes` placed
 // genes is kUnsupported with the count.
 Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, const std::string& chr_prefix,
@@ -32,11 +39,13 @@ Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, cons
   auto gff = read_gff3(gff_path);
   auto pep = read_fasta(pep_path);
   if (!gff || !pep) return gff ? pep.status() : gff.status();
-  std::map<std::string, const FastaRecord*> longest;  // placed gene -> its longest protein
-  for (auto& r : *pep) {
-    ProteinLocus l = locate_protein(*gff, r.id, header_gene(r.description));
-    if (!l.placed() || !gff->genes.count(l.gene)) continue;
-    if (!longest.count(l.gene) || r.seq.size() > longest[l.gene]->seq.size()) longest[l.gene] = &r;
+  const GeneMap map = build_gene_map(*gff, *pep, {}, {});
+  std::map<std::string, size_t> longest;  // placed gene -> the row of its longest protein
+  for (size_t i = 0; i < map.rows.size(); ++i) {
+    const GeneMapRow& r = map.rows[i];
+    if (!r.locus.placed()) continue;
+    auto [it, fresh] = longest.emplace(r.locus.gene, i);
+    if (!fresh && (*pep)[i].seq.size() > (*pep)[it->second].seq.size()) it->second = i;
   }
   if (longest.size() < min_genes)
     return Status(ErrorCode::kUnsupported, "the GFF3 places " + std::to_string(longest.size()) + " genes of the " +
@@ -44,10 +53,10 @@ Status longest_proteome(const fs::path& gff_path, const fs::path& pep_path, cons
                                                gff_path.filename().string() + "); collinear blocks need at least " +
                                                std::to_string(min_genes));
   std::ostringstream out;
-  for (auto& [gene, rec] : longest) {
-    const GffGene& g = gff->genes.at(gene);
-    proteome.push_back({gene, rec->id, rec->seq});  // the description names the protein chosen
-    out << chr_prefix << g.seqid << '\t' << gene << '\t' << g.start << '\t' << g.end << '\n';
+  for (auto& [gene, i] : longest) {
+    const ProteinLocus& l = map.rows[i].locus;
+    proteome.push_back({gene, (*pep)[i].id, (*pep)[i].seq});  // the description names the protein chosen
+    out << chr_prefix << l.seqid << '\t' << gene << '\t' << l.start << '\t' << l.end << '\n';
   }
   table += out.str();
   return Status::ok();
@@ -231,13 +240,12 @@ Status write_genome_duplications(const StageContext& ctx, const CollinearityResu
   return write_text(ctx.work / "duplicate_classes.tsv", classes);
 }
 
-// Each collinear block of the genome as the span of its anchors on either side, on the genome's
+// Each collinear block of the genome as the span of its anchors on either side, on the frame's
 // chromosome names (the circle's).
-std::vector<figures::BlockSpan> block_spans(const GenomeIndex& genome, const std::vector<GenePos>& genes,
+std::vector<figures::BlockSpan> block_spans(const ChromosomeFrame& frame, const std::vector<GenePos>& genes,
                                             const CollinearityResult& r) {
   std::map<std::string, const GenePos*> where;
   for (auto& g : genes) where[g.id] = &g;
-  auto on_genome = [&](const std::string& chr) { return genome.resolve(chr).empty() ? chr : genome.resolve(chr); };
   std::vector<figures::BlockSpan> out;
   for (auto& b : r.blocks) {
     figures::BlockSpan span;
@@ -246,8 +254,8 @@ std::vector<figures::BlockSpan> block_spans(const GenomeIndex& genome, const std
       auto ga = where.find(a.a), gb = where.find(a.b);
       if (ga == where.end() || gb == where.end()) continue;
       if (first) {
-        span = {on_genome(ga->second->chr), ga->second->start, ga->second->end,
-                on_genome(gb->second->chr), gb->second->start, gb->second->end};
+        span = {frame.name_of(ga->second->chr), ga->second->start, ga->second->end,
+                frame.name_of(gb->second->chr), gb->second->start, gb->second->end};
         first = false;
       }
       span.start_a = std::min(span.start_a, ga->second->start), span.end_a = std::max(span.end_a, ga->second->end);
@@ -258,6 +266,19 @@ std::vector<figures::BlockSpan> block_spans(const GenomeIndex& genome, const std
   return out;
 }
 
+// MCScanX's parameters as this stage's parameters say.
+CollinearityParams collinearity_params(const Json& params) {
+  CollinearityParams p;
+  p.match_size = params["min_anchors"];
+  p.max_gaps = params["max_gaps"];
+  p.match_score = params["match_score"];
+  p.gap_penalty = params["gap_penalty"];
+  p.evalue = params["block_evalue"];
+  p.overlap_window = params["overlap_window"];
+  p.proximal_distance = params["proximal_distance"];
+  return p;
+}
+
 Status blocks(const StageContext& ctx) {
   auto gt = read_text(ctx.work / "genes.gff");
   auto bt = read_text(ctx.work / "all.blast");
@@ -265,9 +286,7 @@ Status blocks(const StageContext& ctx) {
   auto genes = parse_mcscanx_gff(*gt);
   auto hits = parse_blast_m8(*bt);
   if (!genes || !hits) return genes ? hits.status() : genes.status();
-  CollinearityParams p;
-  p.match_size = ctx.params["min_anchors"];
-  p.max_gaps = ctx.params["max_gaps"];
+  const CollinearityParams p = collinearity_params(ctx.params);
   auto r = find_collinearity(*genes, *hits, p);
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "collinearity"), collinearity_text(r, p)));
   BIOAGENT_RETURN_IF_ERROR(write_genome_duplications(ctx, r));
@@ -309,17 +328,17 @@ Status blocks(const StageContext& ctx) {
         std::abs(rank[h.a].second - rank[h.b].second) == 1)
       links.push_back({h.a, h.b, "tandem"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "duplication.tsv"), tsv.str()));
-  auto genome = GenomeIndex::open(ctx.data("genome"), ctx.work / "index");
-  if (!genome) return genome.status();
+  auto gff = read_gff3(ctx.data("gff3"));
+  if (!gff) return gff.status();
+  auto frame = chromosome_frame(ctx, *gff);  // the genome's chromosomes, else the GFF3's lengths
+  if (!frame) return frame.status();
   std::vector<figures::Placed> placed;
-  for (auto& m : *members)  // on the genome's name for the GFF3's (Chr1/1/chr01); unplaced members left out
-    if (!m.seqid.empty())
-      placed.push_back(
-          {m.gene, (*genome)->resolve(m.seqid).empty() ? m.seqid : (*genome)->resolve(m.seqid), m.start, -1});
+  for (auto& m : *members)  // on the frame's name for the GFF3's (Chr1/1/chr01); unplaced members left out
+    if (!m.seqid.empty()) placed.push_back({m.gene, frame->name_of(m.seqid), m.start, -1});
   std::string title = figure_title(ctx, {" duplicated members", " 重复成员"});
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "synteny_circle.svg"),
-                                      figures::synteny_circle(run_lang(ctx), (*genome)->lengths(), placed, links, title,
-                                                              block_spans(**genome, *genes, r))));
+  BIOAGENT_RETURN_IF_ERROR(write_text(
+      ctx.work / final_name(ctx, "synteny_circle.svg"),
+      figures::synteny_circle(run_lang(ctx), frame->lengths, placed, links, title, block_spans(*frame, *genes, r))));
   size_t member_blocks = 0;
   for (auto& b : r.blocks)
     if (std::any_of(b.anchors.begin(), b.anchors.end(),
@@ -329,9 +348,12 @@ Status blocks(const StageContext& ctx) {
                   {"blocks", r.blocks.size()},
                   {"collinear_genes", r.collinear_genes},
                   {"genes", r.genes},
+                  {"genome_duplication", class_counts(r)},
                   {"blocks_with_members", member_blocks},
+                  {"members", members->size()},
                   {"member_duplication", classes},
-                  {"member_links", links.size()}};
+                  {"member_links", links.size()},
+                  {"chromosome_lengths", frame->source}};
   if (!ctx.params["comparative"].empty()) {
     auto inter = interspecies(ctx, member_set, p);
     if (!inter) return inter.status();
@@ -379,14 +401,20 @@ StageSpec synteny_stage() {
   s.after = {"identify"};
   s.resource = "medium";
   s.programs = {"diamond"};
-  s.needs = {"pep", "gff3", "genome"};
+  s.needs = {"pep", "gff3"};  // gene order is all collinearity needs; the genome only names the circle's chromosomes
   s.data_files = {"pep", "gff3", "genome"};
-  s.revision = 4;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables;
-                   // 4: the circle: genome-wide blocks behind the links, tandem pairs as arcs
+  s.revision = 5;  // 2: a dual-synteny plot per comparative species; 3: cached search, genome-wide tables;
+                   // 4: the circle: genome-wide blocks behind the links, tandem pairs as arcs;
+                   // 5: MCScanX's chaining passes and parameters, classes from the blocks kept, no genome needed
   s.dialog = {{"max_target_seqs", {"hits per gene (synteny)", "每个基因保留的比对数（共线性）"}}};
   s.params_schema = Json::parse(R"JS({"type": "object", "properties": {
-      "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5},
-      "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25},
+      "min_anchors": {"type": "integer", "minimum": 3, "maximum": 50, "default": 5, "description": "MCScanX -s: anchors a block needs"},
+      "max_gaps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 25, "description": "MCScanX -m: genes skipped between anchors at most"},
+      "match_score": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50, "description": "MCScanX -k: an anchor's score"},
+      "gap_penalty": {"type": "integer", "minimum": -100, "maximum": 0, "default": -1, "description": "MCScanX -g: the score of each gene skipped"},
+      "block_evalue": {"type": "number", "minimum": 0, "maximum": 10, "default": 1e-5, "description": "MCScanX -e: a block's E-value (Wang et al. 2006) must be below it"},
+      "overlap_window": {"type": "integer", "minimum": 0, "maximum": 100, "default": 5, "description": "MCScanX -w: hits to genes this close along a chromosome count once"},
+      "proximal_distance": {"type": "integer", "minimum": 2, "maximum": 1000, "default": 10, "description": "MCScanX -n: homologs on one chromosome fewer genes apart than this (and not adjacent) are proximal"},
       "evalue": {"type": "number", "minimum": 0, "maximum": 1, "default": 1e-5},
       "max_target_seqs": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10, "description": "hits kept per gene (the seed's dialog default; MCScanX suggests at least 5 besides itself)"},
       "comparative": {"type": "array", "items": {"type": "string"}, "maxItems": 20, "default": [], "description": "species folders (<Prefix>.gff3, <Prefix>.pep.fasta) for blocks between species, each drawn as a dual-synteny plot against this one"}
@@ -446,10 +474,17 @@ Result<Json> collinearity_from_text(std::string_view gene_table, std::string_vie
   if (!hits) return hits.status();
   CollinearityParams p;
   auto r = find_collinearity(*genes, *hits, p);
+  // MCScanX's duplicate_gene_classifier codes: 0 singleton ... 4 WGD or segmental.
+  static const std::map<std::string, int> kCode = {
+      {"singleton", 0}, {"dispersed", 1}, {"proximal", 2}, {"tandem", 3}, {"segmental", 4}};
+  std::string types;
+  for (auto& [gene, cls] : r.duplicate_class) types += gene + '\t' + std::to_string(kCode.at(cls)) + '\n';
   return Json{{"text", collinearity_text(r, p)},
               {"blocks", r.blocks.size()},
               {"collinear_genes", r.collinear_genes},
-              {"genes", r.genes}};
+              {"genes", r.genes},
+              {"gene_types", types},
+              {"classes", gf::class_counts(r)}};
 }
 
 }  // namespace bioagent

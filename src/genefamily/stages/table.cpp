@@ -45,7 +45,7 @@ std::vector<StageSpec> stage_rows(std::vector<StageSpec> extra) {
   for (auto& report : rows)
     if (report.name == "report")
       for (auto& s : rows)
-        if (s.report && s.name != "report" && s.name != "check" && s.name != "identify") report.uses.push_back(s.name);
+        if (s.report && s.name != "report" && s.name != "identify") report.uses.push_back(s.name);
   return rows;
 }
 
