@@ -143,9 +143,18 @@ struct AssistantOptions {
 
 using EventFn = std::function<void(const Json&)>;
 
+class ClientChannel;
+
 struct ChatOptions {
   std::string mode = "rag";  // rag: knowledge first; skill: a named species and family mean "plan the analysis"
   std::string model;         // a catalog name for this turn; "none": the offline agents; "": the server's
+  // The client of the MCP call this turn serves (assistant_chat), or null; it must outlive the
+  // turn. With no model configured (and `model` not "none"), a client offering sampling lends its
+  // model to the agents (the reply names it, model_source "mcp_host"); a run the turn starts asks
+  // its parameter dialog as an elicitation form when the client offers elicitation. A client
+  // whose calls replay (2026-07-28) gets the turn run again with its answers: nothing is stored
+  // and no run starts until the turn completes.
+  ClientChannel* client = nullptr;
 };
 
 class Assistant {
@@ -180,6 +189,9 @@ class Assistant {
   // params are given (else the dialog waits, defaults after the timeout).
   Result<Json> execute(const std::string& session_id, const std::string& plan_id, const Json& params,
                        bool auto_confirm);
+  // As execute, but the dialog waits for its answer whatever is given (`params` are its starting
+  // values): for a surface that puts the dialog to its user itself (an MCP elicitation form).
+  Result<Json> execute_with_dialog(const std::string& session_id, const std::string& plan_id, const Json& params);
   // The run service every surface's runs go through (tasks are owned by session ids).
   RunService& runs();
   const RunService& runs() const;

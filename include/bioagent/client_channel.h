@@ -23,6 +23,7 @@
 // says why not. A call without a client (the CLI, the web UI) has no channel.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -51,6 +52,9 @@ struct ClientQuestion {
   // A name for the question, unique within the call ("" numbers it: "input-1", "input-2", ...);
   // a 2026-07-28 client sees it as the inputRequests key.
   std::string key;
+  // The longest the asker waits for this answer (0: until the call's deadline). A question whose
+  // time passes is kTimeout; a late answer is ignored. A round trip never waits (see replays()).
+  std::chrono::milliseconds wait{0};
 };
 
 class ClientChannel {
@@ -58,6 +62,13 @@ class ClientChannel {
   virtual ~ClientChannel() = default;
   // Whether the client declared the capability `ask` needs (for this request, at 2026-07-28).
   virtual bool supports(ClientAsk ask) const = 0;
+  // The capability object the client declared for `ask` (e.g. sampling's {"tools": {}} when its
+  // model can call tools), null when it declared none.
+  virtual Json capability(ClientAsk ask) const { return supports(ask) ? Json::object() : Json(); }
+  // True when an unanswered question ends the call and the call runs again from its start with
+  // the answer (a 2026-07-28 round trip); false when ask() waits for the answer. A caller with side
+  // effects asks before them when this is true.
+  virtual bool replays() const { return false; }
   // Asks every question in one round and returns the answers in the same order. Each is the
   // client's result object, or:
   //   kUnsupported   the client did not declare the capability (details: client_capability);
@@ -86,7 +97,8 @@ Result<std::string> client_completion(const ToolContext& ctx, const std::string&
                                       const std::string& user_text, int max_tokens);
 // elicitation/create (form mode): the ElicitResult, {action: accept|decline|cancel, content?}.
 // `requested_schema` is a flat object schema of primitive properties, as the specification allows.
+// `wait`: the longest to wait for the user (0: the call's deadline), then kTimeout.
 Result<Json> client_form(const ToolContext& ctx, const std::string& message, const Json& requested_schema,
-                         std::string key = "");
+                         std::string key = "", std::chrono::milliseconds wait = {});
 
 }  // namespace bioagent

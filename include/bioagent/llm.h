@@ -97,22 +97,42 @@ struct StreamDelta {
   std::string tool_name, tool_arguments;
 };
 
+// A language model the agents ask. create() gives the OpenAI-compatible HTTP client of a
+// configured model; host_model_client() the MCP host's model, asked through sampling.
 class LlmClient {
  public:
   static Result<std::unique_ptr<LlmClient>> create(ModelConfig model, bool allow_private_addresses = true);
-  ~LlmClient();
+  virtual ~LlmClient();
 
-  // on_delta set: the request streams and each delta is passed on as it comes.
-  Result<ChatResponse> chat(const ChatRequest& request,
-                            const std::function<void(const StreamDelta&)>& on_delta = nullptr);
-  Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts, const std::string& model = "");
+  // on_delta set: the request streams and each delta is passed on as it comes (a client that
+  // cannot stream passes the whole text as one delta).
+  virtual Result<ChatResponse> chat(const ChatRequest& request,
+                                    const std::function<void(const StreamDelta&)>& on_delta = nullptr) = 0;
+  virtual Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts,
+                                                        const std::string& model = "") = 0;
   const ModelConfig& model() const { return model_; }
+  // The model that wrote the last answer, as answers name it: the configured model's name, or the
+  // model the MCP host reported (its sampling result's `model`). Thread-safe.
+  virtual std::string answered_by() const { return model_.name; }
+  // True for the MCP host's model: answers say it was the host's.
+  virtual bool is_host_model() const { return false; }
+  // Not OK when a call could not be answered now but will be in the MCP call's next round (a
+  // 2026-07-28 round trip: is_input_required()): whatever the turn did since is to be discarded
+  // and nothing stored. OK for a configured model.
+  virtual Status interrupted() const { return Status::ok(); }
 
- private:
-  LlmClient() = default;
+ protected:
+  explicit LlmClient(ModelConfig model) : model_(std::move(model)) {}
   ModelConfig model_;
-  std::unique_ptr<HttpClient> http_;
 };
+
+class ClientChannel;
+// The MCP host's model as an LlmClient: each chat() is one sampling/createMessage to the client
+// of the call `channel` serves (system messages as systemPrompt, the rest as SamplingMessages,
+// maxTokens from the request or 4096, tools as sampling tools when the client declared
+// sampling.tools). Null when the client did not declare sampling. embed() is unsupported.
+// `channel` must outlive the client (one call's).
+std::unique_ptr<LlmClient> host_model_client(ClientChannel& channel);
 
 // Parses an OpenAI SSE stream body ("data: {...}" lines, "data: [DONE]") into
 // the response it adds up to; each delta goes to on_delta. Exposed for tests.

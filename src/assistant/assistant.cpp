@@ -118,7 +118,7 @@ Result<Json> Assistant::plan(const std::string& sid, const std::string& species,
   BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
   const Lang lang =
       language.empty() ? (has_cjk(species) || has_cjk(family) ? Lang::kZh : Lang::kEn) : lang_or_en(language);
-  return impl_->store_plan(sid, species, family, lang);
+  return impl_->store_plan(sid, species, family, lang, impl_->llm.get());
 }
 
 // Task and stage states by name with both labels; a task state says whether it ends the task.
@@ -169,24 +169,14 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
   if (message.empty()) return invalid_argument("message is empty");
   if (message.size() > 20000) return invalid_argument("message is longer than 20000 bytes");
   if (co.mode != "rag" && co.mode != "skill") return invalid_argument("mode must be rag or skill");
-  // The model of this turn: the server's, another from the catalog, or none.
-  LlmClient* llm = co.model == "none" ? nullptr : impl_->llm.get();
-  std::unique_ptr<LlmClient> picked;
-  if (!co.model.empty() && co.model != "none" && co.model != impl_->model_name) {
-    if (impl_->env.offline()) return Status(ErrorCode::kUnavailable, "offline: no model can be used");
-    auto catalog = load_model_catalog();
-    if (!catalog) return catalog.status();
-    auto m = catalog->get(co.model);
-    if (!m) return m.status();
-    auto c = LlmClient::create(*m, impl_->o.tool_options["allow_private_urls"] == "1");
-    if (!c) return c.status();
-    picked = std::move(*c);
-    llm = picked.get();
-  }
+  auto model = impl_->turn_model(co);
+  if (!model) return model.status();
+  LlmClient* llm = model->llm;
   auto emit = [&](Json e) {
     if (on_event) on_event(e);
   };
   Route route = impl_->route_message(sid, message, llm);
+  if (llm) BIOAGENT_RETURN_IF_ERROR(llm->interrupted());  // the turn runs again with the host's answer
   // Skill mode: a question naming a species and a family asks for the analysis.
   if (co.mode == "skill" && (route.intent == Intent::kFaq || route.intent == Intent::kChitchat) &&
       !route.species.empty() && !route.family.empty())
@@ -195,14 +185,16 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
   const Lang lang = lang_or_en(route.language);
   // The intent table's handler answers; one that re-routes (an order with no plan) hands on once.
   const std::function<void(Json)> emit_fn = emit;
-  Turn turn{*this, *impl_, sid, message, route, llm, emit_fn, lang};
+  Turn turn{*this, *impl_, sid, message, route, llm, emit_fn, lang, co.client};
   Json reply;
   for (int hop = 0; hop < 2 && reply.is_null(); ++hop) {
     auto r = intent_spec(route.intent).handler(turn);
+    if (llm) BIOAGENT_RETURN_IF_ERROR(llm->interrupted());  // nothing of an interrupted turn is kept
     if (!r) return r.status();
     reply = *r;
   }
   reply["route"] = route.to_json();
+  if (llm && llm->is_host_model()) impl_->name_host_model(reply, *llm, lang);
   // The answer streams to the client line by line (offline answers exist whole).
   if (!reply.contains("model") || reply["agent"] != "tools") {
     std::string text = reply.value("answer", "");
@@ -315,13 +307,22 @@ Result<Json> Assistant::session_state(const std::string& sid) const {
 
 Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_id, const Json& params,
                                 bool auto_confirm) {
-  BIOAGENT_RETURN_IF_ERROR(impl_->require_session(sid));
-  auto rows = impl_->store->query("SELECT * FROM plans WHERE id = ? AND session = ?", {plan_id, sid});
+  return impl_->start_plan(sid, plan_id, params, auto_confirm || (params.is_object() && !params.empty()));
+}
+
+Result<Json> Assistant::execute_with_dialog(const std::string& sid, const std::string& plan_id, const Json& params) {
+  return impl_->start_plan(sid, plan_id, params, false);
+}
+
+Result<Json> Assistant::Impl::start_plan(const std::string& sid, const std::string& plan_id, const Json& params,
+                                         bool confirmed) {
+  BIOAGENT_RETURN_IF_ERROR(require_session(sid));
+  auto rows = store->query("SELECT * FROM plans WHERE id = ? AND session = ?", {plan_id, sid});
   if (!rows) return rows.status();
   if (rows->empty()) return not_found("no plan '" + plan_id.substr(0, 80) + "' in this session");
   Json plan = Json::parse((*rows)[0]["plan"].get<std::string>(), nullptr, false);
   Json given = params.is_null() ? Json::object() : params;
-  auto rp = parse_run_params(given, genefamily_pipeline(), impl_->runs->cpu_limit());
+  auto rp = parse_run_params(given, genefamily_pipeline(), runs->cpu_limit());
   if (!rp) return rp.status();
   RunRequest rq;
   rq.owner = sid;
@@ -331,8 +332,8 @@ Result<Json> Assistant::execute(const std::string& sid, const std::string& plan_
   rq.species_name = plan.is_object() ? plan.value("defaults", Json::object()).value("species", "") : "";
   rq.params = *rp;
   rq.lang = plan.is_object() && has_cjk(plan["plan"]["analysis_plan"].value("next_action", "")) ? Lang::kZh : Lang::kEn;
-  rq.confirmed = auto_confirm || !given.empty();
-  return impl_->runs->start(rq);
+  rq.confirmed = confirmed;
+  return runs->start(rq);
 }
 
 }  // namespace bioagent

@@ -1,5 +1,6 @@
-// Assistant::Impl, shared by assistant.cpp (sessions, chat, plans, uploads)
-// and chat_turns.cpp (the turns about plans). Runs are the run service's.
+// Assistant::Impl, shared by assistant.cpp (sessions, chat, plans, uploads),
+// chat_turns.cpp (the turns about plans) and turn_client.cpp (a turn's model and
+// client). Runs are the run service's.
 #pragma once
 
 #include <atomic>
@@ -31,8 +32,25 @@ struct Assistant::Impl {
   RunHooks run_hooks();
   // Chat turns about plans (chat_turns.cpp): each returns the reply, or null to fall through.
   Result<Json> latest_plan(const std::string& sid, Lang lang);  // null when the session has none
-  Result<Json> store_plan(const std::string& sid, const std::string& species, const std::string& family, Lang lang);
-  Result<Json> turn_analysis(const std::string& sid, Route& route, Lang lang);
+  // `model` writes the plan's reasoning (null: the template); a turn interrupted for the MCP
+  // host's answer (LlmClient::interrupted) stores nothing.
+  Result<Json> store_plan(const std::string& sid, const std::string& species, const std::string& family, Lang lang,
+                          LlmClient* model);
+  Result<Json> turn_analysis(const std::string& sid, Route& route, Lang lang, LlmClient* model);
+  // A plan's run through the run service; `confirmed` false: the dialog waits for its answer.
+  Result<Json> start_plan(const std::string& sid, const std::string& plan_id, const Json& params, bool confirmed);
+  // The run a chat turn orders: with a client offering elicitation the dialog is its form (asked
+  // first when the client's calls replay: {dialog} alone when it declined), else the dialog waits
+  // (the web page, the defaults after the timeout). The task with {dialog: outcome} when a form was asked.
+  Result<Json> start_ordered(const std::string& sid, const std::string& plan_id, ClientChannel* client, Lang lang);
+  // The model of one chat turn (the server's, another of the catalog, the MCP host's, or none).
+  struct TurnModel {
+    LlmClient* llm = nullptr;
+    std::unique_ptr<LlmClient> owned;
+  };
+  Result<TurnModel> turn_model(const ChatOptions& co);
+  // A reply the MCP host's model wrote says so (model_source "mcp_host") and names the model.
+  static void name_host_model(Json& reply, const LlmClient& llm, Lang lang);
   Result<Json> turn_execute(const std::string& sid, Route& route, Lang lang,
                             const std::function<Result<Json>(const std::string& plan_id)>& start);
   Json turn_plan_question(const std::string& sid, Lang lang);

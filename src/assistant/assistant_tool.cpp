@@ -4,8 +4,9 @@
 #include <mutex>
 
 #include "assistant/assistant_impl.h"
-#include "bioagent/bundle.h"
 #include "bioagent/agent.h"
+#include "bioagent/bundle.h"
+#include "bioagent/client_channel.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 
@@ -34,6 +35,9 @@ const char* const kAssistantToolConfig = R"JSON([
         "agent": {"type": "string"},
         "intent": {"type": "string"},
         "sources": {"type": "array"},
+        "model": {"type": "string", "description": "the model that wrote the answer ('none': extracted without one)"},
+        "model_source": {"type": "string", "description": "mcp_host: the model of the MCP host that called the tool (sampling)"},
+        "dialog": {"type": "object", "description": "a run's parameter dialog asked as an elicitation form: the answer and what it did"},
         "task_id": {"type": "string"},
         "plan_id": {"type": "string"}
       },
@@ -118,15 +122,22 @@ Result<Json> assistant_chat_tool(const ToolSpec&, const Json& args, ToolContext&
     if (!s) return s.status();
     sid = (*s)["session_id"];
   }
-  auto r = (*a)->chat(sid, args.at("message").get<std::string>());
+  // The MCP call's client lends its model (sampling) when the server has none, and answers a run's
+  // parameter dialog as a form (elicitation).
+  ChatOptions co;
+  co.client = ctx.client();
+  auto r = (*a)->chat(sid, args.at("message").get<std::string>(), nullptr, co);
   if (!r) return r.status();
   Json out = {{"session_id", sid},
               {"answer", r->value("answer", "")},
               {"agent", r->value("agent", "")},
               {"intent", r->value("route", Json::object()).value("intent", "")},
+              {"model", r->value("model", "none")},
               {"sources", r->value("sources", Json::array())}};
+  if (r->contains("model_source")) out["model_source"] = (*r)["model_source"];
   if (r->contains("task") && (*r)["task"].contains("task_id")) out["task_id"] = (*r)["task"]["task_id"];
   if (r->contains("plan_id")) out["plan_id"] = (*r)["plan_id"];
+  if (r->contains("dialog")) out["dialog"] = (*r)["dialog"];
   return out;
 }
 

@@ -7,6 +7,8 @@
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/llm.h"
+#include "runs/dialog_form.h"
 
 namespace bioagent {
 namespace {
@@ -81,13 +83,14 @@ Result<Json> Assistant::Impl::latest_plan(const std::string& sid, Lang lang) {
 }
 
 Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::string& species, const std::string& family,
-                                         Lang lang) {
+                                         Lang lang, LlmClient* model) {
   auto p = make_plan(env, species, family, data_dirs(sid), runs->stage_seconds(), lang, runs->cpu_limit(),
                      runs->base_params().stages);
   if (!p) return p.status();
   name_plan_places(sid, *p);
   Json& analysis = (*p)["plan"]["analysis_plan"];
-  analysis["reasoning"] = plan_reasoning(analysis, llm.get(), lang);
+  analysis["reasoning"] = plan_reasoning(analysis, model, lang);
+  if (model) BIOAGENT_RETURN_IF_ERROR(model->interrupted());  // the turn runs again with the host's answer
   (*p)["yaml"] = to_yaml((*p)["plan"]);
   std::string id = random_id("p_");
   BIOAGENT_RETURN_IF_ERROR(
@@ -99,7 +102,7 @@ Result<Json> Assistant::Impl::store_plan(const std::string& sid, const std::stri
   return *p;
 }
 
-Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, Lang lang) {
+Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route, Lang lang, LlmClient* model) {
   if (route.species.empty()) {
     // A species outside the list, named only by the files the user uploaded or the server folder chosen.
     route.species = only_uploaded_prefix(runs->uploads_dir(sid));
@@ -115,7 +118,7 @@ Result<Json> Assistant::Impl::turn_analysis(const std::string& sid, Route& route
                           "如 Camellia sinensis，或先上传 Csin.* 文件）。"}
                        .in(lang)}};
   std::string species = route.species_name.empty() ? route.species : route.species_name;
-  auto p = store_plan(sid, species, route.family, lang);
+  auto p = store_plan(sid, species, route.family, lang, model);
   if (!p) return p.status();
   std::vector<std::string> missing = missing_files((*p)["plan"]);
   bool can_run = (*p)["executable"].get<bool>();
@@ -160,6 +163,14 @@ Result<Json> Assistant::Impl::turn_execute(const std::string& sid, Route& route,
   }
   auto t = start((*last)["plan_id"]);
   if (!t) return t.status();
+  if (t->contains("dialog")) {  // the client's form answered the dialog
+    const Json dialog = (*t)["dialog"];
+    std::string said = dialog_outcome_text(dialog, lang);
+    if (!t->contains("task_id"))
+      return Json{{"agent", "execution"}, {"answer", said}, {"dialog", dialog}, {"plan_id", (*last)["plan_id"]}};
+    if (dialog.value("action", "") != "cancel") said = BiText{"Started. ", "已开始执行。"}.in(lang) + said;
+    return Json{{"agent", "execution"}, {"answer", said}, {"dialog", dialog}, {"task", *t}};
+  }
   std::string secs = std::to_string(runs->confirm_timeout_seconds());
   return Json{{"agent", "execution"},
               {"answer", BiText{"Started: the file names are checked first, then confirm the parameters (the defaults "

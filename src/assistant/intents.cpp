@@ -43,8 +43,14 @@ Result<Json> tool_agent_turn(Turn& t) {
   } else {
     r = run_offline_agent(t.message, *o.registry, ctx, ao);
   }
+  if (!r && t.llm && t.llm->is_host_model() && r.status().code() == ErrorCode::kUnsupported) {
+    // The host's model cannot call tools (no sampling.tools): the offline agent answers.
+    ao.stream = false;
+    r = run_offline_agent(t.message, *o.registry, ctx, ao);
+  }
   if (!r) return r.status();
   Json reply = r->to_json();
+  if (t.llm && reply.value("model", "") == t.llm->model().name) reply["model"] = t.llm->answered_by();
   reply["agent"] = "tools";
   reply["answer"] = r->render();
   return reply;
@@ -61,7 +67,7 @@ Result<Json> literature_turn(Turn& t) {
 }
 
 Result<Json> analysis_turn(Turn& t) {
-  auto r = t.impl.turn_analysis(t.session, t.route, t.lang);
+  auto r = t.impl.turn_analysis(t.session, t.route, t.lang, t.llm);
   if (!r) return r.status();
   if (r->contains("plan_id")) t.emit({{"type", "plan"}, {"plan_id", (*r)["plan_id"]}, {"plan", (*r)["plan"]}});
   return r;
@@ -71,7 +77,7 @@ Result<Json> analysis_turn(Turn& t) {
 // Without a plan, a named species and family are planned first (re-routed to analysis).
 Result<Json> execute_turn(Turn& t) {
   auto r = t.impl.turn_execute(t.session, t.route, t.lang, [&](const std::string& plan_id) {
-    return t.assistant.execute(t.session, plan_id, Json::object(), false);
+    return t.impl.start_ordered(t.session, plan_id, t.client, t.lang);
   });
   if (r && r->is_null()) t.route.intent = Intent::kAnalysis;
   return r;

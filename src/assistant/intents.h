@@ -23,6 +23,7 @@ struct Turn {
   LlmClient* llm;  // null: offline agents
   const std::function<void(Json)>& emit;
   Lang lang;
+  ClientChannel* client;  // the MCP call's client (ChatOptions::client), or null
 };
 
 // The reply, or null when the handler re-routed the turn (route.intent changed) for the next handler.

@@ -152,7 +152,7 @@ Json knowledge_answer(const AgentEnv& env, const Route& route, const std::string
     reply["citation_check"] = w.check;
     if (!w.text.empty()) {
       reply["answer"] = w.text;
-      reply["model"] = llm->model().name;
+      reply["model"] = llm->answered_by();
       reply["sources"] = ev.sources_json(ev.items.size());
       return reply;
     }

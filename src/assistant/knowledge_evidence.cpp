@@ -214,7 +214,7 @@ WrittenAnswer write_from_evidence(const AgentEnv& env, LlmClient& llm, const std
   std::string written = resp->message.text();
   CitationCheck check = check_citations(written, ev.texts());
   out.check = check.to_json();
-  traj.write({{"type", "llm"}, {"model", llm.model().name}, {"text", written}});
+  traj.write({{"type", "llm"}, {"model", llm.answered_by()}, {"text", written}});
   for (auto& s : check.sentences)
     if (!s.kept) traj.write({{"type", "citation_removed"}, {"sentence", s.sentence}, {"why", s.problems}});
   traj.write({{"type", "citation_check"}, {"checked", check.sentences.size()}, {"removed", check.removed}});

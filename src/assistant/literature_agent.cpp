@@ -114,7 +114,7 @@ Json literature_check(const AgentEnv& env, const Route& route, const std::string
     reply["citation_check"] = w.check;
     if (!w.text.empty()) {
       answer = searches_text(ev, offline, lang) + w.text;
-      reply["model"] = llm->model().name;
+      reply["model"] = llm->answered_by();
     }
   }
   bool model_tried = llm && !ev.items.empty();

@@ -147,7 +147,7 @@ Json plan_reasoning(const Json& plan, LlmClient* llm, Lang lang) {
   }
   if (kept.find_first_not_of(" \n") == std::string::npos)
     return {{"text", plan_reasoning_template(plan, lang)}, {"written_by", "template"}, {"removed", removed}};
-  return {{"text", kept}, {"written_by", llm->model().name}, {"removed", removed}};
+  return {{"text", kept}, {"written_by", llm->answered_by()}, {"removed", removed}};
 }
 
 }  // namespace bioagent

@@ -94,7 +94,7 @@ Route ask_model(LlmClient& llm, const std::string& message, const MessageForm& f
     r.family = e.kb.family_name;  // the knowledge base's inferred family, which the rules kept for faq only
   r.intent = *intent;
   r.confidence = j.contains("confidence") && j["confidence"].is_number() ? j["confidence"].get<double>() : 0.7;
-  r.decided_by = llm.model().name;
+  r.decided_by = llm.answered_by();
   return r;
 }
 

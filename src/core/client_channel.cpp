@@ -76,9 +76,13 @@ Result<std::string> client_completion(const ToolContext& ctx, const std::string&
 }
 
 Result<Json> client_form(const ToolContext& ctx, const std::string& message, const Json& requested_schema,
-                         std::string key) {
-  auto r = ask_client(ctx, ClientAsk::kElicitation, {{"message", message}, {"requestedSchema", requested_schema}},
-                      std::move(key));
+                         std::string key, std::chrono::milliseconds wait) {
+  if (!ctx.client()) return client_unsupported(ClientAsk::kElicitation);
+  ClientQuestion q{
+      ClientAsk::kElicitation, {{"message", message}, {"requestedSchema", requested_schema}}, std::move(key), wait};
+  auto answers = ctx.client()->ask_all({q});
+  if (answers.empty()) return Status(ErrorCode::kInternal, "the client channel gave no answer");
+  Result<Json> r = std::move(answers.front());
   if (!r) return r.status();
   const std::string action = r->value("action", "");
   if (action != "accept" && action != "decline" && action != "cancel")

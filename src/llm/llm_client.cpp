@@ -157,6 +157,20 @@ Json request_json(const ModelConfig& m, const ChatRequest& r, bool stream) {
   return body;
 }
 
+// A configured model on an OpenAI-compatible server.
+class OpenAiCompatibleClient : public LlmClient {
+ public:
+  OpenAiCompatibleClient(ModelConfig model, std::unique_ptr<HttpClient> http)
+      : LlmClient(std::move(model)), http_(std::move(http)) {}
+  Result<ChatResponse> chat(const ChatRequest& request,
+                            const std::function<void(const StreamDelta&)>& on_delta) override;
+  Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts,
+                                                const std::string& model) override;
+
+ private:
+  std::unique_ptr<HttpClient> http_;
+};
+
 }  // namespace
 
 Result<ChatResponse> assemble_stream(std::string_view sse, const std::function<void(const StreamDelta&)>& on_delta) {
@@ -206,14 +220,11 @@ Result<std::unique_ptr<LlmClient>> LlmClient::create(ModelConfig model, bool all
   o.max_body_bytes = 32u << 20;
   auto http = HttpClient::create(o);
   if (!http) return http.status();
-  auto c = std::unique_ptr<LlmClient>(new LlmClient());
-  c->model_ = std::move(model);
-  c->http_ = std::move(*http);
-  return c;
+  return std::unique_ptr<LlmClient>(new OpenAiCompatibleClient(std::move(model), std::move(*http)));
 }
 
-Result<ChatResponse> LlmClient::chat(const ChatRequest& request,
-                                     const std::function<void(const StreamDelta&)>& on_delta) {
+Result<ChatResponse> OpenAiCompatibleClient::chat(const ChatRequest& request,
+                                                  const std::function<void(const StreamDelta&)>& on_delta) {
   const bool stream = static_cast<bool>(on_delta);
   HttpRequest req;
   req.method = "POST";
@@ -247,8 +258,8 @@ Result<ChatResponse> LlmClient::chat(const ChatRequest& request,
   return out;
 }
 
-Result<std::vector<std::vector<float>>> LlmClient::embed(const std::vector<std::string>& texts,
-                                                         const std::string& model) {
+Result<std::vector<std::vector<float>>> OpenAiCompatibleClient::embed(const std::vector<std::string>& texts,
+                                                                      const std::string& model) {
   HttpRequest req;
   req.method = "POST";
   req.url = endpoint(model_.base_url, "/embeddings");

@@ -43,6 +43,7 @@ struct ExtTaskStore::Entry {
   std::string id, status = "working", status_message = "the call is running";
   std::string created = iso_now(), updated = created;
   std::chrono::steady_clock::time_point born = std::chrono::steady_clock::now();
+  std::optional<std::chrono::milliseconds> ttl = ExtTaskStore::kTtl;  // nullopt: kept while the server runs
   Json caps, result, error;
   Json asked = Json::object();          // key -> {ask, request}: questions waiting for an answer
   std::map<std::string, Json> answers;  // key -> the client's answer, until its asker takes it
@@ -65,6 +66,7 @@ class ExtTaskStore::Channel : public ClientChannel {
   Channel(ExtTaskStore& store, std::shared_ptr<Entry> e, std::chrono::steady_clock::time_point deadline)
       : store_(store), e_(std::move(e)), deadline_(deadline) {}
   bool supports(ClientAsk ask) const override { return declares(e_->caps, ask); }
+  Json capability(ClientAsk ask) const override { return declared(e_->caps, ask); }
   std::vector<Result<Json>> ask_all(const std::vector<ClientQuestion>& questions) override;
 
  private:
@@ -77,6 +79,9 @@ class ExtTaskStore::Channel : public ClientChannel {
 std::vector<Result<Json>> ExtTaskStore::Channel::ask_all(const std::vector<ClientQuestion>& questions) {
   std::vector<Result<Json>> out(questions.size(), Result<Json>(Status(ErrorCode::kInternal, "not asked")));
   std::vector<std::pair<size_t, std::string>> waiting;  // question index, key
+  auto until = deadline_;
+  for (const auto& q : questions)
+    if (q.wait.count() > 0) until = std::min(until, std::chrono::steady_clock::now() + q.wait);
   std::unique_lock lock(store_.mu_);
   for (size_t i = 0; i < questions.size(); ++i) {
     const auto& q = questions[i];
@@ -97,7 +102,7 @@ std::vector<Result<Json>> ExtTaskStore::Channel::ask_all(const std::vector<Clien
       if (!e_->answers.count(key)) return false;
     return true;
   };
-  while (!all_answered() && !e_->cancelled->load() && !store_.stopping_ && std::chrono::steady_clock::now() < deadline_)
+  while (!all_answered() && !e_->cancelled->load() && !store_.stopping_ && std::chrono::steady_clock::now() < until)
     store_.cv_.wait_for(lock, std::chrono::milliseconds(200));
   for (auto& [i, key] : waiting) {
     e_->asked.erase(key);
@@ -131,7 +136,7 @@ void ExtTaskStore::expire_locked() {
   const auto now = std::chrono::steady_clock::now();
   for (auto it = tasks_.begin(); it != tasks_.end();) {
     auto& e = it->second;
-    if (e->done && now - e->born > kTtl) {
+    if (e->done && e->ttl && now - e->born > *e->ttl) {
       if (e->thread.joinable()) e->thread.join();  // done: it has returned
       it = tasks_.erase(it);
     } else {
@@ -165,11 +170,17 @@ void ExtTaskStore::finish(const std::shared_ptr<Entry>& e, Result<Json> outcome)
   e->asked = Json::object();
 }
 
+bool ExtTaskStore::stopping() {
+  std::lock_guard lock(mu_);
+  return stopping_;
+}
+
 Result<Json> ExtTaskStore::create(Work work, const Json& client_capabilities, std::chrono::milliseconds time_limit,
-                                  const std::string& client) {
+                                  const std::string& client, std::optional<std::chrono::milliseconds> ttl) {
   auto e = std::make_shared<Entry>();
   e->id = random_hex(16);
   e->caps = client_capabilities;
+  e->ttl = ttl;
   const auto deadline = std::chrono::steady_clock::now() + time_limit;
   std::lock_guard lock(mu_);
   expire_locked();
@@ -208,7 +219,7 @@ Result<Json> ExtTaskStore::create(Work work, const Json& client_capabilities, st
               {"status", e->status},
               {"createdAt", e->created},
               {"lastUpdatedAt", e->updated},
-              {"ttlMs", kTtl.count()},
+              {"ttlMs", e->ttl ? Json(e->ttl->count()) : Json()},
               {"pollIntervalMs", kPollIntervalMs}};
 }
 
@@ -216,10 +227,14 @@ Result<Json> ExtTaskStore::get(const std::string& task_id) {
   std::lock_guard lock(mu_);
   auto e = find_locked(task_id);
   if (!e) return invalid_argument("Unknown task: '" + task_id.substr(0, 100) + "' (or it expired)");
-  Json t = {{"resultType", "complete"}, {"taskId", e->id},
-            {"status", e->status},      {"statusMessage", e->status_message},
-            {"createdAt", e->created},  {"lastUpdatedAt", e->updated},
-            {"ttlMs", kTtl.count()},    {"pollIntervalMs", kPollIntervalMs}};
+  Json t = {{"resultType", "complete"},
+            {"taskId", e->id},
+            {"status", e->status},
+            {"statusMessage", e->status_message},
+            {"createdAt", e->created},
+            {"lastUpdatedAt", e->updated},
+            {"ttlMs", e->ttl ? Json(e->ttl->count()) : Json()},
+            {"pollIntervalMs", kPollIntervalMs}};
   if (e->status == "input_required") {
     Json requests = Json::object();
     for (auto& [key, q] : e->asked.items())

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bioagent/bitext.h"
 #include "bioagent/client_channel.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
@@ -179,9 +180,11 @@ class RunBridge {
 
   Json tools() const;  // MCP definitions of the task tool set (start, data roots, status, result, cancel)
   bool owns(const std::string& tool) const;
-  // progress(done, total, message) is called while genefamily_task_result waits.
+  // progress(done, total, message) is called while genefamily_task_result waits. `client`: the
+  // call's client (null: none); a run it starts asks its parameter dialog as an elicitation form
+  // when the client offers elicitation, and is confirmed at once otherwise.
   Result<LinkedResult> call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
-                            const ToolContext::ProgressFn& progress);
+                            const ToolContext::ProgressFn& progress, ClientChannel* client = nullptr);
 
   Json resource_templates() const;
   Json list_resources();
@@ -200,7 +203,12 @@ class RunBridge {
   // genefamily_run called plainly: starts the run and waits for it, at most the call limit (then
   // the run goes on and the answer says so); a cancelled call cancels the run.
   Result<LinkedResult> run_and_wait(const Json& args, const std::atomic<bool>& cancelled,
-                                    const ToolContext::ProgressFn& progress);
+                                    const ToolContext::ProgressFn& progress, ClientChannel* client = nullptr);
+  // genefamily_run as a task of the tasks extension (2026-07-28): starts the run (its dialog a form
+  // through the task's channel when the client offers elicitation) and waits for it to end; the
+  // CallToolResult of tasks/result (isError for a run that failed or was cancelled).
+  // A cancelled task cancels its run unless `server_stopping()` (then the run resumes with the server).
+  Result<Json> run_as_ext_task(const Json& args, ToolContext& ctx, const std::function<bool()>& server_stopping);
   // genefamily_run called with a task: starts the run; the CreateTaskResult.
   Result<Json> create_task(const Json& args);
   // Adds an assistant session to those this MCP session holds (not found when the store has none).
@@ -220,7 +228,13 @@ class RunBridge {
   Result<std::string> named_or_own_session(const Json& args);
   // The session a call names (session_id), attached to this MCP session; "" when it names none.
   Result<std::string> attach_named_session(const Json& args);
-  Result<LinkedResult> start(const Json& args);
+  Result<LinkedResult> start(const Json& args, ClientChannel* client);
+  // The parameter form asked before anything is stored (a client whose calls replay): the params
+  // the run starts confirmed with, and {dialog} (with no params when the user declined).
+  Result<Json> ask_form_first(const Json& args, ClientChannel& client);
+  // The CallToolResult of a finished run (its files as resource links; isError unless done).
+  Result<Json> finished_call_result(const std::string& task_id, const std::string& sid,
+                                    const std::atomic<bool>& cancelled);
   Result<LinkedResult> data_roots(const Json& args);
   Result<LinkedResult> status(const Json& args);
   Result<LinkedResult> result(const Json& args, const std::atomic<bool>& cancelled,
@@ -240,6 +254,10 @@ class RunBridge {
   std::map<std::string, std::string> task_sid_;  // task id -> its session
   std::chrono::milliseconds call_limit_{10 * 60 * 1000};
 };
+
+// The language a run tool's parameter form speaks: its `language` argument, else Chinese when the
+// species or family is written in Chinese.
+Lang form_language(const Json& args);
 
 // "bioagent://runs/t_x/final/report.md" -> {run, path} ("status.json" or "final/<file>").
 struct RunUri {

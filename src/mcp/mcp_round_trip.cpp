@@ -18,6 +18,10 @@ bool declares(const Json& client_capabilities, ClientAsk ask) {
   return client_capabilities.is_object() && client_capabilities.contains(cap) && client_capabilities[cap].is_object();
 }
 
+Json declared(const Json& client_capabilities, ClientAsk ask) {
+  return declares(client_capabilities, ask) ? client_capabilities[std::string(client_ask_capability(ask))] : Json();
+}
+
 bool declares_tasks_extension(const Json& client_capabilities) {
   if (!client_capabilities.is_object() || !client_capabilities.contains("extensions")) return false;
   const Json& ext = client_capabilities["extensions"];

@@ -12,6 +12,7 @@
 #include "bioagent/json_text.h"
 #include "bioagent/papers.h"
 #include "mcp/mcp_internal.h"
+#include "runs/dialog_form.h"
 #include "runs/run_clients.h"
 
 namespace bioagent::mcp {
@@ -150,9 +151,9 @@ bool RunBridge::owns(const std::string& tool) const {
 }
 
 Result<LinkedResult> RunBridge::call(const std::string& tool, const Json& args, const std::atomic<bool>& cancelled,
-                                     const ToolContext::ProgressFn& progress) {
-  if (tool == "genefamily_run") return run_and_wait(args, cancelled, progress);
-  if (tool == "genefamily_task_start") return start(args);
+                                     const ToolContext::ProgressFn& progress, ClientChannel* client) {
+  if (tool == "genefamily_run") return run_and_wait(args, cancelled, progress, client);
+  if (tool == "genefamily_task_start") return start(args, client);
   if (tool == "genefamily_data_roots") return data_roots(args);
   if (tool == "genefamily_task_status") return status(args);
   if (tool == "genefamily_task_result") return result(args, cancelled, progress);
@@ -217,7 +218,21 @@ Result<LinkedResult> RunBridge::data_roots(const Json& args) {
   return LinkedResult{*r, Json::array()};
 }
 
-Result<LinkedResult> RunBridge::start(const Json& args) {
+Result<LinkedResult> RunBridge::start(const Json& args, ClientChannel* client) {
+  const bool form = client && client->supports(ClientAsk::kElicitation);
+  const bool form_first = form && client->replays();
+  Json params = args.value("params", Json::object());
+  Json dialog;
+  if (form_first) {  // before anything is stored: the call runs again with the answer
+    auto first = ask_form_first(args, *client);
+    if (!first) return first.status();
+    dialog = (*first)["dialog"];
+    if (!first->contains("params")) {
+      dialog["outcome"] = dialog_outcome_text(dialog, form_language(args));
+      return LinkedResult{{{"started", false}, {"dialog", dialog}}, Json::array()};
+    }
+    params = (*first)["params"];
+  }
   auto named = named_or_own_session(args);
   if (!named) return named.status();
   std::string sid = *named;
@@ -230,8 +245,10 @@ Result<LinkedResult> RunBridge::start(const Json& args) {
   }
   auto plan = assistant_.plan(sid, args.value("species", ""), args.value("family", ""), args.value("language", ""));
   if (!plan) return plan.status();
-  note_run_client(sid, client_);  // the run counts against this client's share
-  auto task = assistant_.execute(sid, plan->value("plan_id", ""), args.value("params", Json::object()), true);
+  note_run_client(sid, client_);                // the run counts against this client's share
+  const bool form_after = form && !form_first;  // the form is the started task's dialog
+  auto task = form_after ? assistant_.execute_with_dialog(sid, plan->value("plan_id", ""), params)
+                         : assistant_.execute(sid, plan->value("plan_id", ""), params, true);
   if (!task) return task.status();
   std::string id = (*task).value("task_id", "");
   {
@@ -239,6 +256,15 @@ Result<LinkedResult> RunBridge::start(const Json& args) {
     task_sid_[id] = sid;
   }
   Json data = *task;
+  if (form_after) {
+    dialog = confirm_by_form(assistant_.runs(), *client, sid, *task, form_language(args));
+    if (auto st = assistant_.runs().status(sid, id))
+      for (const char* k : {"state", "params", "run_params"}) data[k] = (*st).value(k, Json());
+  }
+  if (!dialog.is_null()) {
+    dialog["outcome"] = dialog_outcome_text(dialog, form_language(args));
+    data["dialog"] = dialog;
+  }
   data["session_id"] = sid;
   data["status_uri"] = std::string(kRunPrefix) + id + "/status.json";
   return LinkedResult{data, links_of(id, sid)};

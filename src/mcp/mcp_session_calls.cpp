@@ -90,7 +90,7 @@ Result<Json> McpSession::Impl::execute_tool(const std::string& name, const Json&
     ToolContext::ProgressFn progress = [&ctx](double done, double total, const std::string& message) {
       ctx.progress(done, total, message);
     };
-    auto r = runs->call(name, args, *flag, progress);
+    auto r = runs->call(name, args, *flag, progress, ctx.client());
     return r ? mcp::linked_call_result(*r, false) : call_result(name, Result<Json>(r.status()));
   }
   if (options.compact && mcp::is_compact_tool(name))
@@ -124,10 +124,11 @@ class SessionChannel : public ClientChannel {
                  std::chrono::steady_clock::time_point deadline)
       : s_(s), key_(std::move(key)), flag_(std::move(flag)), deadline_(deadline) {}
   bool supports(ClientAsk ask) const override { return mcp::declares(s_.client_capabilities(), ask); }
+  Json capability(ClientAsk ask) const override { return mcp::declared(s_.client_capabilities(), ask); }
   std::vector<Result<Json>> ask_all(const std::vector<ClientQuestion>& questions) override;
 
  private:
-  Result<Json> wait_for(const std::string& ask_id, ClientAsk ask);
+  Result<Json> wait_for(const std::string& ask_id, ClientAsk ask, std::chrono::milliseconds wait);
   McpSession::Impl& s_;
   std::string key_;
   McpSession::Impl::CancelFlag flag_;
@@ -149,15 +150,16 @@ std::vector<Result<Json>> SessionChannel::ask_all(const std::vector<ClientQuesti
   }
   for (size_t i = 0; i < questions.size(); ++i)
     out.push_back(ids[i].empty() ? Result<Json>(client_unsupported(questions[i].ask))
-                                 : wait_for(ids[i], questions[i].ask));
+                                 : wait_for(ids[i], questions[i].ask, questions[i].wait));
   return out;
 }
 
-Result<Json> SessionChannel::wait_for(const std::string& ask_id, ClientAsk ask) {
+Result<Json> SessionChannel::wait_for(const std::string& ask_id, ClientAsk ask, std::chrono::milliseconds wait) {
   const std::string key = json_text(Json(ask_id));
+  const auto until = wait.count() > 0 ? std::min(deadline_, std::chrono::steady_clock::now() + wait) : deadline_;
   std::unique_lock lock(s_.asks_mu);
   auto answered = [&] { return s_.awaiting.count(key) && s_.awaiting[key].has_value(); };
-  while (!answered() && !flag_->load() && std::chrono::steady_clock::now() < deadline_)
+  while (!answered() && !flag_->load() && std::chrono::steady_clock::now() < until)
     s_.asks_cv.wait_for(lock, std::chrono::milliseconds(200));
   std::optional<Json> response = s_.awaiting[key];
   s_.awaiting.erase(key);

@@ -165,9 +165,9 @@ void McpSession::Impl::stateless_call(const Json& id, const Json& params) {
   if (auto e = check_param_headers(headers, input_schema_of(registry, options.conformance_fixtures, name), args))
     return fail(id, (*e)["code"], (*e)["message"]);
   const auto* fixture = options.conformance_fixtures ? mcp::find_fixture_tool(name) : nullptr;
-  const TaskSupport tasks = fixture                                                     ? fixture->tasks
-                            : mcp::ToolTasks::task_capable(name) && registry.find(name) ? TaskSupport::kOptional
-                                                                                        : TaskSupport::kNever;
+  const bool capable =
+      (runs && name == "genefamily_run") || (mcp::ToolTasks::task_capable(name) && registry.find(name));
+  const TaskSupport tasks = fixture ? fixture->tasks : capable ? TaskSupport::kOptional : TaskSupport::kNever;
   const bool extension = declares_tasks_extension(client_capabilities());
   if (tasks == TaskSupport::kRequired && !extension)
     return fail(id, kMissingClientCapability,
@@ -211,16 +211,25 @@ void McpSession::Impl::start_ext_task(const Json& id, const std::string& name, c
     if (!prepared) return fail(id, kInvalidParams, prepared.status().message());
     task_args = *prepared;
   }
-  // The task outlives this request: its work holds copies, never the session.
+  // The task outlives this request: its work holds copies, never the session. A run's task asks
+  // and waits through the store's channel, and is kept while the server runs (runs take hours).
   const ToolRegistry* reg = &registry;
-  auto work = [reg, ws = workspace, tool_options = options.tool_options, fixture, name,
-               task_args](ToolContext& ctx) -> Result<Json> {
+  const bool run = runs && name == "genefamily_run" && !fixture;
+  auto work = [reg, ws = workspace, tool_options = options.tool_options, fixture, name, task_args, run,
+               assistant = options.assistant, session = options.assistant_session, client = options.client,
+               store = &shared->tasks](ToolContext& ctx) -> Result<Json> {
     ctx.set_workspace(&ws);
     ctx.set_options(tool_options);
     if (fixture) return fixture->call(task_args, ctx);
+    if (run)
+      return mcp::RunBridge(*assistant, tool_options, session, client).run_as_ext_task(task_args, ctx, [store] {
+        return store->stopping();
+      });
     return mcp::tool_call_result(*reg, name, reg->call(name, task_args, ctx));
   };
-  auto created = shared->tasks.create(std::move(work), client_capabilities(), options.tool_timeout, options.client);
+  auto created = shared->tasks.create(
+      std::move(work), client_capabilities(), options.tool_timeout, options.client,
+      run ? std::optional<std::chrono::milliseconds>() : std::optional<std::chrono::milliseconds>(ExtTaskStore::kTtl));
   if (!created) return fail(id, kServerBusy, created.status().message());
   reply(id, *created);
 }

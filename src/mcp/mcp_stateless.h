@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -22,6 +23,8 @@ namespace bioagent::mcp {
 
 // A ClientCapabilities object declares `ask`'s capability (sampling, elicitation, roots).
 bool declares(const Json& client_capabilities, ClientAsk ask);
+// The capability object it declares for `ask`, null when none.
+Json declared(const Json& client_capabilities, ClientAsk ask);
 // It declares the tasks extension (extensions["io.modelcontextprotocol/tasks"]).
 bool declares_tasks_extension(const Json& client_capabilities);
 // A client's answer to `ask` has the shape of its result: an object with action (elicitation),
@@ -54,9 +57,13 @@ class ExtTaskStore {
 
   // Starts `work`; the CreateTaskResult (resultType "task", the flat Task) once tasks/get sees it.
   // Resource exhausted when kMaxRunning tasks run, or `client` holds its share of mcp_task_shares.
-  // The task's thread is joined as soon as its work ends.
+  // The task's thread is joined as soon as its work ends. `ttl`: how long the task is kept after
+  // its creation (nullopt: while the server runs, ttlMs null; a gene-family run takes hours).
   Result<Json> create(Work work, const Json& client_capabilities, std::chrono::milliseconds time_limit,
-                      const std::string& client);
+                      const std::string& client, std::optional<std::chrono::milliseconds> ttl = kTtl);
+  // True once the store is being destroyed (the server stops): a cancelled work then leaves what
+  // outlives it (a run) to resume.
+  bool stopping();
   // tasks/get: the DetailedTask (resultType "complete"); invalid argument for an unknown id.
   Result<Json> get(const std::string& task_id);
   // tasks/update: answers to the task's pending inputRequests; unknown and answered keys are ignored.
@@ -87,6 +94,8 @@ class RoundTripChannel : public ClientChannel {
  public:
   RoundTripChannel(Json client_capabilities, std::map<std::string, Json> answers);
   bool supports(ClientAsk ask) const override;
+  Json capability(ClientAsk ask) const override { return declared(caps_, ask); }
+  bool replays() const override { return true; }
   std::vector<Result<Json>> ask_all(const std::vector<ClientQuestion>& questions) override;
   // The unanswered questions as InputRequests ({key: {method, params}}); an empty object when none.
   Json pending() const;

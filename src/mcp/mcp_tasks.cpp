@@ -118,9 +118,10 @@ Json RunBridge::run_tool() const {
 }
 
 Result<LinkedResult> RunBridge::run_and_wait(const Json& args, const std::atomic<bool>& cancelled,
-                                             const ToolContext::ProgressFn& progress) {
-  auto started = start(args);
+                                             const ToolContext::ProgressFn& progress, ClientChannel* client) {
+  auto started = start(args, client);
   if (!started) return started.status();
+  if (!started->data.contains("task_id")) return started;  // the parameter form was declined: nothing runs
   const std::string id = started->data.value("task_id", ""), sid = started->data.value("session_id", "");
   const auto deadline = std::chrono::steady_clock::now() + call_limit_;
   for (;;) {
@@ -143,7 +144,7 @@ Result<LinkedResult> RunBridge::run_and_wait(const Json& args, const std::atomic
 }
 
 Result<Json> RunBridge::create_task(const Json& args) {
-  auto started = start(args);
+  auto started = start(args, nullptr);
   if (!started) return started.status();
   std::string id = started->data.value("task_id", "");
   auto st = assistant_.runs().status(started->data.value("session_id", ""), id);
@@ -210,12 +211,21 @@ Result<Json> RunBridge::task_list(const std::string& cursor, size_t page) {
 Result<Json> RunBridge::task_payload(const std::string& task_id, const std::atomic<bool>& cancelled) {
   auto sid = session_for(task_id, Json::object());
   if (!sid) return invalid_argument("Failed to retrieve task: " + sid.status().message());
-  Json wait = {{"task_id", task_id}, {"session_id", *sid}, {"wait_seconds", 3600}};
+  auto call = finished_call_result(task_id, *sid, cancelled);
+  if (!call) return call.status();
+  (*call)["_meta"] = {{related_task_key(), {{"taskId", task_id}}}};
+  return call;
+}
+
+Result<Json> RunBridge::finished_call_result(const std::string& task_id, const std::string& sid,
+                                             const std::atomic<bool>& cancelled) {
+  Json wait = {{"task_id", task_id}, {"session_id", sid}, {"wait_seconds", 3600}};
   for (;;) {
     auto r = result(wait, cancelled, nullptr);
     if (!r) return r.status();
     std::string state = r->data.value("state", "");
     if (!terminal_state(state)) continue;
+    r->data["session_id"] = sid;
     Json call = linked_call_result(*r, state != "done");
     if (state != "done") {
       std::string why = r->data.value("message", "");
@@ -223,7 +233,6 @@ Result<Json> RunBridge::task_payload(const std::string& task_id, const std::atom
       Json why_text = {{"type", "text"}, {"text", "The run ended " + state + (why.empty() ? "" : ": " + why)}};
       call["content"].insert(call["content"].begin(), why_text);
     }
-    call["_meta"] = {{related_task_key(), {{"taskId", task_id}}}};
     return call;
   }
 }

@@ -46,7 +46,10 @@ ClientShares& mcp_task_shares() {
   return shares;
 }
 
-bool ToolTasks::task_capable(const std::string& tool) { return tool == "multi_source_literature_search"; }
+// The registry tools that can take minutes: the literature fan-out and the paper library's ingest.
+bool ToolTasks::task_capable(const std::string& tool) {
+  return tool == "multi_source_literature_search" || tool == "add_papers_to_library";
+}
 bool ToolTasks::is_tool_task(const std::string& task_id) { return task_id.rfind("tool_", 0) == 0; }
 
 ToolTasks::~ToolTasks() {

@@ -12,5 +12,6 @@ Result<Json> vectorstore_tool(const ToolSpec& spec, const Json& args, ToolContex
 Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> generate_answer_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 Result<Json> list_collections_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
+Result<Json> paper_ingest_tool(const ToolSpec& spec, const Json& args, ToolContext& ctx);
 
 }  // namespace bioagent::tools

@@ -96,6 +96,7 @@ void register_paper_tool_types(ToolRegistry& registry) {
   registry.add_type("ClassicRetrieveTool", tools::classic_retrieve_tool);
   registry.add_type("GenerateAnswerTool", tools::generate_answer_tool);
   registry.add_type("ListCollectionsTool", tools::list_collections_tool);
+  registry.add_type("PaperIngestTool", tools::paper_ingest_tool);
 }
 
 }  // namespace bioagent
