@@ -674,6 +674,7 @@ std::set<std::string> members_and_structures(const fs::path& data, const fs::pat
 TEST(GenomeLayouts, IdentifyAndStructureGiveThePlainFoldersMembers) {
   if (!fs::exists("/usr/bin/hmmsearch") || !fs::exists("/usr/bin/diamond") || !have_tools())
     GTEST_SKIP() << "hmmer/diamond are not installed (scripts/setup.sh installs them)";
+  ASSERT_FALSE(source().genes.empty());  // the example folder is generated
   TempDir dir;
   const auto plain = members_and_structures(source_folder(), dir.path() / "plain_run", {});
   ASSERT_GT(plain.size(), 20u);
