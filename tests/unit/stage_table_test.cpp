@@ -295,11 +295,11 @@ TEST(MemberNames, NumberedByNaturalChromosomeOrder) {
   EXPECT_EQ(chrs, (std::vector<std::string>{"chr_1", "Chr_2", "Chr_10", "Chr_19", "scaffold_9", "scaffold_10"}));
   EXPECT_LT(natural_compare("chr1", "chr01"), 0) << "leading zeros only break ties";
   std::vector<gf::Member> m(5);
-  m[0] = {"", "gA", "pA", "Chr_10", '+', 5};
-  m[1] = {"", "gB", "pB", "Chr_2", '+', 900};
-  m[2] = {"", "gC", "pC", "Chr_2", '-', 100};
-  m[3] = {"", "g10", "p10", "", '+', 0};  // no position
-  m[4] = {"", "g9", "p9", "", '+', 0};
+  m[0] = {"", "gA", "pA", "Chr_10", "", '+', 5};
+  m[1] = {"", "gB", "pB", "Chr_2", "", '+', 900};
+  m[2] = {"", "gC", "pC", "Chr_2", "", '-', 100};
+  m[3] = {"", "g10", "p10", "", "", '+', 0};  // no position
+  m[4] = {"", "g9", "p9", "", "", '+', 0};
   const gf::Naming n = gf::name_members(m, "At", "SPL-like", false);
   EXPECT_EQ(n.basis, "chromosome_then_id");
   EXPECT_EQ(n.placed, 3u);
@@ -317,10 +317,10 @@ TEST(MemberNames, NumberedByNaturalChromosomeOrder) {
 TEST(Chromosome, RedundantGeneModelsCollapseIntoOneLocus) {
   using gf::Member;
   std::vector<Member> m(4);
-  m[0] = {"g1", "g1", "p1", "chr1", '+', 100, 900};
-  m[1] = {"g2", "g2", "p2", "chr1", '+', 150, 800};  // overlaps g1, protein inside g1's
-  m[2] = {"g3", "g3", "p3", "chr1", '+', 120, 700};  // overlaps, protein inside g2's (so g1's)
-  m[3] = {"g4", "g4", "p4", "chr1", '-', 100, 900};  // the other strand: a locus of its own
+  m[0] = {"g1", "g1", "p1", "chr1", "", '+', 100, 900};
+  m[1] = {"g2", "g2", "p2", "chr1", "", '+', 150, 800};  // overlaps g1, protein inside g1's
+  m[2] = {"g3", "g3", "p3", "chr1", "", '+', 120, 700};  // overlaps, protein inside g2's (so g1's)
+  m[3] = {"g4", "g4", "p4", "chr1", "", '-', 100, 900};  // the other strand: a locus of its own
   std::map<std::string, std::string> pep = {
       {"g1", "MKVLAAGIVLLLSSAQA*"}, {"g2", "VLAAGIVLLLSS"}, {"g3", "AAGIVL"}, {"g4", "MKVLAAGIVLLLSSAQA"}};
   auto r = gf::collapse_redundant_models(m, pep);
