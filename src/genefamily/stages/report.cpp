@@ -663,7 +663,12 @@ StageSpec report_stage() {
     }, "additionalProperties": false})JS");
   // The figures' PDF and PNG copies first (the outputs list names them), then the report, then the zip of it all.
   s.steps = [](const StageContext& ctx) -> Result<std::vector<Step>> {
-    std::vector<Step> steps = figure_export_steps(ctx);
+    std::vector<Step> steps = {StageFn([](const StageContext& c) -> Status {
+      std::error_code ec;  // the exports write into the stage's final/ before the report does
+      fs::create_directories(c.work / "final", ec);
+      return ec ? internal_error("cannot create the report's final folder: " + ec.message()) : Status::ok();
+    })};
+    for (auto& step : figure_export_steps(ctx)) steps.push_back(std::move(step));
     steps.push_back(StageFn(build));
     steps.push_back(StageFn(write_results_zip));
     return steps;
