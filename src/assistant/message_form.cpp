@@ -388,6 +388,9 @@ void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::ve
         std::fill(used.begin() + static_cast<long>(at) - 3, used.begin() + static_cast<long>(at) + 6, 1);
         f.question = true;
         r.cue("question:" + t.substr(at - 3, 9));
+        // A modal asked A-not-A (能不能, 可不可以) asks for something to be done: a request.
+        const std::string modal = t.substr(at - 3, 3);
+        if (modal == "能" || modal == "可") f.request = true, r.cue("request:" + t.substr(at - 3, 9));
       }
   bool refused_act = false;
   for (const Entry* e : order) {

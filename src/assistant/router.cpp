@@ -108,8 +108,9 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
   if (!has_subject(e)) return std::nullopt;
   const bool names_family = e.kb.named && !e.kb.family_name.empty();
   const bool study = f.has(Act::kStudy) || f.has(Act::kPlan);
-  // Asked as the user's own undertaking: ordered, requested, "how should I", "can I", or said outright.
-  const bool own = !f.question || f.request || f.how_to || f.first_person;
+  // Asked as the user's own undertaking: ordered ("please do"), requested, "how should I", "can I", or said
+  // outright.
+  const bool own = !f.question || f.request || f.order || f.how_to || f.first_person;
   if (f.has(Act::kSummarise) && !f.has(Act::kStudy)) return std::nullopt;
   if (f.has(Act::kRun) && !f.question && names_family) {
     const bool same_plan = e.session.has_plan && e.session.plan_family == e.kb.family_name &&
@@ -149,8 +150,10 @@ std::optional<Decision> order_step(const MessageForm& f, const RouteEvidence& e)
   if (f.has(Act::kResume) && !f.question && e.session.has_plan)
     return Decision{Intent::kExecute, 0.75, "orders the plan to go on"};
   const bool asks = f.question || f.request || f.how_to;
-  if (asks && (f.has(Act::kRun) || f.has(Act::kStudy) || f.has(Act::kPlan) || e.plan.score >= 0.35))
-    return Decision{Intent::kPlanQuestion, 0.7, "asks about running the analysis"};
+  const bool names_act = f.has(Act::kRun) || f.has(Act::kStudy) || f.has(Act::kPlan);
+  if (asks && names_act) return Decision{Intent::kPlanQuestion, 0.7, "asks about running the analysis"};
+  // Only words shared with the plan's vocabulary: a guess the model overrules when one is configured.
+  if (asks && e.plan.score >= 0.35) return Decision{Intent::kPlanQuestion, 0.6, "shares words with the plan"};
   return std::nullopt;
 }
 
