@@ -258,6 +258,12 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
         ++skipped;
         continue;
       }
+      if (needs == "pdfs") {
+        std::cout << "   skipped: its examples read PDF files of a workspace (bioagent tools run " << spec->name
+                  << " --args '{\"paths\": [\"FILE.pdf\"]}')\n\n";
+        ++skipped;
+        continue;
+      }
       for (auto& ex : spec->test_examples) {
         ToolContext ctx = s->context(local, false);
         auto t0 = std::chrono::steady_clock::now();
@@ -275,7 +281,7 @@ void add_demo_command(CLI::App& app, GlobalOptions& g) {
       std::cout << "\n";
     }
     std::cout << runs << " example calls, " << failures << " failed";
-    if (skipped) std::cout << ", " << skipped << " tools skipped (network or an empty paper library)";
+    if (skipped) std::cout << ", " << skipped << " tools skipped (network, an empty paper library or no PDF files)";
     std::cout << ".\n";
     g.exit_code = failures ? 1 : 0;
   });

@@ -76,7 +76,7 @@ class Checker:
         n = len(members)
         self.same("findings member_count vs members.tsv rows", findings.get("member_count"), n)
         gene_table = re.findall(r"^\| (\S+) \| ", report.split("## ", 3)[2] if report.count("## ") >= 2 else "", re.M)
-        self.same("gene list rows vs members.tsv rows", len([g for g in gene_table if g not in ("gene", "基因", "---")]), n)
+        self.same("gene list rows vs members.tsv rows", len([g for g in gene_table if g not in ("gene", "基因", "name", "名称", "---")]), n)
         m = re.search(r"(\d+) (?:\S+ genes were identified|个 \S+ 基因)", report) if not zh else re.search(r"鉴定到 (\d+) 个", report)
         if m:
             self.same("summary member count", int(m.group(1)), n)

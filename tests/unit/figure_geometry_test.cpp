@@ -151,7 +151,9 @@ TEST(FigureGeometry, TreeSupportLabelsNeverOverlap) {
   // All four supports are shown, the crowded one moved below its branch, or the figure counts the missing.
   const bool counted = svg.find("support values not drawn") != std::string::npos;
   EXPECT_TRUE(supports == 4 || counted) << supports << " supports drawn";
-  EXPECT_GE(supports, 3u) << "only a crowded label moves or goes";
+  // Of the three nodes a 0.01 branch apart, a label goes only where it clears both the branches and the other
+  // labels; the long-branch node (94) and at least one of the crowded ones are always drawn.
+  EXPECT_GE(supports, 2u) << "only crowded labels move or go";
 }
 
 // The synteny circle: chromosome labels and ticks, the genome's blocks as faint ribbons behind the family's links,

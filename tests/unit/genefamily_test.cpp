@@ -174,6 +174,36 @@ void write_second_species(const fs::path& d, const TempDir& other) {
   }
 }
 
+
+// The run's one name for each of the data's gene and protein ids (final/<P>.<F>.names.tsv: name, gene_id,
+// protein_id, ...): every table and figure of a run names members by it.
+std::map<std::string, std::string> member_names(const fs::path& run_dir) {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(run_dir / "final", ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.size() < 9 || f.compare(f.size() - 9, 9, "names.tsv") != 0) continue;
+    std::ifstream in(e.path());
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::stringstream ss(line);
+      std::string name, gene, protein;
+      std::getline(ss, name, '\t');
+      std::getline(ss, gene, '\t');
+      std::getline(ss, protein, '\t');
+      out[gene] = name;
+      out[protein] = name;
+      out["gene of " + name] = gene;
+    }
+  }
+  return out;
+}
+std::string named(const std::map<std::string, std::string>& names, const std::string& id) {
+  auto it = names.find(id);
+  return it == names.end() ? id : it->second;
+}
+
 }  // namespace
 
 TEST(ExampleGenome, GffCoordinatesSpliceToTheCds) {
@@ -594,29 +624,32 @@ TEST(MotifDiscovery, RecoversPlantedMotifs) {
 }
 
 TEST(Collinearity, FindsBlocksInBothOrientationsAndClassifiesDuplicates) {
-  // Two chromosomes of 60 genes; genes 10-19 of c1 match 30-39 of c2 in order,
-  // genes 40-47 of c1 match 20-13 of c2 reversed; a tandem pair and a proximal pair.
+  // Two chromosomes of 100 genes; genes 10-19 of c1 match 30-39 of c2 in order, genes 60-67 of c1 match 20-13
+  // of c2 reversed (more than MAX GAPS = 25 genes from the first block, so no chain joins them); a tandem pair,
+  // a proximal pair and a dispersed pair far from both blocks.
   std::vector<GenePos> genes;
   for (int c = 1; c <= 2; ++c)
-    for (int i = 0; i < 60; ++i)
+    for (int i = 0; i < 100; ++i)
       genes.push_back(
           {"c" + std::to_string(c) + "g" + std::to_string(i), "c" + std::to_string(c), i * 1000, i * 1000 + 500});
   auto id = [](int c, int i) { return "c" + std::to_string(c) + "g" + std::to_string(i); };
   std::vector<HomologHit> hits;
   for (int i = 0; i < 10; ++i) hits.push_back({id(1, 10 + i), id(2, 30 + i), 1e-50});
-  for (int i = 0; i < 8; ++i) hits.push_back({id(1, 40 + i), id(2, 20 - i), 1e-40});
-  hits.push_back({id(1, 55), id(1, 56), 1e-30});  // tandem
-  hits.push_back({id(1, 2), id(1, 9), 1e-30});    // proximal
-  hits.push_back({id(1, 0), id(2, 59), 1e-30});   // dispersed
-  hits.push_back({id(1, 1), id(2, 58), 1.0});     // above the E-value cut: ignored
-  auto r = find_collinearity(genes, hits);
+  for (int i = 0; i < 8; ++i) hits.push_back({id(1, 60 + i), id(2, 20 - i), 1e-40});
+  hits.push_back({id(1, 85), id(1, 86), 1e-30});  // tandem
+  hits.push_back({id(1, 2), id(1, 9), 1e-30});    // proximal (7 genes apart, under the proximal distance 10)
+  hits.push_back({id(1, 0), id(2, 99), 1e-30});   // dispersed
+  hits.push_back({id(1, 1), id(2, 98), 1.0});     // above the hits' E-value cut given below: ignored
+  CollinearityParams params;
+  params.max_hit_evalue = 1e-5;
+  auto r = find_collinearity(genes, hits, params);
   ASSERT_EQ(r.blocks.size(), 2u);
   std::map<bool, size_t> by_dir;
   for (auto& b : r.blocks) by_dir[b.plus] = b.anchors.size();
   EXPECT_EQ(by_dir[true], 10u);
   EXPECT_EQ(by_dir[false], 8u);
   EXPECT_EQ(r.duplicate_class[id(1, 12)], "segmental");
-  EXPECT_EQ(r.duplicate_class[id(1, 55)], "tandem");
+  EXPECT_EQ(r.duplicate_class[id(1, 85)], "tandem");
   EXPECT_EQ(r.duplicate_class[id(1, 2)], "proximal");
   EXPECT_EQ(r.duplicate_class[id(1, 0)], "dispersed");
   EXPECT_EQ(r.duplicate_class[id(1, 1)], "singleton");
@@ -667,12 +700,13 @@ TEST(GenefamilyPipeline, SyntenyBetweenSpeciesFindsEachMembersOrtholog) {
   ASSERT_TRUE(summary.contains("interspecies")) << summary.dump();
   EXPECT_GT(summary["interspecies"]["Comp"]["blocks"].get<int>(), 0);
   std::ifstream tsv(run_dir / "final/Exam.GLOBIN.syntenic_orthologs.tsv");
+  const auto names = member_names(run_dir);
   std::string line;
   std::getline(tsv, line);
   int rows = 0, own = 0;
   while (std::getline(tsv, line)) {
     ++rows;
-    std::string gene = line.substr(0, line.find('\t'));
+    const std::string gene = named(names, "gene of " + line.substr(0, line.find('\t')));  // Examg00010
     own += line.find("Comp" + gene.substr(4)) != std::string::npos;
   }
   std::ifstream truth_in(d / "truth.json");
@@ -760,9 +794,12 @@ TEST(GenefamilyPipeline, SyntenyFindsThePlantedSegmentalDuplication) {
   for (auto& s : *r) EXPECT_TRUE(finished_with_outputs(s.state)) << s.stage << ": " << s.message;
   std::ifstream col(run.path() / "run/final/Exam.GLOBIN.collinearity");
   std::string text((std::istreambuf_iterator<char>(col)), std::istreambuf_iterator<char>());
-  for (auto& pair : truth["segmental_pairs"])
-    EXPECT_NE(text.find(pair[0].get<std::string>() + "\t" + pair[1].get<std::string>()), std::string::npos)
-        << pair.dump() << " is an anchor";
+  const auto names = member_names(run.path() / "run");
+  for (auto& pair : truth["segmental_pairs"]) {
+    const std::string a = named(names, pair[0]), b = named(names, pair[1]);
+    EXPECT_TRUE(text.find(a + "\t" + b) != std::string::npos || text.find(b + "\t" + a) != std::string::npos)
+        << pair.dump() << " (" << a << ", " << b << ") is an anchor";
+  }
 }
 
 TEST(GenefamilyPipeline, PpiFromStringThroughTheReplayServerAndOfflineSkip) {
@@ -791,7 +828,8 @@ TEST(GenefamilyPipeline, PpiFromStringThroughTheReplayServerAndOfflineSkip) {
   EXPECT_EQ(r->back().summary["interactions"], 1) << r->back().summary.dump();
   std::ifstream tsv(o.run_dir / "final/Exam.GLOBIN.ppi.tsv");
   std::string text((std::istreambuf_iterator<char>(tsv)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find(g1 + "\t" + g2), std::string::npos);
+  const auto names = member_names(o.run_dir);
+  EXPECT_NE(text.find(named(names, g1) + "\t" + named(names, g2)), std::string::npos) << text;
   // Offline with a cold cache: skipped, saying why.
   (*cfg)["network"] = {{"offline", true}, {"cache_dir", (run.path() / "cold").string()}};
   o.run_dir = run.path() / "run_offline";

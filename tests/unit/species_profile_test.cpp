@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fstream>
 #include <random>
 #include <set>
 
@@ -81,9 +85,22 @@ std::set<std::string> found(const fs::path& d, const fs::path& run, bool species
     if (st.stage == "identify") {
       EXPECT_TRUE(finished_with_outputs(st.state)) << st.message;
       *summary = Json::parse(std::ifstream(fs::path(st.folder) / "identify.json"));
+      // The FASTA names members by the run's one name; names.tsv maps each to its protein id.
+      std::map<std::string, std::string> protein_of;
+      std::ifstream names(run / "final" / "Spec.FN3.names.tsv");
+      std::string line;
+      std::getline(names, line);
+      while (std::getline(names, line)) {
+        std::stringstream ss(line);
+        std::string name, gene, protein;
+        std::getline(ss, name, '\t');
+        std::getline(ss, gene, '\t');
+        std::getline(ss, protein, '\t');
+        protein_of[name] = protein;
+      }
       auto members = read_fasta(run / "final" / "Spec.FN3.pep.fasta");
       if (members)
-        for (auto& m : *members) ids.insert(m.id);
+        for (auto& m : *members) ids.insert(protein_of.count(m.id) ? protein_of[m.id] : m.id);
     }
   return ids;
 }
