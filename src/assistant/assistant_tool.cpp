@@ -4,8 +4,8 @@
 #include <mutex>
 
 #include "assistant/assistant_impl.h"
-#include "bioagent/bundle.h"
 #include "bioagent/agent.h"
+#include "bioagent/bundle.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 

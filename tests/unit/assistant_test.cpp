@@ -7,10 +7,10 @@
 #include <regex>
 
 #include "assistant/agents.h"
+#include "bioagent/agent.h"
 #include "bioagent/assistant.h"
 #include "bioagent/literature.h"
 #include "bioagent/llm.h"
-#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/search.h"
 #include "bioagent/workspace.h"

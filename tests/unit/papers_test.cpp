@@ -5,8 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "bioagent/papers.h"
 #include "bioagent/agent.h"
+#include "bioagent/papers.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "papers/paper_extract.h"
