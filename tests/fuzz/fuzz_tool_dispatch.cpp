@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "bioagent/json_text.h"
 #include "bioagent/agent.h"
+#include "bioagent/json_text.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 

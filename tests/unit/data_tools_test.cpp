@@ -5,8 +5,8 @@
 #include <fstream>
 #include <set>
 
-#include "bioagent/bundle.h"
 #include "bioagent/agent.h"
+#include "bioagent/bundle.h"
 #include "bioagent/registry.h"
 #include "bioagent/table.h"
 #include "bioagent/workspace.h"

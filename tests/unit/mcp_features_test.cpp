@@ -6,8 +6,8 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "bioagent/mcp_server.h"
 #include "bioagent/agent.h"
+#include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "json_mutations.h"

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <thread>
 
-#include "bioagent/mcp_server.h"
 #include "bioagent/agent.h"
+#include "bioagent/mcp_server.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "test_tools.h"

@@ -6,9 +6,9 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "bioagent/agent.h"
 #include "bioagent/mcp_server.h"
 #include "bioagent/papers.h"
-#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "test_util.h"

@@ -10,9 +10,9 @@
 
 #include "assistant/assistant_impl.h"
 #include "assistant/report_sections.h"
+#include "bioagent/agent.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/llm.h"
-#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "genefamily/stages/stage_common.h"

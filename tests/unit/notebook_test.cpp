@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "bioagent/notebook.h"
 #include "bioagent/agent.h"
+#include "bioagent/notebook.h"
 #include "bioagent/registry.h"
 #include "bioagent/workspace.h"
 #include "test_util.h"

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "bioagent/agent.h"
 #include "bioagent/bundle.h"
 #include "bioagent/papers.h"
-#include "bioagent/agent.h"
 #include "bioagent/registry.h"
 #include "bioagent/schema.h"
 #include "bioagent/workspace.h"
