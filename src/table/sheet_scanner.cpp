@@ -346,8 +346,10 @@ class Scanner {
   Status cell(const Tag& c, size_t r, size_t* next_col, std::vector<Cell>* cells) {
     std::string_view ref = attr_view(c, "r", ref_buf_);
     size_t col = *next_col, rr = r;
-    if (ref.empty() || !parse_cell_ref(ref, &rr, &col)) col = *next_col;
+    if (!ref.empty() && !parse_cell_ref(ref, &rr, &col))  // "XFE1", "A1048577", "1A": no cell Excel can hold
+      return error(ref, "no cell reference within Excel's last column XFD (16,384) and last row (1,048,576)");
     if (ref.empty()) {
+      col = *next_col;
       ref_buf_ = column_name(col) + std::to_string(r + 1);
       ref = ref_buf_;
     }

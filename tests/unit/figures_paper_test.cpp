@@ -108,7 +108,8 @@ TEST(FiguresPaper, KsPeaksFindBothDuplications) {
   EXPECT_TRUE(near_old);
   std::string svg =
       ks_distribution(Lang::kEn, ks, "Ks of segmental duplicates, a title long enough to need the room it asks for");
-  EXPECT_NE(svg.find("peak Ks"), std::string::npos);
+  EXPECT_NE(svg.find("peak of the kernel density"), std::string::npos) << "the peaks' legend";
+  EXPECT_NE(svg.find("data-claim=\"peaks\""), std::string::npos) << "the peaks drawn";
   EXPECT_NE(svg.find("1 not estimated"), std::string::npos);
   keep("ks.svg", svg);
 }

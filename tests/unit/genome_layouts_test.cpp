@@ -658,8 +658,10 @@ std::set<std::string> members_and_structures(const fs::path& data, const fs::pat
       std::vector<std::string> f;
       std::stringstream ss(line);
       for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
-      if (st.stage == "identify" && f.size() >= 6)
-        out.insert("member " + plain(f[0]) + " " + canonical_seqid(f[2]) + ":" + f[3] + "-" + f[4] + f[5]);
+      // members.tsv: name, gene_id, protein_id, seqid, start, end, strand, ...; the member's name (numbered by
+      // position) and its placement must not depend on the layout.
+      if (st.stage == "identify" && f.size() >= 7)
+        out.insert("member " + plain(f[0]) + " " + canonical_seqid(f[3]) + ":" + f[4] + "-" + f[5] + f[6]);
       if (st.stage == "structure" && f.size() >= 6)
         out.insert("structure " + plain(f[0]) + " " + f[3] + " exons, " + f[4] + " introns, CDS " + f[5] + " bp");
     }
