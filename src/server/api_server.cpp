@@ -140,7 +140,7 @@ Result<std::unique_ptr<ApiServer>> ApiServer::create(Assistant& assistant, const
   impl->ctx.options = options;
   {
     const size_t streams = size_t(std::max(2, options.threads / 2));  // the other half stays for ordinary requests
-    impl->ctx.streams = std::make_unique<ClientShares>("open event streams", streams, quarter_share(streams));
+    impl->ctx.streams = std::make_unique<ClientShares>("open event streams", streams, streams - quarter_share(streams));
   }
   auto* ctx = &impl->ctx;
   server::add_route(

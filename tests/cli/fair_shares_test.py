@@ -135,9 +135,10 @@ try:
     st, sid_b, _ = initialize(P, B)
     check(st == 200 and sid_b, "client B still opens an MCP session (%s)" % st)
 
-    # ---- streams: A's never-read GET streams take its share (a quarter of 32); B still opens one
+    # ---- streams: A's never-read GET streams take its share (all of 32 but the quarter kept for the others: one
+    # host holds a stream per session); B still opens one
     streams, refusal = 0, None
-    for s_id in sessions_a[:12]:
+    for s_id in sessions_a[:40]:
         s, status, hdr, rest = head_of(P, A, "GET", "/mcp", None, {"Accept": "text/event-stream", "Mcp-Session-Id": s_id})
         if status != 200:
             length = int(hdr.get("content-length", "0") or 0)
@@ -149,8 +150,8 @@ try:
         held.append(s)  # never read further
         streams += 1
     msg, data = error_of(refusal[1]) if refusal else ("", {})
-    check(streams == 8 and refusal[0] == 503 and data.get("scope") == "client" and "8 per client" in msg,
-          "client A holds 8 never-read event streams, then is refused naming its own limit: %d, %s"
+    check(streams == 24 and refusal[0] == 503 and data.get("scope") == "client" and "24 per client" in msg,
+          "client A holds 24 never-read event streams, then is refused naming its own limit: %d, %s"
           % (streams, msg[:100]))
     s, status, _, _ = head_of(P, B, "GET", "/mcp", None, {"Accept": "text/event-stream", "Mcp-Session-Id": sid_b})
     check(status == 200, "client B still opens an event stream (%s)" % status)
