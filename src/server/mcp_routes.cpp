@@ -18,6 +18,7 @@
 #include <random>
 
 #include "bioagent/json_text.h"
+#include "mcp/mcp_wire.h"
 #include "server/mcp_streams.h"
 #include "server/server_internal.h"
 
@@ -101,18 +102,9 @@ struct McpSessions {
   }
 };
 
-Json rpc_error_body(const Json& id, int code, const std::string& message, Json data = nullptr) {
-  Json err = {{"code", code}, {"message", message}};
-  if (!data.is_null()) err["data"] = std::move(data);
-  Json out = {{"jsonrpc", "2.0"}};
-  if (!id.is_null()) out["id"] = id;
-  out["error"] = std::move(err);
-  return out;
-}
-
 void rpc_error(Response& res, int http, int code, const std::string& message, const Json& id = nullptr) {
   res.status = http;
-  res.set_content(rpc_error_body(id, code, message).dump(), "application/json");
+  res.set_content(mcp::rpc_error(id, code, message).dump(), "application/json");
 }
 
 // An SSE slot of `client`'s share, or a JSON-RPC 503 naming the limit reached.
@@ -153,7 +145,7 @@ bool refuse_session_version(const Request& req, Response& res, const Json& id) {
   if (std::find(ok.begin(), ok.end(), v) != ok.end()) return false;
   res.status = 400;
   res.set_content(
-      rpc_error_body(id, -32022,
+      mcp::rpc_error(id, -32022,
                      "Unsupported protocol version: '" + v.substr(0, 64) + "' (a session speaks " + ok.back() + " to " +
                          ok.front() + "; " + kMcpStatelessVersion + " is served without a session)",
                      {{"supported", mcp_supported_versions()}, {"requested", v}})
@@ -375,7 +367,7 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
   if (method == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
       msg["params"].contains("requestId")) {
     const Json& id = msg["params"]["requestId"];  // the waiting request ends now, answered
-    s->route(rpc_error_body(id, -32800, "request cancelled by the client").dump(), McpSession::request_key(id));
+    s->route(mcp::rpc_error(id, -32800, "request cancelled by the client").dump(), McpSession::request_key(id));
   }
   res.status = 202;
 }
