@@ -113,7 +113,7 @@ bool acquire_mcp_stream(Context& c, const std::string& client, Response& res) {
   if (taken.is_ok()) return true;
   res.set_header("Retry-After", "5");
   res.status = 503;
-  res.set_content(rpc_error_body(nullptr, -32000, taken.message(), taken.details()).dump(), "application/json");
+  res.set_content(mcp::rpc_error(nullptr, -32000, taken.message(), taken.details()).dump(), "application/json");
   return false;
 }
 
@@ -346,7 +346,7 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
       res.set_header("Retry-After", "60");
       res.status = 503;
       return res.set_content(
-          rpc_error_body(msg.value("id", Json()), -32000,
+          mcp::rpc_error(msg.value("id", Json()), -32000,
                          added.message() + " (end one with DELETE /mcp, or idle ones expire)", added.details())
               .dump(),
           "application/json");
