@@ -4,6 +4,7 @@ same external programs replayed by a plain script (our total over the script's),
 all-against-all search by the second family, the WGD peak against the planted Ks, and the confusion
 of planted duplicate classes against the synteny stage's. Exit 1 when a check fails."""
 import collections
+import csv
 import json
 import os
 import shutil
@@ -78,9 +79,12 @@ def print_identification(run, stages, family):
     folder = identify and stage_folder(run, identify)
     if not folder or family not in truth["families"]:
         return
-    found = {line.split("\t")[0] for line in list(open(os.path.join(folder, "members.tsv")))[1:] if line.strip()}
+    # members.tsv names each member (the family's renamed name) and gives the data's gene and protein ids.
+    with open(os.path.join(folder, "members.tsv")) as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    found = {r["name"]: {r["gene_id"], r["protein_id"]} for r in rows}
     planted = set(truth["families"][family])
-    hit = len(found & planted)
+    hit = sum(1 for ids in found.values() if ids & planted)
     print(f"  identify: {len(found)} {family} genes called, {hit} of {len(planted)} planted members found "
           f"(recall {hit / max(1, len(planted)):.2f}, precision {hit / max(1, len(found)):.2f})")
     if hit < 0.9 * len(planted) or hit < 0.95 * len(found):

@@ -90,7 +90,7 @@ RunHooks Assistant::Impl::run_hooks() {
                         const Json& links) {
     Json meta = {{"agent", "execution"}, {"task_id", task_id}, {"state", to_string(state)}, {"links", links}};
     store->record("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
-                  {owner, "assistant", text, meta.dump(), now_iso()});
+                  {owner, "assistant", text, json_text(meta), now_iso()});
   };
   return h;
 }
@@ -213,7 +213,7 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
                          {sid, "user", message, Json::object().dump(), now_iso()}));
   BIOAGENT_RETURN_IF_ERROR(
       impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
-                         {sid, "assistant", reply.value("answer", ""), meta.dump(), now_iso()}));
+                         {sid, "assistant", reply.value("answer", ""), json_text(meta), now_iso()}));
   emit({{"type", "done"}});
   return reply;
 }

@@ -34,6 +34,7 @@ const char* const kAssistantToolConfig = R"JSON([
         "answer": {"type": "string"},
         "agent": {"type": "string"},
         "intent": {"type": "string"},
+        "routed_by": {"type": "string", "description": "what chose the intent: 'rules', or the model that routed the message"},
         "sources": {"type": "array"},
         "model": {"type": "string", "description": "the model that wrote the answer ('none': extracted without one)"},
         "model_source": {"type": "string", "description": "mcp_host: the model of the MCP host that called the tool (sampling)"},
@@ -132,6 +133,7 @@ Result<Json> assistant_chat_tool(const ToolSpec&, const Json& args, ToolContext&
               {"answer", r->value("answer", "")},
               {"agent", r->value("agent", "")},
               {"intent", r->value("route", Json::object()).value("intent", "")},
+              {"routed_by", r->value("route", Json::object()).value("decided_by", "rules")},
               {"model", r->value("model", "none")},
               {"sources", r->value("sources", Json::array())}};
   if (r->contains("model_source")) out["model_source"] = (*r)["model_source"];

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "assistant/form_lexicon.h"
+#include "bioagent/json_text.h"
 #include "text/stop_words.h"
 
 namespace bioagent {
@@ -481,7 +482,7 @@ void collect_content(const Clause& c, const std::vector<char>& word_used, const 
 MessageForm read_form(std::string_view message) {
   MessageForm f;
   Reading r{f};
-  std::string low(message.substr(0, 4000));
+  std::string low(utf8_prefix(message, 4000));
   for (auto& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   if (low.find('?') != std::string::npos || low.find("？") != std::string::npos) f.question = true, r.cue("question:?");
   for (const Clause& c : clauses_of(low)) {

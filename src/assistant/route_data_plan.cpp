@@ -16,6 +16,7 @@
 #include "assistant/route_sources.h"
 #include "bioagent/bundle.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "bioagent/table.h"
 #include "text/stop_words.h"
 
@@ -165,7 +166,7 @@ SourceMatch match_data_bundle(const std::string& bundle_dir, std::string_view me
   if (!vocab) return s;
   s.available = true;
   std::set<std::string> entities, headers, entities_beyond, headers_beyond;
-  for (auto& w : cased_words(message.substr(0, 4000))) {
+  for (auto& w : cased_words(std::string(utf8_prefix(message, 4000)))) {
     std::string hit;
     if (vocab->exact.count(w))
       hit = w;

@@ -9,6 +9,7 @@
 
 #include "assistant/route_sources.h"
 #include "bioagent/collections.h"
+#include "bioagent/json_text.h"
 #include "text/stop_words.h"
 
 namespace bioagent {
@@ -132,7 +133,7 @@ std::vector<std::string> source_terms(std::string_view message, const MessageFor
   };
   for (auto& c : form.content)
     if (!has_cjk(c)) add(c);
-  for (auto& e : query_expansions(std::string(message.substr(0, 4000))))
+  for (auto& e : query_expansions(std::string(utf8_prefix(message, 4000))))
     for (auto& w : ascii_words(e)) add(w);
   return out;
 }
@@ -158,7 +159,7 @@ KbMatch match_knowledge_base(std::string_view message, const MessageForm& form) 
     k.species = prefix_of_latin(m.latin_species);
     k.species_name = m.latin_species;
   }
-  std::string low = lower_ascii(std::string(message.substr(0, 4000)));
+  std::string low = lower_ascii(std::string(utf8_prefix(message, 4000)));
   k.generic_family = names_generic_family(low);
   // What of the content the knowledge base names (the family, the species) or holds (the family's entry).
   const KbIndex& idx = kb_index();

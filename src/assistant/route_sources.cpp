@@ -15,6 +15,7 @@
 #include "bioagent/bundle.h"
 #include "bioagent/collections.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "bioagent/papers.h"
 #include "bioagent/search.h"
 #include "bioagent/table.h"
@@ -157,7 +158,7 @@ SourceMatch match_evidence_store(const std::string& cache_dir, std::string_view 
     } else {
       for (auto& e : *found)
         take_best(s, cover(terms, stems_of(e.citation.title + "\n" + e.content), message, kb),
-                  e.citation.title.substr(0, 120));
+                  std::string(utf8_prefix(e.citation.title, 120)));
     }
   }
   s.ms = ms_since(t0);

@@ -74,7 +74,7 @@ Route ask_model(LlmClient& llm, const std::string& message, const MessageForm& f
   rq.json_mode = true;
   auto resp = llm.chat(rq);
   if (!resp) {
-    r.matched.push_back("model unavailable: " + resp.status().message().substr(0, 120));
+    r.matched.push_back("model unavailable: " + std::string(utf8_prefix(resp.status().message(), 120)));
     return r;
   }
   Json j = parse_json_bounded(resp->message.text());

@@ -192,6 +192,13 @@ std::string json_text(const Json& value, int indent) {
   return out;
 }
 
+std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t n = max_bytes;  // back off continuation bytes, then the lead byte whose character the cut splits
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n);
+}
+
 bool json_depth_within(std::string_view text, size_t max_depth) {
   size_t depth = 0;
   bool in_string = false;

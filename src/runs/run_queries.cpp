@@ -140,7 +140,7 @@ Result<Json> RunService::status(const std::string& owner, const std::string& tas
   }
   auto ev = impl_->store->query("SELECT event FROM task_events WHERE task = ? ORDER BY seq", {task_id});
   if (!ev) return Status(ev.status().code(), "the task's stage events could not be read: " + ev.status().message());
-  Json stages = Json::object(), running = Json::object();
+  Json stages = Json::object(), running = Json::object(), failed = Json::object();
   int done = 0, total = 0;
   for (auto& r : *ev) {
     Json e = Json::parse(r["event"].get<std::string>(), nullptr, false);
@@ -150,7 +150,14 @@ Result<Json> RunService::status(const std::string& owner, const std::string& tas
     total = e.value("total", total);
     if (e.contains("progress")) running[e.value("stage", "")] = e["progress"];
     if (e.value("state", "") != "running") running.erase(e.value("stage", ""));
+    if (e.value("state", "") == "failed")
+      failed[e.value("stage", "")] = e.value("message", "");
+    else if (e.value("done", -1) >= 0)
+      failed.erase(e.value("stage", ""));  // a later attempt settled it
   }
+  // Why each failed stage failed, in the stage's own words (a check's or a program's message).
+  out["failed_stages"] = Json::array();
+  for (auto& [stage, why] : failed.items()) out["failed_stages"].push_back({{"stage", stage}, {"error_message", why}});
   out["stages"] = stages;
   out["running"] = running;  // each running stage's last progress: elapsed seconds, step, phase
   out["progress"] = {{"done", done}, {"total", total}};

@@ -8,7 +8,9 @@ answers with the script's exchanges in order ({"script": [...], "repeat_last": b
   {"stream": [delta, ...]}                                     SSE chunks, one delta each
   {"status": 429, "headers": {...}, "body": "..."}             an error answer
   {"expect": ["text", ...]}                                    the request must contain these
-An exhausted script answers 500 unless repeat_last is set. POST /v1/embeddings
+An exhausted script answers 500 unless repeat_last is set. With "by_expect": true the
+exchanges are not taken in order: each request gets the first exchange whose expect strings it
+all contains (400 when none does), so a model asked several kinds of prompt can be scripted. POST /v1/embeddings
 gives deterministic 8-dimensional vectors. Every request body is appended to LOG.
 Only loopback is ever bound.
 """
@@ -21,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 doc = json.load(open(sys.argv[1]))
 script = doc["script"] if isinstance(doc, dict) else doc
 repeat_last = isinstance(doc, dict) and doc.get("repeat_last", False)
+by_expect = isinstance(doc, dict) and doc.get("by_expect", False)
 log_path = sys.argv[2] if len(sys.argv) > 2 else None
 state = {"n": 0}
 lock = threading.Lock()
@@ -68,6 +71,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, json.dumps({"data": data, "model": "scripted-embedder"}))
         if not self.path.endswith("/chat/completions"):
             return self.send(404, json.dumps({"error": {"message": "no route " + self.path}}))
+        if by_expect:
+            n = next((i for i, e in enumerate(script) if all(t in raw for t in e.get("expect", []))), None)
+            if n is None:
+                return self.send(400, json.dumps({"error": {"message": "no scripted exchange expects this request"}}))
+            return self.answer(n, script[n], raw)
         with lock:
             n = state["n"]
             state["n"] += 1
@@ -75,7 +83,9 @@ class Handler(BaseHTTPRequestHandler):
             if not repeat_last:
                 return self.send(500, json.dumps({"error": {"message": "script exhausted"}}))
             n = len(script) - 1
-        ex = script[n]
+        return self.answer(n, script[n], raw)
+
+    def answer(self, n, ex, raw):
         for text in ex.get("expect", []):
             if text not in raw:
                 return self.send(400, json.dumps({"error": {"message": f"scripted exchange {n} expected {text!r} in the request"}}))

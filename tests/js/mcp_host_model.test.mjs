@@ -30,9 +30,13 @@ const EVALUE = 1e-10;  // what the user writes into the form (the stage table's 
 let server, llm, base, llmUrl;
 
 before(async () => {
-  // The scripted model: every answer the same, cited from the knowledge base's SPL entry ([1]).
+  // The scripted model: asked to route, it says faq; asked to answer, it cites the knowledge base's SPL entry ([1]).
   const script = path.join(scratch, 'script.json');
-  fs.writeFileSync(script, JSON.stringify({ repeat_last: true, script: [{
+  fs.writeFileSync(script, JSON.stringify({ by_expect: true, script: [{
+    expect: ['Classify the user', '总结下SPL基因家族'],
+    model: HOST_MODEL,
+    message: { content: '{"intent": "faq", "confidence": 0.9}' },
+  }, {
     expect: ['Evidence:', 'PF03110', '总结下SPL基因家族'],
     model: HOST_MODEL,
     message: { content: 'SPL 蛋白含 SBP 结构域（PF03110）[1]。拟南芥有 16 个 SPL 基因，水稻有 19 个 [1]。' },
@@ -130,9 +134,11 @@ async function summaryByHost({ asked, call }) {
   assert.equal(out.model_source, 'mcp_host');
   assert.match(out.answer, /PF03110\)\[1\]|PF03110）\[1\]/, 'the cited sentence passed the citation check');
   assert.ok(out.answer.includes(HOST_MODEL), 'the answer itself says which model wrote it');
-  assert.equal(asked.sampling.length, 1, 'one sampling request for the answer');
-  assert.match(asked.sampling[0].systemPrompt, /Mark every claim with the number of the evidence/);
-  assert.ok(asked.sampling[0].maxTokens > 0);
+  assert.equal(asked.sampling.length, 2, 'one sampling request to route the message, one for the answer');
+  assert.match(asked.sampling[0].systemPrompt, /Classify the user's message/);
+  assert.match(out.routed_by, new RegExp(HOST_MODEL), 'the host\'s model routed the message');
+  assert.match(asked.sampling[1].systemPrompt, /Mark every claim with the number of the evidence/);
+  assert.ok(asked.sampling[1].maxTokens > 0);
   return out;
 }
 

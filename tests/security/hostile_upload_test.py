@@ -101,7 +101,8 @@ def gff(seqid, typ, attrs, start=1, end=90, strand="+"):
 
 
 GENE = gff("chr1", "gene", "ID=gx") + gff("chr1", "mRNA", "ID=tx;Parent=gx")
-# FASTA defects: (name, bytes for a protein/CDS file, bytes for a genome, what the reason says)
+# FASTA defects: (name, bytes for a protein/CDS file, bytes for a genome, what the reason says; a pair when the
+# sequence readers and the genome reader word it differently)
 FASTA_DEFECTS = [
     ("id not UTF-8", b">a\xff\nMK\n", b">c\xff\nACGT\n", "0xFF"),
     ("sequence not UTF-8", b">a\nM\xffK\n", b">c\nAC\xffGT\n", "0xFF"),
@@ -109,7 +110,7 @@ FASTA_DEFECTS = [
     ("control byte in id", b">a\x01b\nMK\n", b">c\x01d\nACGT\n", "0x01"),
     ("header without a name", b">\nMK\n", b">\nACGT\n", "without a name"),
     ("sequence before any header", b"MKV\n>a\nMK\n", b"ACGT\n>c\nACGT\n", "before the first"),
-    ("duplicate id", b">a\nMK\n>a\nMV\n", b">c\nACGT\n>c\nACGT\n", "twice"),
+    ("duplicate id", b">a\nMK\n>a\nMV\n", b">c\nACGT\n>c\nACGT\n", ("used already", "twice")),
     ("id of 5000 bytes", b">" + b"a" * 5000 + b"\nMK\n", b">" + b"c" * 5000 + b"\nACGT\n", "id_bytes"),
     ("header of 5 MiB", b">a " + b"d" * (5 << 20) + b"\nMK\n", b">c " + b"d" * (5 << 20) + b"\nACGT\n", "line_bytes"),
     ("digits in the sequence", b">a\nMK1V\n", b">c\nAC7GT\n", "column 3"),
@@ -140,6 +141,8 @@ def cases():
     for kind in ("pep", "cds", "genome"):
         for label, seq_file, genome_file, says in FASTA_DEFECTS:
             data = genome_file if kind == "genome" else seq_file
+            if isinstance(says, tuple):
+                says = says[kind == "genome"]
             out.append(("%s %s" % (kind, label), kind, data, says))
             if label in ("id not UTF-8", "sequence not UTF-8", "header of 5 MiB"):
                 out.append(("%s %s (gzip)" % (kind, label), kind, gzip.compress(data), says))

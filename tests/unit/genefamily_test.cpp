@@ -174,7 +174,6 @@ void write_second_species(const fs::path& d, const TempDir& other) {
   }
 }
 
-
 // The run's one name for each of the data's gene and protein ids (final/<P>.<F>.names.tsv: name, gene_id,
 // protein_id, ...): every table and figure of a run names members by it.
 std::map<std::string, std::string> member_names(const fs::path& run_dir) {

@@ -33,3 +33,17 @@ TEST(JsonText, NonFiniteNumbersBecomeNull) {
   Json v = Json::array({std::nan(""), INFINITY});
   EXPECT_EQ(json_text(v), "[null,null]");
 }
+
+// Every cut of text of 1-, 2-, 3- and 4-byte characters keeps whole characters: the prefix is valid UTF-8
+// (nlohmann's dump does not throw on it) and as long as it can be within the limit.
+TEST(Utf8Prefix, EveryCutKeepsWholeCharacters) {
+  const std::string text = "a\xC3\xA9\xE5\x95\x8A\xF0\x9F\x8C\xB1z\xE5\x95\x8A\xE5\x95\x8A";  // a é 啊 🌱 z 啊 啊
+  for (size_t n = 0; n <= text.size() + 2; ++n) {
+    std::string_view cut = utf8_prefix(text, n);
+    EXPECT_LE(cut.size(), n);
+    EXPECT_EQ(text.compare(0, cut.size(), cut), 0);
+    EXPECT_NO_THROW((void)Json(std::string(cut)).dump()) << "cut at " << n;
+    EXPECT_GT(cut.size() + 4, std::min(n, text.size())) << "a cut drops at most one character";
+  }
+  EXPECT_EQ(utf8_prefix("", 5), "");
+}
