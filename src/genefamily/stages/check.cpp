@@ -73,10 +73,10 @@ std::vector<StageCheck> check_findings(const StageContext& ctx, const Json& summ
     first += (first.empty() ? "" : "; ") + p.get<std::string>();
   const Json m = summary.value("gene_map", Json::object());
   const size_t unplaced = m.value("unplaced", size_t(0)), proteins = m.value("proteins", size_t(0));
-  std::vector<StageCheck> out = {{"data problems", problems ? "warn" : "pass",
+  std::vector<StageCheck> out = {{BiText{"data problems", "数据问题"}.in(lang), problems ? "warn" : "pass",
                                   problems ? first : BiText{"no problems", "没有问题"}.in(lang), problems, 0}};
   if (m.value("gff3", false))
-    out.push_back({"proteins placed by the GFF3", unplaced ? "warn" : "pass",
+    out.push_back({BiText{"proteins placed by the GFF3", "GFF3 定位的蛋白"}.in(lang), unplaced ? "warn" : "pass",
                    BiText{std::to_string(proteins - unplaced) + " of " + std::to_string(proteins) + " proteins placed",
                           std::to_string(proteins) + " 个蛋白中 " + std::to_string(proteins - unplaced) + " 个有位置"}
                        .in(lang),
