@@ -19,15 +19,15 @@ std::string describe_action(const ToolRegistry& registry, const ToolSpec& t) {
   if (!props.empty()) out += "Parameters:\n";
   for (auto& [name, p] : props.items()) {
     bool req = std::find(required.begin(), required.end(), Json(name)) != required.end();
-    out += "- " + name + " (" + (p.contains("type") ? p["type"].dump() : std::string("any")) + ", " +
-           (req ? "required" : "optional, default " + p.value("default", Json()).dump()) +
+    out += "- " + name + " (" + (p.contains("type") ? json_text(p["type"]) : std::string("any")) + ", " +
+           (req ? "required" : "optional, default " + json_text(p.value("default", Json()))) +
            "): " + p.value("description", "") + "\n";
   }
   Json cases = t.settings.value("use_cases", Json::array());
   if (!cases.empty()) out += "Use cases:\n";
   for (auto& c : cases)
-    out += "- " + Json{{"action_type", t.name}, {"parameters", c.value("example", Json::object())}}.dump() + "\n  " +
-           c.value("explanation", "") + "\n";
+    out += "- " + json_text(Json{{"action_type", t.name}, {"parameters", c.value("example", Json::object())}}) +
+           "\n  " + c.value("explanation", "") + "\n";
   return out;
 }
 
@@ -41,7 +41,7 @@ std::string observation(const std::string& action, const Json& r, size_t max_cha
     out += "\n";
     for (auto& row : r["rows"]) {
       out += "| ";
-      for (auto& v : row) out += (v.is_string() ? v.get<std::string>() : v.dump()) + " | ";
+      for (auto& v : row) out += (v.is_string() ? v.get<std::string>() : json_text(v)) + " | ";
       out += "\n";
     }
     if (r.value("truncated", false)) out += r.value("note", "(truncated)") + "\n";
@@ -89,7 +89,7 @@ Result<Json> check_format(const Json& answer, const std::string& format) {
     if (integer && answer.is_number_float() && answer.get<double>() == std::floor(answer.get<double>()))
       return Json(static_cast<long long>(answer.get<double>()));
     return invalid_argument("the answer must be " + std::string(integer ? "an integer" : "a number") + ", got " +
-                            answer.dump());
+                            json_text(answer));
   };
   if (f == "int" || f == "integer") return as_number(true);
   if (f == "float" || f == "number") return as_number(false);
@@ -97,12 +97,12 @@ Result<Json> check_format(const Json& answer, const std::string& format) {
     if (answer.is_boolean()) return answer;
     if (answer == "true" || answer == "True") return Json(true);
     if (answer == "false" || answer == "False") return Json(false);
-    return invalid_argument("the answer must be true or false, got " + answer.dump());
+    return invalid_argument("the answer must be true or false, got " + json_text(answer));
   }
-  if (f == "str" || f == "string") return answer.is_string() ? answer : Json(answer.dump());
+  if (f == "str" || f == "string") return answer.is_string() ? answer : Json(json_text(answer));
   if (f.rfind("list", 0) == 0 || f == "array") {
     if (answer.is_array()) return answer;
-    return invalid_argument("the answer must be a list (JSON array), got " + answer.dump());
+    return invalid_argument("the answer must be a list (JSON array), got " + json_text(answer));
   }
   return answer;
 }
@@ -129,11 +129,11 @@ ChatMessage run_action(AgentRun& run, const ToolRegistry& registry, const std::v
                        ToolContext& ctx, const LlmClient& llm, const std::string& name, const Json& parameters,
                        SourceBook& book, const AgentOptions& options) {
   Json raw;
-  std::string content = run.call_tool(registry, actions, ctx, name, parameters.dump(), book, false, &raw);
+  std::string content = run.call_tool(registry, actions, ctx, name, json_text(parameters), book, false, &raw);
   if (content.rfind("error:", 0) == 0) return ChatMessage::user("[Error]: " + content.substr(7));
   if (name == "ViewImage" && raw.contains("image_base64")) {
-    std::string text = "[Observation]: the image of page " + raw["page_number"].dump() + " (" + raw["width"].dump() +
-                       "x" + raw["height"].dump() + " px)";
+    std::string text = "[Observation]: the image of page " + json_text(raw["page_number"]) + " (" +
+                       json_text(raw["width"]) + "x" + json_text(raw["height"]) + " px)";
     return llm.model().vision ? ChatMessage::user_with_image(text + " is attached.", raw["image_base64"])
                               : ChatMessage::user(text +
                                                   " was rendered, but the configured model cannot view "

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "bioagent/agent.h"
+#include "bioagent/json_text.h"
 
 namespace bioagent {
 
@@ -165,7 +166,7 @@ void Trajectory::write(Json event) {
   if (!out_) return;
   Json line = {{"t", std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()}};
   for (auto& [k, v] : event.items()) line[k] = v;
-  *out_ << line.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
+  *out_ << json_text(line) << "\n";
   out_->flush();
 }
 

@@ -113,8 +113,9 @@ std::string AgentRun::call_tool(const ToolRegistry& registry, const std::vector<
     return content;
   };
   if (std::none_of(allowed.begin(), allowed.end(), [&](const ToolSpec* t) { return t->name == name; }))
-    return done(
-        false, "error: there is no tool named '" + name + "' here; the tools are: " + tool_names(allowed).dump(), 0, 0);
+    return done(false,
+                "error: there is no tool named '" + name + "' here; the tools are: " + json_text(tool_names(allowed)),
+                0, 0);
   Json args =
       arguments.find_first_not_of(" \t\r\n") == std::string::npos ? Json::object() : parse_json_bounded(arguments);
   if (!args.is_object())
@@ -125,7 +126,7 @@ std::string AgentRun::call_tool(const ToolRegistry& registry, const std::vector<
   auto r = registry.call(name, args, ctx);
   if (!r) {
     std::string msg = "error: " + r.status().to_string();
-    if (!r.status().details().empty()) msg += " " + r.status().details().dump();
+    if (!r.status().details().empty()) msg += " " + json_text(r.status().details());
     return done(false, msg, msg.size(), 0);
   }
   if (result_out) *result_out = *r;

@@ -14,6 +14,7 @@
 #include "agents/answer_units.h"
 #include "bioagent/agent.h"
 #include "bioagent/collections.h"
+#include "bioagent/json_text.h"
 #include "text/stop_words.h"
 
 namespace bioagent {
@@ -182,14 +183,14 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   auto call = [&](const std::string& tool, const Json& args, Json& out) {
     if (!registry.find(tool)) return false;
     budget.add_tool_call();
-    std::string content = run.call_tool(registry, all, ctx, tool, args.dump(), book, false, &out);
+    std::string content = run.call_tool(registry, all, ctx, tool, json_text(args), book, false, &out);
     return content.rfind("error:", 0) != 0;
   };
 
   std::string expr;
   Json r;
   if (looks_arithmetic(question, expr) && call("calculate_expr", {{"expr", expr}}, r)) {
-    result.answer = expr + " = " + (r.contains("result") ? r["result"].dump() : r.dump());
+    result.answer = expr + " = " + (r.contains("result") ? json_text(r["result"]) : json_text(r));
     result.answer_value = r.value("result", Json());
     result.stop_reason = StopReason::kAnswer;
     run.finish(result, budget);

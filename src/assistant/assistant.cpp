@@ -210,7 +210,7 @@ Result<Json> Assistant::chat(const std::string& sid, const std::string& message,
   meta.erase("answer");
   BIOAGENT_RETURN_IF_ERROR(
       impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
-                         {sid, "user", message, Json::object().dump(), now_iso()}));
+                         {sid, "user", message, json_text(Json::object()), now_iso()}));
   BIOAGENT_RETURN_IF_ERROR(
       impl_->store->exec("INSERT INTO messages (session, role, content, meta, at) VALUES (?,?,?,?,?)",
                          {sid, "assistant", reply.value("answer", ""), json_text(meta), now_iso()}));

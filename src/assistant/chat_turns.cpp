@@ -7,6 +7,7 @@
 
 #include "assistant/assistant_impl.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 #include "runs/dialog_form.h"
 
@@ -235,7 +236,7 @@ void Assistant::Impl::name_plan_places(const std::string& sid, Json& p) const {
              "运行时就地读取这些文件（在运行目录中建立链接；不复制、不改名）"}
           .in(lang);
   // Messages of the naming check may quote the folder: they name the place instead.
-  std::string text = p["plan"].dump();
+  std::string text = json_text(p["plan"]);
   for (const std::string path : {fs::absolute(folder).string(), folder.string()})
     for (size_t at; !path.empty() && (at = text.find(path)) != std::string::npos;) text.replace(at, path.size(), place);
   Json named = Json::parse(text, nullptr, false);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "bioagent/agent.h"
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 #include "bioagent/registry.h"
 
@@ -113,9 +114,10 @@ void add_local_hits(const AgentEnv& env, const std::vector<std::string>& queries
       const Json& c = e.value("citation", Json::object());
       std::string text = e.value("content", "");
       if (ev.items.size() >= limit || !relevant(text + " " + c.value("title", ""))) continue;
-      std::string year = c.contains("year") && !c["year"].is_null()
-                             ? " (" + (c["year"].is_string() ? c["year"].get<std::string>() : c["year"].dump()) + ")"
-                             : "";
+      std::string year =
+          c.contains("year") && !c["year"].is_null()
+              ? " (" + (c["year"].is_string() ? c["year"].get<std::string>() : json_text(c["year"])) + ")"
+              : "";
       std::string loc;
       for (const char* k : {"url", "doi", "pmid"})
         if (loc.empty() && c.contains(k) && c[k].is_string()) loc = c[k].get<std::string>();

@@ -3,6 +3,7 @@
 // searches ran and which failed, and calls the absence of papers a research
 // gap only when every search ran.
 #include "assistant/knowledge_evidence.h"
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 
 #include <algorithm>
@@ -40,7 +41,7 @@ void search_online(const AgentEnv& env, const Subject& s, EvidenceSet& ev) {
   }
   std::set<std::string> failed_sources;
   for (auto& e : r.value("errors", Json::array())) {
-    std::string msg = e.is_string() ? e.get<std::string>() : e.dump();
+    std::string msg = e.is_string() ? e.get<std::string>() : json_text(e);
     ev.failed.push_back(msg);
     failed_sources.insert(msg.substr(0, msg.find(':')));
   }

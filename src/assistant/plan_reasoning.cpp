@@ -8,6 +8,7 @@
 
 #include "assistant/agents.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 
 namespace bioagent {
@@ -85,7 +86,7 @@ std::vector<std::string> plan_reasoning_problems(const std::string& sentence, co
   for (auto& a : analyses_not_in_the_table())
     if (low.find(lower_ascii(a)) != std::string::npos && !says_absent(sentence))
       problems.push_back("claims an analysis (" + a + ") that no stage of the plan performs");
-  std::string plan_text = plan.dump();
+  std::string plan_text = json_text(plan);
   static const RE2 number(R"((?:^|[^A-Za-z0-9.])(\d+(?:\.\d+)?))");
   auto in_plan = [&](const std::string& n) {  // n with no digit glued on either side
     auto digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -129,7 +130,7 @@ Json plan_reasoning(const Json& plan, LlmClient* llm, Lang lang) {
                      "files, call a skipped stage skipped and a missing file missing, and add no number the plan "
                      "does not hold." +
                      std::string(BiText{" Answer in English.", " Answer in Chinese."}.in(lang))),
-                 ChatMessage::user(plan.dump(1))};
+                 ChatMessage::user(json_text(plan, 1))};
   rq.temperature = 0.0;
   auto resp = llm->chat(rq);
   if (!resp)

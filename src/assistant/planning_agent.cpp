@@ -29,7 +29,7 @@ YAML::Node to_node(const Json& j) {
   } else if (j.is_null()) {
     n = YAML::Node(YAML::NodeType::Null);
   } else {
-    n = j.dump();
+    n = json_text(j);
   }
   return n;
 }

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 
+#include "bioagent/json_text.h"
 #include "bioagent/llm.h"
 
 namespace bioagent {
@@ -25,7 +26,7 @@ std::string value_text(const Json& v) {
     std::snprintf(buf, sizeof buf, "%.3g", v.get<double>());
     return buf;
   }
-  if (v.is_primitive()) return v.dump();
+  if (v.is_primitive()) return json_text(v);
   std::string out;
   size_t n = 0;
   for (auto it = v.begin(); it != v.end(); ++it, ++n) {

@@ -202,7 +202,7 @@ SourceMatch match_plan(const Json& plan, std::string_view message, const Message
   s.available = true;
   const PlanVocab& v = pipeline_vocab();
   std::set<std::string> plan_stems;
-  std::string plan_text = plan.is_null() ? "" : plan.dump();
+  std::string plan_text = plan.is_null() ? "" : json_text(plan);
   if (plan_text.size() > 200000) plan_text.resize(200000);
   for (auto& w : ascii_words(plan_text)) plan_stems.insert(match_stem(w));
   std::set<std::string> hits;

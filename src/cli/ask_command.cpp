@@ -32,15 +32,15 @@ void print_trace(const Json& e) {
   }
   std::string line = "· " + type;
   if (type == "llm") {
-    line += " turn " + e["turn"].dump() + ": " + std::to_string(e["tool_calls"].size()) + " tool call(s), " +
-            e["usage"]["prompt_tokens"].dump() + "+" + e["usage"]["completion_tokens"].dump() + " tokens";
+    line += " turn " + json_text(e["turn"]) + ": " + std::to_string(e["tool_calls"].size()) + " tool call(s), " +
+            json_text(e["usage"]["prompt_tokens"]) + "+" + json_text(e["usage"]["completion_tokens"]) + " tokens";
     if (e["content"].is_string() && !e["content"].get<std::string>().empty())
       line += "\n    " + e["content"].get<std::string>().substr(0, 300);
   } else if (type == "tool_call") {
     line += " " + e.value("name", "") + " " + e.value("arguments", "").substr(0, 300);
   } else if (type == "tool_result") {
-    line += " " + e.value("name", "") + (e.value("ok", false) ? " ok, " : " FAILED, ") + e["chars"].dump() +
-            " chars, " + e["sources"].dump() + " new source(s)";
+    line += " " + e.value("name", "") + (e.value("ok", false) ? " ok, " : " FAILED, ") + json_text(e["chars"]) +
+            " chars, " + json_text(e["sources"]) + " new source(s)";
     if (!e.value("ok", false)) line += "\n    " + e.value("content", "").substr(0, 300);
   } else if (type == "stop" || type == "parse_error") {
     line += ": " + e.value("message", e.value("reason", ""));

@@ -208,7 +208,7 @@ void parameter_dialog(Assistant& a, const std::string& sid, const std::string& t
   if (!awaiting_confirmation(a, sid, task)) return;  // answered already (a followed run's earlier dialog)
   std::cout << BiText{"Parameters:", "参数确认："}.in(lang) << "\n";
   const Json params = event.value("params", Json::object());
-  for (auto& [k, v] : params.items()) std::cout << "  " << k << " = " << v.dump() << "\n";
+  for (auto& [k, v] : params.items()) std::cout << "  " << k << " = " << json_text(v) << "\n";
   std::cout << std::flush;
   int timeout = event.value("timeout_seconds", 30);
   if (event.contains("deadline") && event["deadline"].is_number()) {  // what is left of it (a followed run's dialog)

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <random>
 
+#include "bioagent/json_text.h"
 #include "core/sqlite_open.h"
 
 namespace bioagent {
@@ -61,7 +62,7 @@ Result<Json> AppStore::query(const std::string& sql, const std::vector<Json>& bi
     else if (b.is_number())
       sqlite3_bind_double(st, k, b.get<double>());
     else {
-      std::string v = b.is_string() ? b.get<std::string>() : b.dump();
+      std::string v = b.is_string() ? b.get<std::string>() : json_text(b);
       sqlite3_bind_text(st, k, v.c_str(), int(v.size()), SQLITE_TRANSIENT);
     }
   }

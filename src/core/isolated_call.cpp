@@ -1,6 +1,7 @@
 // run_isolated: fork, limit, run, serialise the result onto a pipe; the parent
 // polls the pipe until the deadline and reaps the child.
 #include "core/isolated_call.h"
+#include "bioagent/json_text.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -62,7 +63,7 @@ void write_all(int fd, const std::string& s) {
   } catch (const std::exception& e) {
     out = {{"error", {{"code", "internal"}, {"message", e.what()}, {"details", Json::object()}}}};
   }
-  write_all(fd, out.dump(-1, ' ', false, Json::error_handler_t::replace));
+  write_all(fd, json_text(out));
   ::close(fd);
   _exit(0);
 }

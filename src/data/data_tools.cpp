@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "bioagent/bundle.h"
+#include "bioagent/json_text.h"
 #include "bioagent/registry.h"
 #include "bioagent/table.h"
 #include "bioagent/workspace.h"
@@ -227,7 +228,7 @@ Result<Json> filter_columns_tool(const ToolSpec&, const Json& args, ToolContext&
   std::vector<size_t> keep;
   std::vector<std::string> names;
   for (size_t c = 0; c < header.size(); ++c) {
-    std::string h = header[c].is_string() ? header[c].get<std::string>() : header[c].dump();
+    std::string h = header[c].is_string() ? header[c].get<std::string>() : json_text(header[c]);
     names.push_back(h);
     for (auto& t : terms) {
       if (lower(h).find(t) != std::string::npos) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "bioagent/json_text.h"
 #include "genefamily/stages/stage_common.h"
 #include "pipeline/stage_reasons.h"
 
@@ -14,7 +15,7 @@ Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runn
                                                 const Pipeline& pipeline) {
   std::error_code ec;
   fs::create_directories(o.run_dir, ec);
-  std::ofstream(o.run_dir / "run.json") << config.dump(2) << "\n";
+  std::ofstream(o.run_dir / "run.json") << json_text(config, 2) << "\n";
   auto r = pipeline.run(config, runner, o);
   if (!r) return r;
   Json stages = Json::array();
@@ -28,7 +29,8 @@ Result<std::vector<StageStatus>> run_genefamily(const Json& config, Runner& runn
     stages.push_back(j);
   }
   std::ofstream(o.run_dir / "status.json")
-      << Json{{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner.name()}, {"stages", stages}}.dump(2)
+      << json_text(Json{{"run_dir", fs::absolute(o.run_dir).string()}, {"runner", runner.name()}, {"stages", stages}},
+                   2)
       << "\n";
   return r;
 }
@@ -78,7 +80,7 @@ Result<Json> validate_run(const fs::path& run_dir) {
     if (c["status"] == "warn" && verdict == "pass") verdict = "warn";
   }
   Json out = {{"run", run_dir.filename().string()}, {"status", verdict}, {"checks", checks}};
-  std::ofstream(run_dir / "validation.json") << out.dump(2) << "\n";
+  std::ofstream(run_dir / "validation.json") << json_text(out, 2) << "\n";
   return out;
 }
 

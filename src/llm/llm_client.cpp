@@ -23,7 +23,7 @@ Status http_error(const ModelConfig& m, const HttpResponse& r) {
   Json j = parse_json_bounded(r.body);
   if (j.is_object() && j.contains("error")) {
     const Json& e = j["error"];
-    detail = e.is_object() ? json_get(e, "message", e.dump()) : e.is_string() ? e.get<std::string>() : e.dump();
+    detail = e.is_object() ? json_get(e, "message", json_text(e)) : e.is_string() ? e.get<std::string>() : json_text(e);
   } else {
     detail = r.body.substr(0, 300);
   }
@@ -88,7 +88,8 @@ class StreamAssembler {
     }
     saw_event_ = true;
     if (j.contains("error")) {
-      if (error_.is_ok()) error_ = Status(ErrorCode::kUnavailable, "the model server reported: " + j["error"].dump());
+      if (error_.is_ok())
+        error_ = Status(ErrorCode::kUnavailable, "the model server reported: " + json_text(j["error"]));
       return;
     }
     if (j.contains("usage") && j["usage"].is_object()) {
@@ -197,7 +198,7 @@ Result<ChatResponse> parse_chat_response(const Json& j) {
       call.id = json_get(tc, "id", std::string());
       call.name = json_get(f, "name", std::string());
       if (f.contains("arguments"))
-        call.arguments = f["arguments"].is_string() ? f["arguments"].get<std::string>() : f["arguments"].dump();
+        call.arguments = f["arguments"].is_string() ? f["arguments"].get<std::string>() : json_text(f["arguments"]);
       out.message.tool_calls.push_back(std::move(call));
     }
   out.finish_reason = json_get(c, "finish_reason", std::string());
@@ -231,7 +232,7 @@ Result<ChatResponse> OpenAiCompatibleClient::chat(const ChatRequest& request,
   req.url = endpoint(model_.base_url, "/chat/completions");
   req.headers = {{"Content-Type", "application/json"}};
   if (!model_.api_key.empty()) req.headers.push_back({"Authorization", "Bearer " + model_.api_key});
-  req.body = request_json(model_, request, stream).dump();
+  req.body = json_text(request_json(model_, request, stream));
   req.source = "llm";
   req.use_cache = false;
   req.timeout = std::chrono::seconds(model_.timeout_seconds);
@@ -265,7 +266,7 @@ Result<std::vector<std::vector<float>>> OpenAiCompatibleClient::embed(const std:
   req.url = endpoint(model_.base_url, "/embeddings");
   req.headers = {{"Content-Type", "application/json"}};
   if (!model_.api_key.empty()) req.headers.push_back({"Authorization", "Bearer " + model_.api_key});
-  req.body = Json{{"model", model.empty() ? model_.model : model}, {"input", texts}}.dump();
+  req.body = json_text(Json{{"model", model.empty() ? model_.model : model}, {"input", texts}});
   req.source = "llm";
   req.use_cache = false;
   auto resp = http_->fetch(req);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "bioagent/json_text.h"
 #include "mcp/mcp_internal.h"
 
 namespace bioagent::mcp {
@@ -158,7 +159,7 @@ std::optional<Json> read_fixture(const std::string& uri) {
       uri.compare(uri.size() - post.size(), post.size(), post) == 0) {
     std::string id = uri.substr(pre.size(), uri.size() - pre.size() - post.size());
     Json body = {{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + id}};
-    return Json{{"uri", uri}, {"mimeType", "application/json"}, {"text", body.dump()}};
+    return Json{{"uri", uri}, {"mimeType", "application/json"}, {"text", json_text(body)}};
   }
   return std::nullopt;
 }

@@ -211,7 +211,7 @@ std::string Scheduler::stage_key(const StageSpec& spec, const Json& params, cons
       key_doc["upstream"][up] = u && finished_with_outputs(u->state) ? keys_[up] : "absent";
     }
   if (spec.revision != 1) key_doc["revision"] = spec.revision;
-  return sha256_hex(key_doc.dump()).substr(0, 16);
+  return sha256_hex(json_text(key_doc)).substr(0, 16);
 }
 
 StageContext Scheduler::stage_context(const StageSpec& spec, const Json& params) {

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "bioagent/digest.h"
+#include "bioagent/json_text.h"
 #include "pipeline/subprocess.h"
 
 namespace bioagent {
@@ -91,7 +92,7 @@ std::string cached_version(RunStore& store, const fs::path& book_file, const std
       book[id] = v;
       fs::create_directories(book_file.parent_path(), ec);
       fs::path tmp = book_file.string() + ".tmp" + std::to_string(::getpid());
-      std::ofstream(tmp) << book.dump(1);
+      std::ofstream(tmp) << json_text(book, 1);
       fs::rename(tmp, book_file, ec);
     }
   }

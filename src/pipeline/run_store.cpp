@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
+#include "bioagent/json_text.h"
 
 namespace bioagent {
 
@@ -40,7 +41,7 @@ Status RunStore::record(const Json& a) {
                                      "the run record");
   if (!st) return st.status();
   auto text = [&](int i, const char* k) {
-    st->bind(i, a.contains(k) ? (a[k].is_string() ? a[k].get<std::string>() : a[k].dump()) : std::string());
+    st->bind(i, a.contains(k) ? (a[k].is_string() ? a[k].get<std::string>() : json_text(a[k])) : std::string());
   };
   text(1, "stage");
   text(2, "key");

@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "bioagent/json_text.h"
 #include "bioagent/pipeline.h"
 
 namespace bioagent {
@@ -71,7 +72,7 @@ const ReasonText* find_reason(const Json& reason) {
 }
 
 std::string value_text(const Json& v) {
-  return v.is_string() ? v.get<std::string>() : v.is_null() ? std::string() : v.dump();
+  return v.is_string() ? v.get<std::string>() : v.is_null() ? std::string() : json_text(v);
 }
 
 std::string fill(std::string text, const Json& reason) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "bioagent/json_text.h"
 #include "bioagent/pipeline.h"
 #include "core/state_table.h"
 
@@ -156,7 +157,7 @@ bool Repair::matches(FailureClass c, const std::string& message) const {
 namespace {
 
 // A parameter value as a person writes it: strings bare, numbers as JSON prints them.
-std::string value_text(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string value_text(const Json& v) { return v.is_string() ? v.get<std::string>() : json_text(v); }
 
 std::string values_text(const Json& values) {
   if (values.size() == 1) return value_text(values.begin().value());

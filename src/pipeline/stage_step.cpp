@@ -147,7 +147,7 @@ Status run_stage_step(const Pipeline& pipeline, const fs::path& request) {
   } else {
     const fs::path progress = ctx.work / engine::kProgressFile;
     auto on_step = [&](int step, int steps, const std::string& what, const fs::path&) {
-      std::ofstream(progress) << Json{{"step", step}, {"steps", steps}, {"what", what}}.dump();
+      std::ofstream(progress) << json_text(Json{{"step", step}, {"steps", steps}, {"what", what}});
     };
     s = engine::run_steps(*spec, ctx, rq.value("key", ""), **runner, **store, o, rq.value("versions", Json::object()),
                           on_step);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "runs/runs_internal.h"
 
 namespace bioagent {
@@ -202,7 +203,7 @@ Result<Json> RunService::select_data_folder(const std::string& owner, const std:
   fs::create_directories(file.parent_path(), ec);
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << chosen.dump(2);
+    out << json_text(chosen, 2);
     if (!out) return Status(ErrorCode::kInternal, "cannot save the data folder choice");
   }
   return Json{{"selected", chosen}, {"files", folder_files(*real, impl_->root_holding(*real)->path)}};

@@ -3,6 +3,7 @@
 // prevention); passed fixes are applied up front by later runs; records are
 // exported as error patterns only and imported when their fix is one of ours.
 // Also the stages' past durations, for the plans' estimates.
+#include "bioagent/json_text.h"
 #include "runs/runs_internal.h"
 
 namespace bioagent {
@@ -20,7 +21,7 @@ void RunService::Impl::record_learning(const Diagnosis& d, const DiagnosisRepair
       "INSERT INTO learning (timestamp, error_type, pattern, error_message, root_cause, fix_strategy, changes, "
       "test_result, future_prevention, fix, origin) VALUES (?,?,?,?,?,?,?,?,?,?,'local')",
       {now_iso(), d.error_type, d.pattern, d.error_message, d.root_cause,
-       repair ? repair->strategy : "no automatic fix: " + d.root_cause, changes.dump(), test_result,
+       repair ? repair->strategy : "no automatic fix: " + d.root_cause, json_text(changes), test_result,
        repair ? repair->prevention : "", repair ? repair->key : ""});
 }
 

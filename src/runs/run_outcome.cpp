@@ -9,6 +9,7 @@
 #include <map>
 
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "pipeline/stage_reasons.h"
 #include "runs/runs_internal.h"
 
@@ -140,8 +141,8 @@ std::string validation_lines(const Json& v, Lang lang) {
     }
     std::string why = explain_check(check, lang);
     if (lang == Lang::kZh)  // the check's own detail is English: the explanation, or the values compared
-      text += "\n- 验证提示：" + (why.empty() ? "检查未通过，数值 " + c.value("value", Json()).dump() + "，阈值 " +
-                                                    c.value("threshold", Json()).dump()
+      text += "\n- 验证提示：" + (why.empty() ? "检查未通过，数值 " + json_text(c.value("value", Json())) + "，阈值 " +
+                                                    json_text(c.value("threshold", Json()))
                                               : why);
     else
       text += "\n- validation " + check + ": " + c.value("detail", "") + (why.empty() ? "" : " — " + why);

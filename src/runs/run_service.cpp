@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "runs/run_clients.h"
 #include "runs/runs_internal.h"
 
@@ -120,9 +121,9 @@ void RunService::Impl::emit(const std::string& task_id, Json event) {
   int64_t seq = last && !last->empty() ? (*last)[0]["n"].get<int64_t>() + 1 : 1;
   event["seq"] = seq;
   event["at"] = now_iso();
-  Status w = last ? store->exec("INSERT INTO task_events (task, seq, event) VALUES (?,?,?)",
-                                {task_id, seq, event.dump(-1, ' ', false, Json::error_handler_t::replace)})
-                  : last.status();
+  Status w =
+      last ? store->exec("INSERT INTO task_events (task, seq, event) VALUES (?,?,?)", {task_id, seq, json_text(event)})
+           : last.status();
   ++event_generation;
   events_cv.notify_all();
   if (!w.is_ok()) stop_on_store_error(task_id, w);
@@ -293,7 +294,7 @@ Result<Json> RunService::start(RunRequest rq) {
   BIOAGENT_RETURN_IF_ERROR(impl_->store->exec(
       "INSERT INTO tasks (id, session, plan_id, state, params, run_dir, data_dir, message, created, updated) VALUES "
       "(?,?,?,?,?,?,?,?,?,?)",
-      {id, rq.owner, rq.plan_id, to_string(TaskState::kChecking), tp.dump(), rq.run_dir.string(), "", "", now_iso(),
+      {id, rq.owner, rq.plan_id, to_string(TaskState::kChecking), json_text(tp), rq.run_dir.string(), "", "", now_iso(),
        now_iso()}));
   impl_->start_thread(id, rq.owner, false);
   return Json{{"task_id", id},
@@ -346,7 +347,7 @@ Result<Json> RunService::answer(const std::string& owner, const std::string& tas
   // The task runs in another process on this store (a terminal chat, the server): it takes the answer there.
   BIOAGENT_RETURN_IF_ERROR(
       impl_->store->exec("INSERT INTO task_requests (task, action, params, at) VALUES (?, ?, ?, ?)",
-                         {task_id, action, given.dump(), now_iso()}));
+                         {task_id, action, json_text(given), now_iso()}));
   impl_->bell->ring();
   out["forwarded"] = true;
   out["message"] = "the task runs in another process on this store; it takes the answer at once";

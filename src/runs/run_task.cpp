@@ -12,6 +12,7 @@
 
 #include "bioagent/genefamily.h"
 #include "bioagent/input_limits.h"
+#include "bioagent/json_text.h"
 #include "pipeline/stage_reasons.h"
 #include "runs/runs_internal.h"
 
@@ -266,7 +267,7 @@ bool RunService::Impl::confirm_params(TaskRuntime& rt, TaskContext& t) {
                               : BiText{"parameters confirmed", "参数已确认"}.in(t.lang)}});
   t.row_params["run_params"] = t.params.to_json();
   t.row_params["confirmed"] = true;
-  store->record("UPDATE tasks SET params = ? WHERE id = ?", {t.row_params.dump(), t.id});
+  store->record("UPDATE tasks SET params = ? WHERE id = ?", {json_text(t.row_params), t.id});
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "bioagent/json_text.h"
 #include "runs/run_clients.h"
 #include "server/server_internal.h"
 
@@ -15,7 +16,7 @@ namespace {
 std::string sse_frame(const std::string& event, const Json& data, int64_t id = -1) {
   std::string f;
   if (id >= 0) f += "id: " + std::to_string(id) + "\n";
-  f += "event: " + event + "\ndata: " + data.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n\n";
+  f += "event: " + event + "\ndata: " + json_text(data) + "\n\n";
   return f;
 }
 

@@ -104,7 +104,7 @@ struct McpSessions {
 
 void rpc_error(Response& res, int http, int code, const std::string& message, const Json& id = nullptr) {
   res.status = http;
-  res.set_content(mcp::rpc_error(id, code, message).dump(), "application/json");
+  res.set_content(json_text(mcp::rpc_error(id, code, message)), "application/json");
 }
 
 // An SSE slot of `client`'s share, or a JSON-RPC 503 naming the limit reached.
@@ -113,7 +113,7 @@ bool acquire_mcp_stream(Context& c, const std::string& client, Response& res) {
   if (taken.is_ok()) return true;
   res.set_header("Retry-After", "5");
   res.status = 503;
-  res.set_content(mcp::rpc_error(nullptr, -32000, taken.message(), taken.details()).dump(), "application/json");
+  res.set_content(json_text(mcp::rpc_error(nullptr, -32000, taken.message(), taken.details())), "application/json");
   return false;
 }
 
@@ -144,13 +144,12 @@ bool refuse_session_version(const Request& req, Response& res, const Json& id) {
   const auto& ok = mcp_session_versions();
   if (std::find(ok.begin(), ok.end(), v) != ok.end()) return false;
   res.status = 400;
-  res.set_content(
-      mcp::rpc_error(id, -32022,
-                     "Unsupported protocol version: '" + v.substr(0, 64) + "' (a session speaks " + ok.back() + " to " +
-                         ok.front() + "; " + kMcpStatelessVersion + " is served without a session)",
-                     {{"supported", mcp_supported_versions()}, {"requested", v}})
-          .dump(),
-      "application/json");
+  res.set_content(json_text(mcp::rpc_error(id, -32022,
+                                           "Unsupported protocol version: '" + v.substr(0, 64) +
+                                               "' (a session speaks " + ok.back() + " to " + ok.front() + "; " +
+                                               kMcpStatelessVersion + " is served without a session)",
+                                           {{"supported", mcp_supported_versions()}, {"requested", v}})),
+                  "application/json");
   return true;
 }
 
@@ -174,9 +173,8 @@ Result<std::shared_ptr<McpConnection>> new_connection(Context* c, const Request&
 
 void cancel_request(McpConnection& conn, const Json& id, const std::string& reason) {
   std::lock_guard lock(conn.mu);
-  conn.session->handle_message(Json{
-      {"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", id}, {"reason", reason}}}}
-                                   .dump());
+  conn.session->handle_message(json_text(Json{
+      {"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", id}, {"reason", reason}}}}));
 }
 
 // How a request's answer is written.
@@ -346,9 +344,9 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
       res.set_header("Retry-After", "60");
       res.status = 503;
       return res.set_content(
-          mcp::rpc_error(msg.value("id", Json()), -32000,
-                         added.message() + " (end one with DELETE /mcp, or idle ones expire)", added.details())
-              .dump(),
+          json_text(mcp::rpc_error(msg.value("id", Json()), -32000,
+                                   added.message() + " (end one with DELETE /mcp, or idle ones expire)",
+                                   added.details())),
           "application/json");
     }
     s = *opened;
@@ -367,7 +365,7 @@ void answer_mcp_post(Context* c, McpSessions& sessions, const Request& req, Resp
   if (method == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
       msg["params"].contains("requestId")) {
     const Json& id = msg["params"]["requestId"];  // the waiting request ends now, answered
-    s->route(mcp::rpc_error(id, -32800, "request cancelled by the client").dump(), McpSession::request_key(id));
+    s->route(json_text(mcp::rpc_error(id, -32800, "request cancelled by the client")), McpSession::request_key(id));
   }
   res.status = 202;
 }

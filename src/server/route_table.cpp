@@ -51,7 +51,7 @@ int http_status_for(ErrorCode code) {
 
 void reply_json(Response& res, const Json& body, int status) {
   res.status = status;
-  res.set_content(body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
+  res.set_content(json_text(body), "application/json");
 }
 
 void reply_error(Response& res, const Status& s) { reply_json(res, error_envelope(s), http_status_for(s.code())); }
@@ -62,10 +62,9 @@ void to_jsonrpc_error(Response& res) {
   const Json& e = rest["error"];
   Json data = e.value("details", Json::object());
   data["reason"] = e.value("code", "");
-  res.set_content(
-      Json{{"jsonrpc", "2.0"}, {"error", {{"code", -32600}, {"message", e.value("message", "")}, {"data", data}}}}
-          .dump(),
-      "application/json");
+  res.set_content(json_text(Json{{"jsonrpc", "2.0"},
+                                 {"error", {{"code", -32600}, {"message", e.value("message", "")}, {"data", data}}}}),
+                  "application/json");
 }
 
 std::string session_of(const Request& req, const Json& body) {

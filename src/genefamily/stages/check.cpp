@@ -3,6 +3,7 @@
 // stages rely on (gene_map.tsv), with what could not be mapped and how to fix it.
 #include <nlohmann/json.hpp>
 
+#include "bioagent/json_text.h"
 #include "genefamily/io/gene_map.h"
 #include "genefamily/stages/stage_common.h"
 
@@ -38,18 +39,18 @@ ReportSection report(const ReportContext& r) {
   std::string via;
   const Json matched_by = m.value("matched_by", Json::object());  // kept alive: items() refers to it
   for (auto& [k, v] : matched_by.items())
-    via += (via.empty() ? "" : ", ") + v.dump() + BiText{" by ", " 个按 "}.in(r.lang) + k;
-  s.paragraphs.push_back(BiText{"Gene map (gene_map.tsv): " + m.value("proteins", Json(0)).dump() + " proteins of " +
-                                    m.value("genes", Json(0)).dump() + " genes (" + via + "); " +
-                                    m.value("placed", Json(0)).dump() + " with a position in the genome.",
-                                "基因对照表（gene_map.tsv）：" + m.value("proteins", Json(0)).dump() + " 个蛋白对应 " +
-                                    m.value("genes", Json(0)).dump() + " 个基因（" + via + "），" +
-                                    m.value("placed", Json(0)).dump() + " 个有基因组位置。"}
+    via += (via.empty() ? "" : ", ") + json_text(v) + BiText{" by ", " 个按 "}.in(r.lang) + k;
+  s.paragraphs.push_back(BiText{"Gene map (gene_map.tsv): " + json_text(m.value("proteins", Json(0))) +
+                                    " proteins of " + json_text(m.value("genes", Json(0))) + " genes (" + via + "); " +
+                                    json_text(m.value("placed", Json(0))) + " with a position in the genome.",
+                                "基因对照表（gene_map.tsv）：" + json_text(m.value("proteins", Json(0))) +
+                                    " 个蛋白对应 " + json_text(m.value("genes", Json(0))) + " 个基因（" + via + "），" +
+                                    json_text(m.value("placed", Json(0))) + " 个有基因组位置。"}
                              .in(r.lang));
   std::string evidence;  // which identifier linked how many proteins
   for (auto& e : m.value("evidence", Json::array()))
     evidence +=
-        (evidence.empty() ? "" : "; ") + e.value("key", std::string()) + ": " + e.value("proteins", Json(0)).dump();
+        (evidence.empty() ? "" : "; ") + e.value("key", std::string()) + ": " + json_text(e.value("proteins", Json(0)));
   if (!evidence.empty())
     s.paragraphs.push_back(
         BiText{"Proteins linked to the GFF3 by: " + evidence + ".", "蛋白与 GFF3 记录的对应依据：" + evidence + "。"}

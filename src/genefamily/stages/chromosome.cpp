@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "genefamily/algo/align.h"
 #include "genefamily/algo/natural_order.h"
 #include "genefamily/figures/figures.h"
@@ -114,11 +115,12 @@ Status draw_chromosomes(const StageContext& ctx) {
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_positions.tsv"), tsv.str()));
   if (placed.empty())
-    return write_text(ctx.work / "chromosome.json",
-                      Json{{"skipped", true},
-                           {"reason_kind", "no_positions"},
-                           {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}}
-                          .dump(2));
+    return write_text(
+        ctx.work / "chromosome.json",
+        json_text(Json{{"skipped", true},
+                       {"reason_kind", "no_positions"},
+                       {"reason", "no member has a position in the GFF3 (their proteins have no mRNA record)"}},
+                  2));
   std::string title = figure_title(ctx, {" members on the chromosomes", " 成员的染色体定位"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "chromosome_map.svg"),
                                       figures::chromosome_map(run_lang(ctx), frame->lengths, placed, title)));
@@ -130,15 +132,15 @@ Status draw_chromosomes(const StageContext& ctx) {
   std::sort(order.begin(), order.end(), [](auto& a, auto& b) { return natural_less(a, b); });
   chromosomes = Json::object();  // in natural order (an ordered object)
   for (auto& c : order) chromosomes[c] = per_chr[c];
-  return write_text(ctx.work / "chromosome.json", Json{{"chromosomes", frame->lengths.size()},
-                                                       {"chromosome_lengths", frame->source},
-                                                       {"members", members->size()},
-                                                       {"placed", placed.size()},
-                                                       {"per_chromosome", chromosomes},
-                                                       {"tandem_clusters", clusters},
-                                                       {"genes_in_tandem_clusters", in_clusters},
-                                                       {"redundant_models_collapsed", collapsed}}
-                                                      .dump(2));
+  return write_text(ctx.work / "chromosome.json", json_text(Json{{"chromosomes", frame->lengths.size()},
+                                                                 {"chromosome_lengths", frame->source},
+                                                                 {"members", members->size()},
+                                                                 {"placed", placed.size()},
+                                                                 {"per_chromosome", chromosomes},
+                                                                 {"tandem_clusters", clusters},
+                                                                 {"genes_in_tandem_clusters", in_clusters},
+                                                                 {"redundant_models_collapsed", collapsed}},
+                                                            2));
 }
 
 ReportSection chromosome_report(const ReportContext& r) {
@@ -148,7 +150,7 @@ ReportSection chromosome_report(const ReportContext& r) {
   const Json per = j.value("per_chromosome", Json::object());
   std::string counts;
   for (auto& [c, n] : per.items())
-    counts += (counts.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + c + BiText{" ", " 上 "}.in(r.lang) + n.dump();
+    counts += (counts.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + c + BiText{" ", " 上 "}.in(r.lang) + json_text(n);
   const std::string placed = std::to_string(j.value("placed", 0)), chrs = std::to_string(per.size()),
                     clusters = std::to_string(j.value("tandem_clusters", 0)),
                     in_clusters = std::to_string(j.value("genes_in_tandem_clusters", 0));

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bioagent/genefamily_classify.h"
+#include "bioagent/json_text.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
@@ -80,17 +81,17 @@ Status classify(const StageContext& ctx) {
       for (auto& m : *members) both += called.count(m.protein);
       agreement = {{"family", fam_name}, {"members", members->size()}, {"classified", called.size()}, {"both", both}};
     }
-  return write_text(
-      ctx.work / "classify.json",
-      Json{{"profiles", fs::path(o.hmm_files[0]).filename().string()},
-           {"threshold_mode", r->summary["threshold_mode"].begin().value()},
-           {"rules", o.rules_file.empty() ? "built-in (TAPscan v4)" : fs::path(o.rules_file).filename().string()},
-           {"proteins_with_domains", p["proteins_with_domains"]},
-           {"classified", p["classified"]},
-           {"families", p["families"]},
-           {"unexpressible_rules", r->summary["unexpressible_rules"].size()},
-           {"run_family", agreement}}
-          .dump(2));
+  return write_text(ctx.work / "classify.json",
+                    json_text(Json{{"profiles", fs::path(o.hmm_files[0]).filename().string()},
+                                   {"threshold_mode", r->summary["threshold_mode"].begin().value()},
+                                   {"rules", o.rules_file.empty() ? "built-in (TAPscan v4)"
+                                                                  : fs::path(o.rules_file).filename().string()},
+                                   {"proteins_with_domains", p["proteins_with_domains"]},
+                                   {"classified", p["classified"]},
+                                   {"families", p["families"]},
+                                   {"unexpressible_rules", r->summary["unexpressible_rules"].size()},
+                                   {"run_family", agreement}},
+                              2));
 }
 
 // The members identify found that the classifier also puts in the run's

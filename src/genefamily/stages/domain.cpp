@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "genefamily/stages/stage_common.h"
 
 namespace bioagent::gf {
@@ -39,11 +40,12 @@ Status architecture(const StageContext& ctx) {
   }
   size_t n = members->size();
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "domain_architecture.tsv"), tsv.str()));
-  return write_text(ctx.work / "domain.json", Json{{"genes", n},
-                                                   {"mean_coverage", n ? sum / double(n) : 0.0},
-                                                   {"min_coverage", n ? min_cov : 0.0},
-                                                   {"fraction_full_domain", n ? double(full) / double(n) : 0.0}}
-                                                  .dump(2));
+  return write_text(ctx.work / "domain.json",
+                    json_text(Json{{"genes", n},
+                                   {"mean_coverage", n ? sum / double(n) : 0.0},
+                                   {"min_coverage", n ? min_cov : 0.0},
+                                   {"fraction_full_domain", n ? double(full) / double(n) : 0.0}},
+                              2));
 }
 
 ReportSection domain_report(const ReportContext& r) {

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "genefamily/figures/figures_paper.h"
 #include "genefamily/stages/stage_common.h"
 
@@ -78,7 +79,8 @@ Status prepare(const StageContext& ctx, const std::vector<GenePair>& anchors) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "pairs.tsv", list.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(
       ctx.work / "prepare.json",
-      Json{{"anchor_pairs", anchors.size()}, {"sampled_every", every}, {"aligned", n}, {"without_cds", no_cds}}.dump(
+      json_text(
+          Json{{"anchor_pairs", anchors.size()}, {"sampled_every", every}, {"aligned", n}, {"without_cds", no_cds}},
           2)));
   return write_text(ctx.work / "yn00.ctl", yn00_control("pairs.phy", n));
 }
@@ -157,16 +159,16 @@ Status summarise(const StageContext& ctx) {
       figures::ks_distribution(run_lang(ctx), background, title, max_ks, family,
                                BiText{"collinear gene pairs of the genome", "全基因组共线基因对"}.in(run_lang(ctx)))));
   Json prep = read_json_or(ctx.work / "prepare.json");
-  return write_text(ctx.work / "duplication.json", Json{{"anchor_pairs", prep.value("anchor_pairs", 0)},
-                                                        {"sampled_every", prep.value("sampled_every", 1)},
-                                                        {"without_cds", prep.value("without_cds", 0)},
-                                                        {"estimated", background.size()},
-                                                        {"not_estimated", not_estimated},
-                                                        {"saturated", saturated},
-                                                        {"max_ks", max_ks},
-                                                        {"peaks", peak_rows},
-                                                        {"family_pairs", family_rows}}
-                                                       .dump(2));
+  return write_text(ctx.work / "duplication.json", json_text(Json{{"anchor_pairs", prep.value("anchor_pairs", 0)},
+                                                                  {"sampled_every", prep.value("sampled_every", 1)},
+                                                                  {"without_cds", prep.value("without_cds", 0)},
+                                                                  {"estimated", background.size()},
+                                                                  {"not_estimated", not_estimated},
+                                                                  {"saturated", saturated},
+                                                                  {"max_ks", max_ks},
+                                                                  {"peaks", peak_rows},
+                                                                  {"family_pairs", family_rows}},
+                                                             2));
 }
 
 ReportSection report(const ReportContext& r) {
@@ -226,7 +228,7 @@ StageSpec duplication_stage() {
       const std::string why = anchors ? "the synteny stage found no collinear anchor pairs"
                                       : "the synteny stage wrote no anchor table: " + anchors.status().message();
       return std::vector<Step>{StageFn([why](const StageContext& c) {
-        return write_text(c.work / "duplication.json", Json{{"skipped", true}, {"reason", why}}.dump(2));
+        return write_text(c.work / "duplication.json", json_text(Json{{"skipped", true}, {"reason", why}}, 2));
       })};
     }
     return std::vector<Step>{StageFn([a = *anchors](const StageContext& c) { return prepare(c, a); }),

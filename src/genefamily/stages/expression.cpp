@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "bioagent/seqio.h"
 #include "bioagent/table.h"
 #include "genefamily/figures/figures.h"
@@ -224,14 +225,15 @@ Status heatmap(const StageContext& ctx) {
   std::string path = matrix_path(ctx);
   if (path.empty() && !ctx.params["reads"].empty()) path = (ctx.work / final_name(ctx, "salmon_tpm.tsv")).string();
   if (path.empty())
-    return write_text(ctx.work / "expression.json",
-                      Json{{"skipped", true},
-                           {"reason",
-                            "no expression matrix was given: add <Prefix>.expression.tsv (or .csv, .xlsx; genes x "
-                            "samples, TPM, FPKM or counts) to the data folder, or on the command line set "
-                            "{\"expression\": {\"matrix\": FILE}} or {\"reads\": [{\"sample\", \"r1\", \"r2\"}]} "
-                            "to quantify FASTQ reads with salmon"}}
-                          .dump(2));
+    return write_text(
+        ctx.work / "expression.json",
+        json_text(Json{{"skipped", true},
+                       {"reason",
+                        "no expression matrix was given: add <Prefix>.expression.tsv (or .csv, .xlsx; genes x "
+                        "samples, TPM, FPKM or counts) to the data folder, or on the command line set "
+                        "{\"expression\": {\"matrix\": FILE}} or {\"reads\": [{\"sample\", \"r1\", \"r2\"}]} "
+                        "to quantify FASTQ reads with salmon"}},
+                  2));
   auto matrix = read_expression_matrix(path);
   if (!matrix) return matrix.status();
   auto members = read_members(ctx.input.at("identify"));
@@ -244,15 +246,16 @@ Status heatmap(const StageContext& ctx) {
   std::vector<std::vector<double>> raw;
   member_rows(*members, ids, values, genes, raw);
   BIOAGENT_RETURN_IF_ERROR(write_heatmap(ctx, samples, genes, raw));
-  return write_text(ctx.work / "expression.json", Json{{"skipped", false},
-                                                       {"matrix", fs::path(path).filename().string()},
-                                                       {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},
-                                                       {"samples", samples.size()},
-                                                       {"normalisation", normalisation},
-                                                       {"normalisation_zh", normalisation_zh},
-                                                       {"members_with_expression", genes.size()},
-                                                       {"members", members->size()}}
-                                                      .dump(2));
+  return write_text(ctx.work / "expression.json",
+                    json_text(Json{{"skipped", false},
+                                   {"matrix", fs::path(path).filename().string()},
+                                   {"quantified_with", ctx.params["reads"].empty() ? "" : "salmon"},
+                                   {"samples", samples.size()},
+                                   {"normalisation", normalisation},
+                                   {"normalisation_zh", normalisation_zh},
+                                   {"members_with_expression", genes.size()},
+                                   {"members", members->size()}},
+                              2));
 }
 
 ReportSection report(const ReportContext& r) {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bioagent/http.h"
+#include "bioagent/json_text.h"
 #include "genefamily/classify/classify.h"
 #include "genefamily/io/gene_map.h"
 #include "genefamily/stages/identify_species_profile.h"
@@ -30,7 +31,8 @@ Status write_search_proteome(const StageContext& ctx) {
   size_t renamed = 0;
   for (auto& r : *pep) renamed += r.description.rfind(r.id, 0) != 0;
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "proteome.fasta", *pep));
-  return write_text(ctx.work / "proteome.json", Json{{"proteins", pep->size()}, {"ids_cleaned", renamed}}.dump(2));
+  return write_text(ctx.work / "proteome.json",
+                    json_text(Json{{"proteins", pep->size()}, {"ids_cleaned", renamed}}, 2));
 }
 
 // The members' files: members.tsv (name, the data's gene and protein ids, position, search scores), the
@@ -306,7 +308,7 @@ Status select_members(const StageContext& ctx) {
                        {"unplaced", naming.unplaced},
                        {"first", members.front().name},
                        {"last", members.back().name}};
-  return write_text(ctx.work / "identify.json", summary.dump(2));
+  return write_text(ctx.work / "identify.json", json_text(summary, 2));
 }
 
 // gzip-compressed bytes, inflated with zlib up to `limit` bytes.

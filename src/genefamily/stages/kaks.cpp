@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "genefamily/algo/align.h"
 #include "genefamily/algo/natural_order.h"
 #include "genefamily/figures/figures.h"
@@ -266,12 +267,12 @@ Status summarise_kaks(const StageContext& ctx) {
   tabulate_pairs(pairs, values, rate, max_ks, t);
   if (pairs.empty())
     return write_text(ctx.work / "kaks.json",
-                      Json{{"skipped", true},
-                           {"reason_kind", "no_pairs"},
-                           {"reason",
-                            "no duplicated pairs among the members (no tandem cluster, no mutual best match "
-                            "at the identity threshold)"}}
-                          .dump(2));
+                      json_text(Json{{"skipped", true},
+                                     {"reason_kind", "no_pairs"},
+                                     {"reason",
+                                      "no duplicated pairs among the members (no tandem cluster, no mutual best match "
+                                      "at the identity threshold)"}},
+                                2));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "kaks.tsv"), t.tsv.str()));
   std::string title = figure_title(ctx, {" duplicated pairs: Ka vs Ks (yn00)", " 重复基因对的 Ka 与 Ks（yn00）"});
   BIOAGENT_RETURN_IF_ERROR(
@@ -279,21 +280,21 @@ Status summarise_kaks(const StageContext& ctx) {
   auto peaks = ks_peaks(ctx, t.points, rate, max_ks);
   if (!peaks) return peaks.status();
   return write_text(ctx.work / "kaks.json",
-                    Json{{"pairs", pairs.size()},
-                         {"ks_peaks", *peaks},
-                         {"estimated", t.estimated},
-                         {"not_estimated", t.not_estimated},
-                         {"saturated", t.saturated},
-                         {"max_ks", max_ks},
-                         {"ka_ks_below_1", t.below_one},
-                         {"median_ka_ks", t.ratios.empty() ? Json() : Json(median_of(t.ratios))},
-                         {"purifying_selection", t.purifying},
-                         {"positive_selection", t.positive},
-                         {"not_significant", t.neutral},
-                         {"not_tested", t.not_tested},
-                         {"substitution_rate", rate},
-                         {"rows", t.rows}}
-                        .dump(2));
+                    json_text(Json{{"pairs", pairs.size()},
+                                   {"ks_peaks", *peaks},
+                                   {"estimated", t.estimated},
+                                   {"not_estimated", t.not_estimated},
+                                   {"saturated", t.saturated},
+                                   {"max_ks", max_ks},
+                                   {"ka_ks_below_1", t.below_one},
+                                   {"median_ka_ks", t.ratios.empty() ? Json() : Json(median_of(t.ratios))},
+                                   {"purifying_selection", t.purifying},
+                                   {"positive_selection", t.positive},
+                                   {"not_significant", t.neutral},
+                                   {"not_tested", t.not_tested},
+                                   {"substitution_rate", rate},
+                                   {"rows", t.rows}},
+                              2));
 }
 
 namespace {

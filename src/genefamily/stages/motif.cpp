@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "figures/svg.h"
 #include "genefamily/algo/motif_em.h"
 #include "genefamily/figures/figures.h"
@@ -62,7 +63,7 @@ Status discover(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(
       write_text(ctx.work / final_name(ctx, "motif_logos.svg"),
                  figures::motif_logos(run_lang(ctx), motifs, figure_title(ctx, {" motif logos", " 基序标识图"}))));
-  return write_text(ctx.work / "motif.json", Json{{"motifs", summary}, {"count", motifs.size()}}.dump(2));
+  return write_text(ctx.work / "motif.json", json_text(Json{{"motifs", summary}, {"count", motifs.size()}}, 2));
 }
 
 ReportSection report(const ReportContext& r) {

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "genefamily/algo/newick.h"
 #include "genefamily/figures/figures_paper.h"
 #include "genefamily/stages/stage_common.h"
@@ -145,12 +146,12 @@ Status draw_panel(const StageContext& ctx) {
                  figures::combined_panel(run_lang(ctx), figures::pruned_to(rooted, members_of(*members)), group, rows,
                                          figure_title(ctx, {": phylogeny, motifs, domains and gene structure",
                                                             "：系统发育树、基序、结构域与基因结构"}))));
-  return write_text(ctx.work / "panel.json", Json{{"rows", rows.size()},
-                                                  {"root", root},
-                                                  {"columns", columns},
-                                                  {"subgroups", !group.empty()},
-                                                  {"references", outgroup.size()}}
-                                                 .dump(2));
+  return write_text(ctx.work / "panel.json", json_text(Json{{"rows", rows.size()},
+                                                            {"root", root},
+                                                            {"columns", columns},
+                                                            {"subgroups", !group.empty()},
+                                                            {"references", outgroup.size()}},
+                                                       2));
 }
 
 ReportSection panel_report(const ReportContext& r) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "genefamily/algo/iqtree_log.h"
 #include "genefamily/algo/newick.h"
 #include "genefamily/stages/phylogeny_groups.h"
@@ -73,7 +74,7 @@ Status fetch_references(const StageContext& ctx) {
   // The reason in both languages: a Chinese report quotes reason_zh.
   auto unavailable = [&](const std::string& why, const std::string& why_zh) {
     return write_text(ctx.work / "references.json",
-                      Json{{"status", "not available"}, {"reason", why}, {"reason_zh", why_zh}}.dump(2));
+                      json_text(Json{{"status", "not available"}, {"reason", why}, {"reason_zh", why_zh}}, 2));
   };
   const std::string acc = family_pfam(ctx);
   if (acc.empty())
@@ -114,8 +115,9 @@ Status fetch_references(const StageContext& ctx) {
     return unavailable("UniProt lists no reviewed Arabidopsis or rice protein with " + acc,
                        "UniProt 中没有含 " + acc + " 的已审阅拟南芥或水稻蛋白");
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "references.fasta", refs));
-  return write_text(ctx.work / "references.json",
-                    Json{{"status", "fetched"}, {"pfam", acc}, {"counts", counts}, {"source", "UniProt"}}.dump(2));
+  return write_text(
+      ctx.work / "references.json",
+      json_text(Json{{"status", "fetched"}, {"pfam", acc}, {"counts", counts}, {"source", "UniProt"}}, 2));
 }
 
 // The reference members: the given FASTA, else the data folder's <Family>.references.fasta, else the ones
@@ -150,7 +152,8 @@ Status gather(const StageContext& ctx) {
   }
   BIOAGENT_RETURN_IF_ERROR(write_text(
       ctx.work / "gather.json",
-      Json{{"stripped_characters", stripped}, {"sequences_with_stripped_characters", sequences_changed}}.dump(2)));
+      json_text(Json{{"stripped_characters", stripped}, {"sequences_with_stripped_characters", sequences_changed}},
+                2)));
   return write_fasta(ctx.work / "input.fasta", all);
 }
 
@@ -180,7 +183,7 @@ Status trim(const StageContext& ctx) {
   }
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "trimmed.fasta", *aln));
   return write_text(ctx.work / "trim.json",
-                    Json{{"columns", cols}, {"kept", kept}, {"max_gap_fraction", max_gap}}.dump(2));
+                    json_text(Json{{"columns", cols}, {"kept", kept}, {"max_gap_fraction", max_gap}}, 2));
 }
 
 double support_threshold(const std::string& kind);
@@ -302,19 +305,19 @@ Status finish(const StageContext& ctx) {
   const Json low = low_support_nodes(*tree, ft ? 100 : 1, support_threshold(ft ? "sh_like" : "ufboot"));
   return write_text(
       ctx.work / "phylogeny.json",
-      Json{{"method", ft ? "FastTree" : "IQ-TREE"},
-           {"model", ft ? "JTT+CAT (FastTree default)" : model},
-           {"model_selection", ft             ? "none (FastTree)"
-                               : model_finder ? "ModelFinder (-m " + asked + finder_set + ")"
-                                              : "fixed (-m " + asked + ")"},
-           {"low_support_nodes", low},
-           {"leaves", tree->leaves().size()},
-           {"supports", sup.size()},
-           {"support_kind", ft ? "sh_like" : "ufboot"},
-           {"median_support", median},
-           {"stripped_characters", gathered.value("stripped_characters", 0)},
-           {"sequences_with_stripped_characters", gathered.value("sequences_with_stripped_characters", 0)}}
-          .dump(2));
+      json_text(Json{{"method", ft ? "FastTree" : "IQ-TREE"},
+                     {"model", ft ? "JTT+CAT (FastTree default)" : model},
+                     {"model_selection", ft             ? "none (FastTree)"
+                                         : model_finder ? "ModelFinder (-m " + asked + finder_set + ")"
+                                                        : "fixed (-m " + asked + ")"},
+                     {"low_support_nodes", low},
+                     {"leaves", tree->leaves().size()},
+                     {"supports", sup.size()},
+                     {"support_kind", ft ? "sh_like" : "ufboot"},
+                     {"median_support", median},
+                     {"stripped_characters", gathered.value("stripped_characters", 0)},
+                     {"sequences_with_stripped_characters", gathered.value("sequences_with_stripped_characters", 0)}},
+                2));
 }
 
 // Support values compared with a threshold of their own kind (on a 0-100
@@ -375,12 +378,12 @@ ReportSection report(const ReportContext& r) {
   Json refs = read_json_or(r.folder / "references.json");
   if (refs.value("status", std::string()) == "fetched") {
     const Json c = refs.value("counts", Json::object());
-    s.paragraphs.push_back(BiText{"Reference members: " + c.value("Ath", Json(0)).dump() + " Arabidopsis and " +
-                                      c.value("Osa", Json(0)).dump() + " rice reviewed proteins with Pfam " +
+    s.paragraphs.push_back(BiText{"Reference members: " + json_text(c.value("Ath", Json(0))) + " Arabidopsis and " +
+                                      json_text(c.value("Osa", Json(0))) + " rice reviewed proteins with Pfam " +
                                       refs.value("pfam", std::string()) +
                                       " from UniProt; each clade is named by the reference members it holds.",
-                                  "参考成员：从 UniProt 获取的拟南芥 " + c.value("Ath", Json(0)).dump() + " 个、水稻 " +
-                                      c.value("Osa", Json(0)).dump() + " 个已审阅蛋白（Pfam " +
+                                  "参考成员：从 UniProt 获取的拟南芥 " + json_text(c.value("Ath", Json(0))) +
+                                      " 个、水稻 " + json_text(c.value("Osa", Json(0))) + " 个已审阅蛋白（Pfam " +
                                       refs.value("pfam", std::string()) + "），各分支以其所含参考成员命名。"}
                                .in(r.lang));
   } else if (refs.contains("reason")) {

@@ -129,7 +129,7 @@ Status interactions(const StageContext& ctx) {
   auto skip = [&](const std::string& why, const char* kind = "offline") {  // kind: the typed reason (stage_reasons)
     return write_text(
         ctx.work / "ppi.json",
-        Json{{"skipped", true}, {"reason", why}, {"reason_kind", kind}, {"reason_subject", "STRING"}}.dump(2));
+        json_text(Json{{"skipped", true}, {"reason", why}, {"reason_kind", kind}, {"reason_subject", "STRING"}}, 2));
   };
   std::string table = ctx.params["orthologs"];
   if (table.empty())
@@ -155,11 +155,11 @@ Status interactions(const StageContext& ctx) {
   if (!edges_json.is_array()) return parse_error("STRING's answer is not a JSON list of interactions");
   auto edges = write_network(ctx, agi_to_gene, edges_json);
   if (!edges) return edges.status();
-  return write_text(ctx.work / "ppi.json", Json{{"skipped", false},
-                                                {"orthologs", agi_to_gene.size()},
-                                                {"interactions", *edges},
-                                                {"from_cache", resp->from_cache}}
-                                               .dump(2));
+  return write_text(ctx.work / "ppi.json", json_text(Json{{"skipped", false},
+                                                          {"orthologs", agi_to_gene.size()},
+                                                          {"interactions", *edges},
+                                                          {"from_cache", resp->from_cache}},
+                                                     2));
 }
 
 ReportSection report(const ReportContext& r) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "figures/svg.h"
 #include "genefamily/algo/cis_scan.h"
 #include "genefamily/figures/figures.h"
@@ -227,7 +228,7 @@ Status scan(const StageContext& ctx) {
       write_text(ctx.work / final_name(ctx, "promoter_heatmap.svg"),
                  figures::promoter_figure(run_lang(ctx), matrix.rows, matrix.cols,
                                           categories_drawn(run_lang(ctx), scan.category), matrix.values, title)));
-  return write_text(ctx.work / "promoter.json", promoter_summary(ctx, scan, pwms->size()).dump(2));
+  return write_text(ctx.work / "promoter.json", json_text(promoter_summary(ctx, scan, pwms->size()), 2));
 }
 
 ReportSection report(const ReportContext& r) {
@@ -241,7 +242,7 @@ ReportSection report(const ReportContext& r) {
     if (cats.contains(key)) {
       total += cats[key].get<int>();
       by_cat += (by_cat.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + category_label(key, r.lang) +
-                BiText{" ", " "}.in(r.lang) + cats[key].dump();
+                BiText{" ", " "}.in(r.lang) + json_text(cats[key]);
     }
   std::string top;
   for (auto& t : j.value("top_elements", Json::array()))

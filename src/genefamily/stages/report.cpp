@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bioagent/digest.h"
+#include "bioagent/json_text.h"
 #include "figures/svg.h"
 #include "genefamily/algo/protein_properties.h"
 #include "genefamily/stages/report_methods.h"
@@ -272,7 +273,7 @@ std::vector<std::string> parameter_paragraphs(const StageContext& ctx, const fs:
                       BiText{": ", "："}.in(lang) + repair_text(rep, lang) + BiText{")", "）"}.in(lang));
   }
   std::vector<std::string> out = {BiText{"Parameters as run: ", "实际使用的参数："}.in(lang) +
-                                  relative_to_run(used, run_dir).dump()};
+                                  json_text(relative_to_run(used, run_dir))};
   for (auto& c : changes)
     out.push_back(BiText{"Parameters that differ from those asked: ", "与设定不同的参数："}.in(lang) + c);
   return out;
@@ -362,7 +363,7 @@ Status build(const StageContext& ctx) {
                    {"notable_promoter_elements", promoter.value("top_elements", Json::array())},
                    {"conserved_motifs", motif.value("motifs", Json::array())},
                    {"expression", expr}};
-  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "findings.json"), findings.dump(2)));
+  BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "findings.json"), json_text(findings, 2)));
 
   std::vector<Section> sections;
   {
@@ -475,7 +476,7 @@ Status build(const StageContext& ctx) {
       if (a["argv"].is_array() && !a["argv"].empty()) {
         std::string argv;
         for (auto& x : a["argv"]) argv += (argv.empty() ? "" : " ") + relative_to_run(x.get<std::string>(), run_dir);
-        s.table.push_back({a.value("stage", ""), argv, a["versions"].dump(), fmt(a.value("seconds", 0.0)),
+        s.table.push_back({a.value("stage", ""), argv, json_text(a["versions"]), fmt(a.value("seconds", 0.0)),
                            std::to_string(a.value("exit_code", 0))});
       }
     std::ostringstream inputs;
@@ -578,7 +579,7 @@ Status build(const StageContext& ctx) {
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.md"), md.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "report.html"), html.str()));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "figure_captions.json"),
-                                      Json{{"lang", lang_name(lang)}, {"figures", captions}}.dump(2)));
+                                      json_text(Json{{"lang", lang_name(lang)}, {"figures", captions}}, 2)));
   std::ostringstream outputs;
   outputs << "# Outputs of the " << sp << " " << fam << " run\n\n";
   const std::vector<std::pair<std::string, std::string>> kFiles = {
@@ -643,7 +644,8 @@ Status build(const StageContext& ctx) {
   outputs << "- `run.sqlite`: every command's argv, tool versions, times, exit codes and memory\n"
              "- `stages/<stage>-<key>/`: each stage's working folder and log (stage.log)\n";
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "final" / "outputs.md", outputs.str()));
-  return write_text(ctx.work / "report.json", Json{{"sections", sections.size()}, {"lang", lang_name(lang)}}.dump());
+  return write_text(ctx.work / "report.json",
+                    json_text(Json{{"sections", sections.size()}, {"lang", lang_name(lang)}}));
 }
 
 }  // namespace

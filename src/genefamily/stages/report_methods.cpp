@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 
 namespace bioagent::gf {
 namespace {
@@ -24,7 +25,7 @@ std::string value_text(const Json& v) {
     for (auto& x : v) out += (out.empty() ? "" : ", ") + value_text(x);
     return "[" + out + "]";
   }
-  return v.dump();
+  return json_text(v);
 }
 
 // The version number in a program's version line: its first word with a dot and a digit ("HMMER 3.3.2 (Nov 2020); ..."
@@ -50,7 +51,7 @@ std::string versions_text(const Json& versions, const std::set<std::string>& ran
   std::string out;
   for (auto& [program, version] : versions.items()) {
     if (!ran.empty() && !ran.count(lower(program))) continue;
-    const std::string v = version_number(version.is_string() ? version.get<std::string>() : version.dump());
+    const std::string v = version_number(version.is_string() ? version.get<std::string>() : json_text(version));
     out += (out.empty() ? "" : "; ") + program + " " +
            (v.empty() ? BiText{"(version unknown)", "（版本未知）"}.in(lang) : v);
   }

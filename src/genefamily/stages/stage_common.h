@@ -15,6 +15,7 @@
 #include "bioagent/bitext.h"
 #include "bioagent/genefamily.h"
 #include "bioagent/http.h"
+#include "bioagent/json_text.h"
 #include "bioagent/seqio.h"
 #include "figures/svg.h"
 #include "genefamily/algo/protein_properties.h"
@@ -82,7 +83,7 @@ inline double median_of(std::vector<double> v) {
 // {"a": 1, "b": 2} as "a: 1, b: 2".
 inline std::string join_counts(const Json& obj) {
   std::string out;
-  for (auto& [k, v] : obj.items()) out += (out.empty() ? "" : ", ") + k + ": " + v.dump();
+  for (auto& [k, v] : obj.items()) out += (out.empty() ? "" : ", ") + k + ": " + json_text(v);
   return out;
 }
 

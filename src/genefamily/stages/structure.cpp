@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bioagent/json_text.h"
 #include "genefamily/algo/align.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
@@ -39,7 +40,7 @@ Status draw_structure(const StageContext& ctx) {
   std::string title = figure_title(ctx, {" gene structure", " 基因结构"});
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / final_name(ctx, "gene_structure.svg"),
                                       figures::gene_structure(run_lang(ctx), genes, tx, title)));
-  return write_text(ctx.work / "structure.json", Json{{"genes_drawn", genes.size()}}.dump(2));
+  return write_text(ctx.work / "structure.json", json_text(Json{{"genes_drawn", genes.size()}}, 2));
 }
 
 ReportSection structure_report(const ReportContext& r) {

@@ -13,6 +13,7 @@
 
 #include "bioagent/digest.h"
 #include "bioagent/genefamily.h"
+#include "bioagent/json_text.h"
 #include "genefamily/algo/collinearity.h"
 #include "genefamily/figures/figures.h"
 #include "genefamily/figures/figures_paper.h"
@@ -82,7 +83,7 @@ Status reuse_homology(const StageContext& ctx, const fs::path& entry) {
     return Status(ErrorCode::kInternal,
                   "cannot copy the cached all-against-all search " + entry.string() + ": " + ec.message());
   return write_text(ctx.work / "homology.json",
-                    Json{{"reused", true}, {"cache_entry", entry.filename().string()}}.dump(2));
+                    json_text(Json{{"reused", true}, {"cache_entry", entry.filename().string()}}, 2));
 }
 
 // Keeps all.blast in the cache (written aside, then renamed, so a reader never sees half a file); a
@@ -102,7 +103,7 @@ Status store_homology(const StageContext& ctx, const fs::path& entry) {
   } else {
     j["not_cached"] = "the run has no cache folder";
   }
-  return write_text(ctx.work / "homology.json", j.dump(2));
+  return write_text(ctx.work / "homology.json", json_text(j, 2));
 }
 
 // The comparative species' folders: those the run service resolved from synteny.comparative_species (named
@@ -152,7 +153,7 @@ Status prepare(const StageContext& ctx) {
   }
   BIOAGENT_RETURN_IF_ERROR(write_fasta(ctx.work / "others.fasta", others));
   BIOAGENT_RETURN_IF_ERROR(write_text(ctx.work / "all_species.gff", all));
-  return write_text(ctx.work / "species.json", species.dump(2));
+  return write_text(ctx.work / "species.json", json_text(species, 2));
 }
 
 // The result with the members' anchors under their names (the final files name each member once; the other
@@ -411,7 +412,7 @@ Status blocks(const StageContext& ctx) {
     if (!inter) return inter.status();
     summary["interspecies"] = *inter;
   }
-  return write_text(ctx.work / "synteny.json", summary.dump(2));
+  return write_text(ctx.work / "synteny.json", json_text(summary, 2));
 }
 
 // A duplicate class (MCScanX's) in the report's language.
@@ -434,7 +435,7 @@ ReportSection report(const ReportContext& r) {
   for (const char* key : {"segmental", "tandem", "proximal", "dispersed", "singleton"})
     if (cls.contains(key))
       classes +=
-          (classes.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + class_label(key, r.lang) + " " + cls[key].dump();
+          (classes.empty() ? "" : BiText{", ", "，"}.in(r.lang)) + class_label(key, r.lang) + " " + json_text(cls[key]);
   const std::string blocks = std::to_string(j.value("blocks", 0)), genes = std::to_string(j.value("genes", 0)),
                     with = std::to_string(j.value("blocks_with_members", 0)),
                     seg = std::to_string(j.value("segmental_pairs", 0)),
@@ -519,7 +520,7 @@ StageSpec synteny_stage() {
                                      size_t(2 * ctx.params["min_anchors"].get<int>()));
     if (enough.code() == ErrorCode::kUnsupported)  // too few placed genes for a block: skipped with the count
       return std::vector<Step>{StageFn([why = enough.message()](const StageContext& c) {
-        return write_text(c.work / "synteny.json", Json{{"skipped", true}, {"reason", why}}.dump(2));
+        return write_text(c.work / "synteny.json", json_text(Json{{"skipped", true}, {"reason", why}}, 2));
       })};
     const fs::path entry =
         homology_cache_entry(ctx, proteome,
