@@ -2,7 +2,8 @@
 // function: round axis ticks, labels kept apart on the Ka/Ks plot and the
 // chromosome map, Ks peaks only from enough pairs, one colour per motif in
 // every figure, the promoter figure's category summary, tree supports kept apart,
-// the synteny circle's blocks and tandem arcs.
+// the synteny circle's blocks and tandem arcs, motif logo letters between their
+// header and position numbers, axis titles inside the canvas.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,6 +38,34 @@ void expect_apart(const std::map<std::string, double>& y, double gap) {
   for (auto& [k, at] : y) v.push_back(at);
   std::sort(v.begin(), v.end());
   for (size_t i = 1; i < v.size(); ++i) EXPECT_GE(v[i] - v[i - 1], gap - 1e-6) << "labels " << i - 1 << " and " << i;
+}
+
+// A text's vertical extent as Chromium measures it (DejaVu Sans: ascent 0.93, descent 0.24 of the size), through
+// a translate-and-scale transform when it has one.
+struct TextSpan {
+  std::string text;
+  double x = 0, top = 0, bottom = 0;
+  bool stacked = false;
+};
+std::vector<TextSpan> text_spans(const std::string& svg) {
+  std::vector<TextSpan> out;
+  std::regex text_re(R"re(<text x="([-0-9.]+)" y="([-0-9.]+)" font-size="([0-9.]+)"([^>]*)>([^<]*)</text>)re");
+  std::regex scale_re(R"re(translate\(([-0-9.]+) ([-0-9.]+)\) scale\(([-0-9.]+) ([-0-9.]+)\))re");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_re); it != std::sregex_iterator(); ++it) {
+    const std::string attrs = (*it)[4];
+    double x = std::stod((*it)[1]), y = std::stod((*it)[2]), size = std::stod((*it)[3]), sy = 1;
+    std::smatch m;
+    if (std::regex_search(attrs, m, scale_re)) x += std::stod(m[1]), y += std::stod(m[2]), sy = std::stod(m[4]);
+    out.push_back(
+        {(*it)[5], x, y - 0.93 * size * sy, y + 0.24 * size * sy, attrs.find("data-stacked") != std::string::npos});
+  }
+  return out;
+}
+
+double svg_width(const std::string& svg) {
+  std::smatch m;
+  std::regex_search(svg, m, std::regex(R"re(viewBox="0 0 ([0-9.]+) ([0-9.]+)")re"));
+  return m.empty() ? 0 : std::stod(m[1]);
 }
 
 }  // namespace
@@ -190,4 +219,52 @@ TEST(FigureGeometry, SyntenyCircleBlocksBehindLinksAndTandemPairsOnTheChromosome
   // A block on a chromosome the genome does not have is left out, not drawn at a made-up place.
   c.blocks = {{"ChrX", 1, 2, "Chr1", 1, 2}};
   EXPECT_EQ(synteny_circle(Lang::kEn, c, "circle").find("data-claim=\"blocks\""), std::string::npos);
+}
+
+TEST(FigureGeometry, MotifLogoLettersStayBetweenTheirHeaderAndPositions) {
+  // Each motif with one fully conserved column (a letter the logo's full height, whose box reaches furthest past
+  // its ink) and mixed ones; the widest 50 columns, so that the position title needs the canvas's right edge.
+  for (size_t width : {6, 12, 50}) {
+    Motif m;
+    m.width = width;
+    m.evalue = 1e-6;
+    m.sites = {{0, 0, 1}, {1, 0, 1}};
+    for (size_t k = 0; k < width; ++k) {
+      std::vector<double> col(20, k == 0 ? 0.0 : 0.2 / 19);
+      col[(k * 7) % 20] = k == 0 ? 1.0 : 0.8;
+      m.pwm.push_back(col);
+    }
+    const std::string svg = motif_logos(Lang::kEn, {m}, "t");
+    double letters_top = 1e9, letters_bottom = -1e9;
+    for (auto& t : text_spans(svg))
+      if (t.stacked) letters_top = std::min(letters_top, t.top), letters_bottom = std::max(letters_bottom, t.bottom);
+    ASSERT_LT(letters_top, letters_bottom) << svg;
+    for (auto& t : text_spans(svg)) {
+      if (t.stacked) continue;
+      if (t.text == "motif 1" || t.text.rfind("E = ", 0) == 0) {
+        EXPECT_LE(t.bottom, letters_top) << t.text;
+      }
+      if (t.text == "1" || t.text == "5" || t.text == "position") {
+        EXPECT_GE(t.top, letters_bottom) << t.text;
+      }
+      if (t.text == "position") {
+        EXPECT_LE(t.x + text_width(t.text, 10), svg_width(svg)) << width << " columns";
+      }
+    }
+  }
+}
+
+TEST(FigureGeometry, ChromosomeRulerTitleInsideTheCanvas) {
+  // Ticks as narrow as "0" and as wide as "0.20" or "250": the rotated title's glyphs (one ascent left of its
+  // baseline) stay right of the canvas's left edge.
+  for (int64_t length : {190000, 2000000, 250000000}) {
+    const std::string svg = chromosome_map(Lang::kEn, {{"Chr1", length}}, {{"g1", "Chr1", length / 2, -1}}, "t");
+    bool found = false;
+    for (auto& t : text_spans(svg))
+      if (t.text == "Position (Mb)") {
+        found = true;
+        EXPECT_GE(t.x - 0.93 * 10, 0) << length;
+      }
+    EXPECT_TRUE(found) << svg;
+  }
 }

@@ -133,9 +133,17 @@ void axis(svg::Doc& d, const std::string& id, bool horizontal, double at, double
   if (horizontal) {
     d.text((from + to) / 2, at + 8 + 2.2 * size, title, size, "middle", mark);
   } else {
-    const double x = at - 10 - widest - size * 0.6, y = (from + to) / 2;
+    const double x = at - 10 - widest - size * 0.6, y = (from + to) / 2;  // vertical_axis_room follows this
     d.text(x, y, title, size, "middle", mark + " transform=\"rotate(-90 " + svg::num(x) + " " + svg::num(y) + ")\"");
   }
+}
+
+double vertical_axis_room(const RoundTicks& ticks, double size) {
+  double widest = 0;
+  for (double v : ticks.values) widest = std::max(widest, text_width(tick_label(v, ticks.decimals), size));
+  // The rotated title's baseline sits 10 + widest + 0.6 size left of the line; its glyphs reach one ascent
+  // (0.93 of the size in DejaVu Sans) further.
+  return 10 + widest + size * (0.6 + 0.93);
 }
 
 double print_font(double width, double base) { return std::max(base, std::ceil(svg::min_font(width) * 10) / 10); }

@@ -33,14 +33,16 @@ std::string chromosome_map(Lang lang, const std::vector<std::pair<std::string, i
   double name_w = 0;
   for (auto& [c, len] : drawn) longest = std::max(longest, len);
   for (auto& g : genes) name_w = std::max(name_w, text_width(g.gene, 10));
-  const double f0 = 10, col = 14 + 6 + 22 + name_w + 14, ruler_w = 52, max_width = 700;
+  const double f0 = 10, col = 14 + 6 + 22 + name_w + 14, max_width = 700;
+  const double mb = double(longest) / 1e6;
+  const RoundTicks ticks = round_ticks(mb, 5);
+  // The ruler's labels and title clear of the left edge at the largest font the width can ask for.
+  const double ruler_w = std::max(52.0, 10 + vertical_axis_room(ticks, print_font(std::max(max_width, col) + 120, f0)));
   const size_t per_row = std::max<size_t>(1, size_t((max_width - ruler_w) / col));
   const size_t rows = (drawn.size() + per_row - 1) / std::max<size_t>(1, per_row);
   const double width = ruler_w + col * double(std::min(per_row, std::max<size_t>(1, drawn.size()))) + 8;
   const double f = print_font(width, f0), gap = f + 2, plot_h = 300;
   svg::Doc d(width, 0, title);
-  const double mb = double(longest) / 1e6;
-  const RoundTicks ticks = round_ticks(mb, 5);
   const double px = plot_h / ticks.values.back();  // pixels per Mb
   double y_row = 10;
   bool tandem = false;
@@ -53,8 +55,10 @@ std::string chromosome_map(Lang lang, const std::vector<std::pair<std::string, i
       row_h = std::max(row_h, gap * double(n));
     }
     const double top = y_row + f;
+    d.open_group("data-claim=\"scale-bar\"");  // the Mb ruler is the map's scale (the caption's "Mb ruler")
     axis(d, "mb-" + std::to_string(r + 1), false, ruler_w - 8, top, top + plot_h, 0, ticks.values.back(), ticks,
          BiText{"Position (Mb)", "位置（Mb）"}.in(lang), f);
+    d.close_group();
     for (size_t i = r * per_row; i < std::min(drawn.size(), (r + 1) * per_row); ++i) {
       const auto& [name, len] = drawn[i];
       const double x = ruler_w + col * double(i - r * per_row) + 6, h = double(len) / 1e6 * px;

@@ -52,6 +52,8 @@ bool crosses(const Box& b, const Segment& s);
 // marked data-axis="id" and data-axis-title="id".
 void axis(svg::Doc& d, const std::string& id, bool horizontal, double at, double from, double to, double lo, double hi,
           const RoundTicks& ticks, const std::string& title, double size);
+// How far left of a vertical axis's line its tick labels and rotated title reach (the title's box included).
+double vertical_axis_room(const RoundTicks& ticks, double size);
 
 // The font size a figure `width` wide needs to print at 180 mm (at least `base`).
 double print_font(double width, double base = 10);
