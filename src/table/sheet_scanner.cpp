@@ -1,5 +1,7 @@
 #include "table/sheet_scanner.h"
 
+#include "table/xml_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -15,101 +17,27 @@ struct RawRow {
   std::vector<Cell> cells;
 };
 
-// Appends literal XML text with its line ends as XML reads them: CR LF and a
-// lone CR become LF (a CR written as &#13; stays, as it is no line end).
-void append_eol(std::string& out, const char* b, const char* e) {
-  while (b < e) {
-    const char* cr = static_cast<const char*>(std::memchr(b, '\r', static_cast<size_t>(e - b)));
-    if (!cr) {
-      out.append(b, e);
-      return;
-    }
-    out.append(b, cr);
-    out += '\n';
-    b = cr + 1 < e && cr[1] == '\n' ? cr + 2 : cr + 1;
+// Whether a tag or attribute name is `lit`: names are short literals, compared
+// inline rather than by a library call per tag.
+template <size_t N>
+bool named(std::string_view name, const char (&lit)[N]) {
+  if (name.size() != N - 1) return false;
+  for (size_t i = 0; i + 1 < N; ++i) {
+    if (name[i] != lit[i]) return false;
   }
+  return true;
 }
 
-// Appends text with XML's predefined and numeric entities decoded; anything
-// else after '&' is kept literally (no DTD entities are ever expanded).
-void append_decoded(std::string& out, const char* b, const char* e) {
-  while (b < e) {
-    const char* amp = static_cast<const char*>(std::memchr(b, '&', static_cast<size_t>(e - b)));
-    if (!amp) {
-      append_eol(out, b, e);
-      return;
+// A value as the XML's own text when it holds no entity or CR, else decoded into `scratch`.
+std::string_view decoded_view(const char* b, const char* e, std::string& scratch) {
+  for (const char* q = b; q < e; ++q) {
+    if (*q == '&' || *q == '\r') {
+      scratch.clear();
+      append_decoded(scratch, b, e);
+      return scratch;
     }
-    append_eol(out, b, amp);
-    const char* semi =
-        static_cast<const char*>(std::memchr(amp, ';', static_cast<size_t>(std::min<ptrdiff_t>(e - amp, 12))));
-    if (!semi) {
-      out += '&';
-      b = amp + 1;
-      continue;
-    }
-    std::string_view ent(amp + 1, static_cast<size_t>(semi - amp - 1));
-    uint32_t cp = 0;
-    bool ok = true;
-    if (ent == "lt")
-      cp = '<';
-    else if (ent == "gt")
-      cp = '>';
-    else if (ent == "amp")
-      cp = '&';
-    else if (ent == "quot")
-      cp = '"';
-    else if (ent == "apos")
-      cp = '\'';
-    else if (ent.size() > 1 && ent[0] == '#') {
-      bool hex = ent[1] == 'x' || ent[1] == 'X';
-      auto digits = ent.substr(hex ? 2 : 1);
-      auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
-      ok = ec == std::errc() && p == digits.data() + digits.size() && cp > 0 && cp <= 0x10FFFF &&
-           !(cp >= 0xD800 && cp <= 0xDFFF);
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      out += '&';
-      b = amp + 1;
-      continue;
-    }
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    b = semi + 1;
   }
-}
-
-// OOXML escapes control characters in strings as _xHHHH_.
-void unescape_ooxml(std::string& s) {
-  if (s.find("_x") == std::string::npos) return;
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '_' && i + 6 < s.size() && s[i + 1] == 'x' && s[i + 6] == '_' &&
-        std::all_of(s.begin() + static_cast<ptrdiff_t>(i) + 2, s.begin() + static_cast<ptrdiff_t>(i) + 6,
-                    [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
-      unsigned v = static_cast<unsigned>(std::stoul(s.substr(i + 2, 4), nullptr, 16));
-      std::string tmp = "&#" + std::to_string(v) + ";";
-      append_decoded(out, tmp.data(), tmp.data() + tmp.size());
-      i += 6;
-      continue;
-    }
-    out += s[i];
-  }
-  s = std::move(out);
+  return {b, static_cast<size_t>(e - b)};
 }
 
 struct Tag {
@@ -158,7 +86,7 @@ class Scanner {
   // declarations are skipped. False at the end of the range.
   bool next_tag(Tag* t) {
     for (;;) {
-      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<size_t>(end_ - p_)));
+      const char* lt = find_lt(p_);
       if (!lt || lt + 1 >= end_) {
         p_ = end_;
         return false;
@@ -178,10 +106,14 @@ class Scanner {
       t->closing = *p_ == '/';
       if (t->closing) ++p_;
       const char* n = p_;
-      while (p_ < end_ && *p_ != '>' && *p_ != '/' && *p_ != ' ' && *p_ != '\t' && *p_ != '\n' && *p_ != '\r') ++p_;
-      std::string_view full(n, static_cast<size_t>(p_ - n));
-      size_t colon = full.find(':');
-      t->name = colon == std::string_view::npos ? full : full.substr(colon + 1);
+      const char* local = nullptr;  // after the first ':' (a namespace prefix)
+      for (; p_ < end_; ++p_) {
+        const char ch = *p_;
+        if (ch == '>' || ch == '/' || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') break;
+        if (ch == ':' && !local) local = p_ + 1;
+      }
+      if (local) n = local;
+      t->name = std::string_view(n, static_cast<size_t>(p_ - n));
       t->attrs = p_;
       // The tag ends at the first '>' outside a quoted attribute value.
       char quote = 0;
@@ -200,6 +132,17 @@ class Scanner {
     }
   }
 
+  // The next '<' from `from`, or null. Between a sheet's tags the text is short (a
+  // number, a string index): a plain loop over it costs less than a call.
+  const char* find_lt(const char* from) const {
+    const char* stop = end_ - from > 32 ? from + 32 : end_;
+    for (; from < stop; ++from) {
+      if (*from == '<') return from;
+    }
+    if (from >= end_) return nullptr;
+    return static_cast<const char*>(std::memchr(from, '<', static_cast<size_t>(end_ - from)));
+  }
+
   const char* find(const char* needle) {
     std::string_view hay(p_, static_cast<size_t>(end_ - p_));
     size_t at = hay.find(needle);
@@ -212,32 +155,64 @@ class Scanner {
     return std::string(attr_view(t, name, scratch));
   }
 
-  // attr without a copy (three per cell): a view of the tag's own text when the value has no
-  // entity or CR, else of `scratch` holding it decoded; valid until `scratch` is next written.
-  static std::string_view attr_view(const Tag& t, std::string_view name, std::string& scratch) {
+  // Calls on(local name, value begin, value end) for each attribute of `t` in order
+  // until it returns false; stops at a value without quotes (malformed).
+  template <class OnAttr>
+  static void for_each_attr(const Tag& t, OnAttr&& on) {
     const char* p = t.attrs;
     while (p < t.attrs_end) {
       while (p < t.attrs_end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '/')) ++p;
       const char* n = p;
-      while (p < t.attrs_end && *p != '=' && *p != ' ') ++p;
+      const char* local = nullptr;
+      for (; p < t.attrs_end && *p != '=' && *p != ' '; ++p) {
+        if (*p == ':' && !local) local = p + 1;
+      }
+      if (local) n = local;
       std::string_view an(n, static_cast<size_t>(p - n));
-      size_t colon = an.find(':');
-      if (colon != std::string_view::npos) an = an.substr(colon + 1);
       while (p < t.attrs_end && (*p == '=' || *p == ' ')) ++p;
-      if (p >= t.attrs_end || (*p != '"' && *p != '\'')) return "";
+      if (p >= t.attrs_end || (*p != '"' && *p != '\'')) return;
       char q = *p++;
       const char* v = p;
       while (p < t.attrs_end && *p != q) ++p;
-      if (an == name) {
-        std::string_view raw(v, static_cast<size_t>(p - v));
-        if (raw.find_first_of("&\r") == std::string_view::npos) return raw;
-        scratch.clear();
-        append_decoded(scratch, v, p);
-        return scratch;
-      }
+      if (!on(an, v, p)) return;
       ++p;
     }
-    return "";
+  }
+
+  // attr without a copy: a view of the tag's own text when the value has no entity
+  // or CR, else of `scratch` holding it decoded; valid until `scratch` is next written.
+  static std::string_view attr_view(const Tag& t, std::string_view name, std::string& scratch) {
+    std::string_view out;
+    for_each_attr(t, [&](std::string_view an, const char* v, const char* e) {
+      if (an != name) return true;
+      out = decoded_view(v, e, scratch);
+      return false;
+    });
+    return out;
+  }
+
+  // A cell's r, t and s attributes, read in one pass over its tag (the first of
+  // each name counts); views as attr_view's, in ref_buf_, type_buf_ and style_buf_.
+  struct CellAttrs {
+    std::string_view ref, type, style;
+  };
+  CellAttrs cell_attrs(const Tag& c) {
+    CellAttrs a;
+    bool has_ref = false, has_type = false, has_style = false;
+    for_each_attr(c, [&](std::string_view an, const char* v, const char* e) {
+      if (named(an, "r") && !has_ref) {
+        a.ref = decoded_view(v, e, ref_buf_);
+        has_ref = true;
+      } else if (named(an, "t") && !has_type) {
+        a.type = decoded_view(v, e, type_buf_);
+        has_type = true;
+      } else if (named(an, "s") && !has_style) {
+        a.style = decoded_view(v, e, style_buf_);
+        has_style = true;
+      }
+      return true;
+    });
+    return a;
   }
 
   // Text up to the closing tag of the current element (CDATA included).
@@ -317,12 +292,13 @@ class Scanner {
     next_row_ = r + 1;
     RawRow out{r, {}};
     if (!t.self_closing) {
+      out.cells.reserve(row_width_);
       size_t next_col = 0;
       Tag c;
       while (next_tag(&c)) {
-        if (c.closing && c.name == "row") break;
+        if (c.closing && named(c.name, "row")) break;
         if (c.closing) continue;
-        if (c.name != "c") {
+        if (!named(c.name, "c")) {
           if (!c.self_closing) skip_element();
           continue;
         }
@@ -339,12 +315,14 @@ class Scanner {
       s.with("limit", ctx_.limits.max_rows).with("limit_rows", ctx_.limits.max_rows);
       return s;
     }
+    row_width_ = std::max(row_width_, out.cells.size());
     rows->push_back(std::move(out));
     return {};
   }
 
   Status cell(const Tag& c, size_t r, size_t* next_col, std::vector<Cell>* cells) {
-    std::string_view ref = attr_view(c, "r", ref_buf_);
+    const CellAttrs a = cell_attrs(c);
+    std::string_view ref = a.ref;
     size_t col = *next_col, rr = r;
     if (!ref.empty() && !parse_cell_ref(ref, &rr, &col))  // "XFE1", "A1048577", "1A": no cell Excel can hold
       return error(ref, "no cell reference within Excel's last column XFD (16,384) and last row (1,048,576)");
@@ -355,8 +333,8 @@ class Scanner {
     }
     if (col >= kExcelMaxCols) return error(ref, "column beyond Excel's last column XFD (16,384)");
     *next_col = col + 1;
-    const std::string_view type = attr_view(c, "t", type_buf_);
-    std::string value;
+    const std::string_view type = a.type;
+    std::string_view value;
     bool inline_string = false;
     if (c.self_closing || !cell_value(&value, &inline_string)) return {};  // formatting only: no data
     if (type != "inlineStr" && value.empty()) return {};                   // a formula without a cached value
@@ -369,28 +347,41 @@ class Scanner {
       return s;
     }
     Cell out;
-    BIOAGENT_RETURN_IF_ERROR(
-        typed_cell(ref, type, attr_view(c, "s", style_buf_), std::move(value), inline_string, &out));
+    BIOAGENT_RETURN_IF_ERROR(typed_cell(ref, type, a.style, value, inline_string, &out));
     if (out.text.size() > ctx_.limits.max_string_bytes)
       return error(ref, "text longer than " + std::to_string(ctx_.limits.max_string_bytes) + " bytes");
-    if (type != "s") BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
-    if (cells->size() <= col) cells->resize(col + 1);
-    (*cells)[col] = std::move(out);
+    if (!named(type, "s")) BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
+    if (cells->size() == col)
+      cells->push_back(std::move(out));
+    else {
+      if (cells->size() < col) cells->resize(col + 1);
+      (*cells)[col] = std::move(out);
+    }
     return {};
   }
 
   // The children of a <c> up to its end: the <v> value or the <is> inline string; false when it has neither.
-  bool cell_value(std::string* value, bool* inline_string) {
+  // `value` views the XML when it is one plain <v>, else value_buf_ (valid until the next cell).
+  bool cell_value(std::string_view* value, bool* inline_string) {
+    if (plain_value(value)) return true;
     bool has_value = false;
     Tag t;
     while (next_tag(&t)) {
-      if (t.closing && t.name == "c") break;
+      if (t.closing && named(t.name, "c")) break;
       if (t.closing) continue;
-      if (t.name == "v" && !t.self_closing) {
-        text_until_close(*value);
+      if (named(t.name, "v") && !t.self_closing) {
+        if (!has_value) {
+          *value = element_text();
+        } else {
+          buffer_value(value);
+          text_until_close(value_buf_);
+          *value = value_buf_;
+        }
         has_value = true;
-      } else if (t.name == "is" && !t.self_closing) {
-        inline_text(value);
+      } else if (named(t.name, "is") && !t.self_closing) {
+        buffer_value(has_value ? value : nullptr);
+        inline_text(&value_buf_);
+        *value = value_buf_;
         has_value = *inline_string = true;
       } else if (!t.self_closing) {
         skip_element();  // <f>, <extLst>, ...
@@ -399,42 +390,82 @@ class Scanner {
     return has_value;
   }
 
+  // The common cell's rest, "<v>text</v></c>" with no prefix, entity, CR or CDATA, read
+  // as the general loop would read it but without it; false leaves the position as it was.
+  bool plain_value(std::string_view* value) {
+    if (end_ - p_ < 11 || std::memcmp(p_, "<v>", 3) != 0) return false;
+    const char* b = p_ + 3;
+    const char* q = b;
+    while (q < end_ && *q != '<' && *q != '&' && *q != '\r') ++q;
+    if (end_ - q < 8 || std::memcmp(q, "</v></c>", 8) != 0) return false;
+    *value = std::string_view(b, static_cast<size_t>(q - b));
+    p_ = q + 8;
+    return true;
+  }
+
+  // The text of the element whose start tag was just read, to its end tag: a view of
+  // the XML when it is plain (no entity, CR, CDATA or child), else decoded into value_buf_.
+  std::string_view element_text() {
+    const char* b = p_;
+    const char* q = p_;
+    while (q < end_ && *q != '<' && *q != '&' && *q != '\r') ++q;
+    if (end_ - q > 1 && q[0] == '<' && q[1] == '/') {
+      p_ = q;
+      Tag t;
+      next_tag(&t);  // the end tag
+      return {b, static_cast<size_t>(q - b)};
+    }
+    value_buf_.clear();
+    text_until_close(value_buf_);
+    return value_buf_;
+  }
+
+  // Makes value_buf_ hold `value` (empty when null) so more text can be appended to it.
+  void buffer_value(const std::string_view* value) {
+    if (!value)
+      value_buf_.clear();
+    else if (value->data() != value_buf_.data())
+      value_buf_.assign(*value);
+  }
+
   // The cell from its value by its type: inline or shared string, string, boolean, error, date, or number
   // (a date when its style is a date format).
-  Status typed_cell(std::string_view ref, std::string_view type, std::string_view style, std::string value,
+  Status typed_cell(std::string_view ref, std::string_view type, std::string_view style, std::string_view value,
                     bool inline_string, Cell* out) {
     if (inline_string || type == "inlineStr" || type == "str") {
-      unescape_ooxml(value);
-      *out = Cell::of_string(std::move(value));
-    } else if (type == "s") {
+      std::string text(value);
+      unescape_ooxml(text);
+      *out = Cell::of_string(std::move(text));
+    } else if (named(type, "s")) {
       size_t idx = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), idx);
       if (!ctx_.shared) return error(ref, "refers to a shared string, but the workbook has no shared-strings part");
       if (ec != std::errc() || idx >= ctx_.shared->size())
-        return error(ref, "shared string index '" + value + "' is out of range (" +
+        return error(ref, "shared string index '" + std::string(value) + "' is out of range (" +
                               std::to_string(ctx_.shared->size()) + " strings)");
       // One shared string may be referenced by every cell: the sheet's text is
       // bounded before the copy is made, not after.
       BIOAGENT_RETURN_IF_ERROR(charge_text(ref, (*ctx_.shared)[idx].size()));
       *out = Cell::of_string((*ctx_.shared)[idx]);
-    } else if (type == "b") {
+    } else if (named(type, "b")) {
       *out = Cell::of_bool(value == "1" || value == "true");
-    } else if (type == "e" || type == "d") {
-      out->kind = type == "e" ? Cell::Kind::kError : Cell::Kind::kDate;
-      out->text = std::move(value);
+    } else if (named(type, "e") || named(type, "d")) {
+      out->kind = named(type, "e") ? Cell::Kind::kError : Cell::Kind::kDate;
+      out->text = std::string(value);
     } else {
       return number_cell(ref, style, value, out);
     }
     return {};
   }
 
-  Status number_cell(std::string_view ref, std::string_view style, const std::string& value, Cell* out) {
+  Status number_cell(std::string_view ref, std::string_view style, std::string_view value, Cell* out) {
     std::string_view sv(value);
     while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
     while (!sv.empty() && sv.back() == ' ') sv.remove_suffix(1);
     double d = 0;
     auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
-    if (ec != std::errc() || p != sv.data() + sv.size()) return error(ref, "number '" + value + "' is not a number");
+    if (ec != std::errc() || p != sv.data() + sv.size())
+      return error(ref, "number '" + std::string(value) + "' is not a number");
     *out = Cell::of_number(d);
     size_t s = 0;
     if (!style.empty() && std::from_chars(style.data(), style.data() + style.size(), s).ec == std::errc() &&
@@ -465,7 +496,9 @@ class Scanner {
   bool needs_sequential_ = false;
   size_t next_row_ = 0;
   size_t cells_ = 0;
+  size_t row_width_ = 0;                        // the widest row so far: each row's cells are reserved at once
   std::string ref_buf_, type_buf_, style_buf_;  // attr_view's scratch for a cell's r, t and s
+  std::string value_buf_;                       // a cell's value when it is not one plain <v>
   uint64_t text_bytes_ = 0;
 };
 
