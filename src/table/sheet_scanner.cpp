@@ -28,17 +28,18 @@ bool named(std::string_view name, const char (&lit)[N]) {
   return true;
 }
 
-// A value as the XML's own text when it holds no entity or CR, else decoded into `scratch`.
-std::string_view decoded_view(const char* b, const char* e, std::string& scratch) {
-  for (const char* q = b; q < e; ++q) {
-    if (*q == '&' || *q == '\r') {
-      scratch.clear();
-      append_decoded(scratch, b, e);
-      return scratch;
-    }
+// An attribute value: the XML's own text when it is plain (no entity or CR), else decoded into `scratch`.
+struct AttrValue {
+  const char* begin;
+  const char* end;
+  bool plain;
+  std::string_view view(std::string& scratch) const {
+    if (plain) return {begin, static_cast<size_t>(end - begin)};
+    scratch.clear();
+    append_decoded(scratch, begin, end);
+    return scratch;
   }
-  return {b, static_cast<size_t>(e - b)};
-}
+};
 
 struct Tag {
   std::string_view name;  // local name, prefix removed
@@ -155,8 +156,8 @@ class Scanner {
     return std::string(attr_view(t, name, scratch));
   }
 
-  // Calls on(local name, value begin, value end) for each attribute of `t` in order
-  // until it returns false; stops at a value without quotes (malformed).
+  // Calls on(local name, AttrValue) for each attribute of `t` in order until it
+  // returns false; stops at a value without quotes (malformed).
   template <class OnAttr>
   static void for_each_attr(const Tag& t, OnAttr&& on) {
     const char* p = t.attrs;
@@ -173,8 +174,11 @@ class Scanner {
       if (p >= t.attrs_end || (*p != '"' && *p != '\'')) return;
       char q = *p++;
       const char* v = p;
-      while (p < t.attrs_end && *p != q) ++p;
-      if (!on(an, v, p)) return;
+      bool plain = true;
+      for (; p < t.attrs_end && *p != q; ++p) {
+        if (*p == '&' || *p == '\r') plain = false;
+      }
+      if (!on(an, AttrValue{v, p, plain})) return;
       ++p;
     }
   }
@@ -183,9 +187,9 @@ class Scanner {
   // or CR, else of `scratch` holding it decoded; valid until `scratch` is next written.
   static std::string_view attr_view(const Tag& t, std::string_view name, std::string& scratch) {
     std::string_view out;
-    for_each_attr(t, [&](std::string_view an, const char* v, const char* e) {
+    for_each_attr(t, [&](std::string_view an, const AttrValue& v) {
       if (an != name) return true;
-      out = decoded_view(v, e, scratch);
+      out = v.view(scratch);
       return false;
     });
     return out;
@@ -199,15 +203,15 @@ class Scanner {
   CellAttrs cell_attrs(const Tag& c) {
     CellAttrs a;
     bool has_ref = false, has_type = false, has_style = false;
-    for_each_attr(c, [&](std::string_view an, const char* v, const char* e) {
+    for_each_attr(c, [&](std::string_view an, const AttrValue& v) {
       if (named(an, "r") && !has_ref) {
-        a.ref = decoded_view(v, e, ref_buf_);
+        a.ref = v.view(ref_buf_);
         has_ref = true;
       } else if (named(an, "t") && !has_type) {
-        a.type = decoded_view(v, e, type_buf_);
+        a.type = v.view(type_buf_);
         has_type = true;
       } else if (named(an, "s") && !has_style) {
-        a.style = decoded_view(v, e, style_buf_);
+        a.style = v.view(style_buf_);
         has_style = true;
       }
       return true;
