@@ -238,6 +238,13 @@ class Scanner {
         p_ = close ? close + 1 : end_;
         continue;
       }
+      const bool comment = end_ - p_ >= 4 && std::memcmp(p_, "<!--", 4) == 0;
+      if (comment || (end_ - p_ >= 2 && p_[1] == '?')) {  // the text on both sides is one value
+        p_ += comment ? 4 : 2;
+        const char* close = find(comment ? "-->" : "?>");
+        p_ = close ? close + 1 : end_;
+        continue;
+      }
       Tag t;
       next_tag(&t);  // the closing tag (or a child, whose text is not part of the value)
       if (t.closing) return;
