@@ -1,5 +1,6 @@
 #include "table/sheet_scanner.h"
 
+#include "table/xml_cursor.h"
 #include "table/xml_text.h"
 
 #include <algorithm>
@@ -12,46 +13,17 @@
 namespace bioagent {
 namespace {
 
+using namespace xml_cursor;
+
 struct RawRow {
   size_t index;
   std::vector<Cell> cells;
 };
 
-// Whether a tag or attribute name is `lit`: names are short literals, compared
-// inline rather than by a library call per tag.
-template <size_t N>
-bool named(std::string_view name, const char (&lit)[N]) {
-  if (name.size() != N - 1) return false;
-  for (size_t i = 0; i + 1 < N; ++i) {
-    if (name[i] != lit[i]) return false;
-  }
-  return true;
-}
-
-// An attribute value: the XML's own text when it is plain (no entity or CR), else decoded into `scratch`.
-struct AttrValue {
-  const char* begin;
-  const char* end;
-  bool plain;
-  std::string_view view(std::string& scratch) const {
-    if (plain) return {begin, static_cast<size_t>(end - begin)};
-    scratch.clear();
-    append_decoded(scratch, begin, end);
-    return scratch;
-  }
-};
-
-struct Tag {
-  std::string_view name;  // local name, prefix removed
-  bool closing = false, self_closing = false;
-  const char* attrs = nullptr;
-  const char* attrs_end = nullptr;
-};
-
-class Scanner {
+class Scanner : private XmlCursor {
  public:
   Scanner(const char* b, const char* e, const SheetContext& ctx, bool second_half)
-      : p_(b), end_(e), ctx_(ctx), second_half_(second_half) {}
+      : XmlCursor(b, e), ctx_(ctx), second_half_(second_half) {}
 
   // Rows (and, for the whole sheet, merged ranges). `in_sheet_data` says the
   // range starts inside <sheetData>.
@@ -83,118 +55,6 @@ class Scanner {
   uint64_t text_bytes() const { return text_bytes_; }
 
  private:
-  // Finds the next element tag; comments, processing instructions and
-  // declarations are skipped. False at the end of the range.
-  bool next_tag(Tag* t) {
-    for (;;) {
-      const char* lt = find_lt(p_);
-      if (!lt || lt + 1 >= end_) {
-        p_ = end_;
-        return false;
-      }
-      p_ = lt + 1;
-      if (*p_ == '?' || *p_ == '!') {
-        const char* close = nullptr;
-        if (end_ - p_ >= 3 && std::memcmp(p_, "!--", 3) == 0)
-          close = find("-->");
-        else if (end_ - p_ >= 8 && std::memcmp(p_, "![CDATA[", 8) == 0)
-          close = find("]]>");
-        else
-          close = static_cast<const char*>(std::memchr(p_, '>', static_cast<size_t>(end_ - p_)));
-        p_ = close ? close + 1 : end_;
-        continue;
-      }
-      t->closing = *p_ == '/';
-      if (t->closing) ++p_;
-      const char* n = p_;
-      const char* local = nullptr;  // after the first ':' (a namespace prefix)
-      for (; p_ < end_; ++p_) {
-        const char ch = *p_;
-        if (ch == '>' || ch == '/' || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') break;
-        if (ch == ':' && !local) local = p_ + 1;
-      }
-      if (local) n = local;
-      t->name = std::string_view(n, static_cast<size_t>(p_ - n));
-      t->attrs = p_;
-      // The tag ends at the first '>' outside a quoted attribute value.
-      char quote = 0;
-      while (p_ < end_ && (quote || *p_ != '>')) {
-        if (quote) {
-          if (*p_ == quote) quote = 0;
-        } else if (*p_ == '"' || *p_ == '\'') {
-          quote = *p_;
-        }
-        ++p_;
-      }
-      t->attrs_end = p_;
-      t->self_closing = p_ > t->attrs && p_[-1] == '/';
-      if (p_ < end_) ++p_;
-      return true;
-    }
-  }
-
-  // The next '<' from `from`, or null. Between a sheet's tags the text is short (a
-  // number, a string index): a plain loop over it costs less than a call.
-  const char* find_lt(const char* from) const {
-    const char* stop = end_ - from > 32 ? from + 32 : end_;
-    for (; from < stop; ++from) {
-      if (*from == '<') return from;
-    }
-    if (from >= end_) return nullptr;
-    return static_cast<const char*>(std::memchr(from, '<', static_cast<size_t>(end_ - from)));
-  }
-
-  const char* find(const char* needle) {
-    std::string_view hay(p_, static_cast<size_t>(end_ - p_));
-    size_t at = hay.find(needle);
-    return at == std::string_view::npos ? nullptr : p_ + at + std::strlen(needle) - 1;
-  }
-
-  // The value of attribute `name` (local name), entities decoded; "" if absent.
-  static std::string attr(const Tag& t, std::string_view name) {
-    std::string scratch;
-    return std::string(attr_view(t, name, scratch));
-  }
-
-  // Calls on(local name, AttrValue) for each attribute of `t` in order until it
-  // returns false; stops at a value without quotes (malformed).
-  template <class OnAttr>
-  static void for_each_attr(const Tag& t, OnAttr&& on) {
-    const char* p = t.attrs;
-    while (p < t.attrs_end) {
-      while (p < t.attrs_end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '/')) ++p;
-      const char* n = p;
-      const char* local = nullptr;
-      for (; p < t.attrs_end && *p != '=' && *p != ' '; ++p) {
-        if (*p == ':' && !local) local = p + 1;
-      }
-      if (local) n = local;
-      std::string_view an(n, static_cast<size_t>(p - n));
-      while (p < t.attrs_end && (*p == '=' || *p == ' ')) ++p;
-      if (p >= t.attrs_end || (*p != '"' && *p != '\'')) return;
-      char q = *p++;
-      const char* v = p;
-      bool plain = true;
-      for (; p < t.attrs_end && *p != q; ++p) {
-        if (*p == '&' || *p == '\r') plain = false;
-      }
-      if (!on(an, AttrValue{v, p, plain})) return;
-      ++p;
-    }
-  }
-
-  // attr without a copy: a view of the tag's own text when the value has no entity
-  // or CR, else of `scratch` holding it decoded; valid until `scratch` is next written.
-  static std::string_view attr_view(const Tag& t, std::string_view name, std::string& scratch) {
-    std::string_view out;
-    for_each_attr(t, [&](std::string_view an, const AttrValue& v) {
-      if (an != name) return true;
-      out = v.view(scratch);
-      return false;
-    });
-    return out;
-  }
-
   // A cell's r, t and s attributes, read in one pass over its tag (the first of
   // each name counts); views as attr_view's, in ref_buf_, type_buf_ and style_buf_.
   struct CellAttrs {
@@ -217,51 +77,6 @@ class Scanner {
       return true;
     });
     return a;
-  }
-
-  // Text up to the closing tag of the current element (CDATA included).
-  void text_until_close(std::string& out) {
-    for (;;) {
-      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<size_t>(end_ - p_)));
-      if (!lt) {
-        append_decoded(out, p_, end_);
-        p_ = end_;
-        return;
-      }
-      append_decoded(out, p_, lt);
-      p_ = lt;
-      if (end_ - p_ >= 9 && std::memcmp(p_, "<![CDATA[", 9) == 0) {
-        p_ += 9;
-        const char* close = find("]]>");
-        const char* stop = close ? close - 2 : end_;
-        append_eol(out, p_, stop);
-        p_ = close ? close + 1 : end_;
-        continue;
-      }
-      const bool comment = end_ - p_ >= 4 && std::memcmp(p_, "<!--", 4) == 0;
-      if (comment || (end_ - p_ >= 2 && p_[1] == '?')) {  // the text on both sides is one value
-        p_ += comment ? 4 : 2;
-        const char* close = find(comment ? "-->" : "?>");
-        p_ = close ? close + 1 : end_;
-        continue;
-      }
-      Tag t;
-      next_tag(&t);  // the closing tag (or a child, whose text is not part of the value)
-      if (t.closing) return;
-      if (!t.self_closing) skip_element();
-    }
-  }
-
-  // Skips the rest of an element whose start tag was just read.
-  void skip_element() {
-    int depth = 1;
-    Tag t;
-    while (depth > 0 && next_tag(&t)) {
-      if (t.closing)
-        --depth;
-      else if (!t.self_closing)
-        ++depth;
-    }
   }
 
   Status error(std::string_view ref_view, const std::string& what) {
@@ -306,14 +121,19 @@ class Scanner {
       out.cells.reserve(row_width_);
       size_t next_col = 0;
       Tag c;
-      while (next_tag(&c)) {
-        if (c.closing && named(c.name, "row")) break;
+      CellAttrs a;
+      for (;;) {
+        if (plain_cell_tag(&c, &a)) {
+          BIOAGENT_RETURN_IF_ERROR(cell(c, a, r, &next_col, &out.cells));
+          continue;
+        }
+        if (!next_tag(&c) || (c.closing && named(c.name, "row"))) break;
         if (c.closing) continue;
         if (!named(c.name, "c")) {
           if (!c.self_closing) skip_element();
           continue;
         }
-        BIOAGENT_RETURN_IF_ERROR(cell(c, r, &next_col, &out.cells));
+        BIOAGENT_RETURN_IF_ERROR(cell(c, cell_attrs(c), r, &next_col, &out.cells));
       }
     }
     // A row of formatting only (a style, a height, empty styled cells) is no data: not kept, not counted.
@@ -331,8 +151,7 @@ class Scanner {
     return {};
   }
 
-  Status cell(const Tag& c, size_t r, size_t* next_col, std::vector<Cell>* cells) {
-    const CellAttrs a = cell_attrs(c);
+  Status cell(const Tag& c, const CellAttrs& a, size_t r, size_t* next_col, std::vector<Cell>* cells) {
     std::string_view ref = a.ref;
     size_t col = *next_col, rr = r;
     if (!ref.empty() && !parse_cell_ref(ref, &rr, &col))  // "XFE1", "A1048577", "1A": no cell Excel can hold
@@ -411,6 +230,36 @@ class Scanner {
     if (end_ - q < 8 || std::memcmp(q, "</v></c>", 8) != 0) return false;
     *value = std::string_view(b, static_cast<size_t>(q - b));
     p_ = q + 8;
+    return true;
+  }
+
+  // The common cell start tag, "<c" and double-quoted attributes with lower-case names and no
+  // entity or CR (as Excel and libxlsxwriter write it), read with its r, t and s in one pass as
+  // next_tag and cell_attrs would read it; false leaves the position as it was.
+  bool plain_cell_tag(Tag* t, CellAttrs* a) {
+    const char* p = p_;
+    if (end_ - p < 4 || p[0] != '<' || p[1] != 'c' || p[2] != ' ') return false;
+    *a = {};
+    for (p += 2; p < end_ && *p != '>'; ++p) {
+      if (*p != ' ') return false;
+      const char* n = ++p;
+      while (p < end_ && *p >= 'a' && *p <= 'z') ++p;
+      if (p == n || end_ - p < 2 || p[0] != '=' || p[1] != '"') return false;
+      const std::string_view name(n, static_cast<size_t>(p - n));
+      const char* v = p += 2;
+      while (p < end_ && *p != '"' && *p != '&' && *p != '\r') ++p;
+      if (p >= end_ || *p != '"') return false;
+      const std::string_view value(v, static_cast<size_t>(p - v));
+      if (named(name, "r") && !a->ref.data())
+        a->ref = value;
+      else if (named(name, "t") && !a->type.data())
+        a->type = value;
+      else if (named(name, "s") && !a->style.data())
+        a->style = value;
+    }
+    if (p >= end_) return false;
+    *t = Tag{std::string_view(p_ + 1, 1), false, false, p_ + 2, p};
+    p_ = p + 1;
     return true;
   }
 
@@ -500,8 +349,6 @@ class Scanner {
     }
   }
 
-  const char* p_;
-  const char* end_;
   const SheetContext& ctx_;
   bool second_half_;
   bool needs_sequential_ = false;
