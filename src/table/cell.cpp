@@ -115,6 +115,23 @@ std::string column_name(size_t col) {
   return s;
 }
 
+namespace {
+
+// Writes `v` in decimal, zero-padded to at least `width` digits; returns the end.
+char* put_digits(char* out, uint64_t v, int width) {
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  while (n < width) tmp[n++] = '0';
+  while (n > 0) *out++ = tmp[--n];
+  return out;
+}
+
+}  // namespace
+
 std::string excel_serial_to_iso(double serial, bool date1904, bool has_date, bool has_time) {
   if (!std::isfinite(serial) || serial < 0 || serial > 2958465.99999)
     return python_float_repr(serial);  // past 9999-12-31
@@ -136,16 +153,25 @@ std::string excel_serial_to_iso(double serial, bool date1904, bool has_date, boo
   int y;
   unsigned m, d;
   civil_from_days(unix_days, &y, &m, &d);
+  // Formatted by hand: this runs once per date cell of a sheet.
   char date[16], time[24];
-  std::snprintf(date, sizeof date, "%04d-%02u-%02u", y, m, d);
+  char* q = put_digits(date, static_cast<uint64_t>(y), 4);  // 1900..10003: four digits or five
+  *q++ = '-';
+  q = put_digits(q, m, 2);
+  *q++ = '-';
+  q = put_digits(q, d, 2);
+  *q = '\0';
   int64_t secs = ms / 1000, rem_ms = ms % 1000;
-  if (rem_ms)
-    std::snprintf(time, sizeof time, "%02lld:%02lld:%02lld.%03lld", static_cast<long long>(secs / 3600),
-                  static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),
-                  static_cast<long long>(rem_ms));
-  else
-    std::snprintf(time, sizeof time, "%02lld:%02lld:%02lld", static_cast<long long>(secs / 3600),
-                  static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+  q = put_digits(time, static_cast<uint64_t>(secs / 3600), 2);
+  *q++ = ':';
+  q = put_digits(q, static_cast<uint64_t>(secs / 60 % 60), 2);
+  *q++ = ':';
+  q = put_digits(q, static_cast<uint64_t>(secs % 60), 2);
+  if (rem_ms) {
+    *q++ = '.';
+    q = put_digits(q, static_cast<uint64_t>(rem_ms), 3);
+  }
+  *q = '\0';
   if (!has_date && has_time && serial < 1) return time;
   if (has_time || ms != 0) return std::string(date) + "T" + time;
   return date;

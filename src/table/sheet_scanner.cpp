@@ -1,5 +1,8 @@
 #include "table/sheet_scanner.h"
 
+#include "table/xml_cursor.h"
+#include "table/xml_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -10,119 +13,17 @@
 namespace bioagent {
 namespace {
 
+using namespace xml_cursor;
+
 struct RawRow {
   size_t index;
   std::vector<Cell> cells;
 };
 
-// Appends literal XML text with its line ends as XML reads them: CR LF and a
-// lone CR become LF (a CR written as &#13; stays, as it is no line end).
-void append_eol(std::string& out, const char* b, const char* e) {
-  while (b < e) {
-    const char* cr = static_cast<const char*>(std::memchr(b, '\r', static_cast<size_t>(e - b)));
-    if (!cr) {
-      out.append(b, e);
-      return;
-    }
-    out.append(b, cr);
-    out += '\n';
-    b = cr + 1 < e && cr[1] == '\n' ? cr + 2 : cr + 1;
-  }
-}
-
-// Appends text with XML's predefined and numeric entities decoded; anything
-// else after '&' is kept literally (no DTD entities are ever expanded).
-void append_decoded(std::string& out, const char* b, const char* e) {
-  while (b < e) {
-    const char* amp = static_cast<const char*>(std::memchr(b, '&', static_cast<size_t>(e - b)));
-    if (!amp) {
-      append_eol(out, b, e);
-      return;
-    }
-    append_eol(out, b, amp);
-    const char* semi =
-        static_cast<const char*>(std::memchr(amp, ';', static_cast<size_t>(std::min<ptrdiff_t>(e - amp, 12))));
-    if (!semi) {
-      out += '&';
-      b = amp + 1;
-      continue;
-    }
-    std::string_view ent(amp + 1, static_cast<size_t>(semi - amp - 1));
-    uint32_t cp = 0;
-    bool ok = true;
-    if (ent == "lt")
-      cp = '<';
-    else if (ent == "gt")
-      cp = '>';
-    else if (ent == "amp")
-      cp = '&';
-    else if (ent == "quot")
-      cp = '"';
-    else if (ent == "apos")
-      cp = '\'';
-    else if (ent.size() > 1 && ent[0] == '#') {
-      bool hex = ent[1] == 'x' || ent[1] == 'X';
-      auto digits = ent.substr(hex ? 2 : 1);
-      auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
-      ok = ec == std::errc() && p == digits.data() + digits.size() && cp > 0 && cp <= 0x10FFFF &&
-           !(cp >= 0xD800 && cp <= 0xDFFF);
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      out += '&';
-      b = amp + 1;
-      continue;
-    }
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    b = semi + 1;
-  }
-}
-
-// OOXML escapes control characters in strings as _xHHHH_.
-void unescape_ooxml(std::string& s) {
-  if (s.find("_x") == std::string::npos) return;
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '_' && i + 6 < s.size() && s[i + 1] == 'x' && s[i + 6] == '_' &&
-        std::all_of(s.begin() + static_cast<ptrdiff_t>(i) + 2, s.begin() + static_cast<ptrdiff_t>(i) + 6,
-                    [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
-      unsigned v = static_cast<unsigned>(std::stoul(s.substr(i + 2, 4), nullptr, 16));
-      std::string tmp = "&#" + std::to_string(v) + ";";
-      append_decoded(out, tmp.data(), tmp.data() + tmp.size());
-      i += 6;
-      continue;
-    }
-    out += s[i];
-  }
-  s = std::move(out);
-}
-
-struct Tag {
-  std::string_view name;  // local name, prefix removed
-  bool closing = false, self_closing = false;
-  const char* attrs = nullptr;
-  const char* attrs_end = nullptr;
-};
-
-class Scanner {
+class Scanner : private XmlCursor {
  public:
   Scanner(const char* b, const char* e, const SheetContext& ctx, bool second_half)
-      : p_(b), end_(e), ctx_(ctx), second_half_(second_half) {}
+      : XmlCursor(b, e), ctx_(ctx), second_half_(second_half) {}
 
   // Rows (and, for the whole sheet, merged ranges). `in_sheet_data` says the
   // range starts inside <sheetData>.
@@ -154,128 +55,28 @@ class Scanner {
   uint64_t text_bytes() const { return text_bytes_; }
 
  private:
-  // Finds the next element tag; comments, processing instructions and
-  // declarations are skipped. False at the end of the range.
-  bool next_tag(Tag* t) {
-    for (;;) {
-      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<size_t>(end_ - p_)));
-      if (!lt || lt + 1 >= end_) {
-        p_ = end_;
-        return false;
+  // A cell's r, t and s attributes, read in one pass over its tag (the first of
+  // each name counts); views as attr_view's, in ref_buf_, type_buf_ and style_buf_.
+  struct CellAttrs {
+    std::string_view ref, type, style;
+  };
+  CellAttrs cell_attrs(const Tag& c) {
+    CellAttrs a;
+    bool has_ref = false, has_type = false, has_style = false;
+    for_each_attr(c, [&](std::string_view an, const AttrValue& v) {
+      if (named(an, "r") && !has_ref) {
+        a.ref = v.view(ref_buf_);
+        has_ref = true;
+      } else if (named(an, "t") && !has_type) {
+        a.type = v.view(type_buf_);
+        has_type = true;
+      } else if (named(an, "s") && !has_style) {
+        a.style = v.view(style_buf_);
+        has_style = true;
       }
-      p_ = lt + 1;
-      if (*p_ == '?' || *p_ == '!') {
-        const char* close = nullptr;
-        if (end_ - p_ >= 3 && std::memcmp(p_, "!--", 3) == 0)
-          close = find("-->");
-        else if (end_ - p_ >= 8 && std::memcmp(p_, "![CDATA[", 8) == 0)
-          close = find("]]>");
-        else
-          close = static_cast<const char*>(std::memchr(p_, '>', static_cast<size_t>(end_ - p_)));
-        p_ = close ? close + 1 : end_;
-        continue;
-      }
-      t->closing = *p_ == '/';
-      if (t->closing) ++p_;
-      const char* n = p_;
-      while (p_ < end_ && *p_ != '>' && *p_ != '/' && *p_ != ' ' && *p_ != '\t' && *p_ != '\n' && *p_ != '\r') ++p_;
-      std::string_view full(n, static_cast<size_t>(p_ - n));
-      size_t colon = full.find(':');
-      t->name = colon == std::string_view::npos ? full : full.substr(colon + 1);
-      t->attrs = p_;
-      // The tag ends at the first '>' outside a quoted attribute value.
-      char quote = 0;
-      while (p_ < end_ && (quote || *p_ != '>')) {
-        if (quote) {
-          if (*p_ == quote) quote = 0;
-        } else if (*p_ == '"' || *p_ == '\'') {
-          quote = *p_;
-        }
-        ++p_;
-      }
-      t->attrs_end = p_;
-      t->self_closing = p_ > t->attrs && p_[-1] == '/';
-      if (p_ < end_) ++p_;
       return true;
-    }
-  }
-
-  const char* find(const char* needle) {
-    std::string_view hay(p_, static_cast<size_t>(end_ - p_));
-    size_t at = hay.find(needle);
-    return at == std::string_view::npos ? nullptr : p_ + at + std::strlen(needle) - 1;
-  }
-
-  // The value of attribute `name` (local name), entities decoded; "" if absent.
-  static std::string attr(const Tag& t, std::string_view name) {
-    std::string scratch;
-    return std::string(attr_view(t, name, scratch));
-  }
-
-  // attr without a copy (three per cell): a view of the tag's own text when the value has no
-  // entity or CR, else of `scratch` holding it decoded; valid until `scratch` is next written.
-  static std::string_view attr_view(const Tag& t, std::string_view name, std::string& scratch) {
-    const char* p = t.attrs;
-    while (p < t.attrs_end) {
-      while (p < t.attrs_end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '/')) ++p;
-      const char* n = p;
-      while (p < t.attrs_end && *p != '=' && *p != ' ') ++p;
-      std::string_view an(n, static_cast<size_t>(p - n));
-      size_t colon = an.find(':');
-      if (colon != std::string_view::npos) an = an.substr(colon + 1);
-      while (p < t.attrs_end && (*p == '=' || *p == ' ')) ++p;
-      if (p >= t.attrs_end || (*p != '"' && *p != '\'')) return "";
-      char q = *p++;
-      const char* v = p;
-      while (p < t.attrs_end && *p != q) ++p;
-      if (an == name) {
-        std::string_view raw(v, static_cast<size_t>(p - v));
-        if (raw.find_first_of("&\r") == std::string_view::npos) return raw;
-        scratch.clear();
-        append_decoded(scratch, v, p);
-        return scratch;
-      }
-      ++p;
-    }
-    return "";
-  }
-
-  // Text up to the closing tag of the current element (CDATA included).
-  void text_until_close(std::string& out) {
-    for (;;) {
-      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<size_t>(end_ - p_)));
-      if (!lt) {
-        append_decoded(out, p_, end_);
-        p_ = end_;
-        return;
-      }
-      append_decoded(out, p_, lt);
-      p_ = lt;
-      if (end_ - p_ >= 9 && std::memcmp(p_, "<![CDATA[", 9) == 0) {
-        p_ += 9;
-        const char* close = find("]]>");
-        const char* stop = close ? close - 2 : end_;
-        append_eol(out, p_, stop);
-        p_ = close ? close + 1 : end_;
-        continue;
-      }
-      Tag t;
-      next_tag(&t);  // the closing tag (or a child, whose text is not part of the value)
-      if (t.closing) return;
-      if (!t.self_closing) skip_element();
-    }
-  }
-
-  // Skips the rest of an element whose start tag was just read.
-  void skip_element() {
-    int depth = 1;
-    Tag t;
-    while (depth > 0 && next_tag(&t)) {
-      if (t.closing)
-        --depth;
-      else if (!t.self_closing)
-        ++depth;
-    }
+    });
+    return a;
   }
 
   Status error(std::string_view ref_view, const std::string& what) {
@@ -317,16 +118,22 @@ class Scanner {
     next_row_ = r + 1;
     RawRow out{r, {}};
     if (!t.self_closing) {
+      out.cells.reserve(row_width_);
       size_t next_col = 0;
       Tag c;
-      while (next_tag(&c)) {
-        if (c.closing && c.name == "row") break;
+      CellAttrs a;
+      for (;;) {
+        if (plain_cell_tag(&c, &a)) {
+          BIOAGENT_RETURN_IF_ERROR(cell(c, a, r, &next_col, &out.cells));
+          continue;
+        }
+        if (!next_tag(&c) || (c.closing && named(c.name, "row"))) break;
         if (c.closing) continue;
-        if (c.name != "c") {
+        if (!named(c.name, "c")) {
           if (!c.self_closing) skip_element();
           continue;
         }
-        BIOAGENT_RETURN_IF_ERROR(cell(c, r, &next_col, &out.cells));
+        BIOAGENT_RETURN_IF_ERROR(cell(c, cell_attrs(c), r, &next_col, &out.cells));
       }
     }
     // A row of formatting only (a style, a height, empty styled cells) is no data: not kept, not counted.
@@ -339,12 +146,13 @@ class Scanner {
       s.with("limit", ctx_.limits.max_rows).with("limit_rows", ctx_.limits.max_rows);
       return s;
     }
+    row_width_ = std::max(row_width_, out.cells.size());
     rows->push_back(std::move(out));
     return {};
   }
 
-  Status cell(const Tag& c, size_t r, size_t* next_col, std::vector<Cell>* cells) {
-    std::string_view ref = attr_view(c, "r", ref_buf_);
+  Status cell(const Tag& c, const CellAttrs& a, size_t r, size_t* next_col, std::vector<Cell>* cells) {
+    std::string_view ref = a.ref;
     size_t col = *next_col, rr = r;
     if (!ref.empty() && !parse_cell_ref(ref, &rr, &col))  // "XFE1", "A1048577", "1A": no cell Excel can hold
       return error(ref, "no cell reference within Excel's last column XFD (16,384) and last row (1,048,576)");
@@ -355,8 +163,8 @@ class Scanner {
     }
     if (col >= kExcelMaxCols) return error(ref, "column beyond Excel's last column XFD (16,384)");
     *next_col = col + 1;
-    const std::string_view type = attr_view(c, "t", type_buf_);
-    std::string value;
+    const std::string_view type = a.type;
+    std::string_view value;
     bool inline_string = false;
     if (c.self_closing || !cell_value(&value, &inline_string)) return {};  // formatting only: no data
     if (type != "inlineStr" && value.empty()) return {};                   // a formula without a cached value
@@ -369,28 +177,41 @@ class Scanner {
       return s;
     }
     Cell out;
-    BIOAGENT_RETURN_IF_ERROR(
-        typed_cell(ref, type, attr_view(c, "s", style_buf_), std::move(value), inline_string, &out));
+    BIOAGENT_RETURN_IF_ERROR(typed_cell(ref, type, a.style, value, inline_string, &out));
     if (out.text.size() > ctx_.limits.max_string_bytes)
       return error(ref, "text longer than " + std::to_string(ctx_.limits.max_string_bytes) + " bytes");
-    if (type != "s") BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
-    if (cells->size() <= col) cells->resize(col + 1);
-    (*cells)[col] = std::move(out);
+    if (!named(type, "s")) BIOAGENT_RETURN_IF_ERROR(charge_text(ref, out.text.size()));
+    if (cells->size() == col)
+      cells->push_back(std::move(out));
+    else {
+      if (cells->size() < col) cells->resize(col + 1);
+      (*cells)[col] = std::move(out);
+    }
     return {};
   }
 
   // The children of a <c> up to its end: the <v> value or the <is> inline string; false when it has neither.
-  bool cell_value(std::string* value, bool* inline_string) {
+  // `value` views the XML when it is one plain <v>, else value_buf_ (valid until the next cell).
+  bool cell_value(std::string_view* value, bool* inline_string) {
+    if (plain_value(value)) return true;
     bool has_value = false;
     Tag t;
     while (next_tag(&t)) {
-      if (t.closing && t.name == "c") break;
+      if (t.closing && named(t.name, "c")) break;
       if (t.closing) continue;
-      if (t.name == "v" && !t.self_closing) {
-        text_until_close(*value);
+      if (named(t.name, "v") && !t.self_closing) {
+        if (!has_value) {
+          *value = element_text();
+        } else {
+          buffer_value(value);
+          text_until_close(value_buf_);
+          *value = value_buf_;
+        }
         has_value = true;
-      } else if (t.name == "is" && !t.self_closing) {
-        inline_text(value);
+      } else if (named(t.name, "is") && !t.self_closing) {
+        buffer_value(has_value ? value : nullptr);
+        inline_text(&value_buf_);
+        *value = value_buf_;
         has_value = *inline_string = true;
       } else if (!t.self_closing) {
         skip_element();  // <f>, <extLst>, ...
@@ -399,42 +220,112 @@ class Scanner {
     return has_value;
   }
 
+  // The common cell's rest, "<v>text</v></c>" with no prefix, entity, CR or CDATA, read
+  // as the general loop would read it but without it; false leaves the position as it was.
+  bool plain_value(std::string_view* value) {
+    if (end_ - p_ < 11 || std::memcmp(p_, "<v>", 3) != 0) return false;
+    const char* b = p_ + 3;
+    const char* q = b;
+    while (q < end_ && *q != '<' && *q != '&' && *q != '\r') ++q;
+    if (end_ - q < 8 || std::memcmp(q, "</v></c>", 8) != 0) return false;
+    *value = std::string_view(b, static_cast<size_t>(q - b));
+    p_ = q + 8;
+    return true;
+  }
+
+  // The common cell start tag, "<c" and double-quoted attributes with lower-case names and no
+  // entity or CR (as Excel and libxlsxwriter write it), read with its r, t and s in one pass as
+  // next_tag and cell_attrs would read it; false leaves the position as it was.
+  bool plain_cell_tag(Tag* t, CellAttrs* a) {
+    const char* p = p_;
+    if (end_ - p < 4 || p[0] != '<' || p[1] != 'c' || p[2] != ' ') return false;
+    *a = {};
+    for (p += 2; p < end_ && *p != '>'; ++p) {
+      if (*p != ' ') return false;
+      const char* n = ++p;
+      while (p < end_ && *p >= 'a' && *p <= 'z') ++p;
+      if (p == n || end_ - p < 2 || p[0] != '=' || p[1] != '"') return false;
+      const std::string_view name(n, static_cast<size_t>(p - n));
+      const char* v = p += 2;
+      while (p < end_ && *p != '"' && *p != '&' && *p != '\r') ++p;
+      if (p >= end_ || *p != '"') return false;
+      const std::string_view value(v, static_cast<size_t>(p - v));
+      if (named(name, "r") && !a->ref.data())
+        a->ref = value;
+      else if (named(name, "t") && !a->type.data())
+        a->type = value;
+      else if (named(name, "s") && !a->style.data())
+        a->style = value;
+    }
+    if (p >= end_) return false;
+    *t = Tag{std::string_view(p_ + 1, 1), false, false, p_ + 2, p};
+    p_ = p + 1;
+    return true;
+  }
+
+  // The text of the element whose start tag was just read, to its end tag: a view of
+  // the XML when it is plain (no entity, CR, CDATA or child), else decoded into value_buf_.
+  std::string_view element_text() {
+    const char* b = p_;
+    const char* q = p_;
+    while (q < end_ && *q != '<' && *q != '&' && *q != '\r') ++q;
+    if (end_ - q > 1 && q[0] == '<' && q[1] == '/') {
+      p_ = q;
+      Tag t;
+      next_tag(&t);  // the end tag
+      return {b, static_cast<size_t>(q - b)};
+    }
+    value_buf_.clear();
+    text_until_close(value_buf_);
+    return value_buf_;
+  }
+
+  // Makes value_buf_ hold `value` (empty when null) so more text can be appended to it.
+  void buffer_value(const std::string_view* value) {
+    if (!value)
+      value_buf_.clear();
+    else if (value->data() != value_buf_.data())
+      value_buf_.assign(*value);
+  }
+
   // The cell from its value by its type: inline or shared string, string, boolean, error, date, or number
   // (a date when its style is a date format).
-  Status typed_cell(std::string_view ref, std::string_view type, std::string_view style, std::string value,
+  Status typed_cell(std::string_view ref, std::string_view type, std::string_view style, std::string_view value,
                     bool inline_string, Cell* out) {
     if (inline_string || type == "inlineStr" || type == "str") {
-      unescape_ooxml(value);
-      *out = Cell::of_string(std::move(value));
-    } else if (type == "s") {
+      std::string text(value);
+      unescape_ooxml(text);
+      *out = Cell::of_string(std::move(text));
+    } else if (named(type, "s")) {
       size_t idx = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), idx);
       if (!ctx_.shared) return error(ref, "refers to a shared string, but the workbook has no shared-strings part");
       if (ec != std::errc() || idx >= ctx_.shared->size())
-        return error(ref, "shared string index '" + value + "' is out of range (" +
+        return error(ref, "shared string index '" + std::string(value) + "' is out of range (" +
                               std::to_string(ctx_.shared->size()) + " strings)");
       // One shared string may be referenced by every cell: the sheet's text is
       // bounded before the copy is made, not after.
       BIOAGENT_RETURN_IF_ERROR(charge_text(ref, (*ctx_.shared)[idx].size()));
       *out = Cell::of_string((*ctx_.shared)[idx]);
-    } else if (type == "b") {
+    } else if (named(type, "b")) {
       *out = Cell::of_bool(value == "1" || value == "true");
-    } else if (type == "e" || type == "d") {
-      out->kind = type == "e" ? Cell::Kind::kError : Cell::Kind::kDate;
-      out->text = std::move(value);
+    } else if (named(type, "e") || named(type, "d")) {
+      out->kind = named(type, "e") ? Cell::Kind::kError : Cell::Kind::kDate;
+      out->text = std::string(value);
     } else {
       return number_cell(ref, style, value, out);
     }
     return {};
   }
 
-  Status number_cell(std::string_view ref, std::string_view style, const std::string& value, Cell* out) {
+  Status number_cell(std::string_view ref, std::string_view style, std::string_view value, Cell* out) {
     std::string_view sv(value);
     while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
     while (!sv.empty() && sv.back() == ' ') sv.remove_suffix(1);
     double d = 0;
     auto [p, ec] = std::from_chars(sv.data(), sv.data() + sv.size(), d);
-    if (ec != std::errc() || p != sv.data() + sv.size()) return error(ref, "number '" + value + "' is not a number");
+    if (ec != std::errc() || p != sv.data() + sv.size())
+      return error(ref, "number '" + std::string(value) + "' is not a number");
     *out = Cell::of_number(d);
     size_t s = 0;
     if (!style.empty() && std::from_chars(style.data(), style.data() + style.size(), s).ec == std::errc() &&
@@ -458,14 +349,14 @@ class Scanner {
     }
   }
 
-  const char* p_;
-  const char* end_;
   const SheetContext& ctx_;
   bool second_half_;
   bool needs_sequential_ = false;
   size_t next_row_ = 0;
   size_t cells_ = 0;
+  size_t row_width_ = 0;                        // the widest row so far: each row's cells are reserved at once
   std::string ref_buf_, type_buf_, style_buf_;  // attr_view's scratch for a cell's r, t and s
+  std::string value_buf_;                       // a cell's value when it is not one plain <v>
   uint64_t text_bytes_ = 0;
 };
 
