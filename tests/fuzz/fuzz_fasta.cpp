@@ -3,6 +3,8 @@
 // records when both read the file); every message must be valid UTF-8.
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "bioagent/seqio.h"
 #include "fuzz_input_file.h"
 

@@ -2,6 +2,8 @@
 // the default and with small limits; every message must be valid UTF-8.
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "bioagent/seqio.h"
 #include "fuzz_input_file.h"
 

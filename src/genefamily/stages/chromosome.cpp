@@ -61,6 +61,28 @@ Result<ChromosomeFrame> chromosome_frame(const StageContext& ctx, const GffModel
 
 namespace {
 
+// Tandem duplicates need adjacency (gene ranks within `window`) and similarity (protein identity); each
+// cluster gets a number in `placed` (sorted by chromosome and start). Returns the number of clusters.
+int mark_tandem_clusters(std::vector<figures::Placed>& placed, const std::map<std::string, int>& rank,
+                         const std::map<std::string, std::string>& protein, int window, double min_identity) {
+  int clusters = 0;
+  auto seq = [&](const std::string& name) {
+    auto it = protein.find(name);
+    return it == protein.end() ? std::string() : it->second;
+  };
+  for (size_t i = 1; i < placed.size(); ++i) {
+    auto& a = placed[i - 1];
+    auto& b = placed[i];
+    if (a.seqid != b.seqid || !rank.count(a.gene) || !rank.count(b.gene)) continue;
+    if (rank.at(b.gene) - rank.at(a.gene) <= window &&
+        align_proteins(seq(a.gene), seq(b.gene)).identity >= min_identity) {
+      if (a.cluster < 0) a.cluster = clusters++;
+      b.cluster = a.cluster;
+    }
+  }
+  return clusters;
+}
+
 Status draw_chromosomes(const StageContext& ctx) {
   auto members = read_members(ctx.input.at("identify"));
   if (!members) return members.status();
@@ -93,18 +115,7 @@ Status draw_chromosomes(const StageContext& ctx) {
     const int c = natural_compare(a.seqid, b.seqid);
     return c != 0 ? c < 0 : a.start < b.start;
   });
-  // Tandem duplicates need adjacency (gene ranks) and similarity (protein identity).
-  int clusters = 0;
-  for (size_t i = 1; i < placed.size(); ++i) {
-    auto& a = placed[i - 1];
-    auto& b = placed[i];
-    if (a.seqid != b.seqid || !rank.count(a.gene) || !rank.count(b.gene)) continue;
-    if (rank[b.gene] - rank[a.gene] <= window &&
-        align_proteins(protein[a.gene], protein[b.gene]).identity >= min_identity) {
-      if (a.cluster < 0) a.cluster = clusters++;
-      b.cluster = a.cluster;
-    }
-  }
+  const int clusters = mark_tandem_clusters(placed, rank, protein, window, min_identity);
   std::ostringstream tsv;
   tsv << "gene\tchromosome\tstart\trank\ttandem_cluster\n";
   std::map<std::string, int> per_chr;
