@@ -15,14 +15,49 @@ Json RunService::Impl::learned_preventions() {
   return rows ? *rows : Json::array();
 }
 
-void RunService::Impl::record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
-                                       const std::string& test_result) {
+std::string RunService::Impl::record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
+                                              const std::string& test_result) {
+  const std::string at = now_iso();
   store->record(
       "INSERT INTO learning (timestamp, error_type, pattern, error_message, root_cause, fix_strategy, changes, "
       "test_result, future_prevention, fix, origin) VALUES (?,?,?,?,?,?,?,?,?,?,'local')",
-      {now_iso(), d.error_type, d.pattern, d.error_message, d.root_cause,
+      {at, d.error_type, d.pattern, d.error_message, d.root_cause,
        repair ? repair->strategy : "no automatic fix: " + d.root_cause, json_text(changes), test_result,
        repair ? repair->prevention : "", repair ? repair->key : ""});
+  return at;
+}
+
+// A naming repair passed when the check accepted the new names; it delivered only if every stage that needs a
+// file it linked then ran. A stage needing one that was skipped or failed (the file still missing, or not what
+// its name says) makes its record say failed, so it is never applied up front.
+void RunService::Impl::check_repair_delivered(const TaskContext& t, const std::vector<StageStatus>& outcome) {
+  if (!t.naming_repair) return;
+  std::vector<std::string> lacking;
+  for (auto& s : outcome) {
+    if (s.state != StageState::kSkipped && s.state != StageState::kFailed) continue;
+    const StageSpec* spec = pipeline->find(s.stage);
+    for (auto& kind : spec ? spec->needs : std::vector<std::string>{})
+      if (t.naming_repair->kinds.count(kind)) {
+        lacking.push_back(s.stage + " (" + kind + ")");
+        break;
+      }
+  }
+  if (lacking.empty()) return;
+  std::string list;
+  for (auto& l : lacking) list += (list.empty() ? "" : ", ") + l;
+  store->record(
+      "UPDATE learning SET test_result = 'failed', fix_strategy = fix_strategy || ? "
+      "WHERE timestamp = ? AND changes = ? AND origin = 'local' AND test_result = 'passed'",
+      {"; stages needing the linked files did not run: " + list, t.naming_repair->recorded_at,
+       t.naming_repair->changes});
+  emit(t.id, {{"type", "learning"},
+              {"test_result", "failed"},
+              {"message",
+               BiText{"learning record marked failed: after the renaming, stages needing the renamed files did not "
+                      "run: " +
+                          list,
+                      "学习条目标记为失败：改名后，需要这些文件的阶段未能运行：" + list}
+                   .in(t.lang)}});
 }
 
 Json RunService::stage_seconds() const {

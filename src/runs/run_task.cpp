@@ -79,6 +79,7 @@ void RunService::Impl::run_task(std::shared_ptr<TaskRuntime> rt, bool resumed) {
     return;
   }
   diagnose_failed_stages(*outcome, t);
+  check_repair_delivered(t, *outcome);
   finish(t, *outcome);  // 4. validation
 }
 
@@ -192,7 +193,9 @@ bool RunService::Impl::repair_names(TaskContext& t, const Json& problems) {
   set_state(t.id, TaskState::kRepairing, t.lang == Lang::kZh ? repair->strategy_zh : repair->strategy);
   Json after = fixable_only(problems_of(check_species_data(t.data_dir, t.prefix, t.fam_file, false)));
   const std::string test = after.empty() ? "passed" : "failed";
-  record_learning(d, repair, changes, test);
+  TaskContext::NamingRepair made{record_learning(d, repair, changes, test), json_text(changes), {}};
+  for (auto& p : fixable) made.kinds.insert(p.value("kind", std::string()));
+  t.naming_repair = std::move(made);
   emit(t.id, {{"type", "repair"},
               {"fix", repair->key},
               {"strategy", repair->strategy},

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "bioagent/runs.h"
@@ -84,6 +85,13 @@ struct TaskContext {
   fs::path data_dir;  // the run's view of it: links under the rule names
   fs::path run_dir;
   RunParams params;  // the run's own (the service's base under them at run time)
+  // The naming repair made before the run, if any: its learning record (timestamp and changes, which
+  // identify the row) and the data kinds it linked under their rule names (gff3, genome, ...).
+  struct NamingRepair {
+    std::string recorded_at, changes;
+    std::set<std::string> kinds;
+  };
+  std::optional<NamingRepair> naming_repair;
 };
 
 struct RunService::Impl {
@@ -136,8 +144,10 @@ struct RunService::Impl {
 
   // Learning (learning.cpp).
   Json learned_preventions();
-  void record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
-                       const std::string& test_result);
+  // Returns the record's timestamp.
+  std::string record_learning(const Diagnosis& d, const DiagnosisRepair* repair, const Json& changes,
+                              const std::string& test_result);
+  void check_repair_delivered(const TaskContext& t, const std::vector<StageStatus>& outcome);
 
   // Data folders (data_folders.cpp).
   Result<fs::path> resolve_data_folder(const std::string& root, const std::string& folder) const;

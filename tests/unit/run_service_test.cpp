@@ -145,6 +145,41 @@ TEST(RunService, AMisnamedFileIsReadUnderItsRuleNameLearnedAndPreventedNextTime)
   EXPECT_FALSE(s->status("cli-a", (*t2)["task_id"]).is_ok()) << "an owner never sees another's task";
 }
 
+// A renamed annotation that is not what its name says: the check accepts the new name, but the stage that needs
+// the file cannot use it, so the learning record says failed and no later run applies the repair up front.
+TEST(RunService, ARepairWhoseRunDidNotGetTheRenamedFileIsLearnedAsFailed) {
+  TempDir dir;
+  const fs::path data = dir.path() / "Exam";
+  ASSERT_TRUE(write_example_genome(data).is_ok());
+  fs::remove(data / "Exam.gff3");
+  std::ofstream(data / "Exam.gff") << "this is not an annotation\n";
+  auto s = open_service(dir.path() / "state");
+  RunRequest rq;
+  rq.owner = "cli-a";
+  rq.species = "Exam";
+  rq.family = "GLOBIN";
+  rq.data_dir = data;
+  rq.run_dir = dir.path() / "run1";
+  rq.stages = {"identify", "chromosome"};
+  rq.confirmed = true;
+  auto t = s->start(rq);
+  ASSERT_TRUE(t.is_ok()) << t.status().to_string();
+  Json ev = events_until_end(*s, "cli-a", (*t)["task_id"]);
+  Json repair = of_type(ev, "repair");
+  ASSERT_EQ(repair.size(), 1u) << ev.dump(1).substr(0, 3000);
+  EXPECT_EQ(repair[0]["changes"][0]["to"], "Exam.gff3");
+  auto st = s->status("cli-a", (*t)["task_id"]);
+  ASSERT_TRUE(st.is_ok());
+  EXPECT_NE((*st)["stages"].value("chromosome", ""), "done") << (*st).dump();
+  bool marked = false;
+  for (auto& e : of_type(ev, "learning")) marked |= e.value("test_result", "") == "failed";
+  EXPECT_TRUE(marked) << ev.dump(1).substr(0, 4000);
+  auto learned = s->export_learning();
+  ASSERT_TRUE(learned.is_ok());
+  EXPECT_EQ(learned->dump().find("\"test_result\":\"passed\""), std::string::npos) << learned->dump();
+  EXPECT_NE(learned->dump().find("chromosome (gff3)"), std::string::npos) << learned->dump();
+}
+
 // The dialog waits; "edit" stops the countdown, "modify" sets a stage's parameter through its dialog field,
 // a cancelled task resumes with its finished stages reused.
 TEST(RunService, TheDialogIsAViewOfTheParametersAndACancelledTaskResumes) {
