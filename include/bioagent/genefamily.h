@@ -43,6 +43,10 @@ Json naming_rules();
 // is fixable: `fix` is its name under the rules, with `prefix` when given, else
 // the prefix its stem suggests; `rank` orders variants of one kind (0 preferred).
 Json check_file_name(const std::string& name, const std::string& prefix = "");
+// The species prefix the files of one folder already named by the rules share
+// (Lchi of Lchi.pep.fasta and Lchi.cds.fasta), "" when none are or they disagree:
+// the prefix a misnamed file beside them is read under.
+std::string shared_rule_prefix(const std::vector<std::string>& names);
 
 // A species folder as a run reads it in place: {prefix, family, read: [{name,
 // kind, bytes, read_as?}], not_read: [names]}; prefix and family are those of

@@ -231,6 +231,16 @@ Status check_upload_name(const std::string& filename) {
   return Status::ok();
 }
 
+// The prefix a session's uploads already named by the rules share: a misnamed upload beside them is named
+// under it, never under a prefix guessed from another word of its own name.
+std::string rule_prefix_of(const fs::path& folder) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(folder, ec))
+    if (e.is_regular_file(ec)) names.push_back(e.path().filename().string());
+  return shared_rule_prefix(names);
+}
+
 }  // namespace
 
 Result<fs::path> Assistant::upload_staging_dir(const std::string& sid) const {
@@ -263,7 +273,7 @@ Result<Json> Assistant::store_upload(const std::string& sid, const std::string& 
   fs::create_directories(dir, ec);
   fs::rename(staged, dir / filename, ec);
   if (ec) return internal_error("cannot store the upload: " + ec.message());
-  return Json{{"file", filename}, {"bytes", bytes}, {"naming", check_file_name(filename)}};
+  return Json{{"file", filename}, {"bytes", bytes}, {"naming", check_file_name(filename, rule_prefix_of(dir))}};
 }
 
 Result<Json> Assistant::upload(const std::string& sid, const std::string& filename, std::string_view content) {
@@ -295,10 +305,11 @@ Result<Json> Assistant::session_state(const std::string& sid) const {
   for (auto& e : fs::directory_iterator(impl_->session_dir(sid) / "data", ec))
     if (e.is_regular_file(ec) && e.path().filename().string()[0] != '.') uploaded.push_back(e.path());
   std::sort(uploaded.begin(), uploaded.end());
+  const std::string prefix = rule_prefix_of(impl_->session_dir(sid) / "data");
   for (auto& p : uploaded)
     out["files"].push_back({{"name", p.filename().string()},
                             {"bytes", fs::file_size(p, ec)},
-                            {"naming", check_file_name(p.filename().string())}});
+                            {"naming", check_file_name(p.filename().string(), prefix)}});
   auto tasks = impl_->runs->tasks(sid);
   if (!tasks) return tasks.status();
   out["tasks"] = *tasks;

@@ -339,6 +339,35 @@ TEST(GenomeConventions, APortalFolderIsReadInPlaceThroughLinks) {
 
 // A misnamed upload is read under the species prefix of the folder's files named by the rules, never a
 // prefix made from another word of its own name; PLAZA's names are read too.
+// A misnamed file alone (no folder prefix, no species named yet): the prefix its name suggests is the code it
+// starts with, or a binomial's genus initial and three epithet letters; never a word after the code
+// (Lchi_annotation.gff is Lchi.gff3, not Lann.gff3). Generated: codes and binomials x trailing words x kinds.
+TEST(GenomeLayouts, AMisnamedFilesPrefixIsItsCodeNeverAnotherWord) {
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {".gff", ".gff3"}, {".pep.fa", ".pep.fasta"}, {".cds.fa", ".cds.fasta"}, {".genome.fa", ".genome.fasta"}};
+  size_t n = 0;
+  for (const std::string code : {"Lchi", "Exam", "Zea", "Ath", "Osa1", "Ptri"})
+    for (const std::string word : {"annotation", "genes", "final", "v2", "longest_isoforms"})
+      for (auto& [ext, rule] : kinds) {
+        const std::string name = code + "_" + word + ext;
+        Json c = check_file_name(name);
+        ASSERT_EQ(c.value("fixable", false), true) << name << " " << c.dump();
+        EXPECT_EQ(c["fix"], code + rule) << name;
+        ++n;
+      }
+  for (auto& [binomial, prefix] : std::vector<std::pair<std::string, std::string>>{
+           {"Arabidopsis_thaliana", "Atha"}, {"Oryza_sativa", "Osat"}, {"Populus_trichocarpa", "Ptri"}})
+    for (const std::string tail : {"", ".TAIR10", ".IRGSP_1.0"})
+      for (auto& [ext, rule] : kinds) {
+        const std::string name = binomial + tail + ext;
+        Json c = check_file_name(name);
+        if (!c.value("fixable", false)) continue;  // a kind whose variants need the assembly part
+        EXPECT_EQ(c["fix"], prefix + rule) << name;
+        ++n;
+      }
+  EXPECT_GE(n, 130u);
+}
+
 TEST(GenomeLayouts, AMisnamedFileTakesTheFoldersPrefix) {
   TempDir dir;
   for (const char* f : {"Exam.pep.fasta", "Exam.genome.fasta", "Exam_annotation.gff", "GLOBIN.hmm"})

@@ -108,16 +108,24 @@ const std::vector<Variant>& variants() {
   return k;
 }
 
-// The species prefix a download's stem suggests: Ensembl's Genus_species
+// The species prefix a download's stem suggests: Ensembl's Genus_species.Assembly
 // (Arabidopsis_thaliana.TAIR10 -> Atha) and Phytozome's Gspecies_<version>
 // (Athaliana_447_Araport11 -> Atha) give the genus initial and three letters of
-// the epithet; any other stem is kept with characters outside \w made '_'.
+// the epithet, as does a bare Genus_species whose genus is a word (5 letters or
+// more: Arabidopsis_thaliana). A stem that starts with a short capitalised code (Lchi_annotation,
+// Exam_v2, Zea_mays without an assembly; not an accession such as GCA_) keeps that code: the code is the prefix,
+// the rest is another word of the name. Any other stem is kept with characters
+// outside \w made '_'.
 std::string prefix_of_stem(const std::string& stem) {
-  static const std::shared_ptr<const RE2> ensembl = exact(R"(([A-Z])[a-z]+_([a-z]{3})[a-z]*(?:\..*)?)");
+  static const std::shared_ptr<const RE2> ensembl = exact(R"(([A-Z])[a-z]+_([a-z]{3})[a-z]*\..+)");
+  static const std::shared_ptr<const RE2> binomial = exact(R"(([A-Z])[a-z]{4,}_([a-z]{3})[a-z]*)");
   static const std::shared_ptr<const RE2> phytozome = exact(R"(([A-Z])([a-z]{3})[a-z]*_\d+(?:_.*)?)");
-  std::string genus, epithet;
-  if (RE2::FullMatch(stem, *ensembl, &genus, &epithet) || RE2::FullMatch(stem, *phytozome, &genus, &epithet))
+  static const std::shared_ptr<const RE2> code_first = exact(R"(([A-Z][a-z]{1,4}[0-9]?)_.*)");
+  std::string genus, epithet, code;
+  if (RE2::FullMatch(stem, *ensembl, &genus, &epithet) || RE2::FullMatch(stem, *binomial, &genus, &epithet) ||
+      RE2::FullMatch(stem, *phytozome, &genus, &epithet))
     return genus + epithet;
+  if (RE2::FullMatch(stem, *code_first, &code)) return code;
   std::string out = stem;
   for (char& c : out)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
@@ -144,6 +152,8 @@ Json naming_rules() {
   for (auto& r : rules()) out.push_back({{"kind", r.kind}, {"rule", r.text}, {"example", r.example}});
   return out;
 }
+
+std::string shared_rule_prefix(const std::vector<std::string>& names) { return folder_prefix(names); }
 
 Json check_file_name(const std::string& name, const std::string& prefix) {
   for (auto& r : rules())
