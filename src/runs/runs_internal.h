@@ -130,6 +130,10 @@ struct RunService::Impl {
   void learn_stage_repair(const PipelineEvent& e);
   PipelineOptions pipeline_options(TaskRuntime& rt, const TaskContext& t, int cpus);
   std::optional<std::vector<StageStatus>> run_pipeline(TaskRuntime& rt, TaskContext& t);
+  // The inputs a client names rather than gives as paths (run_inputs.cpp): synteny.comparative_species
+  // (species prefixes among the owner's data folders) become run["comparative"] (prefix -> the run's
+  // view of that species' files); expression.matrix given as a bare file name is the owner's upload.
+  Status resolve_named_inputs(const TaskContext& t, Json& run_config);
   void diagnose_failed_stages(const std::vector<StageStatus>& outcome, const TaskContext& t);
   void finish(const TaskContext& t, const std::vector<StageStatus>& outcome);
   void announce(const std::string& task_id, TaskState state, const std::string& message);
