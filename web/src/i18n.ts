@@ -53,6 +53,12 @@ const text = {
     resume: 'Resume',
     timeLeft: 'about {t} left',
     timeUnknown: 'time left not estimated yet',
+    matrix: 'Expression matrix',
+    matrixDefault: 'none, or <Prefix>.expression.tsv of the data folder',
+    references: 'Reference members',
+    referencesDefault: 'none (the stage fetches reviewed members when it may)',
+    noSpecies: 'no other species among your data: upload its <Prefix>.gff3 and <Prefix>.pep.fasta',
+    uploadHint: 'upload a genes × samples table (TSV, CSV or xlsx) or a FASTA in the Files panel to choose it here',
   },
   zh: {
     title: 'BBAV20311 - Agent 助手',
@@ -105,6 +111,12 @@ const text = {
     resume: '继续执行',
     timeLeft: '预计还需约 {t}',
     timeUnknown: '剩余时间尚无法估计',
+    matrix: '表达矩阵',
+    matrixDefault: '无，或数据文件夹中的 <Prefix>.expression.tsv',
+    references: '参考成员',
+    referencesDefault: '无（可联网时自动获取已审核的成员）',
+    noSpecies: '您的数据中没有其他物种：请上传其 <Prefix>.gff3 和 <Prefix>.pep.fasta',
+    uploadHint: '在“文件”面板上传基因×样本表（TSV、CSV 或 xlsx）或 FASTA 后即可在此选择',
   },
 };
 
