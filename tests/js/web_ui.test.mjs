@@ -329,7 +329,9 @@ test('the dialog gives a run its expression matrix, a comparative species and an
   fs.writeFileSync(matrix, ['gene\t' + samples.join('\t'), ...rows].join('\n') + '\n');
   const files = fs.readdirSync(genome).filter((f) => f !== 'truth.json').map((f) => path.join(genome, f));
   await page.setInputFiles('#file-input', [...files, matrix]);
-  await page.waitForFunction((n) => document.querySelectorAll('#upload-list li.naming-ok, #upload-list li.naming-bad').length === n, files.length + 1);
+  await page.waitForFunction((n) => document.querySelectorAll('#upload-list li.naming-ok, #upload-list li.naming-bad, #upload-list li.naming-input').length === n, files.length + 1);
+  // The matrix breaks no naming rule: the page says where it is used.
+  assert.match(await page.textContent('#upload-list li.naming-input'), /my_tpm\.tsv.*参数对话框中选作表达矩阵/s);
 
   await ask(page, `如果我想开展荔枝的${family}基因家族研究，可以吗？`, /analysis_plan/);
   await page.click('.msg.assistant:last-of-type button.plan-execute');
@@ -366,6 +368,12 @@ test('the dialog gives a run its expression matrix, a comparative species and an
   assert.equal(st.run_params.stages.expression.matrix, 'my_tpm.tsv');
   await page.waitForSelector('#figures figure[data-file$=".expression_heatmap.svg"]', { timeout: 30000 });
   await page.waitForSelector('#figures figure[data-file*="dual_synteny_Exam"]', { timeout: 30000 });
+  // The figures hold what was given: the members' rows of the matrix, the comparative species' chromosomes.
+  const svgOf = async (sel) => (await fetch(new URL(await page.getAttribute(`${sel} img`, 'src'), base))).text();
+  const heatmap = await svgOf('#figures figure[data-file$=".expression_heatmap.svg"]');
+  assert.match(heatmap, new RegExp(`Lchi${family}\\d+`), 'the heatmap has the members as rows');
+  for (const sample of samples) assert.ok(heatmap.includes(sample), `the heatmap has the sample ${sample}`);
+  assert.match(await svgOf('#figures figure[data-file*="dual_synteny_Exam"]'), /Exam/);
   await page.screenshot({ path: path.join(artifacts, 'ui_inputs_results.png'), fullPage: true });
   await context.close();
 });

@@ -59,6 +59,8 @@ const text = {
     referencesDefault: 'none (the stage fetches reviewed members when it may)',
     noSpecies: 'no other species among your data: upload its <Prefix>.gff3 and <Prefix>.pep.fasta',
     uploadHint: 'upload a genes × samples table (TSV, CSV or xlsx) or a FASTA in the Files panel to choose it here',
+    inputTable: 'a table: choose it as the expression matrix in the parameter dialog',
+    inputFasta: 'a FASTA: choose it as the reference members in the parameter dialog',
   },
   zh: {
     title: 'BBAV20311 - Agent 助手',
@@ -117,6 +119,8 @@ const text = {
     referencesDefault: '无（可联网时自动获取已审核的成员）',
     noSpecies: '您的数据中没有其他物种：请上传其 <Prefix>.gff3 和 <Prefix>.pep.fasta',
     uploadHint: '在“文件”面板上传基因×样本表（TSV、CSV 或 xlsx）或 FASTA 后即可在此选择',
+    inputTable: '表格：可在参数对话框中选作表达矩阵',
+    inputFasta: 'FASTA 文件：可在参数对话框中选作参考成员',
   },
 };
 

@@ -45,8 +45,17 @@ function renderRules(): void {
   );
 }
 
-function showNaming(li: HTMLElement, result: HTMLElement, n: any): void {
-  if (n.ok) {
+// A file no naming rule knows (kind null, nothing to rename it to) that a run may still read as a parameter's
+// file: a table as the expression matrix, a FASTA as the reference members (chosen in the parameter dialog).
+const inputTable = /\.(tsv|csv|txt|xlsx)$/i;
+const inputFasta = /\.(fa|fasta|faa|fas)(\.gz)?$/i;
+
+function showNaming(li: HTMLElement, result: HTMLElement, n: any, name = ''): void {
+  const asInput = !n.ok && !n.kind && !n.fix ? (inputTable.test(name) ? 'inputTable' : inputFasta.test(name) ? 'inputFasta' : '') : '';
+  if (asInput) {
+    li.classList.add('naming-input');
+    result.textContent = `◆ ${t(asInput)}`;
+  } else if (n.ok) {
     li.classList.add('naming-ok');
     result.textContent = `✓ ${t('namingOk')} (${n.kind})`;
   } else {
@@ -129,7 +138,7 @@ async function uploadFiles(files: FileList | File[]): Promise<void> {
         result.textContent = item.error.message;
         continue;
       }
-      showNaming(li, result, item.naming);
+      showNaming(li, result, item.naming, file.name);
     } catch (e) {
       li.classList.add('naming-bad');
       result.textContent = (e as Error).message;
@@ -584,7 +593,7 @@ async function restoreSession(sid: string): Promise<boolean> {
     const li = el('li', 'upload');
     const result = el('div', 'naming');
     li.append(el('span', 'name', f.name), result);
-    showNaming(li, result, f.naming || {});
+    showNaming(li, result, f.naming || {}, f.name);
     $('upload-list').append(li);
   }
   const last = (st.tasks || [])[st.tasks.length - 1];
