@@ -331,6 +331,12 @@ Result<Json> RunService::answer(const std::string& owner, const std::string& tas
     if (action == "modify") {
       auto p = parse_run_params(params, *impl_->pipeline, impl_->cpu_limit());  // refused here, not in the task
       if (!p) return p.status();
+      // Named inputs (comparative species, uploads) the server does not have are refused here, with the name.
+      const Json& tp = (*row)["params"];
+      if (auto named = impl_->find_named_inputs(owner, tp.value("species", ""), lang_or_en(tp.value("language", "en")),
+                                                p->stages);
+          !named)
+        return named.status();
       given = params;
       RunParams own = RunParams{};
       if (auto mine = parse_run_params((*row)["params"].value("run_params", Json::object()).value("stages", Json()),

@@ -356,6 +356,10 @@ std::optional<std::vector<StageStatus>> RunService::Impl::run_pipeline(TaskRunti
     return std::nullopt;
   }
   set_run_language(*cfg, t.lang);
+  if (Status named = resolve_named_inputs(t, *cfg); !named.is_ok()) {
+    set_state(t.id, TaskState::kFailed, named.message());
+    return std::nullopt;
+  }
   if (!effective.input_limits.empty()) (*cfg)["input_limits"] = effective.input_limits;
   (*cfg)["network"] = o.network;
   const int cpus = std::clamp(effective.cpus > 0 ? effective.cpus : cpu_limit(), 1, cpu_limit());

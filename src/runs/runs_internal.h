@@ -94,6 +94,21 @@ struct TaskContext {
   std::optional<NamingRepair> naming_repair;
 };
 
+// The inputs a client named, found: comparative species' folders (with the view plan of their files) and uploads.
+struct NamedInputs {
+  struct Species {
+    std::string prefix;
+    fs::path folder;
+    Json plan;  // data_view_plan kept to the species' own files
+  };
+  struct Upload {
+    std::string stage, key;
+    fs::path file;
+  };
+  std::vector<Species> comparative;
+  std::vector<Upload> uploads;
+};
+
 struct RunService::Impl {
   RunService* self = nullptr;  // the service's public side (data folders, place names)
   RunServiceOptions o;
@@ -138,6 +153,14 @@ struct RunService::Impl {
   void learn_stage_repair(const PipelineEvent& e);
   PipelineOptions pipeline_options(TaskRuntime& rt, const TaskContext& t, int cpus);
   std::optional<std::vector<StageStatus>> run_pipeline(TaskRuntime& rt, TaskContext& t);
+  // The inputs a client names rather than gives as paths (run_inputs.cpp), found or refused with the name:
+  // synteny.comparative_species (species prefixes among the owner's data folders), expression.matrix and
+  // phylogeny.references given as a bare file name (the owner's upload of that name). `stages`: by stage.
+  Result<NamedInputs> find_named_inputs(const std::string& owner, const std::string& own_prefix, Lang lang,
+                                        const Json& stages) const;
+  // Them in the run's configuration: run["comparative"] (prefix -> the run's view of that species'
+  // files, links as for its own species) and each upload's path in its stage's parameter.
+  Status resolve_named_inputs(const TaskContext& t, Json& run_config);
   void diagnose_failed_stages(const std::vector<StageStatus>& outcome, const TaskContext& t);
   void finish(const TaskContext& t, const std::vector<StageStatus>& outcome);
   void announce(const std::string& task_id, TaskState state, const std::string& message);

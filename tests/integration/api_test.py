@@ -264,6 +264,13 @@ try:
     check(st == 400 and "cpu" in e["error"]["message"], "out-of-range parameter refused")
     st, e = call(B, "POST", "/api/agent/execute", {"plan_id": p["plan_id"], "params": {"rm": "-rf"}}, sid2)
     check(st == 400 and e["error"]["details"]["field"] == "rm", "unknown parameter refused")
+    # Inputs a client names (never server paths): a comparative species the server does not have and an
+    # upload that is not there fail the run at its start, named in its state.
+    for given, name in (({"comparative_species": ["Nope"]}, "Nope.gff3"), ({"expression": {"matrix": "absent.tsv"}}, "absent.tsv")):
+        st, t = call(B, "POST", "/api/agent/execute", {"plan_id": p["plan_id"], "params": given, "auto_confirm": True}, sid2)
+        last = events(B, sid2, t["task_id"], timeout=60)[-1] if st == 202 else {}
+        check(last.get("state") == "failed" and name in last.get("message", ""),
+              "a named input the server does not have fails the run, named: %s" % last.get("message"))
     st, e = call(B, "POST", "/api/tools", {"name": "calculate_expr", "arguments": {"expr": "__import__('os').system('id')"}})
     check(st == 400 and e["status"] == "error", "code in a calculator expression refused")
     st, e = call(B, "POST", "/api/tools", {"name": "RetrieveFromDatabase", "arguments": {"sql": "DROP TABLE metadata"}})

@@ -309,3 +309,71 @@ test('the data roots list and the folder choice', async () => {
   await page.screenshot({ path: path.join(artifacts, 'ui_data_roots.png') });
   await context.close();
 });
+
+// The run's inputs through the page: an expression matrix (made here from the uploaded annotation's gene
+// ids) and a comparative species (the shared example) chosen in the parameter dialog after "修改参数",
+// which stops the countdown and lets the E-value be edited; the run uses all three. The server runs only
+// synteny and expression (with what they need) to keep the test short.
+test('the dialog gives a run its expression matrix, a comparative species and an edited E-value', async () => {
+  const base = await serve(['--stages', 'synteny,expression'], 4);
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('.msg.welcome');
+  // genes x samples from the annotation's own gene ids; values not whole numbers (read as TPM).
+  const genes = [...fs.readFileSync(path.join(genome, 'Lchi.gff3'), 'utf8').matchAll(/\tgene\t[^\n]*ID=([^;\n]+)/g)].map((m) => m[1]);
+  assert.ok(genes.length >= 10, `gene ids in Lchi.gff3: ${genes.length}`);
+  const samples = ['root', 'leaf', 'flower', 'fruit'];
+  const rows = genes.map((g, i) => [g, ...samples.map((_, j) => (((i * 7 + j * 13) % 29) + 0.5 + j * i * 0.01).toFixed(2))].join('\t'));
+  const matrix = path.join(scratch, 'my_tpm.tsv');
+  fs.writeFileSync(matrix, ['gene\t' + samples.join('\t'), ...rows].join('\n') + '\n');
+  const files = fs.readdirSync(genome).filter((f) => f !== 'truth.json').map((f) => path.join(genome, f));
+  await page.setInputFiles('#file-input', [...files, matrix]);
+  await page.waitForFunction((n) => document.querySelectorAll('#upload-list li.naming-ok, #upload-list li.naming-bad, #upload-list li.naming-input').length === n, files.length + 1);
+  // The matrix breaks no naming rule: the page says where it is used.
+  assert.match(await page.textContent('#upload-list li.naming-input'), /my_tpm\.tsv.*参数对话框中选作表达矩阵/s);
+
+  await ask(page, `如果我想开展荔枝的${family}基因家族研究，可以吗？`, /analysis_plan/);
+  await page.click('.msg.assistant:last-of-type button.plan-execute');
+  await page.waitForSelector('#confirm-dialog:not([hidden])', { timeout: 30000 });
+  // The uploads and the species the server has are offered; nothing is editable before "修改参数".
+  assert.deepEqual(await page.$$eval('#p-matrix option', (os) => os.map((o) => o.value)), ['', 'my_tpm.tsv']);
+  const offered = await page.$$eval('#p-comparative_species option', (os) => os.map((o) => o.value));
+  assert.ok(offered.includes('Exam') && !offered.includes('Lchi'), `comparative species offered: ${offered}`);
+  assert.ok(await page.isDisabled('#p-matrix') && (await page.getAttribute('#p-evalue', 'readonly')) !== null);
+  assert.equal((await page.textContent('#p-modify')).trim(), '修改参数');
+  await page.click('#p-modify');
+  assert.equal(await page.textContent('#p-countdown'), '–', 'the countdown stops');
+  await page.fill('#p-evalue', '1e-8');
+  await page.selectOption('#p-matrix', 'my_tpm.tsv');
+  await page.selectOption('#p-comparative_species', ['Exam']);
+  const english = await englishOnPage(page, 'dialog being edited');
+  assert.deepEqual(english, [], `English on the Chinese dialog:\n${english.join('\n')}`);
+  await page.screenshot({ path: path.join(artifacts, 'ui_dialog_inputs.png') });
+  // Past the server's 6 s confirmation timeout: nothing ran with the defaults meanwhile.
+  await page.waitForTimeout(7000);
+  assert.ok(await page.isVisible('#confirm-dialog'), 'the dialog waits for the edited values');
+  const task = await page.getAttribute('#task-state', 'data-task');
+  const sid = await page.evaluate(() => localStorage.getItem('bioagent.session'));
+  const status = async () => (await fetch(`${base}/api/agent/status/${task}?session_id=${sid}`)).json();
+  assert.equal((await status()).state, 'awaiting_confirmation');
+  await page.click('#p-confirm');
+  await page.waitForSelector('#confirm-dialog', { state: 'hidden' });
+
+  await page.waitForSelector('#task-state[data-state="done"], #task-state[data-state="failed"]', { timeout: 300000 });
+  const st = await status();
+  assert.equal(st.state, 'done', `the run: ${JSON.stringify(st).slice(0, 2000)}`);
+  assert.equal(st.run_params.stages.identify.evalue, 1e-8, 'the edited E-value is the run\'s');
+  assert.deepEqual(st.run_params.stages.synteny.comparative_species, ['Exam']);
+  assert.equal(st.run_params.stages.expression.matrix, 'my_tpm.tsv');
+  await page.waitForSelector('#figures figure[data-file$=".expression_heatmap.svg"]', { timeout: 30000 });
+  await page.waitForSelector('#figures figure[data-file*="dual_synteny_Exam"]', { timeout: 30000 });
+  // The figures hold what was given: the members' rows of the matrix, the comparative species' chromosomes.
+  const svgOf = async (sel) => (await fetch(new URL(await page.getAttribute(`${sel} img`, 'src'), base))).text();
+  const heatmap = await svgOf('#figures figure[data-file$=".expression_heatmap.svg"]');
+  assert.match(heatmap, new RegExp(`Lchi${family}\\d+`), 'the heatmap has the members as rows');
+  for (const sample of samples) assert.ok(heatmap.includes(sample), `the heatmap has the sample ${sample}`);
+  assert.match(await svgOf('#figures figure[data-file*="dual_synteny_Exam"]'), /Exam/);
+  await page.screenshot({ path: path.join(artifacts, 'ui_inputs_results.png'), fullPage: true });
+  await context.close();
+});

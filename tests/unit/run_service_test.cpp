@@ -202,6 +202,16 @@ TEST(RunService, TheDialogIsAViewOfTheParametersAndACancelledTaskResumes) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // past the countdown: still waiting
   EXPECT_EQ((*s->status("web", id))["state"], "awaiting_confirmation");
   EXPECT_FALSE(s->answer("web", id, "modify", Json{{"evalue", "x"}}).is_ok()) << "refused where it is given";
+  // Named inputs the owner's data does not hold are refused in the answer, naming them.
+  for (const auto& [given, name] :
+       std::vector<std::pair<Json, std::string>>{{Json{{"comparative_species", {"Nope"}}}, "Nope.gff3"},
+                                                 {Json{{"comparative_species", {"Exam"}}}, "own species"},
+                                                 {Json{{"expression", {{"matrix", "absent.tsv"}}}}, "absent.tsv"},
+                                                 {Json{{"phylogeny", {{"references", "refs.fasta"}}}}, "refs.fasta"}}) {
+    auto refused = s->answer("web", id, "modify", given);
+    ASSERT_FALSE(refused.is_ok()) << given.dump();
+    EXPECT_NE(refused.status().message().find(name), std::string::npos) << refused.status().message();
+  }
   auto m = s->answer("web", id, "modify", Json{{"evalue", 1e-20}});
   ASSERT_TRUE(m.is_ok()) << m.status().to_string();
   EXPECT_EQ((*m)["params"]["evalue"], 1e-20);

@@ -1,11 +1,13 @@
 // The parameter confirmation dialog as seed 004 draws it: stage, species,
 // family, CPU and the stages' fields (E-value, hits per gene, tree method: the
 // server's stage table sends them in /api/config "dialog", with their labels,
-// defaults and ranges); [modify] [confirm] (Ns). The countdown runs to the
+// defaults and ranges; a list of species, such as the comparative species, is
+// chosen among the species of the user's data); the run's input files chosen
+// among the uploads (an expression matrix, reference members); [modify] [confirm] (Ns). The countdown runs to the
 // server's deadline and confirms the defaults at zero; modify stops it and
 // makes the values editable. Focus stays inside while it is open.
 import * as api from './api';
-import { currentLang } from './i18n';
+import { currentLang, t } from './i18n';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 let timer: number | undefined;
@@ -17,8 +19,60 @@ let editing = false;
 export type DialogField = { key: string; stage: string; label: string; label_zh: string; schema: any };
 let fields: DialogField[] = [];
 
+// What the user's data offers: uploaded files (name, and the naming rule's kind when one matched) and
+// the species prefixes whose files are available to the server (uploads, data roots, the shared example).
+export type Upload = { name: string; kind?: string; ok?: boolean };
+export type InputChoices = { uploads: Upload[]; species: string[] };
+let choices: InputChoices = { uploads: [], species: [] };
+let ownPrefix = '';  // the run's species: never its own comparative species
+export function setInputChoices(given: InputChoices): void {
+  choices = given;
+}
+
 function isNumeric(f: DialogField): boolean {
   return f.schema?.type === 'number' || f.schema?.type === 'integer';
+}
+// A list of species prefixes (the schema's items say format "species").
+function isSpeciesList(f: DialogField): boolean {
+  return f.schema?.type === 'array' && f.schema?.items?.format === 'species';
+}
+
+// The uploads a run may read as a parameter's file: tables for the expression matrix, FASTA files
+// that are none of a species' own sequences for the reference members.
+const tableName = /\.(tsv|csv|txt|xlsx)$/i;
+const fastaName = /\.(fa|fasta|faa|fas|pep)(\.gz)?$/i;
+function uploadChoices(kind: 'table' | 'fasta'): string[] {
+  return choices.uploads
+    .filter((u) => (kind === 'table' ? tableName.test(u.name) : fastaName.test(u.name) && !(u.ok && ['genome', 'cds', 'pep'].includes(u.kind || ''))))
+    .map((u) => u.name)
+    .sort();
+}
+
+// A choice among uploads: the default (empty) first, then each file.
+function uploadSelect(id: string, label: string, none: string, names: string[]): HTMLLabelElement {
+  const box = document.createElement('label');
+  const name = document.createElement('span');
+  name.textContent = label;
+  const select = document.createElement('select');
+  select.id = id;
+  select.append(new Option(none, ''));
+  for (const n of names) select.append(new Option(n, n));
+  box.append(name, select);
+  return box;
+}
+
+function buildInputs(): void {
+  const box = $('p-inputs');
+  box.replaceChildren(
+    uploadSelect('p-matrix', t('matrix'), t('matrixDefault'), uploadChoices('table')),
+    uploadSelect('p-references', t('references'), t('referencesDefault'), uploadChoices('fasta')),
+  );
+  if (!uploadChoices('table').length || !uploadChoices('fasta').length) {
+    const hint = document.createElement('p');
+    hint.className = 'muted hint';
+    hint.textContent = t('uploadHint');
+    box.append(hint);
+  }
 }
 
 // The fields' inputs, rebuilt when the server's configuration arrives or the language changes.
@@ -31,7 +85,14 @@ export function setDialogFields(given: DialogField[] | undefined): void {
     const name = document.createElement('span');
     name.textContent = currentLang() === 'zh' ? f.label_zh : f.label;
     let input: HTMLInputElement | HTMLSelectElement;
-    if (Array.isArray(f.schema?.enum)) {
+    if (isSpeciesList(f)) {
+      input = document.createElement('select');
+      input.multiple = true;
+      const offered = choices.species.filter((p) => p !== ownPrefix);
+      for (const p of offered) input.append(new Option(p, p));
+      input.size = Math.min(Math.max(offered.length, 2), 5);  // a list box: several may be chosen
+      if (!offered.length) input.title = t('noSpecies');
+    } else if (Array.isArray(f.schema?.enum)) {
       input = document.createElement('select');
       for (const v of f.schema.enum) input.append(new Option(String(v), String(v)));
     } else {
@@ -47,11 +108,18 @@ export function setDialogFields(given: DialogField[] | undefined): void {
     input.dataset.field = f.key;
     label.append(name, input);
     box.append(label);
+    if (isSpeciesList(f) && !choices.species.some((p) => p !== ownPrefix)) {
+      const hint = document.createElement('p');
+      hint.className = 'muted hint';
+      hint.textContent = t('noSpecies');
+      box.append(hint);
+    }
   }
+  buildInputs();
 }
 
 function fieldInputs(): (HTMLInputElement | HTMLSelectElement)[] {
-  return fields.map((f) => $<HTMLInputElement>(`p-${f.key}`)).filter((e) => !!e);
+  return [...fields.map((f) => $<HTMLInputElement>(`p-${f.key}`)), $<HTMLSelectElement>('p-matrix'), $<HTMLSelectElement>('p-references')].filter((e) => !!e);
 }
 
 function setEditable(on: boolean): void {
@@ -66,9 +134,18 @@ function setEditable(on: boolean): void {
 function editedParams(): Record<string, unknown> {
   const out: Record<string, unknown> = { cpu: Number($<HTMLInputElement>('p-cpu').value) };
   for (const f of fields) {
+    if (isSpeciesList(f)) {
+      out[f.key] = Array.from($<HTMLSelectElement>(`p-${f.key}`).selectedOptions).map((o) => o.value);
+      continue;
+    }
     const v = $<HTMLInputElement>(`p-${f.key}`).value;
     out[f.key] = isNumeric(f) ? Number(v) : v;
   }
+  // Files by the name of the upload (the server reads the session's upload of that name).
+  const matrix = $<HTMLSelectElement>('p-matrix').value;
+  if (matrix) out.expression = { matrix };
+  const references = $<HTMLSelectElement>('p-references').value;
+  if (references) out.phylogeny = { references };
   return out;
 }
 
@@ -108,13 +185,19 @@ export function openConfirmDialog(
   taskId = id;
   editing = false;
   returnFocus = document.activeElement as HTMLElement;
-  setDialogFields(fields);  // labels in the page's language now
+  ownPrefix = String(params.prefix ?? '').split('.')[0];
+  setDialogFields(fields);  // labels in the page's language now, the species and uploads offered now
   $<HTMLInputElement>('p-stage').value = params.stage ?? '';
   $<HTMLInputElement>('p-species').value = params.species ?? '';
   $<HTMLInputElement>('p-family').value = params.family ?? '';
   $<HTMLInputElement>('p-cpu').value = String(params.cpu ?? 1);
   for (const f of fields) {
     const v = params[f.key] ?? f.schema?.default;
+    if (isSpeciesList(f)) {
+      const chosen = new Set(Array.isArray(v) ? v.map(String) : []);
+      for (const o of Array.from($<HTMLSelectElement>(`p-${f.key}`).options)) o.selected = chosen.has(o.value);
+      continue;
+    }
     $<HTMLInputElement>(`p-${f.key}`).value = v === undefined ? '' : String(v);
   }
   setEditable(false);

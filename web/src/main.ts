@@ -5,7 +5,7 @@
 import './style.css';
 import * as api from './api';
 import { currentLang, queueText, setLang, setStageLabels, setStateLabels, stageName, stageStateName, t, taskStateName } from './i18n';
-import { openConfirmDialog, closeConfirmDialog, setDialogFields } from './dialog';
+import { openConfirmDialog, closeConfirmDialog, setDialogFields, setInputChoices, type Upload } from './dialog';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 let config: any = { naming_rules: [], models: [], model: 'none', confirm_timeout_seconds: 30 };
@@ -45,8 +45,17 @@ function renderRules(): void {
   );
 }
 
-function showNaming(li: HTMLElement, result: HTMLElement, n: any): void {
-  if (n.ok) {
+// A file no naming rule knows (kind null, nothing to rename it to) that a run may still read as a parameter's
+// file: a table as the expression matrix, a FASTA as the reference members (chosen in the parameter dialog).
+const inputTable = /\.(tsv|csv|txt|xlsx)$/i;
+const inputFasta = /\.(fa|fasta|faa|fas)(\.gz)?$/i;
+
+function showNaming(li: HTMLElement, result: HTMLElement, n: any, name = ''): void {
+  const asInput = !n.ok && !n.kind && !n.fix ? (inputTable.test(name) ? 'inputTable' : inputFasta.test(name) ? 'inputFasta' : '') : '';
+  if (asInput) {
+    li.classList.add('naming-input');
+    result.textContent = `◆ ${t(asInput)}`;
+  } else if (n.ok) {
     li.classList.add('naming-ok');
     result.textContent = `✓ ${t('namingOk')} (${n.kind})`;
   } else {
@@ -129,12 +138,43 @@ async function uploadFiles(files: FileList | File[]): Promise<void> {
         result.textContent = item.error.message;
         continue;
       }
-      showNaming(li, result, item.naming);
+      showNaming(li, result, item.naming, file.name);
     } catch (e) {
       li.classList.add('naming-bad');
       result.textContent = (e as Error).message;
     }
   }
+}
+
+// What the dialog offers as the run's inputs: the session's uploads, and the species whose annotation and
+// proteins the server has (uploads holding both <Prefix>.gff3 and <Prefix>.pep.fasta, the data roots'
+// species folders, the shared example data). Each source that cannot be read is left out, not guessed.
+async function loadInputChoices(): Promise<void> {
+  const uploads: Upload[] = [];
+  const species = new Set<string>();
+  try {
+    const st = await api.call('GET', `/api/sessions/${api.session()}/state`);
+    const kinds: Record<string, Set<string>> = {};
+    for (const f of st.files || []) {
+      const n = f.naming || {};
+      uploads.push({ name: f.name, kind: n.kind, ok: n.ok });
+      const stem = String(n.ok ? f.name : n.fix || '').split('.')[0];
+      if (stem && n.kind) (kinds[stem] ||= new Set()).add(n.kind);
+    }
+    for (const [stem, k] of Object.entries(kinds)) if (k.has('gff3') && k.has('pep')) species.add(stem);
+  } catch (e) {
+    showError((e as Error).message);
+  }
+  for (const d of config.shared_data || []) if (d.prefix) species.add(d.prefix);
+  if ((config.data_roots || []).length) {
+    try {
+      const listing = await api.call('GET', '/api/data_roots');
+      for (const root of listing.roots || []) for (const f of root.folders || []) if (f.prefix) species.add(f.prefix);
+    } catch (e) {
+      showError((e as Error).message);
+    }
+  }
+  setInputChoices({ uploads, species: [...species].sort() });
 }
 
 // ---- centre: chat ----------------------------------------------------------
@@ -348,6 +388,7 @@ function addLinks(m: HTMLElement, links: any[] | undefined): void {
   }
 }
 
+let dialogEpoch = 0;  // counts dialog openings and closings: a late opening of an answered dialog is dropped
 function onTaskEvent(taskId: string, e: any): void {
   const state = $('task-state');
   if (e.type === 'state') {
@@ -356,6 +397,7 @@ function onTaskEvent(taskId: string, e: any): void {
     if (e.state !== 'queued' && $('status').dataset.kind === 'queued') setStatus(t('working'));
     showTaskActions(e.state, !!e.terminal);
     if (e.terminal) {  // the server says which states end a task
+      dialogEpoch++;
       setStatus(t('ready'));
       closeConfirmDialog();
       showResults(taskId);
@@ -380,8 +422,13 @@ function onTaskEvent(taskId: string, e: any): void {
     m.dataset.task = taskId;
     addLinks(m, e.links);
   } else if (e.type === 'confirm') {
-    openConfirmDialog(taskId, e.params, e.timeout_seconds, e.deadline, showError);
+    // The choices load first; a dialog answered (or a task ended) meanwhile, as in a replay, is not opened.
+    const asked = ++dialogEpoch;
+    loadInputChoices().finally(() => {
+      if (asked === dialogEpoch) openConfirmDialog(taskId, e.params, e.timeout_seconds, e.deadline, showError);
+    });
   } else if (e.type === 'confirmed') {
+    dialogEpoch++;
     closeConfirmDialog();
   } else if (['diagnosis', 'repair', 'prevention', 'learning', 'resumed', 'confirm_paused'].includes(e.type)) {
     const note = el('p', `note ${e.type}`);
@@ -546,7 +593,7 @@ async function restoreSession(sid: string): Promise<boolean> {
     const li = el('li', 'upload');
     const result = el('div', 'naming');
     li.append(el('span', 'name', f.name), result);
-    showNaming(li, result, f.naming || {});
+    showNaming(li, result, f.naming || {}, f.name);
     $('upload-list').append(li);
   }
   const last = (st.tasks || [])[st.tasks.length - 1];
