@@ -10,9 +10,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  auto models = bioagent::read_hmm_models(text, "x.hmm");
+  auto models = bioagent::gf::read_hmm_models(text, "x.hmm");
   if (models)
-    (void)bioagent::hmmsearch_threshold_args(*models, 1e-5);
+    (void)bioagent::gf::hmmsearch_threshold_args(*models, 1e-5);
   else
     (void)models.status().to_json().dump();
   return 0;
