@@ -49,6 +49,8 @@ before(async () => {
   execFileSync(bin, ['genefamily', 'example', genome, '--prefix', 'Lchi', '--family', family,
     ...(family === 'SPL' ? ['--hmm', sbp] : [])]);
   fs.renameSync(path.join(genome, 'Lchi.genome.fasta'), path.join(genome, 'Lchi.genome.fa'));
+  // An annotation named as labs name them: its fix takes the species code it starts with, never a later word.
+  fs.renameSync(path.join(genome, 'Lchi.gff3'), path.join(genome, 'Lchi_annotation.gff'));
   browser = await launchChromium();
 });
 
@@ -114,8 +116,11 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   await page.setInputFiles('#file-input', files);
   await page.waitForFunction((n) => document.querySelectorAll('#upload-list li.naming-ok, #upload-list li.naming-bad').length === n, files.length);
   const bad = page.locator('#upload-list li.naming-bad');
-  assert.equal(await bad.count(), 1);
-  assert.match(await bad.textContent(), /Lchi\.genome\.fa.*genome\\.fasta.*Lchi\.genome\.fasta/s);
+  assert.equal(await bad.count(), 2);
+  const badText = (await bad.allTextContents()).join('\n');
+  assert.match(badText, /Lchi\.genome\.fa.*genome\\.fasta.*Lchi\.genome\.fasta/s);
+  assert.match(badText, /Lchi_annotation\.gff.*Lchi\.gff3/s, 'the misnamed annotation is to be read as Lchi.gff3');
+  assert.doesNotMatch(badText, /Lann\.gff3/, 'never a prefix from another word of the name');
   await page.screenshot({ path: path.join(artifacts, 'ui_uploads.png') });
   const english = await englishOnPage(page, 'uploads');  // a Chinese page holds no English sentence
 
@@ -125,6 +130,7 @@ test('the three panels, uploads, the four questions, the dialog countdown, the r
   await ask(page, `荔枝的${family}基因家族是否有发表过相关的文章`, /不能据此判断/);  // offline: no gap claimed
   const plan = await ask(page, `如果我想开展荔枝的${family}基因家族研究，可以吗？`, /analysis_plan/);
   assert.match(await plan.textContent(), /等待用户确认执行/);
+  assert.doesNotMatch(await plan.textContent(), /跳过：[^）]*(gff3|genome)/i, 'the renamed annotation and genome are read');
   assert.ok(await plan.locator('button.plan-execute').isVisible(), 'execute / modify / cancel buttons');
   await page.screenshot({ path: path.join(artifacts, 'ui_plan.png') });
   english.push(...(await englishOnPage(page, 'plan')));
@@ -321,8 +327,8 @@ test('the dialog gives a run its expression matrix, a comparative species and an
   await page.goto(base + '/');
   await page.waitForSelector('.msg.welcome');
   // genes x samples from the annotation's own gene ids; values not whole numbers (read as TPM).
-  const genes = [...fs.readFileSync(path.join(genome, 'Lchi.gff3'), 'utf8').matchAll(/\tgene\t[^\n]*ID=([^;\n]+)/g)].map((m) => m[1]);
-  assert.ok(genes.length >= 10, `gene ids in Lchi.gff3: ${genes.length}`);
+  const genes = [...fs.readFileSync(path.join(genome, 'Lchi_annotation.gff'), 'utf8').matchAll(/\tgene\t[^\n]*ID=([^;\n]+)/g)].map((m) => m[1]);
+  assert.ok(genes.length >= 10, `gene ids in the annotation: ${genes.length}`);
   const samples = ['root', 'leaf', 'flower', 'fruit'];
   const rows = genes.map((g, i) => [g, ...samples.map((_, j) => (((i * 7 + j * 13) % 29) + 0.5 + j * i * 0.01).toFixed(2))].join('\t'));
   const matrix = path.join(scratch, 'my_tpm.tsv');
