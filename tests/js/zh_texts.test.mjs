@@ -138,7 +138,8 @@ test('a Chinese run with a repair and a skipped stage: no English in its events,
 });
 
 test('a Chinese run with a failing stage: no English in its failure texts', async () => {
-  base = await start({ expression: { matrix: 'no_such_matrix.tsv' } });
+  // A path (not an upload's name, which the service refuses before the run): the expression stage fails on it.
+  base = await start({ expression: { matrix: path.join(scratch, 'no_such_matrix.tsv') } });
   const r = await zhRun({});
   assert.ok(r.status.stages?.expression === 'failed', `expression failed: ${JSON.stringify(r.status).slice(0, 2000)}`);
   assert.ok(r.outcome, 'the outcome was posted in the chat');
