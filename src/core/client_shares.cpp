@@ -22,8 +22,7 @@ ClientShares::ClientShares(std::string what, size_t total, size_t per_client)
 Status ClientShares::take(const std::string& client) {
   std::lock_guard lock(mu_);
   size_t& mine = held_[client];
-  if (mine >= per_client_) {
-    if (mine == 0) held_.erase(client);
+  if (mine >= per_client_) {  // per_client_ >= 1, so `mine` is an entry that stays
     return Status(ErrorCode::kResourceExhausted, "refused: this client already holds " + std::to_string(mine) + " " +
                                                      what_ + ", its share (at most " + std::to_string(per_client_) +
                                                      " per client); end one first")
@@ -32,10 +31,11 @@ Status ClientShares::take(const std::string& client) {
         .with("resource", what_);
   }
   if (in_all_ >= total_) {
-    if (mine == 0) held_.erase(client);
+    const size_t holds = mine;  // read before the erase, which frees `mine`
+    if (holds == 0) held_.erase(client);
     return Status(ErrorCode::kResourceExhausted,
                   "refused: the server holds its " + std::to_string(total_) + " " + what_ + " (this client holds " +
-                      std::to_string(mine) + " of its " + std::to_string(per_client_) + "); retry when one ends")
+                      std::to_string(holds) + " of its " + std::to_string(per_client_) + "); retry when one ends")
         .with("limit", total_)
         .with("scope", "server")
         .with("resource", what_);
