@@ -4,6 +4,7 @@
 // durations, and next_action "wait for confirmation".
 #include <yaml-cpp/yaml.h>
 #include <algorithm>
+#include <set>
 
 #include "assistant/agents.h"
 #include "bioagent/genefamily.h"
@@ -201,6 +202,38 @@ ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, cons
   return r;
 }
 
+// Proteomes named by the rules for another prefix, at the top of the data folders (Ath.pep.fasta uploaded in a
+// litchi session): when the plan's species has no files, these may be its data under the wrong prefix.
+std::vector<std::string> other_prefixes(const std::vector<fs::path>& dirs, const std::string& prefix) {
+  static const std::string kPep = ".pep.fasta";
+  std::set<std::string> found;
+  std::error_code ec;
+  for (auto& d : dirs)
+    for (auto& e : fs::directory_iterator(d, ec)) {
+      const std::string n = e.path().filename().string();
+      if (n.size() > kPep.size() && n.ends_with(kPep) && e.is_regular_file(ec) &&
+          n.substr(0, n.size() - kPep.size()) != prefix)
+        found.insert(n.substr(0, n.size() - kPep.size()));
+    }
+  return {found.begin(), found.end()};
+}
+
+// The plan's species has no files but others' are there: say so, and the two ways on, instead of only "upload".
+void tell_other_prefixes(Json& ref, const std::vector<std::string>& others, const std::string& prefix, Lang lang) {
+  if (others.empty()) return;
+  std::string list;
+  for (auto& o : others) list += (list.empty() ? "" : ", ") + o;
+  ref["other_species_files"] = others;
+  ref["source"] =
+      BiText{"not found locally: no " + prefix + ".* files, but the data folders hold proteins named for " + list +
+                 ". If they are this species' data, rename them to " + prefix +
+                 ".* (nothing is renamed for you); if not, upload " + prefix + "'s files or plan for that species",
+             "本地未找到 " + prefix + ".* 文件，但数据文件夹中有以 " + list +
+                 " 命名的蛋白文件。若它们是本物种的数据，请改名为 " + prefix + ".*（不会自动改名）；否则请上传 " +
+                 prefix + " 的文件，或改为分析该物种"}
+          .in(lang);
+}
+
 Json comparative_species(const std::vector<fs::path>& data_dirs, const std::string& prefix, Lang lang) {
   Json comparative = Json::array();
   struct Comp {
@@ -288,6 +321,7 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
 
   fs::path folder = find_species_folder(data_dirs, prefix);
   ReferenceFiles files = reference_files(env, folder, prefix, fam_file, fam, latin, lang);
+  if (folder.empty()) tell_other_prefixes(files.ref, other_prefixes(data_dirs, prefix), prefix, lang);
   Json comparative = comparative_species(data_dirs, prefix, lang);
   Json transcriptome = transcriptome_data(env, folder, latin, lang);
   const Json run = {{"files", files.run_files}, {"network", {{"offline", env.offline()}}}};

@@ -158,6 +158,29 @@ TEST(Planning, YamlAndFileStatus) {
   EXPECT_FALSE(make_plan(env, "Xyzz", "SPL", {}, Json::object(), Lang::kEn, 1).is_ok());
 }
 
+// Files of another prefix where the plan's species has none (Ath.* uploaded for litchi): nothing is renamed,
+// and the plan says which prefixes are there and the two ways on, in the plan's language.
+TEST(Planning, FilesUnderAnotherSpeciesPrefixAreToldNotRenamed) {
+  ToolEnv e;
+  AgentEnv env{&e.reg, e.ws.get(), {{"offline", "1"}}};
+  const fs::path data = e.dir.path() / "data";
+  for (const char* f : {"Ath.pep.fasta", "Ath.gff3", "Osa.pep.fasta"}) e.dir.write(std::string("data/") + f, ">g\nM\n");
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    auto p = make_plan(env, "Lchi", "SPL", {data}, Json::object(), lang, 2);
+    ASSERT_TRUE(p.is_ok()) << p.status().to_string();
+    const Json& ref = (*p)["plan"]["analysis_plan"]["reference_genome"];
+    EXPECT_EQ(ref["other_species_files"], Json::array({"Ath", "Osa"})) << ref.dump(1);
+    EXPECT_EQ(ref["pep_status"], "missing");
+    const std::string source = ref["source"];
+    EXPECT_NE(source.find("Ath, Osa"), std::string::npos) << source;
+    EXPECT_NE(source.find("Lchi.*"), std::string::npos) << source;
+  }
+  EXPECT_TRUE(fs::exists(data / "Ath.pep.fasta")) << "nothing renamed";
+  auto own = make_plan(env, "Ath", "SPL", {data}, Json::object(), Lang::kEn, 2);
+  ASSERT_TRUE(own.is_ok());
+  EXPECT_FALSE((*own)["plan"]["analysis_plan"]["reference_genome"].contains("other_species_files"));
+}
+
 // The plan agrees with the run: a misnamed file the run renames counts as
 // present, stages the engine will skip are listed as skipped with the engine's
 // reason, and without past runs the time is "not estimated", not a guess.
