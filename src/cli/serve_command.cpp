@@ -107,6 +107,11 @@ void add_serve_commands(CLI::App& app, GlobalOptions& g) {
   static size_t max_upload_mb = 512;
   serve->add_option("--max-upload-mb", max_upload_mb, "Largest accepted upload request, in MiB (streamed to disk)")
       ->check(CLI::Range(1, 1 << 20));
+  serve
+      ->add_option("--threads", o.api.threads,
+                   "Requests handled at once; half may be open event streams, each client holding at most three "
+                   "quarters of those")
+      ->check(CLI::Range(4, 4096));
   serve->add_option("--allowed-host", o.api.allowed_hosts,
                     "A Host name to accept besides the bound address (repeatable; behind a proxy or a DNS name)");
   serve->add_option("--allowed-origin", o.api.allowed_origins,
