@@ -27,6 +27,19 @@ fs::path misnamed_example(const TempDir& dir) {
   return d;
 }
 
+// A confirmed run of the example species' GLOBIN family by owner cli-a over `data`, into `run_dir`.
+RunRequest example_run(const fs::path& data, const fs::path& run_dir, std::vector<std::string> stages) {
+  RunRequest rq;
+  rq.owner = "cli-a";
+  rq.species = "Exam";
+  rq.family = "GLOBIN";
+  rq.data_dir = data;
+  rq.run_dir = run_dir;
+  rq.stages = std::move(stages);
+  rq.confirmed = true;
+  return rq;
+}
+
 std::unique_ptr<RunService> open_service(const fs::path& state, int timeout = 30) {
   RunServiceOptions o;
   o.state_dir = state;
@@ -106,14 +119,7 @@ TEST(RunService, AMisnamedFileIsReadUnderItsRuleNameLearnedAndPreventedNextTime)
   std::vector<std::string> before;
   for (auto& e : fs::directory_iterator(data)) before.push_back(e.path().filename().string());
   auto s = open_service(dir.path() / "state");
-  RunRequest rq;
-  rq.owner = "cli-a";
-  rq.species = "Exam";
-  rq.family = "GLOBIN";
-  rq.data_dir = data;
-  rq.run_dir = dir.path() / "run1";
-  rq.stages = {"identify"};
-  rq.confirmed = true;
+  RunRequest rq = example_run(data, dir.path() / "run1", {"identify"});
   auto t = s->start(rq);
   ASSERT_TRUE(t.is_ok()) << t.status().to_string();
   Json ev = events_until_end(*s, "cli-a", (*t)["task_id"]);
@@ -154,14 +160,7 @@ TEST(RunService, ARepairWhoseRunDidNotGetTheRenamedFileIsLearnedAsFailed) {
   fs::remove(data / "Exam.gff3");
   std::ofstream(data / "Exam.gff") << "this is not an annotation\n";
   auto s = open_service(dir.path() / "state");
-  RunRequest rq;
-  rq.owner = "cli-a";
-  rq.species = "Exam";
-  rq.family = "GLOBIN";
-  rq.data_dir = data;
-  rq.run_dir = dir.path() / "run1";
-  rq.stages = {"identify", "chromosome"};
-  rq.confirmed = true;
+  RunRequest rq = example_run(data, dir.path() / "run1", {"identify", "chromosome"});
   auto t = s->start(rq);
   ASSERT_TRUE(t.is_ok()) << t.status().to_string();
   Json ev = events_until_end(*s, "cli-a", (*t)["task_id"]);
