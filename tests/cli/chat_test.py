@@ -8,6 +8,7 @@ time out in English), follows the run to its outcome, and a run started by
 identify stages only (--stages) to stay fast.
 
 Usage: chat_test.py BIOAGENT_BINARY"""
+import codecs
 import difflib
 import os
 import pty
@@ -75,6 +76,8 @@ class Chat:
         if self.pid == 0:
             os.execve(BIN, [BIN, "--offline", "chat", *COMMON, *extra], ENV)
         self.buf = ""
+        # One decoder for the whole stream: a read may end inside a character.
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self.wait_for(r"\n> $|^> $")
 
     def read(self, timeout):
@@ -82,7 +85,7 @@ class Chat:
         if not r:
             return False
         try:
-            self.buf += os.read(self.fd, 65536).decode("utf-8", "replace")
+            self.buf += self.decoder.decode(os.read(self.fd, 65536))
         except OSError:
             return False
         return True

@@ -12,6 +12,7 @@
    whose dialog cancels it; the server reports it cancelled.
 
 Usage: surfaces_test.py BIOAGENT_BINARY"""
+import codecs
 import json
 import os
 import pty
@@ -102,6 +103,8 @@ class Chat:
             os.execve(BIN, [BIN, "--offline", "chat", "--state-dir", STATE, "--stages", "check,identify", "--cpus",
                             "1", "--confirm-timeout", "120", *extra], ENV)
         self.buf = ""
+        # One decoder for the whole stream: a read may end inside a character.
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self.wait_for(r"\n> $|^> $")
 
     def wait_for(self, pattern, timeout=120):
@@ -113,7 +116,7 @@ class Chat:
             r, _, _ = select.select([self.fd], [], [], 0.5)
             if r:
                 try:
-                    self.buf += os.read(self.fd, 65536).decode("utf-8", "replace")
+                    self.buf += self.decoder.decode(os.read(self.fd, 65536))
                 except OSError:
                     pass
         raise TimeoutError("waited for %r; the terminal shows:\n%s" % (pattern, self.buf[-3000:]))
