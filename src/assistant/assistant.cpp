@@ -23,6 +23,11 @@ constexpr const char* kSchema =
 
 }  // namespace
 
+std::string Assistant::Impl::species_of(const std::string& sid) const {
+  auto r = store->query("SELECT species FROM plans WHERE session = ? ORDER BY at DESC LIMIT 1", {sid});
+  return r && !r->empty() ? (*r)[0].value("species", std::string()) : std::string();
+}
+
 Status Assistant::Impl::require_session(const std::string& sid) const {
   static const RE2 ok("s_[0-9a-f]{32}");
   if (!RE2::FullMatch(sid, ok)) return not_found("no session '" + sid.substr(0, 80) + "': create one first");
@@ -241,6 +246,25 @@ std::string rule_prefix_of(const fs::path& folder) {
   return shared_rule_prefix(names);
 }
 
+// An upload's naming as a run of the session's species reads it: a misnamed file is to be renamed under that
+// species' prefix (as the run renames it); a file the rules name for another prefix is neither read as the
+// species' own nor renamed, and is told so. Without a species, the uploads' shared prefix names the fix.
+Json naming_for_session(const std::string& name, const std::string& species, const fs::path& folder) {
+  Json n = check_file_name(name, species.empty() ? rule_prefix_of(folder) : species);
+  const std::string kind = n.value("kind", Json()).is_string() ? n["kind"].get<std::string>() : "";
+  const std::string stem = name.substr(0, name.find('.'));
+  if (species.empty() || n.value("ok", false) != true || kind == "hmm" || stem == species) return n;
+  n["other_species"] = stem;
+  n["session_species"] = species;
+  n["message"] = "'" + name + "' is named for the species prefix " + stem + ", not " + species +
+                 " (this session's species): the " + species + " analysis does not read it and nothing is renamed; " +
+                 "if it is " + species + "'s file, rename it to " + species + name.substr(stem.size());
+  n["message_zh"] = "“" + name + "”以物种前缀 " + stem + " 命名，而本会话的物种是 " + species + "：" + species +
+                    " 的分析不会读取它，也不会自动改名；若它是 " + species + " 的文件，请改名为 " + species +
+                    name.substr(stem.size());
+  return n;
+}
+
 }  // namespace
 
 Result<fs::path> Assistant::upload_staging_dir(const std::string& sid) const {
@@ -273,7 +297,7 @@ Result<Json> Assistant::store_upload(const std::string& sid, const std::string& 
   fs::create_directories(dir, ec);
   fs::rename(staged, dir / filename, ec);
   if (ec) return internal_error("cannot store the upload: " + ec.message());
-  return Json{{"file", filename}, {"bytes", bytes}, {"naming", check_file_name(filename, rule_prefix_of(dir))}};
+  return Json{{"file", filename}, {"bytes", bytes}, {"naming", naming_for_session(filename, impl_->species_of(sid), dir)}};
 }
 
 Result<Json> Assistant::upload(const std::string& sid, const std::string& filename, std::string_view content) {
@@ -305,11 +329,12 @@ Result<Json> Assistant::session_state(const std::string& sid) const {
   for (auto& e : fs::directory_iterator(impl_->session_dir(sid) / "data", ec))
     if (e.is_regular_file(ec) && e.path().filename().string()[0] != '.') uploaded.push_back(e.path());
   std::sort(uploaded.begin(), uploaded.end());
-  const std::string prefix = rule_prefix_of(impl_->session_dir(sid) / "data");
+  const std::string species = impl_->species_of(sid);
   for (auto& p : uploaded)
-    out["files"].push_back({{"name", p.filename().string()},
-                            {"bytes", fs::file_size(p, ec)},
-                            {"naming", check_file_name(p.filename().string(), prefix)}});
+    out["files"].push_back(
+        {{"name", p.filename().string()},
+         {"bytes", fs::file_size(p, ec)},
+         {"naming", naming_for_session(p.filename().string(), species, impl_->session_dir(sid) / "data")}});
   auto tasks = impl_->runs->tasks(sid);
   if (!tasks) return tasks.status();
   out["tasks"] = *tasks;

@@ -27,6 +27,9 @@ struct Assistant::Impl {
 
   fs::path session_dir(const std::string& sid) const { return o.runs.state_dir / "sessions" / sid; }
   Status require_session(const std::string& sid) const;
+  // The species prefix of the session's latest plan ("" before any plan): what a run of the session reads its
+  // uploads as.
+  std::string species_of(const std::string& sid) const;
   std::vector<fs::path> data_dirs(const std::string& sid) const { return runs->data_dirs(sid); }
   // The run hooks: the report's sections by the knowledge agent, the outcome posted to the chat.
   RunHooks run_hooks();

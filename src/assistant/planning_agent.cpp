@@ -140,6 +140,7 @@ namespace {
 struct ReferenceFiles {
   Json ref = {{"status", "missing"}};
   Json problems = Json::array(), run_files = Json::object();
+  Json other_prefix_files = Json::object();  // a kind the species lacks -> a file named for another prefix
   bool proteins = false;
 };
 
@@ -151,6 +152,7 @@ ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, cons
     if (auto check = check_species_data(folder, prefix, fam_file, false)) {
       r.problems = check->value("problems", Json::array());
       r.run_files = check->value("files", Json::object());
+      r.other_prefix_files = check->value("other_prefix_files", Json::object());
     }
   // A file present under a variant name the run renames (Lchi.genome.fa) counts as present, with the rename.
   auto renamed_from = [&](const std::string& name) -> std::string {
@@ -164,6 +166,9 @@ ReferenceFiles reference_files(const AgentEnv& env, const fs::path& folder, cons
     std::string from = folder.empty() ? "" : renamed_from(name);
     ref[kind] = name;
     ref[kind + "_status"] = here || !from.empty() ? "available" : "missing";
+    const std::string k = kind == "genome_fasta" ? "genome" : kind;
+    if (!here && from.empty() && r.other_prefix_files.contains(k))
+      ref[kind + "_other_prefix"] = r.other_prefix_files[k].value("found", std::string());
     if (!from.empty()) ref[kind + "_renamed_from"] = from;
     return here || !from.empty();
   };
@@ -324,7 +329,9 @@ Result<Json> make_plan(const AgentEnv& env, const std::string& species, const st
   if (folder.empty()) tell_other_prefixes(files.ref, other_prefixes(data_dirs, prefix), prefix, lang);
   Json comparative = comparative_species(data_dirs, prefix, lang);
   Json transcriptome = transcriptome_data(env, folder, latin, lang);
-  const Json run = {{"files", files.run_files}, {"network", {{"offline", env.offline()}}}};
+  const Json run = {{"files", files.run_files},
+                    {"other_prefix_files", files.other_prefix_files},
+                    {"network", {{"offline", env.offline()}}}};
   std::vector<std::string> planned_names;
   Json stage_list = plan_stages(run, lang, planned_names);
   std::string estimate = plan_estimate(stage_seconds, planned_names, lang);

@@ -17,9 +17,15 @@ struct ReasonText {
 
 // Kinds written by the engine, then by stages (their summaries' reason_kind,
 // or a Status detail kReasonDetail).
-constexpr std::array<ReasonText, 19> kReasons = {{
+constexpr std::array<ReasonText, 20> kReasons = {{
     {"missing_data_file", "needs the {subject} file, which the data folder does not have",
      "缺少 {subject} 文件（数据文件夹中没有）", "upload the file under its rule name", "请按命名规则上传该文件"},
+    {"data_file_other_prefix",
+     "needs the {subject} file {expected}; the data folder holds {found} instead, named for another species "
+     "(nothing is renamed for you)",
+     "缺少 {subject} 文件 {expected}；数据文件夹中有 {found}，以另一物种的前缀命名（不会自动改名）",
+     "if {found} is this species' file, rename it to {expected}; otherwise upload {expected}",
+     "若 {found} 是本物种的文件，请改名为 {expected}；否则请上传 {expected}"},
     {"upstream_skipped", "needs the outputs of {subject}, which was skipped ({detail})",
      "依赖 {subject} 阶段的结果，而该阶段已跳过", "", ""},
     {"upstream_not_finished", "needs the outputs of {subject}, which did not finish ({detail})",

@@ -202,8 +202,16 @@ Json Repair::applied(const Json& params) const {
 
 Json missing_data_file(const StageSpec& spec, const Json& run) {
   const Json files = run.value("files", Json::object());
-  for (auto& f : spec.needs)
-    if (files.value(f, std::string()).empty()) return {{"kind", "missing_data_file"}, {"subject", f}};
+  const Json others = run.value("other_prefix_files", Json::object());
+  for (auto& f : spec.needs) {
+    if (!files.value(f, std::string()).empty()) continue;
+    if (others.contains(f) && others[f].is_object())
+      return {{"kind", "data_file_other_prefix"},
+              {"subject", f},
+              {"found", others[f].value("found", std::string())},
+              {"expected", others[f].value("expected", std::string())}};
+    return {{"kind", "missing_data_file"}, {"subject", f}};
+  }
   return nullptr;
 }
 

@@ -383,3 +383,47 @@ test('the dialog gives a run its expression matrix, a comparative species and an
   await page.screenshot({ path: path.join(artifacts, 'ui_inputs_results.png'), fullPage: true });
   await context.close();
 });
+
+// A wrong species prefix: the litchi annotation uploaded as Dlon.gff3 (another species' code). Once the plan
+// fixes the session's species, the upload list says the file is named for another species, the plan's skipped
+// stages name it with the fix, nothing is renamed, and the run's skipped stage gives the same reason.
+test('a file named for another species is told, never renamed, and the skips say why', async () => {
+  const base = await serve(['--stages', 'chromosome'], 5);
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('.msg.welcome');
+  const upload = fs.mkdtempSync(path.join(scratch, 'wrong-prefix-'));
+  for (const f of fs.readdirSync(genome).filter((f) => f !== 'truth.json'))
+    fs.copyFileSync(path.join(genome, f), path.join(upload, f === 'Lchi_annotation.gff' ? 'Dlon.gff3' : f));
+  const files = fs.readdirSync(upload).map((f) => path.join(upload, f));
+  await page.setInputFiles('#file-input', files);
+  await page.waitForFunction((n) => document.querySelectorAll('#upload-list li[class*="naming-"]').length === n, files.length);
+
+  const plan = await ask(page, `如果我想开展荔枝的${family}基因家族研究，可以吗？`, /analysis_plan/);
+  const planText = await plan.textContent();
+  assert.match(planText, /gff3_other_prefix: Dlon\.gff3/, 'the plan names the file under the other prefix');
+  assert.match(planText, /chromosome: 染色体定位（跳过：缺少 gff3 文件 Lchi\.gff3；数据文件夹中有 Dlon\.gff3/);
+  const other = page.locator('#upload-list li.naming-other');
+  await other.waitFor();
+  assert.equal(await other.count(), 1);
+  assert.match(await other.textContent(), /Dlon\.gff3.*Dlon.*Lchi.*Lchi\.gff3/s, 'the upload is told: another species, the fix');
+  const english = await englishOnPage(page, 'wrong prefix');
+  assert.deepEqual(english, [], `English on the Chinese page:\n${english.join('\n')}`);
+  await page.screenshot({ path: path.join(artifacts, 'ui_wrong_prefix.png') });
+
+  await page.click('.msg.assistant:last-of-type button.plan-execute');
+  await page.waitForSelector('#confirm-dialog:not([hidden])', { timeout: 30000 });
+  await page.click('#p-confirm');
+  await page.waitForSelector('#task-state[data-state="done"], #task-state[data-state="failed"]', { timeout: 300000 });
+  const task = await page.getAttribute('#task-state', 'data-task');
+  const sid = await page.evaluate(() => localStorage.getItem('bioagent.session'));
+  const st = await (await fetch(`${base}/api/agent/status/${task}?session_id=${sid}`)).json();
+  assert.equal(st.stages.chromosome, 'skipped', `the chromosome stage: ${JSON.stringify(st.stages)}`);
+  const reason = await page.textContent('#stages li[data-stage="chromosome"] .stage-reason');
+  assert.match(reason, /Dlon\.gff3/, 'the run says which file it did not read and why');
+  const state = await (await fetch(`${base}/api/sessions/${sid}/state`)).json();
+  const names = state.files.map((f) => f.name);
+  assert.ok(names.includes('Dlon.gff3') && !names.includes('Lchi.gff3'), `nothing renamed: ${names}`);
+  await context.close();
+});

@@ -55,6 +55,12 @@ function showNaming(li: HTMLElement, result: HTMLElement, n: any, name = ''): vo
   if (asInput) {
     li.classList.add('naming-input');
     result.textContent = `◆ ${t(asInput)}`;
+  } else if (n.ok && n.other_species) {
+    // Named by the rules, but for another species than the session's plan: not read, not renamed.
+    li.classList.add('naming-other');
+    result.append(el('span', '', `◇ ${t('namingOther')} `), el('code', 'prefix', n.other_species),
+      el('span', '', ` ≠ `), el('code', 'session-species', n.session_species),
+      el('span', '', ` — ${t('namingOtherFix')} `), el('code', 'fix', n.session_species + ruleSuffix(n.file || name)));
   } else if (n.ok) {
     li.classList.add('naming-ok');
     result.textContent = `✓ ${t('namingOk')} (${n.kind})`;
@@ -63,6 +69,29 @@ function showNaming(li: HTMLElement, result: HTMLElement, n: any, name = ''): vo
     result.append(el('span', '', `✗ ${t('namingBad')} `), el('code', 'rule', n.rule || ''));
     if (n.fix) result.append(el('span', '', ` — ${t('renameTo')} `), el('code', 'fix', n.fix));
     else if (n.example) result.append(el('span', '', ` — e.g. `), el('code', 'fix', n.example));
+  }
+}
+
+// A rule name's part after its species prefix (Dlon.gff3 -> .gff3).
+function ruleSuffix(name: string): string {
+  const dot = name.indexOf('.');
+  return dot < 0 ? '' : name.slice(dot);
+}
+
+// The uploads as the session's latest plan reads them (a plan fixes the species their fixes are named under).
+async function refreshUploads(): Promise<void> {
+  try {
+    const st = await api.call('GET', `/api/sessions/${api.session()}/state`);
+    $('upload-list').replaceChildren();
+    for (const f of st.files || []) {
+      const li = el('li', 'upload');
+      const result = el('div', 'naming');
+      li.append(el('span', 'name', f.name), result);
+      showNaming(li, result, f.naming || {}, f.name);
+      $('upload-list').append(li);
+    }
+  } catch {
+    // the list stays as it was; the next reload shows the server's view
   }
 }
 
@@ -274,6 +303,7 @@ async function ask(question: string): Promise<void> {
           body.textContent = '';
           body.append(el('pre', 'plan', r.answer));
           renderPlanButtons(msg, r.plan_id, r.actions || []);
+          void refreshUploads();
         } else {
           body.textContent = r.answer;
         }
@@ -589,13 +619,7 @@ async function restoreSession(sid: string): Promise<boolean> {
     }
     if (m.meta?.links) addLinks(msg, m.meta.links);
   }
-  for (const f of st.files || []) {
-    const li = el('li', 'upload');
-    const result = el('div', 'naming');
-    li.append(el('span', 'name', f.name), result);
-    showNaming(li, result, f.naming || {}, f.name);
-    $('upload-list').append(li);
-  }
+  await refreshUploads();
   const last = (st.tasks || [])[st.tasks.length - 1];
   if (last) followTask(last.task_id);  // its events replay: stages, progress, results
   document.body.dataset.restored = 'true';

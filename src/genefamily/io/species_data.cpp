@@ -295,6 +295,38 @@ Json check_consistency(const SpeciesFiles& f, Json& problems) {
 
 }  // namespace
 
+// Files the rules name for another prefix, for each kind the species lacks (Dlon.gff3 in a Lchi folder):
+// never read or renamed as the species' own, but told, since they may be its data under a wrong prefix.
+// {kind: {"found", "expected"}}; the absent file's and the missing file's messages say so too.
+Json other_prefix_files(const FilesByKind& by_kind, const std::string& prefix, const Json& files, Json& absent,
+                        Json& problems) {
+  Json out = Json::object();
+  if (prefix.empty()) return out;
+  const std::map<std::string, std::string> suffix = {
+      {"genome", ".genome.fasta"}, {"gff3", ".gff3"}, {"cds", ".cds.fasta"}, {"pep", ".pep.fasta"}};
+  for (auto& [kind, ext] : suffix) {
+    auto it = by_kind.find(kind);
+    if (files.contains(kind) || it == by_kind.end()) continue;
+    std::string found;
+    for (auto& n : it->second)
+      if (name_stem(n) != prefix) found += (found.empty() ? "" : ", ") + n;
+    if (found.empty()) continue;
+    out[kind] = {{"found", found}, {"expected", prefix + ext}};
+    const std::string en = " (the folder holds " + found + ", named for another species: nothing is renamed; if it "
+                           "is this species' file, rename it to " + prefix + ext + ")";
+    const std::string zh = "（文件夹中有 " + found + "，以另一物种的前缀命名：不会自动改名；若它是本物种的文件，请改名为 " +
+                           prefix + ext + "）";
+    for (Json* list : {&absent, &problems})
+      for (auto& e : *list)
+        if (e.value("kind", Json()) == kind && e.value("file", std::string()) == prefix + ext) {
+          e["message"] = e.value("message", std::string()) + en;
+          e["message_zh"] = e.value("message_zh", std::string()) + zh;
+          e["other_prefix_file"] = found;
+        }
+  }
+  return out;
+}
+
 Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_in, const std::string& family_in,
                                 bool consistency, SpeciesFiles* parsed) {
   std::error_code ec;
@@ -311,7 +343,9 @@ Result<Json> check_species_data(const fs::path& dir, const std::string& prefix_i
   record_hmm_set(dir, by_kind, files, problems);
   Json absent = Json::array();  // optional files the folder does not have
   check_expected_files(dir, prefix, family, files, problems, absent);
+  Json others = other_prefix_files(by_kind, prefix, files, absent, problems);
   Json out = {{"prefix", prefix}, {"family", family}, {"files", files}, {"problems", problems}, {"absent", absent}};
+  if (!others.empty()) out["other_prefix_files"] = others;
   SpeciesFiles read;
   if (consistency) read_species_files(files, read, problems);
   Json cons = consistency ? check_consistency(read, problems) : Json::object();
@@ -347,6 +381,7 @@ Result<Json> genefamily_run_config(const std::string& prefix, const std::string&
               {"family", (*check)["family"]},
               {"data_dir", fs::absolute(data_dir).string()},
               {"files", (*check)["files"]},
+              {"other_prefix_files", check->value("other_prefix_files", Json::object())},
               {"params", params},
               {"network", Json::object()}};  // set by the caller: offline, cache_dir, allow_private_urls
 }
