@@ -297,7 +297,8 @@ Result<Json> Assistant::store_upload(const std::string& sid, const std::string& 
   fs::create_directories(dir, ec);
   fs::rename(staged, dir / filename, ec);
   if (ec) return internal_error("cannot store the upload: " + ec.message());
-  return Json{{"file", filename}, {"bytes", bytes}, {"naming", naming_for_session(filename, impl_->species_of(sid), dir)}};
+  return Json{
+      {"file", filename}, {"bytes", bytes}, {"naming", naming_for_session(filename, impl_->species_of(sid), dir)}};
 }
 
 Result<Json> Assistant::upload(const std::string& sid, const std::string& filename, std::string_view content) {

@@ -312,10 +312,12 @@ Json other_prefix_files(const FilesByKind& by_kind, const std::string& prefix, c
       if (name_stem(n) != prefix) found += (found.empty() ? "" : ", ") + n;
     if (found.empty()) continue;
     out[kind] = {{"found", found}, {"expected", prefix + ext}};
-    const std::string en = " (the folder holds " + found + ", named for another species: nothing is renamed; if it "
-                           "is this species' file, rename it to " + prefix + ext + ")";
-    const std::string zh = "（文件夹中有 " + found + "，以另一物种的前缀命名：不会自动改名；若它是本物种的文件，请改名为 " +
-                           prefix + ext + "）";
+    const std::string en = " (the folder holds " + found +
+                           ", named for another species: nothing is renamed; if it "
+                           "is this species' file, rename it to " +
+                           prefix + ext + ")";
+    const std::string zh = "（文件夹中有 " + found +
+                           "，以另一物种的前缀命名：不会自动改名；若它是本物种的文件，请改名为 " + prefix + ext + "）";
     for (Json* list : {&absent, &problems})
       for (auto& e : *list)
         if (e.value("kind", Json()) == kind && e.value("file", std::string()) == prefix + ext) {
