@@ -86,8 +86,9 @@ Result<NamedInputs> RunService::Impl::find_named_inputs(const std::string& owner
 }
 
 Status RunService::Impl::resolve_named_inputs(const TaskContext& t, Json& run_config) {
-  Json& params = run_config["params"];
-  auto named = find_named_inputs(t.owner, t.prefix, t.lang, params);
+  // No reference into run_config is held across an insertion: its object keeps keys in a vector, which an
+  // insertion ("comparative") may move.
+  auto named = find_named_inputs(t.owner, t.prefix, t.lang, run_config["params"]);
   if (!named) return named.status();
   Json comparative = Json::object();
   for (auto& c : named->comparative) {
@@ -96,7 +97,7 @@ Status RunService::Impl::resolve_named_inputs(const TaskContext& t, Json& run_co
     comparative[c.prefix] = view.string();
   }
   if (!comparative.empty()) run_config["comparative"] = comparative;
-  for (auto& u : named->uploads) params[u.stage][u.key] = u.file.string();
+  for (auto& u : named->uploads) run_config["params"][u.stage][u.key] = u.file.string();
   return Status::ok();
 }
 
