@@ -4,6 +4,7 @@ find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
+pkg_check_modules(OPENCC REQUIRED IMPORTED_TARGET opencc)  # traditional Chinese read as simplified
 find_package(pugixml REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(CURL REQUIRED)

@@ -26,6 +26,7 @@ packages=(
   chromium fonts-wqy-zenhei                          # headless browser for the report and web UI tests; CJK glyphs
   librsvg2-bin                                       # rsvg-convert: the figures as vector PDF and 300 dpi PNG
   slurm-wlm munge                                    # the Slurm runner and its one-node test cluster
+  libopencc-dev libopencc-data                      # traditional Chinese read as simplified (OpenCC t2s)
   libboost1.81-dev libyaml-cpp-dev                   # Boost.Beast: the HTTP API (bioagent serve); the planning agent's YAML
   libgtest-dev libgmock-dev
   python3                                         # /usr/bin/python3: test helpers and benchmark peers

@@ -53,7 +53,10 @@ bool contains_term(std::string_view text, std::string_view needle, bool case_sen
   }
   for (size_t pos = hay.find(pin); pos != std::string::npos; pos = hay.find(pin, pos + 1)) {
     if (cjk) return true;
-    bool left = pos == 0 || !is_word_char(static_cast<unsigned char>(hay[pos - 1]));
+    // A name joined to another by '-' or '/' ("miR156-SPL", "ABF/bZIP") is still named; the longer joined
+    // name, when it is a term itself (AP2/ERF), wins as the longer mention.
+    bool left = pos == 0 || !is_word_char(static_cast<unsigned char>(hay[pos - 1])) || hay[pos - 1] == '-' ||
+                hay[pos - 1] == '/';
     size_t end = pos + pin.size();
     // A plural "s" still counts ("SPLs", "WRKYs").
     if (end < hay.size() && (hay[end] == 's' || hay[end] == 'S') &&

@@ -188,6 +188,15 @@ std::string first_verb_slot(const std::vector<std::string>& words) {
   return "";
 }
 
+// "do a genome-wide study", "do the analysis": "do" followed by what is to be done orders it; "do you",
+// "do NAC genes" ask.
+bool orders_a_deed(const std::vector<std::string>& w, size_t at) {
+  if (w[at] != "do" || at + 1 >= w.size()) return false;
+  static const std::set<std::string> objects = {"a",   "an", "the", "some", "this", "that",      "my",
+                                                "our", "it", "me",  "us",   "all",  "everything"};
+  return objects.count(w[at + 1]) > 0;
+}
+
 struct Reading {
   MessageForm& f;
   void cue(const std::string& what) {
@@ -218,6 +227,15 @@ void Reading::found(const Entry& e, bool negated, const std::string& as_written)
       break;
     case Kind::kFirstPerson:
       f.first_person = true;
+      break;
+    case Kind::kRecency:
+      f.recency = true, cue("recency:" + as_written);
+      break;
+    case Kind::kSource:
+      f.names_source = true, f.acts.insert(Act::kLiterature), cue("source:" + as_written);
+      break;
+    case Kind::kSecondPerson:
+      f.addressed = true;
       break;
     case Kind::kHowTo:
       f.how_to = true, f.question = true, cue("how-to:" + as_written);
@@ -251,7 +269,7 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
       bool free = true;
       for (size_t j = at; j < at + parts.size(); ++j) free = free && !used[j];
       // A kind of its own per word: "no" is a negation, "no need" a refusal; the longer entry wins.
-      if (!free && e->kind != Kind::kFirstPerson) continue;
+      if (!free && e->kind != Kind::kFirstPerson && e->kind != Kind::kSecondPerson) continue;
       for (size_t j = at; j < at + parts.size(); ++j) used[j] = 1;
       hits.push_back({at, e});
     }
@@ -286,7 +304,7 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
   std::string first = first_verb_slot(w);
   bool opens_aux = false;
   for (auto& [at, e] : hits)
-    if (e->kind == Kind::kAux && w[at] == first) opens_aux = true;
+    if (e->kind == Kind::kAux && w[at] == first && !orders_a_deed(w, at)) opens_aux = true;
   if (opens_aux) f.question = true, r.cue("question:" + first + "…");
   if (!opens_aux && is_imperative_verb(first)) f.order = true, r.cue("order:" + first);
   // Assent opens the clause ("yes please proceed", "fine, kick it off").
@@ -361,6 +379,9 @@ Json MessageForm::to_json() const {
           {"assent", assent},
           {"phatic", phatic},
           {"existence", existence},
+          {"recency", recency},
+          {"names_source", names_source},
+          {"addressed", addressed},
           {"first_person", first_person},
           {"acts", a},
           {"negated_acts", n},
@@ -372,6 +393,16 @@ namespace {
 
 // The CJK part of one clause: entries longest first, each character used once; a negation before a run, study or
 // continue verb refuses it (不跑, 别运行, 不要执行), an A-not-A pair asks (能不能, 是不是).
+// The clause starts with a modal verb, after an optional addressee (你, 您) or 请.
+bool opens_with_modal(const std::string& t) {
+  std::string_view v = t;
+  for (const char* lead : {"你", "您", "请"})
+    if (v.starts_with(lead)) v.remove_prefix(std::char_traits<char>::length(lead));
+  for (const char* modal : {"可以", "能否", "可否", "能不能", "可不可以", "能"})
+    if (v.starts_with(modal)) return true;
+  return false;
+}
+
 void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::vector<char>& used) {
   MessageForm& f = r.f;
   static const std::vector<const Entry*> order = [] {
@@ -393,6 +424,10 @@ void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::ve
         const std::string modal = t.substr(at - 3, 3);
         if (modal == "能" || modal == "可") f.request = true, r.cue("request:" + t.substr(at - 3, 9));
       }
+  // A yes/no question opened by a modal (可以先暂停吗, 你能帮我查吗, 能否…吗) asks for something to be done.
+  const std::string last = t.substr(t.find_last_of(' ') == std::string::npos ? 0 : t.find_last_of(' ') + 1);
+  if ((opens_with_modal(t) || opens_with_modal(last)) && (t.ends_with("吗") || t.ends_with("么") || t.ends_with("嘛")))
+    f.request = true, r.cue("request:" + t.substr(0, 6) + "…" + t.substr(t.size() - 3));
   bool refused_act = false;
   for (const Entry* e : order) {
     size_t len = std::strlen(e->text);

@@ -35,6 +35,9 @@ struct MessageForm {
   bool assent = false;         // yes, ok, 好的, 可以
   bool phatic = false;         // greetings, thanks, farewells, laughter, fillers
   bool existence = false;      // asks whether it was done already (has anyone, 有人做过, already published)
+  bool recency = false;        // asks for what is new (recent, latest, 最近)
+  bool names_source = false;   // names a literature source (PubMed, bioRxiv, 知网): a search of it
+  bool addressed = false;      // speaks to the assistant (you, 你, 您)
   std::set<Act> acts;          // acts named without negation
   std::set<Act> negated_acts;  // acts named under a negation ("don't run", 别跑)
   // The words that carry the message's subject: lower-case ASCII words and CJK runs that are

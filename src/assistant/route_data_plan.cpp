@@ -105,6 +105,19 @@ std::shared_ptr<const BundleVocab> bundle_vocab(const std::string& dir) {
   return v;
 }
 
+// The header word a message word names, as the headers were read ("Wave3" -> wave, as the header Wave1;
+// "TFs" -> tf, the plural of an acronym), or "".
+std::string header_stem(const BundleVocab& v, std::string w) {
+  while (w.size() > 1 && std::isdigit(static_cast<unsigned char>(w.back()))) w.pop_back();
+  std::string stem = match_stem(w);
+  if (v.header_stems.count(stem)) return stem;
+  if (w.size() >= 3 && w.size() <= 5 && w.back() == 's') {
+    std::string one = match_stem(w.substr(0, w.size() - 1));
+    if (v.header_stems.count(one)) return one;
+  }
+  return "";
+}
+
 // Words as written (case kept): letters, digits, '_' and '-' inside a word.
 std::vector<std::string> cased_words(std::string_view text) {
   std::vector<std::string> out;
@@ -179,8 +192,8 @@ SourceMatch match_data_bundle(const std::string& bundle_dir, std::string_view me
       if (!named_by_kb) entities_beyond.insert(hit);
       continue;
     }
-    std::string stem = match_stem(w);
-    if (w.size() >= 2 && !is_stop_word(lower_ascii(w)) && vocab->header_stems.count(stem)) {
+    std::string stem = header_stem(*vocab, w);
+    if (w.size() >= 2 && !is_stop_word(lower_ascii(w)) && !stem.empty()) {
       headers.insert(stem);
       if (!named_by_kb) headers_beyond.insert(stem);
     }

@@ -60,18 +60,20 @@ Coverage cover(const std::vector<std::string>& terms, const std::set<std::string
                const KbMatch& kb) {
   Coverage c;
   double all = 0, got = 0, rest = 0, rest_got = 0;
-  size_t rest_n = 0;
+  std::set<std::string> got_stems, rest_stems;  // distinct words matched ("plant" and "plants" are one)
   for (auto& t : terms) {
     double w = term_weight(t, message);
-    bool in = text.count(match_stem(t)) > 0;
+    const std::string stem = match_stem(t);
+    bool in = text.count(stem) > 0;
     all += w, got += in ? w : 0;
-    if (!kb_names(kb, t)) rest += w, rest_got += in ? w : 0, rest_n += in;
-    if (in) c.matched.push_back(t);
+    if (!kb_names(kb, t)) rest += w, rest_got += in ? w : 0;
+    if (in) c.matched.push_back(t), got_stems.insert(stem);
+    if (in && !kb_names(kb, t)) rest_stems.insert(stem);
   }
   // One matching word is no evidence of an answer: the score grows to full weight at two.
   auto damp = [](double share, size_t n) { return share * std::min(1.0, double(n) / 2.0); };
-  c.score = all > 0 ? damp(got / all, c.matched.size()) : 0;
-  c.beyond_kb = rest > 0 ? damp(rest_got / rest, rest_n) : 0;
+  c.score = all > 0 ? damp(got / all, got_stems.size()) : 0;
+  c.beyond_kb = rest > 0 ? damp(rest_got / rest, rest_stems.size()) : 0;
   return c;
 }
 

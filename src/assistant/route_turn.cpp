@@ -12,6 +12,7 @@
 #include "assistant/route_rules.h"
 #include "bioagent/json_text.h"
 #include "bioagent/llm.h"
+#include "text/chinese_script.h"
 
 namespace bioagent {
 namespace {
@@ -100,8 +101,9 @@ Route ask_model(LlmClient& llm, const std::string& message, const MessageForm& f
 
 }  // namespace
 
-Route Assistant::Impl::route_message(const std::string& sid, const std::string& message, LlmClient* llm) {
+Route Assistant::Impl::route_message(const std::string& sid, const std::string& written, LlmClient* llm) {
   const auto t0 = Clock::now();
+  const std::string message = to_simplified(written);  // one reading of both Chinese scripts
   MessageForm f = read_form(message);
   RouteEvidence e;
   e.kb = match_knowledge_base(message, f);
@@ -113,7 +115,7 @@ Route Assistant::Impl::route_message(const std::string& sid, const std::string& 
   e.data = match_data_bundle(option(o, "bundle_dir"), message, f, e.kb);
   e.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   Route r = decide_route(message, f, e);
-  if (llm) r = ask_model(*llm, message, f, e, r);
+  if (llm) r = ask_model(*llm, written, f, e, r);
   return r;
 }
 

@@ -12,10 +12,13 @@
 #include "assistant/route_rules.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 
 #include "assistant/intents.h"
 #include "bioagent/assistant.h"
+#include "bioagent/json_text.h"
+#include "text/chinese_script.h"
 
 namespace bioagent {
 
@@ -51,6 +54,7 @@ namespace {
 constexpr double kDataStrong = 0.55;     // two of: a dataset or row name, a column word, a table named
 constexpr double kLibraryStrong = 0.45;  // about half the content words on one page, two at least
 constexpr double kStoreStrong = 0.6;
+constexpr double kDataName = 0.45;  // one dataset or row name of the bundle
 
 struct Decision {
   Intent intent;
@@ -79,12 +83,30 @@ std::optional<Decision> session_step(const MessageForm& f, const RouteEvidence& 
   return std::nullopt;
 }
 
+// No source holds any word of the message: no family, species or knowledge entry, no data, paper or plan word.
+bool no_source_holds_it(const RouteEvidence& e) {
+  return !e.kb.named && !e.kb.family && e.kb.species.empty() && !e.kb.generic_family && e.data.score == 0 &&
+         e.library.score < 0.3 && e.plan.score == 0 && e.evidence_store.score < kStoreStrong;
+}
+
+// Small talk with a word or two of its own ("thanks, that was helpful", "who built you?", "好的 明白了"): said
+// to the assistant, or greeting, thanking or assenting, and nothing any source holds.
+bool small_talk(const MessageForm& f, const RouteEvidence& e) {
+  if (f.content.size() > 2 || !no_source_holds_it(e)) return false;
+  const bool acts = f.has(Act::kRun) || f.has(Act::kStop) || f.has(Act::kResume) || f.has(Act::kStudy) ||
+                    f.has(Act::kPlan) || f.has(Act::kLiterature) || f.has(Act::kLibrary) || f.has(Act::kData);
+  return !acts && !f.refusal && (f.phatic || f.assent || f.addressed);
+}
+
 // Nothing but greetings, thanks, assent or an order with no subject.
 std::optional<Decision> no_content_step(const MessageForm& f, const RouteEvidence& e) {
   const bool sources = e.kb.named || !e.kb.species.empty() || e.data.score >= kDataStrong ||
                        e.library.score >= kLibraryStrong || f.has(Act::kLibrary) || f.has(Act::kData);
+  if (small_talk(f, e) && !(f.assent && e.session.has_plan))
+    return Decision{Intent::kChitchat, 0.75, "small talk: nothing any source holds"};
   if (!f.content.empty() || sources) return std::nullopt;
-  if (!f.question && (f.has(Act::kRun) || (f.assent && !f.phatic)))
+  // An assent agrees to the plan on the table; with none, it only acknowledges.
+  if (!f.question && (f.has(Act::kRun) || (f.assent && !f.phatic && e.session.has_plan)))
     return Decision{Intent::kExecute, 0.85, "an assent or an order to run, nothing else"};
   if (f.question && (f.has(Act::kRun) || f.has(Act::kStudy)))
     return Decision{Intent::kPlanQuestion, 0.8, "asks about running, nothing else"};
@@ -98,9 +120,22 @@ std::optional<Decision> literature_step(const MessageForm& f, const RouteEvidenc
   const bool asks_existence = f.existence && (f.has(Act::kStudy) || f.has(Act::kLiterature));
   const bool asks_publications = f.has(Act::kLiterature) && !f.has(Act::kLibrary);
   if (!asks_existence && !asks_publications) return std::nullopt;
+  // A search named outright (a source such as PubMed, or the newest publications) is a search whatever the
+  // user's papers hold.
+  const bool names_search = f.names_source || f.recency;
+  // "帮我规划下分析 … 想发篇文章": a plan asked for, publishing its goal, not a search.
+  if (!asks_existence && !names_search && f.has(Act::kPlan) && (f.request || f.order)) return std::nullopt;
   // A content question the user's papers answer ("which databases did the review search?") is theirs.
-  if (!asks_existence && e.library.beyond_kb >= kLibraryStrong && !e.kb.named) return std::nullopt;
+  if (!asks_existence && !names_search && e.library.beyond_kb >= kLibraryStrong && !e.kb.named) return std::nullopt;
   return Decision{Intent::kLiterature, has_subject(e) ? 0.9 : 0.75, "asks whether it was studied or published"};
+}
+
+// The message speaks of a genome, proteome or assembly (the user's data to search).
+bool mentions_a_genome(const MessageForm& f) {
+  for (auto& c : f.content)
+    for (const char* w : {"genome", "genomes", "proteome", "assembly", "基因组", "蛋白组"})
+      if (c == w || (has_cjk(c) && c.find(w) != std::string::npos)) return true;
+  return false;
 }
 
 // A request to study a family (in a species): a plan, however it is worded.
@@ -119,20 +154,45 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
                      : Decision{Intent::kAnalysis, 0.9, "orders a run of a family with no plan for it yet"};
   }
   if (study && own) return Decision{Intent::kAnalysis, 0.9, "asks to study a family"};
-  // "能不能帮我把高粱的NAC家族整理出来": a request about a family in a species, with no question word about it.
-  if (f.request && names_family && !e.kb.species.empty() && !f.has(Act::kSummarise) && !f.has(Act::kData) &&
+  // "能不能帮我把高粱的NAC家族整理出来", "I have the pepper genome, can you find all NLR genes": a request about a
+  // family in a species or in the user's genome, with no question word about it.
+  const bool in_a_genome = !e.kb.species.empty() || mentions_a_genome(f);
+  if (f.request && names_family && in_a_genome && !f.has(Act::kSummarise) && !f.has(Act::kData) &&
       e.data.beyond_kb < kDataStrong && e.library.beyond_kb < kLibraryStrong)
     return Decision{Intent::kAnalysis, 0.75, "a request about a family in a species"};
   return std::nullopt;
 }
 
+// A numbered table or figure ("table 3", "Fig. 2", "表3", "图 2") or a caption.
+bool names_a_paper_part(std::string_view message) {
+  const std::string low = lower_ascii(std::string(utf8_prefix(message, 4000)));
+  if (low.find("caption") != std::string::npos || low.find("图注") != std::string::npos ||
+      low.find("表注") != std::string::npos)
+    return true;
+  for (const char* part : {"table", "figure", "fig.", "fig", "表", "图"})
+    for (size_t at = low.find(part); at != std::string::npos; at = low.find(part, at + 1)) {
+      size_t i = at + std::char_traits<char>::length(part);
+      while (i < low.size() && (low[i] == ' ' || low[i] == '.')) ++i;
+      if (i < low.size() && std::isdigit(static_cast<unsigned char>(low[i]))) return true;
+    }
+  return false;
+}
+
 // Where the answer is: the data bundle, the user's papers, the knowledge base, the plan, the evidence store.
-std::optional<Decision> sources_step(const MessageForm& f, const RouteEvidence& e) {
+std::optional<Decision> sources_step(std::string_view message, const MessageForm& f, const RouteEvidence& e) {
   const bool named_family = e.kb.named && !e.kb.family_name.empty();
   if (f.has(Act::kLibrary)) return Decision{Intent::kPaper, 0.9, "names the user's papers"};
-  if (e.data.beyond_kb >= kDataStrong && e.data.beyond_kb >= e.library.beyond_kb)
+  // The bundle holds the family's name as a row (MYB the transcription factor) and another of its names beside it.
+  const bool data_beside_family = e.data.score >= kDataStrong && e.data.beyond_kb >= kDataName;
+  if ((e.data.beyond_kb >= kDataStrong || data_beside_family) && e.data.beyond_kb >= e.library.beyond_kb)
     return Decision{Intent::kData, std::min(0.98, 0.6 + e.data.beyond_kb / 2), "the data bundle holds it"};
+  // "the caption under table 3", "图2说明了什么": a numbered table or figure, or a caption, is a paper's part.
+  if (e.library.available && names_a_paper_part(message))
+    return Decision{Intent::kPaper, 0.75, "names a numbered table, figure or caption of a paper"};
   if (f.has(Act::kData) && e.library.beyond_kb < kLibraryStrong) return Decision{Intent::kData, 0.8, "names a table"};
+  // One name the bundle's tables hold as written (TEXprog, BATF), and no other source holding anything.
+  if (e.data.beyond_kb >= kDataName && e.library.beyond_kb < 0.3 && !e.kb.family && !e.session.has_plan)
+    return Decision{Intent::kData, 0.7, "a name the data bundle holds"};
   if (e.library.beyond_kb >= kLibraryStrong)
     return Decision{Intent::kPaper, std::min(0.98, 0.5 + e.library.beyond_kb / 2), "the user's papers hold it"};
   if (named_family) return Decision{Intent::kFaq, 0.9, "the knowledge base holds the family"};
@@ -168,8 +228,10 @@ Route decide_route(std::string_view message, const MessageForm& f, const RouteEv
   r.species_name = e.kb.species_name;
   r.family = e.kb.family_name;
   std::optional<Decision> d = session_step(f, e);
-  for (auto step : {no_content_step, literature_step, analysis_step, sources_step, order_step})
+  for (auto step : {no_content_step, literature_step, analysis_step})
     if (!d) d = step(f, e);
+  if (!d) d = sources_step(message, f, e);
+  if (!d) d = order_step(f, e);
   if (!d) d = Decision{Intent::kFaq, 0.5, "content no source holds: the tool agent looks"};
   r.intent = d->intent;
   r.confidence = d->confidence;
@@ -195,7 +257,8 @@ std::string inadmissible(Intent intent, const MessageForm& f, const RouteEvidenc
   return "";
 }
 
-Route route_by_rules(std::string_view message) {
+Route route_by_rules(std::string_view written) {
+  const std::string message = to_simplified(written);
   MessageForm f = read_form(message);
   RouteEvidence e;
   e.kb = match_knowledge_base(message, f);

@@ -60,7 +60,7 @@ Result<std::vector<Case>> read_cases(const fs::path& file) {
 }
 
 bool family_ok(const std::string& want, const Route& r) {
-  return want == "*" || (want == "-" ? r.family.empty() : r.family == want);
+  return want == "*" || (want == "-" ? r.family.empty() : lower_ascii(r.family) == lower_ascii(want));
 }
 
 // The Latin name a route names: the species list's for its prefix, else the name the user wrote.
@@ -97,6 +97,8 @@ struct Tally {
                    {"got", got + " / " + (r.family.empty() ? "-" : r.family)},
                    {"because", r.matched.empty() ? "" : r.matched.back()}};
       if (!c.id.empty()) miss["id"] = c.id, miss["context"] = c.context;
+      miss["form"] = r.form;  // how the message read, and what each source held for it
+      miss["evidence"] = r.evidence;
       failures.push_back(miss);
     }
   }

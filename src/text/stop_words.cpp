@@ -19,7 +19,8 @@ bool is_stop_word(std::string_view word) {
       // question words
       "what", "which", "who", "whom", "how", "why", "when", "where",
       // words that ask for something rather than name it
-      "tell", "find", "show", "give", "list", "paper", "papers", "study", "article"};
+      "tell", "find", "show", "give", "list", "paper", "papers", "study", "article", "look", "like", "say", "says",
+      "mean", "means", "right"};
   return k.count(word) > 0;
 }
 

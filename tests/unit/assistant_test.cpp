@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "assistant/agents.h"
+#include "assistant/route_rules.h"
 #include "bioagent/agent.h"
 #include "bioagent/assistant.h"
 #include "bioagent/literature.h"
@@ -351,8 +352,14 @@ TEST(Router, QuestionsAndRefusalsAreNeverOrders) {
   EXPECT_NE(route_by_rules("can you run the analysis?").intent, Intent::kExecute);
   // Clear orders and confirmations still are.
   EXPECT_EQ(route_by_rules("执行分析").intent, Intent::kExecute);
-  EXPECT_EQ(route_by_rules("好的").intent, Intent::kExecute);
-  EXPECT_EQ(route_by_rules("yes").intent, Intent::kExecute);
+  // An assent agrees to the plan on the table; with none, it only acknowledges.
+  for (const char* yes : {"好的", "yes", "ok"}) {
+    MessageForm f = read_form(yes);
+    RouteEvidence with_plan;
+    with_plan.session.has_plan = true;
+    EXPECT_EQ(decide_route(yes, f, with_plan).intent, Intent::kExecute) << yes;
+    EXPECT_EQ(route_by_rules(yes).intent, Intent::kChitchat) << yes;
+  }
   // "区别" (difference) holds 别 but refuses nothing.
   EXPECT_NE(route_by_rules("分析拟南芥和水稻NAC家族的区别").intent, Intent::kDecline);
 }
