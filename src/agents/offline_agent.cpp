@@ -46,8 +46,20 @@ bool looks_arithmetic(const std::string& q, std::string& expr) {
   re2::StringPiece in(q);
   re2::StringPiece found;
   std::string best;
-  while (RE2::FindAndConsume(&in, kExpr, &found))
-    if (found.size() > best.size()) best = std::string(found);
+  // An expression stands alone: digits joined to a name ("dana1-2", "Hsc70-4", "chr5A:35277942-35282999",
+  // "AT4G14540") are an identifier, not arithmetic.
+  auto joined = [&](size_t at) {
+    if (at >= q.size()) return false;
+    const unsigned char c = static_cast<unsigned char>(q[at]);
+    return std::isalnum(c) || c == '_' || c == ':' || c == '.' || c >= 0x80;
+  };
+  while (RE2::FindAndConsume(&in, kExpr, &found)) {
+    size_t from = static_cast<size_t>(found.data() - q.data()), to = from + found.size();
+    while (from < to && std::isspace(static_cast<unsigned char>(q[from]))) ++from;
+    while (to > from && std::isspace(static_cast<unsigned char>(q[to - 1]))) --to;
+    if ((from > 0 && joined(from - 1) && q[from] != '(') || joined(to)) continue;
+    if (to - from > best.size()) best = q.substr(from, to - from);
+  }
   size_t digits = std::count_if(best.begin(), best.end(), ::isdigit);
   bool op = best.find_first_of("+-*/%^") != std::string::npos;
   if (digits < 2 || !op) return false;

@@ -13,6 +13,7 @@
 #include "bioagent/papers.h"
 #include "bioagent/search.h"
 #include "papers/duckdb_conn.h"
+#include "papers/identifier_votes.h"
 #include "papers/paper_tool_types.h"
 #include "papers/proximity.h"
 #include "papers/question_cues.h"
@@ -177,6 +178,7 @@ struct FusionSettings {
   double number_weight = 0;  // for a question asking a quantity, a best chunk with a number by its words gains this
   double page_weight = 0;    // BM25 over the page's whole text (words spread over its chunks) adds this much
   double unit_factor = 0;    // a table's text or a caption competes with the chunks as the page's best, at this much
+  double identifier_weight = 0;  // a page printing the identifiers the question names (LGALS1, GO:0035370) gains this
 };
 
 struct Fused {
@@ -392,6 +394,12 @@ void add_cue_votes(const Library& lib, const std::string& query, const FusionSet
       p.lexical += fs.caption_label_weight;
       p.fields.push_back(caption.entry.table_name + "." + caption.entry.column_name + " (label)");
     }
+  if (fs.identifier_weight > 0 && lib.db)
+    for (auto& [key, share] : identifier_pages(*lib.db, lib.visible, question_identifiers(query)))
+      if (auto it = pages.find(key); it != pages.end()) {
+        it->second.lexical += fs.identifier_weight * share;
+        it->second.fields.push_back("identifier");
+      }
   if (fs.definition_weight > 0)
     for (auto& key : defining_pages(lib, query))
       if (auto it = pages.find(key); it != pages.end() && it->second.best_chunk > 0) {
@@ -534,6 +542,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.number_weight = spec.settings.value("number_weight", fs.number_weight);
   fs.page_weight = spec.settings.value("page_weight", fs.page_weight);
   fs.unit_factor = spec.settings.value("unit_factor", fs.unit_factor);
+  fs.identifier_weight = spec.settings.value("identifier_weight", fs.identifier_weight);
   auto fused = fuse_pages(*lib, query, fs);
   if (!fused) return fused.status();
   const size_t max_chars = spec.settings.value("max_text_chars", size_t(2000));

@@ -263,6 +263,16 @@ TEST_F(Agents, OfflineAgentIsHonest) {
   ASSERT_TRUE(calc.is_ok()) << calc.status().to_string();
   EXPECT_NE(calc->answer.find("1045"), std::string::npos) << calc->answer;
   EXPECT_NE(calc->note.find("No language model"), std::string::npos);
+  // Digits joined to a name are identifiers, never arithmetic: an allele, a protein, a genomic interval, a locus,
+  // each written before, inside and after other words.
+  for (const char* id : {"dana1-2", "Hsc70-4", "chr5A:35277942-35282999", "AT4G14540-AT4G14548", "IL-6/2"})
+    for (const char* frame : {"Which line carries %s?", "%s", "is %s up-regulated (p<0.05)?"}) {
+      char q[200];
+      std::snprintf(q, sizeof q, frame, id);
+      auto r = run_offline_agent(q, reg_, ctx_, opts_);
+      ASSERT_TRUE(r.is_ok()) << q;
+      EXPECT_EQ(r->answer.find(" = "), std::string::npos) << q << ": " << r->answer;
+    }
   auto nothing = run_offline_agent("Which SPL genes respond to miR156?", reg_, ctx_, opts_);
   ASSERT_TRUE(nothing.is_ok()) << nothing.status().to_string();
   EXPECT_NE(nothing->answer.find("Nothing relevant was found"), std::string::npos) << nothing->answer;
