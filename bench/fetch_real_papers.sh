@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Downloads the real-paper evaluation set's PDFs (tests/data/paper_qa_real_sources.tsv:
+# Downloads a real-paper evaluation set's PDFs (SOURCES, default tests/data/paper_qa_real_sources.tsv:
 # file, repository, path, pinned commit, sha256) from raw.githubusercontent.com into
 # DIR (default $BIOAGENT_REAL_PAPERS_DIR, else ./real_papers), and checks each file's
 # SHA-256 against the pinned one; a mismatch is removed and reported. The PDFs are
 # other people's work under their own licences (SOURCES.tsv's licence column): they
 # are read from DIR by bench/retrieval_eval.sh and never committed.
-# Usage: fetch_real_papers.sh [DIR]
+# Usage: fetch_real_papers.sh [DIR] [SOURCES]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-sources=$here/../tests/data/paper_qa_real_sources.tsv
+sources=${2:-$here/../tests/data/paper_qa_real_sources.tsv}
 dir=${1:-${BIOAGENT_REAL_PAPERS_DIR:-real_papers}}
 mkdir -p "$dir"
 command -v curl >/dev/null || { echo "fetch_real_papers.sh: curl is needed" >&2; exit 2; }

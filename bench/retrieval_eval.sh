@@ -7,6 +7,10 @@
 #      the PDFs are fetched by bench/fetch_real_papers.sh into
 #      $BIOAGENT_REAL_PAPERS_DIR, default <cache dir>/real_papers, and never
 #      committed). Skipped, saying so, when they cannot be fetched (offline).
+#  (c) other real open-access papers, the tuning set of the real-paper settings
+#      (tests/data/paper_qa_real_dev.jsonl; PDFs fetched the same way into
+#      $BIOAGENT_REAL_PAPERS_DEV_DIR, default <cache dir>/real_papers_dev): scored beside (b),
+#      so that what was tuned and what was not are read side by side.
 # For each: the gold page first (recall@1), within five (recall@5), MRR per
 # collection alone and for ClassicRetrieve, and the offline answers' key-term
 # rate. --check prints whether each set meets its targets (page first >= 0.85
@@ -38,8 +42,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
 independent=$here/../tests/data/paper_qa_independent.jsonl
 real=$here/../tests/data/paper_qa_real.jsonl
-if [ -n "${2:-}" ]; then independent= real=; fi
-if [ "$mode" = --tune ] || [ "$mode" = --tuning ]; then real=; fi
+real_dev=$here/../tests/data/paper_qa_real_dev.jsonl
+if [ -n "${2:-}" ]; then independent= real= real_dev=; fi
+if [ "$mode" = --tune ] || [ "$mode" = --tuning ]; then real= real_dev=; fi
 cache=${BIOAGENT_CACHE_DIR:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/bioagent}}
 cache=${cache:-$HOME/.cache/bioagent}
 work=$(mktemp -d)
@@ -52,9 +57,10 @@ if [ ! -d "$pdfs" ]; then
   echo "set (a): SKIP: fixtures absent ($pdfs)"
   have_a=0
 fi
-# RETRIEVAL_EVAL_SETS chooses the sets scored (default "a b").
-case " ${RETRIEVAL_EVAL_SETS:-a b} " in *" a "*) ;; *) have_a=0 ;; esac
-case " ${RETRIEVAL_EVAL_SETS:-a b} " in *" b "*) ;; *) real= ;; esac
+# RETRIEVAL_EVAL_SETS chooses the sets scored (default "a b c").
+case " ${RETRIEVAL_EVAL_SETS:-a b c} " in *" a "*) ;; *) have_a=0 ;; esac
+case " ${RETRIEVAL_EVAL_SETS:-a b c} " in *" b "*) ;; *) real= ;; esac
+case " ${RETRIEVAL_EVAL_SETS:-a b c} " in *" c "*) ;; *) real_dev= ;; esac
 have_b=0
 if [ -n "$real" ]; then
   real_dir=${BIOAGENT_REAL_PAPERS_DIR:-$cache/real_papers}
@@ -64,7 +70,17 @@ if [ -n "$real" ]; then
     echo "set (b): SKIP: the real papers could not be fetched into $real_dir (offline?): $(tail -1 "$work/fetch.log")"
   fi
 fi
-[ "$have_a" = 0 ] && [ "$have_b" = 0 ] && exit 0
+have_c=0
+if [ -n "$real_dev" ]; then
+  real_dev_dir=${BIOAGENT_REAL_PAPERS_DEV_DIR:-$cache/real_papers_dev}
+  if bash "$here/fetch_real_papers.sh" "$real_dev_dir" "$here/../tests/data/paper_qa_real_dev_sources.tsv" \
+    >"$work/fetch_dev.log" 2>&1; then
+    have_c=1
+  else
+    echo "set (c): SKIP: the real papers could not be fetched into $real_dev_dir (offline?): $(tail -1 "$work/fetch_dev.log")"
+  fi
+fi
+[ "$have_a" = 0 ] && [ "$have_b" = 0 ] && [ "$have_c" = 0 ] && exit 0
 
 # Writes the questions of a set to $work/SET/questions.jsonl (the dev set, then the independent
 # set as its own split; the tuning half alone with --tune/--tuning; the first few with --smoke) and
@@ -131,5 +147,9 @@ fi
 if [ "$have_b" = 1 ]; then
   select_set b "$real_dir" "$real" ""
   score_set b
+fi
+if [ "$have_c" = 1 ]; then
+  select_set c "$real_dev_dir" "$real_dev" ""
+  score_set c
 fi
 /usr/bin/python3 "$here/retrieval_report.py" "$work" "$mode"  # not exec: the EXIT trap removes $work

@@ -102,6 +102,23 @@ AnswerType answer_type(const std::string& q) {
   return AnswerType::kAny;
 }
 
+// The acronym a question asks to expand ("what does SUL stand for", "AP-MS refers to", "ADAR的全称"): a word
+// of two capitals or more (digits and '-' allowed); empty when the question asks no expansion.
+std::string asked_acronym(const std::string& q) {
+  static const RE2 kAsks(R"((?i)\b(stand|stands|short|abbreviat\w*|acronym|refers?|means?)\b|全称|缩写|代表什么)");
+  if (!RE2::PartialMatch(q, kAsks)) return "";
+  static const RE2 kAcronym(R"((?:^|[^\w-])([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)(?:[^\w-]|$))");
+  std::string a;
+  return RE2::PartialMatch(q, kAcronym, &a) ? a : "";
+}
+
+// The sentence spells the acronym out: "... affinity purification–mass spectrometry (AP-MS)".
+bool expands(const std::string& s, const std::string& acronym) {
+  for (const char* after : {")", ",", ";", " "})
+    if (s.find("(" + acronym + after) != std::string::npos) return true;
+  return false;
+}
+
 // A name inside a sentence: a capitalised word or an acronym after its first word (EMBASE, PubMed, Trinity).
 bool has_name(const std::string& s) {
   static const RE2 kName(R"([a-z,;:(] +([A-Z][A-Za-z0-9]+|[A-Z]{2,}))");
@@ -260,6 +277,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   auto q = content_words(terms_text);
   std::set<std::string> qset(q.begin(), q.end());
   const AnswerType wanted = answer_type(question);
+  const std::string acronym = asked_acronym(question);
   std::map<std::string, int> df;
   struct Scored {
     double score;
@@ -305,6 +323,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
     sc.score /= std::sqrt(std::max<size_t>(8, words.size()) / 8.0);  // long sentences earn no bonus for length
     // Sentences that hold the kind of fact asked for (a number, a name, a definition) come first.
     if (wanted != AnswerType::kAny && sc.score > 0 && holds_answer_type(wanted, sc.sentence)) sc.score *= 1.3;
+    if (!acronym.empty() && sc.score > 0 && expands(sc.sentence, acronym)) sc.score *= 2.0;
     sc.score /= 1.0 + 0.1 * sc.rank;
   }
   std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.score > b.score; });
