@@ -12,6 +12,7 @@
 #include "bioagent/collections.h"
 #include "bioagent/papers.h"
 #include "bioagent/registry.h"
+#include "papers/identifier_votes.h"
 #include "papers/proximity.h"
 #include "papers/question_cues.h"
 #include "test_util.h"
@@ -436,3 +437,28 @@ TEST(QueryTerms, GreekLettersBothWays) {
     EXPECT_EQ(std::find(inside.begin(), inside.end(), letter), inside.end()) << name;
   }
 }
+
+namespace bioagent {
+namespace {
+
+// Identifiers as papers print them, each inside several question frames: found whole, with the trailing
+// punctuation of the sentence cut; ordinary words, capitalised words, numbers and short acronyms are not.
+TEST(QuestionIdentifiers, WholeIdentifiersInAnyFrameAndNoOrdinaryWords) {
+  const std::vector<std::string> ids = {"LGALS1",     "Hs00355202_m1", "GO:0035370",        "chr5A:35277942-35282999",
+                                        "CiHAT1",     "CsMURE",        "Pp3c8_19720_int_F", "AT4G14540",
+                                        "SALK_146574"};
+  const std::vector<std::string> frames = {"What is %?", "Which gene does % affect, and why", "%.",
+                                           "在表中，%的P值是多少？", "Is (%) listed?"};
+  for (auto& id : ids)
+    for (auto& f : frames) {
+      std::string q = f;
+      q.replace(q.find('%'), 1, id);
+      EXPECT_EQ(question_identifiers(q), std::vector<std::string>{id}) << q;
+    }
+  for (const char* plain : {"What is the Km of the enzyme in 2024?", "Which Valencia trees were used?",
+                            "How many TFs and DNA motifs?", "What p-value (0.05) was used?"})
+    EXPECT_TRUE(question_identifiers(plain).empty()) << plain;
+}
+
+}  // namespace
+}  // namespace bioagent
