@@ -202,6 +202,18 @@ void record_hmm_set(const fs::path& dir, FilesByKind& by_kind, Json& files, Json
 }
 
 Json missing_required_file(const fs::path& dir, const std::string& kind, const std::string& name, const Json& files) {
+  if (kind == "hmm" && name == ".hmm")  // no family named and no profile in the folder
+    return {
+        {"file", "<Family>.hmm"},
+        {"kind", kind},
+        {"rule", "required file"},
+        {"fixable", false},
+        {"message", "no family profile in the data folder " + dir.filename().string() +
+                        ": add <Family>.hmm (e.g. SPL.hmm), or name the family (--family) and its Pfam accession "
+                        "(identify.pfam)"},
+        {"message_zh", "数据文件夹 " + dir.filename().string() +
+                           " 中没有家族的 HMM profile：请添加 <Family>.hmm（例如 SPL.hmm），或指定家族（--family）及其 "
+                           "Pfam 编号（identify.pfam）"}};
   const std::string set = kind == "hmm" && files.contains("hmm_set")
                               ? fs::path(files["hmm_set"].get<std::string>()).filename().string()
                               : "";
