@@ -105,22 +105,19 @@ def main():
         by_kind("  (a) dev", dev)
         first_page_bias("  (a) dev", dev)
         first_page_bias("  (a) independent", [q for q in per if q["split"] == "independent"])
-    if "b" in sets:
-        per = sets["b"]
-        methods = methods_of(per)
-        print("Set (b): real open-access papers (tests/data/paper_qa_real.jsonl)")
-        table, key = print_table(f"real papers — {NOTES['real']}", per, methods, "  ")
-        side["b"] = ("(b) real papers", table["ClassicRetrieve"], key, len(per), table)
-        by_kind("  (b)", per)
-        first_page_bias("  (b)", per, name_misses=False)
-    if "c" in sets:
-        per = sets["c"]
-        methods = methods_of(per)
-        print("Set (c): other real open-access papers (tests/data/paper_qa_real_dev.jsonl)")
-        table, key = print_table(f"real papers, tuning — {NOTES['real_dev']}", per, methods, "  ")
-        side["c"] = ("(c) real papers (tuning)", table["ClassicRetrieve"], key, len(per), table)
-        by_kind("  (c)", per)
-        first_page_bias("  (c)", per)
+    # The real-paper sets: (b) reported only (its misses never named), (c) the real papers tuned on.
+    for name, title, note, label, tuned in (
+            ("b", "real open-access papers (tests/data/paper_qa_real.jsonl)", "real", "(b) real papers", False),
+            ("c", "other real open-access papers (tests/data/paper_qa_real_dev.jsonl)", "real_dev",
+             "(c) real papers (tuning)", True)):
+        if name not in sets:
+            continue
+        per = sets[name]
+        print(f"Set ({name}): {title}")
+        table, key = print_table(f"real papers — {NOTES[note]}", per, methods_of(per), "  ")
+        side[name] = (label, table["ClassicRetrieve"], key, len(per), table)
+        by_kind(f"  ({name})", per)
+        first_page_bias(f"  ({name})", per, name_misses=tuned)
     print("\nSide by side (ClassicRetrieve; offline answers):")
     print(f"{'set':34s}{'questions':>10s}{'page first':>12s}{'within five':>13s}{'MRR':>8s}{'key terms':>11s}")
     for label, (r1, r5, mrr), key, n, _ in side.values():
