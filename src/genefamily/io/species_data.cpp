@@ -202,38 +202,32 @@ void record_hmm_set(const fs::path& dir, FilesByKind& by_kind, Json& files, Json
 }
 
 Json missing_required_file(const fs::path& dir, const std::string& kind, const std::string& name, const Json& files) {
-  if (kind == "hmm" && name == ".hmm")  // no family named and no profile in the folder
-    return {
-        {"file", "<Family>.hmm"},
-        {"kind", kind},
-        {"rule", "required file"},
-        {"fixable", false},
-        {"message", "no family profile in the data folder " + dir.filename().string() +
-                        ": add <Family>.hmm (e.g. SPL.hmm), or name the family (--family) and its Pfam accession "
-                        "(identify.pfam)"},
-        {"message_zh", "数据文件夹 " + dir.filename().string() +
-                           " 中没有家族的 HMM profile：请添加 <Family>.hmm（例如 SPL.hmm），或指定家族（--family）及其 "
-                           "Pfam 编号（identify.pfam）"}};
-  const std::string set = kind == "hmm" && files.contains("hmm_set")
-                              ? fs::path(files["hmm_set"].get<std::string>()).filename().string()
-                              : "";
-  return {
-      {"file", name},
-      {"kind", kind},
-      {"rule", "required file"},
-      {"fixable", false},
-      {"message", "the " + kind + " file " + name + " is missing (expected in the data folder " +
-                      dir.filename().string() + ")" +
-                      (kind == "hmm" && files.contains("hmm_set")
-                           ? "; " + fs::path(files["hmm_set"].get<std::string>()).filename().string() +
-                                 " holds several domain profiles: it is used by the classify stage, and the "
-                                 "family's own profile (<Family>.hmm or identify.pfam) is needed as well"
-                           : std::string())},
-      {"message_zh", kind_zh(kind) + "文件 " + name + " 缺失（应位于数据文件夹 " + dir.filename().string() + " 中）" +
-                         (set.empty() ? std::string()
-                                      : "；" + set +
-                                            " 含多个结构域 profile，供分类阶段使用；还需要该家族自己的 profile"
-                                            "（<Family>.hmm 或 identify.pfam）")}};
+  const std::string folder = dir.filename().string();
+  const bool no_family = kind == "hmm" && name == ".hmm";  // no family named and no profile in the folder
+  std::string en = no_family
+                       ? "no family profile in the data folder " + folder +
+                             ": add <Family>.hmm (e.g. SPL.hmm), or name the family (--family) and its Pfam "
+                             "accession (identify.pfam)"
+                       : "the " + kind + " file " + name + " is missing (expected in the data folder " + folder + ")";
+  std::string zh =
+      no_family ? "数据文件夹 " + folder +
+                      " 中没有家族的 HMM profile：请添加 <Family>.hmm（例如 SPL.hmm），或指定家族（--family）及其 "
+                      "Pfam 编号（identify.pfam）"
+                : kind_zh(kind) + "文件 " + name + " 缺失（应位于数据文件夹 " + folder + " 中）";
+  if (kind == "hmm" && files.contains("hmm_set")) {
+    const std::string set = fs::path(files["hmm_set"].get<std::string>()).filename().string();
+    en += "; " + set +
+          " holds several domain profiles: it is used by the classify stage, and the family's own profile "
+          "(<Family>.hmm or identify.pfam) is needed as well";
+    zh += "；" + set +
+          " 含多个结构域 profile，供分类阶段使用；还需要该家族自己的 profile（<Family>.hmm 或 identify.pfam）";
+  }
+  return {{"file", no_family ? std::string("<Family>.hmm") : name},
+          {"kind", kind},
+          {"rule", "required file"},
+          {"fixable", false},
+          {"message", en},
+          {"message_zh", zh}};
 }
 
 // The five files a run reads under their expected names: found (files), missing
