@@ -2,7 +2,10 @@
 
 #include <opencc/opencc.h>
 
+#include <algorithm>
 #include <memory>
+
+#include "bioagent/status.h"
 
 namespace bioagent {
 namespace {
@@ -25,17 +28,32 @@ opencc_t converter() {
   return h.od == reinterpret_cast<opencc_t>(-1) ? nullptr : h.od;
 }
 
+// OpenCC reads past the end of a truncated UTF-8 sequence and stops at a NUL: it is given valid UTF-8 only
+// (invalid bytes made U+FFFD first), one NUL-free piece at a time.
+std::string convert_piece(opencc_t od, const std::string& piece) {
+  if (!has_non_ascii(piece)) return piece;
+  char* out = opencc_convert_utf8(od, piece.c_str(), piece.size());
+  if (!out) return piece;
+  std::string s(out);
+  opencc_convert_utf8_free(out);
+  return s;
+}
+
 }  // namespace
 
 std::string to_simplified(std::string_view text) {
   if (!has_non_ascii(text)) return std::string(text);
   opencc_t od = converter();
   if (!od) return std::string(text);
-  char* out = opencc_convert_utf8(od, text.data(), text.size());
-  if (!out) return std::string(text);
-  std::string s(out);
-  opencc_convert_utf8_free(out);
-  return s;
+  const std::string valid = valid_utf8(text);
+  std::string out;
+  for (size_t from = 0; from <= valid.size();) {
+    const size_t nul = std::min(valid.find('\0', from), valid.size());
+    out += convert_piece(od, valid.substr(from, nul - from));
+    if (nul < valid.size()) out += '\0';
+    from = nul + 1;
+  }
+  return out;
 }
 
 }  // namespace bioagent

@@ -39,8 +39,12 @@ TEST(ChineseScript, TraditionalIsReadAsSimplified) {
   EXPECT_EQ(to_simplified("確認，開始執行"), "确认，开始执行");
   EXPECT_EQ(to_simplified("run the SPL analysis"), "run the SPL analysis");
   EXPECT_EQ(to_simplified(""), "");
-  const std::string bad = "M\xff\xfe K";  // not UTF-8: given back as it was or converted, never a crash
-  EXPECT_FALSE(to_simplified(bad).empty());
+  // Not UTF-8, a character cut short at the end, NULs inside: converted around them, never read past the end.
+  EXPECT_EQ(to_simplified("M\xff\xfe K"), "M\xEF\xBF\xBD\xEF\xBF\xBD K");
+  const std::string cut = "Has the W\xe5\xa6\x82\xe6\x9e";  // 如 then half of 果
+  EXPECT_EQ(to_simplified(cut).substr(0, 12), "Has the W\xe5\xa6\x82");
+  const std::string nul = std::string("開始\0執行", 13);
+  EXPECT_EQ(to_simplified(nul), std::string("开始\0执行", 13));
 }
 
 TEST(ChineseScript, EveryChineseCaseRoutesAlikeInTraditionalCharacters) {
