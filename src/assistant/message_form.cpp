@@ -391,8 +391,6 @@ Json MessageForm::to_json() const {
 
 namespace {
 
-// The CJK part of one clause: entries longest first, each character used once; a negation before a run, study or
-// continue verb refuses it (不跑, 别运行, 不要执行), an A-not-A pair asks (能不能, 是不是).
 // The clause starts with a modal verb, after an optional addressee (你, 您) or 请.
 bool opens_with_modal(const std::string& t) {
   std::string_view v = t;
@@ -403,6 +401,8 @@ bool opens_with_modal(const std::string& t) {
   return false;
 }
 
+// The CJK part of one clause: entries longest first, each character used once; a negation before a run, study or
+// continue verb refuses it (不跑, 别运行, 不要执行), an A-not-A pair asks (能不能, 是不是).
 void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::vector<char>& used) {
   MessageForm& f = r.f;
   static const std::vector<const Entry*> order = [] {

@@ -12,12 +12,12 @@
 #include "assistant/route_rules.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "assistant/intents.h"
 #include "bioagent/assistant.h"
 #include "bioagent/json_text.h"
+#include "papers/question_cues.h"
 #include "text/chinese_script.h"
 
 namespace bioagent {
@@ -163,19 +163,11 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
   return std::nullopt;
 }
 
-// A numbered table or figure ("table 3", "Fig. 2", "表3", "图 2") or a caption.
+// A figure or table named by its number (the paper library's own cue: "Table 3", "Fig. 2", "表3") or a caption.
 bool names_a_paper_part(std::string_view message) {
-  const std::string low = lower_ascii(std::string(utf8_prefix(message, 4000)));
-  if (low.find("caption") != std::string::npos || low.find("图注") != std::string::npos ||
-      low.find("表注") != std::string::npos)
-    return true;
-  for (const char* part : {"table", "figure", "fig.", "fig", "表", "图"})
-    for (size_t at = low.find(part); at != std::string::npos; at = low.find(part, at + 1)) {
-      size_t i = at + std::char_traits<char>::length(part);
-      while (i < low.size() && (low[i] == ' ' || low[i] == '.')) ++i;
-      if (i < low.size() && std::isdigit(static_cast<unsigned char>(low[i]))) return true;
-    }
-  return false;
+  const std::string text(utf8_prefix(message, 4000));
+  return asked_caption_label(text).has_value() || lower_ascii(text).find("caption") != std::string::npos ||
+         text.find("图注") != std::string::npos || text.find("表注") != std::string::npos;
 }
 
 // Where the answer is: the data bundle, the user's papers, the knowledge base, the plan, the evidence store.
