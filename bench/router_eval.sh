@@ -5,6 +5,7 @@
 #   cases  tests/data/router_cases.tsv      the router's own cases (written with its rules)
 #   dev    tests/data/router_fresh_dev.tsv  fresh wording, a set tuning may look at
 #   dev2   tests/data/router_fresh2_dev.tsv second fresh set (another writer, cross-context cases), tuned on
+#   dev3   tests/data/router_fresh3_dev.tsv third fresh set (family spellings, short and long messages), tuned on
 #   test   tests/data/router_fresh_test.tsv fresh wording, reported, never tuned on
 # The fresh sets' paper questions need the fixture PDFs (BIOAGENT_FIXTURES_DIR,
 # default ../shared/fixtures beside the repository): without them those cases are
@@ -35,11 +36,12 @@ trap 'rm -rf "$tmp"' EXIT
 export BIOAGENT_HOME="$tmp/home" BIOAGENT_CACHE_DIR="$tmp/cache" BIOAGENT_OFFLINE=1
 unset BIOAGENT_BUNDLE BIOAGENT_PAPERS_DB
 mkdir -p "$BIOAGENT_HOME"
-for set in cases dev dev2 test; do
+for set in cases dev dev2 dev3 test; do
   case $set in
     cases) file=$data/router_cases.tsv ;;
     dev) file=$data/router_fresh_dev.tsv ;;
     dev2) file=$data/router_fresh2_dev.tsv ;;
+    dev3) file=$data/router_fresh3_dev.tsv ;;
     test) file=$data/router_fresh_test.tsv ;;
   esac
   "$build/bioagent" route --cases "$file" --work "$tmp/work" > "$tmp/$set.json" 2> "$tmp/$set.err" ||
@@ -49,14 +51,14 @@ done
 import json, sys
 tmp, check, show_test = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
 targets = {"cases": 0.95, "test": 0.90}
-floors = {"cases": 0.96, "dev": 0.97, "dev2": 0.95, "test": 0.87}  # measured 0.971 / 1.000 / 0.963 / 0.888
+floors = {"cases": 0.96, "dev": 0.97, "dev2": 0.95, "dev3": 0.0, "test": 0.87}  # measured 0.971 / 1.000 / 0.963 / 0.888
 # Without the fixtures' PDFs the paper-library cases are skipped; the rest measured 0.971 / 1.000 / 0.962 / 0.864.
-floors_without_library = {"cases": 0.96, "dev": 0.97, "dev2": 0.95, "test": 0.85}
+floors_without_library = {"cases": 0.96, "dev": 0.97, "dev2": 0.95, "dev3": 0.0, "test": 0.85}
 names = {"cases": "existing case file (router_cases.tsv)", "dev": "fresh dev (tuning set)",
-         "dev2": "second fresh dev (tuning set)",
+         "dev2": "second fresh dev (tuning set)", "dev3": "third fresh dev (tuning set)",
          "test": "fresh test (held back, not tuned on)"}
 failed = []
-for s in ("cases", "dev", "dev2", "test"):
+for s in ("cases", "dev", "dev2", "dev3", "test"):
     r = json.load(open("%s/%s.json" % (tmp, s)))
     skipped = r.get("skipped", 0)
     print("%-40s %3d cases (%3d Chinese): accuracy %.3f (%d right), intent only %.3f%s; route median %.1f ms, max %.1f ms"

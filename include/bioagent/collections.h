@@ -133,6 +133,11 @@ class Collections {
 // Chinese and common species names (→ Latin names), Chinese gene-family names,
 // and common Chinese scientific and clinical terms. Each expansion once, in
 // the order found; empty when the query names none.
+std::vector<std::string> name_expansions(const std::string& query);
+// name_expansions, then the English glosses (CC-CEDICT) of the Chinese words
+// no name covers: what a search of English text needs. The glosses are
+// alternatives, several per word, so they suit ranking, not a count of how
+// much of a message a source covers (the router uses name_expansions).
 std::vector<std::string> query_expansions(const std::string& query);
 
 // The index folder of a paper database: "<db>.indexes".

@@ -133,7 +133,7 @@ std::vector<std::string> source_terms(std::string_view message, const MessageFor
   };
   for (auto& c : form.content)
     if (!has_cjk(c)) add(c);
-  for (auto& e : query_expansions(std::string(utf8_prefix(message, 4000))))
+  for (auto& e : name_expansions(std::string(utf8_prefix(message, 4000))))
     for (auto& w : ascii_words(e)) add(w);
   return out;
 }

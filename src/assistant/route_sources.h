@@ -72,7 +72,7 @@ SourceMatch match_data_bundle(const std::string& bundle_dir, std::string_view me
 SourceMatch match_plan(const Json& plan, std::string_view message, const MessageForm& form);
 
 // The content words of a message as the text sources match them: its ASCII content words and the English
-// words of the names it uses (query_expansions), stop words out, each once.
+// words of the names it uses (name_expansions), stop words out, each once.
 std::vector<std::string> source_terms(std::string_view message, const MessageForm& form);
 // A word reduced for matching (lower case, a plural or -ed/-ing ending dropped).
 std::string match_stem(std::string w);

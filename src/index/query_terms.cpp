@@ -1,8 +1,9 @@
 // Query expansion for the English-language indexes (see collections.h): the
 // species dictionary and the gene-family knowledge (compiled-in *_kb.json,
 // read through core's embedded files, not through the assistant), plus a
-// glossary of common Chinese scientific and clinical terms. Chinese has no
-// spaces, so names are found as substrings, longest first, each place used once.
+// glossary of common Chinese scientific and clinical terms; the Chinese words
+// none of these name are glossed from CC-CEDICT (chinese_gloss.h). Chinese has
+// no spaces, so names are found as substrings, longest first, each place used once.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "bioagent/collections.h"
 #include "core/embedded_configs.h"
+#include "index/chinese_gloss.h"
 
 namespace bioagent {
 namespace {
@@ -225,12 +227,36 @@ std::string lower_ascii(std::string s) {
 
 bool word_char(unsigned char c) { return std::isalnum(c) != 0; }
 
+// A CJK ideograph (the unified blocks and the compatibility block) starts at `at`.
+bool ideograph_at(const std::string& s, size_t at) {
+  auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+  if (at + 3 > s.size() || (b(at) & 0xF0) != 0xE0) return false;
+  const unsigned cp = ((b(at) & 0x0Fu) << 12) | ((b(at + 1) & 0x3Fu) << 6) | (b(at + 2) & 0x3Fu);
+  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0xF900 && cp <= 0xFAFF);
+}
+
+// The dictionary's English for each run of Chinese characters no name above covered.
+void add_dictionary_glosses(const std::string& text, const std::vector<char>& used, std::vector<std::string>& out) {
+  for (size_t at = 0; at < text.size();) {
+    if (used[at] || !ideograph_at(text, at)) {
+      ++at;
+      continue;
+    }
+    size_t end = at;
+    while (end < text.size() && !used[end] && ideograph_at(text, end)) end += 3;
+    for (auto& g : gloss_chinese_run(std::string_view(text).substr(at, end - at)))
+      if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+    at = end;
+  }
+}
+
 }  // namespace
 
-std::vector<std::string> query_expansions(const std::string& query) {
+namespace {
+
+// The names' expansions, and the places of the text they cover.
+std::vector<std::string> expand_names(const std::string& text, std::vector<char>& used) {
   static const std::vector<Term> kTerms = build_terms();
-  std::string text = lower_ascii(query);
-  std::vector<char> used(text.size(), 0);
   std::vector<std::string> out;
   for (auto& t : kTerms) {
     std::string name = lower_ascii(t.name);
@@ -243,6 +269,22 @@ std::vector<std::string> query_expansions(const std::string& query) {
       if (std::find(out.begin(), out.end(), t.expansion) == out.end()) out.push_back(t.expansion);
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> name_expansions(const std::string& query) {
+  const std::string text = lower_ascii(query);
+  std::vector<char> used(text.size(), 0);
+  return expand_names(text, used);
+}
+
+std::vector<std::string> query_expansions(const std::string& query) {
+  const std::string text = lower_ascii(query);
+  std::vector<char> used(text.size(), 0);
+  auto out = expand_names(text, used);
+  add_dictionary_glosses(text, used, out);
   return out;
 }
 
