@@ -11,6 +11,9 @@
 #      (tests/data/paper_qa_real_dev.jsonl; PDFs fetched the same way into
 #      $BIOAGENT_REAL_PAPERS_DEV_DIR, default <cache dir>/real_papers_dev): scored beside (b),
 #      so that what was tuned and what was not are read side by side.
+#  (d) a second tuning set of real papers by another writer (other layouts: author manuscripts,
+#      line-numbered preprints, key-resources tables; tests/data/paper_qa_real_dev2.jsonl, PDFs into
+#      $BIOAGENT_REAL_PAPERS_DEV2_DIR, default <cache dir>/real_papers_dev2).
 # For each: the gold page first (recall@1), within five (recall@5), MRR per
 # collection alone and for ClassicRetrieve, and the offline answers' key-term
 # rate. --check prints whether each set meets its targets (page first >= 0.85
@@ -43,8 +46,9 @@ questions=${2:-$here/../tests/data/paper_qa_dev.jsonl}
 independent=$here/../tests/data/paper_qa_independent.jsonl
 real=$here/../tests/data/paper_qa_real.jsonl
 real_dev=$here/../tests/data/paper_qa_real_dev.jsonl
-if [ -n "${2:-}" ]; then independent= real= real_dev=; fi
-if [ "$mode" = --tune ] || [ "$mode" = --tuning ]; then real= real_dev=; fi
+real_dev2=$here/../tests/data/paper_qa_real_dev2.jsonl
+if [ -n "${2:-}" ]; then independent= real= real_dev= real_dev2=; fi
+if [ "$mode" = --tune ] || [ "$mode" = --tuning ]; then real= real_dev= real_dev2=; fi
 cache=${BIOAGENT_CACHE_DIR:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/bioagent}}
 cache=${cache:-$HOME/.cache/bioagent}
 work=$(mktemp -d)
@@ -57,10 +61,12 @@ if [ ! -d "$pdfs" ]; then
   echo "set (a): SKIP: fixtures absent ($pdfs)"
   have_a=0
 fi
-# RETRIEVAL_EVAL_SETS chooses the sets scored (default "a b c").
-case " ${RETRIEVAL_EVAL_SETS:-a b c} " in *" a "*) ;; *) have_a=0 ;; esac
-case " ${RETRIEVAL_EVAL_SETS:-a b c} " in *" b "*) ;; *) real= ;; esac
-case " ${RETRIEVAL_EVAL_SETS:-a b c} " in *" c "*) ;; *) real_dev= ;; esac
+# RETRIEVAL_EVAL_SETS chooses the sets scored (default "a b c d").
+sets=" ${RETRIEVAL_EVAL_SETS:-a b c d} "
+case "$sets" in *" a "*) ;; *) have_a=0 ;; esac
+case "$sets" in *" b "*) ;; *) real= ;; esac
+case "$sets" in *" c "*) ;; *) real_dev= ;; esac
+case "$sets" in *" d "*) ;; *) real_dev2= ;; esac
 have_b=0
 if [ -n "$real" ]; then
   real_dir=${BIOAGENT_REAL_PAPERS_DIR:-$cache/real_papers}
@@ -80,7 +86,17 @@ if [ -n "$real_dev" ]; then
     echo "set (c): SKIP: the real papers could not be fetched into $real_dev_dir (offline?): $(tail -1 "$work/fetch_dev.log")"
   fi
 fi
-[ "$have_a" = 0 ] && [ "$have_b" = 0 ] && [ "$have_c" = 0 ] && exit 0
+have_d=0
+if [ -n "$real_dev2" ]; then
+  real_dev2_dir=${BIOAGENT_REAL_PAPERS_DEV2_DIR:-$cache/real_papers_dev2}
+  if bash "$here/fetch_real_papers.sh" "$real_dev2_dir" "$here/../tests/data/paper_qa_real_dev2_sources.tsv" \
+    >"$work/fetch_dev2.log" 2>&1; then
+    have_d=1
+  else
+    echo "set (d): SKIP: the real papers could not be fetched into $real_dev2_dir (offline?): $(tail -1 "$work/fetch_dev2.log")"
+  fi
+fi
+[ "$have_a" = 0 ] && [ "$have_b" = 0 ] && [ "$have_c" = 0 ] && [ "$have_d" = 0 ] && exit 0
 
 # Writes the questions of a set to $work/SET/questions.jsonl (the dev set, then the independent
 # set as its own split; the tuning half alone with --tune/--tuning; the first few with --smoke) and
@@ -151,5 +167,9 @@ fi
 if [ "$have_c" = 1 ]; then
   select_set c "$real_dev_dir" "$real_dev" ""
   score_set c
+fi
+if [ "$have_d" = 1 ]; then
+  select_set d "$real_dev2_dir" "$real_dev2" ""
+  score_set d
 fi
 /usr/bin/python3 "$here/retrieval_report.py" "$work" "$mode"  # not exec: the EXIT trap removes $work

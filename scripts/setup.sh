@@ -21,6 +21,7 @@ packages=(
   libxlsxwriter-dev python3-openpyxl python3-pandas # third-party writers/readers: tests and benchmark peers
   libxapian-dev libfaiss-dev liblapack-dev libblas-dev # paper-library collections: BM25 and dense vectors
   python3-fitz poppler-utils                        # benchmark peers: PyMuPDF text, pdftoppm
+  wamerican                                         # /usr/share/dict/words: a lower-case family symbol is no English word
   hmmer hmmer-examples mafft iqtree fasttree        # gene-family pipeline tools (hmmer-examples: HMMs of the example genome)
   ncbi-blast+ diamond-aligner libhts-dev paml        # similarity searches, indexed FASTA, Ka/Ks (yn00)
   salmon                                             # expression quantified from FASTQ reads

@@ -25,7 +25,8 @@ struct Mentions {
   std::string unknown_family;  // "<X> gene family" where X is not in the knowledge base
   std::string latin_species;   // a Latin binomial the species list lacks ("Camellia sinensis")
 };
-Mentions find_mentions(std::string_view text);
+// The family is the longest name found; one other than `set_aside` when the text names another too.
+Mentions find_mentions(std::string_view text, std::string_view set_aside = "");
 // Every species of the list that `text` names, in list order.
 std::vector<const Json*> species_mentioned(std::string_view text);
 // `term` in `text` as the knowledge base matches names: whole words, short symbols in their case.

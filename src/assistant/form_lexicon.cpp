@@ -262,6 +262,8 @@ const std::vector<Entry>& form_lexicon() {
       {"希望", Kind::kRequest},
       {"可行", Kind::kRequest},
       {"可以吗", Kind::kRequest},
+      {"能做", Kind::kRequest},  // a modal with "do" asks for a deed, wherever the clause puts it ("X能做吗")
+      {"可以做", Kind::kRequest},
       {"please", Kind::kPlease},
       {"pls", Kind::kPlease},
       {"plz", Kind::kPlease},

@@ -3,7 +3,9 @@
 #include <re2/re2.h>
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <set>
+#include <unordered_set>
 
 #include "assistant/agents.h"
 #include "bioagent/assistant.h"
@@ -96,15 +98,60 @@ std::vector<std::pair<std::string, bool>> species_terms(const Json& s) {
   return t;
 }
 
+// Whether `lower` is an English word of the system word list (wamerican's /usr/share/dict/words, installed
+// by scripts/setup.sh). Without the list every word counts as English: nothing is read in another case.
+bool english_word(const std::string& lower) {
+  static const std::unordered_set<std::string> words = [] {
+    std::unordered_set<std::string> w;
+    std::ifstream in("/usr/share/dict/words");
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && std::islower(static_cast<unsigned char>(line[0]))) w.insert(line);
+    return w;
+  }();
+  return words.empty() || words.contains(lower);
+}
+
+// A name with its separators dropped and in lower case ("AP2/ERF", "AP2-ERF", "ap2 erf" → "ap2erf").
+std::string squashed(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != '-' && c != '/' && c != ' ') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// `term` named in `text` as people type it: as contains_term reads it; a symbol that is no English word
+// in any case ("myb genes", "bzips", but never "pin" for PIN); a name of several parts with its
+// separators dropped or changed ("ap2erf" for AP2/ERF).
+bool mentions_term(std::string_view text, const std::string& term, bool exact) {
+  if (contains_term(text, term, exact)) return true;
+  if (term.empty() || static_cast<unsigned char>(term[0]) >= 0x80) return false;
+  if (exact && term.size() >= 3 && !english_word(lower_ascii(term)) && contains_term(text, term, false)) return true;
+  const std::string joined = squashed(term);
+  if (joined.size() == term.size() || joined.size() < 5) return false;
+  std::string word;
+  auto matches = [&] { return squashed(word) == joined || squashed(word) == joined + "s"; };
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '/') {
+      word += c;
+    } else {
+      if (matches()) return true;
+      word.clear();
+    }
+  }
+  return matches();
+}
+
 // The entry of `list` whose longest matching term is longest (so "番木瓜" wins over "木瓜").
 const Json* best_mention(std::string_view text, const Json& list,
-                         std::vector<std::pair<std::string, bool>> (*terms)(const Json&), std::string* matched) {
+                         std::vector<std::pair<std::string, bool>> (*terms)(const Json&), std::string* matched,
+                         std::string_view set_aside = "") {
   const Json* best = nullptr;
   size_t best_len = 0;
   for (auto& e : list) {
+    if (!set_aside.empty() && e.value("name", "") == set_aside) continue;
     for (auto& [term, exact] : terms(e)) {
       if (term.size() <= best_len) continue;
-      if (contains_term(text, term, exact)) {
+      if (mentions_term(text, term, exact)) {
         best = &e;
         best_len = term.size();
         if (matched) *matched = term;
@@ -177,7 +224,9 @@ std::string latin_binomial(std::string_view text) {
     std::string genus(text.substr(i, g - i)), epithet(text.substr(g + 1, e - g - 1));
     // Words that follow a capitalised word without being an epithet: stop words and the field's own.
     static const std::set<std::string> not_epithet = {"gene", "genes", "family", "much", "many"};
-    if (e - g - 1 < 3 || !word_end || not_genus.count(genus) || not_epithet.count(epithet) || is_stop_word(epithet))
+    // An epithet is Latin: an English word after a capitalised one ("Pfam one", "Exam genes") is no species.
+    if (e - g - 1 < 3 || !word_end || not_genus.count(genus) || not_epithet.count(epithet) || is_stop_word(epithet) ||
+        english_word(epithet))
       continue;
     return genus + " " + epithet;
   }
@@ -196,17 +245,22 @@ bool is_member_symbol(const Json& f, const std::string& symbol) {
   return false;
 }
 
-// A numbered member gene: [species prefix] + family symbol + number (+ letter):
-// SPL9, OsSPL14, AtMYB75, WRKY33, DREB1A, ZmSBP6. The family, else null.
+// A numbered member gene or the members in the plural: [species prefix] + family symbol + number
+// (+ letter) or "s": SPL9, OsSPL14, AtMYB75, OsbZIP23, WRKY33, DREB1A, ZmSBP6, ZmWRKYs. The family, else null.
 const Json* numbered_member(std::string_view text, std::string* matched) {
   // RE2 (linear time) on the user's message; the token's right edge is a
   // non-alphanumeric or the end, left unconsumed so that adjacent tokens match too.
-  static const RE2 token(
-      R"((?:^|[^A-Za-z0-9])(([A-Z][a-z]{1,3})?([A-Za-z]{2,6}?)([0-9]{1,3}[A-Za-z]?))(?:[^A-Za-z0-9]|$))");
-  re2::StringPiece s(text.data(), text.size()), m[5];
-  for (size_t pos = 0; pos <= s.size() && token.Match(s, pos, s.size(), RE2::UNANCHORED, m, 5);) {
-    // With and without the species prefix ("OsSPL14": "SPL"; "SPL9": "SPL").
-    std::vector<std::string> symbols = {std::string(m[2]) + std::string(m[3]), std::string(m[3])};
+  static const RE2 token(R"((?:^|[^A-Za-z0-9])(([A-Za-z]{2,12}?)([0-9]{1,3}[A-Za-z]?|s))(?:[^A-Za-z0-9]|$))");
+  re2::StringPiece s(text.data(), text.size()), m[4];
+  for (size_t pos = 0; pos <= s.size() && token.Match(s, pos, s.size(), RE2::UNANCHORED, m, 4);) {
+    // The letters, and the letters after each possible species prefix (a capital and up to three
+    // lower-case letters: "Zm", "Ptr"; "OsbZIP" is "Os" + "bZIP"); a family symbol matches in its own case.
+    const std::string letters(m[2]);
+    std::vector<std::string> symbols = {letters};
+    for (size_t k = 1; k <= 4 && k + 2 <= letters.size() && std::isupper(static_cast<unsigned char>(letters[0])); ++k) {
+      if (k > 1 && !std::islower(static_cast<unsigned char>(letters[k - 1]))) break;
+      symbols.push_back(letters.substr(k));
+    }
     for (auto& sym : symbols) {
       if (sym.size() < 2) continue;
       for (auto& f : gene_family_kb()["families"])
@@ -222,9 +276,11 @@ const Json* numbered_member(std::string_view text, std::string* matched) {
 
 }  // namespace
 
-Mentions find_mentions(std::string_view text) {
+Mentions find_mentions(std::string_view text, std::string_view set_aside) {
   Mentions m;
-  m.family = best_mention(text, gene_family_kb()["families"], family_terms, &m.family_term);
+  const Json& families = gene_family_kb()["families"];
+  if (!set_aside.empty()) m.family = best_mention(text, families, family_terms, &m.family_term, set_aside);
+  if (!m.family) m.family = best_mention(text, families, family_terms, &m.family_term);
   m.species = best_mention(text, species_kb()["species"], species_terms, &m.species_term);
   if (!m.family) m.family = numbered_member(text, &m.family_term);
   // A family the knowledge base does not hold.

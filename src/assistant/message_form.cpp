@@ -42,13 +42,33 @@ struct Clause {
   std::vector<std::string> words;  // its ASCII words
 };
 
+// Words as chat spells them, read as written out ("can u", "thx"); a letter typed three or more times in a
+// row is one letter ("stopppp", "pleeease").
+std::vector<std::string> written_out(std::vector<std::string> words) {
+  static const std::pair<const char*, const char*> kChat[] = {
+      {"u", "you"}, {"ur", "your"}, {"ya", "you"}, {"thx", "thanks"}, {"ty", "thanks"}};
+  for (auto& w : words) {
+    std::string once;
+    for (size_t i = 0; i < w.size();) {
+      size_t j = i;
+      while (j < w.size() && w[j] == w[i]) ++j;
+      once.append(j - i >= 3 && std::isalpha(static_cast<unsigned char>(w[i])) ? 1 : j - i, w[i]);
+      i = j;
+    }
+    w = once;
+    for (auto& [chat, full] : kChat)
+      if (w == chat) w = full;
+  }
+  return words;
+}
+
 // Clauses: split at sentence and clause punctuation (ASCII and full-width) and line breaks.
 std::vector<Clause> clauses_of(const std::string& low) {
   static const char* const kMarks[] = {"，", "。", "；", "！", "？", "、", "：", "…"};
   std::vector<Clause> out;
   std::string cur;
   auto push = [&] {
-    if (!cur.empty()) out.push_back({cur, ascii_words(cur)});
+    if (!cur.empty()) out.push_back({cur, written_out(ascii_words(cur))});
     cur.clear();
   };
   for (size_t i = 0; i < low.size();) {
@@ -197,8 +217,18 @@ bool orders_a_deed(const std::vector<std::string>& w, size_t at) {
   return objects.count(w[at + 1]) > 0;
 }
 
+// The clause's first slot holds `first`, and an object's determiner or quantifier follows it.
+bool verb_then_object(const std::vector<std::string>& w, const std::string& first) {
+  static const std::set<std::string> kObjects = {"a", "an", "the", "all", "my", "our", "these", "those", "every"};
+  auto at = std::find(w.begin(), w.end(), first);
+  if (first.size() < 3 || at == w.end() || at + 1 == w.end() || !kObjects.count(*(at + 1))) return false;
+  return !is_stop_word(first) &&
+         std::all_of(first.begin(), first.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
 struct Reading {
   MessageForm& f;
+  std::set<std::string> capitals;  // words written in capitals (lower-cased): "HMM" is a profile, not "hmm"
   void cue(const std::string& what) {
     if (std::find(f.cues.begin(), f.cues.end(), what) == f.cues.end()) f.cues.push_back(what);
   }
@@ -270,6 +300,8 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
       for (size_t j = at; j < at + parts.size(); ++j) free = free && !used[j];
       // A kind of its own per word: "no" is a negation, "no need" a refusal; the longer entry wins.
       if (!free && e->kind != Kind::kFirstPerson && e->kind != Kind::kSecondPerson) continue;
+      // An interjection written in capitals is an abbreviation ("HMM", the profile): content, not small talk.
+      if (e->kind == Kind::kPhatic && parts.size() == 1 && r.capitals.contains(parts[0])) continue;
       for (size_t j = at; j < at + parts.size(); ++j) used[j] = 1;
       hits.push_back({at, e});
     }
@@ -307,6 +339,9 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
     if (e->kind == Kind::kAux && w[at] == first && !orders_a_deed(w, at)) opens_aux = true;
   if (opens_aux) f.question = true, r.cue("question:" + first + "…");
   if (!opens_aux && is_imperative_verb(first)) f.order = true, r.cue("order:" + first);
+  // A clause opening with a word and then its object ("map the ARF genes", "plot a tree") orders: the
+  // first word is a verb in the imperative, whichever verb it is.
+  if (!opens_aux && !f.order && verb_then_object(w, first)) f.order = true, r.cue("order:" + first);
   // Assent opens the clause ("yes please proceed", "fine, kick it off").
   for (auto& [at, e] : hits)
     if (e->kind == Kind::kAssent && at == 0) f.assent = true, r.cue("assent:" + std::string(e->text));
@@ -458,6 +493,10 @@ void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::ve
       r.found(*e, negated, e->text);
       // A CJK verb that opens the clause orders (开始分析, 停了吧, 取消).
       if (e->kind == Kind::kAct && at == 0 && !negated) f.order = true;
+      // "如何分析", "怎么鉴定": asking how to do an act names the act too.
+      if (e->kind == Kind::kHowTo)
+        for (const Entry* act : order)
+          if (act->kind == Kind::kAct && std::strstr(e->text, act->text)) r.found(*act, false, act->text);
     }
   }
   if (t.size() >= 3 && t.compare(t.size() - 3, 3, "吧") == 0 && t.find("好吧") == std::string::npos) {
@@ -518,6 +557,18 @@ MessageForm read_form(std::string_view message) {
   MessageForm f;
   Reading r{f};
   std::string low(utf8_prefix(message, 4000));
+  for (size_t i = 0; i < low.size();) {  // words of two or more capitals, as written
+    size_t j = i;
+    while (j < low.size() && std::isupper(static_cast<unsigned char>(low[j]))) ++j;
+    const bool word = j - i >= 2 && (i == 0 || !std::isalnum(static_cast<unsigned char>(low[i - 1]))) &&
+                      (j == low.size() || !std::isalnum(static_cast<unsigned char>(low[j])));
+    if (word) {
+      std::string w = low.substr(i, j - i);
+      for (auto& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      r.capitals.insert(w);
+    }
+    i = j > i ? j : i + 1;
+  }
   for (auto& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   if (low.find('?') != std::string::npos || low.find("？") != std::string::npos) f.question = true, r.cue("question:?");
   for (const Clause& c : clauses_of(low)) {

@@ -138,9 +138,9 @@ std::vector<std::string> source_terms(std::string_view message, const MessageFor
   return out;
 }
 
-KbMatch match_knowledge_base(std::string_view message, const MessageForm& form) {
+KbMatch match_knowledge_base(std::string_view message, const MessageForm& form, std::string_view plan_family) {
   KbMatch k;
-  Mentions m = find_mentions(message);
+  Mentions m = find_mentions(message, plan_family);
   if (m.family) {
     k.family = m.family;
     k.family_name = m.family->value("name", "");

@@ -58,7 +58,8 @@ struct RouteEvidence {
 };
 
 // The knowledge base's answer (compiled in; no I/O).
-KbMatch match_knowledge_base(std::string_view message, const MessageForm& form);
+// A message naming the plan's family and another ("forget globin, plan WRKY instead") is about the other.
+KbMatch match_knowledge_base(std::string_view message, const MessageForm& form, std::string_view plan_family = "");
 // The paper library at `papers_db` (absent or empty: not available, score 0).
 SourceMatch match_library(const std::string& papers_db, std::string_view message, const MessageForm& form,
                           const KbMatch& kb);

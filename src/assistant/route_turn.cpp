@@ -106,9 +106,9 @@ Route Assistant::Impl::route_message(const std::string& sid, const std::string& 
   const std::string message = to_simplified(written);  // one reading of both Chinese scripts
   MessageForm f = read_form(message);
   RouteEvidence e;
-  e.kb = match_knowledge_base(message, f);
   Json plan;
   e.session = session_match(*store, *runs, sid, plan);
+  e.kb = match_knowledge_base(message, f, e.session.plan_family);
   e.plan = match_plan(plan, message, f);
   e.library = match_library(option(o, "papers_db"), message, f, e.kb);
   e.evidence_store = match_evidence_store(option(o, "cache_dir"), message, f, e.kb);

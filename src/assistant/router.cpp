@@ -105,9 +105,13 @@ std::optional<Decision> no_content_step(const MessageForm& f, const RouteEvidenc
   if (small_talk(f, e) && !(f.assent && e.session.has_plan))
     return Decision{Intent::kChitchat, 0.75, "small talk: nothing any source holds"};
   if (!f.content.empty() || sources) return std::nullopt;
-  // An assent agrees to the plan on the table; with none, it only acknowledges.
-  if (!f.question && (f.has(Act::kRun) || (f.assent && !f.phatic && e.session.has_plan)))
+  // An assent agrees to the plan on the table, and "go on" continues to it; with none, they only acknowledge.
+  const bool agrees = (f.assent && !f.phatic) || f.has(Act::kResume);
+  if (!f.question && (f.has(Act::kRun) || (agrees && e.session.has_plan)))
     return Decision{Intent::kExecute, 0.85, "an assent or an order to run, nothing else"};
+  // "还要多久？", "how far is it?": a bare question while a task runs asks about that task.
+  if (f.question && session_running(e) && !f.phatic)
+    return Decision{Intent::kPlanQuestion, 0.7, "asks about the task under way"};
   if (f.question && (f.has(Act::kRun) || f.has(Act::kStudy)))
     return Decision{Intent::kPlanQuestion, 0.8, "asks about running, nothing else"};
   if (f.question && e.session.has_plan && !f.phatic && (f.has(Act::kPlan) || !e.plan.matched.empty()))
@@ -118,7 +122,8 @@ std::optional<Decision> no_content_step(const MessageForm& f, const RouteEvidenc
 // Whether it was studied or published: publications asked for, or "has anyone / already" with a study.
 std::optional<Decision> literature_step(const MessageForm& f, const RouteEvidence& e) {
   const bool asks_existence = f.existence && (f.has(Act::kStudy) || f.has(Act::kLiterature));
-  const bool asks_publications = f.has(Act::kLiterature) && !f.has(Act::kLibrary);
+  // The user's own papers named beside a search service ("my library lacks it, search PubMed") still search.
+  const bool asks_publications = f.has(Act::kLiterature) && (!f.has(Act::kLibrary) || f.names_source);
   if (!asks_existence && !asks_publications) return std::nullopt;
   // A search named outright (a source such as PubMed, or the newest publications) is a search whatever the
   // user's papers hold.
@@ -136,6 +141,12 @@ bool mentions_a_genome(const MessageForm& f) {
     for (const char* w : {"genome", "genomes", "proteome", "assembly", "基因组", "蛋白组"})
       if (c == w || (has_cjk(c) && c.find(w) != std::string::npos)) return true;
   return false;
+}
+
+// The family the plan on the table is about, named with the plan's own words ("which HMM for the globins?").
+bool about_the_plans_family(const RouteEvidence& e) {
+  return e.session.has_plan && e.kb.named && e.kb.family_name == e.session.plan_family &&
+         (e.kb.species.empty() || e.kb.species == e.session.plan_species) && !e.plan.matched.empty();
 }
 
 // A request to study a family (in a species): a plan, however it is worded.
@@ -157,8 +168,9 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
   // "能不能帮我把高粱的NAC家族整理出来", "I have the pepper genome, can you find all NLR genes": a request about a
   // family in a species or in the user's genome, with no question word about it.
   const bool in_a_genome = !e.kb.species.empty() || mentions_a_genome(f);
-  if (f.request && names_family && in_a_genome && !f.has(Act::kSummarise) && !f.has(Act::kData) &&
-      e.data.beyond_kb < kDataStrong && e.library.beyond_kb < kLibraryStrong)
+  if ((f.request || f.order) && names_family && in_a_genome && !about_the_plans_family(e) && !f.has(Act::kLiterature) &&
+      !f.has(Act::kSummarise) && !f.has(Act::kData) && e.data.beyond_kb < kDataStrong &&
+      e.library.beyond_kb < kLibraryStrong)
     return Decision{Intent::kAnalysis, 0.75, "a request about a family in a species"};
   return std::nullopt;
 }
@@ -187,8 +199,9 @@ std::optional<Decision> sources_step(std::string_view message, const MessageForm
     return Decision{Intent::kData, 0.7, "a name the data bundle holds"};
   if (e.library.beyond_kb >= kLibraryStrong)
     return Decision{Intent::kPaper, std::min(0.98, 0.5 + e.library.beyond_kb / 2), "the user's papers hold it"};
-  if (named_family) return Decision{Intent::kFaq, 0.9, "the knowledge base holds the family"};
   const bool asks = f.question || f.request || f.how_to;
+  if (asks && about_the_plans_family(e)) return Decision{Intent::kPlanQuestion, 0.75, "asks about the plan's family"};
+  if (named_family) return Decision{Intent::kFaq, 0.9, "the knowledge base holds the family"};
   if (e.session.has_plan && asks) return Decision{Intent::kPlanQuestion, 0.75, "asks about the plan on the table"};
   if (e.kb.family) return Decision{Intent::kFaq, 0.7, "the knowledge base's entry holds it"};
   if (e.evidence_store.score >= kStoreStrong) return Decision{Intent::kLiterature, 0.7, "the evidence store holds it"};
@@ -203,9 +216,16 @@ std::optional<Decision> order_step(const MessageForm& f, const RouteEvidence& e)
     return Decision{Intent::kExecute, 0.75, "orders the plan to go on"};
   const bool asks = f.question || f.request || f.how_to;
   const bool names_act = f.has(Act::kRun) || f.has(Act::kStudy) || f.has(Act::kPlan);
+  // With no plan and no task there is nothing to ask about: a request to run something about a subject
+  // (a species, "my genome") is a request for a plan.
+  const bool plan_or_task = e.session.has_plan || session_running(e) || !e.session.resumable_task.empty();
+  if (asks && names_act && !plan_or_task && has_subject(e) && !f.has(Act::kData))
+    return Decision{Intent::kAnalysis, 0.6, "asks to run a study of its subject; no plan yet"};
   if (asks && names_act) return Decision{Intent::kPlanQuestion, 0.7, "asks about running the analysis"};
   // Only words shared with the plan's vocabulary: a guess the model overrules when one is configured.
-  if (asks && e.plan.score >= 0.35) return Decision{Intent::kPlanQuestion, 0.6, "shares words with the plan"};
+  // With no plan yet, the message must be mostly the plan's words ("which files should I prepare?").
+  if (asks && e.plan.score >= (plan_or_task ? 0.35 : 0.6))
+    return Decision{Intent::kPlanQuestion, 0.6, "shares words with the plan"};
   return std::nullopt;
 }
 

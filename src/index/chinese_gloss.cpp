@@ -33,8 +33,8 @@ std::string dictionary_path() {
 // Senses that only point elsewhere or name a surname carry no searchable meaning.
 bool pointer_sense(std::string_view s) {
   static constexpr std::array<std::string_view, 10> kPrefixes = {
-      "surname",    "variant of",         "old variant", "CL:",         "see ",
-      "used in ",   "erhua variant",      "abbr. for",   "also written", "Japanese variant"};
+      "surname",  "variant of",    "old variant", "CL:",          "see ",
+      "used in ", "erhua variant", "abbr. for",   "also written", "Japanese variant"};
   return std::any_of(kPrefixes.begin(), kPrefixes.end(), [&](std::string_view p) { return s.starts_with(p); });
 }
 
@@ -45,9 +45,12 @@ std::string plain_gloss(std::string_view alt) {
   std::string out;
   int depth = 0;
   for (char c : alt) {
-    if (c == '(' || c == '[') ++depth;
-    else if ((c == ')' || c == ']') && depth > 0) --depth;
-    else if (depth == 0) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c == '(' || c == '[')
+      ++depth;
+    else if ((c == ')' || c == ']') && depth > 0)
+      --depth;
+    else if (depth == 0)
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   auto trim = [](std::string& s) {
     s.erase(0, s.find_first_not_of(' '));
@@ -60,8 +63,10 @@ std::string plain_gloss(std::string_view alt) {
   if (out.empty()) return {};
   size_t words = 1;
   for (char c : out) {
-    if (c == ' ') ++words;
-    else if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '\'') return {};
+    if (c == ' ')
+      ++words;
+    else if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '\'')
+      return {};
   }
   return words <= kMaxGlossWords ? out : std::string();
 }

@@ -53,7 +53,9 @@ class ChineseGloss : public ::testing::Test {
   }
 };
 
-bool holds(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool holds(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 TEST_F(ChineseGloss, EachWordGivesItsFirstSenseInBothScripts) {
   auto sample = sample_entries(40);
