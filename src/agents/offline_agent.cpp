@@ -15,6 +15,7 @@
 #include "bioagent/agent.h"
 #include "bioagent/collections.h"
 #include "bioagent/json_text.h"
+#include "papers/question_cues.h"
 #include "text/stop_words.h"
 
 namespace bioagent {
@@ -102,16 +103,6 @@ AnswerType answer_type(const std::string& q) {
   return AnswerType::kAny;
 }
 
-// The acronym a question asks to expand ("what does SUL stand for", "AP-MS refers to", "ADAR的全称"): a word
-// of two capitals or more (digits and '-' allowed); empty when the question asks no expansion.
-std::string asked_acronym(const std::string& q) {
-  static const RE2 kAsks(R"((?i)\b(stand|stands|short|abbreviat\w*|acronym|refers?|means?)\b|全称|缩写|代表什么)");
-  if (!RE2::PartialMatch(q, kAsks)) return "";
-  static const RE2 kAcronym(R"((?:^|[^\w-])([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)(?:[^\w-]|$))");
-  std::string a;
-  return RE2::PartialMatch(q, kAcronym, &a) ? a : "";
-}
-
 // The sentence spells the acronym out: "... affinity purification–mass spectrometry (AP-MS)".
 bool expands(const std::string& s, const std::string& acronym) {
   for (const char* after : {")", ",", ";", " "})
@@ -152,7 +143,7 @@ const char* answer_type_words(AnswerType t) {
 
 // Who wrote a paper and where its authors work is printed on its first page,
 // in lines before the abstract, not in sentences.
-bool asks_for_front_matter(const std::string& q) {
+bool asks_for_authors(const std::string& q) {
   static const RE2 kFront(
       R"((?i)\b(who (wrote|are the authors|is the (first|corresponding) author)|authors?|affiliat\w*|universit(y|ies)|institutions?|organi[sz]ations?)\b|作者|单位|机构)");
   return RE2::PartialMatch(q, kFront);
@@ -299,7 +290,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
         if (qset.count(w)) ++df[w];
       scored.push_back({0, s, p.source, p.rank});
     }
-  if (asks_for_front_matter(question)) {
+  if (asks_for_authors(question)) {
     // The best first page's opening lines (title, authors, affiliations) come first.
     static const RE2 kAbstract(R"((?i)^\s*(abstract|summary|background|introduction)\b)");
     for (auto& p : passages) {

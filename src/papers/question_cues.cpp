@@ -87,6 +87,88 @@ std::string defined_term(const std::string& question) {
   return term;
 }
 
+std::string asked_acronym(const std::string& q) {
+  static const RE2 kAsks(
+      R"((?i)\b(stand|stands|short|abbreviat\w*|acronym|full (?:name|form)|spelled out|expan\w+|denotes?|refers?|means?)\b|全称|缩写|全名|代表什么|指的是|指什么)");
+  if (!RE2::PartialMatch(q, kAsks)) return "";
+  // The term of "what does X stand for" when it is one word with two capitals ("dTE", "AP-MS"), else the
+  // question's first such word.
+  const std::string term = defined_term(q);
+  const auto capitals =
+      std::count_if(term.begin(), term.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+  const bool one_ascii_word =
+      std::all_of(term.begin(), term.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != ' '; });
+  if (capitals >= 2 && one_ascii_word) return term;
+  static const RE2 kAcronym(R"((?:^|[^\w-])([A-Za-z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)(?:[^\w-]|$))");
+  std::string a;
+  return RE2::PartialMatch(q, kAcronym, &a) ? a : "";
+}
+
+namespace {
+
+// The long form of `acronym` at the end of `before` (the text up to its parenthesis), else "".
+std::string long_form_before(std::string_view before, const std::string& acronym) {
+  // The words that may hold the long form: at most min(n + 5, 2n) of them.
+  const size_t n = acronym.size();
+  size_t start = before.size(), words = 0;
+  while (start > 0 && words < std::min(n + 5, 2 * n)) {
+    while (start > 0 && before[start - 1] == ' ') --start;
+    while (start > 0 && before[start - 1] != ' ' && before[start - 1] != '(' && before[start - 1] != '.') --start;
+    ++words;
+    if (start > 0 && (before[start - 1] == '(' || before[start - 1] == '.')) break;
+  }
+  const std::string_view l = before.substr(start);
+  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  long si = static_cast<long>(n) - 1, li = static_cast<long>(l.size()) - 1;
+  while (si >= 0) {
+    const char c = lower(acronym[static_cast<size_t>(si)]);
+    if (!alnum(c)) {
+      --si;
+      continue;
+    }
+    // The first character must open a word of the long form.
+    while (li >= 0 &&
+           (lower(l[static_cast<size_t>(li)]) != c || (si == 0 && li > 0 && alnum(l[static_cast<size_t>(li) - 1]))))
+      --li;
+    if (li < 0) return "";
+    --li, --si;
+  }
+  const size_t from = l.rfind(' ', static_cast<size_t>(li + 1));
+  std::string out(l.substr(from == std::string_view::npos ? 0 : from + 1));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  // A long form is longer than its acronym and is not the acronym itself.
+  return out.size() > n && out.find(' ') != std::string::npos ? out : "";
+}
+
+}  // namespace
+
+std::string acronym_long_form(const std::string& text, const std::string& acronym) {
+  if (acronym.size() < 2) return "";
+  for (size_t at = text.find("(" + acronym); at != std::string::npos; at = text.find("(" + acronym, at + 1)) {
+    const size_t end = at + 1 + acronym.size();
+    if (end < text.size() && text[end] != ')' && text[end] != ',' && text[end] != ';' && text[end] != 's') continue;
+    std::string before = text.substr(at > 300 ? at - 300 : 0, at - (at > 300 ? at - 300 : 0));
+    for (auto& c : before)
+      if (c == '\n' || c == '\t') c = ' ';
+    std::string found = long_form_before(before, acronym);
+    if (!found.empty()) return found;
+  }
+  // The other order: "ACRONYM (long form)".
+  for (size_t at = text.find(acronym + " ("); at != std::string::npos; at = text.find(acronym + " (", at + 1)) {
+    const size_t open = at + acronym.size() + 2, close = text.find(')', open);
+    if ((at > 0 && std::isalnum(static_cast<unsigned char>(text[at - 1]))) || close == std::string::npos ||
+        close - open > 200)
+      continue;
+    std::string inner = text.substr(open, close - open);
+    for (auto& c : inner)
+      if (c == '\n' || c == '\t') c = ' ';
+    std::string found = long_form_before(inner, acronym);
+    if (!found.empty() && inner.starts_with(found)) return found;
+  }
+  return "";
+}
+
 bool asks_for_quantity(const std::string& question) {
   static const RE2 kQuantity(
       R"((?i)\b(?:how (?:many|much|long|often|large|big|high|low|far|old)|rates?|risks?|percent(?:age)?s?|proportions?|fractions?|ratios?|doses?|dosages?|concentrations?|amounts?|numbers? of|[IELCG]C50|[ELI]D50|yields?|average|mean|median)\b|多少|几[个种株次天年]|比例|百分|[率量])");

@@ -36,6 +36,18 @@ bool caption_has_label(const std::string& caption, const CaptionLabel& label);
 // of more than four words.
 std::string defined_term(const std::string& question);
 
+// The acronym a question asks to spell out: "what does DPPS stand for", "the
+// full name of AP-MS", "DDT的全称", "缩写 DCXE 指的是…": a word of two or more
+// capitals (digits and '-' allowed) beside a cue of spelling out. Else "".
+std::string asked_acronym(const std::string& question);
+
+// Where `text` spells `acronym` out as "long form (ACRONYM)" (or "(ACRONYM,",
+// "(ACRONYM;") or "ACRONYM (long form)": the long form, found as Schwartz & Hearst (2003) find it: the
+// acronym's letters and digits right to left among the words before the
+// parenthesis (at most min(n + 5, 2n) words for n characters), its first one
+// opening a word. Empty when `text` does not spell it out.
+std::string acronym_long_form(const std::string& text, const std::string& acronym);
+
 // True when the question asks for a quantity: how many/much, a rate, a risk,
 // a percentage, a dose, a concentration, LC50/IC50…, 多少/几/比例/…率.
 bool asks_for_quantity(const std::string& question);

@@ -175,6 +175,7 @@ struct FusionSettings {
   double other_paper_factor = 1.0;         // a question naming a paper ("the RAG paper") weighs other papers this much
   double named_paper_margin = 2.0;         // …when the words name one paper this many times more than the next
   double definition_weight = 0;            // a page defining the term a "what is X" question asks about gains this
+  double acronym_weight = 0;               // a page spelling out the acronym asked about ("long form (DDT)") gains this
   double number_weight = 0;  // for a question asking a quantity, a best chunk with a number by its words gains this
   double page_weight = 0;    // BM25 over the page's whole text (words spread over its chunks) adds this much
   double unit_factor = 0;    // a table's text or a caption competes with the chunks as the page's best, at this much
@@ -301,19 +302,27 @@ std::set<std::string> front_matter_chunk_ids(const Library& lib) {
   return out;
 }
 
-// Pages that define the term a "what is X" question asks about (see defines_term).
-std::set<PageKey> defining_pages(const Library& lib, const std::string& query) {
-  std::set<PageKey> out;
-  const std::string term = defined_term(query);
-  if (term.empty() || !lib.db) return out;
+// Pages that define the term a "what is X" question asks about (see defines_term), and the weight each
+// gains: definition_weight, or acronym_weight where the page spells out the acronym asked about as
+// "long form (ACRONYM)" (acronym_long_form): the place an abbreviation is introduced.
+std::map<PageKey, double> defining_pages(const Library& lib, const std::string& query, const FusionSettings& fs) {
+  std::map<PageKey, double> out;
+  const std::string term = defined_term(query), acronym = asked_acronym(query);
+  const std::string wanted = acronym.empty() ? term : acronym;
+  if (wanted.empty() || !lib.db) return out;
   auto r = lib.db->query(
       "SELECT p.ref_paper_id::VARCHAR, p.page_number, p.page_content FROM pages p "
       "WHERE strpos(lower(p.page_content), lower(?)) > 0",
-      {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, {term});
+      {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, {wanted});
   if (!r) return out;
-  for (auto& row : r->rows)
-    if (defines_term(row[2].get<std::string>(), term))
-      out.insert({row[0].get<std::string>(), int(row[1].get<int64_t>())});
+  for (auto& row : r->rows) {
+    const std::string& text = row[2].get_ref<const std::string&>();
+    const PageKey key{row[0].get<std::string>(), int(row[1].get<int64_t>())};
+    if (!acronym.empty() && !acronym_long_form(text, acronym).empty())
+      out[key] = fs.acronym_weight;
+    else if (!term.empty() && defines_term(text, term))
+      out[key] = fs.definition_weight;
+  }
   return out;
 }
 
@@ -400,12 +409,11 @@ void add_cue_votes(const Library& lib, const std::string& query, const FusionSet
         it->second.lexical += fs.identifier_weight * share;
         it->second.fields.push_back("identifier");
       }
-  if (fs.definition_weight > 0)
-    for (auto& key : defining_pages(lib, query))
-      if (auto it = pages.find(key); it != pages.end() && it->second.best_chunk > 0) {
-        it->second.lexical += fs.definition_weight;
-        it->second.fields.push_back("definition");
-      }
+  for (auto& [key, weight] : defining_pages(lib, query, fs))
+    if (auto it = pages.find(key); it != pages.end() && it->second.best_chunk > 0 && weight > 0) {
+      it->second.lexical += weight;
+      it->second.fields.push_back("definition");
+    }
 }
 
 // BM25 over the chunks (with the query's dictionary expansions), BM25 over
@@ -539,6 +547,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.other_paper_factor = spec.settings.value("other_paper_factor", fs.other_paper_factor);
   fs.named_paper_margin = spec.settings.value("named_paper_margin", fs.named_paper_margin);
   fs.definition_weight = spec.settings.value("definition_weight", fs.definition_weight);
+  fs.acronym_weight = spec.settings.value("acronym_weight", fs.acronym_weight);
   fs.number_weight = spec.settings.value("number_weight", fs.number_weight);
   fs.page_weight = spec.settings.value("page_weight", fs.page_weight);
   fs.unit_factor = spec.settings.value("unit_factor", fs.unit_factor);
