@@ -144,7 +144,8 @@ bool a_not_a(const std::string& text, size_t neg_at, size_t neg_len) {
 
 // CJK verbs a negation can refuse (the run acts and the study acts), within a few characters after it.
 bool negates_cjk_act(const std::string& text, size_t after, Act* act) {
-  static const char* const kFillers[] = {"要", "用", "想", "需要", "必", "再", "先", "了", "太", "给我", "去", "着急"};
+  static const char* const kFillers[] = {"要",   "用", "想",   "需要", "必", "再", "先", "了",   "太",
+                                         "给我", "去", "着急", "看",   "查", "搜", "翻", "我的", "你的"};
   size_t at = after;
   for (int hops = 0; hops < 3; ++hops) {
     bool moved = false;
@@ -158,7 +159,8 @@ bool negates_cjk_act(const std::string& text, size_t after, Act* act) {
   }
   for (auto& e : kLexicon)
     if (e.kind == Kind::kAct && !is_ascii_entry(e.text) &&
-        (e.act == Act::kRun || e.act == Act::kStudy || e.act == Act::kResume) &&
+        (e.act == Act::kRun || e.act == Act::kStudy || e.act == Act::kResume || e.act == Act::kLiterature ||
+         e.act == Act::kLibrary) &&
         text.compare(at, std::strlen(e.text), e.text) == 0) {
       *act = e.act;
       return true;
@@ -320,10 +322,12 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
   size_t negation_at = SIZE_MAX;
   for (auto& [at, e] : hits) {
     if (e->kind == Kind::kNegation) negation_at = std::min(negation_at, at);
+    const bool searches = e->act == Act::kLiterature || e->act == Act::kLibrary;
     bool negated = e->kind == Kind::kAct && negation_at < at && at - negation_at <= 6 &&
-                   (e->act == Act::kRun || e->act == Act::kStudy || e->act == Act::kResume);
+                   (e->act == Act::kRun || e->act == Act::kStudy || e->act == Act::kResume || searches);
     if (negated && conditional) continue;  // "if I don't run it now, ...": a supposition refuses nothing
-    if (negated) f.refusal = true;
+    // "don't search the literature": that act is not wanted; it refuses no run.
+    if (negated && !searches) f.refusal = true;
     r.found(*e, negated, e->text);
   }
   // A clause that only refuses ("no", "not now", "don't"): nothing after the negation carries content.
@@ -474,13 +478,19 @@ void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::ve
         Act act;
         if (!negates_cjk_act(t, at + len, &act)) continue;  // 不同, 区别, 不错: no act is refused
         if (conditional) continue;                          // 如果不跑: a supposition refuses nothing
-        f.refusal = refused_act = true;
+        // Refusing a search ("别看文献了", "不用查我的文献") is no refusal to run: only that act is not wanted.
+        if (act != Act::kLiterature && act != Act::kLibrary) f.refusal = true;
+        refused_act = true;
         f.negated_acts.insert(act);
         r.cue(std::string("not:") + act_name(act) + ":" + e->text);
         std::fill(used.begin() + static_cast<long>(at), used.begin() + static_cast<long>(at + len), 1);
         continue;
       }
       if (e->kind == Kind::kAssent && at != 0) continue;  // 最好, 进行: assent only opens a clause
+      // "之前没做过": what the writer has not done, not whether anyone has.
+      if (e->kind == Kind::kExistence && at >= 3 &&
+          (t.compare(at - 3, 3, "没") == 0 || t.compare(at - 3, 3, "未") == 0 || t.compare(at - 3, 3, "不") == 0))
+        continue;
       if ((e->kind == Kind::kRefusal || e->kind == Kind::kDeferral) && conditional) continue;
       std::fill(used.begin() + static_cast<long>(at), used.begin() + static_cast<long>(at + len), 1);
       bool negated = false;
@@ -499,6 +509,10 @@ void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::ve
           if (act->kind == Kind::kAct && std::strstr(e->text, act->text)) r.found(*act, false, act->text);
     }
   }
+  // A search refused in this clause was read before its negation (longer entries first): it is not wanted.
+  if (refused_act)
+    for (Act a : {Act::kLiterature, Act::kLibrary})
+      if (f.negated_acts.count(a)) f.acts.erase(a);
   if (t.size() >= 3 && t.compare(t.size() - 3, 3, "吧") == 0 && t.find("好吧") == std::string::npos) {
     f.order = true;
     r.cue("order:吧");

@@ -197,7 +197,9 @@ std::optional<Decision> sources_step(std::string_view message, const MessageForm
   // One name the bundle's tables hold as written (TEXprog, BATF), and no other source holding anything.
   if (e.data.beyond_kb >= kDataName && e.library.beyond_kb < 0.3 && !e.kb.family && !e.session.has_plan)
     return Decision{Intent::kData, 0.7, "a name the data bundle holds"};
-  if (e.library.beyond_kb >= kLibraryStrong)
+  // "不用查我的文献", "don't look in my papers": the papers are not where the user wants the answer from.
+  const bool papers_refused = f.negated_acts.count(Act::kLibrary) || f.negated_acts.count(Act::kLiterature);
+  if (e.library.beyond_kb >= kLibraryStrong && !papers_refused)
     return Decision{Intent::kPaper, std::min(0.98, 0.5 + e.library.beyond_kb / 2), "the user's papers hold it"};
   const bool asks = f.question || f.request || f.how_to;
   if (asks && about_the_plans_family(e)) return Decision{Intent::kPlanQuestion, 0.75, "asks about the plan's family"};
