@@ -444,6 +444,17 @@ const std::vector<Entry>& form_lexicon() {
       {"概括", Kind::kAct, Act::kSummarise},
       // Acts that name a kind of source: publications, the user's library, tables
       {"publish", Kind::kAct, Act::kLiterature},
+      // Who described something first, and where: the history of its publications.
+      {"first described", Kind::kAct, Act::kLiterature},
+      {"described first", Kind::kAct, Act::kLiterature},
+      {"first reported", Kind::kAct, Act::kLiterature},
+      {"first discovered", Kind::kAct, Act::kLiterature},
+      {"original ref", Kind::kAct, Act::kLiterature},
+      {"original reference", Kind::kAct, Act::kLiterature},
+      {"original citation", Kind::kAct, Act::kLiterature},
+      {"最早报道", Kind::kAct, Act::kLiterature},
+      {"首次报道", Kind::kAct, Act::kLiterature},
+      {"最早发现", Kind::kAct, Act::kLiterature},
       {"published", Kind::kAct, Act::kLiterature},
       {"publication", Kind::kAct, Act::kLiterature},
       {"publications", Kind::kAct, Act::kLiterature},

@@ -44,9 +44,9 @@ size_t family_suffix_length(std::string_view hay, size_t pos) {
   return 0;
 }
 
-// `needle` in `text` at a word boundary (ASCII needles) or anywhere (CJK needles).
-bool contains_term(std::string_view text, std::string_view needle, bool case_sensitive) {
-  if (needle.empty()) return false;
+// Where `needle` is in `text` at a word boundary (ASCII needles) or anywhere (CJK needles); npos if not.
+size_t term_at(std::string_view text, std::string_view needle, bool case_sensitive) {
+  if (needle.empty()) return std::string::npos;
   bool cjk = static_cast<unsigned char>(needle[0]) >= 0x80;
   std::string hay(text), pin(needle);
   if (!case_sensitive) {
@@ -54,7 +54,7 @@ bool contains_term(std::string_view text, std::string_view needle, bool case_sen
     pin = lower_ascii(pin);
   }
   for (size_t pos = hay.find(pin); pos != std::string::npos; pos = hay.find(pin, pos + 1)) {
-    if (cjk) return true;
+    if (cjk) return pos;
     // A name joined to another by '-' or '/' ("miR156-SPL", "ABF/bZIP") is still named; the longer joined
     // name, when it is a term itself (AP2/ERF), wins as the longer mention.
     bool left = pos == 0 || !is_word_char(static_cast<unsigned char>(hay[pos - 1])) || hay[pos - 1] == '-' ||
@@ -65,10 +65,17 @@ bool contains_term(std::string_view text, std::string_view needle, bool case_sen
         (end + 1 == hay.size() || !is_word_char(static_cast<unsigned char>(hay[end + 1]))))
       ++end;
     end += family_suffix_length(hay, end);
-    bool right = end >= hay.size() || !is_word_char(static_cast<unsigned char>(hay[end]));
-    if (left && right) return true;
+    // A name joined to another on its right ("GRF-GIF", "WRKY/NAC") is still named, as on its left.
+    bool right = end >= hay.size() || !is_word_char(static_cast<unsigned char>(hay[end])) ||
+                 ((hay[end] == '-' || hay[end] == '/') && end + 1 < hay.size() &&
+                  std::isalnum(static_cast<unsigned char>(hay[end + 1])));
+    if (left && right) return pos;
   }
-  return false;
+  return std::string::npos;
+}
+
+bool contains_term(std::string_view text, std::string_view needle, bool case_sensitive) {
+  return term_at(text, needle, case_sensitive) != std::string::npos;
 }
 
 // Terms that name an entry, longest first, with whether they must match case.
@@ -122,40 +129,45 @@ std::string squashed(std::string_view s) {
 // `term` named in `text` as people type it: as contains_term reads it; a symbol that is no English word
 // in any case ("myb genes", "bzips", but never "pin" for PIN); a name of several parts with its
 // separators dropped or changed ("ap2erf" for AP2/ERF).
-bool mentions_term(std::string_view text, const std::string& term, bool exact) {
-  if (contains_term(text, term, exact)) return true;
-  if (term.empty() || static_cast<unsigned char>(term[0]) >= 0x80) return false;
-  if (exact && term.size() >= 3 && !english_word(lower_ascii(term)) && contains_term(text, term, false)) return true;
+// Where it is named; npos if not.
+size_t mentioned_at(std::string_view text, const std::string& term, bool exact) {
+  constexpr size_t kNone = std::string::npos;
+  if (size_t at = term_at(text, term, exact); at != kNone) return at;
+  if (term.empty() || static_cast<unsigned char>(term[0]) >= 0x80) return kNone;
+  if (exact && term.size() >= 3 && !english_word(lower_ascii(term)))
+    if (size_t at = term_at(text, term, false); at != kNone) return at;
   const std::string joined = squashed(term);
-  if (joined.size() == term.size() || joined.size() < 5) return false;
+  if (joined.size() == term.size() || joined.size() < 5) return kNone;
   std::string word;
   auto matches = [&] { return squashed(word) == joined || squashed(word) == joined + "s"; };
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '/') {
       word += c;
     } else {
-      if (matches()) return true;
+      if (matches()) return i - word.size();
       word.clear();
     }
   }
-  return matches();
+  return matches() ? text.size() - word.size() : kNone;
 }
 
-// The entry of `list` whose longest matching term is longest (so "番木瓜" wins over "木瓜").
+// The entry of `list` named first in `text` ("ARF跟Aux/IAA怎么互作": ARF), the longest name where two start
+// at one place (so "番木瓜" wins over "木瓜", "AP2/ERF" over "AP2").
 const Json* best_mention(std::string_view text, const Json& list,
                          std::vector<std::pair<std::string, bool>> (*terms)(const Json&), std::string* matched,
                          std::string_view set_aside = "") {
   const Json* best = nullptr;
-  size_t best_len = 0;
+  size_t best_at = std::string::npos, best_len = 0;
   for (auto& e : list) {
     if (!set_aside.empty() && e.value("name", "") == set_aside) continue;
     for (auto& [term, exact] : terms(e)) {
-      if (term.size() <= best_len) continue;
-      if (mentions_term(text, term, exact)) {
-        best = &e;
-        best_len = term.size();
-        if (matched) *matched = term;
-      }
+      const size_t at = mentioned_at(text, term, exact);
+      if (at == std::string::npos || at > best_at || (at == best_at && term.size() <= best_len)) continue;
+      best = &e;
+      best_at = at;
+      best_len = term.size();
+      if (matched) *matched = term;
     }
   }
   return best;
@@ -196,7 +208,7 @@ std::string family_word_before_cue(std::string_view text) {
     size_t pos = text.find(cue);
     if (pos == std::string::npos || pos == 0) continue;
     size_t end = pos;
-    while (end > 0 && text[end - 1] == ' ') --end;
+    while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == ')')) --end;  // "small HSP (HSP20) family"
     size_t start = end;
     while (start > 0 && (std::isalnum(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '-')) --start;
     if (start < end) return std::string(text.substr(start, end - start));

@@ -224,6 +224,8 @@ bool verb_then_object(const std::vector<std::string>& w, const std::string& firs
   static const std::set<std::string> kObjects = {"a", "an", "the", "all", "my", "our", "these", "those", "every"};
   auto at = std::find(w.begin(), w.end(), first);
   if (first.size() < 3 || at == w.end() || at + 1 == w.end() || !kObjects.count(*(at + 1))) return false;
+  // An imperative is a base form: a plural noun before "the" ("genes the size of") is none.
+  if (first.ends_with('s') && !first.ends_with("ss")) return false;
   return !is_stop_word(first) &&
          std::all_of(first.begin(), first.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
 }
@@ -302,8 +304,11 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
       for (size_t j = at; j < at + parts.size(); ++j) free = free && !used[j];
       // A kind of its own per word: "no" is a negation, "no need" a refusal; the longer entry wins.
       if (!free && e->kind != Kind::kFirstPerson && e->kind != Kind::kSecondPerson) continue;
-      // An interjection written in capitals is an abbreviation ("HMM", the profile): content, not small talk.
-      if (e->kind == Kind::kPhatic && parts.size() == 1 && r.capitals.contains(parts[0])) continue;
+      // An interjection written in capitals is an abbreviation ("HMM", the profile): content, not small talk;
+      // so is a two-letter verb ("GO enrichment": Gene Ontology, not "go").
+      const bool abbreviation = parts.size() == 1 && r.capitals.contains(parts[0]) &&
+                                (e->kind == Kind::kPhatic || (e->kind == Kind::kAct && parts[0].size() <= 2));
+      if (abbreviation) continue;
       for (size_t j = at; j < at + parts.size(); ++j) used[j] = 1;
       hits.push_back({at, e});
     }
@@ -342,10 +347,12 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
   for (auto& [at, e] : hits)
     if (e->kind == Kind::kAux && w[at] == first && !orders_a_deed(w, at)) opens_aux = true;
   if (opens_aux) f.question = true, r.cue("question:" + first + "…");
-  if (!opens_aux && is_imperative_verb(first)) f.order = true, r.cue("order:" + first);
+  const bool first_abbreviated = first.size() <= 2 && r.capitals.contains(first);  // "GO enrichment"
+  if (!opens_aux && !first_abbreviated && is_imperative_verb(first)) f.order = true, r.cue("order:" + first);
   // A clause opening with a word and then its object ("map the ARF genes", "plot a tree") orders: the
   // first word is a verb in the imperative, whichever verb it is.
-  if (!opens_aux && !f.order && verb_then_object(w, first)) f.order = true, r.cue("order:" + first);
+  const bool first_is_read = std::any_of(hits.begin(), hits.end(), [&](auto& h) { return w[h.first] == first; });
+  if (!opens_aux && !f.order && !first_is_read && verb_then_object(w, first)) f.order = true, r.cue("order:" + first);
   // Assent opens the clause ("yes please proceed", "fine, kick it off").
   for (auto& [at, e] : hits)
     if (e->kind == Kind::kAssent && at == 0) f.assent = true, r.cue("assent:" + std::string(e->text));

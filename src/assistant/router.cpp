@@ -92,7 +92,10 @@ bool no_source_holds_it(const RouteEvidence& e) {
 // Small talk with a word or two of its own ("thanks, that was helpful", "who built you?", "好的 明白了"): said
 // to the assistant, or greeting, thanking or assenting, and nothing any source holds.
 bool small_talk(const MessageForm& f, const RouteEvidence& e) {
-  if (f.content.size() > 2 || !no_source_holds_it(e)) return false;
+  // A greeting with one word of its own ("hello again") is small talk whatever common word a source holds.
+  const bool greeting =
+      f.phatic && f.content.size() <= 1 && !e.kb.named && e.kb.species.empty() && e.data.beyond_kb < kDataName;
+  if (f.content.size() > 2 || (!no_source_holds_it(e) && !greeting)) return false;
   const bool acts = f.has(Act::kRun) || f.has(Act::kStop) || f.has(Act::kResume) || f.has(Act::kStudy) ||
                     f.has(Act::kPlan) || f.has(Act::kLiterature) || f.has(Act::kLibrary) || f.has(Act::kData);
   return !acts && !f.refusal && (f.phatic || f.assent || f.addressed);
@@ -114,8 +117,8 @@ std::optional<Decision> no_content_step(const MessageForm& f, const RouteEvidenc
     return Decision{Intent::kPlanQuestion, 0.7, "asks about the task under way"};
   if (f.question && (f.has(Act::kRun) || f.has(Act::kStudy)))
     return Decision{Intent::kPlanQuestion, 0.8, "asks about running, nothing else"};
-  if (f.question && e.session.has_plan && !f.phatic && (f.has(Act::kPlan) || !e.plan.matched.empty()))
-    return Decision{Intent::kPlanQuestion, 0.7, "asks about the plan"};
+  // With a plan on the table a bare question ("多少个？", "why?") asks about it.
+  if (f.question && e.session.has_plan && !f.phatic) return Decision{Intent::kPlanQuestion, 0.7, "asks about the plan"};
   return Decision{Intent::kChitchat, 0.9, "no content: greetings, thanks or small talk"};
 }
 
@@ -172,6 +175,11 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
       !f.has(Act::kSummarise) && !f.has(Act::kData) && e.data.beyond_kb < kDataStrong &&
       e.library.beyond_kb < kLibraryStrong)
     return Decision{Intent::kAnalysis, 0.75, "a request about a family in a species"};
+  // A bare phrase naming a pipeline step on a family in a species ("GO enrichment of GRF members in
+  // Brassica napus"): neither asked nor ordered, it can only be wanted.
+  if (!f.question && !f.refusal && names_family && !e.kb.species.empty() && !e.plan.matched.empty() &&
+      !f.has(Act::kLiterature) && !f.has(Act::kData) && !about_the_plans_family(e))
+    return Decision{Intent::kAnalysis, 0.6, "names a step of the analysis on a family in a species"};
   return std::nullopt;
 }
 
@@ -195,7 +203,8 @@ std::optional<Decision> sources_step(std::string_view message, const MessageForm
     return Decision{Intent::kPaper, 0.75, "names a numbered table, figure or caption of a paper"};
   if (f.has(Act::kData) && e.library.beyond_kb < kLibraryStrong) return Decision{Intent::kData, 0.8, "names a table"};
   // One name the bundle's tables hold as written (TEXprog, BATF), and no other source holding anything.
-  if (e.data.beyond_kb >= kDataName && e.library.beyond_kb < 0.3 && !e.kb.family && !e.session.has_plan)
+  if (e.data.beyond_kb >= kDataName && e.library.beyond_kb < 0.3 && !e.kb.family &&
+      (!e.session.has_plan || e.plan.matched.empty()))
     return Decision{Intent::kData, 0.7, "a name the data bundle holds"};
   // "不用查我的文献", "don't look in my papers": the papers are not where the user wants the answer from.
   const bool papers_refused = f.negated_acts.count(Act::kLibrary) || f.negated_acts.count(Act::kLiterature);

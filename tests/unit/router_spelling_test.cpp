@@ -1,0 +1,115 @@
+// Family names and messages as people type them, generated from the knowledge base itself: every
+// family symbol that is no English word in lower case and in the plural, after a species prefix with a
+// member number, joined to another name by '-', and a name of several parts with its separators dropped;
+// chat spellings, stretched letters, a verb before its object and a refused search, in both languages.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <unordered_set>
+
+#include "assistant/assistant_internal.h"
+#include "assistant/message_form.h"
+#include "bioagent/assistant.h"
+
+namespace bioagent {
+namespace {
+
+// The system word list the knowledge base reads (wamerican); without it lower-case symbols are not read.
+bool english(const std::string& lower) {
+  static const std::unordered_set<std::string> words = [] {
+    std::unordered_set<std::string> w;
+    std::ifstream in("/usr/share/dict/words");
+    for (std::string line; std::getline(in, line);) w.insert(line);
+    return w;
+  }();
+  return words.contains(lower);
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Letters only: a member number after a symbol ending in a digit (SnRK2) would be another symbol.
+bool plain_symbol(const std::string& s) {
+  return s.size() >= 3 && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalpha(c); });
+}
+
+// The family `text` names, "" when none.
+std::string family_in(const std::string& text) {
+  Mentions m = find_mentions(text);
+  return m.family ? m.family->value("name", "") : "";
+}
+
+TEST(FamilySpellings, EverySymbolIsReadAsPeopleTypeIt) {
+  if (!std::ifstream("/usr/share/dict/words"))
+    GTEST_SKIP() << "no /usr/share/dict/words (wamerican): setup.sh installs it";
+  int checked = 0;
+  for (auto& f : gene_family_kb()["families"]) {
+    const std::string name = f.value("name", "");
+    if (!plain_symbol(name) || english(lower(name))) continue;
+    for (const std::string& text :
+         {"what do " + lower(name) + " genes do in plants", "the " + lower(name) + "s of rice, briefly",
+          "Os" + name + "12 and Zm" + name + "3 are members", "Zm" + name + "s in maize", name + "-GFP fusions"}) {
+      EXPECT_EQ(family_in(text), name) << text;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 100);
+  // A name of several parts, its separators dropped or changed, and a plural of it.
+  for (auto& f : gene_family_kb()["families"]) {
+    const std::string name = f.value("name", "");
+    if (name.find_first_of("/-") == std::string::npos || name.size() < 6) continue;
+    std::string joined;
+    for (char c : name)
+      if (c != '/' && c != '-') joined += c;
+    EXPECT_EQ(family_in("tell me about " + lower(joined) + " subfamilies"), name) << joined;
+  }
+  // An English word that is also a short symbol is never read in lower case ("pin", "tip").
+  EXPECT_EQ(family_in("how do I pin a file, any tip?"), "");
+  // Of two families, the one named first; the longest name where two start at one place.
+  EXPECT_EQ(family_in("ARF跟Aux/IAA怎么互作"), "ARF");
+  EXPECT_EQ(family_in("AP2/ERF genes"), "AP2/ERF");
+}
+
+TEST(FamilySpellings, AFamilyBesideThePlansIsTheOneAskedAbout) {
+  EXPECT_EQ(find_mentions("forget globin, plan a WRKY analysis instead", "GLOBIN").family->value("name", ""), "WRKY");
+  EXPECT_EQ(find_mentions("which HMM for the globins?", "GLOBIN").family->value("name", ""), "GLOBIN");
+}
+
+TEST(MessageSpellings, ChatSpellingsStretchedLettersAndVerbsBeforeTheirObjects) {
+  for (const char* m : {"stopppp", "pleeease stop it", "stop it plz", "STOP"}) {
+    MessageForm f = read_form(m);
+    EXPECT_TRUE(f.has(Act::kStop)) << m;
+  }
+  EXPECT_TRUE(read_form("can u do the TCP thing for Exam").request);
+  for (const char* m : {"map the ARF genes onto chromosomes", "plot a tree of all bHLH genes", "draw my MYB tree"})
+    EXPECT_TRUE(read_form(m).order) << m;
+  for (const char* m : {"whats the MBW complex", "genes the size of", "GO enrichment for wave 5"})
+    EXPECT_FALSE(read_form(m).order) << m;
+  // "HMM" and "GO" written in capitals are abbreviations, not "hmm" or "go".
+  EXPECT_FALSE(read_form("can I use my own HMM profile?").phatic);
+  EXPECT_FALSE(read_form("GO enrichment for wave 5?").has(Act::kRun));
+}
+
+TEST(MessageSpellings, ARefusedSearchDropsTheSearchAndRefusesNoRun) {
+  for (const char* m : {"don't search the literature, just identify WRKY genes in my tomato genome",
+                        "别看文献了，直接帮我在我的番茄基因组里鉴定WRKY", "不用查我的文献，说个大概就行"}) {
+    MessageForm f = read_form(m);
+    EXPECT_FALSE(f.has(Act::kLiterature)) << m;
+    EXPECT_FALSE(f.refusal) << m;
+  }
+  EXPECT_FALSE(read_form("之前没做过这种分析，你能帮我跑一遍吗").existence);
+  EXPECT_TRUE(read_form("有人做过油茶MYB家族的分析吗").existence);
+}
+
+TEST(MessageSpellings, RequestsAboutAFamilyInAGenomeArePlansInAnyForm) {
+  for (const char* m :
+       {"Phoenix dactylifera基因组里的NAC家族能做全基因组鉴定吗", "如何分析水稻的bHLH基因家族？",
+        "map the ARF genes onto chromosomes for Populus trichocarpa and do synteny", "find all myb genes in my genome"})
+    EXPECT_EQ(route_by_rules(m).intent, Intent::kAnalysis) << m;
+  EXPECT_EQ(route_by_rules("SPL能调控开花吗").intent, Intent::kFaq);
+}
+
+}  // namespace
+}  // namespace bioagent
