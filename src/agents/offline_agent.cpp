@@ -103,11 +103,12 @@ AnswerType answer_type(const std::string& q) {
   return AnswerType::kAny;
 }
 
-// The sentence spells the acronym out: "... affinity purification–mass spectrometry (AP-MS)".
+// The sentence spells the acronym out: "... affinity purification–mass spectrometry (AP-MS)", or
+// "SUL (shortest unique k-mer length)" (acronym_long_form).
 bool expands(const std::string& s, const std::string& acronym) {
   for (const char* after : {")", ",", ";", " "})
     if (s.find("(" + acronym + after) != std::string::npos) return true;
-  return false;
+  return !acronym_long_form(s, acronym).empty();
 }
 
 // A name inside a sentence: a capitalised word or an acronym after its first word (EMBASE, PubMed, Trinity).

@@ -105,9 +105,9 @@ std::vector<std::pair<std::string, bool>> species_terms(const Json& s) {
   return t;
 }
 
-// Whether `lower` is an English word of the system word list (wamerican's /usr/share/dict/words, installed
-// by scripts/setup.sh). Without the list every word counts as English: nothing is read in another case.
-bool english_word(const std::string& lower) {
+// The lower-case words of the system word list (wamerican's /usr/share/dict/words, installed by
+// scripts/setup.sh); empty when it is absent.
+const std::unordered_set<std::string>& english_words() {
   static const std::unordered_set<std::string> words = [] {
     std::unordered_set<std::string> w;
     std::ifstream in("/usr/share/dict/words");
@@ -115,7 +115,12 @@ bool english_word(const std::string& lower) {
       if (!line.empty() && std::islower(static_cast<unsigned char>(line[0]))) w.insert(line);
     return w;
   }();
-  return words.empty() || words.contains(lower);
+  return words;
+}
+
+// Known to be no English word: the list is there and lacks it. Without the list nothing is known so.
+bool known_non_english(const std::string& lower) {
+  return !english_words().empty() && !english_words().contains(lower);
 }
 
 // A name with its separators dropped and in lower case ("AP2/ERF", "AP2-ERF", "ap2 erf" → "ap2erf").
@@ -134,7 +139,7 @@ size_t mentioned_at(std::string_view text, const std::string& term, bool exact) 
   constexpr size_t kNone = std::string::npos;
   if (size_t at = term_at(text, term, exact); at != kNone) return at;
   if (term.empty() || static_cast<unsigned char>(term[0]) >= 0x80) return kNone;
-  if (exact && term.size() >= 3 && !english_word(lower_ascii(term)))
+  if (exact && term.size() >= 3 && known_non_english(lower_ascii(term)))
     if (size_t at = term_at(text, term, false); at != kNone) return at;
   const std::string joined = squashed(term);
   if (joined.size() == term.size() || joined.size() < 5) return kNone;
@@ -238,7 +243,7 @@ std::string latin_binomial(std::string_view text) {
     static const std::set<std::string> not_epithet = {"gene", "genes", "family", "much", "many"};
     // An epithet is Latin: an English word after a capitalised one ("Pfam one", "Exam genes") is no species.
     if (e - g - 1 < 3 || !word_end || not_genus.count(genus) || not_epithet.count(epithet) || is_stop_word(epithet) ||
-        english_word(epithet))
+        english_words().contains(epithet))
       continue;
     return genus + " " + epithet;
   }
