@@ -67,35 +67,20 @@ case "$sets" in *" a "*) ;; *) have_a=0 ;; esac
 case "$sets" in *" b "*) ;; *) real= ;; esac
 case "$sets" in *" c "*) ;; *) real_dev= ;; esac
 case "$sets" in *" d "*) ;; *) real_dev2= ;; esac
-have_b=0
-if [ -n "$real" ]; then
-  real_dir=${BIOAGENT_REAL_PAPERS_DIR:-$cache/real_papers}
-  if bash "$here/fetch_real_papers.sh" "$real_dir" >"$work/fetch.log" 2>&1; then
-    have_b=1
-  else
-    echo "set (b): SKIP: the real papers could not be fetched into $real_dir (offline?): $(tail -1 "$work/fetch.log")"
-  fi
-fi
-have_c=0
-if [ -n "$real_dev" ]; then
-  real_dev_dir=${BIOAGENT_REAL_PAPERS_DEV_DIR:-$cache/real_papers_dev}
-  if bash "$here/fetch_real_papers.sh" "$real_dev_dir" "$here/../tests/data/paper_qa_real_dev_sources.tsv" \
-    >"$work/fetch_dev.log" 2>&1; then
-    have_c=1
-  else
-    echo "set (c): SKIP: the real papers could not be fetched into $real_dev_dir (offline?): $(tail -1 "$work/fetch_dev.log")"
-  fi
-fi
-have_d=0
-if [ -n "$real_dev2" ]; then
-  real_dev2_dir=${BIOAGENT_REAL_PAPERS_DEV2_DIR:-$cache/real_papers_dev2}
-  if bash "$here/fetch_real_papers.sh" "$real_dev2_dir" "$here/../tests/data/paper_qa_real_dev2_sources.tsv" \
-    >"$work/fetch_dev2.log" 2>&1; then
-    have_d=1
-  else
-    echo "set (d): SKIP: the real papers could not be fetched into $real_dev2_dir (offline?): $(tail -1 "$work/fetch_dev2.log")"
-  fi
-fi
+# Fetches a real-paper set's PDFs into DIR (pinned by SOURCES): 0 when all are there, else says why.
+fetch_set() {
+  local set=$1 dir=$2 sources=$3
+  bash "$here/fetch_real_papers.sh" "$dir" "$sources" >"$work/fetch_$set.log" 2>&1 && return 0
+  echo "set ($set): SKIP: the real papers could not be fetched into $dir (offline?): $(tail -1 "$work/fetch_$set.log")"
+  return 1
+}
+real_dir=${BIOAGENT_REAL_PAPERS_DIR:-$cache/real_papers}
+real_dev_dir=${BIOAGENT_REAL_PAPERS_DEV_DIR:-$cache/real_papers_dev}
+real_dev2_dir=${BIOAGENT_REAL_PAPERS_DEV2_DIR:-$cache/real_papers_dev2}
+have_b=0 have_c=0 have_d=0
+[ -n "$real" ] && fetch_set b "$real_dir" "$here/../tests/data/paper_qa_real_sources.tsv" && have_b=1
+[ -n "$real_dev" ] && fetch_set c "$real_dev_dir" "$here/../tests/data/paper_qa_real_dev_sources.tsv" && have_c=1
+[ -n "$real_dev2" ] && fetch_set d "$real_dev2_dir" "$here/../tests/data/paper_qa_real_dev2_sources.tsv" && have_d=1
 [ "$have_a" = 0 ] && [ "$have_b" = 0 ] && [ "$have_c" = 0 ] && [ "$have_d" = 0 ] && exit 0
 
 # Writes the questions of a set to $work/SET/questions.jsonl (the dev set, then the independent
