@@ -9,6 +9,7 @@
 
 #include "assistant/agents.h"
 #include "bioagent/assistant.h"
+#include "bioagent/json_text.h"
 #include "core/embedded_configs.h"
 #include "text/stop_words.h"
 
@@ -293,7 +294,10 @@ const Json* numbered_member(std::string_view text, std::string* matched) {
 
 }  // namespace
 
-Mentions find_mentions(std::string_view text, std::string_view set_aside) {
+Mentions find_mentions(std::string_view whole, std::string_view set_aside) {
+  // The names a message opens with, as the form is read (its first 4,000 bytes): every name is looked for
+  // in several spellings, so the work grows with the text.
+  const std::string_view text = utf8_prefix(whole, 4000);
   Mentions m;
   const Json& families = gene_family_kb()["families"];
   if (!set_aside.empty()) m.family = best_mention(text, families, family_terms, &m.family_term, set_aside);
