@@ -28,20 +28,29 @@ bool plain_word(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= 'a' && c <= 'z'; });
 }
 
-// Words of 2–4 characters whose form is one entry only and whose first sense is one plain word.
+// Words of 2–4 characters whose form is one entry only and whose first sense is one plain word
+// (the dictionary read once: a second parse costs seconds under the sanitizers).
+const std::vector<Entry>& candidate_entries() {
+  static const std::vector<Entry> all = [] {
+    std::ifstream in(chinese_gloss_status().path);
+    nlohmann::json dict = nlohmann::json::parse(in, nullptr, false);
+    std::map<std::string, int> forms;
+    for (auto& e : dict) ++forms[e["simplified"].get<std::string>()], ++forms[e["traditional"].get<std::string>()];
+    std::vector<Entry> out;
+    for (auto& e : dict) {
+      std::string s = e["simplified"], t = e["traditional"], g = e["english"][0];
+      if (chars(s) < 2 || chars(s) > 4 || forms[s] != (s == t ? 2 : 1) || forms[t] != (s == t ? 2 : 1)) continue;
+      if (plain_word(g)) out.push_back({s, t, g});
+    }
+    return out;
+  }();
+  return all;
+}
+
 std::vector<Entry> sample_entries(size_t stride) {
-  std::ifstream in(chinese_gloss_status().path);
-  nlohmann::json all = nlohmann::json::parse(in, nullptr, false);
-  std::map<std::string, int> forms;
-  for (auto& e : all) ++forms[e["simplified"].get<std::string>()], ++forms[e["traditional"].get<std::string>()];
   std::vector<Entry> out;
-  size_t seen = 0;
-  for (auto& e : all) {
-    std::string s = e["simplified"], t = e["traditional"], g = e["english"][0];
-    if (chars(s) < 2 || chars(s) > 4 || forms[s] != (s == t ? 2 : 1) || forms[t] != (s == t ? 2 : 1)) continue;
-    if (!plain_word(g) || seen++ % stride != 0) continue;
-    out.push_back({s, t, g});
-  }
+  const auto& all = candidate_entries();
+  for (size_t i = 0; i < all.size(); i += stride) out.push_back(all[i]);
   return out;
 }
 
