@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include "bioagent/genefamily.h"
 #include "bioagent/json_text.h"
 #include "bioagent/table.h"
+#include "papers/question_cues.h"
 #include "text/stop_words.h"
 
 namespace bioagent {
@@ -30,7 +32,42 @@ struct BundleVocab {
   std::set<std::string> exact;                // datasets and row names as written (TOX, TEXterm)
   std::map<std::string, std::string> folded;  // the lower case of those of four characters or more
   std::set<std::string> header_stems;         // the words of the tables' column headers
+  // Long forms the bundle's own texts spell its abbreviations out with ("tissue-resident memory (TRM)"),
+  // lower case with '-' as ' ', to the name they stand for.
+  std::map<std::string, std::string> long_forms;
 };
+
+// Lower case, '-' and '_' as spaces: how a long form is compared.
+std::string plain_words(std::string_view s) {
+  std::string out;
+  for (char c : s) out += (c == '-' || c == '_') ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Every string of `j`, recursively.
+void collect_strings(const Json& j, std::string& out) {
+  if (j.is_string()) out += j.get<std::string>() + "\n";
+  if (j.is_structured())
+    for (auto& v : j) collect_strings(v, out);
+}
+
+// The long forms the bundle's descriptions and UI texts (the manifest and the JSON files it names) give
+// for its names.
+void read_long_forms(const DataBundle& b, BundleVocab& v) {
+  std::string texts;
+  collect_strings(b.manifest(), texts);
+  for (auto& [key, value] : b.manifest().items()) {
+    if (!value.is_string() || !value.get<std::string>().ends_with(".json")) continue;
+    auto path = b.resolve(value.get<std::string>());
+    std::error_code ec;
+    if (!path || std::filesystem::file_size(*path, ec) > (4u << 20) || ec) continue;
+    std::ifstream in(*path);
+    collect_strings(Json::parse(in, nullptr, false), texts);
+  }
+  for (auto& name : v.exact)
+    if (name.size() >= 2 && texts.find("(" + name) != std::string::npos)
+      if (std::string form = acronym_long_form(texts, name); !form.empty()) v.long_forms[plain_words(form)] = name;
+}
 
 bool is_table_path(const std::string& s) {
   for (const char* ext : {".xlsx", ".xlsm", ".csv", ".tsv"}) {
@@ -88,6 +125,7 @@ std::shared_ptr<const BundleVocab> build_vocab(const fs::path& dir) {
   size_t read = 0;
   for (auto& f : files)
     if (read++ < 64) read_table_vocab(*b, f, *v);
+  read_long_forms(*b, *v);
   return v;
 }
 
@@ -179,6 +217,11 @@ SourceMatch match_data_bundle(const std::string& bundle_dir, std::string_view me
   if (!vocab) return s;
   s.available = true;
   std::set<std::string> entities, headers, entities_beyond, headers_beyond;
+  // A name asked by the long form the bundle spells it out with ("tissue resident memory cells": TRM).
+  const std::string plain = " " + plain_words(utf8_prefix(message, 4000)) + " ";
+  for (auto& [form, name] : vocab->long_forms)
+    if (plain.find(" " + form + " ") != std::string::npos || plain.find(" " + form + "s ") != std::string::npos)
+      entities.insert(name), entities_beyond.insert(name);
   for (auto& w : cased_words(std::string(utf8_prefix(message, 4000)))) {
     std::string hit;
     if (vocab->exact.count(w))

@@ -9,7 +9,10 @@
 
 #include "assistant/assistant_internal.h"
 #include "assistant/message_form.h"
+#include "assistant/route_sources.h"
 #include "bioagent/assistant.h"
+#include "bioagent/bundle.h"
+#include "test_util.h"
 
 namespace bioagent {
 namespace {
@@ -109,6 +112,25 @@ TEST(MessageSpellings, RequestsAboutAFamilyInAGenomeArePlansInAnyForm) {
         "map the ARF genes onto chromosomes for Populus trichocarpa and do synteny", "find all myb genes in my genome"})
     EXPECT_EQ(route_by_rules(m).intent, Intent::kAnalysis) << m;
   EXPECT_EQ(route_by_rules("SPL能调控开花吗").intent, Intent::kFaq);
+}
+
+}  // namespace
+}  // namespace bioagent
+
+namespace bioagent {
+namespace {
+
+// A bundle's name asked by the long form its own texts spell it out with ("tissue-resident memory
+// (TRM)" in the example bundle's UI texts): the data bundle holds it, with or without the hyphen.
+TEST(MessageSpellings, ABundleNameAskedByTheLongFormItsTextsGive) {
+  bioagent::testing::TempDir dir;
+  ASSERT_TRUE(write_example_bundle(dir.path()).is_ok());
+  for (const char* m : {"tissue resident memory cells, top regulators?", "which TFs lead in tissue-resident memory"}) {
+    SourceMatch s = match_data_bundle(dir.path().string(), m, read_form(m), KbMatch{});
+    EXPECT_TRUE(std::find(s.matched.begin(), s.matched.end(), "TRM") != s.matched.end()) << m << " " << s.to_json();
+  }
+  SourceMatch none = match_data_bundle(dir.path().string(), "memory of a tissue", read_form("memory of a tissue"), {});
+  EXPECT_TRUE(std::find(none.matched.begin(), none.matched.end(), "TRM") == none.matched.end());
 }
 
 }  // namespace
