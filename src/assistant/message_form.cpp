@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "assistant/form_lexicon.h"
+#include "assistant/message_words.h"
 #include "bioagent/json_text.h"
 #include "text/stop_words.h"
 
@@ -41,26 +42,6 @@ struct Clause {
   std::string text;                // the clause as written (lower-case ASCII)
   std::vector<std::string> words;  // its ASCII words
 };
-
-// Words as chat spells them, read as written out ("can u", "thx"); a letter typed three or more times in a
-// row is one letter ("stopppp", "pleeease").
-std::vector<std::string> written_out(std::vector<std::string> words) {
-  static const std::pair<const char*, const char*> kChat[] = {
-      {"u", "you"}, {"ur", "your"}, {"ya", "you"}, {"thx", "thanks"}, {"ty", "thanks"}};
-  for (auto& w : words) {
-    std::string once;
-    for (size_t i = 0; i < w.size();) {
-      size_t j = i;
-      while (j < w.size() && w[j] == w[i]) ++j;
-      once.append(j - i >= 3 && std::isalpha(static_cast<unsigned char>(w[i])) ? 1 : j - i, w[i]);
-      i = j;
-    }
-    w = once;
-    for (auto& [chat, full] : kChat)
-      if (w == chat) w = full;
-  }
-  return words;
-}
 
 // Clauses: split at sentence and clause punctuation (ASCII and full-width) and line breaks.
 std::vector<Clause> clauses_of(const std::string& low) {
@@ -578,18 +559,7 @@ MessageForm read_form(std::string_view message) {
   MessageForm f;
   Reading r{f};
   std::string low(utf8_prefix(message, 4000));
-  for (size_t i = 0; i < low.size();) {  // words of two or more capitals, as written
-    size_t j = i;
-    while (j < low.size() && std::isupper(static_cast<unsigned char>(low[j]))) ++j;
-    const bool word = j - i >= 2 && (i == 0 || !std::isalnum(static_cast<unsigned char>(low[i - 1]))) &&
-                      (j == low.size() || !std::isalnum(static_cast<unsigned char>(low[j])));
-    if (word) {
-      std::string w = low.substr(i, j - i);
-      for (auto& ch : w) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      r.capitals.insert(w);
-    }
-    i = j > i ? j : i + 1;
-  }
+  r.capitals = words_in_capitals(low);
   for (auto& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   if (low.find('?') != std::string::npos || low.find("？") != std::string::npos) f.question = true, r.cue("question:?");
   for (const Clause& c : clauses_of(low)) {

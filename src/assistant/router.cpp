@@ -227,8 +227,8 @@ std::optional<Decision> order_step(const MessageForm& f, const RouteEvidence& e)
     return Decision{Intent::kExecute, 0.75, "orders the plan to go on"};
   const bool asks = f.question || f.request || f.how_to;
   const bool names_act = f.has(Act::kRun) || f.has(Act::kStudy) || f.has(Act::kPlan);
-  // With no plan and no task there is nothing to ask about: a request to run something about a subject
-  // (a species, "my genome") is a request for a plan.
+  // With no plan and no task yet, asking to run something about a subject (a species, "my genome") asks
+  // for a plan.
   const bool plan_or_task = e.session.has_plan || session_running(e) || !e.session.resumable_task.empty();
   if (asks && names_act && !plan_or_task && has_subject(e) && !f.has(Act::kData))
     return Decision{Intent::kAnalysis, 0.6, "asks to run a study of its subject; no plan yet"};
