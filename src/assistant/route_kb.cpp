@@ -155,6 +155,7 @@ KbMatch match_knowledge_base(std::string_view message, const MessageForm& form, 
     k.family_name = f->value("name", "");
   }
   if (m.species) k.species = m.species->value("prefix", "");
+  k.species_named = species_mentioned(utf8_prefix(message, 4000)).size();
   if (!m.species && !m.latin_species.empty()) {
     k.species = prefix_of_latin(m.latin_species);
     k.species_name = m.latin_species;

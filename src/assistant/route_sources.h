@@ -35,6 +35,7 @@ struct KbMatch {
   std::string family_term;             // the words that named it
   bool named = false;                  // named in the message (else inferred from its entry's text)
   std::string species, species_name;   // prefix; a Latin name outside the species list
+  size_t species_named = 0;            // how many species of the list the message names (two: a comparison)
   bool generic_family = false;         // "gene family", 基因家族, "my genome": a subject without a name
   double score = 0;                    // the share of the message's content the knowledge base names or holds
   std::vector<std::string> explained;  // content words it names or holds

@@ -170,14 +170,15 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
   if (study && own) return Decision{Intent::kAnalysis, 0.9, "asks to study a family"};
   // "能不能帮我把高粱的NAC家族整理出来", "I have the pepper genome, can you find all NLR genes": a request about a
   // family in a species or in the user's genome, with no question word about it.
-  const bool in_a_genome = !e.kb.species.empty() || mentions_a_genome(f);
+  // One species: a family compared across two ("比较拟南芥和水稻的NAC家族") is the knowledge base's question.
+  const bool in_a_genome = (!e.kb.species.empty() || mentions_a_genome(f)) && e.kb.species_named < 2;
   if ((f.request || f.order) && names_family && in_a_genome && !about_the_plans_family(e) && !f.has(Act::kLiterature) &&
       !f.has(Act::kSummarise) && !f.has(Act::kData) && e.data.beyond_kb < kDataStrong &&
       e.library.beyond_kb < kLibraryStrong)
     return Decision{Intent::kAnalysis, 0.75, "a request about a family in a species"};
   // A bare phrase naming a pipeline step on a family in a species ("GO enrichment of GRF members in
   // Brassica napus"): neither asked nor ordered, it can only be wanted.
-  if (!f.question && !f.refusal && names_family && !e.kb.species.empty() && !e.plan.matched.empty() &&
+  if (!f.question && !f.refusal && names_family && in_a_genome && !e.kb.species.empty() && !e.plan.matched.empty() &&
       !f.has(Act::kLiterature) && !f.has(Act::kData) && !about_the_plans_family(e))
     return Decision{Intent::kAnalysis, 0.6, "names a step of the analysis on a family in a species"};
   return std::nullopt;
