@@ -46,14 +46,14 @@ size_t family_suffix_length(std::string_view hay, size_t pos) {
 }
 
 // Where `needle` is in `text` at a word boundary (ASCII needles) or anywhere (CJK needles); npos if not.
-size_t term_at(std::string_view text, std::string_view needle, bool case_sensitive) {
+// `lowered`, when given, is `text` in lower case, so that one message is lowered once for all names.
+size_t term_at(std::string_view text, std::string_view needle, bool case_sensitive,
+               const std::string* lowered = nullptr) {
   if (needle.empty()) return std::string::npos;
   bool cjk = static_cast<unsigned char>(needle[0]) >= 0x80;
-  std::string hay(text), pin(needle);
-  if (!case_sensitive) {
-    hay = lower_ascii(hay);
-    pin = lower_ascii(pin);
-  }
+  const std::string pin = case_sensitive ? std::string(needle) : lower_ascii(std::string(needle));
+  const std::string own = case_sensitive || lowered ? std::string() : lower_ascii(std::string(text));
+  const std::string_view hay = case_sensitive ? text : lowered ? std::string_view(*lowered) : std::string_view(own);
   for (size_t pos = hay.find(pin); pos != std::string::npos; pos = hay.find(pin, pos + 1)) {
     if (cjk) return pos;
     // A name joined to another by '-' or '/' ("miR156-SPL", "ABF/bZIP") is still named; the longer joined
@@ -136,12 +136,12 @@ std::string squashed(std::string_view s) {
 // in any case ("myb genes", "bzips", but never "pin" for PIN); a name of several parts with its
 // separators dropped or changed ("ap2erf" for AP2/ERF).
 // Where it is named; npos if not.
-size_t mentioned_at(std::string_view text, const std::string& term, bool exact) {
+size_t mentioned_at(std::string_view text, const std::string& lowered, const std::string& term, bool exact) {
   constexpr size_t kNone = std::string::npos;
-  if (size_t at = term_at(text, term, exact); at != kNone) return at;
+  if (size_t at = term_at(text, term, exact, &lowered); at != kNone) return at;
   if (term.empty() || static_cast<unsigned char>(term[0]) >= 0x80) return kNone;
   if (exact && term.size() >= 3 && known_non_english(lower_ascii(term)))
-    if (size_t at = term_at(text, term, false); at != kNone) return at;
+    if (size_t at = term_at(text, term, false, &lowered); at != kNone) return at;
   const std::string joined = squashed(term);
   if (joined.size() == term.size() || joined.size() < 5) return kNone;
   std::string word;
@@ -164,11 +164,12 @@ const Json* best_mention(std::string_view text, const Json& list,
                          std::vector<std::pair<std::string, bool>> (*terms)(const Json&), std::string* matched,
                          std::string_view set_aside = "") {
   const Json* best = nullptr;
+  const std::string lowered = lower_ascii(std::string(text));
   size_t best_at = std::string::npos, best_len = 0;
   for (auto& e : list) {
     if (!set_aside.empty() && e.value("name", "") == set_aside) continue;
     for (auto& [term, exact] : terms(e)) {
-      const size_t at = mentioned_at(text, term, exact);
+      const size_t at = mentioned_at(text, lowered, term, exact);
       if (at == std::string::npos || at > best_at || (at == best_at && term.size() <= best_len)) continue;
       best = &e;
       best_at = at;
