@@ -31,5 +31,7 @@ Json parse_json_bounded(std::string_view text, size_t max_depth = kMaxJsonDepth)
 // The longest prefix of `text` of at most max_bytes that does not end inside a
 // UTF-8 character: a cut of outside text that stays valid for JSON and display.
 std::string_view utf8_prefix(std::string_view text, size_t max_bytes);
+// The longest suffix of `text` of at most max_bytes that does not start inside a UTF-8 character.
+std::string_view utf8_suffix(std::string_view text, size_t max_bytes);
 
 }  // namespace bioagent

@@ -199,6 +199,13 @@ std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
   return text.substr(0, n);
 }
 
+std::string_view utf8_suffix(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t from = text.size() - max_bytes;  // skip the continuation bytes of a character the cut splits
+  while (from < text.size() && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) ++from;
+  return text.substr(from);
+}
+
 bool json_depth_within(std::string_view text, size_t max_depth) {
   size_t depth = 0;
   bool in_string = false;

@@ -78,9 +78,10 @@ Status bind_all(duckdb_prepared_statement stmt, const std::vector<SqlParam>& par
       st = duckdb_bind_int64(stmt, at, *v);
     else if (auto* d = std::get_if<double>(&params[i]))
       st = duckdb_bind_double(stmt, at, *d);
-    else
-      st = duckdb_bind_varchar_length(stmt, at, std::get<std::string>(params[i]).data(),
-                                      std::get<std::string>(params[i]).size());
+    else {  // DuckDB stores invalid UTF-8 as given, and lower(), LIKE and ILIKE on it then fail inside DuckDB
+      const std::string text = valid_utf8(std::get<std::string>(params[i]));
+      st = duckdb_bind_varchar_length(stmt, at, text.data(), text.size());
+    }
     if (st != DuckDBSuccess) return internal_error("cannot bind SQL parameter " + std::to_string(at));
   }
   return {};
@@ -226,8 +227,10 @@ Status DuckDb::insert_batch(const std::string& sql, const std::vector<const std:
         st = duckdb_append_int64(app, *i);
       else if (auto* d = std::get_if<double>(&v))
         st = duckdb_append_double(app, *d);
-      else if (auto* text = std::get_if<std::string>(&v))
-        st = duckdb_append_varchar_length(app, text->data(), text->size());
+      else if (auto* given = std::get_if<std::string>(&v)) {
+        const std::string text = valid_utf8(*given);  // see bind_all
+        st = duckdb_append_varchar_length(app, text.data(), text.size());
+      }
       else
         st = duckdb_append_null(app);
       if (st != DuckDBSuccess) return failed("appending a value");

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "bioagent/json_text.h"
 #include "bioagent/papers.h"
 #include "papers/paper_extract.h"
 #include "papers/paper_metadata.h"
@@ -447,7 +448,7 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
       std::string para = one_line(b.text);
       if (!chunk.empty() && chunk.size() + para.size() > 1000) {
         emit();
-        chunk = last.size() <= 300 ? last : last.substr(last.size() - 200);
+        chunk = last.size() <= 300 ? last : utf8_suffix(last, 200);
       }
       chunk += (chunk.empty() ? "" : "\n") + para;
       last = para;

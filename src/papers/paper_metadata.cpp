@@ -8,6 +8,8 @@
 #include <cmath>
 #include <set>
 
+#include "bioagent/json_text.h"
+
 namespace bioagent {
 
 std::string one_line(const std::string& s) {
@@ -327,7 +329,7 @@ std::string find_abstract(const PdfDoc& doc) {
         if (rest.size() >= 200 && !open_sentence && !close_under) break;
         rest += (rest.empty() ? "" : " ") + one_line(nb.text);
       }
-      return rest.substr(0, 4000);
+      return std::string(utf8_prefix(rest, 4000));
     }
   }
   // No "Abstract" label: the first long paragraph of page 1 before its
@@ -343,7 +345,7 @@ std::string find_abstract(const PdfDoc& doc) {
     bool notes = l.find("copyright") != std::string::npos || l.find("\xc2\xa9") != std::string::npos ||
                  l.find("correspondence") != std::string::npos || l.find("received") != std::string::npos;
     if (candidate.empty() && t.size() >= 400 && !notes && !std::isdigit(static_cast<unsigned char>(t[0])))
-      candidate = t.substr(0, 4000);
+      candidate = std::string(utf8_prefix(t, 4000));
   }
   return "";
 }

@@ -78,3 +78,21 @@ TEST(DuckDB, InsertBatchAppendsInsideTheTransaction) {
   other[0] = std::string("00000000-0000-4000-8000-999999999998");
   EXPECT_TRUE(d.insert_batch(sql, {&mixed, &other}).is_ok());
 }
+
+// Text that is not UTF-8 (a PDF's text cut inside a character) is stored repaired, by both
+// insert paths: DuckDB keeps invalid bytes as given, and lower(), LIKE and ILIKE then fail inside it.
+TEST(DuckDB, TextIsStoredAsValidUtf8) {
+  auto db = bioagent::DuckDb::open("", false);
+  ASSERT_TRUE(db.is_ok());
+  auto& d = **db;
+  ASSERT_TRUE(d.exec("CREATE TABLE t (id BIGINT, note VARCHAR)").is_ok());
+  const std::string cut = std::string("STAR aligner \xE5\x95\x8A").substr(0, 15);  // ends inside 啊
+  for (const std::string bad : {cut, std::string("\xC3\x28 x"), std::string("\xF5\x80\x80\x80 y")}) {
+    ASSERT_TRUE(d.run("INSERT INTO t VALUES (1, ?)", {bad}).is_ok());
+    std::vector<bioagent::SqlParam> row{int64_t(2), bad};
+    ASSERT_TRUE(d.insert_batch("INSERT INTO t VALUES (?, ?)", {&row}).is_ok());
+  }
+  auto got = d.query("SELECT count(*) FROM t WHERE lower(note) LIKE '%\xEF\xBF\xBD%' AND note ILIKE '%%'");
+  ASSERT_TRUE(got.is_ok()) << got.status().to_string();
+  EXPECT_EQ(got->rows[0][0], 6) << "every row is searchable, its bad bytes as U+FFFD";
+}

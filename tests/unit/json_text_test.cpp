@@ -47,3 +47,15 @@ TEST(Utf8Prefix, EveryCutKeepsWholeCharacters) {
   }
   EXPECT_EQ(utf8_prefix("", 5), "");
 }
+
+TEST(Utf8Suffix, EveryCutKeepsWholeCharacters) {
+  const std::string text = "a\xC3\xA9\xE5\x95\x8A\xF0\x9F\x8C\xB1z\xE5\x95\x8A\xE5\x95\x8A";  // a é 啊 🌱 z 啊 啊
+  for (size_t n = 0; n <= text.size() + 2; ++n) {
+    std::string_view cut = utf8_suffix(text, n);
+    EXPECT_LE(cut.size(), n);
+    EXPECT_EQ(text.compare(text.size() - cut.size(), cut.size(), cut), 0);
+    EXPECT_EQ(valid_utf8(cut), cut) << "cut at " << n;
+    EXPECT_GT(cut.size() + 4, std::min(n, text.size())) << "a cut drops at most one character";
+  }
+  EXPECT_EQ(utf8_suffix("", 5), "");
+}
