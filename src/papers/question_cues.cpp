@@ -137,8 +137,10 @@ std::string long_form_before(std::string_view before, const std::string& acronym
   const size_t from = l.rfind(' ', static_cast<size_t>(li + 1));
   std::string out(l.substr(from == std::string_view::npos ? 0 : from + 1));
   while (!out.empty() && out.back() == ' ') out.pop_back();
-  // A long form is longer than its acronym and is not the acronym itself.
-  return out.size() > n && out.find(' ') != std::string::npos ? out : "";
+  // A long form is longer than its acronym and is not the acronym itself: two words or more,
+  // spaced or hyphenated (a fusion protein's parts, "DN1S-Cas9-XTEN-hExo1").
+  const bool itself = out.starts_with(acronym);  // "DCXE (DCXE-1)": a variant named, not a spelling out
+  return out.size() > n && !itself && out.find_first_of(" -") != std::string::npos ? out : "";
 }
 
 }  // namespace

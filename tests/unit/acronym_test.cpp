@@ -19,18 +19,20 @@ struct Case {
   std::string long_form, acronym;
 };
 
-// Every run of two to four consecutive words, and its acronym of initials (upper case).
+// Every run of two to four consecutive words, spaced or hyphenated (the parts of a fusion
+// protein, "DN1S-Cas9-XTEN-hExo1"), and its acronym of initials (upper case).
 std::vector<Case> cases() {
   std::vector<Case> out;
-  for (size_t n = 2; n <= 4; ++n)
-    for (size_t at = 0; at + n <= kWords.size(); ++at) {
-      Case c;
-      for (size_t i = at; i < at + n; ++i) {
-        c.long_form += (c.long_form.empty() ? "" : " ") + kWords[i];
-        c.acronym += static_cast<char>(std::toupper(static_cast<unsigned char>(kWords[i][0])));
+  for (const char* joint : {" ", "-"})
+    for (size_t n = 2; n <= 4; ++n)
+      for (size_t at = 0; at + n <= kWords.size(); ++at) {
+        Case c;
+        for (size_t i = at; i < at + n; ++i) {
+          c.long_form += (c.long_form.empty() ? "" : joint) + kWords[i];
+          c.acronym += static_cast<char>(std::toupper(static_cast<unsigned char>(kWords[i][0])));
+        }
+        out.push_back(c);
       }
-      out.push_back(c);
-    }
   return out;
 }
 
@@ -59,6 +61,7 @@ TEST(Acronyms, NoLongFormWhereTheWordsCannotSpellIt) {
   EXPECT_EQ(acronym_long_form("damage tolerance (DDTX) assays", "DDT"), "");  // another acronym
   EXPECT_EQ(acronym_long_form("", "DDT"), "");
   EXPECT_EQ(acronym_long_form("x (D)", "D"), "");  // one letter is no acronym
+  EXPECT_EQ(acronym_long_form("the DCXE (DCXE-1) line", "DCXE"), "");  // a variant, not a spelling out
 }
 
 TEST(Acronyms, TheAcronymAskedAboutIsTheOneTheQuestionSpellsOut) {
