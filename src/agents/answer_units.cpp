@@ -3,6 +3,9 @@
 
 #include <re2/re2.h>
 #include <algorithm>
+#include <cctype>
+#include <functional>
+#include <set>
 #include <string_view>
 
 namespace bioagent {
@@ -89,6 +92,49 @@ std::string joined_lines(const std::vector<std::string>& block) {
   return out;
 }
 
+// A line of a table printed a row per line ("SMN complex GO:0032797 1.12E-16 8 9 6"): two values
+// or more, at least half as many values as words (a line-numbered preprint's prose has one number
+// among many words), and no sentence ending in it.
+bool row_line(const std::string& line) {
+  static const RE2 kValue(R"([(]?[-−+]?[0-9]+(?:[.,][0-9]+)*(?:[eE][-−+]?[0-9]+)?%?[),;]?)");
+  if (line.size() > 200 || line.find(". ") != std::string::npos) return false;
+  int values = 0, words = 0;
+  for (size_t from = 0; from < line.size();) {
+    const size_t to = std::min(line.find(' ', from), line.size());
+    const std::string token = line.substr(from, to - from);
+    if (RE2::FullMatch(token, kValue)) ++values;
+    else if (!token.empty() && std::isalpha(static_cast<unsigned char>(token[0]))) ++words;
+    from = to + 1;
+  }
+  return values >= 2 && values * 2 >= words;
+}
+
+// A block holding a table a row per line: three rows or more, and most of its lines. Each row
+// becomes a unit with the caption (the block's first lines, else the caption block right above)
+// and the header (the line right before the first row, when it is no caption); the lines after
+// the rows go on as prose.
+bool add_line_rows(const std::vector<std::string>& block, const std::string& caption_before, std::string& prose,
+                   std::vector<AnswerUnit>& out, const std::function<void()>& flush_prose) {
+  const auto rows = std::count_if(block.begin(), block.end(), row_line);
+  if (rows < 3 || rows * 2 < static_cast<long>(block.size())) return false;
+  flush_prose();
+  size_t first = 0;
+  while (!row_line(block[first])) ++first;
+  // Before the first row: the caption, and the header right above the rows unless it is the caption.
+  std::string caption, header = first > 0 ? block[first - 1] : "";
+  for (size_t k = 0; k + 1 < first; ++k) caption += (caption.empty() ? "" : " ") + block[k];
+  if (caption_line(header)) caption += (caption.empty() ? "" : " ") + header, header.clear();
+  if (caption.empty()) caption = caption_before;  // a caption block of its own, right above
+  size_t k = first;
+  for (; k < block.size() && row_line(block[k]); ++k) {
+    std::string row = caption.empty() ? "" : caption + " — ";
+    row += header.empty() ? block[k] : header + ": " + block[k];
+    out.push_back({printed_number_form(row), true});
+  }
+  for (; k < block.size(); ++k) prose += (prose.empty() ? "" : "\n") + block[k];
+  return true;
+}
+
 // A caption block: whole when short, else its sentences, each after the label, so every
 // unit still says which figure or table it describes.
 void add_caption(const std::vector<std::string>& block, std::vector<AnswerUnit>& out) {
@@ -101,6 +147,22 @@ void add_caption(const std::vector<std::string>& block, std::vector<AnswerUnit>&
   const std::string label = parts.empty() ? "" : parts.front().substr(0, parts.front().find(' ', 6));
   for (size_t i = 0; i < parts.size(); ++i)
     out.push_back({printed_number_form(i == 0 ? parts[i] : "(" + label + ") " + parts[i])});
+}
+
+// Whether the '.' at text[i] ends a word that is no sentence's end: an abbreviation papers print
+// before more of the same sentence ("Fig. 2", "Dr. Sharp", "et al. 2019", "e.g. roots"), or a
+// single capital (an initial: "C. elegans", "P. A. Smith").
+bool abbreviation_point(const std::string& text, size_t i) {
+  size_t from = i;
+  while (from > 0 && std::isalpha(static_cast<unsigned char>(text[from - 1]))) --from;
+  const std::string word = text.substr(from, i - from);
+  if (word.size() == 1 && std::isupper(static_cast<unsigned char>(word[0]))) return true;
+  if (word.size() == 1 && from >= 2 && text[from - 1] == '.') return true;  // "e.g.", "i.e."
+  static const std::set<std::string> kAbbreviations = {
+      "Fig", "Figs", "fig", "figs", "Dr", "Drs", "Prof", "Mr", "Mrs", "Ms", "al", "vs", "cf", "approx", "ca",
+      "No", "Nos", "Vol", "Ref", "Refs", "Eq", "Eqs", "Suppl", "Sect", "Tab", "Inc", "Ltd", "Corp", "resp", "var",
+      "subsp", "sp", "spp", "cv", "Co", "St", "Dept", "Univ", "Ext", "Supp"};
+  return kAbbreviations.contains(word);
 }
 
 }  // namespace
@@ -124,6 +186,7 @@ std::vector<std::string> sentences(const std::string& text, bool by_line) {
     cur += c;
     bool end =
         (c == '.' || c == '?' || c == '!') && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n');
+    if (end && c == '.' && i + 1 < text.size() && abbreviation_point(text, i)) end = false;
     if (end || i + 1 == text.size()) push();
   }
   push();
@@ -140,6 +203,10 @@ std::vector<AnswerUnit> answer_units(const std::string& page_text) {
   };
   for (size_t i = 0; i < blocks.size(); ++i) {
     const auto& b = blocks[i];
+    if (add_line_rows(b, caption, prose, out, flush_prose)) {
+      caption.clear();  // the next table has its own
+      continue;
+    }
     if (caption_line(b.front())) {
       flush_prose();
       caption = joined_lines(b).substr(0, 160);

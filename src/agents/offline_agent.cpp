@@ -21,21 +21,50 @@
 namespace bioagent {
 namespace {
 
+// At text[i], the code point of a three-byte CJK character (U+2E80..U+9FFF, U+F900..U+FAFF,
+// U+FF00..U+FFEF; punctuation 、。，？ among them), else 0.
+unsigned cjk_at(const std::string& text, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(text[i]);
+  if (c < 0xE2 || c > 0xEF || i + 2 >= text.size()) return 0;
+  const unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                      (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF) ? cp : 0;
+}
+
+bool cjk_punctuation(unsigned cp) {
+  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+// The words of a text, lower-cased, stop words and one-letter words left out. A run of Chinese
+// characters is a word of its own, apart from the Latin words it touches ("在SMN", "body条目"):
+// Chinese is not spaced, and a question mixing the scripts names its English terms glued to it.
 std::vector<std::string> content_words(const std::string& text) {
   std::vector<std::string> out;
   std::string w;
+  bool chinese = false;  // w is a run of Chinese characters
   auto flush = [&] {
     if (w.size() > 1 && !is_stop_word(w)) {
-      if (w.size() > 4 && w.back() == 's') w.pop_back();  // crude plural folding
+      if (!chinese && w.size() > 4 && w.back() == 's') w.pop_back();  // crude plural folding
       out.push_back(w);
     }
     w.clear();
   };
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c >= 0x80 || c == '-')
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (const unsigned cp = cjk_at(text, i)) {
+      if (!chinese || cjk_punctuation(cp)) flush();
+      chinese = !cjk_punctuation(cp);
+      if (chinese) w.append(text, i, 3);
+      i += 2;
+      continue;
+    }
+    if (std::isalnum(c) || c >= 0x80 || c == '-') {
+      if (chinese) flush(), chinese = false;
       w += static_cast<char>(std::tolower(c));
-    else
+    } else {
       flush();
+    }
   }
   flush();
   return out;

@@ -410,6 +410,38 @@ TEST(AnswerUnits, TablesAsRowsWithHeaderAndCaption) {
     }
 }
 
+// A table the extractor writes a row per line (cells spaced on one line), with or without its caption
+// in the same block: each row is a unit with the caption and the header; prose around stays sentences,
+// and a line-numbered preprint's prose (one number among many words per line) is never read as rows.
+TEST(AnswerUnits, TablesPrintedARowPerLine) {
+  const std::vector<std::string> values = {"1.65E-25", "0.00371319", "7266", "12.5%", "(3.5)", "−0.31", "203"};
+  for (bool caption_in_block : {true, false})
+    for (size_t rows = 3; rows <= 6; ++rows) {
+      std::string page = "The enrichment of the purified complex is summarised below.\n\n";
+      page += caption_in_block ? "Table 1\n" : "Table 1\n\n";
+      page += "GO term Term ID P.adj Term size Query size\n";
+      std::vector<std::string> lines;
+      for (size_t r = 0; r < rows; ++r)
+        lines.push_back("complex number " + std::to_string(r) + " GO:00" + std::to_string(34719 + r) + " " +
+                        values[r % values.size()] + " " + values[(r + 3) % values.size()] + " " + std::to_string(r + 9));
+      for (auto& l : lines) page += l + "\n";
+      page += "\n12 Cells were grown for two weeks in 8 ml of medium on every plate we had in the lab\n";
+      page += "13 and then counted by two people who did not know the genotypes of the 4 lines.\n";
+      SCOPED_TRACE(page);
+      std::vector<std::string> row_units, other;
+      for (auto& u : answer_units(page)) (u.table_row ? row_units : other).push_back(u.text);
+      ASSERT_EQ(row_units.size(), rows);
+      for (size_t r = 0; r < rows; ++r) {
+        EXPECT_EQ(row_units[r].rfind("Table 1 — ", 0), 0u) << row_units[r];
+        EXPECT_NE(row_units[r].find("GO term Term ID P.adj Term size Query size: " + lines[r]), std::string::npos)
+            << row_units[r];
+      }
+      EXPECT_NE(std::find(other.begin(), other.end(), "The enrichment of the purified complex is summarised below."),
+                other.end());
+      EXPECT_EQ(other.back().rfind("12 Cells were grown", 0), 0u) << "line-numbered prose stays a sentence";
+    }
+}
+
 TEST(AnswerUnits, ProseNumbersAsPrintedAndCaptionsWhole) {
   const auto units = answer_units(
       "the catalytic efficiency of 10 .3 in terms of kcat/Km and the\nrelative efficiency of 0 .76 was seen. "
@@ -423,6 +455,20 @@ TEST(AnswerUnits, ProseNumbersAsPrintedAndCaptionsWhole) {
   EXPECT_NE(std::find(texts.begin(), texts.end(), "A 1,200-fold change was not."), texts.end());
   EXPECT_NE(std::find(texts.begin(), texts.end(), "Figure 3. Steady-state kinetics of pol η with 5FdUTP opposite dG."),
             texts.end());
+}
+
+// A point after an abbreviation or an initial ends no sentence; a point after a word does. Generated:
+// every abbreviation and initial papers print mid-sentence, before a number, a name and a lower-case word.
+TEST(AnswerUnits, SentencesGoOnPastAbbreviationsAndInitials) {
+  for (const std::string abbreviation :
+       {"Fig.", "Figs.", "Dr.", "Prof.", "et al.", "e.g.", "i.e.", "vs.", "cf.", "approx.", "No.", "Ref.", "Eq.",
+        "Suppl.", "C.", "P. A."})
+    for (const std::string next : {"2 shows the rise of the counts", "Sharp provided the cell lines", "roots grew"}) {
+      const std::string sentence = "The lines studied here (see " + abbreviation + " " + next + ") were kept.";
+      const auto got = sentences("Cells were grown for two weeks. " + sentence + " Then they were counted again.");
+      ASSERT_EQ(got.size(), 3u) << sentence;
+      EXPECT_EQ(got[1], sentence);
+    }
 }
 
 // Greek letters are found whichever way they are written.
