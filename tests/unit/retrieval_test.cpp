@@ -364,6 +364,19 @@ TEST(OfflineAnswer, AKeywordListIsNoAnswer) {
   EXPECT_EQ(answer.find("Key words"), std::string::npos) << answer;
 }
 
+// A question mixing the scripts glues its English terms to Chinese ("在SMN数据中", "Cajal body条目"):
+// the terms are still the words that find the sentence holding them.
+TEST(OfflineAnswer, EnglishTermsGluedToChineseStillCount) {
+  const std::vector<std::string> page = {"The enrichment analysis was run on the purified complexes.",
+                                         "The SMN complex and Cajal body proteins gave an adjusted P value of 0.00038."};
+  for (const std::string question : {"在SMN数据中，Cajal body条目的P值是多少？", "SMN数据里Cajal body的P值？",
+                                     "Cajal body条目在SMN富集分析中的P值是多少"}) {
+    const std::string answer = offline_answer_over(page, question);
+    EXPECT_NE(answer.find("0.00038"), std::string::npos) << question << "\n" << answer;
+    EXPECT_EQ(answer.find("None of the passages"), std::string::npos) << question << "\n" << answer;
+  }
+}
+
 // A table as the text extractor writes it (a cell per line, a row per block) is read as rows
 // with their header and caption, every value as printed; the prose around it as sentences.
 // Generated over column counts, row counts and the forms numbers are printed in.
