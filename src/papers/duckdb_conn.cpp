@@ -57,12 +57,26 @@ Result<std::unique_ptr<DuckDb>> DuckDb::open(const std::string& path, bool read_
 
 DuckDb::~DuckDb() = default;
 
+namespace {
+
+// DuckDB's message for a failed statement, without the stack trace it appends to internal errors
+// (the server's own paths), and with what to do when the stored text is the cause.
+Status sql_error(const std::string& duckdb_message) {
+  std::string m = duckdb_message.substr(0, duckdb_message.find("\n\nStack Trace:"));
+  if (m.find("invalid UTF-8") != std::string::npos)
+    m += " (the library holds text that is not UTF-8, stored by an earlier bioagent: remove those papers and add "
+         "them again)";
+  return Status(ErrorCode::kInvalidArgument, "SQL error: " + m);
+}
+
+}  // namespace
+
 Status DuckDb::exec(const std::string& sql) {
   duckdb_result r;
   duckdb_state st = duckdb_query(impl_->con, sql.c_str(), &r);
   std::string err = st == DuckDBSuccess ? "" : duckdb_result_error(&r);
   duckdb_destroy_result(&r);
-  if (st != DuckDBSuccess) return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  if (st != DuckDBSuccess) return sql_error(err);
   return {};
 }
 
@@ -127,7 +141,7 @@ Status DuckDb::run(const std::string& sql, const std::vector<SqlParam>& params) 
   if (duckdb_prepare(impl_->con, sql.c_str(), &stmt) != DuckDBSuccess) {
     std::string err = duckdb_prepare_error(stmt) ? duckdb_prepare_error(stmt) : "?";
     duckdb_destroy_prepare(&stmt);
-    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+    return sql_error(err);
   }
   Status b = bind_all(stmt, params);
   if (!b.is_ok()) {
@@ -139,7 +153,7 @@ Status DuckDb::run(const std::string& sql, const std::vector<SqlParam>& params) 
   std::string err = st == DuckDBSuccess ? "" : duckdb_result_error(&r);
   duckdb_destroy_result(&r);
   duckdb_destroy_prepare(&stmt);
-  if (st != DuckDBSuccess) return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+  if (st != DuckDBSuccess) return sql_error(err);
   return {};
 }
 
@@ -281,7 +295,7 @@ Status probe_columns(duckdb_connection con, const std::string& sql, std::vector<
   if (duckdb_prepare(con, sql.c_str(), &probe) != DuckDBSuccess) {
     std::string err = duckdb_prepare_error(probe) ? duckdb_prepare_error(probe) : "?";
     duckdb_destroy_prepare(&probe);
-    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+    return sql_error(err);
   }
   for (idx_t c = 0; c < duckdb_prepared_statement_column_count(probe); ++c) {
     types.push_back(duckdb_prepared_statement_column_type(probe, c));
@@ -349,7 +363,7 @@ Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& lim
     std::string err = duckdb_prepare_error(stmt) ? duckdb_prepare_error(stmt) : "?";
     duckdb_destroy_prepare(&stmt);
     watchdog.stop();
-    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+    return sql_error(err);
   }
   Status b = bind_all(stmt, params);
   duckdb_state st = b.is_ok() ? duckdb_execute_prepared(stmt, &r) : DuckDBError;
@@ -365,7 +379,7 @@ Result<QueryResult> DuckDb::query(const std::string& sql, const QueryLimits& lim
     if (watchdog.interrupted())
       return Status(ErrorCode::kTimeout,
                     "the query ran longer than " + std::to_string(limits.timeout.count()) + " ms and was stopped");
-    return Status(ErrorCode::kInvalidArgument, "SQL error: " + err);
+    return sql_error(err);
   }
   QueryResult out = collect_rows(&r, names, types, limits);
   duckdb_destroy_result(&r);
