@@ -140,6 +140,17 @@ std::vector<std::string> name_expansions(const std::string& query);
 // much of a message a source covers (the router uses name_expansions).
 std::vector<std::string> query_expansions(const std::string& query);
 
+// BM25 (k1 1.2, b 0.75) of `query` over `docs`, with the statistics of those documents
+// alone: a word's IDF is how rare it is among them, the average length theirs. Within one
+// paper, the words that name the paper (on most of its pages) then count little and the
+// words that tell its pages apart count most. Words as text_bm25_en reads them (English
+// stems, each CJK character a word). One score per document, 0 where no query word occurs.
+std::vector<double> bm25_among(const std::string& query, const std::vector<std::string>& docs);
+
+// The words of `text` as text_bm25_en indexes them: lower-cased runs of letters and digits, each
+// reduced to its English (Snowball) stem, each CJK character a word of its own.
+std::vector<std::string> index_terms(const std::string& text);
+
 // The index folder of a paper database: "<db>.indexes".
 std::string collections_dir_for(const std::string& papers_db);
 

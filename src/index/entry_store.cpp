@@ -3,6 +3,8 @@
 
 #include <xapian.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -172,6 +174,49 @@ Analyser& thread_analyser() {
   thread_local Analyser a;
   return a;
 }
+
+}  // namespace
+
+std::vector<std::string> index_terms(const std::string& text) {
+  std::vector<std::string> out;
+  Analyser& analyser = thread_analyser();
+  analyser.terms(text, [&](const std::string& t) { out.push_back(t); });
+  analyser.trim();  // the terms are copies
+  return out;
+}
+
+std::vector<double> bm25_among(const std::string& query, const std::vector<std::string>& docs) {
+  constexpr double k1 = 1.2, b = 0.75;
+  Analyser& analyser = thread_analyser();
+  std::map<std::string, int> asked;  // query term → times asked (its wqf)
+  analyser.terms(query, [&](const std::string& t) { ++asked[t]; });
+  std::vector<std::map<std::string, int>> tf(docs.size());
+  std::vector<double> length(docs.size(), 0);
+  std::map<std::string, int> df;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    analyser.terms(docs[i], [&](const std::string& t) {
+      length[i] += 1;
+      if (auto it = asked.find(t); it != asked.end()) ++tf[i][it->first];
+    });
+    for (auto& [t, n] : tf[i]) ++df[t];
+    analyser.trim();
+  }
+  double avg = 0;
+  for (double l : length) avg += l;
+  avg = docs.empty() ? 1 : std::max(1.0, avg / double(docs.size()));
+  const double n_docs = double(docs.size());
+  std::vector<double> out(docs.size(), 0);
+  for (size_t i = 0; i < docs.size(); ++i)
+    for (auto& [t, n] : tf[i]) {
+      const double idf = std::log(1 + (n_docs - df[t] + 0.5) / (df[t] + 0.5));
+      const double norm = k1 * (1 - b + b * length[i] / avg);
+      const int wqf = asked[t];
+      out[i] += idf * n * (k1 + 1) / (n + norm) * (2.0 * wqf / (1 + wqf));
+    }
+  return out;
+}
+
+namespace {
 
 // Documents of table/column whose paper is visible, as boolean terms: Xapian
 // skips the rest through its posting lists, with no document read.

@@ -14,6 +14,7 @@
 #include "bioagent/search.h"
 #include "papers/duckdb_conn.h"
 #include "papers/identifier_votes.h"
+#include "papers/page_cues.h"
 #include "papers/paper_tool_types.h"
 #include "papers/proximity.h"
 #include "papers/question_cues.h"
@@ -180,6 +181,7 @@ struct FusionSettings {
   double page_weight = 0;    // BM25 over the page's whole text (words spread over its chunks) adds this much
   double unit_factor = 0;    // a table's text or a caption competes with the chunks as the page's best, at this much
   double identifier_weight = 0;  // a page printing the identifiers the question names (LGALS1, GO:0035370) gains this
+  double within_paper_weight = 0;  // a leading paper's pages ranked by BM25 among its own pages add this much
 };
 
 struct Fused {
@@ -187,8 +189,6 @@ struct Fused {
   std::vector<std::string> used, expansions;
   std::string how;
 };
-
-using PageKey = std::pair<std::string, int>;
 
 // BM25 over captions, headings, table text and the title (a field of the
 // paper's first page): each match adds to its page's lexical vote, relative to
@@ -278,54 +278,6 @@ std::vector<std::pair<PageKey, SearchHit>> labelled_caption_pages(const Library&
   return out;
 }
 
-// The chunk ids of every paper's front matter: the chunks of its first page
-// before the body's first heading (see front_matter_chunks).
-std::set<std::string> front_matter_chunk_ids(const Library& lib) {
-  std::set<std::string> out;
-  if (!lib.db) return out;
-  auto r = lib.db->query(
-      "SELECT c.ref_paper_id::VARCHAR, c.chunk_id::VARCHAR, c.text_content, m.abstract IS NOT NULL FROM chunks c "
-      "JOIN pages p ON p.page_id = c.ref_page_id JOIN metadata m ON m.paper_id = c.ref_paper_id "
-      "WHERE p.page_number = 1 ORDER BY c.ref_paper_id, c.ordinal",
-      {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX});
-  if (!r) return out;  // a library without chunks
-  for (size_t from = 0; from < r->rows.size();) {
-    const std::string paper = r->rows[from][0].get<std::string>();
-    size_t to = from;
-    std::vector<std::string> texts;
-    for (; to < r->rows.size() && r->rows[to][0].get<std::string>() == paper; ++to)
-      texts.push_back(r->rows[to][2].get<std::string>());
-    const size_t n = front_matter_chunks(texts, r->rows[from][3].get<bool>());
-    for (size_t i = 0; i < n; ++i) out.insert(r->rows[from + i][1].get<std::string>());
-    from = to;
-  }
-  return out;
-}
-
-// Pages that define the term a "what is X" question asks about (see defines_term), and the weight each
-// gains: definition_weight, or acronym_weight where the page spells out the acronym asked about as
-// "long form (ACRONYM)" (acronym_long_form): the place an abbreviation is introduced.
-std::map<PageKey, double> defining_pages(const Library& lib, const std::string& query, const FusionSettings& fs) {
-  std::map<PageKey, double> out;
-  const std::string term = defined_term(query), acronym = asked_acronym(query);
-  const std::string wanted = acronym.empty() ? term : acronym;
-  if (wanted.empty() || !lib.db) return out;
-  auto r = lib.db->query(
-      "SELECT p.ref_paper_id::VARCHAR, p.page_number, p.page_content FROM pages p "
-      "WHERE strpos(lower(p.page_content), lower(?)) > 0",
-      {.max_rows = SIZE_MAX, .max_chars = SIZE_MAX}, {wanted});
-  if (!r) return out;
-  for (auto& row : r->rows) {
-    const std::string& text = row[2].get_ref<const std::string&>();
-    const PageKey key{row[0].get<std::string>(), int(row[1].get<int64_t>())};
-    if (!acronym.empty() && !acronym_long_form(text, acronym).empty())
-      out[key] = fs.acronym_weight;
-    else if (!term.empty() && defines_term(text, term))
-      out[key] = fs.definition_weight;
-  }
-  return out;
-}
-
 // Tables and captions as retrievable units of their own: a table's text or a figure or table
 // caption matching the question better than any chunk of its page is the page's best unit
 // (scores relative to the chunks' best, times unit_factor), and the text shown for it.
@@ -409,11 +361,33 @@ void add_cue_votes(const Library& lib, const std::string& query, const FusionSet
         it->second.lexical += fs.identifier_weight * share;
         it->second.fields.push_back("identifier");
       }
-  for (auto& [key, weight] : defining_pages(lib, query, fs))
+  if (!lib.db) return;
+  for (auto& [key, weight] : defining_pages(*lib.db, query, fs.definition_weight, fs.acronym_weight))
     if (auto it = pages.find(key); it != pages.end() && it->second.best_chunk > 0 && weight > 0) {
       it->second.lexical += weight;
       it->second.fields.push_back("definition");
     }
+}
+
+// Within-paper evidence: the leading papers (at most three, each with a best page at least half the
+// best page's) have their pages ranked among their own (pages_ranked_within), scaled by the paper's
+// share of the best page's vote.
+void add_within_paper_votes(const Library& lib, const std::string& lexical_query, const FusionSettings& fs,
+                            std::map<PageKey, PageVotes>& pages) {
+  if (fs.within_paper_weight <= 0 || !lib.db) return;
+  std::map<std::string, double> paper_best;
+  for (auto& [k, p] : pages) paper_best[k.first] = std::max(paper_best[k.first], p.lexical);
+  std::vector<std::pair<double, std::string>> ranked;
+  for (auto& [id, s] : paper_best) ranked.push_back({s, id});
+  std::sort(ranked.rbegin(), ranked.rend());
+  if (ranked.empty() || ranked.front().first <= 0) return;
+  const double top = ranked.front().first;
+  for (size_t i = 0; i < ranked.size() && i < 3 && ranked[i].first >= 0.5 * top; ++i)
+    for (auto& [page, share] : pages_ranked_within(*lib.db, ranked[i].second, lexical_query))
+      if (auto it = pages.find({ranked[i].second, page}); it != pages.end()) {  // else nothing to show for it
+        it->second.lexical += fs.within_paper_weight * (ranked[i].first / top) * share;
+        it->second.fields.push_back("within paper");
+      }
 }
 
 // BM25 over the chunks (with the query's dictionary expansions), BM25 over
@@ -441,7 +415,8 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   const bool front_matter = asks_for_front_matter(query);
   // The front matter is a field of its own: a question about something else weighs its chunks less.
   const std::set<std::string> front_chunks =
-      !front_matter && fs.front_matter_chunk_factor != 1.0 ? front_matter_chunk_ids(lib) : std::set<std::string>();
+      !front_matter && fs.front_matter_chunk_factor != 1.0 && lib.db ? front_matter_chunk_ids(*lib.db)
+                                                                     : std::set<std::string>();
   for (size_t r = 0; r < chunks->size(); ++r) {
     const SearchHit& h = (*chunks)[r];
     PageVotes& p = page_of(h);
@@ -464,6 +439,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   add_field_votes(lib, query, lexical_query, top, fs, pages);
   add_page_votes(lib, lexical_query, fs, pages);
   add_cue_votes(lib, query, fs, pages);
+  add_within_paper_votes(lib, lexical_query, fs, pages);
 
   out.used = {bm25};
   if (dense != bm25) {
@@ -552,6 +528,7 @@ Result<Json> classic_retrieve_tool(const ToolSpec& spec, const Json& args, ToolC
   fs.page_weight = spec.settings.value("page_weight", fs.page_weight);
   fs.unit_factor = spec.settings.value("unit_factor", fs.unit_factor);
   fs.identifier_weight = spec.settings.value("identifier_weight", fs.identifier_weight);
+  fs.within_paper_weight = spec.settings.value("within_paper_weight", fs.within_paper_weight);
   auto fused = fuse_pages(*lib, query, fs);
   if (!fused) return fused.status();
   const size_t max_chars = spec.settings.value("max_text_chars", size_t(2000));

@@ -455,3 +455,35 @@ TEST(Collections, DenseFileAppendsAndSurvivesATornTail) {
   std::ofstream(dir.path() / "short.dense", std::ios::binary) << "BADENSE2";
   EXPECT_FALSE(DenseIndex::load((dir.path() / "short.dense").string(), dim).is_ok());
 }
+
+// BM25 among a few documents counts a word by its rarity among them: a word on every page of a
+// paper (the words naming it) counts next to nothing, the word on one page decides. Generated over
+// paper sizes and the page holding the rare word.
+TEST(Bm25Among, TheWordsOnEveryPageCountLeastAndRareOnesDecide) {
+  for (size_t pages = 3; pages <= 12; ++pages)
+    for (size_t rare = 0; rare < pages; ++rare) {
+      std::vector<std::string> docs;
+      for (size_t p = 0; p < pages; ++p) {
+        std::string d = "Ciona heart enhancers with affinity-optimizing SNVs, page " + std::to_string(p) + ".";
+        // The other pages say the paper's words more often: a global ranking would favour them.
+        if (p != rare) d += " Ciona heart enhancers again and again, Ciona heart enhancers.";
+        else d += " Sequencing data were deposited under SRA accession PRJNA999706.";
+        docs.push_back(d);
+      }
+      const auto scores =
+          bm25_among("In the Ciona heart enhancers study, which SRA accession holds the sequencing data?", docs);
+      ASSERT_EQ(scores.size(), pages);
+      for (size_t p = 0; p < pages; ++p)
+        if (p != rare) EXPECT_GT(scores[rare], scores[p]) << pages << " pages, rare word on " << rare;
+    }
+  EXPECT_TRUE(bm25_among("anything", {}).empty());
+  EXPECT_EQ(bm25_among("absent words", {"nothing here", ""}), (std::vector<double>{0, 0}));
+  EXPECT_EQ(bm25_among("", {"a page"}), (std::vector<double>{0}));
+}
+
+// The words a search index reads: stems, hyphenated words in parts, CJK characters one by one.
+TEST(IndexTerms, StemsPartsAndCharacters) {
+  EXPECT_EQ(index_terms("Worms were sputter-coated"), (std::vector<std::string>{"worm", "were", "sputter", "coat"}));
+  EXPECT_EQ(index_terms("SMN数据"), (std::vector<std::string>{"smn", "数", "据"}));
+  EXPECT_TRUE(index_terms("").empty());
+}
