@@ -39,13 +39,12 @@ bool cjk_punctuation(unsigned cp) {
 // The words of a text, lower-cased, stop words and one-letter words left out. A run of Chinese
 // characters is a word of its own, apart from the Latin words it touches ("在SMN", "body条目"):
 // Chinese is not spaced, and a question mixing the scripts names its English terms glued to it.
-std::vector<std::string> content_words(const std::string& text) {
+std::vector<std::string> raw_words(const std::string& text) {
   std::vector<std::string> out;
   std::string w;
   bool chinese = false;  // w is a run of Chinese characters
   auto flush = [&] {
     if (w.size() > 1 && !is_stop_word(w)) {
-      if (!chinese && w.size() > 4 && w.back() == 's') w.pop_back();  // crude plural folding
       out.push_back(w);
     }
     w.clear();
@@ -67,6 +66,21 @@ std::vector<std::string> content_words(const std::string& text) {
     }
   }
   flush();
+  return out;
+}
+
+// raw_words as the search index reads them: English stems ("coated" meets "coat"), a hyphenated
+// word's parts ("sputter-coat" meets "sputter coated"); Chinese runs as they are.
+std::vector<std::string> content_words(const std::string& text) {
+  std::vector<std::string> out;
+  for (auto& w : raw_words(text)) {
+    if (static_cast<unsigned char>(w[0]) >= 0x80) {
+      out.push_back(w);
+      continue;
+    }
+    for (auto& t : index_terms(w))
+      if (t.size() > 1 && !is_stop_word(t)) out.push_back(t);
+  }
   return out;
 }
 

@@ -377,6 +377,17 @@ TEST(OfflineAnswer, EnglishTermsGluedToChineseStillCount) {
   }
 }
 
+// The question's words meet the sentence's in other forms: stems ("coat" and "coated") and the parts
+// of a hyphenated word ("sputter-coat" and "sputter coated").
+TEST(OfflineAnswer, WordsMeetInOtherForms) {
+  const std::string answer = offline_answer_over(
+      {"The cuticle of each worm was imaged by electron microscopy at high magnification.",
+       "Worms were sputter coated with gold:palladium (80:20) for two minutes."},
+      "Which metal was used to sputter-coat the worm cuticles?");
+  ASSERT_NE(answer.find("Worms were sputter coated with gold:palladium (80:20)"), std::string::npos) << answer;
+  EXPECT_LT(answer.find("Worms were sputter coated"), answer.find("The cuticle of each worm")) << answer;
+}
+
 // A table as the text extractor writes it (a cell per line, a row per block) is read as rows
 // with their header and caption, every value as printed; the prose around it as sentences.
 // Generated over column counts, row counts and the forms numbers are printed in.
