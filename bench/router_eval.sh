@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The router's accuracy on three case files, each routed as the chat routes it
+# The router's accuracy on six case files, each routed as the chat routes it
 # (`bioagent route --cases`: the bundle, the sessions and the paper library set
 # up for real, no model):
 #   cases  tests/data/router_cases.tsv      the router's own cases (written with its rules)
@@ -7,6 +7,7 @@
 #   dev2   tests/data/router_fresh2_dev.tsv second fresh set (another writer, cross-context cases), tuned on
 #   dev3   tests/data/router_fresh3_dev.tsv third fresh set (family spellings, short and long messages), tuned on
 #   test   tests/data/router_fresh_test.tsv fresh wording, reported, never tuned on
+#   test2  tests/data/router_fresh4_test.tsv a fourth writer's set, read once, reported, never tuned on
 # The fresh sets' paper questions need the fixture PDFs (BIOAGENT_FIXTURES_DIR,
 # default ../shared/fixtures beside the repository): without them those cases are
 # skipped and the count says so. Prints each set's accuracy, Chinese share,
@@ -36,13 +37,14 @@ trap 'rm -rf "$tmp"' EXIT
 export BIOAGENT_HOME="$tmp/home" BIOAGENT_CACHE_DIR="$tmp/cache" BIOAGENT_OFFLINE=1
 unset BIOAGENT_BUNDLE BIOAGENT_PAPERS_DB
 mkdir -p "$BIOAGENT_HOME"
-for set in cases dev dev2 dev3 test; do
+for set in cases dev dev2 dev3 test test2; do
   case $set in
     cases) file=$data/router_cases.tsv ;;
     dev) file=$data/router_fresh_dev.tsv ;;
     dev2) file=$data/router_fresh2_dev.tsv ;;
     dev3) file=$data/router_fresh3_dev.tsv ;;
     test) file=$data/router_fresh_test.tsv ;;
+    test2) file=$data/router_fresh4_test.tsv ;;
   esac
   "$build/bioagent" route --cases "$file" --work "$tmp/work" > "$tmp/$set.json" 2> "$tmp/$set.err" ||
     { cat "$tmp/$set.err" >&2; exit 1; }
@@ -50,16 +52,16 @@ done
 /usr/bin/python3 - "$tmp" "$check" "$show_test" <<'PY'
 import json, sys
 tmp, check, show_test = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
-targets = {"cases": 0.95, "test": 0.90}
-# Measured 0.977 / 1.000 / 0.976 / 0.947 / 0.905 (cases, dev, dev2, dev3, test).
-floors = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.93, "test": 0.89}
-# Without the fixtures' PDFs the paper-library cases are skipped; the rest measured 0.977 / 1.000 / 0.978 / 0.955 / 0.886.
-floors_without_library = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.94, "test": 0.87}
+targets = {"cases": 0.95, "test": 0.90, "test2": 0.90}
+# Measured 0.977 / 1.000 / 0.976 / 0.947 / 0.905 / 0.897 (cases, dev, dev2, dev3, test, test2; test2 on its first reading).
+floors = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.93, "test": 0.89, "test2": 0.88}
+# Without the fixtures' PDFs the paper-library cases are skipped; the rest measured 0.977 / 1.000 / 0.978 / 0.960 / 0.886 / 0.914.
+floors_without_library = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.94, "test": 0.87, "test2": 0.89}
 names = {"cases": "existing case file (router_cases.tsv)", "dev": "fresh dev (tuning set)",
          "dev2": "second fresh dev (tuning set)", "dev3": "third fresh dev (tuning set)",
-         "test": "fresh test (held back, not tuned on)"}
+         "test": "fresh test (held back, not tuned on)", "test2": "fourth writer's set (held back, not tuned on)"}
 failed = []
-for s in ("cases", "dev", "dev2", "dev3", "test"):
+for s in ("cases", "dev", "dev2", "dev3", "test", "test2"):
     r = json.load(open("%s/%s.json" % (tmp, s)))
     skipped = r.get("skipped", 0)
     print("%-40s %3d cases (%3d Chinese): accuracy %.3f (%d right), intent only %.3f%s; route median %.1f ms, max %.1f ms"
@@ -69,7 +71,7 @@ for s in ("cases", "dev", "dev2", "dev3", "test"):
     ctx = r.get("by_context", {})
     if len(ctx) > 1:
         print("    by context: " + ", ".join("%s %d/%d" % (k, v["correct"], v["cases"]) for k, v in sorted(ctx.items())))
-    if s != "test" or show_test:
+    if not s.startswith("test") or show_test:
         for f in r["failures"]:
             print("    miss %s[%s]: %r: expected %s, got %s (%s)" % (f.get("id", ""), f.get("context", "none"),
                   f["message"][:100], f["expected"], f["got"], f.get("because", "")))
