@@ -102,8 +102,10 @@ bool row_line(const std::string& line) {
   for (size_t from = 0; from < line.size();) {
     const size_t to = std::min(line.find(' ', from), line.size());
     const std::string token = line.substr(from, to - from);
-    if (RE2::FullMatch(token, kValue)) ++values;
-    else if (!token.empty() && std::isalpha(static_cast<unsigned char>(token[0]))) ++words;
+    if (RE2::FullMatch(token, kValue))
+      ++values;
+    else if (!token.empty() && std::isalpha(static_cast<unsigned char>(token[0])))
+      ++words;
     from = to + 1;
   }
   return values >= 2 && values * 2 >= words;
@@ -159,9 +161,9 @@ bool abbreviation_point(const std::string& text, size_t i) {
   if (word.size() == 1 && std::isupper(static_cast<unsigned char>(word[0]))) return true;
   if (word.size() == 1 && from >= 2 && text[from - 1] == '.') return true;  // "e.g.", "i.e."
   static const std::set<std::string> kAbbreviations = {
-      "Fig", "Figs", "fig", "figs", "Dr", "Drs", "Prof", "Mr", "Mrs", "Ms", "al", "vs", "cf", "approx", "ca",
-      "No", "Nos", "Vol", "Ref", "Refs", "Eq", "Eqs", "Suppl", "Sect", "Tab", "Inc", "Ltd", "Corp", "resp", "var",
-      "subsp", "sp", "spp", "cv", "Co", "St", "Dept", "Univ", "Ext", "Supp"};
+      "Fig",  "Figs", "fig",   "figs", "Dr",  "Drs",  "Prof", "Mr",  "Mrs",   "Ms",   "al",  "vs",  "cf",  "approx",
+      "ca",   "No",   "Nos",   "Vol",  "Ref", "Refs", "Eq",   "Eqs", "Suppl", "Sect", "Tab", "Inc", "Ltd", "Corp",
+      "resp", "var",  "subsp", "sp",   "spp", "cv",   "Co",   "St",  "Dept",  "Univ", "Ext", "Supp"};
   return kAbbreviations.contains(word);
 }
 

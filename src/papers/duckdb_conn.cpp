@@ -244,8 +244,7 @@ Status DuckDb::insert_batch(const std::string& sql, const std::vector<const std:
       else if (auto* given = std::get_if<std::string>(&v)) {
         const std::string text = valid_utf8(*given);  // see bind_all
         st = duckdb_append_varchar_length(app, text.data(), text.size());
-      }
-      else
+      } else
         st = duckdb_append_null(app);
       if (st != DuckDBSuccess) return failed("appending a value");
     }

@@ -31,7 +31,6 @@ std::set<std::string> front_matter_chunk_ids(DuckDb& db) {
   return out;
 }
 
-
 std::map<PageKey, double> defining_pages(DuckDb& db, const std::string& query, double definition_weight,
                                          double acronym_weight) {
   std::map<PageKey, double> out;
@@ -53,7 +52,6 @@ std::map<PageKey, double> defining_pages(DuckDb& db, const std::string& query, d
   }
   return out;
 }
-
 
 std::map<int, double> pages_ranked_within(DuckDb& db, const std::string& paper_id, const std::string& lexical_query) {
   std::map<int, double> out;

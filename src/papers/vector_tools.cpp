@@ -180,7 +180,7 @@ struct FusionSettings {
   double number_weight = 0;  // for a question asking a quantity, a best chunk with a number by its words gains this
   double page_weight = 0;    // BM25 over the page's whole text (words spread over its chunks) adds this much
   double unit_factor = 0;    // a table's text or a caption competes with the chunks as the page's best, at this much
-  double identifier_weight = 0;  // a page printing the identifiers the question names (LGALS1, GO:0035370) gains this
+  double identifier_weight = 0;    // a page printing the identifiers the question names (LGALS1, GO:0035370) gains this
   double within_paper_weight = 0;  // a leading paper's pages ranked by BM25 among its own pages add this much
 };
 
@@ -390,6 +390,16 @@ void add_within_paper_votes(const Library& lib, const std::string& lexical_query
       }
 }
 
+// How the pages were ranked, as a result's "fusion" says it.
+std::string fusion_description(const FusionSettings& fs, const std::string& dense_kind, const std::string& dense) {
+  return dense_kind == "hash"
+             ? "per page: BM25 (best chunk + " + std::to_string(fs.second_chunk_weight).substr(0, 4) +
+                   " x second, captions/headings/tables as fields); the hash n-gram collection is not semantic, "
+                   "so it only orders pages BM25 ties on or did not find"
+             : "per page: BM25 (best chunk, second chunk, fields) + " + std::to_string(fs.neural.value).substr(0, 4) +
+                   " x " + dense + " similarity (weight " + fs.neural.source + ")";
+}
+
 // BM25 over the chunks (with the query's dictionary expansions), BM25 over
 // captions, headings and table text as fields of their page, and one dense
 // collection, aggregated by page. Scores are relative to each search's best,
@@ -414,9 +424,9 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   const bool references_wanted = asks_for_references(query);
   const bool front_matter = asks_for_front_matter(query);
   // The front matter is a field of its own: a question about something else weighs its chunks less.
-  const std::set<std::string> front_chunks =
-      !front_matter && fs.front_matter_chunk_factor != 1.0 && lib.db ? front_matter_chunk_ids(*lib.db)
-                                                                     : std::set<std::string>();
+  const std::set<std::string> front_chunks = !front_matter && fs.front_matter_chunk_factor != 1.0 && lib.db
+                                                 ? front_matter_chunk_ids(*lib.db)
+                                                 : std::set<std::string>();
   for (size_t r = 0; r < chunks->size(); ++r) {
     const SearchHit& h = (*chunks)[r];
     PageVotes& p = page_of(h);
@@ -469,13 +479,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
     if (sa != sb) return sa > sb;
     return a.dense > b.dense;
   });
-  out.how = dense_kind == "hash"
-                ? "per page: BM25 (best chunk + " + std::to_string(fs.second_chunk_weight).substr(0, 4) +
-                      " x second, captions/headings/tables as fields); the hash n-gram collection is not semantic, "
-                      "so it only orders pages BM25 ties on or did not find"
-                : "per page: BM25 (best chunk, second chunk, fields) + " +
-                      std::to_string(fs.neural.value).substr(0, 4) + " x " + dense + " similarity (weight " +
-                      fs.neural.source + ")";
+  out.how = fusion_description(fs, dense_kind, dense);
   return out;
 }
 

@@ -60,7 +60,7 @@ TEST(Acronyms, NoLongFormWhereTheWordsCannotSpellIt) {
   EXPECT_EQ(acronym_long_form("(DDT) at the start of a page", "DDT"), "");
   EXPECT_EQ(acronym_long_form("damage tolerance (DDTX) assays", "DDT"), "");  // another acronym
   EXPECT_EQ(acronym_long_form("", "DDT"), "");
-  EXPECT_EQ(acronym_long_form("x (D)", "D"), "");  // one letter is no acronym
+  EXPECT_EQ(acronym_long_form("x (D)", "D"), "");                      // one letter is no acronym
   EXPECT_EQ(acronym_long_form("the DCXE (DCXE-1) line", "DCXE"), "");  // a variant, not a spelling out
 }
 

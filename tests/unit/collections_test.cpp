@@ -466,8 +466,10 @@ TEST(Bm25Among, TheWordsOnEveryPageCountLeastAndRareOnesDecide) {
       for (size_t p = 0; p < pages; ++p) {
         std::string d = "Ciona heart enhancers with affinity-optimizing SNVs, page " + std::to_string(p) + ".";
         // The other pages say the paper's words more often: a global ranking would favour them.
-        if (p != rare) d += " Ciona heart enhancers again and again, Ciona heart enhancers.";
-        else d += " Sequencing data were deposited under SRA accession PRJNA999706.";
+        if (p != rare)
+          d += " Ciona heart enhancers again and again, Ciona heart enhancers.";
+        else
+          d += " Sequencing data were deposited under SRA accession PRJNA999706.";
         docs.push_back(d);
       }
       const auto scores =

@@ -367,8 +367,9 @@ TEST(OfflineAnswer, AKeywordListIsNoAnswer) {
 // A question mixing the scripts glues its English terms to Chinese ("在SMN数据中", "Cajal body条目"):
 // the terms are still the words that find the sentence holding them.
 TEST(OfflineAnswer, EnglishTermsGluedToChineseStillCount) {
-  const std::vector<std::string> page = {"The enrichment analysis was run on the purified complexes.",
-                                         "The SMN complex and Cajal body proteins gave an adjusted P value of 0.00038."};
+  const std::vector<std::string> page = {
+      "The enrichment analysis was run on the purified complexes.",
+      "The SMN complex and Cajal body proteins gave an adjusted P value of 0.00038."};
   for (const std::string question : {"在SMN数据中，Cajal body条目的P值是多少？", "SMN数据里Cajal body的P值？",
                                      "Cajal body条目在SMN富集分析中的P值是多少"}) {
     const std::string answer = offline_answer_over(page, question);
@@ -380,10 +381,10 @@ TEST(OfflineAnswer, EnglishTermsGluedToChineseStillCount) {
 // The question's words meet the sentence's in other forms: stems ("coat" and "coated") and the parts
 // of a hyphenated word ("sputter-coat" and "sputter coated").
 TEST(OfflineAnswer, WordsMeetInOtherForms) {
-  const std::string answer = offline_answer_over(
-      {"The cuticle of each worm was imaged by electron microscopy at high magnification.",
-       "Worms were sputter coated with gold:palladium (80:20) for two minutes."},
-      "Which metal was used to sputter-coat the worm cuticles?");
+  const std::string answer =
+      offline_answer_over({"The cuticle of each worm was imaged by electron microscopy at high magnification.",
+                           "Worms were sputter coated with gold:palladium (80:20) for two minutes."},
+                          "Which metal was used to sputter-coat the worm cuticles?");
   ASSERT_NE(answer.find("Worms were sputter coated with gold:palladium (80:20)"), std::string::npos) << answer;
   EXPECT_LT(answer.find("Worms were sputter coated"), answer.find("The cuticle of each worm")) << answer;
 }
@@ -447,7 +448,8 @@ TEST(AnswerUnits, TablesPrintedARowPerLine) {
       std::vector<std::string> lines;
       for (size_t r = 0; r < rows; ++r)
         lines.push_back("complex number " + std::to_string(r) + " GO:00" + std::to_string(34719 + r) + " " +
-                        values[r % values.size()] + " " + values[(r + 3) % values.size()] + " " + std::to_string(r + 9));
+                        values[r % values.size()] + " " + values[(r + 3) % values.size()] + " " +
+                        std::to_string(r + 9));
       for (auto& l : lines) page += l + "\n";
       page += "\n12 Cells were grown for two weeks in 8 ml of medium on every plate we had in the lab\n";
       page += "13 and then counted by two people who did not know the genotypes of the 4 lines.\n";
@@ -484,9 +486,8 @@ TEST(AnswerUnits, ProseNumbersAsPrintedAndCaptionsWhole) {
 // A point after an abbreviation or an initial ends no sentence; a point after a word does. Generated:
 // every abbreviation and initial papers print mid-sentence, before a number, a name and a lower-case word.
 TEST(AnswerUnits, SentencesGoOnPastAbbreviationsAndInitials) {
-  for (const std::string abbreviation :
-       {"Fig.", "Figs.", "Dr.", "Prof.", "et al.", "e.g.", "i.e.", "vs.", "cf.", "approx.", "No.", "Ref.", "Eq.",
-        "Suppl.", "C.", "P. A."})
+  for (const std::string abbreviation : {"Fig.", "Figs.", "Dr.", "Prof.", "et al.", "e.g.", "i.e.", "vs.", "cf.",
+                                         "approx.", "No.", "Ref.", "Eq.", "Suppl.", "C.", "P. A."})
     for (const std::string next : {"2 shows the rise of the counts", "Sharp provided the cell lines", "roots grew"}) {
       const std::string sentence = "The lines studied here (see " + abbreviation + " " + next + ") were kept.";
       const auto got = sentences("Cells were grown for two weeks. " + sentence + " Then they were counted again.");
