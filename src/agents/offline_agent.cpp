@@ -16,25 +16,11 @@
 #include "bioagent/collections.h"
 #include "bioagent/json_text.h"
 #include "papers/question_cues.h"
+#include "text/chinese_script.h"
 #include "text/stop_words.h"
 
 namespace bioagent {
 namespace {
-
-// At text[i], the code point of a three-byte CJK character (U+2E80..U+9FFF, U+F900..U+FAFF,
-// U+FF00..U+FFEF; punctuation 、。，？ among them), else 0.
-unsigned cjk_at(const std::string& text, size_t i) {
-  const unsigned char c = static_cast<unsigned char>(text[i]);
-  if (c < 0xE2 || c > 0xEF || i + 2 >= text.size()) return 0;
-  const unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
-                      (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
-  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF) ? cp : 0;
-}
-
-bool cjk_punctuation(unsigned cp) {
-  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
-         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
-}
 
 // The words of a text, lower-cased, stop words and one-letter words left out. A run of Chinese
 // characters is a word of its own, apart from the Latin words it touches ("在SMN", "body条目"):
@@ -74,7 +60,7 @@ std::vector<std::string> raw_words(const std::string& text) {
 std::vector<std::string> content_words(const std::string& text) {
   std::vector<std::string> out;
   for (auto& w : raw_words(text)) {
-    if (static_cast<unsigned char>(w[0]) >= 0x80) {
+    if (cjk_at(w, 0)) {
       out.push_back(w);
       continue;
     }

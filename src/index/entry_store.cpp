@@ -11,6 +11,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include "text/chinese_script.h"
+
 namespace bioagent {
 namespace {
 
@@ -101,24 +103,6 @@ class FilterDecider : public Xapian::MatchDecider {
  private:
   const FilterExpr& f_;
 };
-
-// At text[i], a three-byte UTF-8 sequence of the CJK ranges (U+2E80..U+9FFF,
-// U+AC00..U+D7AF, U+F900..U+FAFF, U+FF00..U+FFEF): its code point, else 0.
-unsigned cjk_at(const std::string& text, size_t i) {
-  unsigned char c = static_cast<unsigned char>(text[i]);
-  if (c < 0xE2 || c > 0xEF || i + 2 >= text.size()) return 0;
-  unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
-                (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
-  bool cjk = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-             (cp >= 0xFF00 && cp <= 0xFFEF);
-  return cjk ? cp : 0;
-}
-
-// CJK and full-width punctuation (、。「」，？ …): separators, not words.
-bool cjk_punctuation(unsigned cp) {
-  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
-         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
-}
 
 // Our analyser for text_bm25_en, used for documents and queries alike:
 // lower-cased runs of letters and digits (bytes of other UTF-8 sequences count

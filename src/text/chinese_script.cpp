@@ -56,4 +56,19 @@ std::string to_simplified(std::string_view text) {
   return out;
 }
 
+unsigned cjk_at(std::string_view text, size_t i) {
+  unsigned char c = static_cast<unsigned char>(text[i]);
+  if (c < 0xE2 || c > 0xEF || i + 2 >= text.size()) return 0;
+  unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+  bool cjk = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+             (cp >= 0xFF00 && cp <= 0xFFEF);
+  return cjk ? cp : 0;
+}
+
+bool cjk_punctuation(unsigned cp) {
+  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
 }  // namespace bioagent
