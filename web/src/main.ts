@@ -357,6 +357,12 @@ async function refreshTimeLeft(taskId: string): Promise<void> {
   }
 }
 
+// The results panel is rebuilt only when the listing changed, and in one step after every fetch: a refresh
+// never removes a link or figure the user is about to click, and of two overlapping refreshes only the
+// later one renders.
+let resultsGeneration = 0;
+let resultsShown = '';
+
 // Figures appear as their stages finish, not only when the run ends.
 let resultsTimer = 0;
 function refreshResultsSoon(taskId: string): void {
@@ -369,6 +375,8 @@ function followTask(taskId: string): void {
   $('figures').replaceChildren();
   $('tables').replaceChildren();
   $('downloads').replaceChildren();
+  resultsShown = '';
+  resultsGeneration++;
   $('task-state').dataset.task = taskId;
   showTaskActions('', false);
   api
@@ -471,6 +479,7 @@ function onTaskEvent(taskId: string, e: any): void {
 }
 
 async function showResults(taskId: string): Promise<void> {
+  const generation = ++resultsGeneration;
   let r: any;
   try {
     r = await api.call('GET', `/api/agent/results/${taskId}`);
@@ -479,10 +488,18 @@ async function showResults(taskId: string): Promise<void> {
     return;
   }
   const files: any[] = r.files || [];
-  const figures = $('figures');
-  figures.replaceChildren();
-  $('tables').replaceChildren();
-  $('downloads').replaceChildren();
+  const logs: any[] = r.logs || [];
+  const listing = JSON.stringify([taskId, files.map((f) => [f.name, f.bytes, f.caption]), logs.map((f) => f.name)]);
+  if (generation !== resultsGeneration || listing === resultsShown) return;
+  const table = await previewTable(files);
+  if (generation !== resultsGeneration) return;
+  resultsShown = listing;
+  $('figures').replaceChildren(...figureTiles(files));
+  $('tables').replaceChildren(...(table ? [table] : []));
+  $('downloads').replaceChildren(...downloadLinks(taskId, files, logs));
+}
+
+function figureTiles(files: any[]): HTMLElement[] {
   // What a paper shows first (the outcome's key figures in the same order), then the others by name.
   const importance = ['combined_panel', 'tree_rooted', 'chromosome_map', 'synteny_circle', 'kaks',
     'expression_heatmap', 'motif_logos', 'gene_structure', 'promoter_heatmap'];
@@ -495,7 +512,7 @@ async function showResults(taskId: string): Promise<void> {
   const shown = files
     .filter((f) => f.name.endsWith('.svg') || (f.name.endsWith('.png') && !names.has(f.name.replace(/\.png$/, '.svg'))))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
-  for (const f of shown) {
+  return shown.map((f) => {
     // The report's numbered caption (served with the listing); a figure the report does not show: its file name.
     const caption: string = f.caption || f.name;
     const img = el('img', 'figure') as HTMLImageElement;
@@ -509,48 +526,55 @@ async function showResults(taskId: string): Promise<void> {
     const fig = el('figure');
     fig.dataset.file = f.name;
     fig.append(img, el('figcaption', '', caption));
-    figures.append(fig);
-  }
+    return fig;
+  });
+}
+
+// The first rows of the members' property table (or the first table), or null when none is readable.
+async function previewTable(files: any[]): Promise<HTMLElement | null> {
   const table = files.find((f) => f.name.endsWith('.properties.tsv')) || files.find((f) => f.name.endsWith('.tsv'));
-  if (table) {
-    try {
-      const text = await (await fetch(api.fileUrl(table.url))).text();
-      const rows = text.trim().split('\n').slice(0, 16).map((l) => l.split('\t'));
-      const tb = el('table', 'preview');
-      tb.append(el('caption', '', table.name));
-      rows.forEach((cells, i) => {
-        const tr = el('tr');
-        for (const c of cells) tr.append(el(i === 0 ? 'th' : 'td', '', c));
-        tb.append(tr);
-      });
-      $('tables').append(tb);
-    } catch {
-      /* the download link stays */
-    }
+  if (!table) return null;
+  try {
+    const text = await (await fetch(api.fileUrl(table.url))).text();
+    const rows = text.trim().split('\n').slice(0, 16).map((l) => l.split('\t'));
+    const tb = el('table', 'preview');
+    tb.append(el('caption', '', table.name));
+    rows.forEach((cells, i) => {
+      const tr = el('tr');
+      for (const c of cells) tr.append(el(i === 0 ? 'th' : 'td', '', c));
+      tb.append(tr);
+    });
+    return tb;
+  } catch {
+    return null;  // the download link stays
   }
-  const downloads = $('downloads');
+}
+
+function downloadLinks(taskId: string, files: any[], logs: any[]): HTMLElement[] {
+  const links: HTMLElement[] = [];
   const report = files.find((f) => f.name.endsWith('.report.html'));
   if (report) {
     const a = el('a', 'open-report', t('report')) as HTMLAnchorElement;
     a.href = api.fileUrl(report.url);
     a.target = '_blank';
     a.rel = 'noopener';
-    downloads.append(a);
+    links.push(a);
   }
   // The whole result folder as one zip, when the report stage wrote it.
   if (files.some((f) => f.name.endsWith('.results.zip'))) {
     const a = el('a', 'download-all', t('downloadAll')) as HTMLAnchorElement;
     a.href = api.fileUrl(`/api/agent/results/${taskId}/zip`, true);
     a.setAttribute('download', '');
-    downloads.append(a);
+    links.push(a);
   }
   // Every file of final/ (figures as SVG, PDF and PNG), status.json and validation.json, and each stage's log.
-  for (const f of [...files, ...(r.logs || [])]) {
+  for (const f of [...files, ...logs]) {
     const a = el('a', 'download', `${t('download')} ${f.name}`) as HTMLAnchorElement;
     a.href = api.fileUrl(f.url, true);
     a.setAttribute('download', f.name.replace(/^logs\//, ''));
-    downloads.append(a);
+    links.push(a);
   }
+  return links;
 }
 
 // ---- figure zoom -------------------------------------------------------------
