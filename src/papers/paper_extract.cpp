@@ -12,6 +12,7 @@
 
 #include "bioagent/json_text.h"
 #include "bioagent/papers.h"
+#include "papers/page_chunks.h"
 #include "papers/paper_extract.h"
 #include "papers/paper_metadata.h"
 #include "papers/paper_references.h"
@@ -262,6 +263,7 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
   std::vector<Section> sections;
   bool in_references = false, seen_references = false;
   ReferenceList references;
+  TableCarry table_carry;  // a table of rows running on from one page to the next
   for (const PdfPage& page : doc.pages) {
     const std::string page_id = id("page", static_cast<size_t>(page.number));
     std::string content;
@@ -433,27 +435,12 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
       rows.push_back(r);
       ++image_n;
     }
-    // Chunks: whole paragraphs up to ~1,000 characters, the last paragraph (or
-    // its last 200 characters) repeated at the start of the next chunk.
-    std::string chunk, last;
-    auto emit = [&] {
-      if (chunk.find_first_not_of(" \n") == std::string::npos) return;
+    for (const std::string& chunk : page_chunks(page, table_carry)) {
       rows.push_back({"INSERT INTO chunks VALUES (?, ?, ?, ?, ?)",
                       {id("chunk", chunk_n), chunk, int64_t(chunk_n), rep.paper_id, page_id}});
       index("chunks", "text_content", id("chunk", chunk_n), page.number, chunk);
       ++chunk_n;
-    };
-    for (auto& b : page.blocks) {
-      if (b.image || b.text.empty()) continue;
-      std::string para = one_line(b.text);
-      if (!chunk.empty() && chunk.size() + para.size() > 1000) {
-        emit();
-        chunk = last.size() <= 300 ? last : utf8_suffix(last, 200);
-      }
-      chunk += (chunk.empty() ? "" : "\n") + para;
-      last = para;
     }
-    emit();
   }
   if (references.entries().empty())
     add_unheaded_references(
