@@ -137,6 +137,53 @@ bool add_line_rows(const std::vector<std::string>& block, const std::string& cap
   return true;
 }
 
+// A row the library stored as one line of cells ("Sequencing data for MPRA | This paper | SRA: PRJNA999706").
+bool cell_row(const std::vector<std::string>& block) {
+  return block.size() == 1 && block[0].find(" | ") != std::string::npos;
+}
+
+// A short line between a table's rows (at most two lines): a group label ("Deposited Data").
+bool label_block(const std::vector<std::vector<std::string>>& blocks, size_t i) {
+  return !cell_row(blocks[i]) && blocks[i].size() <= 2 && joined_lines(blocks[i]).size() <= 80 &&
+         i + 1 < blocks.size() && cell_row(blocks[i + 1]);
+}
+
+// A table stored a row per line of cells, from blocks[i]: every row becomes a unit led by what reads
+// it — the table's caption (or the short line right above the rows), its header (a first row without
+// digits) and the group label. A table whose rows have labels between them and no header has its
+// first label right above its rows, and its title above that. Returns the index of the first block
+// after the table.
+size_t add_cell_rows(const std::vector<std::vector<std::string>>& blocks, size_t i, const std::string& caption,
+                     std::vector<AnswerUnit>& out) {
+  const std::string& first = blocks[i][0];
+  std::string header = first.find_first_of("0123456789") == std::string::npos ? first : "";
+  std::string title = caption, label;
+  auto short_line = [&](size_t k) { return blocks[k].size() == 1 && blocks[k][0].size() <= 100; };
+  bool labelled = false;
+  for (size_t k = i + 1; k < blocks.size() && (cell_row(blocks[k]) || label_block(blocks, k)); ++k)
+    labelled |= label_block(blocks, k);
+  if (header.empty() && labelled && i > 0 && short_line(i - 1) && !caption_line(blocks[i - 1][0])) {
+    label = blocks[i - 1][0];
+    if (title.empty() && i > 1 && short_line(i - 2)) title = blocks[i - 2][0];
+  } else if (title.empty() && i > 0 && short_line(i - 1)) {
+    title = blocks[i - 1][0];
+  }
+  for (; i < blocks.size(); ++i) {
+    const auto& b = blocks[i];
+    if (!cell_row(b)) {
+      if (!label_block(blocks, i)) break;
+      label = joined_lines(b);
+      continue;
+    }
+    if (b[0] == header) continue;
+    std::string context;
+    for (const std::string* part : {&title, &header, &label})
+      if (!part->empty()) context += (context.empty() ? "" : " — ") + *part;
+    out.push_back({printed_number_form(context.empty() ? b[0] : context + ": " + b[0]), true});
+  }
+  return i;
+}
+
 // A caption block: whole when short, else its sentences, each after the label, so every
 // unit still says which figure or table it describes.
 void add_caption(const std::vector<std::string>& block, std::vector<AnswerUnit>& out) {
@@ -207,6 +254,12 @@ std::vector<AnswerUnit> answer_units(const std::string& page_text) {
     const auto& b = blocks[i];
     if (add_line_rows(b, caption, prose, out, flush_prose)) {
       caption.clear();  // the next table has its own
+      continue;
+    }
+    if (cell_row(b)) {
+      flush_prose();
+      i = add_cell_rows(blocks, i, caption, out) - 1;  // the block that ended the table is read by the loop
+      caption.clear();
       continue;
     }
     if (caption_line(b.front())) {

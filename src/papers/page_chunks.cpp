@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include <re2/re2.h>
+
 #include "bioagent/json_text.h"
 #include "papers/paper_metadata.h"
 
@@ -23,7 +25,7 @@ bool same_height(float a0, float a1, float b0, float b1) {
 
 // A block's lines grouped into cells: lines whose horizontal ranges overlap are one cell (a cell that
 // wraps), cells ordered left to right and their lines top to bottom. Line numbers in the page's side
-// margins (preprints number every line) are not cells.
+// margins (preprints number every line) and list markers are not cells.
 struct Cell {
   float x0, x1, y0, y1;
   std::vector<size_t> lines;
@@ -34,6 +36,12 @@ bool line_number(const PdfPage& page, const Cell& c, const std::vector<std::stri
     if (i >= text.size() || text[i].find_first_not_of(" 0123456789") != std::string::npos) return false;
   return true;
 }
+// A bullet or a list number beside its item ("•", "–", "1.", "(a)") marks a list, not a column.
+bool list_marker(const Cell& c, const std::vector<std::string>& text) {
+  static const RE2 kMarker(R"(\s*(?:[•·▪●○■◦*–—-]|\(?[0-9a-zA-Z]{1,2}[.)])\s*)");
+  return c.lines.size() == 1 && c.lines[0] < text.size() && RE2::FullMatch(text[c.lines[0]], kMarker);
+}
+
 std::vector<Cell> block_cells(const PdfPage& page, const PdfBlock& b) {
   std::vector<size_t> order(b.lines.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -50,7 +58,7 @@ std::vector<Cell> block_cells(const PdfPage& page, const PdfBlock& b) {
     c.lines.push_back(i);
   }
   const std::vector<std::string> text = split_lines(b.text);
-  std::erase_if(cells, [&](const Cell& c) { return line_number(page, c, text); });
+  std::erase_if(cells, [&](const Cell& c) { return line_number(page, c, text) || list_marker(c, text); });
   for (Cell& c : cells)
     std::sort(c.lines.begin(), c.lines.end(), [&](size_t i, size_t j) { return b.lines[i].y0 < b.lines[j].y0; });
   return cells;
@@ -72,6 +80,12 @@ bool in_margin(const PdfPage& page, const PdfBlock& b) {
          b.x0 > page.width * 0.92f;
 }
 
+// A caption's label set beside its text ("Table 1. | Reagents and tools") is no row.
+bool caption_start(const std::string& text) {
+  static const RE2 kLabel(R"((?i)^\s*(?:supplementary |extended data )?(?:table|fig(?:ure)?\.?)\s*S?[0-9IVX]+\b)");
+  return RE2::PartialMatch(text, kLabel);
+}
+
 bool all_bold(const PdfBlock& b) {
   return !b.lines.empty() && std::all_of(b.lines.begin(), b.lines.end(), [](const PdfLine& l) { return l.bold; });
 }
@@ -83,7 +97,8 @@ bool cell_sized(const PdfBlock& b) { return b.lines.size() <= 6 && b.text.size()
 // One line of the page's reading: a block, or the blocks that start at the same height side by side
 // (a row whose cells wrapped are several blocks).
 struct Unit {
-  std::string text;  // prose: the block's text on one line; a row: its cells joined by " | "
+  std::string text;     // prose: the block's text on one line; a row: its cells joined by " | "
+  std::string printed;  // prose: the block's text as printed (its lines); a row: as `text`
   bool row = false;
   bool margin = false;
   bool bold = false;  // every line is bold (a header row)
@@ -100,12 +115,14 @@ std::vector<Unit> page_units(const PdfPage& page) {
         same_height(b.y0, b.y1, last->y0, last->y1) && (b.x0 >= last->x1 - 1 || last->x0 >= b.x1 - 1)) {
       Unit& u = units.back();
       u.text += " | " + row_cells(page, b);
+      u.printed = u.text;
       u.row = true;
       u.lines = std::max(u.lines, b.lines.size());
       u.bold = u.bold && all_bold(b);
     } else {
-      const bool row = cells_side_by_side(block_cells(page, b));
-      units.push_back({row ? row_cells(page, b) : one_line(b.text), row, margin, all_bold(b), b.lines.size()});
+      const bool row = !margin && !caption_start(b.text) && cells_side_by_side(block_cells(page, b));
+      const std::string cells = row ? row_cells(page, b) : "";
+      units.push_back({row ? cells : one_line(b.text), row ? cells : b.text, row, margin, all_bold(b), b.lines.size()});
     }
     last = &b;
   }
@@ -255,6 +272,12 @@ std::string row_cells(const PdfPage& page, const PdfBlock& block) {
         cell += (cell.empty() ? "" : " ") + trim(lines[i]);
     if (!cell.empty()) out += (out.empty() ? "" : " | ") + cell;
   }
+  return out;
+}
+
+std::string page_text(const PdfPage& page) {
+  std::string out;
+  for (const Unit& u : page_units(page)) out += (out.empty() ? "" : "\n\n") + u.printed;
   return out;
 }
 

@@ -24,6 +24,10 @@ struct TableCarry {
 // page) and updated (a table still open at this page's end).
 std::vector<std::string> page_chunks(const PdfPage& page, TableCarry& carry);
 
+// A page's text as stored: its text blocks in reading order, a blank line between them; a row of a table
+// (see page_chunks) is one line of cells joined by " | ", not one cell per line.
+std::string page_text(const PdfPage& page);
+
 // The cells of a table row held in one block, left to right, joined by " | ": lines whose horizontal
 // ranges overlap are one cell, read top to bottom and joined by a space. A paragraph is one cell;
 // line numbers in the page's side margins are left out.

@@ -266,9 +266,7 @@ PreparedPaper prepare_paper(const PdfDoc& doc, const std::filesystem::path& pdf)
   TableCarry table_carry;  // a table of rows running on from one page to the next
   for (const PdfPage& page : doc.pages) {
     const std::string page_id = id("page", static_cast<size_t>(page.number));
-    std::string content;
-    for (auto& b : page.blocks)
-      if (!b.image && !b.text.empty()) content += (content.empty() ? "" : "\n\n") + b.text;
+    const std::string content = page_text(page);
     rows.push_back({"INSERT INTO pages VALUES (?, ?, ?, ?, ?, NULL, ?)",
                     {page_id, int64_t(page.number), int64_t(std::lround(page.width)), int64_t(std::lround(page.height)),
                      content, rep.paper_id}});

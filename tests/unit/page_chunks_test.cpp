@@ -1,7 +1,7 @@
 // Chunks of tables laid out as rows, generated over the ways PDFs lay them out: cells in one block or
 // one block per cell, cells that wrap (and sit centred beside them), a bold header or none, group
 // labels, a table that runs on to the next page, margins around it; and prose that must stay prose
-// (line-numbered preprints, two columns starting at the same height, too few rows).
+// (line-numbered preprints, two columns starting at the same height, too few rows, lists, captions).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -138,14 +138,24 @@ TEST(PageChunks, ProseStaysProse) {
           text_block(x, 80 + 60.0f * float(i), {{x, line}, {x, line}, {x, line}, {x, line}}, false, 220));
   add_row(columns, 400, {"A", "B", "C"}, false, false, false);
   add_row(columns, 414, {"D", "E", "F"}, false, false, false);
-  for (PdfPage* page : {&numbered, &columns}) {
+  // A bulleted and a numbered list (the marker beside its item), and captions whose label sits beside
+  // their text.
+  PdfPage listed = blank_page(5);
+  const std::vector<std::string> markers = {"•", "–", "1.", "(b)", "•"};
+  for (size_t i = 0; i < markers.size(); ++i)
+    listed.blocks.push_back(text_block(72, 80 + 12.0f * float(i),
+                                       {{72, markers[i]}, {84, "Sequencing data have been deposited at SRA item"}},
+                                       false, 10, true));
+  for (const char* label : {"Table 1.", "Figure 2", "Table S3"})
+    listed.blocks.push_back(text_block(72, 200, {{72, label}, {120, "Reagents and tools used"}}, true, 40, true));
+  for (PdfPage* page : {&numbered, &columns, &listed}) {
     TableCarry carry;
     const auto chunks = page_chunks(*page, carry);
     ASSERT_FALSE(chunks.empty());
     for (const std::string& c : chunks) {
       EXPECT_LE(c.size(), 1400u);
-      if (page == &numbered) {
-        EXPECT_EQ(c.find(" | "), std::string::npos) << "line numbers are not cells: " << c;
+      if (page != &columns) {
+        EXPECT_EQ(c.find(" | "), std::string::npos) << "line numbers, list markers, caption labels: " << c;
       }
       EXPECT_EQ(c.find(" · "), std::string::npos) << "no table context on prose: " << c;
     }

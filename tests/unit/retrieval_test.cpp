@@ -468,6 +468,41 @@ TEST(AnswerUnits, TablesPrintedARowPerLine) {
     }
 }
 
+// A table the library stored a row per line of cells (papers/page_chunks.h), with or without a caption
+// above it, a header row and group labels between rows: each row is read with all three.
+TEST(AnswerUnits, CellRowsReadWithTitleHeaderAndLabel) {
+  for (int bits = 0; bits < 8; ++bits) {
+    const bool caption = bits & 1, header = bits & 2, labels = bits & 4;
+    std::string page = "Reagents were used as listed.\n\n";
+    page += caption ? "Table 2. Key resources\n\n" : "Key resources table\n\n";
+    if (header) page += "REAGENT or RESOURCE | SOURCE | IDENTIFIER\n\n";
+    for (int r = 0; r < 6; ++r) {
+      if (labels && r % 3 == 0) page += "Group " + std::string(1, char('A' + r / 3)) + "\n\n";
+      page += "Reagent " + std::string(1, char('a' + r)) + " | Lab " + std::to_string(r) +
+              " | ID:" + std::to_string(100 + r) + "\n\n";
+    }
+    page += "After the table, the prose goes on about the reagents. It has a second sentence about them too.\n";
+    SCOPED_TRACE(page);
+    std::vector<std::string> rows, other;
+    for (auto& u : answer_units(page)) (u.table_row ? rows : other).push_back(u.text);
+    ASSERT_EQ(rows.size(), 6u);
+    for (int r = 0; r < 6; ++r) {
+      const std::string& row = rows[size_t(r)];
+      EXPECT_EQ(row.rfind(caption ? "Table 2. Key resources" : "Key resources table", 0), 0u) << row;
+      if (header) {
+        EXPECT_NE(row.find(" — REAGENT or RESOURCE | SOURCE | IDENTIFIER"), std::string::npos) << row;
+      }
+      if (labels) {
+        EXPECT_NE(row.find(" — Group " + std::string(1, char('A' + r / 3)) + ": "), std::string::npos) << row;
+      }
+      EXPECT_NE(row.find("Reagent " + std::string(1, char('a' + r)) + " | Lab " + std::to_string(r) + " | ID:"),
+                std::string::npos)
+          << row;
+    }
+    EXPECT_EQ(other.back(), "It has a second sentence about them too.") << "prose after the table";
+  }
+}
+
 TEST(AnswerUnits, ProseNumbersAsPrintedAndCaptionsWhole) {
   const auto units = answer_units(
       "the catalytic efficiency of 10 .3 in terms of kcat/Km and the\nrelative efficiency of 0 .76 was seen. "
