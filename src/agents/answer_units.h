@@ -24,8 +24,9 @@ std::vector<std::string> sentences(const std::string& text, bool by_line = false
 // short lines before its first numeric row is its header. Each row becomes one unit,
 // "<caption> — <header cells>: <row cells>", cells joined by " | ", so a value is quoted with
 // what it measures. A table the library stored a row per line, cells joined by " | ", is read
-// the same way, with the group label above its rows. Everything else is split into sentences. Numbers keep their
-// printed form; only a space the extractor put before a decimal point ("10 .3") is taken out.
+// the same way, with the group label above its rows. Everything else is split into sentences.
+// Numbers keep their printed form; only a space the extractor put before a decimal point
+// ("10 .3") is taken out.
 std::vector<AnswerUnit> answer_units(const std::string& page_text);
 
 }  // namespace bioagent
