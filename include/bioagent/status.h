@@ -42,6 +42,8 @@ std::string_view error_code_name(ErrorCode code);
 // them) goes through before it enters a JSON value; Status applies it to its
 // message and string details.
 std::string valid_utf8(std::string_view text);
+// The first byte of `text` that starts no valid UTF-8 sequence, or npos (valid text is not copied).
+size_t invalid_utf8_at(std::string_view text);
 
 class [[nodiscard]] Status {
  public:

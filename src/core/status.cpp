@@ -34,6 +34,27 @@ std::string_view error_code_name(ErrorCode code) {
   return "internal";
 }
 
+size_t invalid_utf8_at(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (len == 0 || i + len > n) return i;
+    for (size_t k = 1; k < len; ++k)
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+    if ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] > 0x9F) || (c == 0xF0 && p[i + 1] < 0x90) ||
+        (c == 0xF4 && p[i + 1] > 0x8F))
+      return i;  // overlong, surrogate or beyond U+10FFFF
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
 std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -82,6 +82,13 @@ Status DuckDb::exec(const std::string& sql) {
 
 namespace {
 
+// DuckDB stores invalid UTF-8 as given, and lower(), LIKE and ILIKE on it then fail inside DuckDB: every
+// text goes in valid (copied only when it is not).
+template <typename Put>
+duckdb_state with_valid_utf8(const std::string& text, Put&& put) {
+  return invalid_utf8_at(text) == std::string_view::npos ? put(text) : put(valid_utf8(text));
+}
+
 Status bind_all(duckdb_prepared_statement stmt, const std::vector<SqlParam>& params) {
   for (size_t i = 0; i < params.size(); ++i) {
     idx_t at = i + 1;
@@ -92,10 +99,10 @@ Status bind_all(duckdb_prepared_statement stmt, const std::vector<SqlParam>& par
       st = duckdb_bind_int64(stmt, at, *v);
     else if (auto* d = std::get_if<double>(&params[i]))
       st = duckdb_bind_double(stmt, at, *d);
-    else {  // DuckDB stores invalid UTF-8 as given, and lower(), LIKE and ILIKE on it then fail inside DuckDB
-      const std::string text = valid_utf8(std::get<std::string>(params[i]));
-      st = duckdb_bind_varchar_length(stmt, at, text.data(), text.size());
-    }
+    else
+      st = with_valid_utf8(std::get<std::string>(params[i]), [&](const std::string& text) {
+        return duckdb_bind_varchar_length(stmt, at, text.data(), text.size());
+      });
     if (st != DuckDBSuccess) return internal_error("cannot bind SQL parameter " + std::to_string(at));
   }
   return {};
@@ -241,10 +248,11 @@ Status DuckDb::insert_batch(const std::string& sql, const std::vector<const std:
         st = duckdb_append_int64(app, *i);
       else if (auto* d = std::get_if<double>(&v))
         st = duckdb_append_double(app, *d);
-      else if (auto* given = std::get_if<std::string>(&v)) {
-        const std::string text = valid_utf8(*given);  // see bind_all
-        st = duckdb_append_varchar_length(app, text.data(), text.size());
-      } else
+      else if (auto* given = std::get_if<std::string>(&v))
+        st = with_valid_utf8(*given, [&](const std::string& text) {
+          return duckdb_append_varchar_length(app, text.data(), text.size());
+        });
+      else
         st = duckdb_append_null(app);
       if (st != DuckDBSuccess) return failed("appending a value");
     }

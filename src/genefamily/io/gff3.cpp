@@ -15,7 +15,6 @@
 namespace bioagent {
 
 using seqio_detail::InputStream;
-using seqio_detail::invalid_utf8_at;
 using seqio_detail::LineReader;
 using seqio_detail::quote_byte;
 using seqio_detail::to_int;

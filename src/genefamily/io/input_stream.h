@@ -84,8 +84,6 @@ class LineReader {
   Status status_;
 };
 
-// The first byte of `s` that starts no valid UTF-8 sequence, or npos.
-size_t invalid_utf8_at(std::string_view s);
 // A byte as messages quote it: 'c' when printable ASCII, else 0xNN.
 std::string quote_byte(unsigned char c);
 
