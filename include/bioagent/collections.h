@@ -18,6 +18,7 @@
 // replaced when the paper is added again.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -116,6 +117,8 @@ class Collections {
   // Names, kinds, models, dimensions, entry counts and the filterable fields.
   Json describe() const;
   std::vector<std::string> names() const;
+  // Whether every word of `text` (as index_terms reads it) occurs somewhere in the index.
+  bool holds_words(const std::string& text) const;
   // "bm25", or the embedder's embed_type ("hash": not semantic; "openai": a
   // model); empty for an unknown name.
   std::string embed_type(const std::string& collection_name) const;
@@ -138,7 +141,12 @@ std::vector<std::string> name_expansions(const std::string& query);
 // no name covers: what a search of English text needs. The glosses are
 // alternatives, several per word, so they suit ranking, not a count of how
 // much of a message a source covers (the router uses name_expansions).
-std::vector<std::string> query_expansions(const std::string& query);
+// `known`, when given, says whether a gloss's words are in the text searched
+// (Collections::holds_words): a word's senses the library writes are chosen
+// over the first ones ("融合": "fusion" in a library of gene editors, not
+// "a mixture").
+std::vector<std::string> query_expansions(const std::string& query,
+                                          const std::function<bool(const std::string&)>& known = {});
 
 // BM25 (k1 1.2, b 0.75) of `query` over `docs`, with the statistics of those documents
 // alone: a word's IDF is how rare it is among them, the average length theirs. Within one

@@ -13,6 +13,7 @@ namespace bioagent {
 namespace {
 
 constexpr size_t kMaxGlosses = 2;     // per word: the first senses are the common ones
+constexpr size_t kKeptGlosses = 6;    // per word, to choose from
 constexpr size_t kMaxGlossWords = 3;  // a longer gloss is an explanation, not a name
 
 struct Dictionary {
@@ -77,13 +78,13 @@ std::vector<std::string> short_glosses(simdjson::ondemand::array senses) {
     std::string_view sense;
     if (item.get_string().get(sense) != simdjson::SUCCESS || pointer_sense(sense)) continue;
     size_t at = 0;
-    while (at <= sense.size() && out.size() < kMaxGlosses) {
+    while (at <= sense.size() && out.size() < kKeptGlosses) {
       size_t end = std::min(sense.find(';', at), sense.size());
       std::string g = plain_gloss(sense.substr(at, end - at));
       if (!g.empty() && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(std::move(g));
       at = end + 1;
     }
-    if (out.size() >= kMaxGlosses) break;
+    if (out.size() >= kKeptGlosses) break;
   }
   return out;
 }
@@ -141,7 +142,24 @@ const Dictionary& dictionary() {
 
 ChineseGlossStatus chinese_gloss_status() { return dictionary().status; }
 
-std::vector<std::string> gloss_chinese_run(std::string_view run) {
+namespace {
+
+// Two of a word's glosses: the first two `known` accepts, else the first two (one known gloss stays
+// alone: a word the library does not hold adds nothing to a search of it).
+std::vector<const std::string*> chosen_glosses(const std::vector<std::string>& glosses,
+                                               const std::function<bool(const std::string&)>& known) {
+  std::vector<const std::string*> out;
+  if (known)
+    for (const std::string& g : glosses)
+      if (out.size() < kMaxGlosses && known(g)) out.push_back(&g);
+  if (out.empty())
+    for (size_t i = 0; i < glosses.size() && i < kMaxGlosses; ++i) out.push_back(&glosses[i]);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> gloss_chinese_run(std::string_view run, const std::function<bool(const std::string&)>& known) {
   const Dictionary& d = dictionary();
   std::vector<std::string> out;
   if (d.words.empty()) return out;
@@ -155,8 +173,8 @@ std::vector<std::string> gloss_chinese_run(std::string_view run) {
     for (size_t len = std::min(d.longest, chars - at); len >= 2; --len) {
       auto it = d.words.find(std::string(run.substr(starts[at], starts[at + len] - starts[at])));
       if (it == d.words.end()) continue;
-      for (auto& g : it->second)
-        if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+      for (const std::string* g : chosen_glosses(it->second, known))
+        if (std::find(out.begin(), out.end(), *g) == out.end()) out.push_back(*g);
       taken = len;
       break;
     }

@@ -4,6 +4,7 @@
 // (never committed); BIOAGENT_CEDICT names another copy of its cedict.json.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,10 +22,12 @@ ChineseGlossStatus chinese_gloss_status();
 
 // The English words for one run of Chinese characters: the run is cut into
 // the longest dictionary words (forward maximum matching), and each word of
-// two or more characters contributes the first short glosses of its senses
-// (at most two; "to", articles, parentheses and cross-references removed).
+// two or more characters contributes two short glosses of its senses ("to",
+// articles, parentheses and cross-references removed): the first two that
+// `known` accepts when it is given and accepts any, else the first two.
 // Single characters are skipped: alone they are too ambiguous to search by.
 // Empty when the dictionary is absent.
-std::vector<std::string> gloss_chinese_run(std::string_view run);
+std::vector<std::string> gloss_chinese_run(std::string_view run,
+                                           const std::function<bool(const std::string&)>& known = {});
 
 }  // namespace bioagent

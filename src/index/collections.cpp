@@ -186,6 +186,12 @@ Status Collections::repair() {
 
 std::set<std::string> Collections::indexed_papers() const { return impl_->store->papers(); }
 
+bool Collections::holds_words(const std::string& text) const {
+  const std::vector<std::string> words = index_terms(text);
+  return !words.empty() && std::all_of(words.begin(), words.end(),
+                                       [&](const std::string& w) { return impl_->store->term_frequency(w) > 0; });
+}
+
 std::vector<std::string> Collections::names() const {
   std::vector<std::string> out{kBm25};
   for (auto& e : impl_->dense) out.push_back(e->collection_name());

@@ -345,6 +345,14 @@ std::set<std::string> EntryStore::papers() const {
 
 size_t EntryStore::size() const { return impl_->db() ? impl_->db()->get_doccount() : 0; }
 
+size_t EntryStore::term_frequency(const std::string& term) const {
+  try {
+    return impl_->db() && !term.empty() ? impl_->db()->get_termfreq(term) : 0;
+  } catch (const Xapian::Error&) {
+    return 0;  // a read racing a writer's commit: as if the word were absent
+  }
+}
+
 Result<std::vector<SearchHit>> EntryStore::bm25(const std::string& query, const std::string& table,
                                                 const std::string& column, const FilterExpr& filter,
                                                 const std::set<std::string>& visible, size_t limit) const {

@@ -49,6 +49,8 @@ class EntryStore {
   std::set<int64_t> ids_of_paper(const std::string& pdf_id) const;
   std::set<std::string> papers() const;
   size_t size() const;
+  // How many documents hold `term` (a term as the analyser writes it: an English stem, a CJK character).
+  size_t term_frequency(const std::string& term) const;
 
   // BM25 top `limit` among documents of table/column whose paper is visible
   // and which pass the filter (the filter runs inside the match, before ranking).

@@ -236,7 +236,8 @@ bool ideograph_at(const std::string& s, size_t at) {
 }
 
 // The dictionary's English for each run of Chinese characters no name above covered.
-void add_dictionary_glosses(const std::string& text, const std::vector<char>& used, std::vector<std::string>& out) {
+void add_dictionary_glosses(const std::string& text, const std::vector<char>& used, std::vector<std::string>& out,
+                            const std::function<bool(const std::string&)>& known) {
   for (size_t at = 0; at < text.size();) {
     if (used[at] || !ideograph_at(text, at)) {
       ++at;
@@ -244,7 +245,7 @@ void add_dictionary_glosses(const std::string& text, const std::vector<char>& us
     }
     size_t end = at;
     while (end < text.size() && !used[end] && ideograph_at(text, end)) end += 3;
-    for (auto& g : gloss_chinese_run(std::string_view(text).substr(at, end - at)))
+    for (auto& g : gloss_chinese_run(std::string_view(text).substr(at, end - at), known))
       if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
     at = end;
   }
@@ -280,11 +281,12 @@ std::vector<std::string> name_expansions(const std::string& query) {
   return expand_names(text, used);
 }
 
-std::vector<std::string> query_expansions(const std::string& query) {
+std::vector<std::string> query_expansions(const std::string& query,
+                                          const std::function<bool(const std::string&)>& known) {
   const std::string text = lower_ascii(query);
   std::vector<char> used(text.size(), 0);
   auto out = expand_names(text, used);
-  add_dictionary_glosses(text, used, out);
+  add_dictionary_glosses(text, used, out, known);
   return out;
 }
 

@@ -53,6 +53,27 @@ std::map<PageKey, double> defining_pages(DuckDb& db, const std::string& query, d
   return out;
 }
 
+namespace {
+
+// The query with the acronyms a paper introduces for long forms the query spells out ("insertion loci
+// (ILs)" for a question on "insertion loci"): after its introduction a paper writes the acronym only.
+std::string with_paper_acronyms(const std::string& query, const std::vector<std::string>& paper_chunks) {
+  const std::vector<std::string> words = index_terms(query);
+  const std::set<std::string> asked(words.begin(), words.end());
+  std::string out = query;
+  std::set<std::string> added;
+  for (const std::string& chunk : paper_chunks)
+    for (auto& [acronym, long_form] : defined_acronyms(chunk)) {
+      const std::vector<std::string> spelled = index_terms(long_form), mark = index_terms(acronym);
+      if (spelled.size() < 2 || mark.empty() || asked.count(mark.front()) || !added.insert(acronym).second) continue;
+      if (std::all_of(spelled.begin(), spelled.end(), [&](const std::string& w) { return asked.count(w) > 0; }))
+        out += " " + acronym;
+    }
+  return out;
+}
+
+}  // namespace
+
 std::map<int, double> pages_ranked_within(DuckDb& db, const std::string& paper_id, const std::string& lexical_query) {
   std::map<int, double> out;
   auto r = db.query(
@@ -62,7 +83,7 @@ std::map<int, double> pages_ranked_within(DuckDb& db, const std::string& paper_i
   if (!r || r->rows.empty()) return out;
   std::vector<std::string> texts;
   for (auto& row : r->rows) texts.push_back(row[1].is_string() ? row[1].get<std::string>() : "");
-  const std::vector<double> scores = bm25_among(lexical_query, texts);
+  const std::vector<double> scores = bm25_among(with_paper_acronyms(lexical_query, texts), texts);
   const double best = *std::max_element(scores.begin(), scores.end());
   if (best <= 0) return out;
   for (size_t j = 0; j < scores.size(); ++j) {

@@ -27,7 +27,8 @@ std::map<PageKey, double> defining_pages(DuckDb& db, const std::string& query, d
 // One paper's pages ranked by BM25 among that paper's chunks alone (bm25_among): a page's best chunk,
 // relative to the paper's best, in (0, 1]; pages no query word reaches are left out. Within a paper
 // the words that name it ("in the heart enhancer SNV study") are on most pages and count little, so
-// the words that set the asked page apart decide.
+// the words that set the asked page apart decide. The query gains the acronyms the paper introduces for
+// long forms it spells out (defined_acronyms), as the paper writes them thereafter.
 std::map<int, double> pages_ranked_within(DuckDb& db, const std::string& paper_id, const std::string& lexical_query);
 
 }  // namespace bioagent

@@ -171,6 +171,22 @@ std::string acronym_long_form(const std::string& text, const std::string& acrony
   return "";
 }
 
+std::map<std::string, std::string> defined_acronyms(const std::string& text) {
+  static const RE2 kParenthesised(R"(\(([A-Z][A-Za-z0-9-]{1,11}?)s?[),;])");
+  std::map<std::string, std::string> out;
+  re2::StringPiece rest(text);
+  std::string acronym;
+  while (RE2::FindAndConsume(&rest, kParenthesised, &acronym)) {
+    const auto marks = std::count_if(acronym.begin(), acronym.end(),
+                                     [](unsigned char c) { return std::isupper(c) || std::isdigit(c); });
+    if (marks < 2 || out.count(acronym)) continue;
+    const size_t end = static_cast<size_t>(rest.data() - text.data()), from = end > 400 ? end - 400 : 0;
+    std::string long_form = acronym_long_form(text.substr(from, end - from), acronym);
+    if (!long_form.empty()) out.emplace(acronym, std::move(long_form));
+  }
+  return out;
+}
+
 bool asks_for_quantity(const std::string& question) {
   static const RE2 kQuantity(
       R"((?i)\b(?:how (?:many|much|long|often|large|big|high|low|far|old)|rates?|risks?|percent(?:age)?s?|proportions?|fractions?|ratios?|doses?|dosages?|concentrations?|amounts?|numbers? of|[IELCG]C50|[ELI]D50|yields?|average|mean|median)\b|多少|几[个种株次天年]|比例|百分|[率量])");

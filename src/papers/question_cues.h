@@ -5,6 +5,7 @@
 // the body text that shares their first page. Pure; thread-safe.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,11 @@ std::string asked_acronym(const std::string& question);
 // parenthesis (at most min(n + 5, 2n) words for n characters), its first one
 // opening a word. Empty when `text` does not spell it out.
 std::string acronym_long_form(const std::string& text, const std::string& acronym);
+
+// The abbreviations `text` introduces as "long form (ACRONYM)" (a plural "(ACRONYMs)" too), each with its
+// long form as acronym_long_form finds it; the first introduction of each wins. An acronym has two
+// capitals or digits at least.
+std::map<std::string, std::string> defined_acronyms(const std::string& text);
 
 // True when the question asks for a quantity: how many/much, a rate, a risk,
 // a percentage, a dose, a concentration, LC50/IC50…, 多少/几/比例/…率.

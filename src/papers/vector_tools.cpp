@@ -408,7 +408,9 @@ std::string fusion_description(const FusionSettings& fs, const std::string& dens
 // did not find. A model's collection adds its weighted vote.
 Result<Fused> fuse_pages(const Library& lib, const std::string& query, const FusionSettings& fs) {
   Fused out;
-  out.expansions = query_expansions(query);
+  // A Chinese word's English senses the library writes are the ones searched by.
+  out.expansions =
+      query_expansions(query, [&](const std::string& gloss) { return lib.collections->holds_words(gloss); });
   std::string lexical_query = query;
   for (auto& e : out.expansions) lexical_query += " " + e;
   auto names = lib.collections->names();  // BM25 first, then hash, then a configured model

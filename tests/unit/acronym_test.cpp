@@ -2,6 +2,7 @@
 // words, their acronyms from the words' initials, in the sentence shapes papers print them.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,3 +79,32 @@ TEST(Acronyms, TheAcronymAskedAboutIsTheOneTheQuestionSpellsOut) {
 }
 
 }  // namespace
+
+// Every acronym a text introduces is listed with its long form, whatever shape introduces it; acronyms
+// only used, and parentheses holding no acronym, are not.
+TEST(Acronyms, EveryAcronymATextIntroducesIsListed) {
+  const std::vector<std::pair<std::string, std::string>> shapes = {{"We computed the ", " ({A}) for each sample. "},
+                                                                   {"In brief, ", " ({A}s) were defined as follows. "},
+                                                                   {"the ", " ({A}; Fig. 2) fell. "},
+                                                                   {"Results: ", " ({A}, see Methods) rose. "}};
+  const auto all = cases();
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    std::string text = "Cells (n = 12) were grown (Fig. 1A) at 37 C (see Methods). ";
+    std::vector<Case> introduced;
+    std::set<std::string> acronyms;
+    for (size_t i = s; i < all.size(); i += 7) {
+      if (all[i].long_form.find('-') != std::string::npos || !acronyms.insert(all[i].acronym).second) continue;
+      std::string tail = shapes[s].second;
+      tail.replace(tail.find("{A}"), 3, all[i].acronym);
+      text += shapes[s].first + all[i].long_form + tail + "Later the " + all[i].acronym + " (Fig. 3) held. ";
+      introduced.push_back(all[i]);
+    }
+    SCOPED_TRACE(text);
+    const auto found = defined_acronyms(text);
+    for (const Case& c : introduced) {
+      ASSERT_TRUE(found.count(c.acronym)) << c.acronym;
+      EXPECT_EQ(found.at(c.acronym), c.long_form);
+    }
+    EXPECT_EQ(found.size(), acronyms.size()) << "nothing else: (n = 12), (Fig. 1A), (see Methods), (Fig. 3)";
+  }
+}

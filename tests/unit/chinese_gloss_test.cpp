@@ -75,6 +75,32 @@ TEST_F(ChineseGloss, EachWordGivesItsFirstSenseInBothScripts) {
   }
 }
 
+// A word of several senses: the senses the searched text holds are chosen ("融合" in a library of gene
+// editors is "fusion", not "a mixture"), and the first two when it holds none. Drawn from the dictionary:
+// words whose first three senses are plain single words.
+TEST_F(ChineseGloss, TheSensesTheLibraryWritesAreChosen) {
+  std::ifstream in(chinese_gloss_status().path);
+  const nlohmann::json dict = nlohmann::json::parse(in, nullptr, false);
+  std::map<std::string, int> forms;
+  for (auto& e : dict) ++forms[e["simplified"].get<std::string>()];
+  size_t checked = 0;
+  for (size_t i = 0; i < dict.size() && checked < 60; i += 7) {
+    const auto& e = dict[i];
+    const std::string word = e["simplified"];
+    const auto& senses = e["english"];
+    if (chars(word) < 2 || forms[word] != 1 || senses.size() < 3) continue;
+    const std::string first = senses[0], third = senses[2];
+    if (!plain_word(first) || !plain_word(senses[1].get<std::string>()) || !plain_word(third)) continue;
+    ++checked;
+    EXPECT_EQ(gloss_chinese_run(word, [&](const std::string& g) { return g == third; }),
+              std::vector<std::string>{third})
+        << word;
+    EXPECT_TRUE(holds(gloss_chinese_run(word, [](const std::string&) { return false; }), first)) << word;
+    EXPECT_TRUE(holds(gloss_chinese_run(word), first)) << word;
+  }
+  EXPECT_GE(checked, 20u);
+}
+
 // A word holding a name of the built-in glossary or the species and family names is read by that
 // name (根 in 命根 is "root"); every other word by the dictionary.
 TEST_F(ChineseGloss, AQuestionFindsTheEnglishOfEveryWordBetweenPunctuationAndLatinNames) {
