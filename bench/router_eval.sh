@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The router's accuracy on six case files, each routed as the chat routes it
+# The router's accuracy on seven case files, each routed as the chat routes it
 # (`bioagent route --cases`: the bundle, the sessions and the paper library set
 # up for real, no model):
 #   cases  tests/data/router_cases.tsv      the router's own cases (written with its rules)
 #   dev    tests/data/router_fresh_dev.tsv  fresh wording, a set tuning may look at
 #   dev2   tests/data/router_fresh2_dev.tsv second fresh set (another writer, cross-context cases), tuned on
 #   dev3   tests/data/router_fresh3_dev.tsv third fresh set (family spellings, short and long messages), tuned on
+#   dev4   tests/data/router_fresh5_dev.tsv fifth writer's set (several users' habits, indirect asks), tuned on
 #   test   tests/data/router_fresh_test.tsv fresh wording, reported, never tuned on
 #   test2  tests/data/router_fresh4_test.tsv a fourth writer's set, read once, reported, never tuned on
 # The fresh sets' paper questions need the fixture PDFs (BIOAGENT_FIXTURES_DIR,
@@ -37,12 +38,13 @@ trap 'rm -rf "$tmp"' EXIT
 export BIOAGENT_HOME="$tmp/home" BIOAGENT_CACHE_DIR="$tmp/cache" BIOAGENT_OFFLINE=1
 unset BIOAGENT_BUNDLE BIOAGENT_PAPERS_DB
 mkdir -p "$BIOAGENT_HOME"
-for set in cases dev dev2 dev3 test test2; do
+for set in cases dev dev2 dev3 dev4 test test2; do
   case $set in
     cases) file=$data/router_cases.tsv ;;
     dev) file=$data/router_fresh_dev.tsv ;;
     dev2) file=$data/router_fresh2_dev.tsv ;;
     dev3) file=$data/router_fresh3_dev.tsv ;;
+    dev4) file=$data/router_fresh5_dev.tsv ;;
     test) file=$data/router_fresh_test.tsv ;;
     test2) file=$data/router_fresh4_test.tsv ;;
   esac
@@ -53,15 +55,17 @@ done
 import json, sys
 tmp, check, show_test = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
 targets = {"cases": 0.95, "test": 0.90, "test2": 0.90}
-# Measured 0.977 / 1.000 / 0.976 / 0.947 / 0.905 / 0.897 (cases, dev, dev2, dev3, test, test2; test2 on its first reading).
-floors = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.93, "test": 0.89, "test2": 0.88}
-# Without the fixtures' PDFs the paper-library cases are skipped; the rest measured 0.977 / 1.000 / 0.978 / 0.960 / 0.886 / 0.914.
-floors_without_library = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.94, "test": 0.87, "test2": 0.89}
+# Measured 0.977 / 1.000 / 0.976 / 0.955 / 0.915 / 0.922 / 0.906 (cases, dev, dev2, dev3, dev4, test, test2; dev4 read first at 0.830
+# before it was tuned on; test and test2 after the dev4 round, which looked at neither).
+floors = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.94, "dev4": 0.90, "test": 0.90, "test2": 0.89}
+# Without the fixtures' PDFs the paper-library cases are skipped; the rest measured 0.977 / 1.000 / 0.978 / 0.965 / 0.912 / 0.907 / 0.925.
+floors_without_library = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.95, "dev4": 0.90, "test": 0.89, "test2": 0.91}
 names = {"cases": "existing case file (router_cases.tsv)", "dev": "fresh dev (tuning set)",
          "dev2": "second fresh dev (tuning set)", "dev3": "third fresh dev (tuning set)",
+         "dev4": "fifth writer's set (tuning set)",
          "test": "fresh test (held back, not tuned on)", "test2": "fourth writer's set (held back, not tuned on)"}
 failed = []
-for s in ("cases", "dev", "dev2", "dev3", "test", "test2"):
+for s in ("cases", "dev", "dev2", "dev3", "dev4", "test", "test2"):
     r = json.load(open("%s/%s.json" % (tmp, s)))
     skipped = r.get("skipped", 0)
     print("%-40s %3d cases (%3d Chinese): accuracy %.3f (%d right), intent only %.3f%s; route median %.1f ms, max %.1f ms"

@@ -2,6 +2,8 @@
 // the grammar that places them (clause-initial, scoped negation, A-not-A).
 #include "assistant/message_form.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -409,6 +411,7 @@ Json MessageForm::to_json() const {
           {"recency", recency},
           {"names_source", names_source},
           {"addressed", addressed},
+          {"names_sequence_file", names_sequence_file},
           {"first_person", first_person},
           {"acts", a},
           {"negated_acts", n},
@@ -578,6 +581,10 @@ MessageForm read_form(std::string_view message) {
     read_cjk_clause(t, conditional, r, cjk_used);
     collect_content(c, word_used, t, cjk_used, f);
   }
+  static const RE2 kSequenceFile(
+      R"((?i)(?:[\w.-]\.(?:fa|fasta|faa|fna|ffn|pep|cds|gff3?|gtf|embl|gb|gbk)(?:\.gz)?\b|(?:^|\s)/\w[\w.-]*/[\w./-]+))");
+  if (RE2::PartialMatch(re2::StringPiece(message.data(), std::min<size_t>(message.size(), 4000)), kSequenceFile))
+    f.names_sequence_file = true, r.cue("sequence file");
   // A deferral refuses when it is about running ("can I run it later?", "not now") or stands alone.
   if (f.deferred && (f.has(Act::kRun) || f.content.empty())) {
     f.refusal = true;

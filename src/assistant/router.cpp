@@ -78,8 +78,12 @@ std::optional<Decision> session_step(const MessageForm& f, const RouteEvidence& 
     return Decision{Intent::kStop, 0.9, "a task runs; the message refuses running"};
   if (!e.session.resumable_task.empty() && f.has(Act::kResume) && !f.question && !f.refusal)
     return Decision{Intent::kResume, 0.9, "a task was stopped; the message continues it"};
-  if (f.refusal || (f.has(Act::kStop) && !f.question))
+  // "the plan says Ka/Ks is not run - why?": a question about what does not run refuses nothing.
+  if ((f.refusal && (!f.question || f.content.empty())) || (f.has(Act::kStop) && !f.question))
     return Decision{Intent::kDecline, 0.9, "the message refuses running (nothing runs to stop)"};
+  // "这个先放一放吧": putting the plan on the table off.
+  if (e.session.has_plan && f.deferred && !f.question && !f.has(Act::kStudy))
+    return Decision{Intent::kDecline, 0.75, "puts the plan on the table off"};
   return std::nullopt;
 }
 
@@ -101,8 +105,23 @@ bool small_talk(const MessageForm& f, const RouteEvidence& e) {
   return !acts && !f.refusal && (f.phatic || f.assent || f.addressed);
 }
 
+// A remark that asks nothing ("thanks, that number was exactly what I needed", "哇，这个计划好详细", "hello
+// again, I added a few PDFs"): thanks, a greeting or an interjection in a statement that neither asks nor
+// orders, about nothing new (no family or species other than the plan's).
+bool remark(const MessageForm& f, const RouteEvidence& e) {
+  const bool new_subject = (e.kb.named && e.kb.family_name != e.session.plan_family) || !e.kb.species.empty();
+  const bool acts = f.has(Act::kRun) || f.has(Act::kStop) || f.has(Act::kResume) || f.has(Act::kStudy) ||
+                    f.has(Act::kLiterature) || f.has(Act::kData) || f.has(Act::kCompute) || f.has(Act::kSummarise);
+  return f.phatic && !f.question && !f.order && !f.request && !f.how_to && !f.refusal && !acts && !new_subject;
+}
+
 // Nothing but greetings, thanks, assent or an order with no subject.
 std::optional<Decision> no_content_step(const MessageForm& f, const RouteEvidence& e) {
+  if (remark(f, e)) return Decision{Intent::kChitchat, 0.7, "a remark that asks nothing"};
+  // "可以可以，就按这个来", "yep. 8 cpus.": agreeing to the plan on the table, with nothing new to ask about.
+  if (e.session.has_plan && f.assent && !f.question && !f.refusal && !f.phatic && !e.kb.named && e.kb.species.empty() &&
+      e.library.beyond_kb < kLibraryStrong && e.data.beyond_kb < kDataName)
+    return Decision{Intent::kExecute, 0.7, "assents to the plan on the table"};
   const bool sources = e.kb.named || !e.kb.species.empty() || e.data.score >= kDataStrong ||
                        e.library.score >= kLibraryStrong || f.has(Act::kLibrary) || f.has(Act::kData);
   if (small_talk(f, e) && !(f.assent && e.session.has_plan))
@@ -122,28 +141,34 @@ std::optional<Decision> no_content_step(const MessageForm& f, const RouteEvidenc
   return Decision{Intent::kChitchat, 0.9, "no content: greetings, thanks or small talk"};
 }
 
-// Whether it was studied or published: publications asked for, or "has anyone / already" with a study.
-std::optional<Decision> literature_step(const MessageForm& f, const RouteEvidence& e) {
-  const bool asks_existence = f.existence && (f.has(Act::kStudy) || f.has(Act::kLiterature));
-  // The user's own papers named beside a search service ("my library lacks it, search PubMed") still search.
-  const bool asks_publications = f.has(Act::kLiterature) && (!f.has(Act::kLibrary) || f.names_source);
-  if (!asks_existence && !asks_publications) return std::nullopt;
-  // A search named outright (a source such as PubMed, or the newest publications) is a search whatever the
-  // user's papers hold.
-  const bool names_search = f.names_source || f.recency;
-  // "帮我规划下分析 … 想发篇文章": a plan asked for, publishing its goal, not a search.
-  if (!asks_existence && !names_search && f.has(Act::kPlan) && (f.request || f.order)) return std::nullopt;
-  // A content question the user's papers answer ("which databases did the review search?") is theirs.
-  if (!asks_existence && !names_search && e.library.beyond_kb >= kLibraryStrong && !e.kb.named) return std::nullopt;
-  return Decision{Intent::kLiterature, has_subject(e) ? 0.9 : 0.75, "asks whether it was studied or published"};
-}
-
 // The message speaks of a genome, proteome or assembly (the user's data to search).
 bool mentions_a_genome(const MessageForm& f) {
   for (auto& c : f.content)
     for (const char* w : {"genome", "genomes", "proteome", "assembly", "基因组", "蛋白组"})
       if (c == w || (has_cjk(c) && c.find(w) != std::string::npos)) return true;
   return false;
+}
+
+// Whether it was studied or published: publications asked for, or "has anyone / already" with a study.
+std::optional<Decision> literature_step(const MessageForm& f, const RouteEvidence& e) {
+  // "has anyone done X", "有人做过X吗": whether something was done is asked of the literature.
+  const bool asks_existence =
+      f.existence && (f.has(Act::kStudy) || f.has(Act::kLiterature) || (f.question && has_subject(e)));
+  // The user's own papers named beside a search service ("my library lacks it, search PubMed") still search.
+  const bool asks_publications = f.has(Act::kLiterature) && (!f.has(Act::kLibrary) || f.names_source);
+  if (!asks_existence && !asks_publications) return std::nullopt;
+  // A search named outright (a source such as PubMed, or the newest publications) is a search whatever the
+  // user's papers hold.
+  const bool names_search = f.names_source || f.recency;
+  // "Mdom.pep.fasta 已经传上去了", "没人系统做过 … 我手上有基因组，想做全基因组鉴定": files already given, or a study
+  // of the user's own genome asked for, with what was done before only said in passing.
+  const bool own_data = f.names_sequence_file || (mentions_a_genome(f) && (f.request || f.order) && f.has(Act::kStudy));
+  if (!names_search && !f.has(Act::kLiterature) && own_data) return std::nullopt;
+  // "帮我规划下分析 … 想发篇文章": a plan asked for, publishing its goal, not a search.
+  if (!asks_existence && !names_search && f.has(Act::kPlan) && (f.request || f.order)) return std::nullopt;
+  // A content question the user's papers answer ("which databases did the review search?") is theirs.
+  if (!asks_existence && !names_search && e.library.beyond_kb >= kLibraryStrong && !e.kb.named) return std::nullopt;
+  return Decision{Intent::kLiterature, has_subject(e) ? 0.9 : 0.75, "asks whether it was studied or published"};
 }
 
 // The family the plan on the table is about, named with the plan's own words ("which HMM for the globins?").
@@ -160,6 +185,11 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
   // Asked as the user's own undertaking: ordered ("please do"), requested, "how should I", "can I", or said
   // outright.
   const bool own = !f.question || f.request || f.order || f.how_to || f.first_person;
+  // "how many NLR genes are in my rice assembly? files are in /data/genomes/Osat", "pull every bHLH out of
+  // it and tell me how they cluster": the answer is in the user's own sequences, which only an analysis reads.
+  if (names_family && f.names_sequence_file && !f.refusal && !f.has(Act::kLiterature) && !f.has(Act::kData) &&
+      !about_the_plans_family(e))
+    return Decision{Intent::kAnalysis, 0.7, "asks about a family in the user's own sequence files"};
   if (f.has(Act::kSummarise) && !f.has(Act::kStudy)) return std::nullopt;
   if (f.has(Act::kRun) && !f.question && names_family) {
     const bool same_plan = e.session.has_plan && e.session.plan_family == e.kb.family_name &&
@@ -171,15 +201,17 @@ std::optional<Decision> analysis_step(const MessageForm& f, const RouteEvidence&
   // "能不能帮我把高粱的NAC家族整理出来", "I have the pepper genome, can you find all NLR genes": a request about a
   // family in a species or in the user's genome, with no question word about it.
   // One species: a family compared across two ("比较拟南芥和水稻的NAC家族") is the knowledge base's question.
-  const bool in_a_genome = (!e.kb.species.empty() || mentions_a_genome(f)) && e.kb.species_named < 2;
+  // A file or folder of the user's sequences named: whatever species it is compared with, it is the genome.
+  const bool in_a_genome =
+      ((!e.kb.species.empty() || mentions_a_genome(f)) && e.kb.species_named < 2) || f.names_sequence_file;
   if ((f.request || f.order) && names_family && in_a_genome && !about_the_plans_family(e) && !f.has(Act::kLiterature) &&
       !f.has(Act::kSummarise) && !f.has(Act::kData) && e.data.beyond_kb < kDataStrong &&
       e.library.beyond_kb < kLibraryStrong)
     return Decision{Intent::kAnalysis, 0.75, "a request about a family in a species"};
   // A bare phrase naming a pipeline step on a family in a species ("GO enrichment of GRF members in
   // Brassica napus"): neither asked nor ordered, it can only be wanted.
-  if (!f.question && !f.refusal && names_family && in_a_genome && !e.kb.species.empty() && !e.plan.matched.empty() &&
-      !f.has(Act::kLiterature) && !f.has(Act::kData) && !about_the_plans_family(e))
+  if (!f.question && !f.refusal && names_family && in_a_genome && (!e.kb.species.empty() || f.names_sequence_file) &&
+      !e.plan.matched.empty() && !f.has(Act::kLiterature) && !f.has(Act::kData) && !about_the_plans_family(e))
     return Decision{Intent::kAnalysis, 0.6, "names a step of the analysis on a family in a species"};
   return std::nullopt;
 }

@@ -114,6 +114,28 @@ TEST(MessageSpellings, RequestsAboutAFamilyInAGenomeArePlansInAnyForm) {
   EXPECT_EQ(route_by_rules("SPL能调控开花吗").intent, Intent::kFaq);
 }
 
+// The user's own sequence files named, in any of the names genome projects give them: whatever is asked
+// about a family in them, and however it is put, only an analysis can answer it.
+TEST(MessageSpellings, AFamilyInTheUsersSequenceFilesIsAnAnalysis) {
+  const std::vector<std::string> files = {"Sbic.pep.fasta",    "Athaliana_447_Araport11.protein.fa.gz",
+                                          "genome.fna",        "Mdom.gff3",
+                                          "annotation.gtf.gz", "/data/genomes/Osat"};
+  const std::vector<std::string> asks = {"how many {F} genes are in {P}?", "{P} 里面的{F}都给我找出来",
+                                         "{F} members from {P}, with a tree",
+                                         "can you tell me how the {F} cluster in {P}"};
+  for (const std::string& file : files)
+    for (const char* family : {"NAC", "bHLH", "WRKY"})
+      for (std::string m : asks) {
+        m.replace(m.find("{F}"), 3, family);
+        m.replace(m.find("{P}"), 3, file);
+        EXPECT_TRUE(read_form(m).names_sequence_file) << m;
+        EXPECT_EQ(route_by_rules(m).intent, Intent::kAnalysis) << m;
+      }
+  for (const char* m :
+       {"what is the NAC domain?", "Ka/Ks of the WRKY pairs", "e.g. the GO/KEGG plot", "p300/CBP sites"})
+    EXPECT_FALSE(read_form(m).names_sequence_file) << m;
+}
+
 }  // namespace
 }  // namespace bioagent
 
