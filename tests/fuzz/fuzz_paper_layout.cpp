@@ -4,8 +4,10 @@
 // is one text line: its first byte the font size (bit 7: graphics drawn
 // beside it, bit 6: a table rule under it), its second byte flags (bit 0
 // a new block, bit 1 rotated, bit 2 a new page, bit 3 bold, bit 4 an image
-// block first, the rest the gap below), the rest its text; the first two lines
-// are also the PDF's own title and author.
+// block first, the rest the gap below; all three set: a cell beside the last
+// line, as in a table's row), the rest its text; the first two lines are also
+// the PDF's own title and author.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -55,16 +57,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     float x0 = 72.0f + static_cast<float>(flags >> 5) * 6.0f;  // indents for hanging reference lists
     bioagent::PdfLine box{
         x0, y, rotated ? 90.0f : 540.0f, y + (rotated ? 300.0f : font * 1.2f), font, (flags & 8) != 0};
+    // All gap bits set: a cell beside the block's last line (a table row's next cell), not under it.
+    const bool beside = (flags & 0xE0) == 0xE0 && !b.lines.empty();
+    if (beside) {
+      const bioagent::PdfLine& last = b.lines.back();
+      const float x = std::min(last.x0 + 90.0f, 560.0f);
+      box = {x, last.y0, x + 40.0f + static_cast<float>(text.size() % 60), last.y1, font, (flags & 8) != 0};
+    }
     if (static_cast<uint8_t>(line[0]) & 0x80)  // something drawn beside the line (figure parts)
       page.graphics.push_back({x0 - font, y - font, 540.0f - static_cast<float>(flags), y + 3 * font});
     if (static_cast<uint8_t>(line[0]) & 0x40)  // a table rule under the line
       page.graphics.push_back({x0, y + font * 1.3f, 480.0f + static_cast<float>(flags & 7), y + font * 1.3f + 0.5f});
     b.text += (b.lines.empty() ? "" : "\n") + text;
     b.lines.push_back(box);
-    b.x1 = 540;
-    b.y1 = box.y1;
+    b.x1 = std::max(540.0f, box.x1);
+    b.y1 = std::max(b.y1, box.y1);
     b.font_size = font;
-    y = box.y1 + static_cast<float>((flags >> 5) & 3);
+    if (!beside) y = box.y1 + static_cast<float>((flags >> 5) & 3);
   }
   doc.page_count = static_cast<int>(doc.pages.size());
   bioagent::PaperMetadata m = bioagent::extract_metadata(doc);
