@@ -151,9 +151,11 @@ bool mentions_a_genome(const MessageForm& f) {
 
 // Whether it was studied or published: publications asked for, or "has anyone / already" with a study.
 std::optional<Decision> literature_step(const MessageForm& f, const RouteEvidence& e) {
-  // "has anyone done X", "有人做过X吗": whether something was done is asked of the literature.
+  // "has anyone done X", "有人做过X吗": whether something was done is asked of the literature (with no plan or
+  // task under way, whose progress "has it already …" may ask about).
+  const bool idle = !e.session.has_plan && !session_running(e);
   const bool asks_existence =
-      f.existence && (f.has(Act::kStudy) || f.has(Act::kLiterature) || (f.question && has_subject(e)));
+      f.existence && (f.has(Act::kStudy) || f.has(Act::kLiterature) || (f.question && has_subject(e) && idle));
   // The user's own papers named beside a search service ("my library lacks it, search PubMed") still search.
   const bool asks_publications = f.has(Act::kLiterature) && (!f.has(Act::kLibrary) || f.names_source);
   if (!asks_existence && !asks_publications) return std::nullopt;
