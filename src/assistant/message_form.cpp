@@ -274,6 +274,11 @@ void Reading::found(const Entry& e, bool negated, const std::string& as_written)
   }
 }
 
+// The acts that change a task's state: a condition can suppose them done.
+bool is_deed(const Entry& e) {
+  return e.kind == Kind::kAct && (e.act == Act::kRun || e.act == Act::kStop || e.act == Act::kResume);
+}
+
 // The ASCII words of one clause: entries longest first, each word used once; a negation refuses the run, study
 // or continue act that follows it in its clause; an auxiliary or verb that opens the clause asks or orders.
 void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vector<char>& used) {
@@ -307,9 +312,18 @@ void read_ascii_clause(const Clause& c, bool conditional, Reading& r, std::vecto
       }
   }
   std::sort(hits.begin(), hits.end(), [](auto& a, auto& b) { return a.first < b.first; });
-  size_t negation_at = SIZE_MAX;
+  size_t negation_at = SIZE_MAX, condition_at = SIZE_MAX;
   for (auto& [at, e] : hits) {
     if (e->kind == Kind::kNegation) negation_at = std::min(negation_at, at);
+    if (e->kind == Kind::kConditional) condition_at = std::min(condition_at, at);
+    if (e->kind == Kind::kWh && joins_clauses(w, at)) {
+      r.cue("conjunction:" + w[at]);
+      continue;
+    }
+    if (condition_at < at && is_deed(*e) && supposes_deed(w, condition_at, at)) {
+      r.cue(std::string("supposed:") + e->text);
+      continue;
+    }
     const bool searches = e->act == Act::kLiterature || e->act == Act::kLibrary;
     bool negated = e->kind == Kind::kAct && negation_at < at && at - negation_at <= 6 &&
                    (e->act == Act::kRun || e->act == Act::kStudy || e->act == Act::kResume || searches);
@@ -483,6 +497,10 @@ void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::ve
           (t.compare(at - 3, 3, "没") == 0 || t.compare(at - 3, 3, "未") == 0 || t.compare(at - 3, 3, "不") == 0))
         continue;
       if ((e->kind == Kind::kRefusal || e->kind == Kind::kDeferral) && conditional) continue;
+      if (conditional && is_deed(*e) && cjk_supposes_deed(t, at)) {
+        r.cue(std::string("supposed:") + e->text);
+        continue;
+      }
       std::fill(used.begin() + static_cast<long>(at), used.begin() + static_cast<long>(at + len), 1);
       bool negated = false;
       if (e->kind == Kind::kAct && refused_act && f.negated_acts.count(e->act)) negated = true;

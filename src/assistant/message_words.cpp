@@ -39,4 +39,29 @@ std::set<std::string> words_in_capitals(std::string_view text) {
   return out;
 }
 
+bool joins_clauses(const std::vector<std::string>& w, size_t at) {
+  static const std::set<std::string> kOpeners = {"and", "so", "but", "then", "ok", "okay", "also"};
+  return at < w.size() && w[at] == "when" && at > 0 && !kOpeners.count(w[at - 1]);
+}
+
+bool supposes_deed(const std::vector<std::string>& w, size_t condition_at, size_t at) {
+  static const std::set<std::string> kSubjects = {"i",  "we",  "it", "they", "this", "that",   "the",
+                                                  "my", "our", "he", "she",  "its",  "someone"};
+  for (size_t j = condition_at + 1; j < at && j < w.size(); ++j)
+    if (kSubjects.count(w[j])) return true;
+  return false;
+}
+
+bool cjk_supposes_deed(const std::string& t, size_t at) {
+  size_t from = std::string::npos;
+  for (const char* c : {"如果", "要是", "假如", "万一"})
+    if (size_t p = t.rfind(c, at); p != std::string::npos && (from == std::string::npos || p > from)) from = p;
+  if (from == std::string::npos) return false;
+  const std::string between = t.substr(from, at - from);
+  if (between.find("就") != std::string::npos || between.find("那") != std::string::npos) return false;
+  for (const char* subject : {"我", "咱", "它", "这", "任务", "分析"})
+    if (between.find(subject) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace bioagent

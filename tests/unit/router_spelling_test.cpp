@@ -136,6 +136,37 @@ TEST(MessageSpellings, AFamilyInTheUsersSequenceFilesIsAnAnalysis) {
     EXPECT_FALSE(read_form(m).names_sequence_file) << m;
 }
 
+// A deed a condition supposes is asked about, not ordered: every subject and tense of a supposed stop, run
+// or resume, in both languages, orders none of them; said to the reader, without a subject, or before its
+// condition, the same verb orders.
+TEST(MessageSpellings, ADeedAConditionSupposesIsNoOrder) {
+  const std::vector<std::pair<std::string, Act>> deeds = {{"stop it", Act::kStop},
+                                                          {"stop the run", Act::kStop},
+                                                          {"run it again", Act::kRun},
+                                                          {"resume it tomorrow", Act::kResume}};
+  for (const char* cond : {"if", "If", "unless"})
+    for (const char* subject : {"I", "we", "someone", "my student"})
+      for (auto& [deed, act] : deeds)
+        for (const char* tail : {", will I lose the tree?", " now, can I pick it up later?", " what happens"}) {
+          const std::string m = std::string(cond) + " " + subject + " " + deed + tail;
+          EXPECT_FALSE(read_form(m).has(act)) << m;
+        }
+  for (const char* m : {"如果我现在停止，以后还能接着跑吗？", "要是我停掉它会丢结果吗", "万一它停了怎么办"})
+    EXPECT_FALSE(read_form(m).has(Act::kStop)) << m;
+  for (const char* m : {"if you could stop it that would be great", "stop it if it takes too long",
+                        "if possible stop the run", "如果可以的话，停掉吧", "要是跑太久就停掉"})
+    EXPECT_TRUE(read_form(m).has(Act::kStop)) << m;
+}
+
+// "when" inside a clause joins a time to it; it asks where the clause opens with it.
+TEST(MessageSpellings, WhenInsideAClauseAsksNothing) {
+  for (const char* m :
+       {"ping me when the tree is done", "let me know when it finishes", "stop it when the tree is done"})
+    EXPECT_FALSE(read_form(m).question) << m;
+  for (const char* m : {"when will the tree be done", "and when does it finish", "when was SPL first described"})
+    EXPECT_TRUE(read_form(m).question) << m;
+}
+
 }  // namespace
 }  // namespace bioagent
 
