@@ -158,7 +158,12 @@ size_t add_cell_rows(const std::vector<std::vector<std::string>>& blocks, size_t
   const std::string& first = blocks[i][0];
   std::string header = first.find_first_of("0123456789") == std::string::npos ? first : "";
   std::string title = caption, label;
-  auto short_line = [&](size_t k) { return blocks[k].size() == 1 && blocks[k][0].size() <= 100; };
+  // A short line with a letter: a bare page number above the rows titles nothing.
+  auto short_line = [&](size_t k) {
+    const std::string& l = blocks[k][0];
+    return blocks[k].size() == 1 && l.size() <= 100 &&
+           std::any_of(l.begin(), l.end(), [](unsigned char c) { return std::isalpha(c); });
+  };
   bool labelled = false;
   for (size_t k = i + 1; k < blocks.size() && (cell_row(blocks[k]) || label_block(blocks, k)); ++k)
     labelled |= label_block(blocks, k);
@@ -287,6 +292,24 @@ std::vector<AnswerUnit> answer_units(const std::string& page_text) {
   }
   flush_prose();
   return out;
+}
+
+std::vector<const ScoredUnit*> quoted_units(const std::vector<ScoredUnit>& scored, size_t limit) {
+  std::vector<const ScoredUnit*> chosen;
+  std::set<std::string> seen;
+  for (const ScoredUnit& sc : scored) {
+    if (sc.score <= 0 || chosen.size() >= limit) break;
+    if (seen.insert(sc.text).second) chosen.push_back(&sc);
+  }
+  // Units placed above the scoring (a score of 1e5 or more: the front matter asked for) are not the page's best.
+  auto first_page_best = std::find_if(scored.begin(), scored.end(), [](const ScoredUnit& sc) {
+    return sc.rank == 0 && sc.score > 0 && sc.score < 1e5;
+  });
+  if (limit > 0 && first_page_best != scored.end() && !seen.count(first_page_best->text)) {
+    if (chosen.size() >= limit) chosen.pop_back();
+    chosen.push_back(&*first_page_best);
+  }
+  return chosen;
 }
 
 }  // namespace bioagent

@@ -29,4 +29,21 @@ std::vector<std::string> sentences(const std::string& text, bool by_line = false
 // ("10 .3") is taken out.
 std::vector<AnswerUnit> answer_units(const std::string& page_text);
 
+// A unit scored against a question: `source` is its passage's citation number, `rank` the order in
+// which retrieval returned its page (0: the first), `matched` the question's word weight it holds.
+struct ScoredUnit {
+  double score = 0;
+  std::string text;
+  int source = 0;
+  int rank = 0;
+  double matched = 0;
+};
+
+// The units an answer quotes from `scored` (best first): the first `limit` with a positive score, each
+// text once; and the best unit of the page retrieval ranked first (rank 0) always among them, in place
+// of the last when they are full. Retrieval weighed the whole page (its captions and table fields, the
+// question's words across its chunks), which a unit's own words do not show: a table row holding the
+// value asked for shares fewer of the question's words than the prose that mentions the table.
+std::vector<const ScoredUnit*> quoted_units(const std::vector<ScoredUnit>& scored, size_t limit);
+
 }  // namespace bioagent

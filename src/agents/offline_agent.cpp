@@ -300,14 +300,7 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   const AnswerType wanted = answer_type(question);
   const std::string acronym = asked_acronym(question);
   std::map<std::string, int> df;
-  struct Scored {
-    double score;
-    std::string sentence;
-    int source;
-    int rank;
-    double matched = 0;  // the question's word weight the unit holds
-  };
-  std::vector<Scored> scored;
+  std::vector<ScoredUnit> scored;
   // A keyword list ("Key words: A, B, C.") shares many words with questions and states no fact.
   static const RE2 kKeywordList(R"((?i)^\s*(?:key\s*words?|index terms)\s*[:.—-])");
   for (auto& p : passages)
@@ -336,45 +329,40 @@ Result<AgentResult> run_offline_agent(const std::string& question, const ToolReg
   }
   for (auto& sc : scored) {
     if (sc.score >= 1e5) continue;  // placed above, not scored
-    auto words = content_words(sc.sentence);
+    auto words = content_words(sc.text);
     std::set<std::string> ws(words.begin(), words.end());
     for (auto& w : ws)
       if (qset.count(w)) sc.score += std::log(1.0 + double(scored.size()) / df[w]);
     sc.matched = sc.score;
     sc.score /= std::sqrt(std::max<size_t>(8, words.size()) / 8.0);  // long sentences earn no bonus for length
     // Sentences that hold the kind of fact asked for (a number, a name, a definition) come first.
-    if (wanted != AnswerType::kAny && sc.score > 0 && holds_answer_type(wanted, sc.sentence)) sc.score *= 1.3;
-    if (!acronym.empty() && sc.score > 0 && expands(sc.sentence, acronym)) sc.score *= 2.0;
+    if (wanted != AnswerType::kAny && sc.score > 0 && holds_answer_type(wanted, sc.text)) sc.score *= 1.3;
+    if (!acronym.empty() && sc.score > 0 && expands(sc.text, acronym)) sc.score *= 2.0;
     sc.score /= 1.0 + 0.1 * sc.rank;
   }
   std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.score > b.score; });
-  std::vector<const Scored*> chosen;
-  std::set<std::string> seen;
-  for (auto& sc : scored) {
-    if (sc.score <= 0 || chosen.size() >= 5) break;
-    if (seen.insert(sc.sentence).second) chosen.push_back(&sc);
-  }
+  std::vector<const ScoredUnit*> chosen = quoted_units(scored, 5);
   // Facts from one page stay together: the units are listed page by page, the pages in the
   // order of their best unit, each page's units best first.
-  std::stable_sort(chosen.begin(), chosen.end(), [&](const Scored* a, const Scored* b) {
+  std::stable_sort(chosen.begin(), chosen.end(), [&](const ScoredUnit* a, const ScoredUnit* b) {
     auto first = [&](int source) {
-      return std::find_if(chosen.begin(), chosen.end(), [&](const Scored* c) { return c->source == source; }) -
+      return std::find_if(chosen.begin(), chosen.end(), [&](const ScoredUnit* c) { return c->source == source; }) -
              chosen.begin();
     };
     return first(a->source) < first(b->source);
   });
   std::string answer;
   int typed = 0;
-  for (const Scored* sc : chosen) {
-    answer += "- " + sc->sentence + " [" + std::to_string(sc->source) + "]\n";
-    typed += holds_answer_type(wanted, sc->sentence);
+  for (const ScoredUnit* sc : chosen) {
+    answer += "- " + sc->text + " [" + std::to_string(sc->source) + "]\n";
+    typed += holds_answer_type(wanted, sc->text);
   }
   // Said plainly: no unit found holds even a third of the question's word weight (rare words
   // count more), whatever is quoted as closest.
   double question_weight = 0, best_matched = 0;
   for (auto& w : qset)
     if (df.count(w)) question_weight += std::log(1.0 + double(scored.size()) / df[w]);
-  for (const Scored* sc : chosen) best_matched = std::max(best_matched, sc->matched);
+  for (const ScoredUnit* sc : chosen) best_matched = std::max(best_matched, sc->matched);
   const bool not_held =
       !chosen.empty() && chosen.front()->score < 1e5 && qset.size() >= 3 && best_matched < kHeldShare * question_weight;
   // The page was found but none of its sentences holds the fact asked for: say so.

@@ -447,6 +447,15 @@ bool opens_with_modal(const std::string& t) {
 
 // The CJK part of one clause: entries longest first, each character used once; a negation before a run, study or
 // continue verb refuses it (不跑, 别运行, 不要执行), an A-not-A pair asks (能不能, 是不是).
+// In a conditional clause: a refusal or deferral refuses nothing, and a deed with its subject (如果我停掉) is
+// supposed, not ordered.
+bool supposed_in_cjk(const Entry& e, const std::string& t, size_t at, Reading& r) {
+  if (e.kind == Kind::kRefusal || e.kind == Kind::kDeferral) return true;
+  if (!is_deed(e) || !cjk_supposes_deed(t, at)) return false;
+  r.cue(std::string("supposed:") + e.text);
+  return true;
+}
+
 void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::vector<char>& used) {
   MessageForm& f = r.f;
   static const std::vector<const Entry*> order = [] {
@@ -496,11 +505,7 @@ void read_cjk_clause(const std::string& t, bool conditional, Reading& r, std::ve
       if (e->kind == Kind::kExistence && at >= 3 &&
           (t.compare(at - 3, 3, "没") == 0 || t.compare(at - 3, 3, "未") == 0 || t.compare(at - 3, 3, "不") == 0))
         continue;
-      if ((e->kind == Kind::kRefusal || e->kind == Kind::kDeferral) && conditional) continue;
-      if (conditional && is_deed(*e) && cjk_supposes_deed(t, at)) {
-        r.cue(std::string("supposed:") + e->text);
-        continue;
-      }
+      if (conditional && supposed_in_cjk(*e, t, at, r)) continue;
       std::fill(used.begin() + static_cast<long>(at), used.begin() + static_cast<long>(at + len), 1);
       bool negated = false;
       if (e->kind == Kind::kAct && refused_act && f.negated_acts.count(e->act)) negated = true;

@@ -121,8 +121,16 @@ std::vector<Unit> page_units(const PdfPage& page) {
       u.bold = u.bold && all_bold(b);
     } else {
       const bool row = !margin && !caption_start(b.text) && cells_side_by_side(block_cells(page, b));
-      const std::string cells = row ? row_cells(page, b) : "";
-      units.push_back({row ? cells : one_line(b.text), row ? cells : b.text, row, margin, all_bold(b), b.lines.size()});
+      const std::vector<std::string> rows = row ? block_rows(page, b) : std::vector<std::string>{};
+      if (!row)
+        units.push_back({one_line(b.text), b.text, false, margin, all_bold(b), b.lines.size()});
+      else
+        for (const std::string& cells : rows)
+          units.push_back({cells, cells, true, false, all_bold(b), b.lines.size() / rows.size()});
+      if (rows.size() > 1) {
+        last = nullptr;  // rows stacked in one block: the next block is no cell of the last one
+        continue;
+      }
     }
     last = &b;
   }
@@ -271,6 +279,43 @@ std::string row_cells(const PdfPage& page, const PdfBlock& block) {
       if (i < lines.size() && lines[i].find_first_not_of(' ') != std::string::npos)
         cell += (cell.empty() ? "" : " ") + trim(lines[i]);
     if (!cell.empty()) out += (out.empty() ? "" : " | ") + cell;
+  }
+  return out;
+}
+
+std::vector<std::string> block_rows(const PdfPage& page, const PdfBlock& block) {
+  const std::vector<Cell> cells = block_cells(page, block);
+  const std::vector<std::string> lines = split_lines(block.text);
+  // The bands: the first cell's lines. Every line of every cell must sit in one band, and every band
+  // hold a line of every cell; else the block is one row whose cells wrapped.
+  const size_t bands = cells.empty() ? 0 : cells[0].lines.size();
+  std::vector<std::vector<std::string>> rows(bands, std::vector<std::string>(cells.size()));
+  bool stacked = cells.size() >= 3 && bands >= 2;
+  for (size_t c = 0; stacked && c < cells.size(); ++c) {
+    std::vector<size_t> held(bands, 0);
+    for (size_t i : cells[c].lines) {
+      const PdfLine& l = block.lines[i];
+      size_t band = bands;
+      for (size_t k = 0; k < bands; ++k) {
+        const PdfLine& key = block.lines[cells[0].lines[k]];
+        if (same_height(l.y0, l.y1, key.y0, key.y1)) band = band == bands ? k : bands + 1;
+      }
+      if (band >= bands || i >= lines.size()) {
+        stacked = false;
+        break;
+      }
+      ++held[band];
+      std::string& cell = rows[band][c];
+      cell += (cell.empty() ? "" : " ") + trim(lines[i]);
+    }
+    stacked = stacked && std::count(held.begin(), held.end(), 0) == 0;
+  }
+  if (!stacked) return {row_cells(page, block)};
+  std::vector<std::string> out;
+  for (auto& row : rows) {
+    std::string text;
+    for (auto& cell : row) text += (text.empty() ? "" : " | ") + cell;
+    out.push_back(text);
   }
   return out;
 }

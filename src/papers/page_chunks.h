@@ -33,4 +33,10 @@ std::string page_text(const PdfPage& page);
 // line numbers in the page's side margins are left out.
 std::string row_cells(const PdfPage& page, const PdfBlock& block);
 
+// The rows a block holds: one (row_cells) unless its cells, three or more, stack several rows on the same
+// baselines (a table printed without space between its rows, so that the extractor made one block of
+// them): then a row per baseline of the first cell, each cell's lines on that baseline joined left to
+// right. A cell that wrapped while the others did not keeps the block one row.
+std::vector<std::string> block_rows(const PdfPage& page, const PdfBlock& block);
+
 }  // namespace bioagent

@@ -173,5 +173,48 @@ TEST(PageChunks, RowCellsReadLeftToRightAndWrappedCellsTopToBottom) {
   EXPECT_EQ(row_cells(page, b), "Antibody | Phospho S2 polymerase II (rat monoclonal) | Active Motif");
 }
 
+// A table printed without space between its rows, so that the extractor made one block of several rows
+// (lines listed column by column, as MuPDF gives them): a row per baseline, over row and column counts,
+// with a column whose two lines share each baseline; a cell that wrapped, or a cell missing on a baseline,
+// keeps the block one row.
+TEST(PageChunks, RowsStackedInOneBlockAreRowsEach) {
+  PdfPage page = blank_page(3);
+  for (size_t rows = 2; rows <= 5; ++rows)
+    for (size_t cols = 3; cols <= 5; ++cols)
+      for (bool paired : {false, true}) {
+        PdfBlock b;
+        b.font_size = 9;
+        std::vector<std::string> want(rows);
+        for (size_t c = 0; c < cols; ++c)
+          for (size_t r = 0; r < rows; ++r) {
+            const float x = 80 + 100.0f * float(c), y = 100 + 11.0f * float(r);
+            std::string cell = "c" + std::to_string(c) + "r" + std::to_string(r);
+            b.text += (b.text.empty() ? "" : "\n") + cell;
+            b.lines.push_back({x, y, x + 30, y + 9, 9, false});
+            if (paired && c == 1) {  // a second line on the same baseline, overlapping the cell's range
+              b.text += "\nb" + std::to_string(r);
+              b.lines.push_back({x + 20, y, x + 60, y + 9, 9, false});
+              cell += " b" + std::to_string(r);
+            }
+            want[r] += (c ? " | " : "") + cell;
+          }
+        b.x0 = 80, b.x1 = 80 + 100.0f * float(cols), b.y0 = 100, b.y1 = 100 + 11.0f * float(rows);
+        EXPECT_EQ(block_rows(page, b), want) << rows << " rows, " << cols << " columns";
+        PdfPage one = blank_page(4);
+        one.blocks.push_back(b);
+        TableCarry carry;
+        const auto chunks = page_chunks(one, carry);
+        if (rows >= 3) EXPECT_TRUE(carry.open) << "a block of " << rows << " rows is a table";
+        b.lines.pop_back();  // the last cell's last line gone: no longer a line of every cell on every baseline
+        b.text = b.text.substr(0, b.text.rfind('\n'));
+        EXPECT_EQ(block_rows(page, b).size(), 1u);
+      }
+  PdfBlock wrapped = text_block(37, 93, {{123, "Phospho S2 polymerase II (rat"}, {123, "monoclonal)"}});
+  wrapped.text = "Antibody\n" + wrapped.text + "\nActive Motif";
+  wrapped.lines.insert(wrapped.lines.begin(), PdfLine{37, 97.5f, 70, 106.5f, 9, false});
+  wrapped.lines.push_back({263, 97.5f, 306, 106.5f, 9, false});
+  EXPECT_EQ(block_rows(page, wrapped).size(), 1u);
+}
+
 }  // namespace
 }  // namespace bioagent

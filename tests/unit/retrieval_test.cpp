@@ -503,6 +503,34 @@ TEST(AnswerUnits, CellRowsReadWithTitleHeaderAndLabel) {
   }
 }
 
+// The units quoted: the best first, each text once, none without a score; the best unit of the page
+// retrieval ranked first always among them, wherever its own score put it. Generated over where that
+// unit stands among the others and how many units there are.
+TEST(AnswerUnits, TheFirstPagesBestUnitIsAlwaysQuoted) {
+  for (size_t n = 0; n <= 9; ++n)
+    for (size_t at = 0; at <= n; ++at) {  // at == n: the first page holds no unit with a score
+      std::vector<ScoredUnit> scored;
+      for (size_t i = 0; i < n; ++i)
+        scored.push_back({10.0 - double(i), "unit " + std::to_string(i), i == at ? 1 : 2, i == at ? 0 : 1 + int(i)});
+      scored.push_back({0, "no score", 1, 0});
+      scored.push_back({9.5, "unit 0", 3, 4});  // a text twice (scored below the first): quoted once
+      std::stable_sort(scored.begin(), scored.end(), [](auto& a, auto& b) { return a.score > b.score; });
+      const auto chosen = quoted_units(scored, 5);
+      EXPECT_LE(chosen.size(), 5u);
+      std::set<std::string> texts;
+      for (const ScoredUnit* u : chosen) {
+        EXPECT_GT(u->score, 0) << u->text;
+        EXPECT_TRUE(texts.insert(u->text).second) << u->text << " quoted twice";
+      }
+      const bool first_page_quoted =
+          std::any_of(chosen.begin(), chosen.end(), [](const ScoredUnit* u) { return u->rank == 0; });
+      EXPECT_EQ(first_page_quoted, at < n) << n << " units, the first page's at " << at;
+      for (size_t i = 0; i < std::min<size_t>(n, 4); ++i)  // the best four always stay
+        EXPECT_TRUE(texts.count("unit " + std::to_string(i))) << i;
+    }
+  EXPECT_TRUE(quoted_units({}, 5).empty());
+}
+
 TEST(AnswerUnits, ProseNumbersAsPrintedAndCaptionsWhole) {
   const auto units = answer_units(
       "the catalytic efficiency of 10 .3 in terms of kcat/Km and the\nrelative efficiency of 0 .76 was seen. "
