@@ -305,10 +305,8 @@ std::vector<const ScoredUnit*> quoted_units(const std::vector<ScoredUnit>& score
   auto first_page_best = std::find_if(scored.begin(), scored.end(), [](const ScoredUnit& sc) {
     return sc.rank == 0 && sc.score > 0 && sc.score < 1e5;
   });
-  if (limit > 0 && first_page_best != scored.end() && !seen.count(first_page_best->text)) {
-    if (chosen.size() >= limit) chosen.pop_back();
+  if (limit > 0 && first_page_best != scored.end() && !seen.count(first_page_best->text))
     chosen.push_back(&*first_page_best);
-  }
   return chosen;
 }
 

@@ -40,8 +40,8 @@ struct ScoredUnit {
 };
 
 // The units an answer quotes from `scored` (best first): the first `limit` with a positive score, each
-// text once; and the best unit of the page retrieval ranked first (rank 0) always among them, in place
-// of the last when they are full. Retrieval weighed the whole page (its captions and table fields, the
+// text once; and the best unit of the page retrieval ranked first (rank 0) always among them, after
+// them when it is not (one more than `limit`). Retrieval weighed the whole page (its captions and table fields, the
 // question's words across its chunks), which a unit's own words do not show: a table row holding the
 // value asked for shares fewer of the question's words than the prose that mentions the table.
 std::vector<const ScoredUnit*> quoted_units(const std::vector<ScoredUnit>& scored, size_t limit);

@@ -45,6 +45,30 @@ std::string named_paper(const std::string& question) {
   return content ? named : "";
 }
 
+std::string without_study_naming(const std::string& question) {
+  // "In the study showing that …," (up to the clause's end), "the X paper" (the X), "X研究中，".
+  static const RE2 kClause(
+      R"((?i)\b(?:in|from|of|for|by)\s+(?:the|this|that)\s+(?:paper|article|preprint|study|review|manuscript|work|report)\s+(?:showing|that showed|which showed|reporting|that reported|on|about|describing|that described|where|in which|that)\b[^,;?]*[,;]\s*)");
+  static const RE2 kChinese(R"((?:在)?[^，,。？?；;]{2,40}?(?:研究|论文|文章|工作)(?:中|里)[，,]?)");
+  std::string out = question;
+  RE2::Replace(&out, kClause, "");
+  RE2::Replace(&out, kChinese, "");
+  if (const std::string named = named_paper(out); !named.empty()) {  // its words, whatever spaces between them
+    std::string pattern = "(?i)", word;
+    for (char c : named + " ") {
+      if (c != ' ') {
+        word += c;
+      } else if (!word.empty()) {
+        pattern += (pattern.size() > 4 ? "\\s+" : "") + RE2::QuoteMeta(word);
+        word.clear();
+      }
+    }
+    RE2::Replace(&out, RE2(pattern), "");
+  }
+  const bool left = std::any_of(out.begin(), out.end(), [](unsigned char c) { return std::isalnum(c) || c >= 0x80; });
+  return left ? out : question;
+}
+
 std::optional<CaptionLabel> asked_caption_label(const std::string& question) {
   static const RE2 kEnglish(R"((?i)\b(fig(?:ure)?s?\.?|tab(?:le)?s?\.?)\s*((?:S|s)?\d+|(?-i:[IVX]+))\b)");
   static const RE2 kChinese(R"((图|表)\s*((?:S|s)?\d+))");

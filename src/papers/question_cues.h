@@ -19,6 +19,13 @@ namespace bioagent {
 // "systematic" that name no paper.
 std::string named_paper(const std::string& question);
 
+// The question without the words that only say which study it is about, for ranking the pages within
+// that study (where those words are on every page): "In the study showing that X, under which accession
+// …" keeps "under which accession …"; "In the yeast brewing proteomics paper, what does DPPS stand for?"
+// drops "yeast brewing proteomics"; "线虫ADAR研究中，还使用了哪两株病原菌？" drops "线虫ADAR研究中，". The
+// question itself when it names no study that way, or when nothing would be left.
+std::string without_study_naming(const std::string& question);
+
 // A figure or table named by its number.
 struct CaptionLabel {
   bool table = false;  // false: a figure

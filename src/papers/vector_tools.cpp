@@ -400,6 +400,24 @@ std::string fusion_description(const FusionSettings& fs, const std::string& dens
                    " x " + dense + " similarity (weight " + fs.neural.source + ")";
 }
 
+// The query as the lexical searches read it: with its dictionary expansions (a Chinese word's English
+// senses the library writes are the ones searched by); and within a paper without the words that name
+// the study, which are on every one of its pages.
+struct PageQueries {
+  std::vector<std::string> expansions;
+  std::string lexical, within_paper;
+};
+PageQueries page_queries(const Library& lib, const std::string& query) {
+  const auto known = [&](const std::string& gloss) { return lib.collections->holds_words(gloss); };
+  PageQueries q{query_expansions(query, known), query, ""};
+  for (auto& e : q.expansions) q.lexical += " " + e;
+  const std::string asking = without_study_naming(query);
+  q.within_paper = asking == query ? q.lexical : asking;
+  if (asking != query)
+    for (auto& e : query_expansions(asking, known)) q.within_paper += " " + e;
+  return q;
+}
+
 // BM25 over the chunks (with the query's dictionary expansions), BM25 over
 // captions, headings and table text as fields of their page, and one dense
 // collection, aggregated by page. Scores are relative to each search's best,
@@ -408,11 +426,9 @@ std::string fusion_description(const FusionSettings& fs, const std::string& dens
 // did not find. A model's collection adds its weighted vote.
 Result<Fused> fuse_pages(const Library& lib, const std::string& query, const FusionSettings& fs) {
   Fused out;
-  // A Chinese word's English senses the library writes are the ones searched by.
-  out.expansions =
-      query_expansions(query, [&](const std::string& gloss) { return lib.collections->holds_words(gloss); });
-  std::string lexical_query = query;
-  for (auto& e : out.expansions) lexical_query += " " + e;
+  const PageQueries queries = page_queries(lib, query);
+  out.expansions = queries.expansions;
+  const std::string& lexical_query = queries.lexical;
   auto names = lib.collections->names();  // BM25 first, then hash, then a configured model
   const std::string bm25 = names.front(), dense = names.back();
   const std::string dense_kind = lib.collections->embed_type(dense);
@@ -451,7 +467,7 @@ Result<Fused> fuse_pages(const Library& lib, const std::string& query, const Fus
   add_field_votes(lib, query, lexical_query, top, fs, pages);
   add_page_votes(lib, lexical_query, fs, pages);
   add_cue_votes(lib, query, fs, pages);
-  add_within_paper_votes(lib, lexical_query, fs, pages);
+  add_within_paper_votes(lib, queries.within_paper, fs, pages);
 
   out.used = {bm25};
   if (dense != bm25) {
