@@ -55,7 +55,7 @@ done
 import json, sys
 tmp, check, show_test = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
 targets = {"cases": 0.95, "test": 0.90, "test2": 0.90}
-# Measured 0.977 / 1.000 / 0.976 / 0.955 / 0.915 / 0.922 / 0.906 (cases, dev, dev2, dev3, dev4, test, test2; dev4 read first at 0.830
+# Measured 0.977 / 1.000 / 0.976 / 0.955 / 0.923 / 0.922 / 0.906 (cases, dev, dev2, dev3, dev4, test, test2; dev4 read first at 0.830
 # before it was tuned on; test and test2 after the dev4 round, which looked at neither).
 floors = {"cases": 0.96, "dev": 0.97, "dev2": 0.96, "dev3": 0.94, "dev4": 0.90, "test": 0.90, "test2": 0.89}
 # Without the fixtures' PDFs the paper-library cases are skipped; the rest measured 0.977 / 1.000 / 0.978 / 0.965 / 0.912 / 0.907 / 0.925.
