@@ -12,6 +12,9 @@ bin=$1 src=$2 update=${3:-}
 golden=$src/tests/data/golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A cache of this test's own: the English run computes the all-against-all DIAMOND search and the
+# Chinese run reuses it, whatever other tests or runs left in the user's cache (the report says which).
+export BIOAGENT_CACHE_DIR="$tmp/cache"
 for tool in hmmsearch mafft FastTree diamond yn00; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (scripts/setup.sh installs it)"; exit 0; }
 done

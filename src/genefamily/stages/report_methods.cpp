@@ -128,7 +128,11 @@ std::vector<std::string> methods_narrative(const StageContext& ctx, const std::v
                              : BiText{"ran ", "程序 "}.in(lang) + versions;
     if (!params.empty()) line += BiText{"; parameters ", "；参数 "}.in(lang) + params;
     std::string numbers;
-    for (auto& key : stage_citations(spec.name, ran[spec.name], summary)) {
+    // A result reused from a cache ran no command here; the programs that made it are cited all the same.
+    std::set<std::string> made_by = ran[spec.name];
+    if (made_by.empty())
+      for (auto& [program, version] : programs.items()) made_by.insert(lower(program));
+    for (auto& key : stage_citations(spec.name, made_by, summary)) {
       auto at = std::find(order.begin(), order.end(), key);
       if (at == order.end()) at = order.insert(order.end(), key);
       numbers += (numbers.empty() ? "" : ", ") + std::to_string(at - order.begin() + 1);
